@@ -1,0 +1,37 @@
+#include "servercommand.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+namespace {
+const char usage[] = R"(Usage: zsetlab-cli COMMAND [OPTIONS]
+
+Commands:
+  server    start a private redis-server and print its URL
+
+Run "zsetlab-cli COMMAND --help" for the options of a command.
+)";
+}
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("zsetlab-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ZSETLAB_VERSION));
+
+    const QStringList arguments = QCoreApplication::arguments();
+    const QString command = arguments.value(1);
+    if (command == QLatin1String("--version")) {
+        QTextStream(stdout) << "zsetlab-cli " << ZSETLAB_VERSION << '\n';
+        return 0;
+    }
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help")) {
+        QTextStream(command.isEmpty() ? stderr : stdout) << usage;
+        return command.isEmpty() ? 2 : 0;
+    }
+    if (command == QLatin1String("server"))
+        return runServerCommand(arguments);
+    QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;
+    return 2;
+}

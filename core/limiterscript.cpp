@@ -1,0 +1,183 @@
+#include "limiterscript.h"
+
+#include "redisconnection.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace {
+struct StrategyEntry
+{
+    MemberStrategy strategy;
+    const char* name;
+};
+constexpr StrategyEntry strategyTable[] = {
+    {MemberStrategy::Now, "now"},
+    {MemberStrategy::Random, "random"},
+    {MemberStrategy::RequestId, "request-id"},
+    {MemberStrategy::Sequence, "sequence"},
+};
+} // namespace
+
+QString strategyName(MemberStrategy strategy)
+{
+    for (const auto& entry : strategyTable) {
+        if (entry.strategy == strategy)
+            return QLatin1String(entry.name);
+    }
+    return QStringLiteral("custom");
+}
+
+bool parseStrategy(const QString& name, MemberStrategy* strategy)
+{
+    for (const auto& entry : strategyTable) {
+        if (name == QLatin1String(entry.name)) {
+            *strategy = entry.strategy;
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList builtinStrategyNames()
+{
+    QStringList names;
+    for (const auto& entry : strategyTable)
+        names << QLatin1String(entry.name);
+    return names;
+}
+
+bool isUniqueStrategy(MemberStrategy strategy)
+{
+    return strategy == MemberStrategy::RequestId || strategy == MemberStrategy::Sequence ||
+        strategy == MemberStrategy::Random;
+}
+
+LimiterScript LimiterScript::builtin(MemberStrategy strategy)
+{
+    Q_ASSERT(strategy != MemberStrategy::Custom);
+    QFile file(QStringLiteral(":/lua/%1.lua").arg(strategyName(strategy)));
+    const bool opened = file.open(QIODevice::ReadOnly);
+    Q_ASSERT_X(opened, "LimiterScript::builtin", "the Lua scripts are compiled into zsetlab_core");
+    Q_UNUSED(opened);
+    LimiterScript script = fromSource(strategyName(strategy), file.readAll());
+    script.m_strategy = strategy;
+    return script;
+}
+
+LimiterScript LimiterScript::fromSource(const QString& name, const QByteArray& source)
+{
+    LimiterScript script;
+    script.m_name = name;
+    script.m_source = source;
+    script.m_sha1 = QCryptographicHash::hash(source, QCryptographicHash::Sha1).toHex();
+    return script;
+}
+
+bool LimiterScript::fromFile(const QString& path, LimiterScript* script, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("Cannot read the script %1: %2.").arg(path, file.errorString());
+        return false;
+    }
+    const QByteArray source = file.readAll();
+    if (source.trimmed().isEmpty()) {
+        *error = QStringLiteral("The script %1 is empty.").arg(path);
+        return false;
+    }
+    *script = fromSource(QFileInfo(path).fileName(), source);
+    return true;
+}
+
+ScriptError ScriptError::fromReply(const QString& redisMessage)
+{
+    ScriptError error;
+    error.message = redisMessage;
+    // Redis 7 names the chunk "user_script"; 2.6 to 6.2 name it "f_<sha1>".
+    static const QRegularExpression lineRe(QStringLiteral("(?:user_script|f_[0-9a-f]{40}):(\\d+):"));
+    const auto match = lineRe.match(redisMessage);
+    if (match.hasMatch())
+        error.line = match.captured(1).toInt();
+    return error;
+}
+
+QString ScriptError::toString() const
+{
+    if (line > 0)
+        return QStringLiteral("Lua error at line %1: %2").arg(line).arg(message);
+    return QStringLiteral("Lua error: %1").arg(message);
+}
+
+ScriptRunner::ScriptRunner(LimiterScript script)
+    : m_script(std::move(script))
+{ }
+
+bool ScriptRunner::load(RedisConnection& connection)
+{
+    const RedisReply reply =
+        connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
+    if (reply.isError()) {
+        if (reply.isServerError()) {
+            const ScriptError error = ScriptError::fromReply(reply.text());
+            m_errorLine = error.line;
+            m_error = QStringLiteral("The script %1 does not compile. %2").arg(m_script.name(), error.toString());
+        } else {
+            m_errorLine = 0;
+            m_error = classifyReplyError(reply, connection.endpoint()).message;
+        }
+        return false;
+    }
+    m_error.clear();
+    m_errorLine = 0;
+    return true;
+}
+
+RedisArgs ScriptRunner::evalshaCommand(const RedisArgs& keys, const RedisArgs& args) const
+{
+    RedisArgs command;
+    command.reserve(3 + keys.size() + args.size());
+    command << QByteArrayLiteral("EVALSHA") << m_script.sha1() << QByteArray::number(keys.size());
+    command << keys << args;
+    return command;
+}
+
+bool ScriptRunner::isNoScript(const RedisReply& reply)
+{
+    return reply.isServerError() && reply.errorCode() == "NOSCRIPT";
+}
+
+RedisReply ScriptRunner::run(RedisConnection& connection, const RedisArgs& keys, const RedisArgs& args)
+{
+    const RedisArgs command = evalshaCommand(keys, args);
+    RedisReply reply = connection.command(command);
+    if (isNoScript(reply)) {
+        if (!load(connection))
+            return reply;
+        reply = connection.command(command);
+    }
+    return reply;
+}
+
+QString ScriptRunner::describeFailure(const RedisReply& reply, const QByteArray& key)
+{
+    if (!reply.isError())
+        return {};
+    if (reply.isConnectionLost())
+        return QStringLiteral("No reply: %1.").arg(reply.text());
+    const QByteArray code = reply.errorCode();
+    if (code == "WRONGTYPE")
+        return QStringLiteral("The key %1 holds a value that is not a sorted set (WRONGTYPE). zsetlab leaves it as "
+                              "it is: choose another key, or delete that one yourself if it is yours.")
+            .arg(QString::fromUtf8(key));
+    if (code == "OOM")
+        return QStringLiteral("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
+    if (code == "NOSCRIPT")
+        return QStringLiteral("The server does not have the script loaded (NOSCRIPT) and reloading it failed.");
+    const ScriptError error = ScriptError::fromReply(reply.text());
+    if (error.line > 0 || reply.bytes().contains("script"))
+        return error.toString();
+    return reply.text();
+}

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "redisreply.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+class RedisConnection;
+
+// How a limiter script names the ZSET member of a request (see lua/).
+enum class MemberStrategy { Now, Random, RequestId, Sequence, Custom };
+
+QString strategyName(MemberStrategy strategy); // "now", "random", "request-id", "sequence", "custom"
+bool parseStrategy(const QString& name, MemberStrategy* strategy);
+QStringList builtinStrategyNames();
+// True for strategies whose member is unique per request by design.
+bool isUniqueStrategy(MemberStrategy strategy);
+
+// A Lua limiter script: one of the built-in strategies (compiled in from lua/) or a user's file.
+// Calling convention: KEYS[1] = ZSET key; ARGV = now, window, limit, request id.
+class LimiterScript
+{
+public:
+    LimiterScript() = default;
+    static LimiterScript builtin(MemberStrategy strategy);
+    static LimiterScript fromSource(const QString& name, const QByteArray& source);
+    // Reads a script file; false with a message when it cannot be read or is empty.
+    static bool fromFile(const QString& path, LimiterScript* script, QString* error);
+
+    bool isValid() const { return !m_source.isEmpty(); }
+    MemberStrategy strategy() const { return m_strategy; }
+    QString name() const { return m_name; }
+    const QByteArray& source() const { return m_source; }
+    // The SHA1 that SCRIPT LOAD will answer, computed locally.
+    const QByteArray& sha1() const { return m_sha1; }
+
+private:
+    MemberStrategy m_strategy = MemberStrategy::Custom;
+    QString m_name;
+    QByteArray m_source;
+    QByteArray m_sha1;
+};
+
+// A Lua error from Redis, with the script line it names when it names one.
+struct ScriptError
+{
+    int line = 0; // 0: unknown
+    QString message;
+    static ScriptError fromReply(const QString& redisMessage);
+    QString toString() const;
+};
+
+// Runs a script with EVALSHA, loading it once and again whenever the server forgot it
+// (NOSCRIPT after SCRIPT FLUSH or a restart).
+class ScriptRunner
+{
+public:
+    explicit ScriptRunner(LimiterScript script);
+
+    const LimiterScript& script() const { return m_script; }
+    // SCRIPT LOAD; false with error() on a compile error or lost connection.
+    bool load(RedisConnection& connection);
+    RedisReply run(RedisConnection& connection, const RedisArgs& keys, const RedisArgs& args);
+    RedisArgs evalshaCommand(const RedisArgs& keys, const RedisArgs& args) const;
+    // For pipelines: true when reply says the script must be loaded again and the call resent.
+    static bool isNoScript(const RedisReply& reply);
+    // What went wrong with a call, for people: WRONGTYPE names the key, Lua errors their line.
+    static QString describeFailure(const RedisReply& reply, const QByteArray& key);
+    const QString& error() const { return m_error; }
+    int errorLine() const { return m_errorLine; }
+
+private:
+    LimiterScript m_script;
+    QString m_error;
+    int m_errorLine = 0;
+};

@@ -1,0 +1,179 @@
+#include "privateredisserver.h"
+
+#include "redisconnection.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace {
+// A small supervisor between zsetlab and redis-server. When it gets SIGTERM (from stop(), or from
+// the kernel when zsetlab dies: PR_SET_PDEATHSIG), it stops redis-server, waits for it and removes
+// the private folder. "wait" returns early when a trapped signal arrives, hence the second wait.
+const char supervisorScript[] = R"sh(dir=$1; shift
+"$@" & pid=$!
+trap 'kill -TERM $pid 2>/dev/null' TERM INT HUP
+wait $pid
+wait $pid
+rm -rf "$dir"
+)sh";
+} // namespace
+
+PrivateRedisServer::PrivateRedisServer(QStringList extraArguments)
+    : m_extraArguments(std::move(extraArguments))
+{ }
+
+PrivateRedisServer::~PrivateRedisServer()
+{
+    stop();
+}
+
+QString PrivateRedisServer::executable()
+{
+    QString found = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
+    if (found.isEmpty()) // Debian installs it in /usr/bin, but sbin-style layouts exist
+        found = QStandardPaths::findExecutable(
+            QStringLiteral("redis-server"),
+            {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/bin"), QStringLiteral("/usr/local/sbin")});
+    return found;
+}
+
+QString PrivateRedisServer::socketPath() const
+{
+    return m_folder.isEmpty() ? QString() : m_folder + QStringLiteral("/redis.sock");
+}
+
+qint64 PrivateRedisServer::serverPid() const
+{
+    // The supervisor's only child is redis-server.
+    if (!m_process)
+        return 0;
+    QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(m_process->processId()));
+    if (!children.open(QIODevice::ReadOnly))
+        return 0;
+    return children.readAll().trimmed().split(' ').value(0).toLongLong();
+}
+
+bool PrivateRedisServer::isRunning() const
+{
+    return m_process && m_process->state() == QProcess::Running;
+}
+
+bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
+{
+    stop();
+    m_error.clear();
+    const QString server = executable();
+    if (server.isEmpty()) {
+        m_error = QStringLiteral("redis-server is not installed (not on PATH). Install it (Debian: apt-get install "
+                                 "redis-server) or give the URL of a running server.");
+        return false;
+    }
+
+    m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/zsetlab-redis-XXXXXX"));
+    if (!m_dir->isValid()) {
+        m_error = QStringLiteral("Cannot create a private folder for redis-server in %1: %2")
+                      .arg(QDir::tempPath(), m_dir->errorString());
+        m_dir.reset();
+        return false;
+    }
+    m_folder = m_dir->path();
+    QFile::setPermissions(m_folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+    QStringList arguments {QStringLiteral("-c"),
+                           QString::fromLatin1(supervisorScript),
+                           QStringLiteral("zsetlab-redis"),
+                           m_folder,
+                           server,
+                           QStringLiteral("--port"),
+                           QStringLiteral("0"),
+                           QStringLiteral("--unixsocket"),
+                           socketPath(),
+                           QStringLiteral("--unixsocketperm"),
+                           QStringLiteral("700"),
+                           QStringLiteral("--dir"),
+                           m_folder,
+                           QStringLiteral("--save"),
+                           QString(),
+                           QStringLiteral("--appendonly"),
+                           QStringLiteral("no"),
+                           QStringLiteral("--daemonize"),
+                           QStringLiteral("no"),
+                           QStringLiteral("--logfile"),
+                           m_folder + QStringLiteral("/redis.log")};
+    arguments << m_extraArguments;
+
+    m_process = std::make_unique<QProcess>();
+    m_process->setProcessChannelMode(QProcess::MergedChannels); // fatal config errors go to stderr
+    const pid_t owner = getpid();
+    m_process->setChildProcessModifier([owner] {
+        // Runs in the child between fork and exec: ask the kernel to SIGTERM the supervisor when
+        // zsetlab dies, even by SIGKILL.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != owner)
+            ::raise(SIGTERM);
+    });
+    m_process->start(QStringLiteral("/bin/sh"), arguments);
+    if (!m_process->waitForStarted(5000)) {
+        m_error = QStringLiteral("Cannot run /bin/sh to start redis-server: %1").arg(m_process->errorString());
+        stop();
+        return false;
+    }
+
+    // Poll until the server answers PING. Starting takes a few milliseconds; the deadline only
+    // matters when something is wrong (a bad option, a full disk).
+    const QDeadlineTimer deadline(timeout);
+    ConnectOptions options;
+    options.connectTimeout = std::chrono::milliseconds(500);
+    options.commandTimeout = std::chrono::milliseconds(1000);
+    while (true) {
+        if (QFile::exists(socketPath())) {
+            RedisConnection probe;
+            if (probe.open(endpoint(), options))
+                return true;
+            const auto kind = probe.lastError().kind;
+            if (kind == RedisError::Kind::PasswordRequired) // requirepass in the extra arguments
+                return true;
+        }
+        if (m_process->state() != QProcess::Running || deadline.hasExpired())
+            break;
+        m_process->waitForFinished(10); // also the pause between two probes
+    }
+    QFile log(m_folder + QStringLiteral("/redis.log"));
+    QString why = log.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(log.readAll()).trimmed() : QString();
+    why = QString(QString::fromLocal8Bit(m_process->readAll()).trimmed() + QLatin1Char('\n') + why).trimmed();
+    const QStringList lines = why.split(QLatin1Char('\n'));
+    why = lines.mid(qMax(0, lines.size() - 4)).join(QLatin1Char('\n'));
+    m_error = QStringLiteral("The private redis-server did not start%1.%2")
+                  .arg(m_process->state() == QProcess::Running ? QStringLiteral(" in time") : QString(),
+                       why.isEmpty() ? QString() : QStringLiteral(" Its log says:\n") + why);
+    stop();
+    return false;
+}
+
+void PrivateRedisServer::stop()
+{
+    if (m_process) {
+        if (m_process->state() != QProcess::NotRunning) {
+            m_process->terminate();
+            if (!m_process->waitForFinished(5000)) {
+                if (const qint64 pid = serverPid())
+                    ::kill(static_cast<pid_t>(pid), SIGKILL);
+                m_process->kill();
+                m_process->waitForFinished(2000);
+            }
+        }
+        m_process.reset();
+    }
+    if (m_dir) {
+        m_dir->remove();
+        m_dir.reset();
+    }
+    m_folder.clear();
+}

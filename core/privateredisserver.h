@@ -1,0 +1,45 @@
+#pragma once
+
+#include "redisendpoint.h"
+
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <memory>
+
+// A redis-server of zsetlab's own: a unix socket in a private temporary folder, no TCP port, no
+// persistence. It stops, and its folder goes, when this object is destroyed, and also when the
+// owning process dies without cleaning up (the child gets SIGTERM from the kernel; see start()).
+// Create and destroy it on a long-lived thread, normally the main thread: the kernel signals the
+// server when the thread that started it ends.
+class PrivateRedisServer
+{
+public:
+    explicit PrivateRedisServer(QStringList extraArguments = {});
+    ~PrivateRedisServer();
+    PrivateRedisServer(const PrivateRedisServer&) = delete;
+    PrivateRedisServer& operator=(const PrivateRedisServer&) = delete;
+
+    // redis-server on PATH, or empty.
+    static QString executable();
+
+    // Starts the server and waits until it answers PING. False with errorString() on failure.
+    bool start(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    void stop();
+    bool isRunning() const;
+
+    RedisEndpoint endpoint() const { return RedisEndpoint::unixSocket(socketPath()); }
+    QString socketPath() const;
+    QString folder() const { return m_folder; }
+    qint64 serverPid() const;
+    QString errorString() const { return m_error; }
+
+private:
+    QStringList m_extraArguments;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QProcess> m_process;
+    QString m_folder;
+    QString m_error;
+};

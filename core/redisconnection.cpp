@@ -1,0 +1,284 @@
+#include "redisconnection.h"
+
+#include <hiredis/hiredis.h>
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <sys/socket.h>
+
+namespace {
+timeval toTimeval(std::chrono::milliseconds ms)
+{
+    timeval tv;
+    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    return tv;
+}
+
+QString credentialsHint(const RedisEndpoint& endpoint)
+{
+    if (endpoint.transport == RedisEndpoint::Transport::Unix)
+        return QStringLiteral("unix://USER:PASSWORD@/path/to.sock is not accepted; use a TCP URL "
+                              "redis://USER:PASSWORD@host:port, or the Connect dialog");
+    return QStringLiteral("redis://:PASSWORD@%1 (or redis://USER:PASSWORD@%1 for an ACL user)").arg(endpoint.address());
+}
+} // namespace
+
+ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
+{
+    ServerInfo info;
+    const auto lines = infoServerText.split('\n');
+    for (QByteArray line : lines) {
+        line = line.trimmed();
+        const int colon = line.indexOf(':');
+        if (line.startsWith('#') || colon < 0)
+            continue;
+        const QByteArray name = line.left(colon);
+        const QString value = QString::fromUtf8(line.mid(colon + 1));
+        if (name == "redis_version")
+            info.version = value;
+        else if (name == "redis_mode")
+            info.mode = value;
+        else if (name == "os")
+            info.os = value;
+        else if (name == "process_id")
+            info.processId = value.toLongLong();
+    }
+    const QStringList parts = info.version.split(QLatin1Char('.'));
+    info.majorVersion = parts.value(0).toInt();
+    info.minorVersion = parts.value(1).toInt();
+    return info;
+}
+
+RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endpoint)
+{
+    RedisError error;
+    if (!reply.isError())
+        return error;
+    if (reply.isConnectionLost()) {
+        error.kind = RedisError::Kind::ConnectionLost;
+        error.message = QStringLiteral("Lost the connection to %1: %2. Check that the server is still running.")
+                            .arg(endpoint.address(), reply.text());
+        return error;
+    }
+    const QByteArray code = reply.errorCode();
+    if (code == "NOAUTH") {
+        error.kind = RedisError::Kind::PasswordRequired;
+        error.message = QStringLiteral("The server at %1 needs a password. Give it in the URL: %2.")
+                            .arg(endpoint.address(), credentialsHint(endpoint));
+    } else if (code == "WRONGPASS" || reply.bytes().contains("invalid password") ||
+               reply.bytes().contains("invalid username-password")) {
+        error.kind = RedisError::Kind::WrongPassword;
+        error.message = QStringLiteral("The server at %1 refused the user name or password. Check the "
+                                       "credentials in the URL: %2.")
+                            .arg(endpoint.address(), credentialsHint(endpoint));
+    } else if (code == "NOPERM") {
+        error.kind = RedisError::Kind::NoPermission;
+        error.message = QStringLiteral("The ACL user \"%1\" may not run this command (%2). Grant it with e.g. "
+                                       "ACL SETUSER %1 +@scripting +@sortedset +@string +@keyspace ~zsetlab:*.")
+                            .arg(endpoint.user.isEmpty() ? QStringLiteral("default") : endpoint.user, reply.text());
+    } else {
+        error.kind = RedisError::Kind::Server;
+        error.message = reply.text();
+    }
+    return error;
+}
+
+RedisConnection::RedisConnection() = default;
+
+RedisConnection::~RedisConnection()
+{
+    close();
+}
+
+bool RedisConnection::fail(RedisError::Kind kind, const QString& message)
+{
+    m_error.kind = kind;
+    m_error.message = message;
+    close();
+    return false;
+}
+
+bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    close();
+    m_endpoint = endpoint;
+    m_error = {};
+    m_server = {};
+
+    const timeval connectTimeout = toTimeval(options.connectTimeout);
+    if (endpoint.transport == RedisEndpoint::Transport::Unix)
+        m_context = redisConnectUnixWithTimeout(endpoint.socketPath.toLocal8Bit().constData(), connectTimeout);
+    else
+        m_context = redisConnectWithTimeout(endpoint.host.toUtf8().constData(), endpoint.port, connectTimeout);
+
+    if (!m_context)
+        return fail(RedisError::Kind::ConnectionLost, QStringLiteral("Out of memory while connecting."));
+    if (m_context->err) {
+        const QString why = QString::fromLocal8Bit(m_context->errstr);
+        const QString where = endpoint.address();
+        if (why.contains(QLatin1String("refused"), Qt::CaseInsensitive)) {
+            if (endpoint.transport == RedisEndpoint::Transport::Unix)
+                return fail(RedisError::Kind::Refused,
+                            QStringLiteral("Nothing accepts connections on the socket %1 (connection refused). "
+                                           "Is redis-server running with unixsocket set to this path?")
+                                .arg(where));
+            return fail(RedisError::Kind::Refused,
+                        QStringLiteral("Nothing is listening at %1 (connection refused). Start redis-server "
+                                       "there, or choose another server.")
+                            .arg(where));
+        }
+        if (why.contains(QLatin1String("No such file"), Qt::CaseInsensitive))
+            return fail(RedisError::Kind::NoSocket,
+                        QStringLiteral("There is no socket at %1. Check the path, or start redis-server with "
+                                       "--unixsocket %1.")
+                            .arg(where));
+        if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive) ||
+            why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive) ||
+            why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
+            return fail(RedisError::Kind::Timeout,
+                        QStringLiteral("No answer from %1 within %2 ms. Check the host and port, a firewall, "
+                                       "or raise the connect timeout.")
+                            .arg(where)
+                            .arg(options.connectTimeout.count()));
+        if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive) ||
+            why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive) ||
+            why.contains(QLatin1String("nodename"), Qt::CaseInsensitive) ||
+            why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
+            return fail(RedisError::Kind::UnknownHost,
+                        QStringLiteral("The host \"%1\" is unknown (%2). Check its spelling in the URL.")
+                            .arg(endpoint.host, why));
+        return fail(RedisError::Kind::ConnectionLost, QStringLiteral("Cannot connect to %1: %2.").arg(where, why));
+    }
+
+    m_fd = m_context->fd;
+    const timeval commandTimeout = toTimeval(options.commandTimeout);
+    redisSetTimeout(m_context, commandTimeout);
+    if (endpoint.transport == RedisEndpoint::Transport::Tcp)
+        redisEnableKeepAlive(m_context);
+
+    if (!endpoint.password.isEmpty()) {
+        RedisArgs auth {QByteArrayLiteral("AUTH")};
+        if (!endpoint.user.isEmpty())
+            auth << endpoint.user.toUtf8();
+        auth << endpoint.password.toUtf8();
+        const RedisReply reply = command(auth);
+        if (reply.isError()) {
+            RedisError error = classifyReplyError(reply, endpoint);
+            // Servers before 6.0 answer AUTH with two arguments with a syntax error.
+            if (error.kind == RedisError::Kind::Server && !endpoint.user.isEmpty())
+                error.message = QStringLiteral("This server does not know ACL users (Redis 6.0 or later): "
+                                               "remove the user name from the URL. Server said: %1")
+                                    .arg(reply.text());
+            else if (error.kind == RedisError::Kind::Server &&
+                     reply.bytes().contains("without any password configured"))
+                error.message = QStringLiteral("The server at %1 has no password set: remove the password "
+                                               "from the URL.")
+                                    .arg(endpoint.address());
+            return fail(error.kind == RedisError::Kind::Server ? RedisError::Kind::WrongPassword : error.kind,
+                        error.message);
+        }
+    }
+
+    if (endpoint.db != 0) {
+        const RedisReply reply = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.db)});
+        if (reply.isError()) {
+            const RedisError error = classifyReplyError(reply, endpoint);
+            if (error.kind != RedisError::Kind::Server)
+                return fail(error.kind, error.message);
+            return fail(RedisError::Kind::BadDatabase,
+                        QStringLiteral("The server refused database %1 (%2). Pick a database the server has, "
+                                       "such as /0.")
+                            .arg(endpoint.db)
+                            .arg(reply.text()));
+        }
+    }
+
+    const RedisReply info = command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
+    if (info.isError()) {
+        const RedisError error = classifyReplyError(info, endpoint);
+        if (info.isConnectionLost() && info.bytes().contains("timed out"))
+            return fail(RedisError::Kind::Timeout,
+                        QStringLiteral("%1 accepted the connection but did not answer within %2 ms. Is it a Redis "
+                                       "server, and is it busy or paused?")
+                            .arg(endpoint.address())
+                            .arg(options.commandTimeout.count()));
+        return fail(error.kind, error.message);
+    }
+    m_server = ServerInfo::parse(info.bytes());
+    if (!m_server.hasScripting())
+        return fail(RedisError::Kind::TooOld,
+                    QStringLiteral("The server at %1 runs Redis %2, which has no Lua scripting. zsetlab needs "
+                                   "Redis 2.6 or later.")
+                        .arg(endpoint.address(), m_server.version.isEmpty() ? QStringLiteral("?") : m_server.version));
+    return true;
+}
+
+void RedisConnection::close()
+{
+    if (m_context) {
+        m_fd = -1;
+        redisFree(m_context);
+        m_context = nullptr;
+    }
+}
+
+bool RedisConnection::isOpen() const
+{
+    return m_context && !m_context->err;
+}
+
+RedisReply RedisConnection::takeContextError()
+{
+    QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : QStringLiteral("not connected");
+    if (why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive))
+        why = QStringLiteral("timed out waiting for a reply");
+    else if (why.isEmpty() || (m_context && m_context->err == REDIS_ERR_EOF))
+        why = QStringLiteral("the server closed the connection");
+    return RedisReply::connectionLost(why);
+}
+
+RedisReply RedisConnection::command(const RedisArgs& args)
+{
+    if (!append(args))
+        return takeContextError();
+    return readReply();
+}
+
+bool RedisConnection::append(const RedisArgs& args)
+{
+    if (!isOpen())
+        return false;
+    std::vector<const char*> argv;
+    std::vector<size_t> lengths;
+    argv.reserve(static_cast<size_t>(args.size()));
+    lengths.reserve(static_cast<size_t>(args.size()));
+    for (const QByteArray& arg : args) {
+        argv.push_back(arg.constData());
+        lengths.push_back(static_cast<size_t>(arg.size()));
+    }
+    return redisAppendCommandArgv(m_context, static_cast<int>(argv.size()), argv.data(), lengths.data()) == REDIS_OK;
+}
+
+RedisReply RedisConnection::readReply()
+{
+    if (!isOpen())
+        return takeContextError();
+    void* raw = nullptr;
+    if (redisGetReply(m_context, &raw) != REDIS_OK || !raw)
+        return takeContextError();
+    auto* reply = static_cast<redisReply*>(raw);
+    RedisReply result = RedisReply::fromHiredis(reply);
+    freeReplyObject(reply);
+    return result;
+}
+
+void RedisConnection::interrupt()
+{
+    // shutdown(2) wakes a thread blocked in read() on this socket; the fd itself stays valid
+    // until the owning thread calls close().
+    const int fd = m_fd.load();
+    if (fd >= 0)
+        ::shutdown(fd, SHUT_RDWR);
+}

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "redisendpoint.h"
+#include "redisreply.h"
+
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+
+struct redisContext;
+
+struct ConnectOptions
+{
+    std::chrono::milliseconds connectTimeout {2000};
+    std::chrono::milliseconds commandTimeout {2000};
+};
+
+// Why a connection could not be made or used, with a message that says what to do.
+struct RedisError
+{
+    enum class Kind {
+        None,
+        BadUrl,
+        Refused,
+        UnknownHost,
+        NoSocket,
+        Timeout,
+        PasswordRequired,
+        WrongPassword,
+        NoPermission,
+        BadDatabase,
+        TooOld,
+        ConnectionLost,
+        Server,
+    };
+    Kind kind = Kind::None;
+    QString message;
+
+    bool isError() const { return kind != Kind::None; }
+};
+
+// What INFO server said about the server.
+struct ServerInfo
+{
+    QString version; // "7.0.15"
+    QString mode; // "standalone", "cluster", "sentinel"
+    QString os;
+    qint64 processId = 0;
+    int majorVersion = 0;
+    int minorVersion = 0;
+
+    bool hasScripting() const { return majorVersion > 2 || (majorVersion == 2 && minorVersion >= 6); }
+    // Redis 2.6 to 6.2 reseed math.random() with a fixed seed at every EVAL (FACTS.md).
+    bool reseedsLuaRandomPerCall() const { return hasScripting() && majorVersion < 7; }
+    static ServerInfo parse(const QByteArray& infoServerText);
+};
+
+// One blocking hiredis connection. Not thread-safe: one per thread (hiredis contexts are not
+// shareable). interrupt() is the one call allowed from another thread.
+class RedisConnection
+{
+public:
+    RedisConnection();
+    ~RedisConnection();
+    RedisConnection(const RedisConnection&) = delete;
+    RedisConnection& operator=(const RedisConnection&) = delete;
+
+    // Connects, authenticates, selects the database and reads INFO server. On failure the
+    // connection stays closed and lastError() says why.
+    bool open(const RedisEndpoint& endpoint, const ConnectOptions& options = {});
+    void close();
+    bool isOpen() const;
+
+    const RedisEndpoint& endpoint() const { return m_endpoint; }
+    const ServerInfo& server() const { return m_server; }
+    const RedisError& lastError() const { return m_error; }
+
+    // Sends a command and waits for its reply (bounded by the command timeout).
+    RedisReply command(const RedisArgs& args);
+    // Pipelining: queue a command; readReply() flushes the queue and reads the next reply.
+    bool append(const RedisArgs& args);
+    RedisReply readReply();
+
+    // Makes a blocked command() or readReply() on another thread return at once with
+    // ConnectionLost. The connection is unusable afterwards.
+    void interrupt();
+
+private:
+    RedisReply takeContextError();
+    bool fail(RedisError::Kind kind, const QString& message);
+
+    redisContext* m_context = nullptr;
+    std::atomic<int> m_fd {-1}; // read by interrupt() from other threads
+    RedisEndpoint m_endpoint;
+    ServerInfo m_server;
+    RedisError m_error;
+};
+
+// Turns a failed command's reply into the user-facing error, e.g. NOAUTH -> PasswordRequired.
+RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endpoint);

@@ -1,0 +1,182 @@
+#include "redisendpoint.h"
+
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace {
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool parseDb(const QString& text, int* db, QString* error)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < 0 || value > 65535)
+        return fail(
+            error,
+            QStringLiteral("The database number \"%1\" is not valid: use a whole number from 0 (e.g. /0).").arg(text));
+    *db = value;
+    return true;
+}
+} // namespace
+
+bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString* error)
+{
+    const QString text = input.trimmed();
+    if (text.isEmpty())
+        return fail(error, QStringLiteral("No Redis URL given: use redis://host:port or unix:///path/to/redis.sock."));
+
+    const int schemeEnd = text.indexOf(QLatin1String("://"));
+    if (schemeEnd <= 0)
+        return fail(error,
+                    QStringLiteral("\"%1\" is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.")
+                        .arg(text));
+    const QString scheme = text.left(schemeEnd).toLower();
+    if (scheme == QLatin1String("rediss"))
+        return fail(error,
+                    QStringLiteral("TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no "
+                                   "TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://."));
+    if (scheme != QLatin1String("redis") && scheme != QLatin1String("unix"))
+        return fail(
+            error,
+            QStringLiteral("Unknown scheme \"%1://\": use redis:// for TCP or unix:// for a socket.").arg(scheme));
+
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid())
+        return fail(error, QStringLiteral("The URL \"%1\" is malformed: %2.").arg(text, url.errorString()));
+
+    RedisEndpoint result;
+    result.user = url.userName(QUrl::FullyDecoded);
+    result.password = url.password(QUrl::FullyDecoded);
+    if (!result.user.isEmpty() && result.password.isEmpty())
+        return fail(error,
+                    QStringLiteral("The URL names user \"%1\" without a password: write redis://%1:PASSWORD@host.")
+                        .arg(result.user));
+
+    if (scheme == QLatin1String("unix")) {
+        result.transport = Transport::Unix;
+        result.host.clear();
+        result.port = 0;
+        result.socketPath = url.path(QUrl::FullyDecoded);
+        if (!url.host().isEmpty())
+            return fail(error,
+                        QStringLiteral("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
+                                       "unix://%1….")
+                            .arg(url.host()));
+        if (result.socketPath.isEmpty() || result.socketPath == QLatin1String("/"))
+            return fail(error, QStringLiteral("The unix URL has no socket path: write unix:///path/to/redis.sock."));
+        const QUrlQuery query(url);
+        for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
+            if (item.first == QLatin1String("db")) {
+                if (!parseDb(item.second, &result.db, error))
+                    return false;
+            } else {
+                return fail(error,
+                            QStringLiteral("Unknown URL option \"%1\": the only option of a unix URL is ?db=N.")
+                                .arg(item.first));
+            }
+        }
+    } else {
+        result.host = url.host(QUrl::FullyDecoded);
+        if (result.host.isEmpty())
+            return fail(error, QStringLiteral("The URL has no host: write redis://host[:port][/db]."));
+        const int port = url.port(6379);
+        if (port <= 0 || port > 65535)
+            return fail(error, QStringLiteral("The port must be from 1 to 65535."));
+        result.port = port;
+        const QString path = url.path(QUrl::FullyDecoded);
+        if (!path.isEmpty() && path != QLatin1String("/")) {
+            if (!parseDb(path.mid(1), &result.db, error))
+                return false;
+        }
+        if (url.hasQuery())
+            return fail(error,
+                        QStringLiteral("Unexpected URL options \"?%1\": put the database in the path, as in "
+                                       "redis://host:port/2.")
+                            .arg(url.query()));
+    }
+    if (endpoint)
+        *endpoint = result;
+    return true;
+}
+
+RedisEndpoint RedisEndpoint::unixSocket(const QString& path)
+{
+    RedisEndpoint endpoint;
+    endpoint.transport = Transport::Unix;
+    endpoint.host.clear();
+    endpoint.port = 0;
+    endpoint.socketPath = path;
+    return endpoint;
+}
+
+RedisEndpoint RedisEndpoint::defaultLocal()
+{
+    return RedisEndpoint();
+}
+
+QString RedisEndpoint::displayUrl() const
+{
+    QUrl url;
+    if (transport == Transport::Unix) {
+        url.setScheme(QStringLiteral("unix"));
+        url.setPath(socketPath);
+        if (db != 0)
+            url.setQuery(QStringLiteral("db=%1").arg(db));
+    } else {
+        url.setScheme(QStringLiteral("redis"));
+        url.setHost(host);
+        url.setPort(port);
+        if (db != 0)
+            url.setPath(QStringLiteral("/%1").arg(db));
+    }
+    if (!user.isEmpty())
+        url.setUserName(user);
+    if (!password.isEmpty())
+        url.setPassword(QStringLiteral("***"));
+    QString shown = url.toString();
+    // QUrl writes "unix:/path" for an empty authority; spell it the way users type it.
+    if (transport == Transport::Unix && user.isEmpty() && password.isEmpty())
+        shown.replace(0, 5, QStringLiteral("unix://"));
+    return shown;
+}
+
+QString RedisEndpoint::address() const
+{
+    if (transport == Transport::Unix)
+        return socketPath;
+    if (host.contains(QLatin1Char(':')))
+        return QStringLiteral("[%1]:%2").arg(host).arg(port);
+    return QStringLiteral("%1:%2").arg(host).arg(port);
+}
+
+bool RedisEndpoint::isLocal() const
+{
+    if (transport == Transport::Unix)
+        return true;
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    // 127.0.0.0/8 and ::1, written without QtNetwork so that core links QtCore only.
+    if (host == QLatin1String("::1") || host == QLatin1String("0:0:0:0:0:0:0:1"))
+        return true;
+    const QStringList parts = host.split(QLatin1Char('.'));
+    if (parts.size() != 4 || parts.first() != QLatin1String("127"))
+        return false;
+    for (const QString& part : parts) {
+        bool ok = false;
+        const int value = part.toInt(&ok);
+        if (!ok || value < 0 || value > 255)
+            return false;
+    }
+    return true;
+}
+
+bool RedisEndpoint::operator==(const RedisEndpoint& other) const
+{
+    return transport == other.transport && host == other.host && port == other.port && socketPath == other.socketPath &&
+        user == other.user && password == other.password && db == other.db;
+}

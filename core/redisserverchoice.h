@@ -1,0 +1,42 @@
+#pragma once
+
+#include "privateredisserver.h"
+#include "redisconnection.h"
+
+#include <memory>
+
+// Which Redis zsetlab works against: the one the user named, else a local server on 6379, else
+// (when allowed and installed) a private server of its own. Owns the private server, if any.
+class RedisServerChoice
+{
+public:
+    enum class Origin { Given, LocalDefault, Private };
+
+    struct Request
+    {
+        QString url; // empty: try redis://127.0.0.1:6379, then a private server
+        bool allowSpawn = true;
+        ConnectOptions options;
+    };
+
+    // Resolves the request; false with error() when no server can be used.
+    bool resolve(const Request& request);
+
+    const RedisEndpoint& endpoint() const { return m_endpoint; }
+    const ServerInfo& server() const { return m_server; }
+    Origin origin() const { return m_origin; }
+    const RedisError& error() const { return m_error; }
+    const ConnectOptions& options() const { return m_options; }
+    // "Redis 7.0.15, private server (unix:///tmp/…/redis.sock)"
+    QString description() const;
+
+private:
+    bool connectTo(const RedisEndpoint& endpoint);
+
+    RedisEndpoint m_endpoint;
+    ServerInfo m_server;
+    Origin m_origin = Origin::Given;
+    RedisError m_error;
+    ConnectOptions m_options;
+    std::unique_ptr<PrivateRedisServer> m_private;
+};

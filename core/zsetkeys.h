@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+class RedisConnection;
+
+// zsetlab's keys: every key it writes starts with "zsetlab:", so it never touches data it did
+// not create. It never lists keys (no KEYS, no FLUSHDB/FLUSHALL): it deletes the keys it knows.
+namespace ZsetKeys {
+inline constexpr char prefix[] = "zsetlab:";
+
+// A key no earlier run used: zsetlab:run:<time>-<random>.
+QByteArray freshRunKey();
+// A user-named key, kept under the prefix: "limiter" -> "zsetlab:limiter"; "zsetlab:x" stays.
+QByteArray userKey(const QString& name);
+bool isOwnKey(const QByteArray& key);
+// The keys a run's script may have created beside the ZSET (the sequence counter).
+QList<QByteArray> companionKeys(const QByteArray& zsetKey);
+// Deletes the ZSET and its companions; refuses (returns false) keys outside the prefix.
+bool deleteRunKeys(RedisConnection& connection, const QByteArray& zsetKey);
+} // namespace ZsetKeys

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "privateredisserver.h"
+#include "redisconnection.h"
+
+// The test fixture: one private redis-server per test program, started on first use on its own
+// unix socket, so no test depends on a server someone else started. Gone when the program ends.
+namespace TestRedis {
+// The shared server; QFAIL-style callers check isRunning().
+PrivateRedisServer& server();
+RedisEndpoint endpoint();
+// A fresh connection to the shared server (asserts it opens).
+bool connect(RedisConnection& connection);
+// A key of the zsetlab prefix that no other test of this program uses.
+QByteArray uniqueKey(const char* purpose);
+} // namespace TestRedis
