@@ -1,0 +1,97 @@
+#include "burstengine.h"
+
+#include "burstrun.h"
+#include "zsetkeys.h"
+
+#include <QRandomGenerator>
+#include <QThread>
+
+namespace {
+constexpr int collectIntervalMs = 30;
+}
+
+BurstEngine::BurstEngine(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<BurstSummary>();
+    m_collectTimer.setInterval(collectIntervalMs);
+    connect(&m_collectTimer, &QTimer::timeout, this, &BurstEngine::collect);
+}
+
+BurstEngine::~BurstEngine()
+{
+    m_run.reset(); // stops and joins the threads
+}
+
+bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, const ConnectOptions& options)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_run) {
+        m_planError = tr("A burst is already running: stop it first.");
+        return false;
+    }
+    m_planError = plan.validate();
+    if (!m_planError.isEmpty())
+        return false;
+
+    m_plan = plan;
+    m_key = plan.key.isEmpty() ? ZsetKeys::freshRunKey() : plan.key;
+    const QByteArray runTag = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 36);
+    m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
+    m_summary = BurstSummary();
+    m_summary.strategy = plan.script().name();
+    m_summary.key = m_key;
+    m_summary.clock = clockName(plan.clock);
+    m_summary.pacing = plan.pacing.toString();
+    m_summary.requests = plan.requests;
+    m_summary.limit = plan.limit;
+    m_startMs = 0;
+
+    m_run = std::make_unique<BurstRun>(endpoint, options, plan, m_key, runTag);
+    m_run->start(this, [this] { onRunEnded(); });
+    m_collectTimer.start();
+    emit started(m_key);
+    return true;
+}
+
+void BurstEngine::stop()
+{
+    if (m_run)
+        m_run->requestStop();
+}
+
+void BurstEngine::collect()
+{
+    if (!m_run)
+        return;
+    std::vector<RequestRecord> batch;
+    m_run->takeRecords(&batch);
+    if (m_startMs == 0)
+        m_startMs = m_run->startWallMs();
+    if (batch.empty())
+        return;
+    m_log.add(batch);
+    m_summary.takeCountsFrom(m_log);
+    emit recordsAvailable(m_log.finished(), m_log.size());
+}
+
+void BurstEngine::onRunEnded()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_run)
+        return;
+    m_collectTimer.stop();
+    collect();
+    m_startMs = m_run->startWallMs();
+    m_summary.serverVersion = m_run->serverVersion();
+    m_summary.durationMs = m_run->durationMs();
+    m_summary.takeCountsFrom(m_log);
+    m_summary.finalCount = m_run->finalCount();
+    m_summary.failure = m_run->failure();
+    m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.size();
+    m_run.reset();
+
+    if (m_summary.failure.isFailure())
+        emit failed(m_summary.failure.message);
+    emit finished(m_summary);
+}

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "burstplan.h"
+#include "burstsummary.h"
+#include "redisconnection.h"
+#include "requestlog.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+class BurstRun;
+
+// Fires the requests of a BurstPlan at a Redis server from worker threads (one hiredis
+// connection per thread) and collects what the limiter answered into a RequestLog.
+// The caller's thread is never blocked: start() returns at once, results arrive in batches
+// (recordsAvailable, at most every ~30 ms), then finished() once with the summary.
+// Lives in, and is used from, one thread with an event loop (the GUI thread, the CLI's main).
+class BurstEngine : public QObject
+{
+    Q_OBJECT
+public:
+    explicit BurstEngine(QObject* parent = nullptr);
+    ~BurstEngine() override;
+
+    // False, with planError(), when the plan is invalid or a burst is running.
+    bool start(const RedisEndpoint& endpoint, const BurstPlan& plan, const ConnectOptions& options = {});
+    // Asks the burst to end: no new requests; answers already on their way are kept. Within
+    // 200 ms, even when the server does not answer.
+    void stop();
+    bool isRunning() const { return m_run != nullptr; }
+    QString planError() const { return m_planError; }
+
+    const BurstPlan& plan() const { return m_plan; }
+    const RequestLog& log() const { return m_log; }
+    QByteArray key() const { return m_key; }
+    // The burst's start on the wall clock, in ms: timelines measure `now` from here.
+    qint64 startMs() const { return m_startMs; }
+    // The numbers so far; final after finished().
+    BurstSummary summary() const { return m_summary; }
+
+signals:
+    void started(const QByteArray& key);
+    void recordsAvailable(int finished, int total);
+    void failed(const QString& message);
+    void finished(const BurstSummary& summary);
+
+private:
+    void collect();
+    void onRunEnded();
+
+    BurstPlan m_plan;
+    RequestLog m_log;
+    BurstSummary m_summary;
+    QByteArray m_key;
+    qint64 m_startMs = 0;
+    QString m_planError;
+    QTimer m_collectTimer;
+    std::unique_ptr<BurstRun> m_run;
+};

@@ -1,0 +1,157 @@
+#include "burstplan.h"
+
+#include <QStringList>
+
+#include <cmath>
+#include <random>
+
+namespace {
+struct ClockEntry
+{
+    ClockKind clock;
+    const char* name;
+};
+constexpr ClockEntry clockTable[] = {
+    {ClockKind::SystemMs, "system-ms"},
+    {ClockKind::SystemUs, "system-us"},
+    {ClockKind::Frozen, "frozen"},
+    {ClockKind::Schedule, "schedule"},
+};
+} // namespace
+
+bool Pacing::parse(const QString& text, Pacing* pacing, QString* error)
+{
+    const QString value = text.trimmed().toLower();
+    Pacing result;
+    if (value == QLatin1String("burst")) {
+        *pacing = result;
+        return true;
+    }
+    const int colon = value.indexOf(QLatin1Char(':'));
+    const QString kind = value.left(colon);
+    const QString number = colon < 0 ? QString() : value.mid(colon + 1);
+    bool ok = false;
+    if (kind == QLatin1String("interval")) {
+        const qlonglong micros = number.toLongLong(&ok);
+        if (!ok || micros < 1 || micros > 60'000'000) {
+            *error = QStringLiteral("pace: interval:MICROS needs a whole number of microseconds from 1 to 60000000 "
+                                    "(e.g. interval:250 for 4 requests per ms), not \"%1\".")
+                         .arg(text);
+            return false;
+        }
+        result.kind = Kind::Interval;
+        result.intervalMicros = micros;
+    } else if (kind == QLatin1String("poisson")) {
+        const double rate = number.toDouble(&ok);
+        if (!ok || !(rate >= 0.0001) || rate > 1000) {
+            *error = QStringLiteral("pace: poisson:PER_MS needs a mean rate per millisecond from 0.0001 to 1000 "
+                                    "(e.g. poisson:2.5), not \"%1\".")
+                         .arg(text);
+            return false;
+        }
+        result.kind = Kind::Poisson;
+        result.perMs = rate;
+    } else {
+        *error =
+            QStringLiteral("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
+        return false;
+    }
+    *pacing = result;
+    return true;
+}
+
+QString Pacing::toString() const
+{
+    switch (kind) {
+    case Kind::Burst:
+        return QStringLiteral("burst");
+    case Kind::Interval:
+        return QStringLiteral("interval:%1").arg(intervalMicros);
+    case Kind::Poisson:
+        return QStringLiteral("poisson:%1").arg(perMs);
+    }
+    return {};
+}
+
+QString clockName(ClockKind clock)
+{
+    for (const auto& entry : clockTable) {
+        if (entry.clock == clock)
+            return QLatin1String(entry.name);
+    }
+    return {};
+}
+
+bool parseClock(const QString& name, ClockKind* clock)
+{
+    for (const auto& entry : clockTable) {
+        if (name == QLatin1String(entry.name)) {
+            *clock = entry.clock;
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList clockNames()
+{
+    QStringList names;
+    for (const auto& entry : clockTable)
+        names << QLatin1String(entry.name);
+    return names;
+}
+
+QString BurstPlan::validate() const
+{
+    if (requests < 1 || requests > maxRequests)
+        return QStringLiteral("requests must be from 1 to %L1 (got %L2).").arg(maxRequests).arg(requests);
+    if (connections < 1 || connections > maxConnections)
+        return QStringLiteral("connections must be from 1 to %1 (got %2).").arg(maxConnections).arg(connections);
+    if (pipeline < 1 || pipeline > maxPipeline)
+        return QStringLiteral("pipeline must be from 1 to %1 (got %2).").arg(maxPipeline).arg(pipeline);
+    if (windowMs < 1 || windowMs > 365LL * 24 * 3600 * 1000)
+        return QStringLiteral("window must be from 1 ms to one year (got %1 ms).").arg(windowMs);
+    if (limit < 0 || limit > 1'000'000'000)
+        return QStringLiteral("limit must be from 0 (no limit) to 1000000000 (got %1).").arg(limit);
+    for (const qint64 offset : clockOffsetsMs) {
+        if (offset < -86'400'000 || offset > 86'400'000)
+            return QStringLiteral("clock offsets must be within one day (got %1 ms).").arg(offset);
+    }
+    if (strategy == MemberStrategy::Custom && !customScript.isValid())
+        return QStringLiteral("script: a custom strategy needs a script file.");
+    if (!key.isEmpty() && !key.startsWith("zsetlab:"))
+        return QStringLiteral("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
+            .arg(QString::fromUtf8(key));
+    return {};
+}
+
+LimiterScript BurstPlan::script() const
+{
+    return strategy == MemberStrategy::Custom ? customScript : LimiterScript::builtin(strategy);
+}
+
+std::vector<qint64> BurstPlan::scheduleMicros() const
+{
+    std::vector<qint64> offsets(static_cast<size_t>(std::max(requests, 0)), 0);
+    switch (pacing.kind) {
+    case Pacing::Kind::Burst:
+        break;
+    case Pacing::Kind::Interval:
+        for (size_t i = 0; i < offsets.size(); ++i)
+            offsets[i] = static_cast<qint64>(i) * pacing.intervalMicros;
+        break;
+    case Pacing::Kind::Poisson: {
+        // Exponential gaps with mean 1000 / perMs microseconds; the first request at 0.
+        std::mt19937_64 random(seed);
+        std::exponential_distribution<double> gap(pacing.perMs / 1000.0);
+        double t = 0;
+        for (size_t i = 0; i < offsets.size(); ++i) {
+            if (i > 0)
+                t += gap(random);
+            offsets[i] = static_cast<qint64>(std::floor(t));
+        }
+        break;
+    }
+    }
+    return offsets;
+}

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "limiterscript.h"
+
+#include <QByteArray>
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+// When requests are sent, relative to the start of the burst.
+struct Pacing
+{
+    enum class Kind { Burst, Interval, Poisson };
+    Kind kind = Kind::Burst;
+    qint64 intervalMicros = 0; // Interval: one request every intervalMicros
+    double perMs = 0; // Poisson: mean arrivals per millisecond
+
+    // "burst", "interval:MICROS", "poisson:PER_MS"
+    static bool parse(const QString& text, Pacing* pacing, QString* error);
+    QString toString() const;
+};
+
+// What `now` each request carries.
+enum class ClockKind {
+    SystemMs, // wall clock in ms when the request is sent (Java's System.currentTimeMillis)
+    SystemUs, // wall clock in microseconds when sent
+    Frozen, // one `now` for the whole burst
+    Schedule, // the pacing schedule's own timestamps (start + offset), sent as fast as possible
+};
+QString clockName(ClockKind clock);
+bool parseClock(const QString& name, ClockKind* clock);
+QStringList clockNames();
+
+// Everything that defines a burst. A plain value: copied into the engine's threads.
+struct BurstPlan
+{
+    int requests = 1000;
+    int connections = 1;
+    int pipeline = 1;
+    Pacing pacing;
+    ClockKind clock = ClockKind::SystemMs;
+    QVector<qint64> clockOffsetsMs; // per connection (missing entries: 0), to simulate skewed app servers
+    qint64 windowMs = 1000;
+    qint64 limit = 0; // 0: no limit, every request is admitted
+    MemberStrategy strategy = MemberStrategy::Now;
+    LimiterScript customScript; // used when strategy == Custom
+    QByteArray key; // empty: a fresh zsetlab:run:… key
+    quint64 seed = 1;
+    bool keepKey = false; // false: the run deletes its key when it ends
+
+    static constexpr int maxRequests = 50'000'000;
+    static constexpr int maxConnections = 256;
+    static constexpr int maxPipeline = 1024;
+
+    // Empty when the plan can run, else a message naming the field and its allowed range.
+    QString validate() const;
+    LimiterScript script() const;
+    // The `now` unit: 1000 per ms for SystemUs, 1 otherwise.
+    qint64 nowUnitsPerMs() const { return clock == ClockKind::SystemUs ? 1000 : 1; }
+    qint64 windowInNowUnits() const { return windowMs * nowUnitsPerMs(); }
+    qint64 clockOffsetMs(int connection) const { return clockOffsetsMs.value(connection, 0); }
+    bool isPaced() const { return pacing.kind != Pacing::Kind::Burst && clock != ClockKind::Schedule; }
+
+    // Offsets of each request from the start of the burst, in microseconds: all 0 for a burst,
+    // i * interval, or seeded Poisson arrivals. Deterministic for a given plan.
+    std::vector<qint64> scheduleMicros() const;
+};
+
+Q_DECLARE_METATYPE(BurstPlan)

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "burstplan.h"
+#include "burstsummary.h"
+#include "redisconnection.h"
+#include "requestrecord.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+// The threads of one burst (internal to BurstEngine): a coordinator that connects, loads the
+// script and joins the workers, and one worker per connection. Workers hand finished requests
+// over in batches through takeRecords(); the owner polls it.
+class BurstRun
+{
+public:
+    using Clock = std::chrono::steady_clock;
+
+    BurstRun(const RedisEndpoint& endpoint, const ConnectOptions& options, const BurstPlan& plan, const QByteArray& key,
+             const QByteArray& runTag);
+    ~BurstRun(); // stops and joins every thread
+
+    // Starts the threads; onEnded is queued to `receiver`'s thread when everything has ended.
+    void start(QObject* receiver, std::function<void()> onEnded);
+    void requestStop();
+    bool stopRequested() const { return m_stop.load(); }
+
+    void takeRecords(std::vector<RequestRecord>* into);
+
+    // Valid after the run ended (onEnded).
+    BurstFailure failure() const;
+    QString serverVersion() const { return m_serverVersion; }
+    qint64 finalCount() const { return m_finalCount; }
+    double durationMs() const { return m_durationMs; }
+    qint64 startWallMs() const { return m_startWallMs; }
+    bool allSent() const { return m_nextId.load() >= m_plan.requests; }
+
+private:
+    struct InFlight
+    {
+        int id; // -1: a SCRIPT LOAD
+        qint64 now;
+        Clock::time_point sent;
+    };
+
+    void coordinate();
+    void work(int connectionIndex);
+    void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
+    qint64 nowFor(int id, int connectionIndex) const;
+    RedisArgs callFor(int id, qint64 now) const;
+    void readLimiterReply(const RedisReply& reply, RequestRecord* record) const;
+    void handOver(std::vector<RequestRecord>* batch);
+
+    const RedisEndpoint m_endpoint;
+    const ConnectOptions m_options;
+    const BurstPlan m_plan;
+    const LimiterScript m_script;
+    const QByteArray m_key;
+    const QByteArray m_runTag;
+    const QByteArray m_window;
+    const QByteArray m_limit;
+    std::vector<qint64> m_schedule;
+
+    qint64 m_startWallMs = 0;
+    qint64 m_startWallUs = 0;
+    Clock::time_point m_startSteady;
+    QString m_serverVersion;
+    qint64 m_finalCount = -1;
+    double m_durationMs = 0;
+
+    std::atomic<int> m_nextId {0};
+    std::atomic<bool> m_stop {false};
+    std::atomic<int> m_workersRunning {0};
+    std::vector<std::unique_ptr<RedisConnection>> m_connections;
+    std::vector<std::thread> m_workers;
+    std::thread m_coordinator;
+
+    mutable std::mutex m_mutex; // guards the members below
+    std::condition_variable m_wake;
+    std::vector<RequestRecord> m_records;
+    BurstFailure m_failure;
+
+    QPointer<QObject> m_receiver;
+    std::function<void()> m_onEnded;
+};

@@ -1,0 +1,91 @@
+#include "burstsummary.h"
+
+#include "requestlog.h"
+
+#include <QStringList>
+
+void BurstSummary::takeCountsFrom(const RequestLog& log)
+{
+    requests = log.size();
+    sent = log.finished();
+    errors = log.errors();
+    stored = log.stored();
+    overwritten = log.overwritten();
+    lost = sent - errors - stored;
+    maxCount = log.maxCount();
+    limit = log.limit();
+    admitted = log.admitted();
+    admittedOverLimit = log.admittedOverLimit();
+    latencyUsP50 = log.latencyPercentile(50);
+    latencyUsP99 = log.latencyPercentile(99);
+    throughputRps = durationMs > 0 ? double(sent) * 1000.0 / durationMs : 0;
+}
+
+QJsonObject BurstSummary::toJson() const
+{
+    QJsonObject json;
+    json[QStringLiteral("schema")] = QStringLiteral("zsetlab.summary/1");
+    json[QStringLiteral("server_version")] = serverVersion;
+    json[QStringLiteral("strategy")] = strategy;
+    json[QStringLiteral("key")] = QString::fromUtf8(key);
+    json[QStringLiteral("clock")] = clock;
+    json[QStringLiteral("pace")] = pacing;
+    json[QStringLiteral("requests")] = requests;
+    json[QStringLiteral("sent")] = sent;
+    json[QStringLiteral("errors")] = errors;
+    json[QStringLiteral("stored")] = stored;
+    json[QStringLiteral("overwritten")] = overwritten;
+    json[QStringLiteral("lost")] = lost;
+    json[QStringLiteral("final_count")] = finalCount;
+    json[QStringLiteral("max_count")] = maxCount;
+    json[QStringLiteral("limit")] = limit;
+    json[QStringLiteral("admitted")] = admitted;
+    json[QStringLiteral("admitted_over_limit")] = admittedOverLimit;
+    json[QStringLiteral("duration_ms")] = durationMs;
+    json[QStringLiteral("throughput_rps")] = throughputRps;
+    json[QStringLiteral("latency_us_p50")] = latencyUsP50;
+    json[QStringLiteral("latency_us_p99")] = latencyUsP99;
+    json[QStringLiteral("stopped")] = stopped;
+    if (failure.isFailure()) {
+        QJsonObject error;
+        error[QStringLiteral("message")] = failure.message;
+        if (failure.scriptLine > 0)
+            error[QStringLiteral("line")] = failure.scriptLine;
+        json[QStringLiteral("error")] = error;
+    }
+    return json;
+}
+
+QString BurstSummary::toText() const
+{
+    QStringList lines;
+    lines << QStringLiteral("strategy %1 on Redis %2, key %3").arg(strategy, serverVersion, QString::fromUtf8(key));
+    lines << QStringLiteral("  sent          %L1 of %L2%3")
+                 .arg(sent)
+                 .arg(requests)
+                 .arg(stopped ? QStringLiteral(" (stopped)") : QString());
+    lines << QStringLiteral("  errors        %L1").arg(errors);
+    lines << QStringLiteral("  stored        %L1   (requests that got a member of their own)").arg(stored);
+    lines << QStringLiteral("  overwritten   %L1   (ZADD only updated an existing member)").arg(overwritten);
+    lines << QStringLiteral("  lost          %L1   (%2 % of the requests were never counted)")
+                 .arg(lost)
+                 .arg(lostPercent(), 0, 'f', 1);
+    lines << QStringLiteral("  final count   %1   max count %L2")
+                 .arg(finalCount < 0 ? QStringLiteral("?") : QString::number(finalCount))
+                 .arg(maxCount);
+    if (limit > 0)
+        lines << QStringLiteral("  admitted      %L1 with limit %L2, %L3 of them beyond the limit")
+                     .arg(admitted)
+                     .arg(limit)
+                     .arg(admittedOverLimit);
+    else
+        lines << QStringLiteral("  admitted      %L1 (no limit)").arg(admitted);
+    lines << QStringLiteral("  duration      %1 ms, %2 requests/s, latency p50 %3 us, p99 %4 us")
+                 .arg(durationMs, 0, 'f', 1)
+                 .arg(throughputRps, 0, 'f', 0)
+                 .arg(latencyUsP50)
+                 .arg(latencyUsP99);
+    if (failure.isFailure())
+        lines << QStringLiteral("  error         %1").arg(failure.message);
+    return lines.join(QLatin1Char('\n'));
+}

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+class RequestLog;
+
+// Why a burst ended early, if it did.
+struct BurstFailure
+{
+    enum class Kind { None, Plan, Connection, Script };
+    Kind kind = Kind::None;
+    QString message;
+    int scriptLine = 0;
+    bool isFailure() const { return kind != Kind::None; }
+};
+
+// The numbers of one burst, as the CLI prints them and the GUI shows them.
+struct BurstSummary
+{
+    QString serverVersion;
+    QString strategy;
+    QByteArray key;
+    QString clock;
+    QString pacing;
+    qint64 requests = 0; // planned
+    qint64 sent = 0; // finished: answered or failed
+    qint64 errors = 0;
+    qint64 stored = 0; // ZADD created a member of their own (added = 1)
+    qint64 overwritten = 0; // ZADD only updated an existing member (added = 0)
+    qint64 lost = 0; // sent - errors - stored: never counted by the limiter
+    qint64 finalCount = -1; // ZCOUNT of the window when the burst ended; -1 unknown
+    qint64 maxCount = 0;
+    qint64 limit = 0;
+    qint64 admitted = 0;
+    qint64 admittedOverLimit = 0;
+    double durationMs = 0;
+    double throughputRps = 0;
+    qint64 latencyUsP50 = 0;
+    qint64 latencyUsP99 = 0;
+    bool stopped = false; // Stop was asked before all requests were sent
+    BurstFailure failure;
+
+    // Fills the counters and latencies from a log.
+    void takeCountsFrom(const RequestLog& log);
+    double lostPercent() const { return sent > errors ? 100.0 * double(lost) / double(sent - errors) : 0.0; }
+
+    // The JSON object of `zsetlab-cli run --json`; also what the GUI exports.
+    QJsonObject toJson() const;
+    // A short report for people, one figure per line.
+    QString toText() const;
+};
+
+Q_DECLARE_METATYPE(BurstSummary)

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages zsetlab needs to build, test and run, skipping those already
+# installed. Sourced by scripts/run.sh and scripts/test.sh; safe to run again.
+set -euo pipefail
+
+ZSETLAB_PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    libgl-dev libhiredis-dev
+    redis-server redis-tools
+)
+
+zsetlab_missing_packages() {
+    local package
+    for package in "${ZSETLAB_PACKAGES[@]}"; do
+        if [ "$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)" != "installed" ]; then
+            printf '%s\n' "$package"
+        fi
+    done
+}
+
+zsetlab_install_deps() {
+    local missing
+    mapfile -t missing < <(zsetlab_missing_packages)
+    if [ "${#missing[@]}" -eq 0 ]; then
+        echo "zsetlab: all build and runtime packages are installed."
+        return 0
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "zsetlab: run as root or install sudo to add: ${missing[*]}" >&2; exit 1; }
+        sudo=(sudo)
+    fi
+    echo "zsetlab: installing ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+zsetlab_build() {
+    local preset=${1:-dev}
+    local top
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    cd "$top"
+    if [ ! -f "build/$preset/CMakeCache.txt" ]; then
+        cmake --preset "$preset"
+    fi
+    cmake --build --preset "$preset"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    zsetlab_install_deps
+fi
