@@ -1,3 +1,4 @@
+#include "runcommand.h"
 #include "servercommand.h"
 
 #include <QCoreApplication>
@@ -7,6 +8,7 @@ namespace {
 const char usage[] = R"(Usage: zsetlab-cli COMMAND [OPTIONS]
 
 Commands:
+  run       fire a burst at a limiter script and report what the ZSET counted
   server    start a private redis-server and print its URL
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
@@ -30,6 +32,8 @@ int main(int argc, char* argv[])
         QTextStream(command.isEmpty() ? stderr : stdout) << usage;
         return command.isEmpty() ? 2 : 0;
     }
+    if (command == QLatin1String("run"))
+        return runRunCommand(arguments);
     if (command == QLatin1String("server"))
         return runServerCommand(arguments);
     QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;

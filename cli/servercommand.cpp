@@ -4,21 +4,9 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QSocketNotifier>
 #include <QTextStream>
 
-#include <csignal>
-#include <unistd.h>
-
-namespace {
-int signalPipe[2] = {-1, -1};
-
-void onSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(signalPipe[1], &byte, 1);
-}
-} // namespace
+#include "interrupts.h"
 
 int runServerCommand(const QStringList& arguments)
 {
@@ -46,12 +34,7 @@ int runServerCommand(const QStringList& arguments)
     QTextStream(stdout) << server.endpoint().displayUrl() << Qt::endl;
     QTextStream(stderr) << "Private Redis running; Ctrl+C stops it and removes " << server.folder() << Qt::endl;
 
-    if (::pipe(signalPipe) != 0)
-        return 1;
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-    QSocketNotifier notifier(signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, qApp, [] { QCoreApplication::quit(); });
+    onInterrupt([] { QCoreApplication::quit(); });
     QCoreApplication::exec();
     server.stop();
     return 0;

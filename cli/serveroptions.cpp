@@ -1,0 +1,49 @@
+#include "serveroptions.h"
+
+#include "exitcodes.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+void ServerOptions::addTo(QCommandLineParser& parser) const
+{
+    parser.addOption(redis);
+    parser.addOption(noSpawn);
+    parser.addOption(timeout);
+    parser.addOption(allowRemote);
+}
+
+int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* choice, bool firesRequests) const
+{
+    QTextStream err(stderr);
+    bool ok = false;
+    const int timeoutMs = parser.value(timeout).toInt(&ok);
+    if (!ok || timeoutMs < 10 || timeoutMs > 600000) {
+        err << "zsetlab-cli: --timeout must be a number of milliseconds from 10 to 600000, not \""
+            << parser.value(timeout) << "\".\n";
+        return ExitUsage;
+    }
+    RedisServerChoice::Request request;
+    request.url = parser.value(redis);
+    request.allowSpawn = !parser.isSet(noSpawn);
+    request.options.connectTimeout = std::chrono::milliseconds(timeoutMs);
+    request.options.commandTimeout = std::chrono::milliseconds(timeoutMs);
+
+    // Refuse a remote server before connecting to it at all.
+    if (firesRequests && !request.url.isEmpty() && !parser.isSet(allowRemote)) {
+        RedisEndpoint endpoint;
+        QString why;
+        if (RedisEndpoint::parse(request.url, &endpoint, &why) && !endpoint.isLocal()) {
+            err << "zsetlab-cli: " << endpoint.address()
+                << " is not on this machine. zsetlab fires bursts of writes; if this server is yours to load, "
+                   "add --allow-remote.\n";
+            return ExitUsage;
+        }
+    }
+    if (!choice->resolve(request)) {
+        err << "zsetlab-cli: " << choice->error().message << '\n';
+        return choice->error().kind == RedisError::Kind::BadUrl ? ExitUsage : ExitConnection;
+    }
+    err << "zsetlab-cli: using " << choice->description() << '\n';
+    return ExitDone;
+}

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "redisserverchoice.h"
+
+#include <QCommandLineOption>
+
+class QCommandLineParser;
+
+// The options every command that talks to Redis shares: --redis, --no-spawn, --timeout,
+// --allow-remote.
+struct ServerOptions
+{
+    QCommandLineOption redis {QStringLiteral("redis"),
+                              QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db] or "
+                                             "unix:///path/to.sock[?db=N]. Default: 127.0.0.1:6379 if a server "
+                                             "answers there, else a private redis-server."),
+                              QStringLiteral("URL")};
+    QCommandLineOption noSpawn {QStringLiteral("no-spawn"),
+                                QStringLiteral("Never start a private redis-server; fail if none answers.")};
+    QCommandLineOption timeout {QStringLiteral("timeout"),
+                                QStringLiteral("Connect and command timeout in ms (default 2000)."),
+                                QStringLiteral("MS"), QStringLiteral("2000")};
+    QCommandLineOption allowRemote {QStringLiteral("allow-remote"),
+                                    QStringLiteral("Allow firing requests at a server that is not on this machine "
+                                                   "(not loopback, not a unix socket).")};
+
+    void addTo(QCommandLineParser& parser) const;
+    // Resolves the server and reports it on stderr. Returns an exit code: 0 when connected.
+    int resolve(const QCommandLineParser& parser, RedisServerChoice* choice, bool firesRequests) const;
+};

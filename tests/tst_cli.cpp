@@ -1,0 +1,200 @@
+#include "testredis.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QtTest>
+
+namespace {
+struct CliResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliResult runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
+    CliResult result;
+    if (!process.waitForFinished(60000))
+        return result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QStringList args(std::initializer_list<const char*> items)
+{
+    QStringList list;
+    for (const char* item : items)
+        list << QString::fromUtf8(item);
+    return list;
+}
+
+QString testUrl()
+{
+    return TestRedis::endpoint().displayUrl();
+}
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void usageErrors_data();
+    void usageErrors();
+    void helpDocumentsEveryFlag();
+    void jsonHasTheContractKeys();
+    void humanSummaryShowsTheBug();
+    void cannotConnectExitsThree();
+    void scriptErrorExitsFourWithTheLine();
+    void refusesRemoteServersWithoutConsent();
+    void deletesItsKeyUnlessAskedToKeep();
+};
+
+void TestCli::initTestCase()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    TestRedis::server();
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("no command") << QStringList() << "Usage";
+    QTest::newRow("unknown command") << args({"fire"}) << "unknown command";
+    QTest::newRow("unknown flag") << args({"run", "--fast"}) << "fast";
+    QTest::newRow("zero requests") << args({"run", "--requests", "0"}) << "--requests";
+    QTest::newRow("requests not a number") << args({"run", "--requests", "many"}) << "--requests";
+    QTest::newRow("too many connections") << args({"run", "--connections", "5000"}) << "--connections";
+    QTest::newRow("bad pace") << args({"run", "--pace", "steady"}) << "--pace";
+    QTest::newRow("bad clock") << args({"run", "--clock", "sundial"}) << "--clock";
+    QTest::newRow("bad strategy") << args({"run", "--strategy", "uuid"}) << "--strategy";
+    QTest::newRow("strategy and script") << args({"run", "--strategy", "now", "--script", "x.lua"}) << "either";
+    QTest::newRow("negative limit") << args({"run", "--limit", "-3"}) << "--limit";
+    QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
+    QTest::newRow("tls url") << args({"run", "--redis", "rediss://127.0.0.1"}) << "TLS";
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, messagePart);
+    const CliResult result = runCli(arguments);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(result.err).contains(messagePart), result.err.constData());
+    QVERIFY(result.out.isEmpty());
+}
+
+void TestCli::helpDocumentsEveryFlag()
+{
+    const CliResult result = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--help")});
+    QCOMPARE(result.exitCode, 0);
+    for (const char* flag : {"--redis", "--no-spawn", "--strategy", "--script", "--requests", "--connections",
+                             "--pipeline", "--pace", "--clock", "--window", "--limit", "--key", "--keep", "--seed",
+                             "--json", "--allow-remote", "--timeout", "Examples:", "Exit codes"})
+        QVERIFY2(result.out.contains(flag), flag);
+}
+
+void TestCli::jsonHasTheContractKeys()
+{
+    const CliResult result = runCli(QStringList {
+        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--strategy"),
+        QStringLiteral("now"), QStringLiteral("--clock"), QStringLiteral("frozen"), QStringLiteral("--requests"),
+        QStringLiteral("300"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--json")});
+    QCOMPARE(result.exitCode, 0);
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(result.out, &error);
+    QVERIFY2(document.isObject(), qPrintable(error.errorString()));
+    const QJsonObject json = document.object();
+    for (const char* key : {"server_version", "strategy"})
+        QVERIFY2(json.value(QLatin1String(key)).isString(), key);
+    for (const char* key :
+         {"requests", "sent", "errors", "stored", "lost", "overwritten", "final_count", "max_count", "admitted",
+          "admitted_over_limit", "duration_ms", "throughput_rps", "latency_us_p50", "latency_us_p99"})
+        QVERIFY2(json.value(QLatin1String(key)).isDouble(), key);
+    QCOMPARE(json.value(QLatin1String("strategy")).toString(), QStringLiteral("now"));
+    QCOMPARE(json.value(QLatin1String("sent")).toInt(), 300);
+    QCOMPARE(json.value(QLatin1String("stored")).toInt(), 1);
+    QCOMPARE(json.value(QLatin1String("lost")).toInt(), 299);
+    QCOMPARE(json.value(QLatin1String("admitted_over_limit")).toInt(), 290);
+    QVERIFY(result.err.contains("using Redis"));
+}
+
+void TestCli::humanSummaryShowsTheBug()
+{
+    const CliResult result =
+        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--clock"),
+                            QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("50")});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains("stored        1 "), result.out.constData());
+    QVERIFY(result.out.contains("overwritten   49"));
+}
+
+void TestCli::cannotConnectExitsThree()
+{
+    QTemporaryDir dir;
+    const CliResult result =
+        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"),
+                            QStringLiteral("unix://") + dir.filePath(QStringLiteral("none.sock"))});
+    QCOMPARE(result.exitCode, 3);
+    QVERIFY2(result.err.contains("none.sock"), result.err.constData());
+}
+
+void TestCli::scriptErrorExitsFourWithTheLine()
+{
+    QTemporaryFile script(QDir::tempPath() + QStringLiteral("/broken-XXXXXX.lua"));
+    QVERIFY(script.open());
+    script.write("local key = KEYS[1]\nlocal now = tonumber(ARGV[1]\nreturn 1\n");
+    script.close();
+    const CliResult result = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(),
+                                                 QStringLiteral("--script"), script.fileName()});
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("line 3") || result.err.contains("line 2"), result.err.constData());
+
+    const CliResult missing =
+        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--script"),
+                            QStringLiteral("/nonexistent/limiter.lua")});
+    QCOMPARE(missing.exitCode, 4);
+    QVERIFY(missing.err.contains("/nonexistent/limiter.lua"));
+}
+
+void TestCli::refusesRemoteServersWithoutConsent()
+{
+    // Refused before any connection is tried: no traffic leaves this machine.
+    const CliResult result = runCli(
+        QStringList {QStringLiteral("run"), QStringLiteral("--redis"), QStringLiteral("redis://203.0.113.7:6379")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--allow-remote"), result.err.constData());
+}
+
+void TestCli::deletesItsKeyUnlessAskedToKeep()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const CliResult kept = runCli(QStringList {
+        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"), QStringLiteral("20"),
+        QStringLiteral("--key"), QStringLiteral("cli-kept"), QStringLiteral("--json")});
+    QCOMPARE(kept.exitCode, 0);
+    QCOMPARE(redis.command({"EXISTS", "zsetlab:cli-kept"}).toInteger(), 1LL);
+    redis.command({"DEL", "zsetlab:cli-kept"});
+
+    const CliResult dropped =
+        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
+                            QStringLiteral("20"), QStringLiteral("--json")});
+    QCOMPARE(dropped.exitCode, 0);
+    const QByteArray key =
+        QJsonDocument::fromJson(dropped.out).object().value(QLatin1String("key")).toString().toUtf8();
+    QVERIFY(key.startsWith("zsetlab:run:"));
+    QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
