@@ -52,8 +52,8 @@ bool Pacing::parse(const QString& text, Pacing* pacing, QString* error)
         result.kind = Kind::Poisson;
         result.perMs = rate;
     } else {
-        *error =
-            QStringLiteral("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
+        *error
+            = QStringLiteral("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
         return false;
     }
     *pacing = result;

@@ -5,6 +5,11 @@
 #include "zsetkeys.h"
 
 #include <QMetaObject>
+#include <QThread>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <deque>
 
@@ -23,8 +28,8 @@ qint64 wallMicros()
 bool isScriptFault(const RedisReply& reply)
 {
     const QByteArray code = reply.errorCode();
-    return code == "WRONGTYPE" || code == "NOSCRIPT" || code == "NOPERM" || reply.bytes().contains("user_script") ||
-        reply.bytes().contains("Error running script") || ScriptError::fromReply(reply.text()).line > 0;
+    return code == "WRONGTYPE" || code == "NOSCRIPT" || code == "NOPERM" || reply.bytes().contains("user_script")
+        || reply.bytes().contains("Error running script") || ScriptError::fromReply(reply.text()).line > 0;
 }
 } // namespace
 
@@ -39,6 +44,7 @@ BurstRun::BurstRun(const RedisEndpoint& endpoint, const ConnectOptions& options,
     , m_window(QByteArray::number(plan.windowInNowUnits()))
     , m_limit(QByteArray::number(plan.limit))
     , m_schedule(plan.scheduleMicros())
+    , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 { }
 
 BurstRun::~BurstRun()
@@ -46,6 +52,7 @@ BurstRun::~BurstRun()
     requestStop();
     if (m_coordinator.joinable())
         m_coordinator.join();
+    ::close(m_wakeFd);
 }
 
 void BurstRun::start(QObject* receiver, std::function<void()> onEnded)
@@ -58,6 +65,9 @@ void BurstRun::start(QObject* receiver, std::function<void()> onEnded)
 void BurstRun::requestStop()
 {
     m_stop = true;
+    const quint64 one = 1;
+    if (m_wakeFd >= 0) [[maybe_unused]]
+        const auto written = ::write(m_wakeFd, &one, sizeof one);
     m_wake.notify_all();
 }
 
@@ -146,9 +156,16 @@ void BurstRun::coordinate()
     m_startWallUs = wallMicros();
     m_startWallMs = m_startWallUs / 1000;
     m_startSteady = Clock::now();
-    m_workersRunning = m_plan.connections;
-    for (int c = 0; c < m_plan.connections; ++c)
-        m_workers.emplace_back([this, c] { work(c); });
+    // A few threads, each polling its share of the connections: more threads than cores would
+    // only add context switches (see bench/bench_engine).
+    const int threads = std::clamp(QThread::idealThreadCount(), 1, m_plan.connections);
+    m_workersRunning = threads;
+    for (int t = 0; t < threads; ++t) {
+        std::vector<int> share;
+        for (int c = t; c < m_plan.connections; c += threads)
+            share.push_back(c);
+        m_workers.emplace_back([this, share] { work(share); });
+    }
 
     {
         std::unique_lock<std::mutex> lock(m_mutex);
@@ -166,7 +183,10 @@ void BurstRun::coordinate()
         worker.join();
     m_durationMs = std::chrono::duration<double, std::milli>(Clock::now() - m_startSteady).count();
 
-    // The count left in the window when the burst ended; reads only.
+    // The count left in the window when the burst ended; reads only. After Stop the server may
+    // be the reason (paused, overloaded): do not wait long for it.
+    if (m_stop)
+        control.setCommandTimeout(std::chrono::milliseconds(50));
     if (control.isOpen() && m_nextId > 0) {
         const RedisReply last = control.command({QByteArrayLiteral("ZREVRANGE"), m_key, "0", "0", "WITHSCORES"});
         if (last.type() == RedisReply::Type::Array && last.elements().size() == 2) {
@@ -222,8 +242,8 @@ void BurstRun::readLimiterReply(const RedisReply& reply, RequestRecord* record) 
         record->count = reply.toInteger();
         return;
     }
-    if (reply.type() == RedisReply::Type::Array && !reply.elements().empty() &&
-        reply.elements()[0].type() == RedisReply::Type::Integer) {
+    if (reply.type() == RedisReply::Type::Array && !reply.elements().empty()
+        && reply.elements()[0].type() == RedisReply::Type::Integer) {
         const auto& parts = reply.elements();
         record->count = parts[0].toInteger();
         if (parts.size() > 1 && parts[1].type() == RedisReply::Type::Integer)
@@ -247,113 +267,195 @@ void BurstRun::readLimiterReply(const RedisReply& reply, RequestRecord* record) 
                         .arg(reply.toDisplayString().left(200));
 }
 
-void BurstRun::work(int connectionIndex)
+void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
 {
-    RedisConnection& connection = *m_connections[static_cast<size_t>(connectionIndex)];
+    const InFlight call = lane.inFlight.front();
+    lane.inFlight.pop_front();
+    const auto replied = Clock::now();
+    lane.waitingSince = replied;
+
+    if (call.id < 0) { // our SCRIPT LOAD, sent after a NOSCRIPT
+        lane.loadPending = false;
+        if (reply.isError()) {
+            const ScriptError error = ScriptError::fromReply(reply.text());
+            fail(BurstFailure::Kind::Script, error.toString(), error.line);
+        }
+        return;
+    }
+    if (ScriptRunner::isNoScript(reply)) {
+        // The server forgot the script (SCRIPT FLUSH, restart): load it again and resend this call
+        // behind the load, in the same pipeline.
+        if (!lane.loadPending) {
+            lane.connection->append({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
+            lane.inFlight.push_back({-1, 0, replied});
+            lane.loadPending = true;
+        }
+        lane.connection->append(callFor(call.id, call.now));
+        lane.inFlight.push_back(call);
+        lane.unflushed = true;
+        return;
+    }
+    RequestRecord record;
+    record.id = static_cast<quint32>(call.id);
+    record.connection = static_cast<quint16>(lane.index);
+    record.now = call.now;
+    record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
+    record.latencyMicros
+        = static_cast<quint32>(std::chrono::duration_cast<std::chrono::microseconds>(replied - call.sent).count());
+    if (reply.isServerError()) {
+        record.error = ScriptRunner::describeFailure(reply, m_key);
+        if (isScriptFault(reply))
+            fail(BurstFailure::Kind::Script, record.error, ScriptError::fromReply(reply.text()).line);
+    } else {
+        readLimiterReply(reply, &record);
+    }
+    batch->push_back(std::move(record));
+}
+
+void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch)
+{
+    lane.closed = true;
+    if (m_stop) // our own interrupt after Stop: unanswered calls are simply not counted
+        return;
+    if (!lane.inFlight.empty() && lane.inFlight.front().id >= 0) {
+        const InFlight& call = lane.inFlight.front();
+        RequestRecord record;
+        record.id = static_cast<quint32>(call.id);
+        record.connection = static_cast<quint16>(lane.index);
+        record.now = call.now;
+        record.error = why;
+        batch->push_back(std::move(record));
+    }
+    fail(BurstFailure::Kind::Connection,
+         QStringLiteral("Lost the connection to %1 after %2 requests: %3.")
+             .arg(m_endpoint.address())
+             .arg(std::min(m_nextId.load(), m_plan.requests))
+             .arg(why));
+}
+
+void BurstRun::work(const std::vector<int>& connectionIndexes)
+{
+    // One thread drives several connections, each with its own hiredis context that no other
+    // thread touches: requests are queued, flushed and read without blocking, and poll() waits
+    // for whichever connection answers first (the model of redis-benchmark).
     const int total = m_plan.requests;
     const auto pipeline = static_cast<size_t>(m_plan.pipeline);
-    std::deque<InFlight> inFlight;
+    const auto commandTimeout = std::chrono::duration_cast<Clock::duration>(m_options.commandTimeout);
+    std::vector<Lane> lanes;
+    for (const int index : connectionIndexes) {
+        Lane lane;
+        lane.index = index;
+        lane.connection = m_connections[static_cast<size_t>(index)].get();
+        lane.closed = !lane.connection->setNonBlocking();
+        lanes.push_back(std::move(lane));
+    }
     std::vector<RequestRecord> batch;
     batch.reserve(handOverEvery);
     auto lastHandOver = Clock::now();
-    bool loadPending = false;
+    std::vector<pollfd> polled;
+    std::vector<Lane*> polledLanes;
     int claimed = -1;
-
-    auto finish = [&](const InFlight& call, RequestRecord record) {
-        const auto replied = Clock::now();
-        record.id = static_cast<quint32>(call.id);
-        record.connection = static_cast<quint16>(connectionIndex);
-        record.now = call.now;
-        record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
-        record.latencyMicros =
-            static_cast<quint32>(std::chrono::duration_cast<std::chrono::microseconds>(replied - call.sent).count());
-        batch.push_back(std::move(record));
-        if (batch.size() >= handOverEvery || replied - lastHandOver >= handOverAfter) {
-            handOver(&batch);
-            lastHandOver = replied;
-        }
-    };
+    size_t nextLane = 0;
 
     while (true) {
-        bool sendNow = false;
-        bool notYetDue = false;
-        if (!m_stop && inFlight.size() < pipeline) {
-            if (claimed < 0)
-                claimed = std::min(m_nextId.fetch_add(1), total);
-            if (claimed < total) {
-                const bool due = !m_plan.isPaced() ||
-                    Clock::now() >= m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)]);
-                sendNow = due;
-                notYetDue = !due;
+        // 1. Queue new calls on every connection with room, as long as they are due.
+        // Start at a rotating lane so that paced requests, one at a time, spread over all.
+        bool exhausted = false;
+        bool waitingForDue = false;
+        const size_t start = nextLane;
+        for (size_t l = 0; l < lanes.size(); ++l) {
+            Lane& lane = lanes[(start + l) % lanes.size()];
+            while (!m_stop && !lane.closed && lane.inFlight.size() < pipeline) {
+                if (claimed < 0)
+                    claimed = std::min(m_nextId.fetch_add(1), total);
+                if (claimed >= total) {
+                    exhausted = true;
+                    break;
+                }
+                if (m_plan.isPaced()
+                    && Clock::now() < m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)])) {
+                    waitingForDue = true;
+                    break;
+                }
+                const qint64 now = nowFor(claimed, lane.index);
+                lane.connection->append(callFor(claimed, now));
+                if (lane.inFlight.empty())
+                    lane.waitingSince = Clock::now();
+                lane.inFlight.push_back({claimed, now, Clock::now()});
+                lane.unflushed = true;
+                claimed = -1;
+                nextLane = (start + l + 1) % lanes.size();
             }
-        }
-        if (sendNow) {
-            const qint64 now = nowFor(claimed, connectionIndex);
-            connection.append(callFor(claimed, now));
-            inFlight.push_back({claimed, now, Clock::now()});
-            claimed = -1;
-            continue;
-        }
-        if (inFlight.empty()) {
-            if (!notYetDue)
+            if (exhausted || waitingForDue)
                 break;
-            // Nothing to read and the next request is not due: sleep until it is, or until Stop.
-            handOver(&batch);
-            const auto due = m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)]);
-            std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait_until(lock, due, [this] { return m_stop.load(); });
-            continue;
         }
-        const RedisReply reply = connection.readReply();
-        const InFlight call = inFlight.front();
-        inFlight.pop_front();
 
-        if (reply.isConnectionLost()) {
-            if (!m_stop) { // not our own interrupt: the server went away
-                RequestRecord record;
-                record.error = reply.text();
-                finish(call, record);
-                fail(BurstFailure::Kind::Connection,
-                     QStringLiteral("Lost the connection to %1 after %2 requests: %3.")
-                         .arg(m_endpoint.address())
-                         .arg(m_nextId.load())
-                         .arg(reply.text()));
+        // 2. Write what was queued.
+        bool anyInFlight = false;
+        bool anyOpen = false;
+        for (Lane& lane : lanes) {
+            if (lane.closed)
+                continue;
+            anyOpen = true;
+            if (lane.unflushed) {
+                bool allWritten = false;
+                if (!lane.connection->flush(&allWritten)) {
+                    loseLane(lane, lane.connection->failureText(), &batch);
+                    continue;
+                }
+                lane.unflushed = !allWritten;
             }
-            break; // the rest in flight have no answer: they are not counted as sent
+            anyInFlight = anyInFlight || !lane.inFlight.empty();
         }
-        if (call.id < 0) { // our SCRIPT LOAD
-            loadPending = false;
-            if (reply.isError()) {
-                const ScriptError error = ScriptError::fromReply(reply.text());
-                fail(BurstFailure::Kind::Script, error.toString(), error.line);
+        if (!anyInFlight && (!anyOpen || exhausted || m_stop))
+            break;
+
+        // 3. Wait for answers, for the next due request, or for Stop.
+        polled.clear();
+        polledLanes.clear();
+        auto deadline = Clock::time_point::max();
+        for (Lane& lane : lanes) {
+            if (lane.closed || lane.inFlight.empty())
+                continue;
+            polled.push_back({lane.connection->socket(), short(POLLIN | (lane.unflushed ? POLLOUT : 0)), 0});
+            polledLanes.push_back(&lane);
+            deadline = std::min(deadline, lane.waitingSince + commandTimeout);
+        }
+        if (waitingForDue) {
+            handOver(&batch);
+            lastHandOver = Clock::now();
+            deadline = std::min(deadline, m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)]));
+        }
+        if (!m_stop)
+            polled.push_back({m_wakeFd, POLLIN, 0});
+        const auto wait = std::max(Clock::duration::zero(), deadline - Clock::now());
+        const auto waitNs = std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count();
+        timespec timeout {static_cast<time_t>(waitNs / 1'000'000'000), static_cast<long>(waitNs % 1'000'000'000)};
+        ::ppoll(polled.data(), polled.size(), deadline == Clock::time_point::max() ? nullptr : &timeout, nullptr);
+
+        // 4. Read every answer that arrived.
+        const auto now = Clock::now();
+        for (size_t i = 0; i < polledLanes.size(); ++i) {
+            Lane& lane = *polledLanes[i];
+            if (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+                if (!lane.connection->readAvailable()) {
+                    loseLane(lane, lane.connection->failureText(), &batch);
+                    continue;
+                }
+                RedisReply reply;
+                while (!lane.inFlight.empty() && lane.connection->nextReply(&reply))
+                    handleReply(lane, reply, &batch);
             }
-            continue;
+            if (!lane.closed && !lane.inFlight.empty() && now - lane.waitingSince >= commandTimeout)
+                loseLane(
+                    lane,
+                    QStringLiteral("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
+                    &batch);
         }
-        if (ScriptRunner::isNoScript(reply)) {
-            // The server forgot the script (SCRIPT FLUSH, restart): load it again and resend this
-            // call behind the load, in the same pipeline.
-            if (!loadPending) {
-                connection.append({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
-                inFlight.push_back({-1, 0, Clock::now()});
-                loadPending = true;
-            }
-            connection.append(callFor(call.id, call.now));
-            inFlight.push_back(call);
-            continue;
+        if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
+            handOver(&batch);
+            lastHandOver = now;
         }
-        RequestRecord record;
-        record.now = call.now;
-        record.id = static_cast<quint32>(call.id);
-        if (reply.isServerError()) {
-            record.error = ScriptRunner::describeFailure(reply, m_key);
-            if (isScriptFault(reply)) {
-                const ScriptError error = ScriptError::fromReply(reply.text());
-                fail(BurstFailure::Kind::Script, record.error, error.line);
-            }
-        } else {
-            readLimiterReply(reply, &record);
-        }
-        finish(call, std::move(record));
     }
     handOver(&batch);
     {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -51,8 +52,22 @@ private:
         Clock::time_point sent;
     };
 
+    // One connection of a worker thread and the calls it has in flight.
+    struct Lane
+    {
+        int index = 0;
+        RedisConnection* connection = nullptr;
+        std::deque<InFlight> inFlight;
+        bool loadPending = false;
+        bool unflushed = false;
+        bool closed = false;
+        Clock::time_point waitingSince; // the last sign of life while calls are in flight
+    };
+
     void coordinate();
-    void work(int connectionIndex);
+    void work(const std::vector<int>& connectionIndexes);
+    void handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
+    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
     RedisArgs callFor(int id, qint64 now) const;
@@ -68,6 +83,7 @@ private:
     const QByteArray m_window;
     const QByteArray m_limit;
     std::vector<qint64> m_schedule;
+    const int m_wakeFd; // eventfd: Stop wakes workers waiting in poll()
 
     qint64 m_startWallMs = 0;
     qint64 m_startWallUs = 0;

@@ -51,8 +51,8 @@ QStringList builtinStrategyNames()
 
 bool isUniqueStrategy(MemberStrategy strategy)
 {
-    return strategy == MemberStrategy::RequestId || strategy == MemberStrategy::Sequence ||
-        strategy == MemberStrategy::Random;
+    return strategy == MemberStrategy::RequestId || strategy == MemberStrategy::Sequence
+        || strategy == MemberStrategy::Random;
 }
 
 LimiterScript LimiterScript::builtin(MemberStrategy strategy)
@@ -117,8 +117,8 @@ ScriptRunner::ScriptRunner(LimiterScript script)
 
 bool ScriptRunner::load(RedisConnection& connection)
 {
-    const RedisReply reply =
-        connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
+    const RedisReply reply
+        = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
     if (reply.isError()) {
         if (reply.isServerError()) {
             const ScriptError error = ScriptError::fromReply(reply.text());

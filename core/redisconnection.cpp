@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <fcntl.h>
 #include <sys/socket.h>
 
 namespace {
@@ -67,8 +68,8 @@ RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endp
         error.kind = RedisError::Kind::PasswordRequired;
         error.message = QStringLiteral("The server at %1 needs a password. Give it in the URL: %2.")
                             .arg(endpoint.address(), credentialsHint(endpoint));
-    } else if (code == "WRONGPASS" || reply.bytes().contains("invalid password") ||
-               reply.bytes().contains("invalid username-password")) {
+    } else if (code == "WRONGPASS" || reply.bytes().contains("invalid password")
+               || reply.bytes().contains("invalid username-password")) {
         error.kind = RedisError::Kind::WrongPassword;
         error.message = QStringLiteral("The server at %1 refused the user name or password. Check the "
                                        "credentials in the URL: %2.")
@@ -134,18 +135,18 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
                         QStringLiteral("There is no socket at %1. Check the path, or start redis-server with "
                                        "--unixsocket %1.")
                             .arg(where));
-        if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive) ||
-            why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive) ||
-            why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
+        if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive)
+            || why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive)
+            || why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
             return fail(RedisError::Kind::Timeout,
                         QStringLiteral("No answer from %1 within %2 ms. Check the host and port, a firewall, "
                                        "or raise the connect timeout.")
                             .arg(where)
                             .arg(options.connectTimeout.count()));
-        if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive) ||
-            why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive) ||
-            why.contains(QLatin1String("nodename"), Qt::CaseInsensitive) ||
-            why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
+        if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive)
+            || why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive)
+            || why.contains(QLatin1String("nodename"), Qt::CaseInsensitive)
+            || why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
             return fail(RedisError::Kind::UnknownHost,
                         QStringLiteral("The host \"%1\" is unknown (%2). Check its spelling in the URL.")
                             .arg(endpoint.host, why));
@@ -171,8 +172,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
                 error.message = QStringLiteral("This server does not know ACL users (Redis 6.0 or later): "
                                                "remove the user name from the URL. Server said: %1")
                                     .arg(reply.text());
-            else if (error.kind == RedisError::Kind::Server &&
-                     reply.bytes().contains("without any password configured"))
+            else if (error.kind == RedisError::Kind::Server
+                     && reply.bytes().contains("without any password configured"))
                 error.message = QStringLiteral("The server at %1 has no password set: remove the password "
                                                "from the URL.")
                                     .arg(endpoint.address());
@@ -229,7 +230,7 @@ bool RedisConnection::isOpen() const
     return m_context && !m_context->err;
 }
 
-RedisReply RedisConnection::takeContextError()
+RedisReply RedisConnection::takeContextError() const
 {
     QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : QStringLiteral("not connected");
     if (why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive))
@@ -281,4 +282,58 @@ void RedisConnection::interrupt()
     const int fd = m_fd.load();
     if (fd >= 0)
         ::shutdown(fd, SHUT_RDWR);
+}
+
+bool RedisConnection::setNonBlocking()
+{
+    if (!isOpen())
+        return false;
+    const int flags = ::fcntl(m_context->fd, F_GETFL);
+    if (flags < 0 || ::fcntl(m_context->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return false;
+    m_context->flags &= ~REDIS_BLOCK; // hiredis then treats EAGAIN as "try later"
+    return true;
+}
+
+int RedisConnection::socket() const
+{
+    return m_context ? m_context->fd : -1;
+}
+
+bool RedisConnection::flush(bool* allWritten)
+{
+    int done = 0;
+    if (!isOpen() || redisBufferWrite(m_context, &done) != REDIS_OK)
+        return false;
+    *allWritten = done != 0;
+    return true;
+}
+
+bool RedisConnection::readAvailable()
+{
+    return isOpen() && redisBufferRead(m_context) == REDIS_OK;
+}
+
+bool RedisConnection::nextReply(RedisReply* reply)
+{
+    if (!m_context)
+        return false;
+    void* raw = nullptr;
+    if (redisGetReplyFromReader(m_context, &raw) != REDIS_OK || !raw)
+        return false;
+    auto* parsed = static_cast<redisReply*>(raw);
+    *reply = RedisReply::fromHiredis(parsed);
+    freeReplyObject(parsed);
+    return true;
+}
+
+QString RedisConnection::failureText() const
+{
+    return takeContextError().text();
+}
+
+void RedisConnection::setCommandTimeout(std::chrono::milliseconds timeout)
+{
+    if (m_context)
+        redisSetTimeout(m_context, toTimeval(timeout));
 }

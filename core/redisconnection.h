@@ -83,12 +83,23 @@ public:
     bool append(const RedisArgs& args);
     RedisReply readReply();
 
+    // Event-loop use (several connections polled by one thread): after setNonBlocking(), append()
+    // queues, flush() writes what it can, readAvailable() reads what arrived and nextReply()
+    // takes one parsed reply when there is one. Each returns false when the connection failed.
+    bool setNonBlocking();
+    void setCommandTimeout(std::chrono::milliseconds timeout);
+    int socket() const;
+    bool flush(bool* allWritten);
+    bool readAvailable();
+    bool nextReply(RedisReply* reply);
+    QString failureText() const;
+
     // Makes a blocked command() or readReply() on another thread return at once with
     // ConnectionLost. The connection is unusable afterwards.
     void interrupt();
 
 private:
-    RedisReply takeContextError();
+    RedisReply takeContextError() const;
     bool fail(RedisError::Kind kind, const QString& message);
 
     redisContext* m_context = nullptr;

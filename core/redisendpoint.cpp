@@ -177,6 +177,6 @@ bool RedisEndpoint::isLocal() const
 
 bool RedisEndpoint::operator==(const RedisEndpoint& other) const
 {
-    return transport == other.transport && host == other.host && port == other.port && socketPath == other.socketPath &&
-        user == other.user && password == other.password && db == other.db;
+    return transport == other.transport && host == other.host && port == other.port && socketPath == other.socketPath
+        && user == other.user && password == other.password && db == other.db;
 }

@@ -44,8 +44,8 @@ bool RedisServerChoice::resolve(const Request& request)
         // Something answers on 6379 but refuses us (password, not Redis): say so rather than
         // silently starting another server the user did not expect.
         const auto kind = connection.lastError().kind;
-        if (kind == RedisError::Kind::PasswordRequired || kind == RedisError::Kind::WrongPassword ||
-            kind == RedisError::Kind::TooOld) {
+        if (kind == RedisError::Kind::PasswordRequired || kind == RedisError::Kind::WrongPassword
+            || kind == RedisError::Kind::TooOld) {
             m_error = connection.lastError();
             m_error.message += QStringLiteral(" (Or pass --redis with another URL.)");
             return false;

@@ -143,10 +143,10 @@ quint32 RequestLog::latencyPercentile(double percent) const
 
 size_t RequestLog::memoryBytes() const
 {
-    return m_now.capacity() * sizeof(qint64) + m_sentMicros.capacity() * sizeof(quint32) +
-        m_latency.capacity() * sizeof(quint32) + m_count.capacity() * sizeof(qint32) +
-        m_truth.capacity() * sizeof(qint32) + m_connection.capacity() * sizeof(quint16) + m_flags.capacity() +
-        m_memberKind.capacity() + m_memberOffset.capacity() * sizeof(quint32) +
-        m_memberLength.capacity() * sizeof(quint16) + static_cast<size_t>(m_members.capacity()) +
-        m_sortedNows.capacity() * sizeof(qint64) + m_errorOf.size() * 32;
+    return m_now.capacity() * sizeof(qint64) + m_sentMicros.capacity() * sizeof(quint32)
+        + m_latency.capacity() * sizeof(quint32) + m_count.capacity() * sizeof(qint32)
+        + m_truth.capacity() * sizeof(qint32) + m_connection.capacity() * sizeof(quint16) + m_flags.capacity()
+        + m_memberKind.capacity() + m_memberOffset.capacity() * sizeof(quint32)
+        + m_memberLength.capacity() * sizeof(quint16) + static_cast<size_t>(m_members.capacity())
+        + m_sortedNows.capacity() * sizeof(qint64) + m_errorOf.size() * 32;
 }

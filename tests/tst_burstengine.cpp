@@ -8,6 +8,8 @@
 
 #include <set>
 
+#include <csignal>
+
 namespace {
 int threadCount()
 {
@@ -75,6 +77,8 @@ private slots:
     void reportsAServerThatIsNotThere();
     void deletesItsKeyUnlessKept();
     void survivesScriptFlushMidBurst();
+    void timesOutOnAPausedServer();
+    void stopsPromptlyOnAPausedServer();
 
 private:
     RedisConnection m_redis;
@@ -295,8 +299,8 @@ void TestBurstEngine::reportsAScriptThatDoesNotCompile()
 {
     BurstEngine engine;
     BurstPlan plan = planOf(MemberStrategy::Custom, ClockKind::Frozen, "burst", 10);
-    plan.customScript =
-        LimiterScript::fromSource(QStringLiteral("mine.lua"), "local key = KEYS[1]\n\nredis.call('ZADD' key, 1, 1)\n");
+    plan.customScript = LimiterScript::fromSource(QStringLiteral("mine.lua"),
+                                                  "local key = KEYS[1]\n\nredis.call('ZADD' key, 1, 1)\n");
     BurstSummary summary;
     RUN_BURST(engine, plan, summary);
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
@@ -345,6 +349,53 @@ void TestBurstEngine::survivesScriptFlushMidBurst()
     QCOMPARE(summary.errors, 0);
     QCOMPARE(summary.stored, 3000);
     ZsetKeys::deleteRunKeys(m_redis, engine.key());
+}
+
+void TestBurstEngine::timesOutOnAPausedServer()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    BurstEngine engine;
+    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "interval:1000", 100000);
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(300);
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(server.endpoint(), plan, options));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 20, 20000);
+    ::kill(static_cast<pid_t>(server.serverPid()), SIGSTOP);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    ::kill(static_cast<pid_t>(server.serverPid()), SIGCONT);
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QCOMPARE(summary.failure.kind, BurstFailure::Kind::Connection);
+    QVERIFY2(summary.failure.message.contains(QLatin1String("300 ms")), qPrintable(summary.failure.message));
+    QVERIFY(summary.sent >= 20);
+}
+
+void TestBurstEngine::stopsPromptlyOnAPausedServer()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    BurstEngine engine;
+    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "burst", 1000000);
+    plan.connections = 2;
+    plan.pipeline = 8;
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::seconds(30); // Stop must not wait for it
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(server.endpoint(), plan, options));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 100, 20000);
+    ::kill(static_cast<pid_t>(server.serverPid()), SIGSTOP);
+    QElapsedTimer clock;
+    clock.start();
+    engine.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    const qint64 elapsed = clock.elapsed();
+    ::kill(static_cast<pid_t>(server.serverPid()), SIGCONT);
+    QVERIFY2(elapsed < 400, qPrintable(QString::number(elapsed)));
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QVERIFY(summary.stopped);
+    QVERIFY(!summary.failure.isFailure());
+    QCOMPARE(summary.stored + summary.overwritten, summary.sent);
 }
 
 QTEST_GUILESS_MAIN(TestBurstEngine)

@@ -130,9 +130,9 @@ void TestCli::jsonHasTheContractKeys()
 
 void TestCli::humanSummaryShowsTheBug()
 {
-    const CliResult result =
-        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--clock"),
-                            QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("50")});
+    const CliResult result
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--clock"),
+                              QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("50")});
     QCOMPARE(result.exitCode, 0);
     QVERIFY2(result.out.contains("stored        1 "), result.out.constData());
     QVERIFY(result.out.contains("overwritten   49"));
@@ -141,9 +141,9 @@ void TestCli::humanSummaryShowsTheBug()
 void TestCli::cannotConnectExitsThree()
 {
     QTemporaryDir dir;
-    const CliResult result =
-        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"),
-                            QStringLiteral("unix://") + dir.filePath(QStringLiteral("none.sock"))});
+    const CliResult result
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"),
+                              QStringLiteral("unix://") + dir.filePath(QStringLiteral("none.sock"))});
     QCOMPARE(result.exitCode, 3);
     QVERIFY2(result.err.contains("none.sock"), result.err.constData());
 }
@@ -159,9 +159,9 @@ void TestCli::scriptErrorExitsFourWithTheLine()
     QCOMPARE(result.exitCode, 4);
     QVERIFY2(result.err.contains("line 3") || result.err.contains("line 2"), result.err.constData());
 
-    const CliResult missing =
-        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--script"),
-                            QStringLiteral("/nonexistent/limiter.lua")});
+    const CliResult missing
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--script"),
+                              QStringLiteral("/nonexistent/limiter.lua")});
     QCOMPARE(missing.exitCode, 4);
     QVERIFY(missing.err.contains("/nonexistent/limiter.lua"));
 }
@@ -186,12 +186,12 @@ void TestCli::deletesItsKeyUnlessAskedToKeep()
     QCOMPARE(redis.command({"EXISTS", "zsetlab:cli-kept"}).toInteger(), 1LL);
     redis.command({"DEL", "zsetlab:cli-kept"});
 
-    const CliResult dropped =
-        runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
-                            QStringLiteral("20"), QStringLiteral("--json")});
+    const CliResult dropped
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
+                              QStringLiteral("20"), QStringLiteral("--json")});
     QCOMPARE(dropped.exitCode, 0);
-    const QByteArray key =
-        QJsonDocument::fromJson(dropped.out).object().value(QLatin1String("key")).toString().toUtf8();
+    const QByteArray key
+        = QJsonDocument::fromJson(dropped.out).object().value(QLatin1String("key")).toString().toUtf8();
     QVERIFY(key.startsWith("zsetlab:run:"));
     QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
 }

@@ -1,0 +1,183 @@
+// Burst engine throughput against redis-benchmark, side by side in one run, and the memory of a
+// 1,000,000-request log. Both clients run the same EVALSHA (lua/request-id.lua) on the same kind
+// of key, alternating, against one private redis-server (or --redis URL).
+//
+//   bench_engine [--requests N] [--rounds R] [--redis URL]
+
+#include "benchsupport.h"
+#include "privateredisserver.h"
+#include "zsetkeys.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+constexpr qint64 frozenNow = 1710000000000;
+
+struct Setting
+{
+    int connections;
+    int pipeline;
+};
+
+// redis-benchmark's requests per second for the same call, or a negative value on failure.
+double redisBenchmarkRps(const QString& program, const RedisEndpoint& endpoint, const LimiterScript& script,
+                         const QByteArray& key, int requests, const Setting& setting)
+{
+    QStringList arguments;
+    if (endpoint.transport == RedisEndpoint::Transport::Unix)
+        arguments << QStringLiteral("-s") << endpoint.socketPath;
+    else
+        arguments << QStringLiteral("-h") << endpoint.host << QStringLiteral("-p") << QString::number(endpoint.port);
+    if (!endpoint.password.isEmpty())
+        arguments << QStringLiteral("-a") << endpoint.password;
+    // __rand_int__ gives each call its own request id, as zsetlab's engine does: the ZSET grows alike.
+    arguments << QStringLiteral("-n") << QString::number(requests) << QStringLiteral("-c")
+              << QString::number(setting.connections) << QStringLiteral("-P") << QString::number(setting.pipeline)
+              << QStringLiteral("-r") << QStringLiteral("1000000000") << QStringLiteral("--csv")
+              << QStringLiteral("EVALSHA") << QString::fromLatin1(script.sha1()) << QStringLiteral("1")
+              << QString::fromUtf8(key) << QString::number(frozenNow) << QStringLiteral("60000") << QStringLiteral("0")
+              << QStringLiteral("__rand_int__");
+    QProcess process;
+    process.start(program, arguments);
+    if (!process.waitForFinished(600000) || process.exitCode() != 0)
+        return -1;
+    // CSV: a header line, then "EVALSHA ...","<rps>",...
+    const QList<QByteArray> lines = process.readAllStandardOutput().trimmed().split('\n');
+    const QList<QByteArray> fields = lines.value(lines.size() - 1).split(',');
+    QByteArray rps = fields.value(1);
+    rps.replace('"', "");
+    return rps.toDouble();
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("zsetlab burst engine against redis-benchmark."));
+    parser.addHelpOption();
+    const QCommandLineOption requestsOption(QStringLiteral("requests"), QStringLiteral("Requests per run."),
+                                            QStringLiteral("N"), QStringLiteral("200000"));
+    const QCommandLineOption roundsOption(QStringLiteral("rounds"), QStringLiteral("Alternating rounds."),
+                                          QStringLiteral("R"), QStringLiteral("3"));
+    const QCommandLineOption redisOption(QStringLiteral("redis"), QStringLiteral("Redis URL (default: private)."),
+                                         QStringLiteral("URL"));
+    const QCommandLineOption memoryOption(QStringLiteral("memory-requests"),
+                                          QStringLiteral("Requests of the memory run."), QStringLiteral("N"),
+                                          QStringLiteral("1000000"));
+    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption});
+    parser.process(app);
+    QTextStream out(stdout);
+
+    const int requests = parser.value(requestsOption).toInt();
+    const int rounds = std::max(1, parser.value(roundsOption).toInt());
+    PrivateRedisServer privateServer;
+    RedisEndpoint endpoint;
+    if (parser.isSet(redisOption)) {
+        QString error;
+        if (!RedisEndpoint::parse(parser.value(redisOption), &endpoint, &error)) {
+            out << error << Qt::endl;
+            return 2;
+        }
+    } else {
+        if (!privateServer.start()) {
+            out << privateServer.errorString() << Qt::endl;
+            return 3;
+        }
+        endpoint = privateServer.endpoint();
+    }
+    const QString redisBenchmark = QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
+    if (redisBenchmark.isEmpty()) {
+        out << "redis-benchmark not found (Debian: apt-get install redis-tools)" << Qt::endl;
+        return 3;
+    }
+    RedisConnection control;
+    if (!control.open(endpoint)) {
+        out << control.lastError().message << Qt::endl;
+        return 3;
+    }
+    const LimiterScript script = LimiterScript::builtin(MemberStrategy::RequestId);
+    control.command({"SCRIPT", "LOAD", script.source()});
+
+    out << "zsetlab burst engine vs redis-benchmark, Redis " << control.server().version << ", "
+        << endpoint.displayUrl() << "\n";
+    out << "same script (lua/request-id.lua), one member per request, " << requests << " requests per run, " << rounds
+        << " alternating rounds, median requests/s\n\n";
+    out << QStringLiteral("%1 %2 %3 %4 %5\n")
+               .arg(QStringLiteral("setting"), -16)
+               .arg(QStringLiteral("redis-benchmark"), 16)
+               .arg(QStringLiteral("zsetlab"), 12)
+               .arg(QStringLiteral("ratio"), 8)
+               .arg(QStringLiteral("target"), 8);
+    out.flush();
+
+    const Setting settings[] = {{1, 1}, {50, 1}, {50, 16}};
+    bool allMet = true;
+    for (const Setting& setting : settings) {
+        std::vector<double> reference;
+        std::vector<double> ours;
+        for (int round = 0; round < rounds; ++round) {
+            const QByteArray rbKey = ZsetKeys::freshRunKey();
+            reference.push_back(redisBenchmarkRps(redisBenchmark, endpoint, script, rbKey, requests, setting));
+            control.command({"DEL", rbKey});
+
+            BurstPlan plan;
+            plan.strategy = MemberStrategy::RequestId;
+            plan.clock = ClockKind::Frozen;
+            plan.requests = requests;
+            plan.connections = setting.connections;
+            plan.pipeline = setting.pipeline;
+            plan.windowMs = 60000;
+            BurstEngine engine;
+            const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
+            ours.push_back(summary.failure.isFailure() ? -1 : summary.throughputRps);
+        }
+        const double rb = median(reference);
+        const double zs = median(ours);
+        const double ratio = rb > 0 ? zs / rb : 0;
+        allMet = allMet && ratio >= 0.9;
+        out << QStringLiteral("%1 %2 %3 %4 %5\n")
+                   .arg(QStringLiteral("C=%1 P=%2").arg(setting.connections).arg(setting.pipeline), -16)
+                   .arg(rb, 16, 'f', 0)
+                   .arg(zs, 12, 'f', 0)
+                   .arg(ratio, 8, 'f', 2)
+                   .arg(ratio >= 0.9 ? QStringLiteral("met") : QStringLiteral("MISSED"), 8);
+        out.flush();
+    }
+
+    // Memory of a large run: the log's own columns and the peak RSS growth of the process.
+    const int memoryRequests = parser.value(memoryOption).toInt();
+    BurstPlan plan;
+    plan.strategy = MemberStrategy::RequestId;
+    plan.clock = ClockKind::Schedule;
+    QString error;
+    Pacing::parse(QStringLiteral("interval:100"), &plan.pacing, &error);
+    plan.requests = memoryRequests;
+    plan.connections = 4;
+    plan.pipeline = 16;
+    plan.windowMs = 1000;
+    Bench::resetPeakRss();
+    const qint64 before = Bench::rssKb();
+    BurstEngine engine;
+    const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
+    const qint64 peak = Bench::peakRssKb();
+    out << "\nmemory, " << memoryRequests << " requests (request-id, 4 connections, pipeline 16): "
+        << QString::number(double(engine.log().memoryBytes()) / 1e6, 'f', 1) << " MB in the request log, peak RSS +"
+        << QString::number(double(peak - before) / 1024.0, 'f', 1) << " MiB (target: well under 100 MB); "
+        << QString::number(summary.throughputRps, 'f', 0) << " requests/s\n";
+    out << (allMet ? "throughput target met at every setting\n" : "throughput target MISSED somewhere\n");
+    return 0;
+}

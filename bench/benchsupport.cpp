@@ -1,0 +1,53 @@
+#include "benchsupport.h"
+
+#include <QEventLoop>
+#include <QFile>
+
+namespace {
+qint64 statusField(const char* name)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith(name))
+            return line.mid(static_cast<int>(qstrlen(name))).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+} // namespace
+
+namespace Bench {
+qint64 peakRssKb()
+{
+    return statusField("VmHWM:");
+}
+
+qint64 rssKb()
+{
+    return statusField("VmRSS:");
+}
+
+void resetPeakRss()
+{
+    QFile clearRefs(QStringLiteral("/proc/self/clear_refs"));
+    if (clearRefs.open(QIODevice::WriteOnly))
+        clearRefs.write("5"); // resets VmHWM to the current RSS (Linux 4.0+)
+}
+
+BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan)
+{
+    BurstSummary summary;
+    QEventLoop loop;
+    QObject::connect(&engine, &BurstEngine::finished, &loop, [&](const BurstSummary& result) {
+        summary = result;
+        loop.quit();
+    });
+    if (!engine.start(endpoint, plan)) {
+        summary.failure = {BurstFailure::Kind::Plan, engine.planError(), 0};
+        return summary;
+    }
+    loop.exec();
+    return summary;
+}
+} // namespace Bench

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "burstengine.h"
+
+#include <QString>
+
+// Shared by the benchmarks: memory readings and running a burst to its end.
+namespace Bench {
+// Peak resident set size of this process in kB (VmHWM), and a reset of that peak.
+qint64 peakRssKb();
+qint64 rssKb();
+void resetPeakRss();
+// Runs a burst on the calling thread's event loop and returns its summary.
+BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan);
+} // namespace Bench
