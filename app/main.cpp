@@ -1,10 +1,7 @@
 #include "mainwindow.h"
 
-#include "redisserverchoice.h"
-
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QMessageBox>
 
 int main(int argc, char* argv[])
 {
@@ -13,6 +10,7 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("zsetlab"));
     QApplication::setApplicationVersion(QStringLiteral(ZSETLAB_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/zsetlab.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("zsetlab"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -22,8 +20,8 @@ int main(int argc, char* argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption redisOption(QStringLiteral("redis"),
-                                         QStringLiteral("Redis to use: redis://[user:pass@]host[:port][/db] or "
-                                                        "unix:///path.sock[?db=N]."),
+                                         QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db] or "
+                                                        "unix:///path/to.sock[?db=N]."),
                                          QStringLiteral("URL"));
     const QCommandLineOption noSpawnOption(QStringLiteral("no-spawn"),
                                            QStringLiteral("Never start a private redis-server."));
@@ -33,16 +31,9 @@ int main(int argc, char* argv[])
 
     MainWindow window;
     window.show();
-
-    RedisServerChoice server;
     RedisServerChoice::Request request;
     request.url = parser.value(redisOption);
     request.allowSpawn = !parser.isSet(noSpawnOption);
-    if (server.resolve(request)) {
-        window.setServerDescription(server.description());
-    } else {
-        window.setServerDescription(QObject::tr("Not connected"));
-        QMessageBox::warning(&window, QObject::tr("No Redis server"), server.error().message);
-    }
-    return app.exec();
+    window.connectToServer(request);
+    return QApplication::exec();
 }

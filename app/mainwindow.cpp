@@ -1,30 +1,284 @@
 #include "mainwindow.h"
 
+#include "burstpanel.h"
+#include "charts/timelineview.h"
+#include "connectdialog.h"
+#include "runview.h"
+#include "serverbar.h"
+#include "serversession.h"
+#include "zsetpanel.h"
+
+#include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QImageWriter>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
 {
     setWindowTitle(QStringLiteral("zsetlab"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/zsetlab.svg")));
-    resize(1200, 760);
+    setObjectName(QStringLiteral("MainWindow"));
+    m_session = new ServerSession(this);
+    m_experiment = new LimiterExperiment(this);
 
-    auto* fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
-    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
-    helpMenu->addAction(tr("&About zsetlab"), this, &MainWindow::showAbout);
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 0, 4, 0);
+    m_serverBar = new ServerBar(m_session, central);
+    layout->addWidget(m_serverBar);
+    m_runs = new QSplitter(Qt::Horizontal, central);
+    m_left = new RunView(m_runs);
+    m_right = new RunView(m_runs);
+    m_runs->addWidget(m_left);
+    m_runs->addWidget(m_right);
+    m_right->hide();
+    layout->addWidget(m_runs, 1);
+    setCentralWidget(central);
 
-    m_serverLabel = new QLabel(tr("No server"), this);
-    statusBar()->addPermanentWidget(m_serverLabel);
+    m_burstPanel = new BurstPanel(this);
+    auto* burstDock = new QDockWidget(tr("Burst"), this);
+    burstDock->setObjectName(QStringLiteral("BurstDock"));
+    auto* scroll = new QScrollArea(burstDock);
+    scroll->setWidget(m_burstPanel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_burstPanel->sizeHint().width() + 16);
+    burstDock->setWidget(scroll);
+    addDockWidget(Qt::LeftDockWidgetArea, burstDock);
+
+    m_zsetPanel = new ZsetPanel(this);
+    auto* zsetDock = new QDockWidget(tr("ZSET contents"), this);
+    zsetDock->setObjectName(QStringLiteral("ZsetDock"));
+    zsetDock->setWidget(m_zsetPanel);
+    m_zsetPanel->setMinimumWidth(400);
+    addDockWidget(Qt::RightDockWidgetArea, zsetDock);
+
+    m_serverStatus = new QLabel(this);
+    statusBar()->addPermanentWidget(m_serverStatus);
+
+    createMenus();
+    auto* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+    view->addSeparator();
+    view->addAction(burstDock->toggleViewAction());
+    view->addAction(zsetDock->toggleViewAction());
+
+    m_zsetRefresh = new QTimer(this);
+    m_zsetRefresh->setInterval(300);
+    connect(m_zsetRefresh, &QTimer::timeout, m_zsetPanel, &ZsetPanel::refresh);
+
+    connect(m_burstPanel, &BurstPanel::fireRequested, this, &MainWindow::fire);
+    connect(m_burstPanel, &BurstPanel::stopRequested, this, &MainWindow::stop);
+    connect(m_burstPanel, &BurstPanel::resetRequested, this, &MainWindow::reset);
+    connect(m_burstPanel, &BurstPanel::compareModeChanged, this, &MainWindow::setCompareMode);
+    connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
+    connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
+    connect(m_session, &ServerSession::stateChanged, this, [this] {
+        m_serverStatus->setText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
+    });
+    connect(m_session, &ServerSession::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(m_experiment, &LimiterExperiment::runStarted, this, &MainWindow::onRunStarted);
+    connect(m_experiment, &LimiterExperiment::recordsAvailable, this,
+            [this](LimiterExperiment::Side side) { runView(side)->onRecords(); });
+    connect(m_experiment, &LimiterExperiment::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_experiment, &LimiterExperiment::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
+        connect(runView(side), &RunView::millisecondClicked, this, [this, side](qint64, const QByteArray& member) {
+            if (m_zsetSide != side)
+                showZsetOf(side);
+            m_zsetPanel->selectMember(member);
+        });
+    }
+    restoreSettings();
 }
 
-void MainWindow::setServerDescription(const QString& text)
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
 {
-    m_serverLabel->setText(text);
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Save &Screenshot…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), QStringLiteral("zsetlab.png"),
+                                                          tr("PNG images (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !saveScreenshot(path, &error))
+            QMessageBox::warning(this, tr("Save Screenshot"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* burst = menuBar()->addMenu(tr("&Burst"));
+    m_fire = burst->addAction(tr("&Fire"), QKeySequence(Qt::Key_F5), this, &MainWindow::fire);
+    m_stop = burst->addAction(tr("&Stop"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stop);
+    m_reset = burst->addAction(tr("&Reset"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reset);
+    m_stop->setEnabled(false);
+    burst->addSeparator();
+    burst->addAction(tr("&Connect to Redis…"), this, &MainWindow::showConnectDialog);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("ViewMenu"));
+    m_compare = view->addAction(tr("&Compare Side by Side"));
+    m_compare->setCheckable(true);
+    m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    connect(m_compare, &QAction::toggled, m_burstPanel, &BurstPanel::setCompareMode);
+    view->addAction(tr("&Fit Timeline"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
+        m_left->timeline()->fitAll();
+        m_right->timeline()->fitAll();
+    });
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About zsetlab"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::connectToServer(const RedisServerChoice::Request& request)
+{
+    m_session->connectTo(request);
+}
+
+void MainWindow::onServerConnected()
+{
+    m_experiment->setServer(m_session->endpoint(), m_session->options());
+    m_zsetPanel->setServer(m_session->endpoint(), m_session->options());
+    statusBar()->showMessage(tr("Connected: %1").arg(m_session->description()), 5000);
+}
+
+void MainWindow::setCompareMode(bool on)
+{
+    m_compare->setChecked(on);
+    m_right->setVisible(on);
+    if (on)
+        m_runs->setSizes({1000, 1000});
+    m_left->setTitle(on ? tr("member = now") : QString());
+    m_right->setTitle(on ? tr("%1 member")
+                               .arg(m_burstPanel->plan().strategy == MemberStrategy::Now
+                                        ? strategyName(m_burstPanel->uniqueStrategy())
+                                        : strategyName(m_burstPanel->plan().strategy))
+                         : QString());
+}
+
+bool MainWindow::confirmRemoteBurst()
+{
+    const RedisEndpoint& endpoint = m_session->endpoint();
+    if (endpoint.isLocal() || m_confirmedRemote == endpoint.address())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Fire at a remote server?"),
+        tr("%1 is not on this machine. A burst writes thousands of requests to it (under keys starting with "
+           "zsetlab:). Fire only at a server that is yours to load.")
+            .arg(endpoint.address()),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes)
+        return false;
+    m_confirmedRemote = endpoint.address();
+    return true;
+}
+
+void MainWindow::fire()
+{
+    if (m_experiment->isRunning())
+        return;
+    if (!m_session->isUsable()) {
+        statusBar()->showMessage(tr("Not connected to Redis: use Connect… first."), 8000);
+        return;
+    }
+    if (!confirmRemoteBurst())
+        return;
+    setCompareMode(m_burstPanel->compareMode());
+    const BurstPlan plan = m_burstPanel->plan();
+    if (!m_experiment->fire(plan, m_burstPanel->compareMode(), m_burstPanel->uniqueStrategy())) {
+        QMessageBox::warning(this, tr("Cannot fire"), m_experiment->error());
+        return;
+    }
+    m_right->clear();
+    m_burstPanel->setRunning(true);
+    m_fire->setEnabled(false);
+    m_stop->setEnabled(true);
+    statusBar()->showMessage(tr("Firing %Ln request(s)…", nullptr, plan.requests));
+}
+
+void MainWindow::stop()
+{
+    m_experiment->stop();
+}
+
+void MainWindow::reset()
+{
+    m_experiment->reset();
+    m_zsetRefresh->stop();
+    m_left->clear();
+    m_right->clear();
+    m_zsetPanel->clear();
+    statusBar()->showMessage(tr("Cleared; the burst's keys are deleted."), 4000);
+}
+
+void MainWindow::onRunStarted(LimiterExperiment::Side side)
+{
+    const BurstEngine& engine = m_experiment->engine(side);
+    const qint64 origin
+        = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
+    runView(side)->follow(&engine, origin);
+    showZsetOf(side);
+    m_zsetRefresh->start();
+}
+
+void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary)
+{
+    runView(side)->onFinished(summary);
+    if (!m_experiment->isRunning()) {
+        m_zsetRefresh->stop();
+        m_zsetPanel->refresh();
+        m_burstPanel->setRunning(false);
+        m_fire->setEnabled(true);
+        m_stop->setEnabled(false);
+        statusBar()->showMessage(
+            summary.failure.isFailure()
+                ? summary.failure.message
+                : tr("Done: %1 sent, %2 stored, %3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost),
+            15000);
+    }
+    if (summary.failure.kind == BurstFailure::Kind::Connection)
+        QTimer::singleShot(0, m_session, [this] { m_session->connectTo(m_session->request()); });
+}
+
+void MainWindow::showZsetOf(LimiterExperiment::Side side)
+{
+    m_zsetSide = side;
+    const BurstEngine& engine = m_experiment->engine(side);
+    m_zsetPanel->showKey(engine.key(), &runView(side)->writes(),
+                         tr("%1 · %2").arg(QString::fromUtf8(engine.key()), engine.summary().strategy));
+}
+
+void MainWindow::showConnectDialog()
+{
+    ConnectDialog dialog(m_session->request(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_session->connectTo(dialog.request());
+}
+
+bool MainWindow::saveScreenshot(const QString& path, QString* error)
+{
+    const QPixmap picture = grab();
+    QImageWriter writer(path, "png");
+    if (!writer.write(picture.toImage())) {
+        if (error)
+            *error = tr("Cannot write %1: %2").arg(path, writer.errorString());
+        return false;
+    }
+    return true;
 }
 
 void MainWindow::showAbout()
@@ -33,10 +287,64 @@ void MainWindow::showAbout()
     box.setWindowTitle(tr("About zsetlab"));
     box.setIconPixmap(QIcon(QStringLiteral(":/icons/zsetlab.svg")).pixmap(96, 96));
     box.setText(tr("<h3>zsetlab %1</h3>"
-                   "<p>Fire request bursts at a real Redis and watch a sliding-window rate limiter "
-                   "kept in a ZSET count wrong when the member is the timestamp.</p>"
-                   "<p>Atomic is not correct: the script runs without races, yet requests in the "
-                   "same millisecond overwrite one member.</p>")
+                   "<p>Fire request bursts at a real Redis and watch a sliding-window rate limiter kept in a "
+                   "ZSET count wrong when the member is the timestamp.</p>"
+                   "<p>Atomic is not correct: the script runs without races, yet requests in the same "
+                   "millisecond overwrite one member.</p>")
                     .arg(QStringLiteral(ZSETLAB_VERSION)));
     box.exec();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!settings.contains(QStringLiteral("window/geometry")))
+        resize(1440, 860);
+    BurstPlan plan = m_burstPanel->plan();
+    settings.beginGroup(QStringLiteral("burst"));
+    MemberStrategy strategy;
+    if (parseStrategy(settings.value(QStringLiteral("strategy"), strategyName(plan.strategy)).toString(), &strategy))
+        plan.strategy = strategy;
+    plan.requests = settings.value(QStringLiteral("requests"), plan.requests).toInt();
+    plan.connections = settings.value(QStringLiteral("connections"), plan.connections).toInt();
+    plan.pipeline = settings.value(QStringLiteral("pipeline"), plan.pipeline).toInt();
+    QString ignored;
+    Pacing::parse(settings.value(QStringLiteral("pace"), plan.pacing.toString()).toString(), &plan.pacing, &ignored);
+    ClockKind clock;
+    if (parseClock(settings.value(QStringLiteral("clock"), clockName(plan.clock)).toString(), &clock))
+        plan.clock = clock;
+    plan.windowMs = settings.value(QStringLiteral("window"), plan.windowMs).toLongLong();
+    plan.limit = settings.value(QStringLiteral("limit"), plan.limit).toLongLong();
+    settings.endGroup();
+    if (plan.validate().isEmpty())
+        m_burstPanel->setPlan(plan);
+    m_burstPanel->setCompareMode(settings.value(QStringLiteral("burst/compare"), false).toBool());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    const BurstPlan plan = m_burstPanel->plan();
+    settings.beginGroup(QStringLiteral("burst"));
+    settings.setValue(QStringLiteral("strategy"), strategyName(plan.strategy));
+    settings.setValue(QStringLiteral("requests"), plan.requests);
+    settings.setValue(QStringLiteral("connections"), plan.connections);
+    settings.setValue(QStringLiteral("pipeline"), plan.pipeline);
+    settings.setValue(QStringLiteral("pace"), plan.pacing.toString());
+    settings.setValue(QStringLiteral("clock"), clockName(plan.clock));
+    settings.setValue(QStringLiteral("window"), plan.windowMs);
+    settings.setValue(QStringLiteral("limit"), plan.limit);
+    settings.setValue(QStringLiteral("compare"), m_burstPanel->compareMode());
+    settings.endGroup();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_experiment->stop();
+    saveSettings();
+    event->accept();
 }

@@ -1,20 +1,78 @@
 #pragma once
 
+#include "limiterexperiment.h"
+#include "redisserverchoice.h"
+
 #include <QMainWindow>
 
+class BurstPanel;
+class QAction;
 class QLabel;
+class QSplitter;
+class RunView;
+class ServerBar;
+class ServerSession;
+class ZsetPanel;
 
+// The zsetlab window. It arranges the panels and wires them to the core objects (the server
+// session and the experiment); the panels hold their own logic.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    // Shown in the status bar: which Redis is in use.
-    void setServerDescription(const QString& text);
+    // Connects as the command line asked (URL, or local/private).
+    void connectToServer(const RedisServerChoice::Request& request);
+    // Saves a picture of the whole window (PNG); false with a message on failure.
+    bool saveScreenshot(const QString& path, QString* error = nullptr);
+
+    ServerSession* session() const { return m_session; }
+    LimiterExperiment* experiment() const { return m_experiment; }
+    BurstPanel* burstPanel() const { return m_burstPanel; }
+    RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
+    ZsetPanel* zsetPanel() const { return m_zsetPanel; }
+    ServerBar* serverBar() const { return m_serverBar; }
+    QAction* fireAction() const { return m_fire; }
+    QAction* stopAction() const { return m_stop; }
+    QAction* resetAction() const { return m_reset; }
+
+public slots:
+    void fire();
+    void stop();
+    void reset();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void createMenus();
+    void setCompareMode(bool on);
+    void onServerConnected();
+    void onRunStarted(LimiterExperiment::Side side);
+    void onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary);
+    void showZsetOf(LimiterExperiment::Side side);
+    void showConnectDialog();
     void showAbout();
+    bool confirmRemoteBurst();
+    void restoreSettings();
+    void saveSettings() const;
 
-    QLabel* m_serverLabel = nullptr;
+    ServerSession* m_session = nullptr;
+    LimiterExperiment* m_experiment = nullptr;
+    ServerBar* m_serverBar = nullptr;
+    BurstPanel* m_burstPanel = nullptr;
+    RunView* m_left = nullptr;
+    RunView* m_right = nullptr;
+    QSplitter* m_runs = nullptr;
+    ZsetPanel* m_zsetPanel = nullptr;
+    QLabel* m_serverStatus = nullptr;
+    QAction* m_fire = nullptr;
+    QAction* m_stop = nullptr;
+    QAction* m_reset = nullptr;
+    QAction* m_compare = nullptr;
+    QTimer* m_zsetRefresh = nullptr;
+    LimiterExperiment::Side m_zsetSide = LimiterExperiment::Left;
+    QString m_confirmedRemote; // the remote endpoint the user agreed to load, this session
 };

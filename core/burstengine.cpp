@@ -70,6 +70,10 @@ void BurstEngine::collect()
         m_startMs = m_run->startWallMs();
     if (batch.empty())
         return;
+    m_lastBatch.clear();
+    m_lastBatch.reserve(batch.size());
+    for (const RequestRecord& record : batch)
+        m_lastBatch.push_back(record.id);
     m_log.add(batch);
     m_summary.takeCountsFrom(m_log);
     emit recordsAvailable(m_log.finished(), m_log.size());
@@ -94,4 +98,13 @@ void BurstEngine::onRunEnded()
     if (m_summary.failure.isFailure())
         emit failed(m_summary.failure.message);
     emit finished(m_summary);
+}
+
+std::shared_ptr<const std::vector<qint64>> BurstEngine::recordedNows() const
+{
+    auto nows = std::make_shared<std::vector<qint64>>();
+    nows->reserve(static_cast<size_t>(m_log.truthPrefix()));
+    for (int i = 0; i < m_log.truthPrefix(); ++i)
+        nows->push_back(m_log.now(i));
+    return nows;
 }

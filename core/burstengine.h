@@ -37,6 +37,10 @@ public:
     QByteArray key() const { return m_key; }
     // The burst's start on the wall clock, in ms: timelines measure `now` from here.
     qint64 startMs() const { return m_startMs; }
+    // The requests added to the log by the latest recordsAvailable(), for incremental views.
+    const std::vector<quint32>& lastBatch() const { return m_lastBatch; }
+    // The `now` of every request, in order: a replay for compare mode (finished requests only).
+    std::shared_ptr<const std::vector<qint64>> recordedNows() const;
     // The numbers so far; final after finished().
     BurstSummary summary() const { return m_summary; }
 
@@ -52,6 +56,7 @@ private:
 
     BurstPlan m_plan;
     RequestLog m_log;
+    std::vector<quint32> m_lastBatch;
     BurstSummary m_summary;
     QByteArray m_key;
     qint64 m_startMs = 0;

@@ -119,6 +119,8 @@ QString BurstPlan::validate() const
     }
     if (strategy == MemberStrategy::Custom && !customScript.isValid())
         return QStringLiteral("script: a custom strategy needs a script file.");
+    if (replayNows && replayNows->size() < static_cast<size_t>(requests))
+        return QStringLiteral("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
     if (!key.isEmpty() && !key.startsWith("zsetlab:"))
         return QStringLiteral("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QVector>
 
+#include <memory>
 #include <vector>
 
 // When requests are sent, relative to the start of the burst.
@@ -49,6 +50,9 @@ struct BurstPlan
     QByteArray key; // empty: a fresh zsetlab:run:… key
     quint64 seed = 1;
     bool keepKey = false; // false: the run deletes its key when it ends
+    // Replays these `now` values (one per request, sent as fast as possible) instead of the clock:
+    // compare mode fires the timestamps of one run at another strategy.
+    std::shared_ptr<const std::vector<qint64>> replayNows;
 
     static constexpr int maxRequests = 50'000'000;
     static constexpr int maxConnections = 256;
@@ -61,7 +65,7 @@ struct BurstPlan
     qint64 nowUnitsPerMs() const { return clock == ClockKind::SystemUs ? 1000 : 1; }
     qint64 windowInNowUnits() const { return windowMs * nowUnitsPerMs(); }
     qint64 clockOffsetMs(int connection) const { return clockOffsetsMs.value(connection, 0); }
-    bool isPaced() const { return pacing.kind != Pacing::Kind::Burst && clock != ClockKind::Schedule; }
+    bool isPaced() const { return pacing.kind != Pacing::Kind::Burst && clock != ClockKind::Schedule && !replayNows; }
 
     // Offsets of each request from the start of the burst, in microseconds: all 0 for a burst,
     // i * interval, or seeded Poisson arrivals. Deterministic for a given plan.

@@ -1,5 +1,6 @@
 #include "burstrun.h"
 
+#include "limiterreply.h"
 #include "limiterscript.h"
 #include "requestlog.h"
 #include "zsetkeys.h"
@@ -208,6 +209,8 @@ void BurstRun::coordinate()
 
 qint64 BurstRun::nowFor(int id, int connectionIndex) const
 {
+    if (m_plan.replayNows)
+        return (*m_plan.replayNows)[static_cast<size_t>(id)];
     const qint64 offsetMs = m_plan.clockOffsetMs(connectionIndex);
     switch (m_plan.clock) {
     case ClockKind::SystemMs:
@@ -232,39 +235,6 @@ RedisArgs BurstRun::callFor(int id, qint64 now) const
             m_window,
             m_limit,
             RequestLog::requestId(m_runTag, static_cast<quint32>(id))};
-}
-
-void BurstRun::readLimiterReply(const RedisReply& reply, RequestRecord* record) const
-{
-    // {count, added, member} from the built-in scripts; a bare count from scripts in the
-    // article's style.
-    if (reply.type() == RedisReply::Type::Integer) {
-        record->count = reply.toInteger();
-        return;
-    }
-    if (reply.type() == RedisReply::Type::Array && !reply.elements().empty()
-        && reply.elements()[0].type() == RedisReply::Type::Integer) {
-        const auto& parts = reply.elements();
-        record->count = parts[0].toInteger();
-        if (parts.size() > 1 && parts[1].type() == RedisReply::Type::Integer)
-            record->added = static_cast<qint8>(parts[1].toInteger() > 0 ? 1 : 0);
-        if (parts.size() > 2) {
-            const QByteArray member = parts[2].type() == RedisReply::Type::Integer
-                ? QByteArray::number(parts[2].toInteger())
-                : parts[2].bytes();
-            if (member == QByteArray::number(record->now))
-                record->memberKind = RequestRecord::MemberKind::Now;
-            else if (member == RequestLog::requestId(m_runTag, record->id))
-                record->memberKind = RequestRecord::MemberKind::RequestId;
-            else {
-                record->memberKind = RequestRecord::MemberKind::Text;
-                record->member = member;
-            }
-        }
-        return;
-    }
-    record->error = QStringLiteral("Cannot read the script's reply %1: expected {count, added, member} or a count.")
-                        .arg(reply.toDisplayString().left(200));
 }
 
 void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
@@ -307,7 +277,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
         if (isScriptFault(reply))
             fail(BurstFailure::Kind::Script, record.error, ScriptError::fromReply(reply.text()).line);
     } else {
-        readLimiterReply(reply, &record);
+        readLimiterReply(reply, call.now, RequestLog::requestId(m_runTag, record.id), &record);
     }
     batch->push_back(std::move(record));
 }

@@ -50,6 +50,7 @@ public:
     // The true number of successful requests in the window at request i (-1 until known).
     qint64 truth(int i) const { return (m_flags[i] & TruthKnown) ? m_truth[i] : -1; }
     QByteArray member(int i) const;
+    RequestRecord::MemberKind memberKind(int i) const { return RequestRecord::MemberKind(m_memberKind[i]); }
     QString error(int i) const;
     QByteArray requestId(int i) const;
     static QByteArray requestId(const QByteArray& runTag, quint32 id);

@@ -1,0 +1,241 @@
+#include "burstpanel.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace {
+QSpinBox* spinBox(int min, int max, int value, const QString& tooltip, QWidget* parent)
+{
+    auto* box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setValue(value);
+    box->setGroupSeparatorShown(true);
+    box->setToolTip(tooltip);
+    box->setAccelerated(true);
+    return box;
+}
+} // namespace
+
+BurstPanel::BurstPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+
+    // The member strategy: the one choice this tool is about.
+    auto* memberBox = new QGroupBox(tr("ZSET member of each request"), this);
+    auto* memberLayout = new QVBoxLayout(memberBox);
+    m_member = new QButtonGroup(this);
+    auto* now = new QRadioButton(tr("member = now (the bug)"), memberBox);
+    now->setToolTip(tr("ZADD key now now: the timestamp is the member, so requests in the same millisecond "
+                       "overwrite one entry (lua/now.lua)."));
+    auto* unique = new QRadioButton(tr("unique member"), memberBox);
+    unique->setToolTip(tr("Each request gets a member of its own; choose how beside it."));
+    QFont strong = now->font();
+    strong.setPointSizeF(strong.pointSizeF() * 1.25);
+    strong.setBold(true);
+    now->setFont(strong);
+    unique->setFont(strong);
+    m_member->addButton(now, 0);
+    m_member->addButton(unique, 1);
+    m_nowButton = now;
+    m_uniqueButton = unique;
+    now->setChecked(true);
+    m_uniqueKind = new QComboBox(memberBox);
+    m_uniqueKind->addItem(tr("request id"), int(MemberStrategy::RequestId));
+    m_uniqueKind->addItem(tr("random"), int(MemberStrategy::Random));
+    m_uniqueKind->addItem(tr("sequence"), int(MemberStrategy::Sequence));
+    m_uniqueKind->setToolTip(tr("How the unique member is made: an id sent per request (lua/request-id.lua), "
+                                "now .. '-' .. math.random() (lua/random.lua), or now .. '-' .. a server INCR "
+                                "(lua/sequence.lua)."));
+    auto* uniqueRow = new QHBoxLayout;
+    uniqueRow->addWidget(unique);
+    uniqueRow->addWidget(m_uniqueKind, 1);
+    memberLayout->addWidget(now);
+    memberLayout->addLayout(uniqueRow);
+    m_strategyHint = new QLabel(memberBox);
+    m_strategyHint->setWordWrap(true);
+    memberLayout->addWidget(m_strategyHint);
+    m_compare = new QCheckBox(tr("Compare side by side"), memberBox);
+    m_compare->setToolTip(tr("Fire the same timestamps at member = now (left) and at the unique member "
+                             "(right), on two keys."));
+    memberLayout->addWidget(m_compare);
+    layout->addWidget(memberBox);
+
+    auto* burstBox = new QGroupBox(tr("Burst"), this);
+    auto* form = new QFormLayout(burstBox);
+    m_requests = spinBox(1, BurstPlan::maxRequests, 200, tr("How many requests the burst sends."), burstBox);
+    m_connections = spinBox(1, BurstPlan::maxConnections, 1,
+                            tr("How many connections send at once, like app servers sharing one limiter."), burstBox);
+    m_pipeline = spinBox(1, BurstPlan::maxPipeline, 1,
+                         tr("How many calls each connection keeps in flight before waiting for answers."), burstBox);
+    m_pacing = new QComboBox(burstBox);
+    m_pacing->addItem(tr("burst (as fast as possible)"), int(Pacing::Kind::Burst));
+    m_pacing->addItem(tr("evenly, one every … µs"), int(Pacing::Kind::Interval));
+    m_pacing->addItem(tr("Poisson, … per ms on average"), int(Pacing::Kind::Poisson));
+    m_pacing->setToolTip(tr("When requests are sent: all at once, evenly spaced, or at random (Poisson) "
+                            "arrival times."));
+    m_pacingValue = new QDoubleSpinBox(burstBox);
+    m_pacingValue->setToolTip(tr("The interval in microseconds, or the mean arrivals per millisecond."));
+    m_clock = new QComboBox(burstBox);
+    m_clock->addItem(tr("wall clock, ms (System.currentTimeMillis)"), int(ClockKind::SystemMs));
+    m_clock->addItem(tr("wall clock, µs"), int(ClockKind::SystemUs));
+    m_clock->addItem(tr("frozen: one now for all"), int(ClockKind::Frozen));
+    m_clock->addItem(tr("schedule: the pacing's own timestamps"), int(ClockKind::Schedule));
+    m_clock->setToolTip(tr("The 'now' each request carries. The schedule clock is exact and repeatable on any "
+                           "machine; the wall clock shows what a real server sees."));
+    m_window = spinBox(1, 24 * 3600 * 1000, 1000, tr("The sliding window of the limiter, in milliseconds."), burstBox);
+    m_window->setSuffix(tr(" ms"));
+    m_limit
+        = spinBox(0, 1'000'000'000, 10, tr("Admit a request while the count is at most this; 0 = no limit."), burstBox);
+    m_limit->setSpecialValueText(tr("none"));
+    form->addRow(tr("&Requests"), m_requests);
+    form->addRow(tr("&Connections"), m_connections);
+    form->addRow(tr("&Pipeline"), m_pipeline);
+    form->addRow(tr("P&acing"), m_pacing);
+    form->addRow(QString(), m_pacingValue);
+    form->addRow(tr("C&lock"), m_clock);
+    form->addRow(tr("&Window"), m_window);
+    form->addRow(tr("&Limit"), m_limit);
+    layout->addWidget(burstBox);
+
+    auto* buttons = new QHBoxLayout;
+    m_fire = new QPushButton(tr("Fire"), this);
+    m_fire->setToolTip(tr("Send the burst to Redis (F5)."));
+    m_fire->setDefault(true);
+    QFont fireFont = m_fire->font();
+    fireFont.setBold(true);
+    m_fire->setFont(fireFont);
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setToolTip(tr("Stop sending; what was answered stays on screen (Esc)."));
+    m_reset = new QPushButton(tr("Reset"), this);
+    m_reset->setToolTip(tr("Clear the views and delete this burst's keys from Redis (Ctrl+R)."));
+    buttons->addWidget(m_fire, 2);
+    buttons->addWidget(m_stop, 1);
+    buttons->addWidget(m_reset, 1);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+
+    connect(m_fire, &QPushButton::clicked, this, &BurstPanel::fireRequested);
+    connect(m_stop, &QPushButton::clicked, this, &BurstPanel::stopRequested);
+    connect(m_reset, &QPushButton::clicked, this, &BurstPanel::resetRequested);
+    connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::compareModeChanged);
+    connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::updateStrategyHint);
+    connect(m_member, &QButtonGroup::idToggled, this, &BurstPanel::updateStrategyHint);
+    connect(m_uniqueKind, &QComboBox::currentIndexChanged, this, [this] {
+        m_uniqueButton->setChecked(true);
+        updateStrategyHint();
+    });
+    connect(m_pacing, &QComboBox::currentIndexChanged, this, &BurstPanel::updatePacingField);
+    updatePacingField();
+    updateStrategyHint();
+    setRunning(false);
+}
+
+void BurstPanel::updatePacingField()
+{
+    const auto kind = Pacing::Kind(m_pacing->currentData().toInt());
+    m_pacingValue->setEnabled(kind != Pacing::Kind::Burst);
+    if (kind == Pacing::Kind::Interval) {
+        m_pacingValue->setDecimals(0);
+        m_pacingValue->setRange(1, 60'000'000);
+        m_pacingValue->setSuffix(tr(" µs"));
+        if (m_pacingValue->value() < 1 || m_pacingValue->value() > 100000)
+            m_pacingValue->setValue(250);
+    } else if (kind == Pacing::Kind::Poisson) {
+        m_pacingValue->setDecimals(3);
+        m_pacingValue->setRange(0.001, 1000);
+        m_pacingValue->setSuffix(tr(" per ms"));
+        if (m_pacingValue->value() > 1000)
+            m_pacingValue->setValue(2);
+    } else {
+        m_pacingValue->setSuffix(QString());
+    }
+}
+
+void BurstPanel::updateStrategyHint()
+{
+    if (m_compare->isChecked())
+        m_strategyHint->setText(
+            tr("Left: member = now. Right: the same timestamps with the %1 member.").arg(m_uniqueKind->currentText()));
+    else if (m_nowButton->isChecked())
+        m_strategyHint->setText(tr("Requests in one millisecond share one member."));
+    else
+        m_strategyHint->setText(tr("Every request keeps an entry of its own."));
+}
+
+MemberStrategy BurstPanel::uniqueStrategy() const
+{
+    return MemberStrategy(m_uniqueKind->currentData().toInt());
+}
+
+bool BurstPanel::compareMode() const
+{
+    return m_compare->isChecked();
+}
+
+void BurstPanel::setCompareMode(bool on)
+{
+    m_compare->setChecked(on);
+}
+
+BurstPlan BurstPanel::plan() const
+{
+    BurstPlan plan;
+    plan.strategy = m_nowButton->isChecked() ? MemberStrategy::Now : uniqueStrategy();
+    plan.requests = m_requests->value();
+    plan.connections = m_connections->value();
+    plan.pipeline = m_pipeline->value();
+    plan.pacing.kind = Pacing::Kind(m_pacing->currentData().toInt());
+    if (plan.pacing.kind == Pacing::Kind::Interval)
+        plan.pacing.intervalMicros = qint64(m_pacingValue->value());
+    else if (plan.pacing.kind == Pacing::Kind::Poisson)
+        plan.pacing.perMs = m_pacingValue->value();
+    plan.clock = ClockKind(m_clock->currentData().toInt());
+    plan.windowMs = m_window->value();
+    plan.limit = m_limit->value();
+    return plan;
+}
+
+void BurstPanel::setPlan(const BurstPlan& plan)
+{
+    if (plan.strategy == MemberStrategy::Now) {
+        m_nowButton->setChecked(true);
+    } else if (plan.strategy != MemberStrategy::Custom) {
+        m_uniqueKind->setCurrentIndex(m_uniqueKind->findData(int(plan.strategy)));
+        m_uniqueButton->setChecked(true);
+    }
+    m_requests->setValue(plan.requests);
+    m_connections->setValue(plan.connections);
+    m_pipeline->setValue(plan.pipeline);
+    m_pacing->setCurrentIndex(m_pacing->findData(int(plan.pacing.kind)));
+    updatePacingField();
+    if (plan.pacing.kind == Pacing::Kind::Interval)
+        m_pacingValue->setValue(double(plan.pacing.intervalMicros));
+    else if (plan.pacing.kind == Pacing::Kind::Poisson)
+        m_pacingValue->setValue(plan.pacing.perMs);
+    m_clock->setCurrentIndex(m_clock->findData(int(plan.clock)));
+    m_window->setValue(int(std::min<qint64>(plan.windowMs, m_window->maximum())));
+    m_limit->setValue(int(std::min<qint64>(plan.limit, m_limit->maximum())));
+    updateStrategyHint();
+}
+
+void BurstPanel::setRunning(bool running)
+{
+    m_fire->setEnabled(!running);
+    m_stop->setEnabled(running);
+    for (QWidget* field :
+         std::initializer_list<QWidget*> {m_requests, m_connections, m_pipeline, m_pacing, m_clock, m_window, m_limit,
+                                          m_uniqueKind, m_compare, m_nowButton, m_uniqueButton})
+        field->setEnabled(!running);
+    m_pacingValue->setEnabled(!running && Pacing::Kind(m_pacing->currentData().toInt()) != Pacing::Kind::Burst);
+}

@@ -1,0 +1,174 @@
+#include "countschart.h"
+
+#include "requestlog.h"
+
+#include <QAreaSeries>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace {
+const QColor truthColour(0, 158, 115); // bluish green
+const QColor countedColour(0, 114, 178); // blue
+const QColor limitColour(90, 90, 90);
+const QColor overLimitColour(213, 94, 0); // vermillion
+} // namespace
+
+CountsChart::CountsChart(QWidget* parent)
+    : QChartView(parent)
+{
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setToolTip(tr("Green: how many requests really were in the window. Blue: what the script counted. "
+                  "The shaded gap is what the limiter missed; marks at the bottom are requests admitted "
+                  "beyond the limit."));
+
+    m_gapUpper = new QLineSeries(this);
+    m_gapLower = new QLineSeries(this);
+    m_gap = new QAreaSeries(m_gapUpper, m_gapLower);
+    m_gap->setName(tr("missed"));
+    QColor shade = overLimitColour;
+    shade.setAlpha(50);
+    m_gap->setBrush(QBrush(shade, Qt::SolidPattern));
+    m_gap->setPen(Qt::NoPen);
+    m_truth = new QLineSeries;
+    m_truth->setName(tr("truth"));
+    m_truth->setPen(QPen(truthColour, 2.5));
+    m_counted = new QLineSeries;
+    m_counted->setName(tr("counted"));
+    m_counted->setPen(QPen(countedColour, 2.5, Qt::SolidLine));
+    m_limit = new QLineSeries;
+    m_limit->setName(tr("limit"));
+    m_limit->setPen(QPen(limitColour, 1.5, Qt::DashLine));
+    m_overLimit = new QScatterSeries;
+    m_overLimit->setName(tr("> limit"));
+    m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_overLimit->setMarkerSize(7);
+    m_overLimit->setColor(overLimitColour);
+    m_overLimit->setBorderColor(overLimitColour);
+
+    for (QAbstractSeries* series :
+         std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
+        chart->addSeries(series);
+    m_x = new QValueAxis;
+    m_x->setTitleText(tr("request"));
+    m_x->setLabelFormat(QStringLiteral("%d"));
+    m_y = new QValueAxis;
+    m_y->setTitleText(tr("in the window"));
+    m_y->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(m_x, Qt::AlignBottom);
+    chart->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries* series : chart->series()) {
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+    clear();
+}
+
+void CountsChart::setTitle(const QString& title)
+{
+    chart()->setTitle(title);
+}
+
+void CountsChart::setLog(const RequestLog* log)
+{
+    m_log = log;
+    refresh();
+}
+
+void CountsChart::clear()
+{
+    m_log = nullptr;
+    for (QXYSeries* series :
+         std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower, m_overLimit})
+        series->clear();
+    m_x->setRange(0, 10);
+    m_y->setRange(0, 10);
+}
+
+int CountsChart::plottedPoints() const
+{
+    return int(m_truth->count() + m_counted->count() + m_overLimit->count());
+}
+
+void CountsChart::refresh()
+{
+    if (!m_log)
+        return;
+    const RequestLog& log = *m_log;
+    const int n = log.truthPrefix();
+    // Decimate per pixel column: for each column keep the first point, the minimum and the
+    // maximum, so spikes survive and the point count stays about 3 x width.
+    const int columns = std::max(100, width());
+    const int perColumn = std::max(1, (n + columns - 1) / columns);
+    QList<QPointF> truth, counted, upper, lower, over;
+    truth.reserve(3 * columns);
+    counted.reserve(3 * columns);
+    qint64 top = std::max<qint64>(log.limit(), 1);
+    for (int start = 0; start < n; start += perColumn) {
+        const int end = std::min(n, start + perColumn);
+        qint64 tMin = -1, tMax = -1, cMin = -1, cMax = -1;
+        int tMinAt = start, tMaxAt = start, cMinAt = start, cMaxAt = start;
+        bool overLimit = false;
+        for (int i = start; i < end; ++i) {
+            if (log.isFailed(i))
+                continue;
+            const qint64 t = log.truth(i);
+            const qint64 c = log.count(i);
+            if (tMin < 0 || t < tMin) {
+                tMin = t;
+                tMinAt = i;
+            }
+            if (t > tMax) {
+                tMax = t;
+                tMaxAt = i;
+            }
+            if (cMin < 0 || c < cMin) {
+                cMin = c;
+                cMinAt = i;
+            }
+            if (c > cMax) {
+                cMax = c;
+                cMaxAt = i;
+            }
+            overLimit = overLimit || log.isAdmittedOverLimit(i);
+        }
+        if (tMin < 0)
+            continue;
+        auto addPair = [](QList<QPointF>& list, int aAt, qint64 a, int bAt, qint64 b) {
+            if (aAt == bAt) {
+                list.append(QPointF(aAt, a));
+            } else if (aAt < bAt) {
+                list.append(QPointF(aAt, a));
+                list.append(QPointF(bAt, b));
+            } else {
+                list.append(QPointF(bAt, b));
+                list.append(QPointF(aAt, a));
+            }
+        };
+        addPair(truth, tMinAt, tMin, tMaxAt, tMax);
+        addPair(counted, cMinAt, cMin, cMaxAt, cMax);
+        upper.append(QPointF(start, tMax));
+        lower.append(QPointF(start, std::min(cMin, tMax)));
+        if (overLimit)
+            over.append(QPointF(start, double(log.limit())));
+        top = std::max({top, tMax, cMax});
+    }
+    m_truth->replace(truth);
+    m_counted->replace(counted);
+    m_gapUpper->replace(upper);
+    m_gapLower->replace(lower);
+    m_overLimit->replace(over);
+    if (log.limit() > 0)
+        m_limit->replace({QPointF(0, double(log.limit())), QPointF(std::max(n, 1), double(log.limit()))});
+    else
+        m_limit->clear();
+    m_x->setRange(0, std::max(log.size(), 10));
+    m_y->setRange(0, double(top) * 1.08 + 1);
+}

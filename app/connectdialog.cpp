@@ -1,0 +1,138 @@
+#include "connectdialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+ConnectDialog::ConnectDialog(const RedisServerChoice::Request& current, QWidget* parent)
+    : QDialog(parent)
+    , m_request(current)
+{
+    setWindowTitle(tr("Connect to Redis"));
+    auto* layout = new QVBoxLayout(this);
+    m_tabs = new QTabWidget(this);
+
+    auto* urlPage = new QWidget(m_tabs);
+    auto* urlForm = new QFormLayout(urlPage);
+    m_url = new QLineEdit(current.url, urlPage);
+    m_url->setPlaceholderText(tr("empty: 127.0.0.1:6379, else a private server"));
+    m_url->setToolTip(tr("redis://[[user]:password@]host[:port][/db] or unix:///path/to.sock[?db=N]"));
+    urlForm->addRow(tr("&URL"), m_url);
+    urlForm->addRow(QString(), new QLabel(tr("e.g. redis://:secret@127.0.0.1:6380/2"), urlPage));
+    m_tabs->addTab(urlPage, tr("URL"));
+
+    auto* partsPage = new QWidget(m_tabs);
+    auto* partsForm = new QFormLayout(partsPage);
+    m_transport = new QComboBox(partsPage);
+    m_transport->addItems({tr("TCP host and port"), tr("Unix socket")});
+    m_host = new QLineEdit(QStringLiteral("127.0.0.1"), partsPage);
+    m_port = new QSpinBox(partsPage);
+    m_port->setRange(1, 65535);
+    m_port->setValue(6379);
+    m_socket = new QLineEdit(partsPage);
+    m_socket->setPlaceholderText(QStringLiteral("/run/redis/redis-server.sock"));
+    m_user = new QLineEdit(partsPage);
+    m_user->setPlaceholderText(tr("default user"));
+    m_password = new QLineEdit(partsPage);
+    m_password->setEchoMode(QLineEdit::Password);
+    m_db = new QSpinBox(partsPage);
+    m_db->setRange(0, 65535);
+    partsForm->addRow(tr("Connect by"), m_transport);
+    partsForm->addRow(tr("&Host"), m_host);
+    partsForm->addRow(tr("&Port"), m_port);
+    partsForm->addRow(tr("&Socket"), m_socket);
+    partsForm->addRow(tr("U&ser"), m_user);
+    partsForm->addRow(tr("Pass&word"), m_password);
+    partsForm->addRow(tr("&Database"), m_db);
+    m_tabs->addTab(partsPage, tr("Host, port, socket"));
+    auto updateTransport = [this] {
+        const bool unix = m_transport->currentIndex() == 1;
+        m_host->setEnabled(!unix);
+        m_port->setEnabled(!unix);
+        m_socket->setEnabled(unix);
+    };
+    connect(m_transport, &QComboBox::currentIndexChanged, this, updateTransport);
+    updateTransport();
+    layout->addWidget(m_tabs);
+
+    auto* common = new QFormLayout;
+    m_timeout = new QSpinBox(this);
+    m_timeout->setRange(50, 600000);
+    m_timeout->setSuffix(tr(" ms"));
+    m_timeout->setValue(int(current.options.commandTimeout.count()));
+    m_timeout->setToolTip(tr("How long to wait for a connection or an answer before giving up."));
+    common->addRow(tr("&Timeout"), m_timeout);
+    layout->addLayout(common);
+
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    QPalette red = m_error->palette();
+    red.setColor(QPalette::WindowText, QColor(180, 40, 0));
+    m_error->setPalette(red);
+    m_error->hide();
+    layout->addWidget(m_error);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Connect"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ConnectDialog::reject);
+    layout->addWidget(buttons);
+}
+
+QString ConnectDialog::url() const
+{
+    if (m_tabs->currentIndex() == 0)
+        return m_url->text().trimmed();
+    QUrl url;
+    if (m_transport->currentIndex() == 1) {
+        url.setScheme(QStringLiteral("unix"));
+        url.setPath(m_socket->text().trimmed());
+        if (m_db->value() != 0)
+            url.setQuery(QStringLiteral("db=%1").arg(m_db->value()));
+    } else {
+        url.setScheme(QStringLiteral("redis"));
+        url.setHost(m_host->text().trimmed());
+        url.setPort(m_port->value());
+        if (m_db->value() != 0)
+            url.setPath(QStringLiteral("/%1").arg(m_db->value()));
+    }
+    if (!m_user->text().isEmpty())
+        url.setUserName(m_user->text());
+    if (!m_password->text().isEmpty())
+        url.setPassword(m_password->text());
+    QString text = url.toString(QUrl::FullyEncoded);
+    if (m_transport->currentIndex() == 1 && text.startsWith(QLatin1String("unix:/"))
+        && !text.startsWith(QLatin1String("unix://")))
+        text.replace(0, 5, QStringLiteral("unix://"));
+    return text;
+}
+
+void ConnectDialog::accept()
+{
+    const QString text = url();
+    if (!text.isEmpty()) {
+        RedisEndpoint endpoint;
+        QString why;
+        if (!RedisEndpoint::parse(text, &endpoint, &why)) {
+            m_error->setText(why);
+            m_error->show();
+            return;
+        }
+    }
+    m_request.url = text;
+    m_request.options.connectTimeout = std::chrono::milliseconds(m_timeout->value());
+    m_request.options.commandTimeout = std::chrono::milliseconds(m_timeout->value());
+    QDialog::accept();
+}
+
+RedisServerChoice::Request ConnectDialog::request() const
+{
+    return m_request;
+}

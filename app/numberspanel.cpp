@@ -1,0 +1,118 @@
+#include "numberspanel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+
+NumbersPanel::NumbersPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setHorizontalSpacing(18);
+    layout->setVerticalSpacing(0);
+    m_sent = addFigure(tr("sent"), tr("Requests that got an answer (or an error) from Redis."),
+                       palette().color(QPalette::Text));
+    m_stored = addFigure(tr("stored"), tr("Requests whose ZADD created a member of their own (ZADD replied 1)."),
+                         QColor(0, 114, 178));
+    m_lost
+        = addFigure(tr("lost"), tr("Requests the limiter never counted: sent − errors − stored."), QColor(213, 94, 0));
+    m_overwritten
+        = addFigure(tr("overwritten"), tr("Requests whose ZADD only updated an existing member (ZADD replied 0)."),
+                    QColor(213, 94, 0));
+    m_beyond = addFigure(tr("beyond the limit"),
+                         tr("Requests the limiter let through while the true number of requests in the window was "
+                            "already above the limit."),
+                         QColor(204, 121, 167));
+    m_layout = layout;
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setAlignment(Qt::AlignCenter);
+    arrange(5);
+    clear();
+}
+
+NumbersPanel::Figure NumbersPanel::addFigure(const QString& caption, const QString& tooltip, const QColor& accent)
+{
+    Figure figure;
+    figure.value = new QLabel(this);
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * m_scale);
+    big.setBold(true);
+    figure.value->setFont(big);
+    QPalette palette = figure.value->palette();
+    palette.setColor(QPalette::WindowText, accent);
+    figure.value->setPalette(palette);
+    figure.value->setToolTip(tooltip);
+    figure.caption = new QLabel(caption, this);
+    figure.caption->setToolTip(tooltip);
+    return figure;
+}
+
+void NumbersPanel::clear()
+{
+    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond})
+        figure.value->setText(QStringLiteral("–"));
+    m_lost.caption->setText(tr("lost"));
+    m_note->clear();
+}
+
+void NumbersPanel::showSummary(const BurstSummary& summary)
+{
+    const QLocale locale;
+    m_sent.value->setText(locale.toString(summary.sent));
+    m_stored.value->setText(locale.toString(summary.stored));
+    m_lost.value->setText(locale.toString(summary.lost));
+    m_lost.caption->setText(tr("lost (%1 %)").arg(locale.toString(summary.lostPercent(), 'f', 1)));
+    m_overwritten.value->setText(locale.toString(summary.overwritten));
+    m_beyond.value->setText(summary.limit > 0 ? locale.toString(summary.admittedOverLimit) : QStringLiteral("–"));
+    QString note;
+    if (summary.limit == 0)
+        note = tr("No limit set: every request is admitted.");
+    if (summary.errors > 0)
+        note += tr(" %n request(s) failed.", nullptr, int(summary.errors));
+    if (summary.failure.isFailure())
+        note += QLatin1Char(' ') + summary.failure.message;
+    m_note->setText(note.trimmed());
+}
+
+void NumbersPanel::arrange(int perRow)
+{
+    // Figures in rows of perRow, each value above its caption; the note below them all.
+    int i = 0;
+    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond}) {
+        const int row = 2 * (i / perRow);
+        const int column = i % perRow;
+        m_layout->addWidget(figure.value, row, column, Qt::AlignHCenter | Qt::AlignBottom);
+        m_layout->addWidget(figure.caption, row + 1, column, Qt::AlignHCenter | Qt::AlignTop);
+        ++i;
+    }
+    m_layout->addWidget(m_note, 2 * ((i + perRow - 1) / perRow), 0, 1, perRow);
+}
+
+void NumbersPanel::setCompact(bool compact)
+{
+    arrange(compact ? 3 : 5);
+    m_scale = compact ? 2.0 : 2.6;
+    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond}) {
+        QFont big = font();
+        big.setPointSizeF(big.pointSizeF() * m_scale);
+        big.setBold(true);
+        figure.value->setFont(big);
+    }
+}
+
+QString NumbersPanel::figure(const QString& name) const
+{
+    if (name == QLatin1String("sent"))
+        return m_sent.value->text();
+    if (name == QLatin1String("stored"))
+        return m_stored.value->text();
+    if (name == QLatin1String("lost"))
+        return m_lost.value->text();
+    if (name == QLatin1String("overwritten"))
+        return m_overwritten.value->text();
+    if (name == QLatin1String("beyond"))
+        return m_beyond.value->text();
+    return {};
+}

@@ -1,0 +1,136 @@
+#include "zsetpanel.h"
+
+#include "zsetmodel.h"
+#include "zsetreader.h"
+
+#include <QDoubleValidator>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QTableView>
+#include <QTimer>
+
+ZsetPanel::ZsetPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    m_reader = new ZsetReader(this);
+    m_model = new ZsetModel(m_reader, this);
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_caption = new QLabel(tr("No burst yet."), this);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_count = new QLabel(this);
+    m_memberFilter = new QLineEdit(this);
+    m_memberFilter->setPlaceholderText(tr("member contains…"));
+    m_memberFilter->setClearButtonEnabled(true);
+    m_memberFilter->setToolTip(tr("Show only members that contain this text."));
+    m_minScore = new QLineEdit(this);
+    m_minScore->setPlaceholderText(tr("score from"));
+    m_maxScore = new QLineEdit(this);
+    m_maxScore->setPlaceholderText(tr("score to"));
+    for (QLineEdit* edit : {m_minScore, m_maxScore}) {
+        auto* validator = new QDoubleValidator(edit);
+        validator->setLocale(QLocale::c());
+        edit->setValidator(validator);
+        edit->setClearButtonEnabled(true);
+        edit->setToolTip(tr("Show only members whose score (the request's now) lies in this range."));
+    }
+    m_view = new QTableView(this);
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::MemberColumn, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::RankColumn, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::ScoreColumn, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::WritesColumn, QHeaderView::ResizeToContents);
+    m_view->setAlternatingRowColors(true);
+    m_view->setToolTip(tr("The live contents of the ZSET, sorted by score. Writes: how many requests of the "
+                          "burst wrote that member."));
+
+    layout->addWidget(m_caption, 0, 0, 1, 3);
+    layout->addWidget(m_memberFilter, 1, 0);
+    layout->addWidget(m_minScore, 1, 1);
+    layout->addWidget(m_maxScore, 1, 2);
+    layout->addWidget(m_view, 2, 0, 1, 3);
+    layout->addWidget(m_count, 3, 0, 1, 3);
+    layout->setColumnStretch(0, 2);
+    layout->setColumnStretch(1, 1);
+    layout->setColumnStretch(2, 1);
+
+    // Filters apply when typing pauses, not on every key.
+    auto* debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(250);
+    connect(debounce, &QTimer::timeout, this, &ZsetPanel::applyFilters);
+    for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
+        connect(edit, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
+    connect(m_model, &ZsetModel::countChanged, this, [this](qint64 rows, bool truncated) {
+        m_count->setText(truncated ? tr("first %L1 matching members").arg(rows)
+                                   : tr("%Ln member(s)", nullptr, int(rows)));
+    });
+    connect(m_model, &ZsetModel::readFailed, this, [this](const QString& message) { m_count->setText(message); });
+    connect(m_reader, &ZsetReader::rowReady, this, [this](quint64 generation, const QByteArray&, qint64 row) {
+        if (generation != m_reader->generation() || row < 0 || row >= m_model->rowCount())
+            return;
+        m_view->selectRow(int(row));
+        m_view->scrollTo(m_model->index(int(row), ZsetModel::MemberColumn), QAbstractItemView::PositionAtCenter);
+    });
+}
+
+void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    m_reader->setEndpoint(endpoint, options);
+}
+
+void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const QString& caption)
+{
+    m_key = key;
+    m_model->setWrites(writes);
+    m_caption->setText(caption.isEmpty() ? QString::fromUtf8(key) : caption);
+    applyFilters();
+}
+
+void ZsetPanel::applyFilters()
+{
+    ZsetQuery query;
+    query.key = m_key;
+    query.memberContains = m_memberFilter->text();
+    bool ok = false;
+    const double min = QLocale::c().toDouble(m_minScore->text(), &ok);
+    if (ok)
+        query.minScore = min;
+    const double max = QLocale::c().toDouble(m_maxScore->text(), &ok);
+    if (ok)
+        query.maxScore = max;
+    m_model->setQuery(query);
+}
+
+void ZsetPanel::refresh()
+{
+    m_model->refresh();
+}
+
+void ZsetPanel::clear()
+{
+    m_key.clear();
+    m_model->setWrites(nullptr);
+    m_model->clear();
+    m_caption->setText(tr("No burst yet."));
+    m_count->clear();
+}
+
+void ZsetPanel::selectMember(const QByteArray& member)
+{
+    if (!member.isEmpty())
+        m_reader->requestRowOf(member);
+}
+
+QByteArray ZsetPanel::key() const
+{
+    return m_key;
+}

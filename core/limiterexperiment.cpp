@@ -1,0 +1,138 @@
+#include "limiterexperiment.h"
+
+#include "zsetkeys.h"
+
+#include <QMetaObject>
+
+#include <future>
+
+LimiterExperiment::LimiterExperiment(QObject* parent)
+    : QObject(parent)
+{
+    for (int side : {Left, Right}) {
+        m_engines[side] = std::make_unique<BurstEngine>();
+        BurstEngine* engine = m_engines[side].get();
+        connect(engine, &BurstEngine::started, this, [this, side] { emit runStarted(Side(side)); });
+        connect(engine, &BurstEngine::recordsAvailable, this, [this, side] { emit recordsAvailable(Side(side)); });
+        connect(engine, &BurstEngine::finished, this,
+                [this, side](const BurstSummary& summary) { onFinished(Side(side), summary); });
+        connect(engine, &BurstEngine::failed, this, &LimiterExperiment::failed);
+    }
+}
+
+LimiterExperiment::~LimiterExperiment()
+{
+    for (auto& engine : m_engines)
+        engine->stop();
+    const QList<QByteArray> keys = shownKeys();
+    for (auto& engine : m_engines)
+        engine.reset(); // joins the burst threads
+    deleteKeys(keys, true);
+}
+
+void LimiterExperiment::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    m_endpoint = endpoint;
+    m_options = options;
+}
+
+QList<QByteArray> LimiterExperiment::shownKeys() const
+{
+    QList<QByteArray> keys;
+    for (int side : {Left, Right}) {
+        if (m_fired[side] && m_engines[side] && !m_engines[side]->key().isEmpty())
+            keys << m_engines[side]->key();
+    }
+    return keys;
+}
+
+void LimiterExperiment::deleteKeys(const QList<QByteArray>& keys, bool wait)
+{
+    if (keys.isEmpty())
+        return;
+    auto done = std::make_shared<std::promise<void>>();
+    auto finished = done->get_future();
+    const RedisEndpoint endpoint = m_endpoint;
+    ConnectOptions options = m_options;
+    options.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
+    m_thread.post([this, keys, endpoint, options, done, wait] {
+        RedisConnection connection;
+        if (connection.open(endpoint, options)) {
+            for (const QByteArray& key : keys)
+                ZsetKeys::deleteRunKeys(connection, key);
+        }
+        if (!wait)
+            QMetaObject::invokeMethod(
+                this, [this] { emit keysDeleted(); }, Qt::QueuedConnection);
+        done->set_value();
+    });
+    if (wait) // on destruction only: a bounded wait (connect and command timeouts)
+        finished.wait();
+}
+
+bool LimiterExperiment::fire(const BurstPlan& plan, bool compare, MemberStrategy uniqueStrategy)
+{
+    if (isRunning()) {
+        m_error = tr("A burst is running: stop it first.");
+        return false;
+    }
+    BurstPlan left = plan;
+    left.keepKey = true;
+    left.key.clear();
+    if (compare)
+        left.strategy = MemberStrategy::Now;
+    m_error = left.validate();
+    if (!m_error.isEmpty())
+        return false;
+    deleteKeys(shownKeys(), false);
+    m_plan = left;
+    m_compare = compare;
+    m_uniqueStrategy = uniqueStrategy;
+    m_stopped = false;
+    m_fired = {true, false};
+    if (!m_engines[Left]->start(m_endpoint, left, m_options)) {
+        m_error = m_engines[Left]->planError();
+        m_fired = {false, false};
+        return false;
+    }
+    return true;
+}
+
+void LimiterExperiment::onFinished(Side side, const BurstSummary& summary)
+{
+    emit runFinished(side, summary);
+    if (side == Left && m_compare && !m_stopped && !summary.failure.isFailure() && summary.sent > 0) {
+        // The same timestamps, replayed at the unique strategy.
+        BurstPlan right = m_plan;
+        right.strategy = m_uniqueStrategy;
+        right.replayNows = m_engines[Left]->recordedNows();
+        right.requests = static_cast<int>(right.replayNows->size());
+        right.connections = m_plan.connections;
+        m_fired[Right] = true;
+        if (m_engines[Right]->start(m_endpoint, right, m_options))
+            return;
+        m_fired[Right] = false;
+        emit failed(m_engines[Right]->planError());
+    }
+    emit allFinished();
+}
+
+void LimiterExperiment::stop()
+{
+    m_stopped = true;
+    for (auto& engine : m_engines)
+        engine->stop();
+}
+
+void LimiterExperiment::reset()
+{
+    stop();
+    deleteKeys(shownKeys(), false);
+    m_fired = {false, false};
+    m_compare = false;
+}
+
+bool LimiterExperiment::isRunning() const
+{
+    return m_engines[Left]->isRunning() || m_engines[Right]->isRunning();
+}

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+
+#include <unordered_map>
+#include <vector>
+
+class RequestLog;
+
+// How many requests of a burst wrote each ZSET member: 1 for a unique member, N when N requests
+// of one millisecond collided on `member = now`. Updated incrementally from the log's batches.
+class MemberWrites
+{
+public:
+    void reset();
+    void add(const RequestLog& log, const std::vector<quint32>& ids);
+    // 0 for a member this burst did not write.
+    int writesOf(const QByteArray& member) const;
+
+private:
+    std::unordered_map<qint64, int> m_byNow; // members that are `now` in decimal
+    QHash<QByteArray, int> m_byText; // members stored as text
+    QByteArray m_requestIdPrefix; // "<run tag>:" of the log's request ids
+};

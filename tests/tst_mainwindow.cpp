@@ -1,0 +1,242 @@
+#include "burstpanel.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "runview.h"
+#include "serverbar.h"
+#include "serversession.h"
+#include "testredis.h"
+#include "zsetmodel.h"
+#include "zsetpanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QTableView>
+#include <QtTest>
+
+namespace {
+BurstPlan frozenPlan(MemberStrategy strategy, int requests)
+{
+    BurstPlan plan;
+    plan.strategy = strategy;
+    plan.requests = requests;
+    plan.clock = ClockKind::Frozen;
+    plan.windowMs = 60000;
+    plan.limit = 10;
+    return plan;
+}
+
+// Share of pixels that differ from the most common colour: 0 for a blank image.
+double inkShare(const QImage& image)
+{
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            ++counts[image.pixel(x, y)];
+    int most = 0;
+    int total = 0;
+    for (int count : counts) {
+        most = std::max(most, count);
+        total += count;
+    }
+    return total ? 1.0 - double(most) / total : 0;
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void buildsWithAllPanels();
+    void frozenBurstWithNowStoresOneMember();
+    void frozenBurstWithRequestIdStoresEveryRequest();
+    void compareModeRunsBothFromOneSchedule();
+    void timelineClickSelectsTheMember();
+    void refusesToFireWithoutAServer();
+    void windowImageIsNotBlank();
+
+private:
+    void connectWindow();
+    void fireAndWait(const BurstPlan& plan, bool compare = false);
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    QStandardPaths::setTestModeEnabled(true);
+    TestRedis::server();
+}
+
+void TestMainWindow::init()
+{
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 860);
+    m_window->show();
+}
+
+void TestMainWindow::cleanup()
+{
+    m_window.reset();
+}
+
+void TestMainWindow::connectWindow()
+{
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+}
+
+void TestMainWindow::fireAndWait(const BurstPlan& plan, bool compare)
+{
+    m_window->burstPanel()->setPlan(plan);
+    m_window->burstPanel()->setCompareMode(compare);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fireAction()->trigger();
+    QVERIFY(m_window->experiment()->isRunning());
+    QVERIFY(!m_window->fireAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    QVERIFY(m_window->fireAction()->isEnabled());
+}
+
+void TestMainWindow::buildsWithAllPanels()
+{
+    QVERIFY(m_window->windowTitle().contains(QLatin1String("zsetlab")));
+    QVERIFY(m_window->burstPanel()->isVisible());
+    QVERIFY(m_window->zsetPanel()->isVisible());
+    QVERIFY(m_window->runView(LimiterExperiment::Left)->isVisible());
+    QVERIFY(!m_window->runView(LimiterExperiment::Right)->isVisible());
+    QVERIFY(m_window->serverBar()->isVisible());
+    QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Defaults that show the bug on the first click.
+    const BurstPlan plan = m_window->burstPanel()->plan();
+    QCOMPARE(plan.strategy, MemberStrategy::Now);
+    QCOMPARE(plan.limit, 10);
+    QCOMPARE(plan.pacing.kind, Pacing::Kind::Burst);
+    QCOMPARE(m_window->fireAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(m_window->stopAction()->shortcut(), QKeySequence(Qt::Key_Escape));
+    QCOMPARE(m_window->resetAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+    connectWindow();
+    QVERIFY2(m_window->serverBar()->statusText().contains(TestRedis::endpoint().socketPath),
+             qPrintable(m_window->serverBar()->statusText()));
+}
+
+void TestMainWindow::frozenBurstWithNowStoresOneMember()
+{
+    connectWindow();
+    QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    fireAndWait(frozenPlan(MemberStrategy::Now, 500));
+    ZsetModel* model = m_window->zsetPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"), 10000);
+    QCOMPARE(model->index(0, ZsetModel::WritesColumn).data().toInt(), 500);
+    NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
+    QCOMPARE(numbers->figure(QStringLiteral("stored")), QStringLiteral("1"));
+    QCOMPARE(numbers->figure(QStringLiteral("overwritten")), QStringLiteral("499"));
+    QCOMPARE(numbers->figure(QStringLiteral("beyond")), QStringLiteral("490"));
+    const TimelineBuckets& buckets = m_window->runView(LimiterExperiment::Left)->timeline()->buckets();
+    QCOMPARE(buckets.buckets().size(), size_t(1));
+    QCOMPARE(buckets.buckets().begin()->second.overwritten, 499);
+}
+
+void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
+{
+    connectWindow();
+    QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    fireAndWait(frozenPlan(MemberStrategy::RequestId, 500));
+    ZsetModel* model = m_window->zsetPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 500, 10000);
+    QCOMPARE(m_window->runView(LimiterExperiment::Left)->numbers()->figure(QStringLiteral("stored")),
+             QStringLiteral("500"));
+    QCOMPARE(m_window->runView(LimiterExperiment::Left)->numbers()->figure(QStringLiteral("beyond")),
+             QStringLiteral("0"));
+    // Scroll to the end: rows load on demand, page by page.
+    m_window->zsetPanel()->view()->scrollToBottom();
+    QTRY_VERIFY_WITH_TIMEOUT(model->index(499, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"),
+                             10000);
+    QCOMPARE(model->index(499, ZsetModel::WritesColumn).data().toInt(), 1);
+}
+
+void TestMainWindow::compareModeRunsBothFromOneSchedule()
+{
+    connectWindow();
+    BurstPlan plan = frozenPlan(MemberStrategy::RequestId, 300);
+    plan.clock = ClockKind::Schedule;
+    QVERIFY(Pacing::parse(QStringLiteral("interval:250"), &plan.pacing, nullptr));
+    fireAndWait(plan, true);
+    QVERIFY(m_window->runView(LimiterExperiment::Right)->isVisible());
+    const BurstEngine& left = m_window->experiment()->engine(LimiterExperiment::Left);
+    const BurstEngine& right = m_window->experiment()->engine(LimiterExperiment::Right);
+    QCOMPARE(left.summary().strategy, QStringLiteral("now"));
+    QCOMPARE(right.summary().strategy, QStringLiteral("request-id"));
+    QCOMPARE(right.log().size(), 300);
+    for (int i = 0; i < 300; ++i)
+        QCOMPARE(right.log().now(i), left.log().now(i)); // the same timestamps
+    QCOMPARE(left.summary().stored, 75); // four requests per millisecond share a member
+    QCOMPARE(right.summary().stored, 300);
+    QCOMPARE(m_window->runView(LimiterExperiment::Left)->numbers()->figure(QStringLiteral("stored")),
+             QStringLiteral("75"));
+    QCOMPARE(m_window->runView(LimiterExperiment::Right)->numbers()->figure(QStringLiteral("stored")),
+             QStringLiteral("300"));
+    QVERIFY(left.key() != right.key());
+}
+
+void TestMainWindow::timelineClickSelectsTheMember()
+{
+    connectWindow();
+    BurstPlan plan = frozenPlan(MemberStrategy::Now, 400);
+    plan.clock = ClockKind::Schedule;
+    QVERIFY(Pacing::parse(QStringLiteral("interval:250"), &plan.pacing, nullptr));
+    fireAndWait(plan);
+    TimelineView* timeline = m_window->runView(LimiterExperiment::Left)->timeline();
+    timeline->setVisibleRange(0, 20);
+    QSignalSpy clicked(timeline, &TimelineView::millisecondClicked);
+    // Click in the middle of millisecond 7.
+    const double x = 46 + (7.5 / 20.0) * (timeline->width() - 46 - 12);
+    QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(int(x), timeline->height() - 40));
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.at(0).at(0).toLongLong(), 7);
+    const QByteArray member = clicked.at(0).at(1).toByteArray();
+    QVERIFY(!member.isEmpty());
+    QTableView* table = m_window->zsetPanel()->view();
+    QTRY_VERIFY_WITH_TIMEOUT(table->selectionModel()->hasSelection(), 10000);
+    const QModelIndex selected = table->selectionModel()->selectedRows(ZsetModel::MemberColumn).value(0);
+    QTRY_COMPARE_WITH_TIMEOUT(selected.data(ZsetModel::MemberRole).toByteArray(), member, 10000);
+}
+
+void TestMainWindow::refusesToFireWithoutAServer()
+{
+    m_window->session()->disconnectFromServer();
+    m_window->fireAction()->trigger();
+    QVERIFY(!m_window->experiment()->isRunning());
+}
+
+void TestMainWindow::windowImageIsNotBlank()
+{
+    connectWindow();
+    BurstPlan plan = frozenPlan(MemberStrategy::Now, 2000);
+    plan.clock = ClockKind::Schedule;
+    QVERIFY(Pacing::parse(QStringLiteral("poisson:3"), &plan.pacing, nullptr));
+    fireAndWait(plan, true);
+    const QString path = qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT")
+        ? qEnvironmentVariable("ZSETLAB_SCREENSHOT")
+        : QDir::temp().filePath(QStringLiteral("zsetlab-test-window.png"));
+    QString error;
+    QVERIFY2(m_window->saveScreenshot(path, &error), qPrintable(error));
+    const QImage image(path);
+    QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
+    QVERIFY2(inkShare(image) > 0.2, "the window picture is nearly one colour");
+    QVERIFY(m_window->runView(LimiterExperiment::Left)->counts()->plottedPoints() > 0);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
