@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 namespace {
 QByteArray scoreBound(double value, bool exclusive = false)
@@ -28,6 +29,12 @@ QByteArray containsPattern(const QString& text)
 // The reader's state on the task thread: its connection and the cached result of a member filter.
 struct ZsetReader::Worker
 {
+    // Set from the owner's thread (setEndpoint), read here: a job would be dropped by setQuery().
+    std::mutex endpointMutex;
+    RedisEndpoint nextEndpoint;
+    ConnectOptions nextOptions;
+    bool endpointChanged = false;
+
     RedisEndpoint endpoint;
     ConnectOptions options;
     RedisConnection connection;
@@ -42,6 +49,17 @@ struct ZsetReader::Worker
 
     bool ensureConnected(QString* error)
     {
+        {
+            std::lock_guard<std::mutex> lock(endpointMutex);
+            if (endpointChanged) {
+                endpointChanged = false;
+                endpoint = nextEndpoint;
+                options = nextOptions;
+                connection.close();
+                rangeGeneration = 0;
+                filteredGeneration = 0;
+            }
+        }
         if (connection.isOpen())
             return true;
         if (connection.open(endpoint, options))
@@ -127,14 +145,10 @@ ZsetReader::~ZsetReader() = default;
 
 void ZsetReader::setEndpoint(const RedisEndpoint& endpoint, const ConnectOptions& options)
 {
-    auto worker = m_worker;
-    m_thread.post([worker, endpoint, options] {
-        worker->connection.close();
-        worker->endpoint = endpoint;
-        worker->options = options;
-        worker->rangeGeneration = 0;
-        worker->filteredGeneration = 0;
-    });
+    std::lock_guard<std::mutex> lock(m_worker->endpointMutex);
+    m_worker->nextEndpoint = endpoint;
+    m_worker->nextOptions = options;
+    m_worker->endpointChanged = true;
 }
 
 quint64 ZsetReader::setQuery(const ZsetQuery& query)
@@ -152,8 +166,8 @@ void ZsetReader::requestCount()
     m_thread.post([this, worker, query, generation] {
         QString error;
         worker->rangeGeneration = 0; // a count is a refresh: read the range again
-        if (query.memberContains.isEmpty() ? !worker->prepare(query, generation, &error)
-                                           : !worker->scanFiltered(query, generation, &error)) {
+        worker->filteredGeneration = 0;
+        if (!worker->prepare(query, generation, &error)) {
             QMetaObject::invokeMethod(
                 this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
             return;
