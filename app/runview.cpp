@@ -36,7 +36,7 @@ RunView::RunView(QWidget* parent)
     layout->addWidget(m_numbers);
     layout->addWidget(splitter, 1);
 
-    m_refresh.setInterval(100);
+    m_refresh.setInterval(40); // 25 refreshes a second
     connect(&m_refresh, &QTimer::timeout, this, &RunView::refreshSlowViews);
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
 }

@@ -48,7 +48,7 @@ private:
     NumbersPanel* m_numbers = nullptr;
     TimelineView* m_timeline = nullptr;
     CountsChart* m_counts = nullptr;
-    QTimer m_refresh; // the chart and figures: ~10 times a second, not per batch
+    QTimer m_refresh; // the chart and figures: 25 times a second, not per batch
     bool m_dirty = false;
     int m_refreshes = 0;
 };

@@ -75,7 +75,7 @@ void BurstEngine::collect()
     for (const RequestRecord& record : batch)
         m_lastBatch.push_back(record.id);
     m_log.add(batch);
-    m_summary.takeCountsFrom(m_log);
+    m_summary.takeCountsFrom(m_log, false);
     emit recordsAvailable(m_log.finished(), m_log.size());
 }
 

@@ -44,7 +44,6 @@ BurstRun::BurstRun(const RedisEndpoint& endpoint, const ConnectOptions& options,
     , m_runTag(runTag)
     , m_window(QByteArray::number(plan.windowInNowUnits()))
     , m_limit(QByteArray::number(plan.limit))
-    , m_schedule(plan.scheduleMicros())
     , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 { }
 
@@ -139,6 +138,7 @@ void BurstRun::coordinate()
         return announceEnd();
     }
 
+    m_schedule = m_plan.scheduleMicros(); // here, not on the owner's thread: a million offsets take a while
     for (int c = 0; c < m_plan.connections && !m_stop; ++c) {
         auto connection = std::make_unique<RedisConnection>();
         if (!connection->open(m_endpoint, m_options)) {

@@ -4,7 +4,7 @@
 
 #include <QStringList>
 
-void BurstSummary::takeCountsFrom(const RequestLog& log)
+void BurstSummary::takeCountsFrom(const RequestLog& log, bool withLatencies)
 {
     requests = log.size();
     sent = log.finished();
@@ -16,8 +16,11 @@ void BurstSummary::takeCountsFrom(const RequestLog& log)
     limit = log.limit();
     admitted = log.admitted();
     admittedOverLimit = log.admittedOverLimit();
-    latencyUsP50 = log.latencyPercentile(50);
-    latencyUsP99 = log.latencyPercentile(99);
+    if (withLatencies) {
+        const auto percentiles = log.latencyPercentiles({50, 99});
+        latencyUsP50 = percentiles[0];
+        latencyUsP99 = percentiles[1];
+    }
     throughputRps = durationMs > 0 ? double(sent) * 1000.0 / durationMs : 0;
 }
 

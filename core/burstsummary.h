@@ -43,8 +43,9 @@ struct BurstSummary
     bool stopped = false; // Stop was asked before all requests were sent
     BurstFailure failure;
 
-    // Fills the counters and latencies from a log.
-    void takeCountsFrom(const RequestLog& log);
+    // Fills the counters from a log; the latency percentiles too when asked (a pass over the
+    // whole log: at the end of a burst, not per batch).
+    void takeCountsFrom(const RequestLog& log, bool withLatencies = true);
     double lostPercent() const { return sent > errors ? 100.0 * double(lost) / double(sent - errors) : 0.0; }
 
     // The JSON object of `zsetlab-cli run --json`; also what the GUI exports.

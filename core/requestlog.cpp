@@ -128,17 +128,29 @@ QString RequestLog::error(int i) const
 
 quint32 RequestLog::latencyPercentile(double percent) const
 {
+    return latencyPercentiles({percent}).front();
+}
+
+std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& percents) const
+{
     std::vector<quint32> latencies;
     latencies.reserve(static_cast<size_t>(m_finished));
     for (size_t i = 0; i < m_flags.size(); ++i) {
         if ((m_flags[i] & Done) && !(m_flags[i] & Failed))
             latencies.push_back(m_latency[i]);
     }
-    if (latencies.empty())
-        return 0;
-    const auto rank = static_cast<size_t>(std::clamp(percent / 100.0, 0.0, 1.0) * double(latencies.size() - 1) + 0.5);
-    std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank), latencies.end());
-    return latencies[rank];
+    std::vector<quint32> result;
+    for (const double percent : percents) {
+        if (latencies.empty()) {
+            result.push_back(0);
+            continue;
+        }
+        const auto rank
+            = static_cast<size_t>(std::clamp(percent / 100.0, 0.0, 1.0) * double(latencies.size() - 1) + 0.5);
+        std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank), latencies.end());
+        result.push_back(latencies[rank]);
+    }
+    return result;
 }
 
 size_t RequestLog::memoryBytes() const

@@ -66,6 +66,7 @@ public:
     qint64 maxNow() const { return m_maxNow; }
     // Latency percentile (0..100) over finished, successful requests, in microseconds.
     quint32 latencyPercentile(double percent) const;
+    std::vector<quint32> latencyPercentiles(const std::vector<double>& percents) const;
 
     // Bytes held by the log, for the memory benchmark.
     size_t memoryBytes() const;
