@@ -62,12 +62,16 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
         result.host.clear();
         result.port = 0;
         result.socketPath = url.path(QUrl::FullyDecoded);
+        // "unix:////x" is /x to Linux, but a path starting with "//" cannot be shown as a URL again.
+        while (result.socketPath.startsWith(QLatin1String("//")))
+            result.socketPath.remove(0, 1);
         if (!url.host().isEmpty())
             return fail(error,
                         QStringLiteral("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
                                        "unix://%1….")
                             .arg(url.host()));
-        if (result.socketPath.isEmpty() || result.socketPath == QLatin1String("/"))
+        // A path ending in "/" names a directory, never a socket ("unix:///", "unix:////").
+        if (result.socketPath.isEmpty() || result.socketPath.endsWith(QLatin1Char('/')))
             return fail(error, QStringLiteral("The unix URL has no socket path: write unix:///path/to/redis.sock."));
         const QUrlQuery query(url);
         for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
@@ -138,7 +142,9 @@ QString RedisEndpoint::displayUrl() const
         url.setUserName(user);
     if (!password.isEmpty())
         url.setPassword(QStringLiteral("***"));
-    QString shown = url.toString();
+    // Encoded where a pasted URL needs it (a space in a socket path): zsetlab-cli server prints this
+    // for --redis, and parse() reads URLs strictly.
+    QString shown = url.toString(QUrl::EncodeSpaces);
     // QUrl writes "unix:/path" for an empty authority; spell it the way users type it.
     if (transport == Transport::Unix && user.isEmpty() && password.isEmpty())
         shown.replace(0, 5, QStringLiteral("unix://"));

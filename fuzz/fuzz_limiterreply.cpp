@@ -1,0 +1,82 @@
+// Fuzzes how zsetlab reads what a limiter script answered: the bytes a server sends back for an
+// EVALSHA of a custom script. The input is parsed as RESP by hiredis's own reader (the parser the
+// connections use), turned into RedisReply values and handed to readLimiterReply() and to the
+// error readers the burst uses for failed calls.
+#include "limiterreply.h"
+#include "limiterscript.h"
+#include "redisreply.h"
+
+#include <hiredis/hiredis.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+namespace {
+// The request the reply answers; the seeds use these to reach the "member is now" and "member
+// is the request id" paths.
+constexpr qint64 requestNow = 1700000000000;
+const QByteArray requestId = QByteArrayLiteral("fuzz:7");
+const QByteArray key = QByteArrayLiteral("zsetlab:fuzz");
+
+// hiredis 0.14 allocates an array's element pointers as soon as it reads "*N", before any
+// element arrives. An N far beyond the input cannot be completed by it anyway; skip it rather
+// than report hiredis's allocation as ours.
+bool declaresMoreThanItHolds(const uint8_t* data, size_t size)
+{
+    for (size_t i = 0; i < size; ++i) {
+        if (data[i] != '*' && data[i] != '$')
+            continue;
+        unsigned long long declared = 0;
+        size_t j = i + 1;
+        while (j < size && data[j] >= '0' && data[j] <= '9' && declared <= size)
+            declared = declared * 10 + (data[j++] - '0');
+        if (declared > size)
+            return true;
+    }
+    return false;
+}
+
+void readOne(const RedisReply& reply)
+{
+    RequestRecord record;
+    record.now = requestNow;
+    record.id = 7;
+    const bool read = readLimiterReply(reply, requestNow, requestId, &record);
+    if (read != record.error.isEmpty())
+        abort(); // success and an error message go together exactly one way
+    if (record.added < -1 || record.added > 1)
+        abort();
+    if (record.memberKind != RequestRecord::MemberKind::Text && !record.member.isEmpty())
+        abort(); // only text members are stored; the others are rebuilt from now or the id
+    if (!read && record.error.size() > 400)
+        abort(); // a hostile reply must not flood the log
+
+    // What BurstRun does with a failed call.
+    if (reply.isServerError()) {
+        (void)ScriptRunner::describeFailure(reply, key);
+        (void)ScriptRunner::isNoScript(reply);
+        (void)ScriptError::fromReply(reply.text()).toString();
+    }
+    (void)reply.toDisplayString();
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (declaresMoreThanItHolds(data, size))
+        return 0;
+    redisReader* reader = redisReaderCreate();
+    if (redisReaderFeed(reader, reinterpret_cast<const char*>(data), size) == REDIS_OK) {
+        void* raw = nullptr;
+        // A pipeline delivers several replies in one read: take them all.
+        while (redisReaderGetReply(reader, &raw) == REDIS_OK && raw) {
+            const RedisReply reply = RedisReply::fromHiredis(static_cast<redisReply*>(raw));
+            freeReplyObject(raw);
+            raw = nullptr;
+            readOne(reply);
+        }
+    }
+    redisReaderFree(reader);
+    return 0;
+}
