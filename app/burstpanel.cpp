@@ -125,6 +125,11 @@ BurstPanel::BurstPanel(QWidget* parent)
     layout->addLayout(buttons);
     layout->addStretch(1);
 
+    // Long item texts must not make the panel wide: combos shrink and elide.
+    for (QComboBox* combo : {m_uniqueKind, m_pacing, m_clock}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
     connect(m_fire, &QPushButton::clicked, this, &BurstPanel::fireRequested);
     connect(m_stop, &QPushButton::clicked, this, &BurstPanel::stopRequested);
     connect(m_reset, &QPushButton::clicked, this, &BurstPanel::resetRequested);
@@ -176,6 +181,18 @@ void BurstPanel::updateStrategyHint()
 MemberStrategy BurstPanel::uniqueStrategy() const
 {
     return MemberStrategy(m_uniqueKind->currentData().toInt());
+}
+
+void BurstPanel::setUniqueStrategy(MemberStrategy strategy)
+{
+    const int index = m_uniqueKind->findData(int(strategy));
+    if (index < 0)
+        return;
+    const bool nowChecked = m_nowButton->isChecked();
+    m_uniqueKind->setCurrentIndex(index); // checks "unique member"
+    if (nowChecked)
+        m_nowButton->setChecked(true);
+    updateStrategyHint();
 }
 
 bool BurstPanel::compareMode() const

@@ -27,6 +27,7 @@ public:
     bool compareMode() const;
     void setCompareMode(bool on);
     MemberStrategy uniqueStrategy() const;
+    void setUniqueStrategy(MemberStrategy strategy);
     void setRunning(bool running);
 
     QPushButton* fireButton() const { return m_fire; }

@@ -3,7 +3,9 @@
 #include "burstpanel.h"
 #include "charts/timelineview.h"
 #include "connectdialog.h"
+#include "exportactions.h"
 #include "runview.h"
+#include "scenarioactions.h"
 #include "serverbar.h"
 #include "serversession.h"
 #include "zsetpanel.h"
@@ -54,8 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     scroll->setWidget(m_burstPanel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_burstPanel->sizeHint().width() + 16);
+    scroll->setMinimumWidth(std::min(m_burstPanel->sizeHint().width() + 16, 330));
     burstDock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, burstDock);
 
@@ -63,7 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* zsetDock = new QDockWidget(tr("ZSET contents"), this);
     zsetDock->setObjectName(QStringLiteral("ZsetDock"));
     zsetDock->setWidget(m_zsetPanel);
-    m_zsetPanel->setMinimumWidth(400);
+    m_zsetPanel->setMinimumWidth(280);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
 
     m_serverStatus = new QLabel(this);
@@ -111,13 +112,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createMenus()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Save &Screenshot…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), QStringLiteral("zsetlab.png"),
-                                                          tr("PNG images (*.png)"));
-        QString error;
-        if (!path.isEmpty() && !saveScreenshot(path, &error))
-            QMessageBox::warning(this, tr("Save Screenshot"), error);
-    });
+    m_scenarioActions = new ScenarioActions(this, file);
+    m_exportActions = new ExportActions(this, file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -238,6 +234,8 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary)
 {
     runView(side)->onFinished(summary);
+    if (m_scenario.timelineMs) // the scenario's view, once there is something to see
+        runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
     if (!m_experiment->isRunning()) {
         m_zsetRefresh->stop();
         m_zsetPanel->refresh();
@@ -267,6 +265,34 @@ void MainWindow::showConnectDialog()
     ConnectDialog dialog(m_session->request(), this);
     if (dialog.exec() == QDialog::Accepted)
         m_session->connectTo(dialog.request());
+}
+
+QWidget* MainWindow::runsArea() const
+{
+    return m_runs;
+}
+
+void MainWindow::applyScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    m_burstPanel->setPlan(scenario.plan);
+    m_burstPanel->setUniqueStrategy(scenario.uniqueStrategy);
+    m_burstPanel->setCompareMode(scenario.compare);
+    setCompareMode(scenario.compare);
+    if (!scenario.title.isEmpty())
+        setWindowTitle(tr("%1 — zsetlab").arg(scenario.title));
+}
+
+Scenario MainWindow::currentScenario() const
+{
+    Scenario scenario = m_scenario;
+    scenario.plan = m_burstPanel->plan();
+    scenario.compare = m_burstPanel->compareMode();
+    scenario.uniqueStrategy = m_burstPanel->uniqueStrategy();
+    const TimelineView* timeline = m_left->timeline();
+    if (!timeline->buckets().isEmpty())
+        scenario.timelineMs = std::make_pair(timeline->visibleFrom(), timeline->visibleTo());
+    return scenario;
 }
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error)

@@ -2,10 +2,13 @@
 
 #include "limiterexperiment.h"
 #include "redisserverchoice.h"
+#include "scenario.h"
 
 #include <QMainWindow>
 
 class BurstPanel;
+class ExportActions;
+class ScenarioActions;
 class QAction;
 class QLabel;
 class QSplitter;
@@ -28,7 +31,14 @@ public:
     // Saves a picture of the whole window (PNG); false with a message on failure.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
+    // Takes a scenario's plan, compare mode and view; fires nothing.
+    void applyScenario(const Scenario& scenario);
+    Scenario currentScenario() const;
+
     ServerSession* session() const { return m_session; }
+    QWidget* runsArea() const;
+    ScenarioActions* scenarioActions() const { return m_scenarioActions; }
+    ExportActions* exportActions() const { return m_exportActions; }
     LimiterExperiment* experiment() const { return m_experiment; }
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
@@ -75,4 +85,7 @@ private:
     QTimer* m_zsetRefresh = nullptr;
     LimiterExperiment::Side m_zsetSide = LimiterExperiment::Left;
     QString m_confirmedRemote; // the remote endpoint the user agreed to load, this session
+    ScenarioActions* m_scenarioActions = nullptr;
+    ExportActions* m_exportActions = nullptr;
+    Scenario m_scenario; // the last one applied: its title and view range
 };

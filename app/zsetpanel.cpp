@@ -90,6 +90,7 @@ void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& o
 void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const QString& caption)
 {
     m_key = key;
+    m_writes = writes;
     m_model->setWrites(writes);
     m_caption->setText(caption.isEmpty() ? QString::fromUtf8(key) : caption);
     applyFilters();
@@ -118,6 +119,7 @@ void ZsetPanel::refresh()
 void ZsetPanel::clear()
 {
     m_key.clear();
+    m_writes = nullptr;
     m_model->setWrites(nullptr);
     m_model->clear();
     m_caption->setText(tr("No burst yet."));

@@ -28,6 +28,8 @@ public:
     void selectMember(const QByteArray& member);
 
     ZsetModel* model() const { return m_model; }
+    ZsetReader* reader() const { return m_reader; }
+    const MemberWrites* writes() const { return m_writes; }
     QTableView* view() const { return m_view; }
     QByteArray key() const;
 
@@ -43,4 +45,5 @@ private:
     QLineEdit* m_minScore = nullptr;
     QLineEdit* m_maxScore = nullptr;
     QByteArray m_key;
+    const MemberWrites* m_writes = nullptr;
 };

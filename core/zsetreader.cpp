@@ -1,5 +1,7 @@
 #include "zsetreader.h"
 
+#include "dataexport.h"
+
 #include <QMetaObject>
 
 #include <algorithm>
@@ -253,4 +255,21 @@ QString ZsetReader::formatScore(const QByteArray& score)
     if (ok && std::isfinite(value) && std::floor(value) == value && std::abs(value) < 9.2e18)
         return QString::number(static_cast<qint64>(value));
     return ok ? QString::number(value, 'f', 6) : QString::fromLatin1(score);
+}
+
+void ZsetReader::requestSnapshot()
+{
+    auto worker = m_worker;
+    const QByteArray key = m_query.key;
+    m_thread.post([this, worker, key] {
+        QString error;
+        QVector<ZsetEntry> members;
+        if (!worker->ensureConnected(&error) || !DataExport::readZset(worker->connection, key, &members, &error)) {
+            QMetaObject::invokeMethod(
+                this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+            return;
+        }
+        QMetaObject::invokeMethod(
+            this, [this, key, members] { emit snapshotReady(key, members); }, Qt::QueuedConnection);
+    });
 }

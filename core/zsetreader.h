@@ -46,6 +46,8 @@ public:
     void requestCount();
     void requestPage(qint64 firstRow, int rows);
     void requestRowOf(const QByteArray& member);
+    // The whole key, unfiltered (for an export): snapshotReady, or failed.
+    void requestSnapshot();
 
     // "1710000000000" for scores Redis wrote as "1.71e+12" or "1710000000000": never scientific.
     static QString formatScore(const QByteArray& score);
@@ -55,6 +57,7 @@ signals:
     void countReady(quint64 generation, qint64 rows, bool truncated);
     void pageReady(quint64 generation, qint64 firstRow, const QVector<ZsetEntry>& entries);
     void rowReady(quint64 generation, const QByteArray& member, qint64 row);
+    void snapshotReady(const QByteArray& key, const QVector<ZsetEntry>& members);
     void failed(const QString& message);
 
 private:

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QObject>
+
+class MainWindow;
+class QMenu;
+
+// File menu entries that write documents: pictures of the window and its views, the data behind
+// them (request log, ZSET snapshot, summary) as CSV or JSON.
+class ExportActions : public QObject
+{
+    Q_OBJECT
+public:
+    ExportActions(MainWindow* window, QMenu* fileMenu);
+
+    void exportPicture();
+    void copyPicture();
+    void exportRequestLog();
+    void exportZsetSnapshot();
+    void exportSummary();
+
+    // The data exports without dialogs (headless runs, tests); false with a message.
+    static bool writeRequestLog(MainWindow* window, const QString& path, QString* error);
+    static bool writeSummary(MainWindow* window, const QString& path, QString* error);
+
+private:
+    QString askPath(const QString& title, const QString& name);
+
+    MainWindow* m_window;
+};

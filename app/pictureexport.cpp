@@ -1,0 +1,57 @@
+#include "pictureexport.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QImageWriter>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace PictureExport {
+
+QImage render(QWidget* widget, double scale)
+{
+    QImage image(widget->size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(widget->palette().color(QPalette::Window));
+    QPainter painter(&image);
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    return image;
+}
+
+bool writePng(QWidget* widget, const QString& path, double scale, QString* error)
+{
+    QImageWriter writer(path, "png");
+    if (!writer.write(render(widget, scale))) {
+        if (error)
+            *error = QApplication::translate("PictureExport", "Cannot write %1: %2").arg(path, writer.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool writeSvg(QWidget* widget, const QString& path, const QString& title, QString* error)
+{
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(widget->size());
+    generator.setViewBox(QRect(QPoint(), widget->size()));
+    generator.setTitle(title);
+    generator.setDescription(QStringLiteral("zsetlab"));
+    QPainter painter;
+    if (!painter.begin(&generator)) {
+        if (error)
+            *error = QApplication::translate("PictureExport", "Cannot write %1.").arg(path);
+        return false;
+    }
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    painter.end();
+    return true;
+}
+
+void copyToClipboard(QWidget* widget, double scale)
+{
+    QApplication::clipboard()->setImage(render(widget, scale));
+}
+
+} // namespace PictureExport

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QImage>
+#include <QString>
+
+class QWidget;
+
+// Pictures of the window or of one of its views, for documentation: PNG at 1x or 2x, SVG with text
+// kept as text, or the clipboard.
+namespace PictureExport {
+// Renders `widget` at its current size times `scale` (device pixel ratio), on the GUI thread.
+QImage render(QWidget* widget, double scale = 1.0);
+bool writePng(QWidget* widget, const QString& path, double scale, QString* error);
+bool writeSvg(QWidget* widget, const QString& path, const QString& title, QString* error);
+void copyToClipboard(QWidget* widget, double scale);
+} // namespace PictureExport

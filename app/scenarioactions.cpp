@@ -1,0 +1,104 @@
+#include "scenarioactions.h"
+
+#include "mainwindow.h"
+#include "scenario.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace {
+constexpr int maxRecent = 8;
+const char recentKey[] = "scenarios/recent";
+} // namespace
+
+ScenarioActions::ScenarioActions(MainWindow* window, QMenu* fileMenu)
+    : QObject(window)
+    , m_window(window)
+{
+    fileMenu->addAction(tr("&Open Scenario…"), QKeySequence::Open, this, &ScenarioActions::openDialog);
+    m_recent = fileMenu->addMenu(tr("Open &Recent"));
+    QMenu* examples = fileMenu->addMenu(tr("E&xamples"));
+    const QFileInfoList shipped = QDir(QStringLiteral(":/scenarios")).entryInfoList({QStringLiteral("*.json")});
+    for (const QFileInfo& info : shipped) {
+        Scenario scenario;
+        QString error;
+        if (!Scenario::load(info.filePath(), &scenario, &error))
+            continue;
+        QAction* action = examples->addAction(scenario.title.isEmpty() ? info.baseName() : scenario.title);
+        action->setToolTip(scenario.description);
+        const QString path = info.filePath();
+        connect(action, &QAction::triggered, this, [this, path] { open(path); });
+    }
+    fileMenu->addAction(tr("&Save Scenario…"), QKeySequence::Save, this, &ScenarioActions::saveDialog);
+    fileMenu->addSeparator();
+    rebuildRecentMenu();
+}
+
+bool ScenarioActions::open(const QString& path)
+{
+    Scenario scenario;
+    QString error;
+    if (!Scenario::load(path, &scenario, &error)) {
+        QMessageBox::warning(m_window, tr("Open Scenario"),
+                             tr("%1\n\nNothing was changed: fix the file or open another one.").arg(error));
+        return false;
+    }
+    m_window->applyScenario(scenario);
+    if (!path.startsWith(QLatin1Char(':')))
+        rememberRecent(QFileInfo(path).absoluteFilePath());
+    m_window->statusBar()->showMessage(
+        tr("Opened %1: press F5 to fire.").arg(scenario.title.isEmpty() ? path : scenario.title), 8000);
+    return true;
+}
+
+void ScenarioActions::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Scenario"), QString(),
+                                                      tr("zsetlab scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        open(path);
+}
+
+void ScenarioActions::saveDialog()
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Scenario"), QStringLiteral("scenario.json"),
+                                                tr("zsetlab scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".json")))
+        path += QStringLiteral(".json");
+    QString error;
+    if (!m_window->currentScenario().save(path, &error)) {
+        QMessageBox::warning(m_window, tr("Save Scenario"), error);
+        return;
+    }
+    rememberRecent(QFileInfo(path).absoluteFilePath());
+    m_window->statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void ScenarioActions::rememberRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(recentKey)).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    settings.setValue(QLatin1String(recentKey), recent.mid(0, maxRecent));
+    rebuildRecentMenu();
+}
+
+void ScenarioActions::rebuildRecentMenu()
+{
+    m_recent->clear();
+    const QStringList recent = QSettings().value(QLatin1String(recentKey)).toStringList();
+    for (const QString& path : recent) {
+        QAction* action = m_recent->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        connect(action, &QAction::triggered, this, [this, path] { open(path); });
+    }
+    m_recent->setEnabled(!recent.isEmpty());
+}

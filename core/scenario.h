@@ -1,0 +1,29 @@
+#pragma once
+
+#include "burstplan.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+// A scenario file: a burst plan with the view around it (compare mode, language, timeline range),
+// as JSON with a schema version, so a lesson or a documentation picture can be replayed exactly.
+struct Scenario
+{
+    static constexpr const char* schema = "zsetlab.scenario/1";
+
+    QString title;
+    QString description;
+    QString language; // "en", "vi", or empty: the system's
+    bool compare = false;
+    MemberStrategy uniqueStrategy = MemberStrategy::RequestId; // the right side in compare mode
+    BurstPlan plan;
+    std::optional<std::pair<double, double>> timelineMs; // visible range, ms since start
+
+    QJsonObject toJson() const;
+    // Reads a scenario; false with a message that names the field and what was expected.
+    static bool fromJson(const QByteArray& json, Scenario* scenario, QString* error);
+    static bool load(const QString& path, Scenario* scenario, QString* error);
+    bool save(const QString& path, QString* error) const;
+};

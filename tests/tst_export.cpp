@@ -1,0 +1,206 @@
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
+#include "mainwindow.h"
+#include "pictureexport.h"
+#include "runview.h"
+#include "serversession.h"
+#include "testredis.h"
+#include "zsetkeys.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+namespace {
+double inkShare(const QImage& image)
+{
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            ++counts[image.pixel(x, y)];
+    int most = 0;
+    int total = 0;
+    for (int count : counts) {
+        most = std::max(most, count);
+        total += count;
+    }
+    return total ? 1.0 - double(most) / total : 0;
+}
+
+QStringList args(std::initializer_list<const char*> items)
+{
+    QStringList list;
+    for (const char* item : items)
+        list << QString::fromUtf8(item);
+    return list;
+}
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void pngHasTheAskedSizeAndIsNotBlank_data();
+    void pngHasTheAskedSizeAndIsNotBlank();
+    void svgParsesAndKeepsText();
+    void headlessExportWritesItsFiles();
+    void headlessExportRefusesBadInput_data();
+    void headlessExportRefusesBadInput();
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_dir;
+};
+
+void TestExport::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 860);
+    m_window->show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+    Scenario scenario;
+    QString error;
+    QVERIFY2(Scenario::load(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json"), &scenario, &error),
+             qPrintable(error));
+    m_window->applyScenario(scenario);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+}
+
+void TestExport::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+void TestExport::pngHasTheAskedSizeAndIsNotBlank_data()
+{
+    QTest::addColumn<QString>("part");
+    QTest::addColumn<double>("scale");
+    for (const char* part : {"window", "runs", "timeline", "counts", "table"}) {
+        QTest::newRow(QByteArray(part).append(" 1x").constData()) << QString::fromLatin1(part) << 1.0;
+        QTest::newRow(QByteArray(part).append(" 2x").constData()) << QString::fromLatin1(part) << 2.0;
+    }
+}
+
+void TestExport::pngHasTheAskedSizeAndIsNotBlank()
+{
+    QFETCH(QString, part);
+    QFETCH(double, scale);
+    RunView* left = m_window->runView(LimiterExperiment::Left);
+    QWidget* widget = part == QLatin1String("window") ? static_cast<QWidget*>(m_window.get())
+        : part == QLatin1String("runs")               ? m_window->runsArea()
+        : part == QLatin1String("timeline")           ? static_cast<QWidget*>(left->timeline())
+        : part == QLatin1String("counts")             ? static_cast<QWidget*>(left->counts())
+                                          : m_window->findChild<QWidget*>(QStringLiteral("qt_scrollarea_viewport"));
+    QVERIFY(widget);
+    const QString path = m_dir.filePath(part + QString::number(scale) + QStringLiteral(".png"));
+    QString error;
+    QVERIFY2(PictureExport::writePng(widget, path, scale, &error), qPrintable(error));
+    const QImage image(path);
+    QCOMPARE(image.size(), widget->size() * scale);
+    QVERIFY2(inkShare(image) > 0.02, qPrintable(QString::number(inkShare(image))));
+}
+
+void TestExport::svgParsesAndKeepsText()
+{
+    const QString path = m_dir.filePath(QStringLiteral("timeline.svg"));
+    QString error;
+    TimelineView* timeline = m_window->runView(LimiterExperiment::Left)->timeline();
+    QVERIFY2(PictureExport::writeSvg(timeline, path, QStringLiteral("timeline"), &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    int texts = 0;
+    QStringList words;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text")) {
+            ++texts;
+            words << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY2(texts > 3, "axis labels and the legend stay text");
+    QVERIFY2(words.join(QLatin1Char(' ')).contains(QLatin1String("stored")), qPrintable(words.join(QLatin1Char('|'))));
+    QVERIFY(QSvgRenderer(path).isValid());
+}
+
+void TestExport::headlessExportWritesItsFiles()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    const QString png = m_dir.filePath(QStringLiteral("headless.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("headless.svg"));
+    const QString json = m_dir.filePath(QStringLiteral("headless.json"));
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM")); // the app must choose offscreen itself
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    process.setProcessEnvironment(environment);
+    process.start(app,
+                  {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--scenario"),
+                   QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/classroom-demo.json"),
+                   QStringLiteral("--export-png"), png, QStringLiteral("--export-svg"), svg,
+                   QStringLiteral("--export-json"), json, QStringLiteral("--size"), QStringLiteral("1280x800"),
+                   QStringLiteral("--scale"), QStringLiteral("2")});
+    QVERIFY(process.waitForFinished(120000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QCOMPARE(QImage(png).size(), QSize(2560, 1600));
+    QVERIFY(inkShare(QImage(png)) > 0.1);
+    QVERIFY(QSvgRenderer(svg).isValid());
+    QFile summary(json);
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    const QJsonObject object = QJsonDocument::fromJson(summary.readAll()).object();
+    QCOMPARE(object.value(QLatin1String("sent")).toInt(), 5);
+    QCOMPARE(object.value(QLatin1String("stored")).toInt(), 1);
+    QCOMPARE(object.value(QLatin1String("admitted_over_limit")).toInt(), 2);
+    // Its keys are gone with it.
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    QCOMPARE(redis.command({"EXISTS", object.value(QLatin1String("key")).toString().toUtf8()}).toInteger(), 0LL);
+}
+
+void TestExport::headlessExportRefusesBadInput_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no scenario") << args({"--export-png", "/tmp/x.png"}) << "need --scenario";
+    QTest::newRow("missing scenario") << args({"--scenario", "/nonexistent.json", "--export-png", "/tmp/x.png"})
+                                      << "/nonexistent.json";
+    QTest::newRow("bad size") << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+                                       "--export-png", "/tmp/x.png", "--size", "big"})
+                              << "--size";
+    QTest::newRow("bad scale") << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+                                        "--export-png", "/tmp/x.png", "--scale", "3"})
+                               << "--scale";
+}
+
+void TestExport::headlessExportRefusesBadInput()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    QProcess process;
+    process.start(app, arguments);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(message), qPrintable(err));
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

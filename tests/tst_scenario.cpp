@@ -1,0 +1,142 @@
+#include "scenario.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestScenario : public QObject
+{
+    Q_OBJECT
+private slots:
+    void roundTrips();
+    void readsTheShippedScenarios_data();
+    void readsTheShippedScenarios();
+    void namesTheBadField_data();
+    void namesTheBadField();
+    void reportsFilesThatCannotBeRead();
+};
+
+void TestScenario::roundTrips()
+{
+    Scenario scenario;
+    scenario.title = QStringLiteral("Three app servers");
+    scenario.description = QStringLiteral("One of them 40 ms ahead");
+    scenario.language = QStringLiteral("vi");
+    scenario.compare = true;
+    scenario.uniqueStrategy = MemberStrategy::Sequence;
+    scenario.plan.requests = 1234;
+    scenario.plan.connections = 3;
+    scenario.plan.pipeline = 4;
+    QVERIFY(Pacing::parse(QStringLiteral("poisson:2.5"), &scenario.plan.pacing, nullptr));
+    scenario.plan.clock = ClockKind::Schedule;
+    scenario.plan.windowMs = 250;
+    scenario.plan.limit = 42;
+    scenario.plan.seed = 99;
+    scenario.plan.clockOffsetsMs = {0, 0, 40};
+    scenario.timelineMs = std::make_pair(-5.0, 60.0);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("s.json"));
+    QString error;
+    QVERIFY2(scenario.save(path, &error), qPrintable(error));
+    Scenario loaded;
+    QVERIFY2(Scenario::load(path, &loaded, &error), qPrintable(error));
+    QCOMPARE(loaded.toJson(), scenario.toJson());
+    QCOMPARE(loaded.plan.pacing.toString(), QStringLiteral("poisson:2.5"));
+    QCOMPARE(loaded.plan.clockOffsetsMs, (QVector<qint64> {0, 0, 40}));
+    QCOMPARE(loaded.timelineMs->second, 60.0);
+    QCOMPARE(loaded.uniqueStrategy, MemberStrategy::Sequence);
+}
+
+void TestScenario::readsTheShippedScenarios_data()
+{
+    QTest::addColumn<QString>("path");
+    const QDir dir(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios"));
+    const QStringList files = dir.entryList({QStringLiteral("*.json")});
+    QVERIFY(files.size() >= 4);
+    for (const QString& file : files)
+        QTest::newRow(qPrintable(file)) << dir.filePath(file);
+}
+
+void TestScenario::readsTheShippedScenarios()
+{
+    QFETCH(QString, path);
+    Scenario scenario;
+    QString error;
+    QVERIFY2(Scenario::load(path, &scenario, &error), qPrintable(error));
+    QVERIFY(!scenario.title.isEmpty());
+    QVERIFY(!scenario.description.isEmpty());
+}
+
+void TestScenario::namesTheBadField_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    const QByteArray head = R"({"schema":"zsetlab.scenario/1",)";
+    QTest::newRow("not json") << QByteArray("{\"schema\": ") << "Not valid JSON at character";
+    QTest::newRow("a list") << QByteArray("[1,2]") << "Expected a JSON object";
+    QTest::newRow("no schema") << QByteArray(R"({"plan":{}})")
+                               << "schema: expected \"zsetlab.scenario/1\", got nothing";
+    QTest::newRow("future schema") << QByteArray(R"({"schema":"zsetlab.scenario/9","plan":{}})")
+                                   << "made by another version";
+    QTest::newRow("no plan") << head + R"("title":"x"})"
+                             << "plan: missing";
+    QTest::newRow("plan not an object") << head + R"("plan":3})"
+                                        << "plan: expected an object";
+    QTest::newRow("requests text") << head + R"("plan":{"requests":"many"}})"
+                                   << "plan.requests: expected a whole number from 1 to 50000000, got \"many\"";
+    QTest::newRow("requests fraction") << head + R"("plan":{"requests":1.5}})"
+                                       << "plan.requests: expected a whole number";
+    QTest::newRow("requests zero") << head + R"("plan":{"requests":0}})"
+                                   << "plan.requests";
+    QTest::newRow("unknown strategy")
+        << head + R"("plan":{"strategy":"uuid"}})"
+        << "plan.strategy: expected one of now, random, request-id, sequence, got \"uuid\"";
+    QTest::newRow("bad pace") << head + R"("plan":{"pace":"steady"}})"
+                              << "plan.pace: expected burst, interval:MICROS or poisson:PER_MS";
+    QTest::newRow("bad clock") << head + R"("plan":{"clock":"sundial"}})"
+                               << "plan.clock";
+    QTest::newRow("negative limit") << head + R"("plan":{"limit":-1}})"
+                                    << "plan.limit";
+    QTest::newRow("offsets not a list") << head + R"("plan":{"clock_offsets_ms":40}})"
+                                        << "plan.clock_offsets_ms: expected a list";
+    QTest::newRow("compare not a bool") << head + R"("compare":"yes","plan":{}})"
+                                        << "compare: expected true or false, got \"yes\"";
+    QTest::newRow("unique strategy now") << head + R"("unique_strategy":"now","plan":{}})"
+                                         << "unique_strategy: expected random, request-id or sequence";
+    QTest::newRow("language") << head + R"("language":"fr","plan":{}})"
+                              << "language: expected \"en\" or \"vi\"";
+    QTest::newRow("view range backwards") << head + R"("plan":{},"view":{"timeline_ms":[10,5]}})"
+                                          << "view.timeline_ms";
+}
+
+void TestScenario::namesTheBadField()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    Scenario scenario;
+    scenario.title = QStringLiteral("untouched");
+    QString error;
+    QVERIFY(!Scenario::fromJson(json, &scenario, &error));
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QCOMPARE(scenario.title, QStringLiteral("untouched")); // nothing half-applied
+}
+
+void TestScenario::reportsFilesThatCannotBeRead()
+{
+    Scenario scenario;
+    QString error;
+    QVERIFY(!Scenario::load(QStringLiteral("/nonexistent/scenario.json"), &scenario, &error));
+    QVERIFY2(error.contains(QLatin1String("/nonexistent/scenario.json")), qPrintable(error));
+    QTemporaryDir dir;
+    QFile binary(dir.filePath(QStringLiteral("corrupt.json")));
+    QVERIFY(binary.open(QIODevice::WriteOnly));
+    binary.write(QByteArray("\x89PNG\r\n\x1a\n\0\0garbage", 17));
+    binary.close();
+    QVERIFY(!Scenario::load(binary.fileName(), &scenario, &error));
+    QVERIFY2(error.contains(QLatin1String("corrupt.json")) && error.contains(QLatin1String("Not valid JSON")),
+             qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(TestScenario)
+#include "tst_scenario.moc"
