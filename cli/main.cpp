@@ -1,3 +1,4 @@
+#include "doctorcommand.h"
 #include "runcommand.h"
 #include "servercommand.h"
 
@@ -10,6 +11,7 @@ const char usage[] = R"(Usage: zsetlab-cli COMMAND [OPTIONS]
 Commands:
   run       fire a burst at a limiter script and report what the ZSET counted
   server    start a private redis-server and print its URL
+  doctor    read your own limiter script (and with --live, probe it): does it count right?
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
 )";
@@ -36,6 +38,8 @@ int main(int argc, char* argv[])
         return runRunCommand(arguments);
     if (command == QLatin1String("server"))
         return runServerCommand(arguments);
+    if (command == QLatin1String("doctor"))
+        return runDoctorCommand(arguments);
     QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;
     return 2;
 }

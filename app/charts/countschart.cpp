@@ -169,6 +169,9 @@ void CountsChart::refresh()
         m_limit->replace({QPointF(0, double(log.limit())), QPointF(std::max(n, 1), double(log.limit()))});
     else
         m_limit->clear();
-    m_x->setRange(0, std::max(log.size(), 10));
-    m_y->setRange(0, double(top) * 1.08 + 1);
+    // Whole-number ticks: counts are integers, and "%d" on a 1.35 step would label lines wrongly.
+    m_x->setRange(0, std::max(log.size(), 4));
+    m_x->applyNiceNumbers();
+    m_y->setRange(0, double(top) * 1.05 + 1);
+    m_y->applyNiceNumbers();
 }

@@ -1,0 +1,255 @@
+#include "doctorcommand.h"
+
+#include "exitcodes.h"
+#include "interrupts.h"
+#include "scriptdoctor.h"
+#include "scriptprobe.h"
+#include "serveroptions.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <thread>
+
+namespace {
+const char description[] = R"(Read your own limiter script and tell whether it counts right: findings with the
+line, why it matters and what to change; with --live, evidence from a real Redis.
+
+Say how the script is called with --keys and --args: tokens in the order the script
+reads KEYS and ARGV, made of placeholders and literals:
+  {key}     a fresh key under zsetlab: (every key must start with it)
+  {now}     the request's time in ms        {now_s} in seconds   {now_us} in microseconds
+  {window}  the window in ms                {window_s} in seconds
+  {limit}   the limit                       {uuid} {seq} an id unique per request
+Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
+
+The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
+0.5, 2, 10 and 50 per ms (with and without the limit) and calls a window apart; then it
+reads the sorted sets and the replies (a count, 0/1, true/false or {count, ...}) and deletes
+every key it named.
+
+Examples:
+  zsetlab-cli doctor my_limiter.lua
+  zsetlab-cli doctor my_limiter.lua --args "{now_s} {window_s} {limit}" --live
+  zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
+
+Exit codes: 0 clean, 1 a problem was found, 2 bad usage, 3 cannot connect or
+authenticate, 4 the script cannot be read, loaded or run.)";
+
+struct DoctorOptions
+{
+    QCommandLineOption keys {QStringLiteral("keys"),
+                             QStringLiteral("KEYS as the script expects them (default \"{key}\")."),
+                             QStringLiteral("TEMPLATE"), CallTemplate::defaultKeys()};
+    QCommandLineOption args {
+        QStringLiteral("args"),
+        QStringLiteral("ARGV as the script expects them (default \"{now} {window} {limit} {uuid}\")."),
+        QStringLiteral("TEMPLATE"), CallTemplate::defaultArgs()};
+    QCommandLineOption live {QStringLiteral("live"),
+                             QStringLiteral("Also run the script on Redis and report what it stored and admitted.")};
+    QCommandLineOption window {QStringLiteral("window"),
+                               QStringLiteral("Window of the live probe in ms (default 60000)."), QStringLiteral("MS"),
+                               QStringLiteral("60000")};
+    QCommandLineOption limit {QStringLiteral("limit"), QStringLiteral("Limit of the live probe (default 5)."),
+                              QStringLiteral("L"), QStringLiteral("5")};
+    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
+};
+
+QJsonObject findingJson(const ScriptFinding& finding)
+{
+    QJsonObject json;
+    json.insert(QStringLiteral("line"), finding.line);
+    json.insert(QStringLiteral("severity"), ScriptDoctor::severityName(finding.severity));
+    json.insert(QStringLiteral("code"), finding.code);
+    json.insert(QStringLiteral("title"), finding.title);
+    json.insert(QStringLiteral("explanation"), finding.explanation);
+    json.insert(QStringLiteral("suggestion"), finding.suggestion);
+    json.insert(QStringLiteral("excerpt"), finding.excerpt);
+    return json;
+}
+
+// Wraps text for a terminal, every line indented.
+QString wrapped(const QString& text, int indent, int width = 100)
+{
+    const QString pad(indent, QLatin1Char(' '));
+    QString out;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && indent + line.size() + 1 + word.size() > width) {
+            out += pad + line + QLatin1Char('\n');
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        out += pad + line + QLatin1Char('\n');
+    return out;
+}
+
+QString findingsText(const QString& script, const CallTemplate& call, const ScriptExamination& examination)
+{
+    QString text
+        = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
+              .arg(script, call.keysText(), call.argsText().isEmpty() ? QStringLiteral("(none)") : call.argsText());
+    const int errors = examination.count(ScriptFinding::Severity::Error);
+    const int warnings = examination.count(ScriptFinding::Severity::Warning);
+    const int infos = examination.count(ScriptFinding::Severity::Info);
+    if (examination.findings.isEmpty()) {
+        text += QStringLiteral("No findings.\n");
+        return text;
+    }
+    text += QStringLiteral("%1 finding(s): %2 error(s), %3 warning(s), %4 note(s)\n")
+                .arg(examination.findings.size())
+                .arg(errors)
+                .arg(warnings)
+                .arg(infos);
+    for (const ScriptFinding& finding : examination.findings) {
+        text += QStringLiteral("\nline %1  %2  %3  [%4]\n")
+                    .arg(finding.line)
+                    .arg(ScriptDoctor::severityName(finding.severity), finding.title, finding.code);
+        if (!finding.excerpt.isEmpty())
+            text += QStringLiteral("    > ") + finding.excerpt + QLatin1Char('\n');
+        text += wrapped(finding.explanation, 4);
+        text += wrapped(QStringLiteral("Change: ") + finding.suggestion, 4);
+    }
+    return text;
+}
+
+QString probeText(const ProbeReport& report, const QString& server)
+{
+    QString text = QStringLiteral("\nLive probe on %1:\n").arg(server);
+    for (const QString& sentence : report.verdict)
+        text += wrapped(sentence, 2);
+    const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
+                                                           : report.scenario(QStringLiteral("back-to-back"));
+    if (together && !together->members.isEmpty())
+        text += wrapped(
+            QStringLiteral("Members stored by the calls %1: %2")
+                .arg(report.clockControlled ? QStringLiteral("sharing one now") : QStringLiteral("sent back to back"),
+                     together->members.join(QStringLiteral(", "))),
+            2);
+    return text;
+}
+
+bool readInteger(const QCommandLineParser& parser, const QCommandLineOption& option, qint64 min, qint64 max,
+                 qint64* value, QString* error)
+{
+    bool ok = false;
+    *value = parser.value(option).toLongLong(&ok);
+    if (ok && *value >= min && *value <= max)
+        return true;
+    *error = QStringLiteral("--%1 must be a whole number from %2 to %3, not \"%4\".")
+                 .arg(option.names().constFirst())
+                 .arg(min)
+                 .arg(max)
+                 .arg(parser.value(option));
+    return false;
+}
+} // namespace
+
+int runDoctorCommand(const QStringList& arguments)
+{
+    QTextStream err(stderr);
+    QTextStream out(stdout);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(description));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("doctor"), QStringLiteral("The command."));
+    parser.addPositionalArgument(QStringLiteral("FILE.lua"), QStringLiteral("The limiter script to examine."));
+    const DoctorOptions o;
+    const ServerOptions server;
+    server.addTo(parser);
+    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.json});
+    auto usageError = [&err](const QString& message) {
+        err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
+        return ExitUsage;
+    };
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return ExitDone;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() < 2)
+        return usageError(QStringLiteral("give the script to examine: zsetlab-cli doctor FILE.lua."));
+    if (positional.size() > 2)
+        return usageError(QStringLiteral("unexpected argument \"%1\".").arg(positional.at(2)));
+    const bool live = parser.isSet(o.live);
+    for (const QCommandLineOption* only : {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit}) {
+        if (!live && parser.isSet(*only))
+            return usageError(
+                QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));
+    }
+    CallTemplate call;
+    QString error;
+    if (!CallTemplate::parse(parser.value(o.keys), parser.value(o.args), &call, &error))
+        return usageError(error);
+    ProbeSettings settings;
+    if (!readInteger(parser, o.window, 1000, 365LL * 24 * 3600 * 1000, &settings.windowMs, &error)
+        || !readInteger(parser, o.limit, 1, 100'000, &settings.limit, &error))
+        return usageError(error);
+
+    LimiterScript script;
+    if (!LimiterScript::fromFile(positional.at(1), &script, &error)) {
+        err << "zsetlab-cli doctor: " << error << '\n';
+        return ExitScript;
+    }
+    const ScriptExamination examination = ScriptDoctor::examine(script.source(), call);
+
+    ProbeReport report;
+    QString serverText;
+    if (live) {
+        RedisServerChoice choice;
+        if (const int code = server.resolve(parser, &choice, true); code != ExitDone)
+            return code;
+        serverText = choice.description();
+        ScriptProbe probe(script, call, settings);
+        // The probe blocks; run it beside the event loop so that Ctrl+C can cancel it.
+        std::thread worker([&] {
+            report = probe.run(choice.endpoint(), choice.options());
+            QMetaObject::invokeMethod(
+                qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
+        });
+        onInterrupt([&probe] { probe.cancel(); });
+        QCoreApplication::exec();
+        worker.join();
+    }
+
+    if (parser.isSet(o.json)) {
+        QJsonArray findings;
+        for (const ScriptFinding& finding : examination.findings)
+            findings.append(findingJson(finding));
+        QJsonObject json;
+        json.insert(QStringLiteral("schema"), 1);
+        json.insert(QStringLiteral("script"), positional.at(1));
+        json.insert(QStringLiteral("keys"), call.keysText());
+        json.insert(QStringLiteral("args"), call.argsText());
+        json.insert(QStringLiteral("findings"), findings);
+        if (live)
+            json.insert(QStringLiteral("live"), report.toJson());
+        json.insert(QStringLiteral("problem"), examination.hasProblem() || (live && report.hasProblem()));
+        out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        out << findingsText(script.name(), call, examination);
+        if (live && report.failure == ProbeReport::Failure::None)
+            out << probeText(report, serverText);
+    }
+    out.flush();
+
+    switch (report.failure) {
+    case ProbeReport::Failure::None:
+        break;
+    case ProbeReport::Failure::Script:
+        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+        return ExitScript;
+    case ProbeReport::Failure::Connection:
+    case ProbeReport::Failure::Cancelled:
+        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+        return ExitConnection;
+    }
+    return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
+}

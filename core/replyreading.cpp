@@ -1,0 +1,190 @@
+#include "replyreading.h"
+
+#include <QStringList>
+
+namespace {
+// Words scripts use for their decision, lower-cased.
+bool readWord(const QByteArray& word, qint64* value)
+{
+    static const QList<QByteArray> yes {"true", "ok", "allowed", "allow", "yes", "pass", "accepted"};
+    static const QList<QByteArray> no {"false", "denied", "deny", "no", "rejected", "blocked", "limited", "refused"};
+    const QByteArray lower = word.trimmed().toLower();
+    if (yes.contains(lower)) {
+        *value = 1;
+        return true;
+    }
+    if (no.contains(lower)) {
+        *value = 0;
+        return true;
+    }
+    bool ok = false;
+    *value = lower.toLongLong(&ok);
+    if (!ok) {
+        const double number = lower.toDouble(&ok);
+        *value = qint64(number);
+        ok = ok && double(*value) == number; // "3.0" is 3, "2.5" is not a count
+    }
+    return ok;
+}
+
+ReplyReading readScalar(const RedisReply& reply)
+{
+    ReplyReading reading;
+    reading.shown = reply.toDisplayString();
+    switch (reply.type()) {
+    case RedisReply::Type::Integer:
+        reading.readable = true;
+        reading.value = reply.toInteger();
+        break;
+    case RedisReply::Type::Nil: // a Lua false
+        reading.readable = true;
+        reading.value = 0;
+        break;
+    case RedisReply::Type::String:
+    case RedisReply::Type::Status:
+        reading.readable = readWord(reply.bytes(), &reading.value);
+        break;
+    default:
+        break;
+    }
+    return reading;
+}
+} // namespace
+
+QString replyStyleName(ReplyStyle style)
+{
+    switch (style) {
+    case ReplyStyle::CountWithCall:
+        return QStringLiteral("count-with-call");
+    case ReplyStyle::CountBeforeCall:
+        return QStringLiteral("count-before-call");
+    case ReplyStyle::Admitted:
+        return QStringLiteral("admitted");
+    case ReplyStyle::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+QString replyStyleDescription(ReplyStyle style)
+{
+    switch (style) {
+    case ReplyStyle::CountWithCall:
+        return QStringLiteral("a count that includes the call (admitted while count <= limit)");
+    case ReplyStyle::CountBeforeCall:
+        return QStringLiteral("the count before the call (admitted while count < limit)");
+    case ReplyStyle::Admitted:
+        return QStringLiteral("the script's own decision (1/true = admitted, 0/false = refused)");
+    case ReplyStyle::Unknown:
+        break;
+    }
+    return QStringLiteral("unreadable");
+}
+
+ReplyReading ReplyReading::read(const RedisReply& reply)
+{
+    if (reply.type() != RedisReply::Type::Array)
+        return readScalar(reply);
+    const auto& parts = reply.elements();
+    ReplyReading reading;
+    if (!parts.empty() && parts[0].type() != RedisReply::Type::Array)
+        reading = readScalar(parts[0]);
+    reading.shown = reply.toDisplayString();
+    if (parts.size() == 3 && parts[1].type() == RedisReply::Type::Integer
+        && (parts[1].toInteger() == 0 || parts[1].toInteger() == 1))
+        reading.added = parts[1].toInteger();
+    return reading;
+}
+
+ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
+{
+    if (spread.isEmpty()) {
+        *why = QStringLiteral("no replies to read");
+        return ReplyStyle::Unknown;
+    }
+    QStringList values;
+    for (const ReplyReading& reading : spread) {
+        if (!reading.readable) {
+            *why = QStringLiteral("the reply %1 is neither a number, 0/1 nor true/false").arg(reading.shown.left(80));
+            return ReplyStyle::Unknown;
+        }
+        values << QString::number(reading.value);
+    }
+    // A count grows by one per stored call; it may stall when calls overwrite each other.
+    bool growsByAtMostOne = true;
+    qint64 highest = spread.first().value;
+    for (int i = 1; i < spread.size(); ++i) {
+        const qint64 step = spread[i].value - spread[i - 1].value;
+        growsByAtMostOne = growsByAtMostOne && (step == 0 || step == 1);
+        highest = std::max(highest, spread[i].value);
+    }
+    const qint64 first = spread.first().value;
+    if (growsByAtMostOne && highest > first && first == 1)
+        return ReplyStyle::CountWithCall;
+    if (growsByAtMostOne && highest > first && first == 0)
+        return ReplyStyle::CountBeforeCall;
+    // All 1: a decision, or a count that stays at 1; both read the same (1 is admitted).
+    if (growsByAtMostOne && highest == 1 && first == 1)
+        return ReplyStyle::Admitted;
+    if (highest == 0 && first == 0)
+        *why = QStringLiteral("every call replied 0, false or nil although no limit applied");
+    else
+        *why = QStringLiteral("the replies (%1) are neither a count that grows by one per call nor 0/1")
+                   .arg(values.mid(0, 10).join(QStringLiteral(", ")));
+    return ReplyStyle::Unknown;
+}
+
+AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& readings, qint64 limit,
+                               bool scriptReadsLimit)
+{
+    AdmissionCount count;
+    bool passedLimit = false;
+    for (const ReplyReading& reading : readings)
+        passedLimit = passedLimit || (reading.readable && reading.value > limit);
+    bool reachedLimit = false;
+    int repeatsAtLimit = 0;
+    for (const ReplyReading& reading : readings) {
+        if (!reading.readable || style == ReplyStyle::Unknown) {
+            ++count.unclear;
+            continue;
+        }
+        const qint64 v = reading.value;
+        switch (style) {
+        case ReplyStyle::Admitted:
+            if (v == 1)
+                ++count.admitted;
+            else if (v <= 0)
+                ++count.refused;
+            else
+                ++count.unclear;
+            break;
+        case ReplyStyle::CountBeforeCall:
+            (v >= 0 && v < limit) ? ++count.admitted : ++count.refused;
+            break;
+        case ReplyStyle::CountWithCall:
+            // A script that refuses without adding replies its unchanged count: the limit again.
+            // An add-then-count script would have gone past it. Say so instead of guessing.
+            if (scriptReadsLimit && !passedLimit && v == limit && reachedLimit) {
+                ++count.unclear;
+                ++repeatsAtLimit;
+            } else {
+                (v >= 1 && v <= limit) ? ++count.admitted : ++count.refused;
+            }
+            reachedLimit = reachedLimit || v == limit;
+            break;
+        case ReplyStyle::Unknown:
+            break;
+        }
+    }
+    if (repeatsAtLimit > 0)
+        count.note = QStringLiteral("%1 calls replied %2 (the limit) again: a script that refuses without adding "
+                                    "replies its unchanged count, so zsetlab cannot tell whether they were "
+                                    "admitted; a reply of 0/1 or {allowed, count} would say")
+                         .arg(repeatsAtLimit)
+                         .arg(limit);
+    else if (count.unclear > 0 && style == ReplyStyle::Unknown)
+        count.note = QStringLiteral("the replies could not be read");
+    else if (count.unclear > 0)
+        count.note = QStringLiteral("%1 replies were neither 0 nor 1").arg(count.unclear);
+    return count;
+}

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "calltemplate.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QVector>
+
+// One thing the doctor noticed in a limiter script: where, how bad, why, and what to change.
+struct ScriptFinding
+{
+    enum class Severity {
+        Info, // not a problem in itself (e.g. a part of the script zsetlab could not follow)
+        Warning, // counts right, but costs memory, depends on the Redis version or on the call
+        Error, // counts wrong
+    };
+
+    int line = 0; // 1-based line of the script
+    Severity severity = Severity::Warning;
+    QString title;
+    QString explanation; // plain words: what happens and why
+    QString suggestion; // the change to make, with Lua where it helps
+    // Stable identifier, for tools and tests: member-is-time, member-is-constant,
+    // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
+    // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
+    // no-expiry, argv-missing, keys-missing, template-mismatch, unread.
+    QString code;
+    QString excerpt; // the script's line, trimmed
+};
+
+// What ScriptDoctor read in a script.
+struct ScriptExamination
+{
+    QVector<ScriptFinding> findings; // by line
+    // What the script appends to KEYS[i] to name other keys it writes (e.g. ":seq"), so that a
+    // probe can look at them and delete them.
+    QList<QByteArray> keySuffixes;
+    // The script compares the limit itself (it decides, not its caller).
+    bool readsLimit = false;
+
+    // A Warning or an Error: zsetlab-cli doctor exits with 1.
+    bool hasProblem() const;
+    int count(ScriptFinding::Severity severity) const;
+};
+
+// Reads a Lua limiter script without running it and reports the mistakes that make ZSET
+// limiters count wrong: members that collide, lossy number-to-text conversions, units mixed up,
+// expired entries counted. It follows values through local variables, arithmetic and local
+// functions; what it cannot follow (tables, globals of other scripts) it leaves alone rather
+// than guess, so a clean report is not a proof: the live probe (ScriptProbe) is the evidence.
+namespace ScriptDoctor {
+ScriptExamination examine(const QByteArray& source, const CallTemplate& call = CallTemplate::zsetlabConvention());
+QString severityName(ScriptFinding::Severity severity); // "info", "warning", "error"
+} // namespace ScriptDoctor

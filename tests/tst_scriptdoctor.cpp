@@ -1,0 +1,409 @@
+#include "calltemplate.h"
+#include "limiterscript.h"
+#include "scriptdoctor.h"
+
+#include <QFile>
+#include <QtTest>
+
+namespace {
+// "code@line" for every finding, sorted: what the rows below expect.
+QStringList found(const ScriptExamination& examination)
+{
+    QStringList codes;
+    for (const ScriptFinding& finding : examination.findings)
+        codes << finding.code + QLatin1Char('@') + QString::number(finding.line);
+    codes.sort();
+    return codes;
+}
+
+// Codes only, for snippets whose lines are obvious.
+QStringList codes(const ScriptExamination& examination)
+{
+    QStringList list;
+    for (const ScriptFinding& finding : examination.findings)
+        list << finding.code;
+    list.sort();
+    list.removeDuplicates();
+    return list;
+}
+
+QStringList sorted(QStringList list)
+{
+    list.sort();
+    return list;
+}
+
+CallTemplate callWith(const QString& args, const QString& keys = CallTemplate::defaultKeys())
+{
+    CallTemplate call;
+    QString error;
+    if (!CallTemplate::parse(keys, args, &call, &error))
+        qFatal("bad template in the test: %s", qPrintable(error));
+    return call;
+}
+
+QByteArray corpusScript(const QString& name)
+{
+    QFile file(QFINDTESTDATA(QStringLiteral("doctor-corpus/") + name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing corpus script %s", qPrintable(name));
+    return file.readAll();
+}
+
+QStringList names(std::initializer_list<const char*> items)
+{
+    QStringList list;
+    for (const char* item : items)
+        list << QString::fromUtf8(item);
+    return list;
+}
+
+const QString defaultArgs = CallTemplate::defaultArgs();
+} // namespace
+
+class TestScriptDoctor : public QObject
+{
+    Q_OBJECT
+private slots:
+    void builtinStrategies_data();
+    void builtinStrategies();
+    void corpus_data();
+    void corpus();
+    void snippets_data();
+    void snippets();
+    void everyFindingSaysWhatToChange();
+    void namesTheKeysTheScriptDerives();
+    void noticesWhoComparesTheLimit_data();
+    void noticesWhoComparesTheLimit();
+    void templatesParse_data();
+    void templatesParse();
+    void templatesExpand_data();
+    void templatesExpand();
+};
+
+void TestScriptDoctor::builtinStrategies_data()
+{
+    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("now: member is the timestamp, EXPIRE in ms")
+        << MemberStrategy::Now << names({"expire-in-ms@30", "member-is-time@23"});
+    QTest::newRow("random: repeats before Redis 7, EXPIRE in ms")
+        << MemberStrategy::Random << names({"expire-in-ms@31", "member-random-pre7@25"});
+    QTest::newRow("request-id: clean") << MemberStrategy::RequestId << QStringList();
+    QTest::newRow("sequence: clean") << MemberStrategy::Sequence << QStringList();
+}
+
+void TestScriptDoctor::builtinStrategies()
+{
+    QFETCH(MemberStrategy, strategy);
+    QFETCH(QStringList, expected);
+    const ScriptExamination examination
+        = ScriptDoctor::examine(LimiterScript::builtin(strategy).source(), CallTemplate::zsetlabConvention());
+    QCOMPARE(found(examination), expected);
+    QCOMPARE(examination.hasProblem(), !expected.isEmpty());
+}
+
+void TestScriptDoctor::corpus_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("check then add with ZCOUNT, member = now")
+        << "check-then-add-zcount.lua"
+        << "{now} {window} {limit}" << names({"member-is-time@24"});
+    QTest::newRow("seconds timestamps, EXPIRE in seconds is right")
+        << "seconds-timestamps.lua"
+        << "{now_s} {window_s} {limit}" << names({"member-is-time@22"});
+    QTest::newRow("caller-supplied id: clean") << "caller-supplied-id.lua" << defaultArgs << QStringList();
+    QTest::newRow("microsecond concatenation") << "microsecond-concat.lua"
+                                               << "{now_us} {window}" << names({"lossy-time@19", "member-is-time@20"});
+    QTest::newRow("EXPIRE with milliseconds") << "expire-milliseconds.lua"
+                                              << "{now} {window} {uuid}" << names({"expire-in-ms@21"});
+    QTest::newRow("upper case, double quotes, ARGV as strings")
+        << "uppercase-double-quotes.lua" << defaultArgs << names({"member-is-time@12"});
+    QTest::newRow("lower case, single quotes, tostring member")
+        << "lowercase-single-quotes.lua"
+        << "{now} {window} {limit}" << names({"member-is-time@16"});
+    QTest::newRow("math.randomseed(now)") << "random-reseeded.lua"
+                                          << "{now} {window} {limit}" << names({"member-random-reseeded@26"});
+    QTest::newRow("counts before trimming")
+        << "count-before-trim.lua" << defaultArgs << names({"count-before-trim@18"});
+    QTest::newRow("server TIME in ms") << "server-time-ms.lua"
+                                       << "{window}" << names({"member-is-time@20"});
+    QTest::newRow("window first, caller sequence: clean") << "window-first-sequence.lua"
+                                                          << "{window} {limit} {now} {seq}" << QStringList();
+    QTest::newRow("window first, called in the default order")
+        << "window-first-sequence.lua" << defaultArgs
+        << names({"template-mismatch@14", "template-mismatch@15", "template-mismatch@16"});
+    QTest::newRow("PEXPIRE with seconds") << "pexpire-seconds.lua"
+                                          << "{now_s} {window_s} {uuid}" << names({"pexpire-in-seconds@18"});
+}
+
+void TestScriptDoctor::corpus()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, args);
+    QFETCH(QStringList, expected);
+    const ScriptExamination examination = ScriptDoctor::examine(corpusScript(file), callWith(args));
+    QCOMPARE(found(examination), sorted(expected));
+}
+
+void TestScriptDoctor::snippets_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QStringList>("expected");
+    const QByteArray trim = "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n";
+    const QByteArray expire = "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
+    auto script = [&](const char* body) -> QByteArray { return trim + body + '\n' + expire; };
+
+    QTest::newRow("member from string.format('%d')")
+        << script("local now = tonumber(ARGV[1])\n"
+                  "redis.call('ZADD', KEYS[1], now, string.format('%d', now))")
+        << defaultArgs << names({"member-is-time"});
+    QTest::newRow("member from the key and the time")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], KEYS[1] .. ':' .. ARGV[1])") << defaultArgs
+        << names({"member-is-time"});
+    QTest::newRow("redis.pcall, lower case, NX option")
+        << script("redis.pcall('zadd', KEYS[1], 'NX', ARGV[1], ARGV[1])") << defaultArgs << names({"member-is-time"});
+    QTest::newRow("redis.call under another name")
+        << script("local call = redis.call\ncall('ZADD', KEYS[1], ARGV[1], ARGV[1])") << defaultArgs
+        << names({"member-is-time"});
+    QTest::newRow("inside a local function")
+        << script("local function remember(k, t, m)\n  return redis.call('ZADD', k, t, m)\nend\n"
+                  "remember(KEYS[1], tonumber(ARGV[1]), ARGV[1])")
+        << defaultArgs << names({"member-is-time"});
+    QTest::newRow("local function given the request id")
+        << script("local function remember(k, t, m)\n  return redis.call('ZADD', k, t, m)\nend\n"
+                  "remember(KEYS[1], tonumber(ARGV[1]), ARGV[4])")
+        << defaultArgs << QStringList();
+    QTest::newRow("member from INCR") << script("redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', 'x'))")
+                                      << defaultArgs << QStringList();
+    QTest::newRow("ms timestamp and id concatenated: exact and unique")
+        << script("local now = tonumber(ARGV[1])\nredis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])")
+        << defaultArgs << QStringList();
+    QTest::newRow("the same literal member")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], 'request')") << defaultArgs << names({"member-is-constant"});
+    QTest::newRow("a literal id in the call template")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])") << "{now} {window} {limit} fixed-id"
+        << names({"member-is-constant"});
+    QTest::newRow("an id built in the call template") << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
+                                                      << "{now} {window} {limit} req-{seq}" << QStringList();
+    QTest::newRow("math.random after replicate_commands")
+        << script("redis.replicate_commands()\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. math.random())")
+        << defaultArgs << QStringList();
+    QTest::newRow("math.random alone") << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. math.random())")
+                                       << defaultArgs << names({"member-random-pre7"});
+    QTest::newRow("math.randomseed beside a unique member")
+        << script("math.randomseed(42)\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])") << defaultArgs
+        << names({"randomseed"});
+    QTest::newRow("TIME in microseconds concatenated")
+        << QByteArray("local t = redis.call('TIME')\nlocal now = t[1] * 1000000 + t[2]\n"
+                      "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[1] * 1000)\n"
+                      "redis.call('ZADD', KEYS[1], now, now .. '')\nredis.call('PEXPIRE', KEYS[1], ARGV[1])")
+        << "{window}" << names({"lossy-time", "member-is-time"});
+    QTest::newRow("TIME parts joined as text: exact, still the time")
+        << QByteArray("local t = redis.call('TIME')\nredis.call('ZREMRANGEBYSCORE', KEYS[1], 0, t[1] - ARGV[1])\n"
+                      "redis.call('ZADD', KEYS[1], t[1], t[1] .. t[2])\nredis.call('EXPIRE', KEYS[1], ARGV[1])")
+        << "{window_s}" << names({"member-is-time"});
+    QTest::newRow("microseconds into a log line only")
+        << QByteArray("local now = tonumber(ARGV[1])\n"
+                      "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[2] * 1000)\n"
+                      "redis.log(redis.LOG_NOTICE, 'at ' .. now)\n"
+                      "redis.call('ZADD', KEYS[1], now, ARGV[4])\n"
+                      + expire)
+        << "{now_us} {window} {limit} {uuid}" << names({"lossy-time"});
+    QTest::newRow("EXPIRE with the window in seconds is right")
+        << QByteArray("local window = tonumber(ARGV[2])\n" + trim
+                      + "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                        "redis.call('EXPIRE', KEYS[1], math.ceil(window / 1000))")
+        << defaultArgs << QStringList();
+    QTest::newRow("EXPIREAT with a time in ms") << QByteArray(trim
+                                                              + "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                                                                "redis.call('EXPIREAT', KEYS[1], ARGV[1] + ARGV[2])")
+                                                << defaultArgs << names({"expire-in-ms"});
+    QTest::newRow("PEXPIREAT with a time in seconds")
+        << QByteArray(trim
+                      + "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                        "redis.call('PEXPIREAT', KEYS[1], ARGV[1] + ARGV[2])")
+        << "{now_s} {window_s} {limit} {uuid}" << names({"pexpire-in-seconds"});
+    QTest::newRow("seconds minus milliseconds") << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
+                                                << "{now_s} {window} {limit} {uuid}" << names({"unit-mismatch"});
+    QTest::newRow("scores in seconds, bound in ms")
+        << QByteArray("redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[2] - ARGV[3])\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                      "redis.call('PEXPIRE', KEYS[1], ARGV[3])")
+        << "{now_s} {now} {window} {uuid}" << names({"unit-mismatch"});
+    QTest::newRow("never trims") << QByteArray("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                                               "local n = redis.call('ZCARD', KEYS[1])\n"
+                                               + expire + "return n")
+                                 << defaultArgs << names({"never-trims"});
+    QTest::newRow("ZCOUNT over every score is ZCARD")
+        << QByteArray("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                      "local n = redis.call('ZCOUNT', KEYS[1], '-inf', '+inf')\n"
+                      + expire + "return n")
+        << defaultArgs << names({"never-trims"});
+    QTest::newRow("ZCOUNT of the window needs no trim")
+        << QByteArray("local n = redis.call('ZCOUNT', KEYS[1], ARGV[1] - ARGV[2], '+inf')\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                      + expire + "return n")
+        << defaultArgs << QStringList();
+    QTest::newRow("expiry before ZADD") << QByteArray(trim + expire + "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
+                                        << defaultArgs << names({"expire-before-add"});
+    QTest::newRow("no expiry") << QByteArray(trim + "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])") << defaultArgs
+                               << names({"no-expiry"});
+    QTest::newRow("ARGV beyond the call template")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[5])") << defaultArgs << names({"argv-missing"});
+    QTest::newRow("KEYS beyond the call template")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\nredis.call('INCR', KEYS[2])") << defaultArgs
+        << names({"keys-missing"});
+    QTest::newRow("comments and strings are not code")
+        << script("--[[ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1]) ]]\n"
+                  "-- redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])\n"
+                  "local doc = [==[ZADD key now now]==]\n"
+                  "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
+        << defaultArgs << QStringList();
+    QTest::newRow("a line the doctor cannot read")
+        << script("local x = = 3\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])") << defaultArgs
+        << names({"member-is-time", "unread"});
+}
+
+void TestScriptDoctor::snippets()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(QString, args);
+    QFETCH(QStringList, expected);
+    QCOMPARE(codes(ScriptDoctor::examine(source, callWith(args))), sorted(expected));
+}
+
+void TestScriptDoctor::everyFindingSaysWhatToChange()
+{
+    const QDir corpus(QFINDTESTDATA("doctor-corpus"));
+    QVERIFY(corpus.exists());
+    const QStringList files = corpus.entryList({QStringLiteral("*.lua")});
+    QVERIFY2(files.size() >= 8, "the corpus has 8 to 12 scripts");
+    int findings = 0;
+    for (const QString& file : files) {
+        const ScriptExamination examination
+            = ScriptDoctor::examine(corpusScript(file), CallTemplate::zsetlabConvention());
+        for (const ScriptFinding& finding : examination.findings) {
+            ++findings;
+            QVERIFY2(finding.line > 0, qPrintable(file));
+            QVERIFY2(!finding.title.isEmpty() && !finding.explanation.isEmpty() && !finding.suggestion.isEmpty(),
+                     qPrintable(file + QLatin1Char(':') + finding.code));
+            QVERIFY2(!finding.excerpt.isEmpty(), qPrintable(file + QLatin1Char(':') + finding.code));
+        }
+    }
+    QVERIFY(findings > 0);
+}
+
+void TestScriptDoctor::namesTheKeysTheScriptDerives()
+{
+    const ScriptExamination sequence = ScriptDoctor::examine(LimiterScript::builtin(MemberStrategy::Sequence).source());
+    QCOMPARE(sequence.keySuffixes, QList<QByteArray> {":seq"});
+    const ScriptExamination twoKeys = ScriptDoctor::examine("local k = KEYS[1]\n"
+                                                            "redis.call('INCR', k .. ':hits')\n"
+                                                            "redis.call('SET', KEYS[1] .. \":last\", ARGV[1])\n");
+    QCOMPARE(twoKeys.keySuffixes, (QList<QByteArray> {":hits", ":last"}));
+}
+
+void TestScriptDoctor::noticesWhoComparesTheLimit_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<bool>("readsLimit");
+    QTest::newRow("zsetlab's own: the caller compares")
+        << LimiterScript::builtin(MemberStrategy::Now).source() << defaultArgs << false;
+    QTest::newRow("check then add compares")
+        << corpusScript(QStringLiteral("check-then-add-zcount.lua")) << "{now} {window} {limit}" << true;
+    QTest::newRow("limit read but not compared")
+        << corpusScript(QStringLiteral("seconds-timestamps.lua")) << "{now_s} {window_s} {limit}" << false;
+    QTest::newRow("compared under another name")
+        << corpusScript(QStringLiteral("window-first-sequence.lua")) << "{window} {limit} {now} {seq}" << true;
+}
+
+void TestScriptDoctor::noticesWhoComparesTheLimit()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(QString, args);
+    QFETCH(bool, readsLimit);
+    QCOMPARE(ScriptDoctor::examine(source, callWith(args)).readsLimit, readsLimit);
+}
+
+void TestScriptDoctor::templatesParse_data()
+{
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<int>("argCount"); // -1: refused
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("zsetlab's convention") << "{key}" << defaultArgs << 4 << "";
+    QTest::newRow("seconds, no id") << "{key}"
+                                    << "{now_s} {window_s} {limit}" << 3 << "";
+    QTest::newRow("no arguments at all") << "{key}"
+                                         << "" << 0 << "";
+    QTest::newRow("two keys, literals, quotes, braces") << "{key} {key}:seq"
+                                                        << "\"a b\" '{now}' x{{y}} req-{seq}" << 4 << "";
+    QTest::newRow("unknown placeholder") << "{key}"
+                                         << "{time} {window}" << -1 << "{time} is not a placeholder";
+    QTest::newRow("a key outside zsetlab:") << "rate:{key}" << defaultArgs << -1 << "must start with {key}";
+    QTest::newRow("no key") << "" << defaultArgs << -1 << "at least one key";
+    QTest::newRow("unclosed brace") << "{key}"
+                                    << "{now" << -1 << "not closed";
+    QTest::newRow("stray closing brace") << "{key}"
+                                         << "now}" << -1 << "without its {";
+    QTest::newRow("unclosed quote") << "{key}"
+                                    << "'{now} {window}" << -1 << "not closed";
+}
+
+void TestScriptDoctor::templatesParse()
+{
+    QFETCH(QString, keys);
+    QFETCH(QString, args);
+    QFETCH(int, argCount);
+    QFETCH(QString, messagePart);
+    CallTemplate call;
+    QString error;
+    const bool parsed = CallTemplate::parse(keys, args, &call, &error);
+    QCOMPARE(parsed, argCount >= 0);
+    if (parsed)
+        QCOMPARE(call.argCount(), argCount);
+    else
+        QVERIFY2(error.contains(messagePart), qPrintable(error));
+}
+
+void TestScriptDoctor::templatesExpand_data()
+{
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<QByteArray>("expanded");
+    QTest::newRow("now in ms") << "{now}" << QByteArray("1710000000123");
+    QTest::newRow("now in seconds") << "{now_s}" << QByteArray("1710000000");
+    QTest::newRow("now in microseconds") << "{now_us}" << QByteArray("1710000000123456");
+    QTest::newRow("window in ms") << "{window}" << QByteArray("1500");
+    QTest::newRow("window in seconds, rounded up") << "{window_s}" << QByteArray("2");
+    QTest::newRow("limit") << "{limit}" << QByteArray("5");
+    QTest::newRow("uuid") << "{uuid}" << QByteArray("u-1");
+    QTest::newRow("sequence in a literal") << "req-{seq}" << QByteArray("req-7");
+    QTest::newRow("key with a suffix") << "{key}:seq" << QByteArray("zsetlab:k:seq");
+    QTest::newRow("escaped braces") << "{{x}}" << QByteArray("{x}");
+}
+
+void TestScriptDoctor::templatesExpand()
+{
+    QFETCH(QString, token);
+    QFETCH(QByteArray, expanded);
+    CallTemplate call;
+    QString error;
+    QVERIFY2(CallTemplate::parse(CallTemplate::defaultKeys(), token, &call, &error), qPrintable(error));
+    CallValues values;
+    values.key = "zsetlab:k";
+    values.nowMicros = 1710000000123456;
+    values.windowMs = 1500;
+    values.limit = 5;
+    values.seq = 7;
+    values.uuid = "u-1";
+    QCOMPARE(call.expandArgs(values), RedisArgs {expanded});
+    QCOMPARE(call.expandKeys(values), RedisArgs {"zsetlab:k"});
+}
+
+QTEST_GUILESS_MAIN(TestScriptDoctor)
+#include "tst_scriptdoctor.moc"

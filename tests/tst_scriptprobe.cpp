@@ -1,0 +1,532 @@
+#include "limiterscript.h"
+#include "replyreading.h"
+#include "scriptprobe.h"
+#include "testredis.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+CallTemplate callWith(const QString& args, const QString& keys = CallTemplate::defaultKeys())
+{
+    CallTemplate call;
+    QString error;
+    if (!CallTemplate::parse(keys, args, &call, &error))
+        qFatal("bad template in the test: %s", qPrintable(error));
+    return call;
+}
+
+LimiterScript corpusScript(const QString& name)
+{
+    LimiterScript script;
+    QString error;
+    if (!LimiterScript::fromFile(QFINDTESTDATA(QStringLiteral("doctor-corpus/") + name), &script, &error))
+        qFatal("%s", qPrintable(error));
+    return script;
+}
+
+ProbeReport probe(const LimiterScript& script, const CallTemplate& call, const ProbeSettings& settings = {})
+{
+    ScriptProbe probe(script, call, settings);
+    return probe.run(TestRedis::endpoint());
+}
+
+struct CliResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliResult runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
+    CliResult result;
+    if (!process.waitForFinished(60000))
+        return result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QStringList names(std::initializer_list<const char*> items)
+{
+    QStringList list;
+    for (const char* item : items)
+        list << QString::fromUtf8(item);
+    return list;
+}
+
+QString builtinFile(const char* name)
+{
+    return QFINDTESTDATA(QStringLiteral("../lua/") + QLatin1String(name));
+}
+
+QString corpusFile(const char* name)
+{
+    return QFINDTESTDATA(QStringLiteral("doctor-corpus/") + QLatin1String(name));
+}
+
+const QString defaultArgs = CallTemplate::defaultArgs();
+} // namespace
+
+class TestScriptProbe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void builtinStrategies_data();
+    void builtinStrategies();
+    void corpus_data();
+    void corpus();
+    void deletesEveryKeyItNamed();
+    void readsRepliesAsScriptsMeanThem_data();
+    void readsRepliesAsScriptsMeanThem();
+    void learnsTheReplyStyle_data();
+    void learnsTheReplyStyle();
+    void countsAdmissionsWithoutGuessing_data();
+    void countsAdmissionsWithoutGuessing();
+    void saysWhenItCannotReadTheReplies();
+    void reportsScriptErrorsWithTheLine_data();
+    void reportsScriptErrorsWithTheLine();
+    void reportsConnectionFailures();
+    void stopsWhenCancelled();
+
+    // zsetlab-cli doctor, the front end of ScriptDoctor and ScriptProbe.
+    void doctorUsageErrors_data();
+    void doctorUsageErrors();
+    void doctorExitCodes_data();
+    void doctorExitCodes();
+    void doctorJsonHasFindingsAndVerdict();
+
+private:
+    RedisConnection m_connection;
+};
+
+void TestScriptProbe::initTestCase()
+{
+    QVERIFY(TestRedis::connect(m_connection));
+}
+
+void TestScriptProbe::builtinStrategies_data()
+{
+    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<bool>("countsRight");
+    QTest::addColumn<int>("sameNowStored");
+    QTest::addColumn<int>("sameNowAdmitted");
+    QTest::addColumn<bool>("ttlProblem");
+    const bool reseeds = m_connection.server().reseedsLuaRandomPerCall();
+    QTest::newRow("now: 20 calls in one ms stored as 1, all 20 admitted")
+        << MemberStrategy::Now << false << 1 << 20 << true;
+    QTest::newRow("random: right on Redis 7, not before")
+        << MemberStrategy::Random << !reseeds << (reseeds ? 1 : 20) << (reseeds ? 20 : 5) << true;
+    QTest::newRow("request-id: right") << MemberStrategy::RequestId << true << 20 << 5 << false;
+    QTest::newRow("sequence: right") << MemberStrategy::Sequence << true << 20 << 5 << false;
+}
+
+void TestScriptProbe::builtinStrategies()
+{
+    QFETCH(MemberStrategy, strategy);
+    QFETCH(bool, countsRight);
+    QFETCH(int, sameNowStored);
+    QFETCH(int, sameNowAdmitted);
+    QFETCH(bool, ttlProblem);
+    const ProbeReport report = probe(LimiterScript::builtin(strategy), CallTemplate::zsetlabConvention());
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QCOMPARE(report.replyStyle, ReplyStyle::CountWithCall);
+    QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, sameNowStored);
+    QCOMPARE(report.scenario(QStringLiteral("same-now-limit"))->admitted, sameNowAdmitted);
+    QCOMPARE(report.countsRight, countsRight);
+    QCOMPARE(report.ttlProblem, ttlProblem);
+    QCOMPARE(report.hasProblem(), !countsRight || ttlProblem);
+    const QString verdict = report.verdict.join(QLatin1Char('\n'));
+    if (strategy == MemberStrategy::Now)
+        QVERIFY2(verdict.contains(QLatin1String("20 calls in one millisecond were stored as 1 entry")),
+                 qPrintable(verdict));
+    QVERIFY2(verdict.contains(QStringLiteral("with limit 5, %1 were admitted").arg(sameNowAdmitted)),
+             qPrintable(verdict));
+}
+
+void TestScriptProbe::corpus_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<int>("countsRight"); // 1 yes, 0 no, -1 not checked (depends on the machine's speed)
+    QTest::addColumn<bool>("ttlProblem");
+    QTest::addColumn<ReplyStyle>("style");
+    // One scenario to check closely: its stored entries (without a limit) or admitted calls.
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<int>("expected");
+
+    QTest::newRow("check then add with ZCOUNT: a burst passes")
+        << "check-then-add-zcount.lua"
+        << "{now} {window} {limit}" << 0 << false << ReplyStyle::Admitted << "same-now-limit" << 20;
+    QTest::newRow("seconds: 200 ms of calls are one entry")
+        << "seconds-timestamps.lua"
+        << "{now_s} {window_s} {limit}" << 0 << false << ReplyStyle::CountWithCall << "rate-0.5" << 1;
+    QTest::newRow("caller-supplied id: right")
+        << "caller-supplied-id.lua" << defaultArgs << 1 << false << ReplyStyle::Admitted << "rate-50-limit" << 5;
+    QTest::newRow("microseconds through %.14g: 100 us wide members")
+        << "microsecond-concat.lua"
+        << "{now_us} {window}" << 0 << false << ReplyStyle::CountWithCall << "rate-50" << 21;
+    QTest::newRow("EXPIRE with ms: counts right, lingers")
+        << "expire-milliseconds.lua"
+        << "{now} {window} {uuid}" << 1 << true << ReplyStyle::CountWithCall << "same-now" << 20;
+    QTest::newRow("upper case: one entry per ms")
+        << "uppercase-double-quotes.lua" << defaultArgs << 0 << false << ReplyStyle::CountWithCall << "rate-10" << 10;
+    QTest::newRow("lower case, boolean replies")
+        << "lowercase-single-quotes.lua"
+        << "{now} {window} {limit}" << 0 << false << ReplyStyle::Admitted << "same-now-limit" << 20;
+    QTest::newRow("randomseed(now): same now, same member")
+        << "random-reseeded.lua"
+        << "{now} {window} {limit}" << 0 << false << ReplyStyle::Admitted << "same-now" << 1;
+    QTest::newRow("count before trim: refused after the window moved")
+        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "slide" << 1;
+    QTest::newRow("window first, caller sequence: right")
+        << "window-first-sequence.lua"
+        << "{window} {limit} {now} {seq}" << 1 << false << ReplyStyle::CountBeforeCall << "rate-10-limit" << 5;
+    // A 60 ms TTL: a pause of the test machine longer than that drops entries mid-scenario.
+    QTest::newRow("PEXPIRE with seconds: expires within the window")
+        << "pexpire-seconds.lua"
+        << "{now_s} {window_s} {uuid}" << -1 << true << ReplyStyle::CountWithCall << "slide" << 5;
+}
+
+void TestScriptProbe::corpus()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, args);
+    QFETCH(int, countsRight);
+    QFETCH(bool, ttlProblem);
+    QFETCH(ReplyStyle, style);
+    QFETCH(QString, scenario);
+    QFETCH(int, expected);
+    const ProbeReport report = probe(corpusScript(file), callWith(args));
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    const QString verdict = report.verdict.join(QLatin1Char('\n'));
+    QCOMPARE(report.replyStyle, style);
+    if (countsRight >= 0)
+        QVERIFY2(report.countsRight == (countsRight == 1), qPrintable(verdict));
+    QVERIFY2(report.ttlProblem == ttlProblem, qPrintable(verdict));
+    const ProbeScenario* s = report.scenario(scenario);
+    QVERIFY(s);
+    QCOMPARE(s->limit > 0 ? s->admitted : s->stored, expected);
+    QCOMPARE(s->unclear, 0);
+}
+
+void TestScriptProbe::deletesEveryKeyItNamed()
+{
+    // A script that writes a second key beside its ZSET, named from KEYS[1].
+    const LimiterScript script = LimiterScript::fromSource(QStringLiteral("hits.lua"),
+                                                           "local key = KEYS[1]\n"
+                                                           "redis.call('INCR', key .. ':hits')\n"
+                                                           "redis.call('ZADD', key, ARGV[1], ARGV[4])\n"
+                                                           "redis.call('PEXPIRE', key, ARGV[2])\n"
+                                                           "return redis.call('ZCARD', key)\n");
+    for (const LimiterScript& s : {script, LimiterScript::builtin(MemberStrategy::Sequence)}) {
+        const ProbeReport report = probe(s, CallTemplate::zsetlabConvention());
+        QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+        QVERIFY(!report.keys.isEmpty());
+        RedisArgs exists {"EXISTS"};
+        for (const QByteArray& key : report.keys) {
+            QVERIFY2(key.startsWith("zsetlab:"), key.constData());
+            exists << key;
+        }
+        QCOMPARE(m_connection.command(exists).toInteger(), 0LL);
+        const QByteArray companion = s.name() == QLatin1String("hits.lua") ? ":hits" : ":seq";
+        QVERIFY2(std::any_of(report.keys.begin(), report.keys.end(),
+                             [&](const QByteArray& key) { return key.endsWith(companion); }),
+                 "the key the script derives is named, so it is deleted too");
+    }
+}
+
+void TestScriptProbe::readsRepliesAsScriptsMeanThem_data()
+{
+    QTest::addColumn<QByteArray>("lua");
+    QTest::addColumn<bool>("readable");
+    QTest::addColumn<qint64>("value");
+    QTest::addColumn<qint64>("added");
+    QTest::newRow("a count") << QByteArray("return 7") << true << 7LL << -1LL;
+    QTest::newRow("true") << QByteArray("return true") << true << 1LL << -1LL;
+    QTest::newRow("false arrives as nil") << QByteArray("return false") << true << 0LL << -1LL;
+    QTest::newRow("\"true\"") << QByteArray("return 'true'") << true << 1LL << -1LL;
+    QTest::newRow("\"false\"") << QByteArray("return 'false'") << true << 0LL << -1LL;
+    QTest::newRow("a count as text") << QByteArray("return '12'") << true << 12LL << -1LL;
+    QTest::newRow("{count, added, member}") << QByteArray("return {3, 0, 'm'}") << true << 3LL << 0LL;
+    QTest::newRow("{allowed, remaining}") << QByteArray("return {1, 4}") << true << 1LL << -1LL;
+    QTest::newRow("a status OK") << QByteArray("return redis.status_reply('OK')") << true << 1LL << -1LL;
+    QTest::newRow("a word it does not know") << QByteArray("return 'hello'") << false << 0LL << -1LL;
+    QTest::newRow("a fraction is no count") << QByteArray("return '2.5'") << false << 2LL << -1LL;
+    QTest::newRow("an empty array") << QByteArray("return {}") << false << 0LL << -1LL;
+}
+
+void TestScriptProbe::readsRepliesAsScriptsMeanThem()
+{
+    QFETCH(QByteArray, lua);
+    QFETCH(bool, readable);
+    QFETCH(qint64, value);
+    QFETCH(qint64, added);
+    const ReplyReading reading = ReplyReading::read(m_connection.command({"EVAL", lua, "0"}));
+    QCOMPARE(reading.readable, readable);
+    if (readable)
+        QCOMPARE(reading.value, value);
+    QCOMPARE(reading.added, added);
+}
+
+void TestScriptProbe::learnsTheReplyStyle_data()
+{
+    QTest::addColumn<QVector<qint64>>("replies");
+    QTest::addColumn<ReplyStyle>("style");
+    QTest::newRow("1, 2, 3: a count with the call") << QVector<qint64> {1, 2, 3, 4} << ReplyStyle::CountWithCall;
+    QTest::newRow("0, 1, 2: the count before it") << QVector<qint64> {0, 1, 2, 3} << ReplyStyle::CountBeforeCall;
+    QTest::newRow("a count that stalls on overwrites") << QVector<qint64> {1, 1, 2, 2} << ReplyStyle::CountWithCall;
+    QTest::newRow("all 1: admitted") << QVector<qint64> {1, 1, 1, 1} << ReplyStyle::Admitted;
+    QTest::newRow("all 0 without a limit") << QVector<qint64> {0, 0, 0} << ReplyStyle::Unknown;
+    QTest::newRow("counting down") << QVector<qint64> {9, 8, 7} << ReplyStyle::Unknown;
+    QTest::newRow("jumps") << QVector<qint64> {1, 5, 9} << ReplyStyle::Unknown;
+}
+
+void TestScriptProbe::learnsTheReplyStyle()
+{
+    QFETCH(QVector<qint64>, replies);
+    QFETCH(ReplyStyle, style);
+    QVector<ReplyReading> readings;
+    for (const qint64 value : replies) {
+        ReplyReading reading;
+        reading.readable = true;
+        reading.value = value;
+        readings << reading;
+    }
+    QString why;
+    QCOMPARE(inferReplyStyle(readings, &why), style);
+    QCOMPARE(why.isEmpty(), style != ReplyStyle::Unknown);
+}
+
+void TestScriptProbe::countsAdmissionsWithoutGuessing_data()
+{
+    QTest::addColumn<ReplyStyle>("style");
+    QTest::addColumn<QVector<qint64>>("replies");
+    QTest::addColumn<bool>("scriptReadsLimit");
+    QTest::addColumn<int>("admitted");
+    QTest::addColumn<int>("unclear");
+    // limit 3 throughout
+    QTest::newRow("caller compares a growing count")
+        << ReplyStyle::CountWithCall << QVector<qint64> {1, 2, 3, 4, 5} << false << 3 << 0;
+    QTest::newRow("a count stuck at 1 is admitted every time")
+        << ReplyStyle::CountWithCall << QVector<qint64> {1, 1, 1, 1, 1} << false << 5 << 0;
+    QTest::newRow("a script that stops at the limit: unclear")
+        << ReplyStyle::CountWithCall << QVector<qint64> {1, 2, 3, 3, 3} << true << 3 << 2;
+    QTest::newRow("the count before the call")
+        << ReplyStyle::CountBeforeCall << QVector<qint64> {0, 1, 2, -1, -1} << true << 3 << 0;
+    QTest::newRow("0/1 decisions") << ReplyStyle::Admitted << QVector<qint64> {1, 1, 1, 0, 0} << true << 3 << 0;
+    QTest::newRow("a decision that is no 0/1") << ReplyStyle::Admitted << QVector<qint64> {1, 7} << true << 1 << 1;
+}
+
+void TestScriptProbe::countsAdmissionsWithoutGuessing()
+{
+    QFETCH(ReplyStyle, style);
+    QFETCH(QVector<qint64>, replies);
+    QFETCH(bool, scriptReadsLimit);
+    QFETCH(int, admitted);
+    QFETCH(int, unclear);
+    QVector<ReplyReading> readings;
+    for (const qint64 value : replies) {
+        ReplyReading reading;
+        reading.readable = true;
+        reading.value = value;
+        readings << reading;
+    }
+    const AdmissionCount count = countAdmissions(style, readings, 3, scriptReadsLimit);
+    QCOMPARE(count.admitted, admitted);
+    QCOMPARE(count.unclear, unclear);
+    QCOMPARE(count.note.isEmpty(), unclear == 0);
+}
+
+void TestScriptProbe::saysWhenItCannotReadTheReplies()
+{
+    const LimiterScript script = LimiterScript::fromSource(QStringLiteral("chatty.lua"),
+                                                           "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                                                           "return 'hello'\n");
+    const ProbeReport report = probe(script, CallTemplate::zsetlabConvention());
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QCOMPARE(report.replyStyle, ReplyStyle::Unknown);
+    QVERIFY2(report.replyStyleWhy.contains(QLatin1String("hello")), qPrintable(report.replyStyleWhy));
+    const ProbeScenario* limited = report.scenario(QStringLiteral("same-now-limit"));
+    QCOMPARE(limited->admitted, -1);
+    QVERIFY(!limited->problem);
+    QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, 20); // the sorted set still speaks
+    const QString verdict = report.verdict.join(QLatin1Char('\n'));
+    QVERIFY2(verdict.contains(QLatin1String("cannot read the replies")), qPrintable(verdict));
+    QVERIFY2(verdict.contains(QLatin1String("do not say how many were admitted")), qPrintable(verdict));
+}
+
+void TestScriptProbe::reportsScriptErrorsWithTheLine_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<int>("line");
+    QTest::newRow("does not compile") << QByteArray("local key = KEYS[1]\nlocal x = = 1\nreturn 1\n") << 2;
+    QTest::newRow("fails when run") << QByteArray("local key = KEYS[1]\nlocal now = tonumber(ARGV[1])\n"
+                                                  "redis.call('ZADD', key, now, undefinedMember)\nreturn 1\n")
+                                    << 3;
+}
+
+void TestScriptProbe::reportsScriptErrorsWithTheLine()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(int, line);
+    const ProbeReport report
+        = probe(LimiterScript::fromSource(QStringLiteral("broken.lua"), source), CallTemplate::zsetlabConvention());
+    QCOMPARE(report.failure, ProbeReport::Failure::Script);
+    QCOMPARE(report.failureLine, line);
+    QVERIFY2(report.failureMessage.contains(QStringLiteral("line %1").arg(line)), qPrintable(report.failureMessage));
+    RedisArgs exists {"EXISTS"};
+    for (const QByteArray& key : report.keys)
+        exists << key;
+    if (exists.size() > 1)
+        QCOMPARE(m_connection.command(exists).toInteger(), 0LL);
+}
+
+void TestScriptProbe::reportsConnectionFailures()
+{
+    QTemporaryDir dir;
+    ScriptProbe probe(LimiterScript::builtin(MemberStrategy::Now), CallTemplate::zsetlabConvention());
+    const ProbeReport report = probe.run(RedisEndpoint::unixSocket(dir.filePath(QStringLiteral("none.sock"))));
+    QCOMPARE(report.failure, ProbeReport::Failure::Connection);
+    QVERIFY2(report.failureMessage.contains(QLatin1String("none.sock")), qPrintable(report.failureMessage));
+}
+
+void TestScriptProbe::stopsWhenCancelled()
+{
+    ScriptProbe probe(LimiterScript::builtin(MemberStrategy::Now), CallTemplate::zsetlabConvention());
+    probe.cancel();
+    const ProbeReport report = probe.run(TestRedis::endpoint());
+    QCOMPARE(report.failure, ProbeReport::Failure::Cancelled);
+    QCOMPARE(report.scenarios.size(), 1);
+}
+
+void TestScriptProbe::doctorUsageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("messagePart");
+    const QString now = builtinFile("now.lua");
+    QTest::newRow("no script") << names({"doctor"}) << "FILE.lua";
+    QTest::newRow("two scripts") << (names({"doctor"}) << now << now) << "unexpected argument";
+    QTest::newRow("unknown placeholder") << (names({"doctor"})
+                                             << now << QStringLiteral("--args") << QStringLiteral("{time}"))
+                                         << "{time} is not a placeholder";
+    QTest::newRow("a key outside zsetlab:")
+        << (names({"doctor"}) << now << QStringLiteral("--keys") << QStringLiteral("rate:{key}")) << "{key}";
+    QTest::newRow("--redis without --live")
+        << (names({"doctor"}) << now << QStringLiteral("--redis") << TestRedis::endpoint().displayUrl())
+        << "add --live";
+    QTest::newRow("limit 0") << (names({"doctor"})
+                                 << now << QStringLiteral("--live") << QStringLiteral("--limit") << QStringLiteral("0"))
+                             << "--limit";
+    QTest::newRow("unknown flag") << (names({"doctor"}) << now << QStringLiteral("--deep")) << "deep";
+}
+
+void TestScriptProbe::doctorUsageErrors()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, messagePart);
+    const CliResult result = runCli(arguments);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(result.err).contains(messagePart), result.err.constData());
+    QVERIFY(result.out.isEmpty());
+}
+
+void TestScriptProbe::doctorExitCodes_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("outputPart");
+    const QStringList live
+        = QStringList {QStringLiteral("--live"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl()};
+    QTest::newRow("now, read: 1") << (names({"doctor"}) << builtinFile("now.lua")) << 1 << "line 23  error";
+    QTest::newRow("request-id, read: 0") << (names({"doctor"}) << builtinFile("request-id.lua")) << 0 << "No findings.";
+    QTest::newRow("sequence, read: 0") << (names({"doctor"}) << builtinFile("sequence.lua")) << 0 << "No findings.";
+    QTest::newRow("now, live: 1") << (names({"doctor"}) << builtinFile("now.lua") << live) << 1
+                                  << "20 calls in one millisecond were stored as 1 entry";
+    QTest::newRow("request-id, live: 0") << (names({"doctor"}) << builtinFile("request-id.lua") << live) << 0
+                                         << "counted right in every scenario";
+    QTest::newRow("sequence, live: 0") << (names({"doctor"}) << builtinFile("sequence.lua") << live) << 0
+                                       << "counted right in every scenario";
+    QTest::newRow("seconds script with its call, live: 1")
+        << (names({"doctor"}) << corpusFile("seconds-timestamps.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{now_s} {window_s} {limit}") << live)
+        << 1 << "were stored as 1 entry";
+    QTest::newRow("missing script: 4") << names({"doctor", "/nonexistent/limiter.lua"}) << 4 << "";
+    QTest::newRow("script fails on Redis: 4")
+        << (names({"doctor"}) << corpusFile("window-first-sequence.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{window}") << live)
+        << 4 << "";
+    QTemporaryDir dir;
+    QTest::newRow("nothing listening: 3")
+        << (names({"doctor", "--live", "--redis"})
+            << QStringLiteral("unix://") + dir.filePath(QStringLiteral("x.sock")) << builtinFile("now.lua"))
+        << 3 << "";
+    QTest::newRow("remote without consent: 2")
+        << (names({"doctor", "--live", "--redis", "redis://203.0.113.7:6379"}) << builtinFile("now.lua")) << 2 << "";
+}
+
+void TestScriptProbe::doctorExitCodes()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, outputPart);
+    const CliResult result = runCli(arguments);
+    QVERIFY2(result.exitCode == exitCode, result.err.constData());
+    QVERIFY2(QString::fromUtf8(result.out).contains(outputPart), result.out.constData());
+    if (exitCode >= 2)
+        QVERIFY2(!result.err.isEmpty(), "errors say what happened");
+    if (exitCode == 4 && arguments.contains(QLatin1String("--live")))
+        QVERIFY2(result.err.contains("line "), result.err.constData());
+}
+
+void TestScriptProbe::doctorJsonHasFindingsAndVerdict()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    const CliResult result = runCli(names({"doctor", "--json", "--live", "--redis"})
+                                    << TestRedis::endpoint().displayUrl() << corpusFile("lowercase-single-quotes.lua")
+                                    << QStringLiteral("--args") << QStringLiteral("{now} {window} {limit}"));
+    QCOMPARE(result.exitCode, 1);
+    QJsonParseError error;
+    const QJsonObject json = QJsonDocument::fromJson(result.out, &error).object();
+    QVERIFY2(!json.isEmpty(), qPrintable(error.errorString()));
+    QCOMPARE(json.value(QLatin1String("problem")).toBool(), true);
+    const QJsonArray findings = json.value(QLatin1String("findings")).toArray();
+    QCOMPARE(findings.size(), 1);
+    const QJsonObject finding = findings.first().toObject();
+    QCOMPARE(finding.value(QLatin1String("code")).toString(), QStringLiteral("member-is-time"));
+    QCOMPARE(finding.value(QLatin1String("line")).toInt(), 16);
+    for (const char* key : {"severity", "title", "explanation", "suggestion", "excerpt"})
+        QVERIFY2(!finding.value(QLatin1String(key)).toString().isEmpty(), key);
+    const QJsonObject live = json.value(QLatin1String("live")).toObject();
+    QCOMPARE(live.value(QLatin1String("reply_style")).toString(), QStringLiteral("admitted"));
+    QCOMPARE(live.value(QLatin1String("counts_right")).toBool(), false);
+    QVERIFY(!live.value(QLatin1String("verdict")).toArray().isEmpty());
+    bool sawSameNow = false;
+    for (const QJsonValue& value : live.value(QLatin1String("scenarios")).toArray()) {
+        const QJsonObject scenario = value.toObject();
+        if (scenario.value(QLatin1String("name")).toString() == QLatin1String("same-now-limit")) {
+            sawSameNow = true;
+            QCOMPARE(scenario.value(QLatin1String("admitted")).toInt(), 20);
+            QCOMPARE(scenario.value(QLatin1String("expected_admitted")).toInt(), 5);
+        }
+    }
+    QVERIFY(sawSameNow);
+}
+
+QTEST_GUILESS_MAIN(TestScriptProbe)
+#include "tst_scriptprobe.moc"
