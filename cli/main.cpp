@@ -1,6 +1,8 @@
+#include "clientscommand.h"
 #include "doctorcommand.h"
 #include "runcommand.h"
 #include "servercommand.h"
+#include "sweepcommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -10,6 +12,8 @@ const char usage[] = R"(Usage: zsetlab-cli COMMAND [OPTIONS]
 
 Commands:
   run       fire a burst at a limiter script and report what the ZSET counted
+  sweep     measure the stored fraction over a list of arrival rates, beside the theory
+  clients   fire one burst from several app servers, each with its own rate and clock
   server    start a private redis-server and print its URL
   doctor    read your own limiter script (and with --live, probe it): does it count right?
 
@@ -36,6 +40,10 @@ int main(int argc, char* argv[])
     }
     if (command == QLatin1String("run"))
         return runRunCommand(arguments);
+    if (command == QLatin1String("sweep"))
+        return runSweepCommand(arguments);
+    if (command == QLatin1String("clients"))
+        return runClientsCommand(arguments);
     if (command == QLatin1String("server"))
         return runServerCommand(arguments);
     if (command == QLatin1String("doctor"))

@@ -1,7 +1,10 @@
 #include "burstplan.h"
 
+#include "clientprofile.h"
+
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -117,6 +120,12 @@ QString BurstPlan::validate() const
         if (offset < -86'400'000 || offset > 86'400'000)
             return QStringLiteral("clock offsets must be within one day (got %1 ms).").arg(offset);
     }
+    if (clients.size() > maxConnections)
+        return QStringLiteral("clients: at most %1, one connection each (got %2).")
+            .arg(maxConnections)
+            .arg(clients.size());
+    if (const QString invalid = validateClientProfiles(clients); !invalid.isEmpty())
+        return invalid;
     if (strategy == MemberStrategy::Custom && !customScript.isValid())
         return QStringLiteral("script: a custom strategy needs a script file.");
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
@@ -132,8 +141,21 @@ LimiterScript BurstPlan::script() const
     return strategy == MemberStrategy::Custom ? customScript : LimiterScript::builtin(strategy);
 }
 
-std::vector<qint64> BurstPlan::scheduleMicros() const
+bool BurstPlan::hasPacedArrivals() const
 {
+    if (clients.isEmpty())
+        return pacing.kind != Pacing::Kind::Burst;
+    return std::any_of(clients.cbegin(), clients.cend(), [this](const ClientProfile& client) {
+        return client.pacing.value_or(pacing).kind != Pacing::Kind::Burst;
+    });
+}
+
+std::vector<qint64> BurstPlan::scheduleMicros(std::vector<quint16>* clientOf) const
+{
+    if (!clients.isEmpty())
+        return mergedClientSchedule(*this, clientOf);
+    if (clientOf)
+        clientOf->clear();
     std::vector<qint64> offsets(static_cast<size_t>(std::max(requests, 0)), 0);
     switch (pacing.kind) {
     case Pacing::Kind::Burst:

@@ -8,6 +8,7 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 // When requests are sent, relative to the start of the burst.
@@ -34,6 +35,15 @@ QString clockName(ClockKind clock);
 bool parseClock(const QString& name, ClockKind* clock);
 QStringList clockNames();
 
+// One simulated app server of a burst with several clients: its own connection, its own arrivals
+// and its own clock. See clientprofile.h for the text form and the merged timeline.
+struct ClientProfile
+{
+    std::optional<Pacing> pacing; // empty: the plan's pacing
+    qint64 offsetMs = 0; // this server's clock runs ahead (+) or behind (-) by this much
+    double driftPpm = 0; // and gains (+) or loses (-) this many microseconds per second of the burst
+};
+
 // Everything that defines a burst. A plain value: copied into the engine's threads.
 struct BurstPlan
 {
@@ -43,6 +53,10 @@ struct BurstPlan
     Pacing pacing;
     ClockKind clock = ClockKind::SystemMs;
     QVector<qint64> clockOffsetsMs; // per connection (missing entries: 0), to simulate skewed app servers
+    // Empty: one schedule shared by `connections`. Otherwise one app server per entry, each on a
+    // connection of its own (`connections` and `clockOffsetsMs` are then ignored); their arrivals
+    // are merged into one timeline of `requests` requests in total.
+    QVector<ClientProfile> clients;
     qint64 windowMs = 1000;
     qint64 limit = 0; // 0: no limit, every request is admitted
     MemberStrategy strategy = MemberStrategy::Now;
@@ -64,12 +78,19 @@ struct BurstPlan
     // The `now` unit: 1000 per ms for SystemUs, 1 otherwise.
     qint64 nowUnitsPerMs() const { return clock == ClockKind::SystemUs ? 1000 : 1; }
     qint64 windowInNowUnits() const { return windowMs * nowUnitsPerMs(); }
-    qint64 clockOffsetMs(int connection) const { return clockOffsetsMs.value(connection, 0); }
-    bool isPaced() const { return pacing.kind != Pacing::Kind::Burst && clock != ClockKind::Schedule && !replayNows; }
+    qint64 clockOffsetMs(int connection) const
+    {
+        return clients.isEmpty() ? clockOffsetsMs.value(connection, 0) : clients.value(connection).offsetMs;
+    }
+    double clockDriftPpm(int connection) const { return clients.value(connection).driftPpm; }
+    int connectionCount() const { return clients.isEmpty() ? connections : int(clients.size()); }
+    bool isPaced() const { return hasPacedArrivals() && clock != ClockKind::Schedule && !replayNows; }
+    bool hasPacedArrivals() const;
 
     // Offsets of each request from the start of the burst, in microseconds: all 0 for a burst,
-    // i * interval, or seeded Poisson arrivals. Deterministic for a given plan.
-    std::vector<qint64> scheduleMicros() const;
+    // i * interval, or seeded Poisson arrivals. Deterministic for a given plan. With clients, the
+    // merged timeline of all clients, and `clientOf` (if given) receives each request's client.
+    std::vector<qint64> scheduleMicros(std::vector<quint16>* clientOf = nullptr) const;
 };
 
 Q_DECLARE_METATYPE(BurstPlan)

@@ -1,5 +1,6 @@
 #include "burstrun.h"
 
+#include "clientprofile.h"
 #include "limiterreply.h"
 #include "limiterscript.h"
 #include "requestlog.h"
@@ -138,14 +139,21 @@ void BurstRun::coordinate()
         return announceEnd();
     }
 
-    m_schedule = m_plan.scheduleMicros(); // here, not on the owner's thread: a million offsets take a while
-    for (int c = 0; c < m_plan.connections && !m_stop; ++c) {
+    // Here, not on the owner's thread: a million offsets take a while.
+    std::vector<quint16> clientOf;
+    m_schedule = m_plan.scheduleMicros(&clientOf);
+    if (!clientOf.empty()) {
+        m_requestsOfClient.resize(size_t(m_plan.connectionCount()));
+        for (size_t id = 0; id < clientOf.size(); ++id)
+            m_requestsOfClient[clientOf[id]].push_back(int(id));
+    }
+    for (int c = 0; c < m_plan.connectionCount() && !m_stop; ++c) {
         auto connection = std::make_unique<RedisConnection>();
         if (!connection->open(m_endpoint, m_options)) {
             fail(BurstFailure::Kind::Connection,
                  QStringLiteral("Connection %1 of %2: %3")
                      .arg(c + 1)
-                     .arg(m_plan.connections)
+                     .arg(m_plan.connectionCount())
                      .arg(connection->lastError().message));
             return announceEnd();
         }
@@ -159,11 +167,11 @@ void BurstRun::coordinate()
     m_startSteady = Clock::now();
     // A few threads, each polling its share of the connections: more threads than cores would
     // only add context switches (see bench/bench_engine).
-    const int threads = std::clamp(QThread::idealThreadCount(), 1, m_plan.connections);
+    const int threads = std::clamp(QThread::idealThreadCount(), 1, m_plan.connectionCount());
     m_workersRunning = threads;
     for (int t = 0; t < threads; ++t) {
         std::vector<int> share;
-        for (int c = t; c < m_plan.connections; c += threads)
+        for (int c = t; c < m_plan.connectionCount(); c += threads)
             share.push_back(c);
         m_workers.emplace_back([this, share] { work(share); });
     }
@@ -212,15 +220,22 @@ qint64 BurstRun::nowFor(int id, int connectionIndex) const
     if (m_plan.replayNows)
         return (*m_plan.replayNows)[static_cast<size_t>(id)];
     const qint64 offsetMs = m_plan.clockOffsetMs(connectionIndex);
+    const double driftPpm = m_plan.clockDriftPpm(connectionIndex);
     switch (m_plan.clock) {
-    case ClockKind::SystemMs:
-        return wallMicros() / 1000 + offsetMs;
-    case ClockKind::SystemUs:
-        return wallMicros() + offsetMs * 1000;
+    case ClockKind::SystemMs: {
+        const qint64 wall = wallMicros();
+        return (wall + clockDriftMicros(driftPpm, wall - m_startWallUs)) / 1000 + offsetMs;
+    }
+    case ClockKind::SystemUs: {
+        const qint64 wall = wallMicros();
+        return wall + clockDriftMicros(driftPpm, wall - m_startWallUs) + offsetMs * 1000;
+    }
     case ClockKind::Frozen:
         return m_startWallMs + offsetMs;
-    case ClockKind::Schedule:
-        return m_startWallMs + m_schedule[static_cast<size_t>(id)] / 1000 + offsetMs;
+    case ClockKind::Schedule: {
+        const qint64 elapsed = m_schedule[static_cast<size_t>(id)];
+        return m_startWallMs + (elapsed + clockDriftMicros(driftPpm, elapsed)) / 1000 + offsetMs;
+    }
     }
     return 0;
 }
@@ -317,6 +332,8 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         lane.index = index;
         lane.connection = m_connections[static_cast<size_t>(index)].get();
         lane.closed = !lane.connection->setNonBlocking();
+        if (!m_requestsOfClient.empty())
+            lane.own = &m_requestsOfClient[size_t(index)];
         lanes.push_back(std::move(lane));
     }
     std::vector<RequestRecord> batch;
@@ -326,38 +343,64 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     std::vector<Lane*> polledLanes;
     int claimed = -1;
     size_t nextLane = 0;
+    const bool paced = m_plan.isPaced();
+    auto dueAt = [this](int id) { return m_startSteady + std::chrono::microseconds(m_schedule[size_t(id)]); };
+    auto queueCall = [this](Lane& lane, int id) {
+        const qint64 now = nowFor(id, lane.index);
+        lane.connection->append(callFor(id, now));
+        if (lane.inFlight.empty())
+            lane.waitingSince = Clock::now();
+        lane.inFlight.push_back({id, now, Clock::now()});
+        lane.unflushed = true;
+    };
 
     while (true) {
         // 1. Queue new calls on every connection with room, as long as they are due.
         // Start at a rotating lane so that paced requests, one at a time, spread over all.
         bool exhausted = false;
         bool waitingForDue = false;
+        auto nextDue = Clock::time_point::max();
         const size_t start = nextLane;
         for (size_t l = 0; l < lanes.size(); ++l) {
             Lane& lane = lanes[(start + l) % lanes.size()];
             while (!m_stop && !lane.closed && lane.inFlight.size() < pipeline) {
+                if (lane.own) {
+                    // A client's requests go out on its own connection, in its own order; the
+                    // other clients do not wait for it.
+                    if (lane.nextOwn >= lane.own->size())
+                        break;
+                    const int id = (*lane.own)[lane.nextOwn];
+                    if (paced && Clock::now() < dueAt(id)) {
+                        nextDue = std::min(nextDue, dueAt(id));
+                        break;
+                    }
+                    ++lane.nextOwn;
+                    m_nextId.fetch_add(1);
+                    queueCall(lane, id);
+                    continue;
+                }
                 if (claimed < 0)
                     claimed = std::min(m_nextId.fetch_add(1), total);
                 if (claimed >= total) {
                     exhausted = true;
                     break;
                 }
-                if (m_plan.isPaced()
-                    && Clock::now() < m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)])) {
+                if (paced && Clock::now() < dueAt(claimed)) {
                     waitingForDue = true;
+                    nextDue = dueAt(claimed);
                     break;
                 }
-                const qint64 now = nowFor(claimed, lane.index);
-                lane.connection->append(callFor(claimed, now));
-                if (lane.inFlight.empty())
-                    lane.waitingSince = Clock::now();
-                lane.inFlight.push_back({claimed, now, Clock::now()});
-                lane.unflushed = true;
+                queueCall(lane, claimed);
                 claimed = -1;
                 nextLane = (start + l + 1) % lanes.size();
             }
             if (exhausted || waitingForDue)
                 break;
+        }
+        if (!m_requestsOfClient.empty()) {
+            waitingForDue = nextDue != Clock::time_point::max();
+            exhausted = std::all_of(lanes.begin(), lanes.end(),
+                                    [](const Lane& lane) { return lane.closed || lane.nextOwn >= lane.own->size(); });
         }
 
         // 2. Write what was queued.
@@ -394,7 +437,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         if (waitingForDue) {
             handOver(&batch);
             lastHandOver = Clock::now();
-            deadline = std::min(deadline, m_startSteady + std::chrono::microseconds(m_schedule[size_t(claimed)]));
+            deadline = std::min(deadline, nextDue);
         }
         if (!m_stop)
             polled.push_back({m_wakeFd, POLLIN, 0});

@@ -62,6 +62,8 @@ private:
         bool unflushed = false;
         bool closed = false;
         Clock::time_point waitingSince; // the last sign of life while calls are in flight
+        const std::vector<int>* own = nullptr; // with clients: this client's requests, in order
+        size_t nextOwn = 0;
     };
 
     void coordinate();
@@ -82,6 +84,7 @@ private:
     const QByteArray m_window;
     const QByteArray m_limit;
     std::vector<qint64> m_schedule;
+    std::vector<std::vector<int>> m_requestsOfClient; // with clients: the requests of each, by connection
     const int m_wakeFd; // eventfd: Stop wakes workers waiting in poll()
 
     qint64 m_startWallMs = 0;
