@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -40,11 +41,6 @@ BurstPanel::BurstPanel(QWidget* parent)
                        "overwrite one entry (lua/now.lua)."));
     auto* unique = new QRadioButton(tr("unique member"), memberBox);
     unique->setToolTip(tr("Each request gets a member of its own; choose how beside it."));
-    QFont strong = now->font();
-    strong.setPointSizeF(strong.pointSizeF() * 1.25);
-    strong.setBold(true);
-    now->setFont(strong);
-    unique->setFont(strong);
     m_member->addButton(now, 0);
     m_member->addButton(unique, 1);
     m_nowButton = now;
@@ -112,9 +108,6 @@ BurstPanel::BurstPanel(QWidget* parent)
     m_fire = new QPushButton(tr("Fire"), this);
     m_fire->setToolTip(tr("Send the burst to Redis (F5)."));
     m_fire->setDefault(true);
-    QFont fireFont = m_fire->font();
-    fireFont.setBold(true);
-    m_fire->setFont(fireFont);
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setToolTip(tr("Stop sending; what was answered stays on screen (Esc)."));
     m_reset = new QPushButton(tr("Reset"), this);
@@ -144,6 +137,27 @@ BurstPanel::BurstPanel(QWidget* parent)
     updatePacingField();
     updateStrategyHint();
     setRunning(false);
+    applyFonts();
+}
+
+void BurstPanel::applyFonts()
+{
+    // Relative to the panel's font, so that zooming the application scales them too.
+    QFont strong = font();
+    strong.setPointSizeF(strong.pointSizeF() * 1.25);
+    strong.setBold(true);
+    m_nowButton->setFont(strong);
+    m_uniqueButton->setFont(strong);
+    QFont bold = font();
+    bold.setBold(true);
+    m_fire->setFont(bold);
+}
+
+void BurstPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        applyFonts();
 }
 
 void BurstPanel::updatePacingField()

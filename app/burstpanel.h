@@ -34,6 +34,9 @@ public:
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* resetButton() const { return m_reset; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 signals:
     void fireRequested();
     void stopRequested();
@@ -42,6 +45,7 @@ signals:
 
 private:
     void updatePacingField();
+    void applyFonts();
     void updateStrategyHint();
 
     QButtonGroup* m_member = nullptr;

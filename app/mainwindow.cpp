@@ -4,6 +4,7 @@
 #include "charts/timelineview.h"
 #include "connectdialog.h"
 #include "exportactions.h"
+#include "presentation.h"
 #include "runview.h"
 #include "scenarioactions.h"
 #include "serverbar.h"
@@ -33,6 +34,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/zsetlab.svg")));
     setObjectName(QStringLiteral("MainWindow"));
     m_session = new ServerSession(this);
+    m_presentation = new Presentation(this);
     m_experiment = new LimiterExperiment(this);
 
     auto* central = new QWidget(this);
@@ -131,10 +133,24 @@ void MainWindow::createMenus()
     m_compare->setCheckable(true);
     m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     connect(m_compare, &QAction::toggled, m_burstPanel, &BurstPanel::setCompareMode);
-    view->addAction(tr("&Fit Timeline"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
+    view->addAction(tr("&Fit Timeline"), QKeySequence(Qt::CTRL | Qt::Key_F), this, [this] {
         m_left->timeline()->fitAll();
         m_right->timeline()->fitAll();
     });
+    view->addSeparator();
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), m_presentation, &Presentation::zoomIn);
+    zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
+    view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), m_presentation, &Presentation::zoomOut);
+    view->addAction(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_0), m_presentation, &Presentation::resetZoom);
+    QAction* presenting = view->addAction(tr("&Presenter Mode"));
+    presenting->setCheckable(true);
+    presenting->setShortcut(QKeySequence(Qt::Key_F11));
+    presenting->setToolTip(tr("Full screen with larger text, for a projector."));
+    connect(presenting, &QAction::toggled, m_presentation, &Presentation::setPresenting);
+    QAction* contrast = view->addAction(tr("&High Contrast"));
+    contrast->setCheckable(true);
+    contrast->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    connect(contrast, &QAction::toggled, m_presentation, &Presentation::setHighContrast);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About zsetlab"), this, &MainWindow::showAbout);

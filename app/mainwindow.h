@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 class BurstPanel;
+class Presentation;
 class ExportActions;
 class ScenarioActions;
 class QAction;
@@ -39,6 +40,7 @@ public:
     QWidget* runsArea() const;
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
     ExportActions* exportActions() const { return m_exportActions; }
+    Presentation* presentation() const { return m_presentation; }
     LimiterExperiment* experiment() const { return m_experiment; }
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
@@ -87,5 +89,6 @@ private:
     QString m_confirmedRemote; // the remote endpoint the user agreed to load, this session
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
+    Presentation* m_presentation = nullptr;
     Scenario m_scenario; // the last one applied: its title and view range
 };

@@ -1,5 +1,6 @@
 #include "numberspanel.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
@@ -11,8 +12,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setHorizontalSpacing(18);
     layout->setVerticalSpacing(0);
-    m_sent = addFigure(tr("sent"), tr("Requests that got an answer (or an error) from Redis."),
-                       palette().color(QPalette::Text));
+    m_sent = addFigure(tr("sent"), tr("Requests that got an answer (or an error) from Redis."), QColor());
     m_stored = addFigure(tr("stored"), tr("Requests whose ZADD created a member of their own (ZADD replied 1)."),
                          QColor(0, 114, 178));
     m_lost
@@ -29,6 +29,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     m_note->setWordWrap(true);
     m_note->setAlignment(Qt::AlignCenter);
     arrange(5);
+    applyFonts();
     clear();
 }
 
@@ -36,13 +37,11 @@ NumbersPanel::Figure NumbersPanel::addFigure(const QString& caption, const QStri
 {
     Figure figure;
     figure.value = new QLabel(this);
-    QFont big = font();
-    big.setPointSizeF(big.pointSizeF() * m_scale);
-    big.setBold(true);
-    figure.value->setFont(big);
-    QPalette palette = figure.value->palette();
-    palette.setColor(QPalette::WindowText, accent);
-    figure.value->setPalette(palette);
+    if (accent.isValid()) { // else the palette's text colour, light or dark
+        QPalette palette = figure.value->palette();
+        palette.setColor(QPalette::WindowText, accent);
+        figure.value->setPalette(palette);
+    }
     figure.value->setToolTip(tooltip);
     figure.caption = new QLabel(caption, this);
     figure.caption->setToolTip(tooltip);
@@ -94,12 +93,29 @@ void NumbersPanel::setCompact(bool compact)
 {
     arrange(compact ? 3 : 5);
     m_scale = compact ? 2.0 : 2.6;
-    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond}) {
-        QFont big = font();
-        big.setPointSizeF(big.pointSizeF() * m_scale);
-        big.setBold(true);
+    applyFonts();
+}
+
+void NumbersPanel::applyFonts()
+{
+    // Relative to the panel's font, so that zooming the application scales the figures too.
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * m_scale);
+    big.setBold(true);
+    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond})
         figure.value->setFont(big);
-    }
+}
+
+double NumbersPanel::figurePointSize() const
+{
+    return m_sent.value->font().pointSizeF();
+}
+
+void NumbersPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        applyFonts();
 }
 
 QString NumbersPanel::figure(const QString& name) const

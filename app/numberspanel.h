@@ -21,6 +21,11 @@ public:
     void setCompact(bool compact);
     // The text of one figure ("sent", "stored", "lost", "overwritten", "beyond"), for tests.
     QString figure(const QString& name) const;
+    // The point size of the figures, for tests of zooming.
+    double figurePointSize() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     struct Figure
@@ -29,6 +34,7 @@ private:
         QLabel* caption = nullptr;
     };
     void arrange(int perRow);
+    void applyFonts();
     Figure addFigure(const QString& caption, const QString& tooltip, const QColor& accent);
 
     Figure m_sent;

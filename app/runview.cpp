@@ -5,6 +5,7 @@
 #include "charts/timelineview.h"
 #include "numberspanel.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -15,10 +16,6 @@ RunView::RunView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_title = new QLabel(this);
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
     m_title->setAlignment(Qt::AlignCenter);
     m_title->hide();
     m_numbers = new NumbersPanel(this);
@@ -36,9 +33,22 @@ RunView::RunView(QWidget* parent)
     layout->addWidget(m_numbers);
     layout->addWidget(splitter, 1);
 
+    QEvent fontChange(QEvent::FontChange);
+    changeEvent(&fontChange); // the title's font
     m_refresh.setInterval(40); // 25 refreshes a second
     connect(&m_refresh, &QTimer::timeout, this, &RunView::refreshSlowViews);
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
+}
+
+void RunView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange)
+        return;
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
 }
 
 void RunView::setTitle(const QString& title)

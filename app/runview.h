@@ -35,6 +35,9 @@ public:
     const BurstEngine* engine() const { return m_engine; }
     int refreshes() const { return m_refreshes; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 signals:
     void millisecondClicked(qint64 ms, const QByteArray& member);
 

@@ -69,6 +69,52 @@ CountsChart::CountsChart(QWidget* parent)
         series->attachAxis(m_y);
     }
     clear();
+    applyLook();
+}
+
+void CountsChart::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
+        applyLook();
+}
+
+void CountsChart::applyLook()
+{
+    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
+    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (chart()->theme() != theme)
+        chart()->setTheme(theme); // resets series colours: set them again below
+    chart()->setBackgroundBrush(palette().color(QPalette::Base));
+    chart()->setPlotAreaBackgroundVisible(false);
+    const QColor text = palette().color(QPalette::Text);
+    QFont labels = font();
+    QFont titles = font();
+    titles.setBold(true);
+    QColor grid = text;
+    grid.setAlphaF(0.25);
+    for (QValueAxis* axis : {m_x, m_y}) {
+        axis->setGridLineColor(grid);
+        axis->setLabelsFont(labels);
+        axis->setTitleFont(titles);
+        axis->setLabelsColor(text);
+        axis->setTitleBrush(text);
+    }
+    chart()->setTitleFont(titles);
+    chart()->setTitleBrush(text);
+    chart()->legend()->setFont(labels);
+    chart()->legend()->setLabelColor(text);
+    QColor shade = overLimitColour;
+    shade.setAlpha(dark ? 90 : 50);
+    m_gap->setBrush(QBrush(shade, Qt::SolidPattern));
+    m_gap->setPen(Qt::NoPen);
+    const double width = std::max(2.5, font().pointSizeF() / 4);
+    m_truth->setPen(QPen(truthColour, width));
+    m_counted->setPen(QPen(dark ? QColor(86, 180, 233) : countedColour, width)); // sky blue reads on black
+    m_limit->setPen(QPen(dark ? QColor(200, 200, 200) : limitColour, 1.5, Qt::DashLine));
+    m_overLimit->setColor(overLimitColour);
+    m_overLimit->setBorderColor(overLimitColour);
+    m_overLimit->setMarkerSize(std::max(7.0, font().pointSizeF() * 0.7));
 }
 
 void CountsChart::setTitle(const QString& title)

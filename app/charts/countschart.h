@@ -25,7 +25,13 @@ public:
     void setTitle(const QString& title);
     int plottedPoints() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The chart's theme, fonts and series colours from the widget's palette and font.
+    void applyLook();
+
     const RequestLog* m_log = nullptr;
     QLineSeries* m_truth = nullptr;
     QLineSeries* m_counted = nullptr;

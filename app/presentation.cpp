@@ -1,0 +1,110 @@
+#include "presentation.h"
+
+#include <QApplication>
+#include <QMainWindow>
+
+namespace {
+constexpr double minZoom = 0.6;
+constexpr double maxZoom = 3.0;
+constexpr double zoomStep = 1.15;
+constexpr double presentingZoom = 1.5;
+} // namespace
+
+Presentation::Presentation(QMainWindow* window)
+    : QObject(window)
+    , m_window(window)
+    , m_baseFontPointSize(QApplication::font().pointSizeF())
+    , m_systemPalette(QApplication::palette())
+{
+    if (m_baseFontPointSize <= 0)
+        m_baseFontPointSize = 10;
+}
+
+void Presentation::setZoom(double zoom)
+{
+    zoom = std::clamp(zoom, minZoom, maxZoom);
+    if (qFuzzyCompare(zoom, m_zoom))
+        return;
+    m_zoom = zoom;
+    // The application font: every widget that does not set its own follows, and the panels that
+    // size their fonts relative to it (figures, charts) rescale on the FontChange event.
+    QFont font = QApplication::font();
+    font.setPointSizeF(m_baseFontPointSize * zoom);
+    QApplication::setFont(font);
+    emit zoomChanged(zoom);
+}
+
+void Presentation::zoomIn()
+{
+    setZoom(m_zoom * zoomStep);
+}
+
+void Presentation::zoomOut()
+{
+    setZoom(m_zoom / zoomStep);
+}
+
+void Presentation::resetZoom()
+{
+    setZoom(1.0);
+}
+
+void Presentation::setPresenting(bool on)
+{
+    if (on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_zoomBeforePresenting = m_zoom;
+        setZoom(std::max(m_zoom, presentingZoom));
+        m_window->showFullScreen();
+    } else {
+        setZoom(m_zoomBeforePresenting);
+        m_window->showNormal();
+    }
+    emit presentingChanged(on);
+}
+
+QPalette Presentation::highContrastPalette()
+{
+    QPalette palette;
+    const QColor black(0, 0, 0);
+    const QColor white(255, 255, 255);
+    const QColor yellow(255, 221, 0);
+    for (const auto group : {QPalette::Active, QPalette::Inactive}) {
+        palette.setColor(group, QPalette::Window, black);
+        palette.setColor(group, QPalette::WindowText, white);
+        palette.setColor(group, QPalette::Base, black);
+        palette.setColor(group, QPalette::AlternateBase, QColor(30, 30, 30));
+        palette.setColor(group, QPalette::Text, white);
+        palette.setColor(group, QPalette::Button, QColor(20, 20, 20));
+        palette.setColor(group, QPalette::ButtonText, white);
+        palette.setColor(group, QPalette::Highlight, yellow);
+        palette.setColor(group, QPalette::HighlightedText, black);
+        palette.setColor(group, QPalette::ToolTipBase, black);
+        palette.setColor(group, QPalette::ToolTipText, white);
+        palette.setColor(group, QPalette::PlaceholderText, QColor(200, 200, 200));
+        palette.setColor(group, QPalette::Link, yellow);
+    }
+    palette.setColor(QPalette::Disabled, QPalette::WindowText, QColor(150, 150, 150));
+    palette.setColor(QPalette::Disabled, QPalette::Text, QColor(150, 150, 150));
+    palette.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(150, 150, 150));
+    palette.setColor(QPalette::Disabled, QPalette::Window, black);
+    palette.setColor(QPalette::Disabled, QPalette::Base, black);
+    palette.setColor(QPalette::Disabled, QPalette::Button, QColor(20, 20, 20));
+    return palette;
+}
+
+bool Presentation::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();
+}
+
+void Presentation::setHighContrast(bool on)
+{
+    if (on == m_highContrast)
+        return;
+    m_highContrast = on;
+    QApplication::setPalette(on ? highContrastPalette() : m_systemPalette);
+    emit highContrastChanged(on);
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QObject>
+#include <QPalette>
+
+class QMainWindow;
+
+// What a teacher needs on a projector: the whole UI zoomed (fonts of panels and charts alike),
+// full screen, and a high-contrast theme; otherwise light or dark as the system palette says.
+class Presentation : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Presentation(QMainWindow* window);
+
+    double zoom() const { return m_zoom; }
+    void setZoom(double zoom);
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+
+    bool isPresenting() const { return m_presenting; }
+    // Full screen and larger text together; the same call again restores the window.
+    void setPresenting(bool on);
+
+    bool isHighContrast() const { return m_highContrast; }
+    void setHighContrast(bool on);
+    static QPalette highContrastPalette();
+    // True when a palette's window is darker than its text (a dark theme).
+    static bool isDark(const QPalette& palette);
+
+signals:
+    void zoomChanged(double zoom);
+    void presentingChanged(bool on);
+    void highContrastChanged(bool on);
+
+private:
+    QMainWindow* m_window;
+    double m_baseFontPointSize = 0;
+    double m_zoom = 1.0;
+    double m_zoomBeforePresenting = 1.0;
+    bool m_presenting = false;
+    bool m_highContrast = false;
+    QPalette m_systemPalette;
+};

@@ -1,0 +1,114 @@
+#include "burstpanel.h"
+#include "charts/countschart.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "pictureexport.h"
+#include "presentation.h"
+#include "runview.h"
+#include "serversession.h"
+#include "testredis.h"
+
+#include <QChart>
+#include <QValueAxis>
+#include <QtTest>
+
+class TestPresentation : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void zoomScalesPanelsAndCharts();
+    void zoomIsBounded();
+    void presenterModeIsFullScreenAndLarger();
+    void highContrastReachesTheCharts();
+
+private:
+    double axisLabelSize() const
+    {
+        auto* chart = m_window->runView(LimiterExperiment::Left)->counts()->chart();
+        return static_cast<QValueAxis*>(chart->axes(Qt::Vertical).constFirst())->labelsFont().pointSizeF();
+    }
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestPresentation::init()
+{
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 860);
+    m_window->show();
+}
+
+void TestPresentation::cleanup()
+{
+    m_window->presentation()->setHighContrast(false);
+    m_window->presentation()->resetZoom();
+    m_window.reset();
+}
+
+void TestPresentation::zoomScalesPanelsAndCharts()
+{
+    NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
+    const double figure = numbers->figurePointSize();
+    const double panel = m_window->burstPanel()->font().pointSizeF();
+    const double axis = axisLabelSize();
+    m_window->presentation()->zoomIn();
+    m_window->presentation()->zoomIn();
+    QTRY_VERIFY(numbers->figurePointSize() > figure * 1.2);
+    QVERIFY(m_window->burstPanel()->font().pointSizeF() > panel * 1.2);
+    QVERIFY2(axisLabelSize() > axis * 1.2, qPrintable(QStringLiteral("%1 -> %2").arg(axis).arg(axisLabelSize())));
+    m_window->presentation()->resetZoom();
+    QTRY_COMPARE(numbers->figurePointSize(), figure);
+    QCOMPARE(axisLabelSize(), axis);
+}
+
+void TestPresentation::zoomIsBounded()
+{
+    for (int i = 0; i < 30; ++i)
+        m_window->presentation()->zoomIn();
+    QCOMPARE(m_window->presentation()->zoom(), 3.0);
+    for (int i = 0; i < 30; ++i)
+        m_window->presentation()->zoomOut();
+    QCOMPARE(m_window->presentation()->zoom(), 0.6);
+}
+
+void TestPresentation::presenterModeIsFullScreenAndLarger()
+{
+    Presentation* presentation = m_window->presentation();
+    presentation->setPresenting(true);
+    QVERIFY(m_window->windowState() & Qt::WindowFullScreen);
+    QVERIFY(presentation->zoom() >= 1.5);
+    presentation->setPresenting(false);
+    QVERIFY(!(m_window->windowState() & Qt::WindowFullScreen));
+    QCOMPARE(presentation->zoom(), 1.0);
+}
+
+void TestPresentation::highContrastReachesTheCharts()
+{
+    CountsChart* counts = m_window->runView(LimiterExperiment::Left)->counts();
+    m_window->presentation()->setHighContrast(true);
+    QTRY_COMPARE(counts->chart()->theme(), QChart::ChartThemeDark);
+    QCOMPARE(m_window->palette().color(QPalette::Window), QColor(0, 0, 0));
+    QVERIFY(Presentation::isDark(m_window->palette()));
+    if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT")) {
+        RedisServerChoice::Request request;
+        request.url = TestRedis::endpoint().displayUrl();
+        m_window->connectToServer(request);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+        Scenario scenario;
+        QString error;
+        QVERIFY(
+            Scenario::load(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json"), &scenario, &error));
+        m_window->applyScenario(scenario);
+        m_window->presentation()->setZoom(1.3);
+        QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+        m_window->fire();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QVERIFY(PictureExport::writePng(m_window.get(), qEnvironmentVariable("ZSETLAB_SCREENSHOT"), 1, &error));
+    }
+    m_window->presentation()->setHighContrast(false);
+    QTRY_COMPARE(counts->chart()->theme(), QChart::ChartThemeLight);
+}
+
+QTEST_MAIN(TestPresentation)
+#include "tst_presentation.moc"
