@@ -2,6 +2,9 @@
 
 #include <QStringList>
 
+#include <cmath>
+#include <limits>
+
 namespace {
 // Words scripts use for their decision, lower-cased.
 bool readWord(const QByteArray& word, qint64* value)
@@ -21,8 +24,9 @@ bool readWord(const QByteArray& word, qint64* value)
     *value = lower.toLongLong(&ok);
     if (!ok) {
         const double number = lower.toDouble(&ok);
-        *value = qint64(number);
-        ok = ok && double(*value) == number; // "3.0" is 3, "2.5" is not a count
+        // "3.0" is 3, "2.5" is not a count; "1e300" neither (casting it to qint64 is undefined).
+        ok = ok && std::abs(number) < 9.0e18 && double(qint64(number)) == number;
+        *value = ok ? qint64(number) : 0;
     }
     return ok;
 }
@@ -114,8 +118,11 @@ ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
     bool growsByAtMostOne = true;
     qint64 highest = spread.first().value;
     for (int i = 1; i < spread.size(); ++i) {
-        const qint64 step = spread[i].value - spread[i - 1].value;
-        growsByAtMostOne = growsByAtMostOne && (step == 0 || step == 1);
+        // Compared without subtracting: a reply can be any qint64, and the difference may overflow.
+        const qint64 previous = spread[i - 1].value;
+        growsByAtMostOne = growsByAtMostOne
+            && (spread[i].value == previous
+                || (previous < std::numeric_limits<qint64>::max() && spread[i].value == previous + 1));
         highest = std::max(highest, spread[i].value);
     }
     const qint64 first = spread.first().value;

@@ -1,10 +1,12 @@
 // Fuzzes how zsetlab reads what a limiter script answered: the bytes a server sends back for an
 // EVALSHA of a custom script. The input is parsed as RESP by hiredis's own reader (the parser the
-// connections use), turned into RedisReply values and handed to readLimiterReply() and to the
-// error readers the burst uses for failed calls.
+// connections use), turned into RedisReply values and handed to readLimiterReply() and the error
+// readers the burst uses for failed calls, and, as one series of calls, to the script doctor's
+// ReplyReading, inferReplyStyle() and countAdmissions().
 #include "limiterreply.h"
 #include "limiterscript.h"
 #include "redisreply.h"
+#include "replyreading.h"
 
 #include <hiredis/hiredis.h>
 
@@ -66,6 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (declaresMoreThanItHolds(data, size))
         return 0;
+    QVector<ReplyReading> readings;
     redisReader* reader = redisReaderCreate();
     if (redisReaderFeed(reader, reinterpret_cast<const char*>(data), size) == REDIS_OK) {
         void* raw = nullptr;
@@ -75,8 +78,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             freeReplyObject(raw);
             raw = nullptr;
             readOne(reply);
+            readings << ReplyReading::read(reply);
         }
     }
     redisReaderFree(reader);
+
+    QString why;
+    const ReplyStyle style = inferReplyStyle(readings, &why);
+    if (style == ReplyStyle::Unknown && why.isEmpty())
+        abort(); // "unknown" must say why
+    for (const bool scriptReadsLimit : {false, true}) {
+        const AdmissionCount count = countAdmissions(style, readings, 10, scriptReadsLimit);
+        if (count.admitted + count.refused + count.unclear != readings.size())
+            abort(); // every call is counted exactly once
+    }
     return 0;
 }
