@@ -56,8 +56,19 @@ BurstPanel::BurstPanel(QWidget* parent)
     auto* uniqueRow = new QHBoxLayout;
     uniqueRow->addWidget(unique);
     uniqueRow->addWidget(m_uniqueKind, 1);
+    auto* custom = new QRadioButton(tr("your script"), memberBox);
+    custom->setToolTip(tr("Fire your own limiter script; open it in the script doctor first."));
+    custom->setEnabled(false);
+    m_member->addButton(custom, 2);
+    m_customButton = custom;
+    m_customEdit = new QPushButton(tr("Script Doctor…"), memberBox);
+    m_customEdit->setToolTip(tr("Open, edit, check and probe your own limiter script, then use it for bursts."));
+    auto* customRow = new QHBoxLayout;
+    customRow->addWidget(custom);
+    customRow->addWidget(m_customEdit, 1);
     memberLayout->addWidget(now);
     memberLayout->addLayout(uniqueRow);
+    memberLayout->addLayout(customRow);
     m_strategyHint = new QLabel(memberBox);
     m_strategyHint->setWordWrap(true);
     memberLayout->addWidget(m_strategyHint);
@@ -127,6 +138,7 @@ BurstPanel::BurstPanel(QWidget* parent)
     connect(m_stop, &QPushButton::clicked, this, &BurstPanel::stopRequested);
     connect(m_reset, &QPushButton::clicked, this, &BurstPanel::resetRequested);
     connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::compareModeChanged);
+    connect(m_customEdit, &QPushButton::clicked, this, &BurstPanel::customScriptRequested);
     connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::updateStrategyHint);
     connect(m_member, &QButtonGroup::idToggled, this, &BurstPanel::updateStrategyHint);
     connect(m_uniqueKind, &QComboBox::currentIndexChanged, this, [this] {
@@ -148,6 +160,7 @@ void BurstPanel::applyFonts()
     strong.setBold(true);
     m_nowButton->setFont(strong);
     m_uniqueButton->setFont(strong);
+    m_customButton->setFont(strong);
     QFont bold = font();
     bold.setBold(true);
     m_fire->setFont(bold);
@@ -183,13 +196,33 @@ void BurstPanel::updatePacingField()
 
 void BurstPanel::updateStrategyHint()
 {
-    if (m_compare->isChecked())
+    if (!m_compare->isChecked() && m_customButton->isChecked())
+        m_strategyHint->setText(tr("Your script, called as KEYS %1 ARGV %2.")
+                                    .arg(m_callTemplate ? m_callTemplate->keysText() : QString(),
+                                         m_callTemplate ? m_callTemplate->argsText() : QString()));
+    else if (m_compare->isChecked())
         m_strategyHint->setText(
             tr("Left: member = now. Right: the same timestamps with the %1 member.").arg(m_uniqueKind->currentText()));
     else if (m_nowButton->isChecked())
         m_strategyHint->setText(tr("Requests in one millisecond share one member."));
     else
         m_strategyHint->setText(tr("Every request keeps an entry of its own."));
+}
+
+void BurstPanel::setCustomScript(const LimiterScript& script, std::shared_ptr<const CallTemplate> call,
+                                 ReplyStyle style)
+{
+    m_customScript = script;
+    m_callTemplate = std::move(call);
+    m_replyStyle = style;
+    m_customButton->setText(tr("your script: %1").arg(script.name()));
+    m_customButton->setEnabled(true);
+    m_customButton->setChecked(true);
+    // In compare mode the script can be the right-hand side.
+    const int index = m_uniqueKind->findData(int(MemberStrategy::Custom));
+    if (index < 0)
+        m_uniqueKind->addItem(tr("your script"), int(MemberStrategy::Custom));
+    updateStrategyHint();
 }
 
 MemberStrategy BurstPanel::uniqueStrategy() const
@@ -222,7 +255,14 @@ void BurstPanel::setCompareMode(bool on)
 BurstPlan BurstPanel::plan() const
 {
     BurstPlan plan;
-    plan.strategy = m_nowButton->isChecked() ? MemberStrategy::Now : uniqueStrategy();
+    plan.strategy = m_nowButton->isChecked() ? MemberStrategy::Now
+        : m_customButton->isChecked()        ? MemberStrategy::Custom
+                                             : uniqueStrategy();
+    if (m_customScript.isValid()) { // carried along: compare mode may fire it on the right
+        plan.customScript = m_customScript;
+        plan.callTemplate = m_callTemplate;
+        plan.replyStyle = m_replyStyle;
+    }
     plan.requests = m_requests->value();
     plan.connections = m_connections->value();
     plan.pipeline = m_pipeline->value();

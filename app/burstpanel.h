@@ -29,6 +29,9 @@ public:
     MemberStrategy uniqueStrategy() const;
     void setUniqueStrategy(MemberStrategy strategy);
     void setRunning(bool running);
+    // A user's script to fire, as chosen in the script doctor; selects it.
+    void setCustomScript(const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style);
+    bool hasCustomScript() const { return m_customScript.isValid(); }
 
     QPushButton* fireButton() const { return m_fire; }
     QPushButton* stopButton() const { return m_stop; }
@@ -42,6 +45,7 @@ signals:
     void stopRequested();
     void resetRequested();
     void compareModeChanged(bool on);
+    void customScriptRequested();
 
 private:
     void updatePacingField();
@@ -51,6 +55,11 @@ private:
     QButtonGroup* m_member = nullptr;
     QAbstractButton* m_nowButton = nullptr;
     QAbstractButton* m_uniqueButton = nullptr;
+    QAbstractButton* m_customButton = nullptr;
+    QPushButton* m_customEdit = nullptr;
+    LimiterScript m_customScript;
+    std::shared_ptr<const CallTemplate> m_callTemplate;
+    ReplyStyle m_replyStyle = ReplyStyle::CountWithCall;
     QComboBox* m_uniqueKind = nullptr;
     QLabel* m_strategyHint = nullptr;
     QCheckBox* m_compare = nullptr;

@@ -7,6 +7,7 @@
 #include "presentation.h"
 #include "runview.h"
 #include "scenarioactions.h"
+#include "scriptdoctordialog.h"
 #include "serverbar.h"
 #include "serversession.h"
 #include "zsetpanel.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_burstPanel, &BurstPanel::stopRequested, this, &MainWindow::stop);
     connect(m_burstPanel, &BurstPanel::resetRequested, this, &MainWindow::reset);
     connect(m_burstPanel, &BurstPanel::compareModeChanged, this, &MainWindow::setCompareMode);
+    connect(m_burstPanel, &BurstPanel::customScriptRequested, this, &MainWindow::showScriptDoctor);
     connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
     connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
     connect(m_session, &ServerSession::stateChanged, this, [this] {
@@ -126,6 +128,7 @@ void MainWindow::createMenus()
     m_stop->setEnabled(false);
     burst->addSeparator();
     burst->addAction(tr("&Connect to Redis…"), this, &MainWindow::showConnectDialog);
+    burst->addAction(tr("Script &Doctor…"), QKeySequence(Qt::CTRL | Qt::Key_D), this, &MainWindow::showScriptDoctor);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("ViewMenu"));
@@ -274,6 +277,25 @@ void MainWindow::showZsetOf(LimiterExperiment::Side side)
     const BurstEngine& engine = m_experiment->engine(side);
     m_zsetPanel->showKey(engine.key(), &runView(side)->writes(),
                          tr("%1 · %2").arg(QString::fromUtf8(engine.key()), engine.summary().strategy));
+}
+
+ScriptDoctorDialog* MainWindow::scriptDoctor()
+{
+    if (!m_scriptDoctor) {
+        m_scriptDoctor = new ScriptDoctorDialog(m_session, this);
+        connect(m_scriptDoctor, &ScriptDoctorDialog::scriptChosen, this,
+                [this](const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style) {
+                    m_burstPanel->setCustomScript(script, std::move(call), style);
+                    statusBar()->showMessage(tr("%1 is ready: press F5 to fire it.").arg(script.name()), 8000);
+                });
+    }
+    return m_scriptDoctor;
+}
+
+void MainWindow::showScriptDoctor()
+{
+    scriptDoctor()->show();
+    scriptDoctor()->raise();
 }
 
 void MainWindow::showConnectDialog()

@@ -41,6 +41,7 @@ public:
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
+    class ScriptDoctorDialog* scriptDoctor();
     LimiterExperiment* experiment() const { return m_experiment; }
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
@@ -66,6 +67,7 @@ private:
     void onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary);
     void showZsetOf(LimiterExperiment::Side side);
     void showConnectDialog();
+    void showScriptDoctor();
     void showAbout();
     bool confirmRemoteBurst();
     void restoreSettings();
@@ -90,5 +92,6 @@ private:
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
+    class ScriptDoctorDialog* m_scriptDoctor = nullptr;
     Scenario m_scenario; // the last one applied: its title and view range
 };

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "calltemplate.h"
 #include "limiterscript.h"
+#include "replyreading.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -61,6 +63,9 @@ struct BurstPlan
     qint64 limit = 0; // 0: no limit, every request is admitted
     MemberStrategy strategy = MemberStrategy::Now;
     LimiterScript customScript; // used when strategy == Custom
+    // How a custom script is called and how it answers (null: zsetlab's own convention, a count).
+    std::shared_ptr<const CallTemplate> callTemplate;
+    ReplyStyle replyStyle = ReplyStyle::CountWithCall;
     QByteArray key; // empty: a fresh zsetlab:run:… key
     quint64 seed = 1;
     bool keepKey = false; // false: the run deletes its key when it ends

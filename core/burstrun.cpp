@@ -242,14 +242,43 @@ qint64 BurstRun::nowFor(int id, int connectionIndex) const
 
 RedisArgs BurstRun::callFor(int id, qint64 now) const
 {
-    return {QByteArrayLiteral("EVALSHA"),
-            m_script.sha1(),
-            QByteArrayLiteral("1"),
-            m_key,
-            QByteArray::number(now),
-            m_window,
-            m_limit,
-            RequestLog::requestId(m_runTag, static_cast<quint32>(id))};
+    const QByteArray requestId = RequestLog::requestId(m_runTag, static_cast<quint32>(id));
+    if (m_plan.callTemplate) {
+        // A script of the user's, called in its own KEYS/ARGV order.
+        CallValues values;
+        values.key = m_key;
+        values.nowMicros = m_plan.clock == ClockKind::SystemUs ? now : now * 1000;
+        values.windowMs = m_plan.windowMs;
+        values.limit = m_plan.limit;
+        values.seq = id + 1;
+        values.uuid = requestId;
+        const RedisArgs keys = m_plan.callTemplate->expandKeys(values);
+        RedisArgs call{QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArray::number(keys.size())};
+        call << keys << m_plan.callTemplate->expandArgs(values);
+        return call;
+    }
+    return {QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArrayLiteral("1"), m_key, QByteArray::number(now),
+            m_window, m_limit, requestId};
+}
+
+void BurstRun::readReply(const RedisReply& reply, RequestRecord* record) const
+{
+    if (m_plan.strategy != MemberStrategy::Custom || m_plan.replyStyle == ReplyStyle::CountWithCall) {
+        readLimiterReply(reply, record->now, RequestLog::requestId(m_runTag, record->id), record);
+        return;
+    }
+    // A user's script that answers in another style (learned by the script doctor's probe).
+    const ReplyReading reading = ReplyReading::read(reply);
+    if (!reading.readable || m_plan.replyStyle == ReplyStyle::Unknown) {
+        record->error = QStringLiteral("Cannot read the script's reply %1 as %2.")
+                            .arg(reply.toDisplayString().left(200), replyStyleDescription(m_plan.replyStyle));
+        return;
+    }
+    record->added = static_cast<qint8>(reading.added < 0 ? -1 : (reading.added > 0 ? 1 : 0));
+    if (m_plan.replyStyle == ReplyStyle::CountBeforeCall)
+        record->count = reading.value + 1;
+    else
+        record->verdict = static_cast<qint8>(reading.value != 0 ? 1 : 0);
 }
 
 void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
@@ -292,7 +321,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
         if (isScriptFault(reply))
             fail(BurstFailure::Kind::Script, record.error, ScriptError::fromReply(reply.text()).line);
     } else {
-        readLimiterReply(reply, call.now, RequestLog::requestId(m_runTag, record.id), &record);
+        readReply(reply, &record);
     }
     batch->push_back(std::move(record));
 }

@@ -73,6 +73,7 @@ private:
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
     RedisArgs callFor(int id, qint64 now) const;
+    void readReply(const RedisReply& reply, RequestRecord* record) const;
     void handOver(std::vector<RequestRecord>* batch);
 
     const RedisEndpoint m_endpoint;

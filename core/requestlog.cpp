@@ -71,7 +71,9 @@ void RequestLog::add(std::vector<RequestRecord>& batch)
                     ++m_overwritten;
                 }
             }
-            if (m_limit == 0 || (record.count >= 0 && record.count <= m_limit)) {
+            const bool admitted = record.verdict >= 0 ? record.verdict == 1
+                                                      : (m_limit == 0 || (record.count >= 0 && record.count <= m_limit));
+            if (admitted) {
                 flags |= Admitted;
                 ++m_admitted;
             }

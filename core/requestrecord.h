@@ -22,6 +22,7 @@ struct RequestRecord
     qint64 sentMicros = 0; // since the burst started
     quint32 latencyMicros = 0;
     qint64 count = -1; // what the script counted; -1 unknown
+    qint8 verdict = -1; // the script's own decision: 1 admitted, 0 refused, -1 it gave a count
     QByteArray member; // when memberKind == Text
     QString error; // empty: the call succeeded
 };

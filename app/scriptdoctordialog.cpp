@@ -1,0 +1,289 @@
+#include "scriptdoctordialog.h"
+
+#include "codeeditor.h"
+#include "luahighlighter.h"
+#include "serversession.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace {
+const QColor errorMark(255, 200, 190);
+const QColor warningMark(255, 236, 170);
+} // namespace
+
+ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
+    : QDialog(parent)
+    , m_session(session)
+{
+    setWindowTitle(tr("Script Doctor"));
+    resize(1100, 760);
+    auto* layout = new QVBoxLayout(this);
+
+    auto* top = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open…"), this);
+    open->setToolTip(tr("Open a Lua limiter script from a file."));
+    auto* builtin = new QComboBox(this);
+    builtin->addItem(tr("Start from a built-in script…"));
+    builtin->addItems(builtinStrategyNames());
+    builtin->setToolTip(tr("Load one of zsetlab's own scripts (lua/) to compare with yours."));
+    top->addWidget(open);
+    top->addWidget(builtin);
+    top->addStretch(1);
+    layout->addLayout(top);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    m_editor = new CodeEditor(splitter);
+    new LuaHighlighter(m_editor->document());
+    m_editor->setPlaceholderText(tr("Paste your limiter script here, or open a file."));
+    auto* right = new QWidget(splitter);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_findings = new QTreeWidget(right);
+    m_findings->setHeaderLabels({tr("Line"), tr("Severity"), tr("Finding")});
+    m_findings->setRootIsDecorated(false);
+    m_findings->header()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_details = new QTextBrowser(right);
+    m_details->setOpenLinks(false);
+    rightLayout->addWidget(m_findings, 1);
+    rightLayout->addWidget(m_details, 2);
+    splitter->addWidget(m_editor);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    auto* form = new QFormLayout;
+    m_keys = new QLineEdit(CallTemplate::defaultKeys(), this);
+    m_keys->setToolTip(tr("KEYS in the order your script expects. Every key must start with {key}, so the script "
+                          "writes only under zsetlab:."));
+    m_args = new QLineEdit(CallTemplate::defaultArgs(), this);
+    m_args->setToolTip(tr("ARGV in the order your script expects: %1, or literals (quote text with spaces).")
+                           .arg(CallTemplate::placeholderNames().join(QStringLiteral(", "))));
+    form->addRow(tr("&KEYS"), m_keys);
+    form->addRow(tr("&ARGV"), m_args);
+    m_templateError = new QLabel(this);
+    m_templateError->setWordWrap(true);
+    QPalette red = m_templateError->palette();
+    red.setColor(QPalette::WindowText, QColor(180, 40, 0));
+    m_templateError->setPalette(red);
+    m_templateError->hide();
+    form->addRow(QString(), m_templateError);
+    layout->addLayout(form);
+
+    auto* buttons = new QHBoxLayout;
+    auto* check = new QPushButton(tr("Check the Script"), this);
+    check->setToolTip(tr("Read the script for mistakes that make ZSET limiters count wrong (nothing is run)."));
+    m_probeButton = new QPushButton(tr("Probe on Redis"), this);
+    m_probeButton->setToolTip(tr("Run the script on fresh zsetlab: keys: calls sharing one now, calls at several "
+                                 "rates, with and without a limit; then read what it stored."));
+    m_useButton = new QPushButton(tr("Use for Bursts"), this);
+    m_useButton->setToolTip(tr("Fire this script from the main window, alone or in compare mode."));
+    auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addWidget(check);
+    buttons->addWidget(m_probeButton);
+    buttons->addWidget(m_useButton);
+    buttons->addStretch(1);
+    buttons->addWidget(close);
+    layout->addLayout(buttons);
+
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Script"), QString(),
+                                                          tr("Lua scripts (*.lua);;All files (*)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    connect(builtin, &QComboBox::activated, this, [this, builtin](int index) {
+        MemberStrategy strategy;
+        if (index > 0 && parseStrategy(builtin->itemText(index), &strategy)) {
+            const LimiterScript script = LimiterScript::builtin(strategy);
+            setSource(script.name() + QStringLiteral(".lua"), script.source());
+        }
+        builtin->setCurrentIndex(0);
+    });
+    connect(check, &QPushButton::clicked, this, &ScriptDoctorDialog::check);
+    connect(m_probeButton, &QPushButton::clicked, this, &ScriptDoctorDialog::probe);
+    connect(m_useButton, &QPushButton::clicked, this, [this] {
+        CallTemplate call;
+        if (!readTemplate(&call) || source().trimmed().isEmpty())
+            return;
+        const ReplyStyle style
+            = m_probed && m_report.replyStyle != ReplyStyle::Unknown ? m_report.replyStyle : ReplyStyle::CountWithCall;
+        emit scriptChosen(LimiterScript::fromSource(m_name, source()), std::make_shared<const CallTemplate>(call),
+                          style);
+        accept();
+    });
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_findings, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        if (item)
+            showFinding(m_findings->indexOfTopLevelItem(item));
+    });
+    connect(this, &ScriptDoctorDialog::probeFinished, this, &ScriptDoctorDialog::showReport);
+}
+
+ScriptDoctorDialog::~ScriptDoctorDialog()
+{
+    if (m_probe)
+        m_probe->cancel();
+    joinProbe();
+}
+
+void ScriptDoctorDialog::joinProbe()
+{
+    if (m_probeThread.joinable())
+        m_probeThread.join();
+}
+
+void ScriptDoctorDialog::setSource(const QString& name, const QByteArray& source)
+{
+    m_name = name;
+    m_editor->setPlainText(QString::fromUtf8(source));
+    setWindowTitle(tr("Script Doctor — %1").arg(name));
+    m_findings->clear();
+    m_details->clear();
+    m_probed = false;
+}
+
+bool ScriptDoctorDialog::openFile(const QString& path)
+{
+    LimiterScript script;
+    QString error;
+    if (!LimiterScript::fromFile(path, &script, &error)) {
+        QMessageBox::warning(this, windowTitle(), error);
+        return false;
+    }
+    setSource(script.name(), script.source());
+    return true;
+}
+
+QByteArray ScriptDoctorDialog::source() const
+{
+    return m_editor->toPlainText().toUtf8();
+}
+
+bool ScriptDoctorDialog::readTemplate(CallTemplate* call)
+{
+    QString error;
+    if (!CallTemplate::parse(m_keys->text(), m_args->text(), call, &error)) {
+        m_templateError->setText(error);
+        m_templateError->show();
+        return false;
+    }
+    m_templateError->hide();
+    return true;
+}
+
+bool ScriptDoctorDialog::check()
+{
+    CallTemplate call;
+    if (!readTemplate(&call))
+        return false;
+    m_examination = ScriptDoctor::examine(source(), call);
+    showFindings();
+    return true;
+}
+
+void ScriptDoctorDialog::showFindings()
+{
+    m_findings->clear();
+    QList<int> errors;
+    QList<int> warnings;
+    for (const ScriptFinding& finding : m_examination.findings) {
+        auto* item = new QTreeWidgetItem(m_findings);
+        item->setText(0, QString::number(finding.line));
+        item->setText(1, ScriptDoctor::severityName(finding.severity));
+        item->setText(2, finding.title);
+        if (finding.severity == ScriptFinding::Severity::Error)
+            errors << finding.line;
+        else if (finding.severity == ScriptFinding::Severity::Warning)
+            warnings << finding.line;
+    }
+    m_editor->markLines(warnings, warningMark);
+    m_editor->markLines(errors, errorMark);
+    if (m_examination.findings.isEmpty())
+        m_details->setHtml(tr("<p><b>No known mistake found.</b> A clean reading is not a proof: <i>Probe on "
+                              "Redis</i> runs the script and counts what it stored.</p>"));
+    else
+        m_findings->setCurrentItem(m_findings->topLevelItem(0));
+}
+
+void ScriptDoctorDialog::showFinding(int index)
+{
+    if (index < 0 || index >= m_examination.findings.size())
+        return;
+    const ScriptFinding& finding = m_examination.findings[index];
+    m_editor->goToLine(finding.line);
+    m_details->setHtml(tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
+                           .arg(finding.line)
+                           .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(),
+                                finding.explanation.toHtmlEscaped(), finding.suggestion.toHtmlEscaped()));
+}
+
+void ScriptDoctorDialog::probe()
+{
+    if (isProbing())
+        return;
+    CallTemplate call;
+    if (!readTemplate(&call) || source().trimmed().isEmpty())
+        return;
+    if (!m_session->isUsable()) {
+        m_details->setHtml(tr("<p>Not connected to Redis: connect first (Burst > Connect to Redis).</p>"));
+        return;
+    }
+    joinProbe();
+    m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call);
+    m_probeDone = false;
+    m_probeButton->setEnabled(false);
+    m_details->setHtml(tr("<p>Probing on %1…</p>").arg(m_session->endpoint().address().toHtmlEscaped()));
+    const RedisEndpoint endpoint = m_session->endpoint();
+    const ConnectOptions options = m_session->options();
+    ScriptProbe* probe = m_probe.get();
+    m_probeThread = std::thread([this, probe, endpoint, options] {
+        ProbeReport report = probe->run(endpoint, options);
+        QMetaObject::invokeMethod(
+            this,
+            [this, report] {
+                m_report = report;
+                m_probed = true;
+                m_probeDone = true;
+                emit probeFinished();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ScriptDoctorDialog::showReport()
+{
+    joinProbe();
+    m_probeButton->setEnabled(true);
+    QString html;
+    if (m_report.failure != ProbeReport::Failure::None) {
+        html = tr("<h3>The probe could not finish</h3><p>%1</p>").arg(m_report.failureMessage.toHtmlEscaped());
+        if (m_report.failureLine > 0) {
+            m_editor->markLines({m_report.failureLine}, errorMark);
+            m_editor->goToLine(m_report.failureLine);
+        }
+    } else {
+        html = m_report.hasProblem() ? tr("<h3>It counts wrong</h3>") : tr("<h3>It counts right</h3>");
+        html += QStringLiteral("<ul>");
+        for (const QString& sentence : m_report.verdict)
+            html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");
+        html += QStringLiteral("</ul>");
+        html += tr("<p>Replies read as: %1. Redis %2.</p>")
+                    .arg(replyStyleDescription(m_report.replyStyle).toHtmlEscaped(),
+                         m_report.serverVersion.toHtmlEscaped());
+    }
+    m_details->setHtml(html);
+}

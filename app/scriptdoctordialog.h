@@ -1,0 +1,71 @@
+#pragma once
+
+#include "calltemplate.h"
+#include "limiterscript.h"
+#include "redisconnection.h"
+#include "replyreading.h"
+#include "scriptdoctor.h"
+#include "scriptprobe.h"
+
+#include <QDialog>
+
+#include <memory>
+#include <thread>
+
+class CodeEditor;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+class QTreeWidget;
+class ServerSession;
+
+// Bring your own limiter script: edit or open it, say how it is called (KEYS and ARGV templates),
+// read it for known mistakes, probe it on the real Redis, and fire it like any strategy.
+class ScriptDoctorDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ScriptDoctorDialog(ServerSession* session, QWidget* parent = nullptr);
+    ~ScriptDoctorDialog() override;
+
+    void setSource(const QString& name, const QByteArray& source);
+    bool openFile(const QString& path);
+    QByteArray source() const;
+    // Reads the script now (static findings); false when the templates are invalid.
+    bool check();
+    // Probes on the session's server, on a worker thread; probeFinished() when done.
+    void probe();
+    const ScriptExamination& examination() const { return m_examination; }
+    const ProbeReport& probeReport() const { return m_report; }
+    bool isProbing() const { return m_probeThread.joinable() && !m_probeDone; }
+
+signals:
+    void probeFinished();
+    // "Use for bursts": the script, how to call it and how it answers.
+    void scriptChosen(const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style);
+
+private:
+    bool readTemplate(CallTemplate* call);
+    void showFindings();
+    void showFinding(int index);
+    void showReport();
+    void joinProbe();
+
+    ServerSession* m_session;
+    QString m_name = QStringLiteral("script.lua");
+    CodeEditor* m_editor = nullptr;
+    QLineEdit* m_keys = nullptr;
+    QLineEdit* m_args = nullptr;
+    QLabel* m_templateError = nullptr;
+    QTreeWidget* m_findings = nullptr;
+    QTextBrowser* m_details = nullptr;
+    QPushButton* m_probeButton = nullptr;
+    QPushButton* m_useButton = nullptr;
+    ScriptExamination m_examination;
+    ProbeReport m_report;
+    bool m_probed = false;
+    std::unique_ptr<ScriptProbe> m_probe;
+    std::thread m_probeThread;
+    std::atomic<bool> m_probeDone {false};
+};

@@ -1,0 +1,133 @@
+#include "burstpanel.h"
+#include "codeeditor.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "runview.h"
+#include "scriptdoctordialog.h"
+#include "serversession.h"
+#include "testredis.h"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QtTest>
+
+class TestScriptDoctorDialog : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void flagsTheNowScript();
+    void findsNothingInRequestId();
+    void probesTheNowScriptLive();
+    void firesTheUsersScriptInItsOwnStyle();
+
+private:
+    void connectWindow();
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestScriptDoctorDialog::init()
+{
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+}
+
+void TestScriptDoctorDialog::cleanup()
+{
+    m_window.reset();
+}
+
+void TestScriptDoctorDialog::connectWindow()
+{
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+}
+
+void TestScriptDoctorDialog::flagsTheNowScript()
+{
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->setSource(QStringLiteral("now.lua"), LimiterScript::builtin(MemberStrategy::Now).source());
+    QVERIFY(doctor->check());
+    QVERIFY(doctor->examination().hasProblem());
+    bool memberIsTime = false;
+    for (const ScriptFinding& finding : doctor->examination().findings)
+        memberIsTime = memberIsTime
+            || (finding.code == QLatin1String("member-is-time") && finding.severity == ScriptFinding::Severity::Error);
+    QVERIFY(memberIsTime);
+    auto* editor = doctor->findChild<CodeEditor*>();
+    QVERIFY(!editor->extraSelections().isEmpty()); // the line is marked
+    if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT")) {
+        doctor->show();
+        QVERIFY(doctor->grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT")));
+    }
+}
+
+void TestScriptDoctorDialog::findsNothingInRequestId()
+{
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->setSource(QStringLiteral("request-id.lua"), LimiterScript::builtin(MemberStrategy::RequestId).source());
+    QVERIFY(doctor->check());
+    QVERIFY(!doctor->examination().hasProblem());
+}
+
+void TestScriptDoctorDialog::probesTheNowScriptLive()
+{
+    connectWindow();
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->setSource(QStringLiteral("now.lua"), LimiterScript::builtin(MemberStrategy::Now).source());
+    QSignalSpy finished(doctor, &ScriptDoctorDialog::probeFinished);
+    doctor->probe();
+    QVERIFY(doctor->isProbing());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    const ProbeReport& report = doctor->probeReport();
+    QCOMPARE(report.failure, ProbeReport::Failure::None);
+    QVERIFY(report.hasProblem());
+    QVERIFY2(report.verdict.join(QLatin1Char(' ')).contains(QLatin1String("1 entry")),
+             qPrintable(report.verdict.join(QLatin1Char(' '))));
+}
+
+void TestScriptDoctorDialog::firesTheUsersScriptInItsOwnStyle()
+{
+    // A check-then-add script that replies 1/0 and takes its arguments in its own order.
+    connectWindow();
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    QVERIFY(doctor->openFile(QStringLiteral(ZSETLAB_SOURCE_DIR "/tests/doctor-corpus/check-then-add-zcount.lua")));
+    doctor->findChildren<QLineEdit*>().at(1)->setText(QStringLiteral("{now} {window} {limit}"));
+    QSignalSpy probed(doctor, &ScriptDoctorDialog::probeFinished);
+    doctor->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 60000);
+    QCOMPARE(doctor->probeReport().replyStyle, ReplyStyle::Admitted);
+    QPushButton* use = nullptr;
+    for (QPushButton* button : doctor->findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Use for Bursts"))
+            use = button;
+    QVERIFY(use);
+    use->click();
+    QVERIFY(m_window->burstPanel()->hasCustomScript());
+    BurstPlan plan = m_window->burstPanel()->plan();
+    QCOMPARE(plan.strategy, MemberStrategy::Custom);
+    plan.requests = 100;
+    plan.clock = ClockKind::Frozen;
+    plan.pacing = Pacing();
+    plan.limit = 5;
+    m_window->burstPanel()->setPlan(plan);
+    QCOMPARE(m_window->burstPanel()->plan().strategy, MemberStrategy::Custom);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    const BurstSummary summary = m_window->experiment()->engine(LimiterExperiment::Left).summary();
+    QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
+    QCOMPARE(summary.errors, 0);
+    QCOMPARE(summary.sent, 100);
+    // The script admits every call of the frozen millisecond (its one member never counts past 1),
+    // so 95 of them go through beyond the limit of 5.
+    QCOMPARE(summary.admitted, 100);
+    QCOMPARE(summary.admittedOverLimit, 95);
+    QCOMPARE(summary.finalCount, 1);
+}
+
+QTEST_MAIN(TestScriptDoctorDialog)
+#include "tst_scriptdoctordialog.moc"
