@@ -1,5 +1,7 @@
 #include "burstplan.h"
 
+#include "zsetkeys.h"
+
 #include "clientprofile.h"
 
 #include <QStringList>
@@ -130,7 +132,7 @@ QString BurstPlan::validate() const
         return QStringLiteral("script: a custom strategy needs a script file.");
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
         return QStringLiteral("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
-    if (!key.isEmpty() && !key.startsWith("zsetlab:"))
+    if (!key.isEmpty() && !ZsetKeys::isOwnKey(key))
         return QStringLiteral("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));
     return {};

@@ -19,11 +19,10 @@ const QColor overLimitColour(213, 94, 0); // vermillion
 CountsChart::CountsChart(QWidget* parent)
     : QChartView(parent)
 {
-    auto* chart = new QChart;
+    QChart* chart = this->chart(); // the view's own: a second one would leak the first
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setToolTip(tr("Green: how many requests really were in the window. Blue: what the script counted. "
                   "The shaded gap is what the limiter missed; marks at the bottom are requests admitted "
