@@ -1,0 +1,432 @@
+#include "scriptdebugger.h"
+
+#include "zsetkeys.h"
+
+#include <QMetaObject>
+
+#include <algorithm>
+#include <atomic>
+
+#include <pthread.h>
+#include <signal.h>
+
+namespace {
+// LDB reads its commands with a parser that refuses arguments longer than this; a refused command
+// is a Lua error that kills the script, so longer keys are turned away before the session.
+constexpr int ldbMaxArgument = 1024;
+
+// A "continue" into an endless loop comes back when LDB stops it at the server's busy-script
+// threshold (lua-time-limit, 5 s when unset), so a debugger command may take that long to answer;
+// the margin covers the network.
+constexpr std::chrono::milliseconds defaultBusyThreshold {5000};
+constexpr std::chrono::milliseconds thresholdMargin {5000};
+constexpr std::chrono::milliseconds abortTimeout {1000};
+
+void addZsetPairs(const QList<QByteArray>& items, DebugStep* step)
+{
+    for (int i = 0; i + 1 < items.size(); i += 2)
+        step->zset.append({items.at(i), items.at(i + 1)});
+}
+} // namespace
+
+// The result of one job on the task thread, handed to the owner's thread.
+struct ScriptDebugger::Outcome
+{
+    enum class Kind { Stopped, Finished, Failed };
+    Kind kind = Kind::Failed;
+    DebugStep step;
+    RedisReply reply;
+    QString message;
+
+    static Outcome failure(const QString& message)
+    {
+        Outcome outcome;
+        outcome.message = message;
+        return outcome;
+    }
+};
+
+struct ScriptDebugger::Worker
+{
+    RedisEndpoint endpoint;
+    ConnectOptions options;
+    Mode mode = Mode::Forked;
+    QByteArray key;
+    QList<QByteArray> sourceLines;
+    int zsetRows = 100;
+    RedisConnection connection;
+    // Set on the task thread once the server has left the session (or it never began); read by
+    // the owner's thread to decide whether the connection still needs to be shut.
+    std::atomic<bool> released {false};
+    // Set by the owner's destructor: a session still being set up is not started.
+    std::atomic<bool> cancelled {false};
+
+    void release()
+    {
+        connection.close();
+        released = true;
+    }
+
+    Outcome lost(const RedisReply& reply)
+    {
+        release();
+        return Outcome::failure(
+            QStringLiteral("The debugging connection to %1 failed: %2.").arg(endpoint.address(), reply.text()));
+    }
+
+    Outcome begin(const QByteArray& source, const RedisArgs& argv)
+    {
+        sourceLines = source.split('\n');
+        if (!connection.open(endpoint, options)) {
+            released = true;
+            return Outcome::failure(connection.lastError().message);
+        }
+        if (cancelled) {
+            release();
+            return Outcome::failure(QStringLiteral("Cancelled."));
+        }
+        const ServerInfo& server = connection.server();
+        if (server.majorVersion < 3 || (server.majorVersion == 3 && server.minorVersion < 2)) {
+            release();
+            return Outcome::failure(
+                QStringLiteral("Redis %1 has no Lua debugger: SCRIPT DEBUG came with Redis 3.2.").arg(server.version));
+        }
+        connection.setCommandTimeout(std::max(options.commandTimeout, busyThreshold() + thresholdMargin));
+        const RedisReply debug = connection.command(
+            {"SCRIPT", "DEBUG", mode == Mode::Forked ? QByteArrayLiteral("YES") : QByteArrayLiteral("SYNC")});
+        if (debug.isError()) {
+            release();
+            const RedisError error = classifyReplyError(debug, endpoint);
+            return Outcome::failure(QStringLiteral("The server refused SCRIPT DEBUG: %1").arg(error.message));
+        }
+        // EVAL, not EVALSHA: the debugger needs the source, and the server refuses EVALSHA here.
+        RedisArgs eval {"EVAL", source, "1", key};
+        eval << argv;
+        return afterCommand(connection.command(eval));
+    }
+
+    // CONFIG GET may be refused (ACL, renamed command): then assume Redis's default.
+    std::chrono::milliseconds busyThreshold()
+    {
+        const RedisReply reply = connection.command({"CONFIG", "GET", "lua-time-limit"});
+        bool ok = false;
+        const qint64 ms = reply.elements().size() == 2 ? reply.elements()[1].bytes().toLongLong(&ok) : 0;
+        return ok && ms > 0 ? std::chrono::milliseconds(ms) : defaultBusyThreshold;
+    }
+
+    Outcome run(const QByteArray& command)
+    {
+        if (!connection.isOpen())
+            return Outcome::failure(QStringLiteral("The debugging session is no longer open."));
+        return afterCommand(connection.command({command}));
+    }
+
+    Outcome afterCommand(const RedisReply& reply)
+    {
+        if (reply.isConnectionLost())
+            return lost(reply);
+        if (reply.type() != RedisReply::Type::Array) {
+            // An error before any session began (wrong arguments, ACL): the script never ran.
+            release();
+            return Outcome::failure(ScriptRunner::describeFailure(reply, key));
+        }
+        DebugStep step = LdbTranscript::toStep(LdbTranscript::parse(reply));
+        if (step.ended)
+            return finish(step);
+        const RedisReply printed = connection.command({"print"});
+        if (printed.isConnectionLost())
+            return lost(printed);
+        LdbTranscript::addLocals(&step, LdbTranscript::parse(printed));
+        if (!readZsetInSession(&step))
+            return lost(RedisReply::connectionLost(connection.failureText()));
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::Stopped;
+        outcome.step = step;
+        return outcome;
+    }
+
+    // After <endsession> the server sends the script's own reply, then closes the connection.
+    Outcome finish(DebugStep step)
+    {
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::Finished;
+        outcome.reply = connection.readReply();
+        release();
+        if (outcome.reply.isError()) {
+            step.line = LdbTranscript::errorLine(outcome.reply.text());
+            if (step.line > 0 && step.line <= sourceLines.size())
+                step.lineText = QString::fromUtf8(sourceLines.at(step.line - 1));
+        }
+        readZsetAfterSession(&step);
+        outcome.step = step;
+        return outcome;
+    }
+
+    // The ZSET as the script sees it, through the debugger's own "redis" command. A second
+    // connection cannot stand in: in Sync mode the server answers no one else during the session,
+    // and in Forked mode it would read the server, which never sees the forked copy's writes.
+    bool readZsetInSession(DebugStep* step)
+    {
+        step->zsetNote = mode == Mode::Forked
+            ? QStringLiteral("Read inside the forked session: the server itself does not see these writes.")
+            : QStringLiteral("Read through the debugger: the server answers no other client during the session.");
+        const RedisReply card = connection.command({"redis", "ZCARD", key});
+        if (card.isConnectionLost())
+            return false;
+        QByteArray text;
+        bool ok = false;
+        if (LdbTranscript::lastReply(LdbTranscript::parse(card), &text))
+            step->zsetSize = text.toLongLong(&ok);
+        if (!ok) {
+            step->zsetSize = -1;
+            step->zsetNote
+                = QStringLiteral("ZCARD %1 answered %2").arg(QString::fromUtf8(key), QString::fromUtf8(text));
+            return true;
+        }
+        if (step->zsetSize == 0 || zsetRows <= 0)
+            return true;
+        const RedisReply range
+            = connection.command({"redis", "ZRANGE", key, "0", QByteArray::number(zsetRows - 1), "WITHSCORES"});
+        if (range.isConnectionLost())
+            return false;
+        QList<QByteArray> items;
+        bool complete = true;
+        if (LdbTranscript::lastReply(LdbTranscript::parse(range), &text)
+            && LdbTranscript::parseReadableValue(text, &items, &complete))
+            addZsetPairs(items, step);
+        if (!complete)
+            step->zsetNote += QStringLiteral(" The debugger trimmed the list.");
+        return true;
+    }
+
+    // After the session the server is free again: read what it kept, on a connection of its own.
+    void readZsetAfterSession(DebugStep* step)
+    {
+        RedisConnection after;
+        if (!after.open(endpoint, options)) {
+            step->zsetNote = after.lastError().message;
+            return;
+        }
+        const RedisReply card = after.command({"ZCARD", key});
+        if (card.type() != RedisReply::Type::Integer) {
+            step->zsetNote = ScriptRunner::describeFailure(card, key);
+            return;
+        }
+        step->zsetSize = card.toInteger();
+        if (step->zsetSize > 0 && zsetRows > 0) {
+            const RedisReply range
+                = after.command({"ZRANGE", key, "0", QByteArray::number(zsetRows - 1), "WITHSCORES"});
+            QList<QByteArray> items;
+            for (const RedisReply& item : range.elements())
+                items.append(item.bytes());
+            addZsetPairs(items, step);
+        }
+        step->zsetNote = mode == Mode::Forked
+            ? QStringLiteral("Read from the server after the session: the forked copy's writes were rolled back.")
+            : QStringLiteral("Read from the server after the session: the script's writes were kept.");
+    }
+
+    // LDB "abort" raises a Lua error in the script; the server answers <endsession>, then the
+    // error, then closes the connection. Without an answer in time, closing the connection ends
+    // the session anyway.
+    void abort()
+    {
+        if (connection.isOpen()) {
+            connection.setCommandTimeout(abortTimeout);
+            const RedisReply reply = connection.command({"abort"});
+            if (LdbTranscript::toStep(LdbTranscript::parse(reply)).ended)
+                connection.readReply();
+        }
+        release();
+    }
+};
+
+ScriptDebugger::ScriptDebugger(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<DebugStep>();
+    // The first job on the task thread: shutting a connection (interrupt()) may come just before
+    // the thread writes its next command, and that write must fail with EPIPE rather than raise
+    // SIGPIPE, which would end the whole program. Blocked, the signal stays pending on this thread.
+    m_thread.post([] {
+        sigset_t pipe;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+    });
+    m_idle.setSingleShot(true);
+    m_idle.setInterval(std::chrono::seconds(30));
+    connect(&m_idle, &QTimer::timeout, this, [this] {
+        endSession(QStringLiteral("No debugger command for %1 s: the session was ended so that the server is "
+                                  "not held.")
+                       .arg(double(m_idle.interval()) / 1000.0));
+    });
+}
+
+ScriptDebugger::~ScriptDebugger()
+{
+    // Shutting the socket wakes a job blocked on the server, so the task thread can be joined at
+    // once, and ends the session there: Redis runs the rest of the script without stopping. No
+    // "abort" round trip here, so destruction never waits on the network.
+    if (m_worker)
+        m_retired.push_back(m_worker);
+    for (const auto& weak : m_retired) {
+        if (const auto worker = weak.lock()) {
+            worker->cancelled = true;
+            if (!worker->released)
+                worker->connection.interrupt();
+        }
+    }
+}
+
+void ScriptDebugger::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    m_endpoint = endpoint;
+    m_options = options;
+    m_hasServer = true;
+}
+
+void ScriptDebugger::setIdleTimeout(std::chrono::milliseconds timeout)
+{
+    m_idle.setInterval(timeout);
+}
+
+std::chrono::milliseconds ScriptDebugger::idleTimeout() const
+{
+    return m_idle.intervalAsDuration();
+}
+
+QString ScriptDebugger::modeTitle(Mode mode)
+{
+    return mode == Mode::Forked ? QStringLiteral("Forked (changes rolled back)")
+                                : QStringLiteral("Synchronous (changes kept)");
+}
+
+QString ScriptDebugger::modeDescription(Mode mode)
+{
+    if (mode == Mode::Forked)
+        return QStringLiteral("SCRIPT DEBUG YES: the server forks a copy of itself that runs the script. Other "
+                              "clients are served as usual, and every change the script makes is thrown away "
+                              "when the session ends.");
+    return QStringLiteral("SCRIPT DEBUG SYNC: the server itself runs the script and serves no other client until "
+                          "the session ends. The script's changes are kept, also when it is stopped half-way.");
+}
+
+bool ScriptDebugger::start(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv, Mode mode)
+{
+    QString refusal;
+    if (!m_hasServer)
+        refusal = QStringLiteral("No server is set for the debugger.");
+    else if (!script.isValid())
+        refusal = QStringLiteral("There is no script to debug.");
+    else if (key.isEmpty() || key.size() > ldbMaxArgument)
+        refusal = QStringLiteral("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
+    else if (mode == Mode::Sync && !ZsetKeys::isOwnKey(key))
+        refusal = QStringLiteral("Synchronous debugging keeps the script's writes, so it runs only on zsetlab's own "
+                                 "keys (\"%1...\"); use the forked mode for %2.")
+                      .arg(QLatin1String(ZsetKeys::prefix), QString::fromUtf8(key));
+    if (!refusal.isEmpty()) {
+        emit failed(refusal);
+        return false;
+    }
+    if (m_active)
+        endSession(QStringLiteral("Another session was started."));
+    ++m_session;
+    m_mode = mode;
+
+    // Forget the retired workers that are gone; keep the others so destruction can wake them.
+    m_retired.erase(std::remove_if(m_retired.begin(), m_retired.end(), [](const auto& weak) { return weak.expired(); }),
+                    m_retired.end());
+    if (m_worker)
+        m_retired.push_back(m_worker);
+    auto worker = std::make_shared<Worker>();
+    worker->endpoint = m_endpoint;
+    worker->options = m_options;
+    worker->mode = mode;
+    worker->key = key;
+    worker->zsetRows = m_zsetRows;
+    m_worker = worker;
+    m_active = true;
+    m_busy = true;
+    const quint64 session = m_session;
+    const QByteArray source = script.source();
+    m_thread.post([this, worker, session, source, argv] { deliver(session, worker->begin(source, argv)); });
+    return true;
+}
+
+void ScriptDebugger::step()
+{
+    send(QByteArrayLiteral("step"));
+}
+
+void ScriptDebugger::continueToEnd()
+{
+    send(QByteArrayLiteral("continue"));
+}
+
+void ScriptDebugger::stop()
+{
+    if (m_active)
+        endSession(QStringLiteral("Stopped."));
+}
+
+void ScriptDebugger::send(const QByteArray& command)
+{
+    if (!isPaused())
+        return;
+    m_busy = true;
+    m_idle.stop();
+    auto worker = m_worker;
+    const quint64 session = m_session;
+    m_thread.post([this, worker, session, command] { deliver(session, worker->run(command)); });
+}
+
+void ScriptDebugger::endSession(const QString& reason)
+{
+    m_idle.stop();
+    m_active = false;
+    m_busy = false;
+    auto worker = m_worker;
+    const quint64 session = m_session;
+    // Runs after the job in flight, if any. A step answers at once; a "continue" into a long loop
+    // answers when LDB stops the loop at the busy-script threshold. Shutting the connection
+    // earlier would not free the server sooner: in Sync mode it runs the script on, undebugged,
+    // until that same threshold.
+    m_thread.post([this, worker, session, reason] {
+        worker->abort();
+        QMetaObject::invokeMethod(
+            this,
+            [this, session, reason] {
+                if (session == m_session) // a newer session has begun: this one is old news
+                    emit aborted(reason);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ScriptDebugger::deliver(quint64 session, const Outcome& outcome)
+{
+    // Called on the task thread: hand the outcome to the owner's thread.
+    QMetaObject::invokeMethod(
+        this,
+        [this, session, outcome] {
+            if (session != m_session || !m_active)
+                return; // stopped or replaced meanwhile
+            m_busy = false;
+            switch (outcome.kind) {
+            case Outcome::Kind::Stopped:
+                m_idle.start();
+                emit stopped(outcome.step);
+                break;
+            case Outcome::Kind::Finished:
+                m_active = false;
+                emit finished(outcome.step, outcome.reply);
+                break;
+            case Outcome::Kind::Failed:
+                m_active = false;
+                emit failed(outcome.message);
+                break;
+            }
+        },
+        Qt::QueuedConnection);
+}
