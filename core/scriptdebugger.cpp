@@ -21,6 +21,7 @@ constexpr int ldbMaxArgument = 1024;
 constexpr std::chrono::milliseconds defaultBusyThreshold {5000};
 constexpr std::chrono::milliseconds thresholdMargin {5000};
 constexpr std::chrono::milliseconds abortTimeout {1000};
+constexpr int ldbMaxLength = 64 * 1024;
 
 void addZsetPairs(const QList<QByteArray>& items, DebugStep* step)
 {
@@ -102,7 +103,15 @@ struct ScriptDebugger::Worker
         // EVAL, not EVALSHA: the debugger needs the source, and the server refuses EVALSHA here.
         RedisArgs eval {"EVAL", source, "1", key};
         eval << argv;
-        return afterCommand(connection.command(eval));
+        const RedisReply first = connection.command(eval);
+        if (first.type() == RedisReply::Type::Array && !LdbTranscript::toStep(LdbTranscript::parse(first)).ended) {
+            // LDB trims every logged reply and value to 256 bytes unless told otherwise: about
+            // eight members of a ZRANGE. The cap stays, so one huge reply cannot flood a step.
+            const RedisReply maxlen = connection.command({"maxlen", QByteArray::number(ldbMaxLength)});
+            if (maxlen.isConnectionLost())
+                return lost(maxlen);
+        }
+        return afterCommand(first);
     }
 
     // CONFIG GET may be refused (ACL, renamed command): then assume Redis's default.

@@ -100,6 +100,8 @@ private slots:
     void destroyingMidSessionReleasesTheServer();
     void endlessLoopNeverHoldsTheServer_data();
     void endlessLoopNeverHoldsTheServer();
+    void showsTheZsetUpToTheRowLimit_data();
+    void showsTheZsetUpToTheRowLimit();
     void idleSessionIsEnded();
     void refusesForeignKeysInSyncMode();
 
@@ -374,6 +376,48 @@ void TestScriptDebugger::endlessLoopNeverHoldsTheServer()
         QTRY_COMPARE_WITH_TIMEOUT(aborted.count(), 1, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(serverAnswersAtOnce(), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(serverChildren(), 0, 5000);
+}
+
+void TestScriptDebugger::showsTheZsetUpToTheRowLimit_data()
+{
+    addModeColumn();
+    QTest::addColumn<int>("rowLimit");
+    QTest::addColumn<int>("rowsShown");
+    QTest::newRow("forked, default limit") << ScriptDebugger::Mode::Forked << 0 << 100;
+    QTest::newRow("sync, default limit") << ScriptDebugger::Mode::Sync << 0 << 100;
+    QTest::newRow("forked, 20 rows") << ScriptDebugger::Mode::Forked << 20 << 20;
+}
+
+void TestScriptDebugger::showsTheZsetUpToTheRowLimit()
+{
+    QFETCH(ScriptDebugger::Mode, mode);
+    QFETCH(int, rowLimit);
+    QFETCH(int, rowsShown);
+    const QByteArray key = TestRedis::uniqueKey("debug-rows");
+    {
+        RedisConnection connection;
+        QVERIFY(TestRedis::connect(connection));
+        RedisArgs zadd {"ZADD", key};
+        for (int i = 0; i < 150; ++i)
+            zadd << QByteArray::number(now - 500 + i) << "request-" + QByteArray::number(i);
+        QCOMPARE(connection.command(zadd).toInteger(), 150);
+    }
+    auto debugger = makeDebugger();
+    if (rowLimit > 0)
+        debugger->setZsetRowLimit(rowLimit);
+    QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
+    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "r"), mode));
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
+    const DebugStep first = lastStep(stopped);
+    QCOMPARE(first.zsetSize, 150);
+    QCOMPARE(first.zset.size(), rowsShown); // whole rows, not cut by LDB's 256-byte default
+    QCOMPARE(first.zset.last().member, "request-" + QByteArray::number(rowsShown - 1));
+    QCOMPARE(first.zset.last().score, QByteArray::number(now - 500 + rowsShown - 1));
+    QVERIFY(!first.zsetNote.contains(QLatin1String("trimmed")));
+    QSignalSpy aborted(debugger.get(), &ScriptDebugger::aborted);
+    debugger->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(aborted.count(), 1, 2000);
+    deleteKey(key);
 }
 
 void TestScriptDebugger::idleSessionIsEnded()
