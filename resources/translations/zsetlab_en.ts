@@ -1,0 +1,129 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>ClientLanes</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request(s)&lt;br&gt;%3 stored, %4 overwritten</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request&lt;br&gt;%3 stored, %4 overwritten</numerusform>
+            <numerusform>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n requests&lt;br&gt;%3 stored, %4 overwritten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>columns of %n ms</source>
+        <translation>
+            <numerusform>columns of %n ms</numerusform>
+            <numerusform>columns of %n ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>tallest %n request(s)</source>
+        <translation>
+            <numerusform>tallest %n request</numerusform>
+            <numerusform>tallest %n requests</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ExportActions</name>
+    <message numerus="yes">
+        <source>Saved %Ln member(s) to %1</source>
+        <translation>
+            <numerusform>Saved %Ln member to %1</numerusform>
+            <numerusform>Saved %Ln members to %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <source>Firing %Ln request(s)…</source>
+        <translation>
+            <numerusform>Firing %Ln request…</numerusform>
+            <numerusform>Firing %Ln requests…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>NumbersPanel</name>
+    <message numerus="yes">
+        <source> %n request(s) failed.</source>
+        <translation>
+            <numerusform> %n request failed.</numerusform>
+            <numerusform> %n requests failed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ServersDialog</name>
+    <message numerus="yes">
+        <source>Firing %Ln request(s) from %1 servers…</source>
+        <translation>
+            <numerusform>Firing %Ln request from %1 servers…</numerusform>
+            <numerusform>Firing %Ln requests from %1 servers…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SweepWindow</name>
+    <message numerus="yes">
+        <source>Done: %n rate(s) measured in %1 s on Redis %2.</source>
+        <translation>
+            <numerusform>Done: %n rate measured in %1 s on Redis %2.</numerusform>
+            <numerusform>Done: %n rates measured in %1 s on Redis %2.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message numerus="yes">
+        <source>requests per %n ms</source>
+        <translation>
+            <numerusform>requests per %n ms</numerusform>
+            <numerusform>requests per %n ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 ms&lt;/b&gt;: %n request(s), #%2 to #%3</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1 ms&lt;/b&gt;: %n request, #%2 to #%3</numerusform>
+            <numerusform>&lt;b&gt;%1 ms&lt;/b&gt;: %n requests, #%2 to #%3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%n request(s) only overwrote a member (ZADD replied 0)</source>
+        <translation>
+            <numerusform>&lt;br&gt;%n request only overwrote a member (ZADD replied 0)</numerusform>
+            <numerusform>&lt;br&gt;%n requests only overwrote a member (ZADD replied 0)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%n request(s) failed</source>
+        <translation>
+            <numerusform>&lt;br&gt;%n request failed</numerusform>
+            <numerusform>&lt;br&gt;%n requests failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ZsetModel</name>
+    <message numerus="yes">
+        <source>%n requests wrote this member: all but one were overwritten</source>
+        <translation>
+            <numerusform>%n request wrote this member</numerusform>
+            <numerusform>%n requests wrote this member: all but one were overwritten</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ZsetPanel</name>
+    <message numerus="yes">
+        <source>%Ln member(s)</source>
+        <translation>
+            <numerusform>%Ln member</numerusform>
+            <numerusform>%Ln members</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
