@@ -10,6 +10,7 @@
 #include "scriptdoctordialog.h"
 #include "serverbar.h"
 #include "serversession.h"
+#include "sweepwindow.h"
 #include "zsetpanel.h"
 
 #include <QAction>
@@ -140,6 +141,8 @@ void MainWindow::createMenus()
         m_left->timeline()->fitAll();
         m_right->timeline()->fitAll();
     });
+    // The rate sweep and the simulated app servers, in a window of their own.
+    view->addAction(tr("Collision &Curve and Servers…"), this, [this] { SweepWindow::showFor(this, m_session); });
     view->addSeparator();
     QAction* zoomIn = view->addAction(tr("Zoom &In"), m_presentation, &Presentation::zoomIn);
     zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});

@@ -1,5 +1,7 @@
 #include "scenario.h"
 
+#include "clientprofile.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -131,6 +133,8 @@ QJsonObject planToJson(const BurstPlan& plan)
             offsets.append(offset);
         json[QStringLiteral("clock_offsets_ms")] = offsets;
     }
+    if (!plan.clients.isEmpty()) // the text people type, e.g. "rate=2;rate=2;rate=2,offset=40"
+        json[QStringLiteral("clients")] = clientProfilesToString(plan.clients);
     return json;
 }
 
@@ -187,6 +191,19 @@ bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
                 return fields.fail(QStringLiteral("clock_offsets_ms"),
                                    QStringLiteral("whole milliseconds within one day"), offset);
             plan->clockOffsetsMs << qint64(offset.toDouble());
+        }
+    }
+    if (fields.ok() && fields.has("clients")) {
+        fields.text("clients", &text);
+        QString why;
+        if (fields.ok() && !parseClientProfiles(text, &plan->clients, &why)) {
+            if (why.startsWith(QLatin1String("clients: "))) // the field is named once, by fail()
+                why = why.mid(9);
+            if (why.endsWith(QLatin1Char('.')))
+                why.chop(1);
+            return fields.fail(QStringLiteral("clients"),
+                               QStringLiteral("app servers as \"rate=2;rate=2,offset=40\" (%1)").arg(why),
+                               fields.value("clients"));
         }
     }
     return fields.ok();

@@ -1,0 +1,405 @@
+#include "serversdialog.h"
+
+#include "charts/clientlanes.h"
+#include "clientprofile.h"
+#include "clienttally.h"
+#include "clienttallymodel.h"
+#include "dataexport.h"
+#include "exportdialog.h"
+#include "pictureexport.h"
+#include "scenario.h"
+#include "serversession.h"
+#include "sweepwindow.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+// Three servers at one rate, the third 40 ms ahead: as the shipped example, and the default.
+const char defaultServers[] = "rate=2;rate=2;rate=2,offset=40";
+
+QStringList laneNames(const BurstPlan& plan)
+{
+    QStringList names;
+    for (int c = 0; c < plan.clients.size(); ++c)
+        names << ServersDialog::tr("server %1").arg(c + 1) + QLatin1Char('\n') + clientProfileToString(plan.clients[c]);
+    return names;
+}
+} // namespace
+
+ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
+    : QDialog(parent)
+    , m_session(session)
+{
+    setWindowTitle(tr("Simulated servers — zsetlab"));
+    setObjectName(QStringLiteral("ServersDialog"));
+    setModal(false);
+    setSizeGripEnabled(true);
+    setWindowFlag(Qt::WindowMaximizeButtonHint);
+    m_model = new ClientTallyModel(this);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(createControls());
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_lanes = new ClientLanes(split);
+    m_table = new QTableView(split);
+    m_table->setModel(m_model);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    split->addWidget(m_lanes);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    resize(1240, 640);
+
+    connect(m_servers, &QLineEdit::textChanged, this, &ServersDialog::validateServers);
+    connect(m_fire, &QPushButton::clicked, this, &ServersDialog::fire);
+    connect(m_stop, &QPushButton::clicked, this, &ServersDialog::stop);
+    connect(&m_engine, &BurstEngine::recordsAvailable, this, &ServersDialog::onRecords);
+    connect(&m_engine, &BurstEngine::finished, this, &ServersDialog::onFinished);
+
+    BurstPlan initial;
+    parseClientProfiles(QLatin1String(defaultServers), &initial.clients, nullptr);
+    initial.requests = 3000;
+    initial.clock = ClockKind::SystemMs; // real pacing: the servers interleave as real ones would
+    initial.windowMs = 100;
+    initial.limit = 300;
+    setPlan(initial);
+    loadExamples();
+    setRunning(false);
+}
+
+ServersDialog::~ServersDialog() = default;
+
+QWidget* ServersDialog::createControls()
+{
+    auto* panel = new QWidget(this);
+    panel->setMaximumWidth(340);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(0, 0, 6, 0);
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+
+    m_examples = new QComboBox(panel);
+    m_examples->setToolTip(tr("Shipped scenarios with several app servers."));
+    form->addRow(tr("E&xample"), m_examples);
+
+    m_servers = new QLineEdit(panel);
+    m_servers->setToolTip(tr("One app server per entry, separated by ';', fields by ',':\n"
+                             "rate=R  Poisson arrivals, R per ms\n"
+                             "pace=burst | interval:MICROS | poisson:PER_MS\n"
+                             "offset=MS  the server's clock runs MS ahead (negative: behind)\n"
+                             "drift=PPM  and gains PPM microseconds per second"));
+    m_servers->setPlaceholderText(QLatin1String(defaultServers));
+    m_serversMessage = new QLabel(panel);
+    m_serversMessage->setWordWrap(true);
+    m_serversMessage->hide();
+    auto* serversBox = new QVBoxLayout;
+    serversBox->setSpacing(2);
+    serversBox->addWidget(m_servers);
+    serversBox->addWidget(m_serversMessage);
+    auto* serversLabel = new QLabel(tr("&Servers"), panel);
+    serversLabel->setBuddy(m_servers);
+    form->addRow(serversLabel, serversBox);
+
+    m_requests = new QSpinBox(panel);
+    m_requests->setRange(1, 1'000'000);
+    m_requests->setSingleStep(500);
+    m_requests->setGroupSeparatorShown(true);
+    m_requests->setToolTip(tr("Requests of all servers together; faster servers send more of them."));
+    form->addRow(tr("&Requests"), m_requests);
+
+    m_clock = new QComboBox(panel);
+    m_clock->addItem(tr("schedule (exact)"), int(ClockKind::Schedule));
+    m_clock->addItem(tr("system-ms (wall)"), int(ClockKind::SystemMs));
+    form->addRow(tr("&Clock"), m_clock);
+
+    m_strategy = new QComboBox(panel);
+    m_strategy->addItem(tr("now (the bug)"), int(MemberStrategy::Now));
+    m_strategy->addItem(tr("unique: request id"), int(MemberStrategy::RequestId));
+    m_strategy->addItem(tr("unique: random"), int(MemberStrategy::Random));
+    m_strategy->addItem(tr("unique: sequence"), int(MemberStrategy::Sequence));
+    form->addRow(tr("&Member"), m_strategy);
+
+    m_window = new QSpinBox(panel);
+    m_window->setRange(1, 3'600'000);
+    m_window->setSuffix(tr(" ms"));
+    m_window->setGroupSeparatorShown(true);
+    form->addRow(tr("&Window"), m_window);
+
+    m_limit = new QSpinBox(panel);
+    m_limit->setRange(0, 1'000'000'000);
+    m_limit->setSpecialValueText(tr("none"));
+    m_limit->setGroupSeparatorShown(true);
+    form->addRow(tr("&Limit"), m_limit);
+    for (QComboBox* box : {m_examples, m_clock, m_strategy}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
+    column->addLayout(form);
+
+    auto* buttons = new QHBoxLayout;
+    m_fire = new QPushButton(tr("Fire"), panel);
+    m_fire->setDefault(true);
+    m_stop = new QPushButton(tr("Stop"), panel);
+    buttons->addWidget(m_fire);
+    buttons->addWidget(m_stop);
+    column->addLayout(buttons);
+    m_status = new QLabel(panel);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_status);
+    column->addStretch(1);
+    auto* exports = new QHBoxLayout;
+    auto* table = new QPushButton(tr("Export table…"), panel);
+    auto* picture = new QPushButton(tr("Export picture…"), panel);
+    exports->addWidget(table);
+    exports->addWidget(picture);
+    column->addLayout(exports);
+    connect(table, &QPushButton::clicked, this, &ServersDialog::exportTable);
+    connect(picture, &QPushButton::clicked, this, &ServersDialog::exportPicture);
+    return panel;
+}
+
+void ServersDialog::loadExamples()
+{
+    m_examples->addItem(tr("(choose one)"));
+    const QFileInfoList shipped = QDir(QStringLiteral(":/scenarios")).entryInfoList({QStringLiteral("*.json")});
+    for (const QFileInfo& info : shipped) {
+        Scenario scenario;
+        QString error;
+        if (!Scenario::load(info.filePath(), &scenario, &error) || scenario.plan.clients.size() < 2)
+            continue;
+        m_examples->addItem(scenario.title, info.filePath());
+        m_examples->setItemData(m_examples->count() - 1, scenario.description, Qt::ToolTipRole);
+    }
+    connect(m_examples, &QComboBox::activated, this, [this](int index) {
+        Scenario scenario;
+        QString error;
+        const QString path = m_examples->itemData(index).toString();
+        if (!path.isEmpty() && Scenario::load(path, &scenario, &error))
+            setPlan(scenario.plan);
+    });
+}
+
+bool ServersDialog::plan(BurstPlan* plan, QString* error) const
+{
+    BurstPlan result;
+    QString why;
+    if (!parseClientProfiles(m_servers->text().trimmed(), &result.clients, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    result.requests = m_requests->value();
+    result.clock = ClockKind(m_clock->currentData().toInt());
+    result.strategy = MemberStrategy(m_strategy->currentData().toInt());
+    result.windowMs = m_window->value();
+    result.limit = m_limit->value();
+    why = result.validate();
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    *plan = result;
+    return true;
+}
+
+void ServersDialog::setPlan(const BurstPlan& plan)
+{
+    m_servers->setText(clientProfilesToString(plan.clients));
+    m_servers->setCursorPosition(0); // the first server in view, not the end of a long list
+    m_requests->setValue(plan.requests);
+    // The lanes are in milliseconds: the microsecond and frozen clocks are shown as the schedule.
+    m_clock->setCurrentIndex(std::max(0, m_clock->findData(int(plan.clock))));
+    m_strategy->setCurrentIndex(std::max(0, m_strategy->findData(int(plan.strategy))));
+    m_window->setValue(int(std::min<qint64>(plan.windowMs, m_window->maximum())));
+    m_limit->setValue(int(std::min<qint64>(plan.limit, m_limit->maximum())));
+    validateServers();
+}
+
+void ServersDialog::validateServers()
+{
+    BurstPlan parsed;
+    QString error;
+    const bool ok = plan(&parsed, &error);
+    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
+    m_serversMessage->setText(ok ? QString() : QStringLiteral("⚠ ") + error);
+    m_serversMessage->setStyleSheet(
+        ok ? QString()
+           : QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#f0a070") : QStringLiteral("#b34700")));
+    m_serversMessage->setVisible(!ok);
+    m_servers->setAccessibleDescription(ok ? QString() : error);
+    m_fire->setEnabled(ok && !isRunning());
+}
+
+void ServersDialog::setRunning(bool running)
+{
+    for (QWidget* field :
+         std::initializer_list<QWidget*> {m_examples, m_servers, m_requests, m_clock, m_strategy, m_window, m_limit})
+        field->setEnabled(!running);
+    m_stop->setEnabled(running);
+    validateServers();
+}
+
+void ServersDialog::fire()
+{
+    if (isRunning())
+        return;
+    BurstPlan burst;
+    QString error;
+    if (!plan(&burst, &error)) {
+        validateServers();
+        m_status->setText(error);
+        return;
+    }
+    if (!m_session->isUsable()) {
+        m_status->setText(tr("Not connected to Redis: connect in the main window first."));
+        return;
+    }
+    if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
+        return;
+    m_model->setTallies({});
+    m_lanes->setLanes(laneNames(burst));
+    if (!m_engine.start(m_session->endpoint(), burst, m_session->options())) {
+        m_status->setText(m_engine.planError());
+        return;
+    }
+    m_firedPlan = burst;
+    m_status->setText(tr("Firing %Ln request(s) from %1 servers…", nullptr, burst.requests).arg(burst.clients.size()));
+    setRunning(true);
+}
+
+void ServersDialog::stop()
+{
+    m_engine.stop();
+}
+
+void ServersDialog::reject()
+{
+    // Closing the window ends its burst: nobody would see the rest.
+    m_engine.stop();
+    QDialog::reject();
+}
+
+void ServersDialog::onRecords(int finished, int total)
+{
+    m_lanes->setOrigin(m_engine.startMs());
+    m_lanes->addRequests(m_engine.log(), m_engine.lastBatch());
+    m_status->setText(tr("%L1 of %L2 requests answered…").arg(finished).arg(total));
+}
+
+void ServersDialog::onFinished(const BurstSummary& summary)
+{
+    setRunning(false);
+    m_model->setTallies(ClientTally::fromLog(m_engine.log(), m_firedPlan));
+    m_lanes->fitAll();
+    if (summary.failure.isFailure()) {
+        m_status->setText(tr("Failed: %1").arg(summary.failure.message));
+    } else {
+        QString text = tr("%L1 sent, %L2 stored, %L3 overwritten: %L4 of them overwrote another server's member.")
+                           .arg(summary.sent)
+                           .arg(summary.stored)
+                           .arg(summary.overwritten)
+                           .arg(m_model->total(ClientTallyModel::OverwroteOtherColumn));
+        if (summary.limit > 0)
+            text += QLatin1Char(' ')
+                + tr("%L1 admitted beyond the limit of %L2.").arg(summary.admittedOverLimit).arg(summary.limit);
+        if (summary.stopped)
+            text = tr("Stopped. %1").arg(text);
+        m_status->setText(text);
+    }
+    emit burstFinished(summary);
+}
+
+bool ServersDialog::writeTable(const QString& path, QString* error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QByteArray text;
+    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        QJsonObject json;
+        json[QStringLiteral("schema")] = QStringLiteral("zsetlab.servers/1");
+        json[QStringLiteral("clients")] = clientProfilesToString(m_firedPlan.clients);
+        json[QStringLiteral("summary")] = m_engine.summary().toJson();
+        QJsonArray servers;
+        for (const ClientTally& tally : m_model->tallies())
+            servers.append(tally.toJson());
+        json[QStringLiteral("servers")] = servers;
+        text = QJsonDocument(json).toJson(QJsonDocument::Indented);
+    } else {
+        text = "server,profile,sent,errors,stored,overwritten,overwrote_other_client,admitted,admitted_over_limit\r\n";
+        for (const ClientTally& tally : m_model->tallies()) {
+            const QList<QByteArray> fields {
+                QByteArray::number(tally.client + 1),
+                DataExport::csvField(tally.profile),
+                QByteArray::number(tally.sent),
+                QByteArray::number(tally.errors),
+                QByteArray::number(tally.stored),
+                QByteArray::number(tally.overwritten),
+                QByteArray::number(tally.overwroteOtherClient),
+                QByteArray::number(tally.admitted),
+                QByteArray::number(tally.admittedOverLimit),
+            };
+            text += fields.join(',') + "\r\n";
+        }
+    }
+    if (file.write(text) != text.size() || !file.commit()) {
+        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void ServersDialog::exportTable()
+{
+    if (m_model->rowCount() == 0) {
+        QMessageBox::information(this, tr("Export Table"), tr("Fire the servers first: the table is empty."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"), QStringLiteral("servers.csv"),
+                                                      tr("CSV tables (*.csv);;JSON documents (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !writeTable(path, &error))
+        QMessageBox::warning(this, tr("Export Table"), error);
+}
+
+void ServersDialog::exportPicture()
+{
+    const QList<ExportDialog::Part> parts {
+        {tr("Whole window"), this},
+        {tr("Server lanes"), m_lanes},
+        {tr("Servers table"), m_table},
+    };
+    ExportDialog dialog(parts, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    const bool ok = dialog.isSvg() ? PictureExport::writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
+                                   : PictureExport::writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
+    if (!ok)
+        QMessageBox::warning(this, tr("Export Picture"), error);
+}

@@ -1,0 +1,423 @@
+#include "sweepwindow.h"
+
+#include "charts/sweepchart.h"
+#include "exportdialog.h"
+#include "pictureexport.h"
+#include "serversdialog.h"
+#include "serversession.h"
+#include "sweepexport.h"
+#include "sweeptablemodel.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+QString ratesText(const QVector<double>& rates)
+{
+    QStringList entries;
+    for (const double rate : rates)
+        entries << QString::number(rate);
+    return entries.join(QStringLiteral(", "));
+}
+} // namespace
+
+bool confirmRemoteLoad(QWidget* parent, const RedisEndpoint& endpoint, QString* confirmed)
+{
+    if (endpoint.isLocal() || *confirmed == endpoint.address())
+        return true;
+    const auto answer = QMessageBox::warning(
+        parent, QCoreApplication::translate("SweepWindow", "Load a remote server?"),
+        QCoreApplication::translate("SweepWindow",
+                                    "%1 is not on this machine. This writes thousands of requests to it (under keys "
+                                    "starting with zsetlab:). Fire only at a server that is yours to load.")
+            .arg(endpoint.address()),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes)
+        return false;
+    *confirmed = endpoint.address();
+    return true;
+}
+
+SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
+    : QMainWindow(parent)
+    , m_session(session)
+{
+    setWindowTitle(tr("Collision curve — zsetlab"));
+    setObjectName(QStringLiteral("SweepWindow"));
+    m_sweep = new RateSweep(this);
+    m_model = new SweepTableModel(this);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(createControls());
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    m_chart = new SweepChart(split);
+    m_chart->setMinimumSize(420, 320);
+    m_table = new QTableView(split);
+    m_table->setModel(m_model);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    fitTable();
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setSizes({640, 380}); // the chart gets the room; the table needs only its columns
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    createMenus();
+    resize(1440, 720);
+
+    connect(m_rates, &QLineEdit::textChanged, this, &SweepWindow::validateRates);
+    connect(m_run, &QPushButton::clicked, this, &SweepWindow::run);
+    connect(m_stop, &QPushButton::clicked, this, &SweepWindow::stop);
+    connect(m_sweep, &RateSweep::pointStarted, this,
+            [this](int index) { onProgress(index, 0, m_sweep->plan().burst.requests); });
+    connect(m_sweep, &RateSweep::progress, this, &SweepWindow::onProgress);
+    connect(m_sweep, &RateSweep::pointFinished, this, &SweepWindow::onPointFinished);
+    connect(m_sweep, &RateSweep::finished, this, &SweepWindow::onFinished);
+    setPlan(SweepPlan());
+    setRunning(false);
+}
+
+SweepWindow::~SweepWindow() = default;
+
+SweepWindow* SweepWindow::showFor(QWidget* owner, ServerSession* session)
+{
+    auto* window = owner->findChild<SweepWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!window)
+        window = new SweepWindow(session, owner);
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
+}
+
+QWidget* SweepWindow::createControls()
+{
+    auto* panel = new QWidget(this);
+    panel->setMaximumWidth(330);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(0, 0, 6, 0);
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+
+    m_rates = new QLineEdit(panel);
+    m_rates->setToolTip(tr("Arrival rates in requests per millisecond, separated by commas or spaces, from %1 to "
+                           "%2; one burst per rate.")
+                            .arg(SweepPlan::minRate)
+                            .arg(SweepPlan::maxRate));
+    m_ratesMessage = new QLabel(panel);
+    m_ratesMessage->setWordWrap(true);
+    m_ratesMessage->setObjectName(QStringLiteral("RatesMessage"));
+    m_ratesMessage->hide();
+    auto* ratesBox = new QVBoxLayout;
+    ratesBox->setSpacing(2);
+    ratesBox->addWidget(m_rates);
+    ratesBox->addWidget(m_ratesMessage);
+    auto* ratesLabel = new QLabel(tr("&Rates per ms"), panel);
+    ratesLabel->setBuddy(m_rates);
+    form->addRow(ratesLabel, ratesBox);
+
+    m_pacing = new QComboBox(panel);
+    m_pacing->addItem(tr("Poisson"), int(SweepPacing::Poisson));
+    m_pacing->addItem(tr("even, every 1/L ms"), int(SweepPacing::Even));
+    m_pacing->setToolTip(tr("Poisson: random arrivals at L per ms, as independent users send them. Even: one "
+                            "request every 1/L ms."));
+    form->addRow(tr("&Arrivals"), m_pacing);
+
+    m_requests = new QSpinBox(panel);
+    m_requests->setRange(100, 1'000'000);
+    m_requests->setSingleStep(1000);
+    m_requests->setGroupSeparatorShown(true);
+    m_requests->setToolTip(tr("Requests per rate; 5,000 measure the stored share to within about 2 points."));
+    form->addRow(tr("Requests per &point"), m_requests);
+
+    m_clock = new QComboBox(panel);
+    m_clock->addItem(tr("schedule (exact)"), int(ClockKind::Schedule));
+    m_clock->addItem(tr("system-ms (wall)"), int(ClockKind::SystemMs));
+    m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
+                           "system-ms: requests leave at their arrival time and carry the wall clock."));
+    form->addRow(tr("&Clock"), m_clock);
+
+    m_strategy = new QComboBox(panel);
+    m_strategy->addItem(tr("now (the bug)"), int(MemberStrategy::Now));
+    m_strategy->addItem(tr("unique: request id"), int(MemberStrategy::RequestId));
+    m_strategy->addItem(tr("unique: random"), int(MemberStrategy::Random));
+    m_strategy->addItem(tr("unique: sequence"), int(MemberStrategy::Sequence));
+    m_strategy->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) or "
+                              "a unique one."));
+    form->addRow(tr("&Member"), m_strategy);
+
+    m_window = new QSpinBox(panel);
+    m_window->setRange(1, 3'600'000);
+    m_window->setSuffix(tr(" ms"));
+    m_window->setGroupSeparatorShown(true);
+    form->addRow(tr("&Window"), m_window);
+
+    m_limit = new QSpinBox(panel);
+    m_limit->setRange(0, 1'000'000'000);
+    m_limit->setSpecialValueText(tr("none"));
+    m_limit->setGroupSeparatorShown(true);
+    m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
+                           "number of requests in the window was above it."));
+    form->addRow(tr("&Limit"), m_limit);
+    for (QComboBox* box : {m_pacing, m_clock, m_strategy}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
+    column->addLayout(form);
+
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("Run sweep"), panel);
+    m_run->setDefault(true);
+    m_stop = new QPushButton(tr("Stop"), panel);
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    column->addLayout(buttons);
+    m_progress = new QLabel(panel);
+    m_progress->setWordWrap(true);
+    m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_progress);
+    auto* servers = new QPushButton(tr("Simulated servers…"), panel);
+    servers->setToolTip(tr("Several app servers with their own clocks firing at one key."));
+    connect(servers, &QPushButton::clicked, this, [this] {
+        ServersDialog* dialog = serversDialog();
+        dialog->show();
+        dialog->raise();
+    });
+    column->addStretch(1);
+    column->addWidget(servers);
+    return panel;
+}
+
+void SweepWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Export &Table (CSV or JSON)…"), this, &SweepWindow::exportTable);
+    file->addAction(tr("Export &Picture…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &SweepWindow::exportPicture);
+    file->addSeparator();
+    file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
+    QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
+    sweep->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &SweepWindow::run);
+    sweep->addAction(tr("&Stop"), QKeySequence(Qt::Key_Escape), this, &SweepWindow::stop);
+    sweep->addSeparator();
+    sweep->addAction(tr("Simulated &Servers…"), this, [this] {
+        ServersDialog* dialog = serversDialog();
+        dialog->show();
+        dialog->raise();
+    });
+}
+
+ServersDialog* SweepWindow::serversDialog()
+{
+    if (!m_servers)
+        m_servers = new ServersDialog(m_session, this);
+    return m_servers;
+}
+
+bool SweepWindow::plan(SweepPlan* plan, QString* error) const
+{
+    SweepPlan result;
+    QString why;
+    if (!SweepPlan::parseRates(m_rates->text(), &result.ratesPerMs, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    result.pacing = SweepPacing(m_pacing->currentData().toInt());
+    result.burst.requests = m_requests->value();
+    result.burst.clock = ClockKind(m_clock->currentData().toInt());
+    result.burst.strategy = MemberStrategy(m_strategy->currentData().toInt());
+    result.burst.windowMs = m_window->value();
+    result.burst.limit = m_limit->value();
+    why = result.validate();
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    *plan = result;
+    return true;
+}
+
+void SweepWindow::setPlan(const SweepPlan& plan)
+{
+    m_rates->setText(ratesText(plan.ratesPerMs));
+    m_pacing->setCurrentIndex(m_pacing->findData(int(plan.pacing)));
+    m_requests->setValue(plan.burst.requests);
+    m_clock->setCurrentIndex(std::max(0, m_clock->findData(int(plan.burst.clock))));
+    m_strategy->setCurrentIndex(std::max(0, m_strategy->findData(int(plan.burst.strategy))));
+    m_window->setValue(int(std::min<qint64>(plan.burst.windowMs, m_window->maximum())));
+    m_limit->setValue(int(std::min<qint64>(plan.burst.limit, m_limit->maximum())));
+    m_chart->setPlan(plan);
+    validateRates();
+}
+
+void SweepWindow::validateRates()
+{
+    SweepPlan parsed;
+    QString error;
+    const bool ok = plan(&parsed, &error) || !error.startsWith(QLatin1String("rates:"));
+    // The message sits under the field it is about, in a colour that reads on light and dark.
+    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
+    m_ratesMessage->setText(ok ? QString() : QStringLiteral("⚠ ") + error);
+    m_ratesMessage->setStyleSheet(
+        ok ? QString()
+           : QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#f0a070") : QStringLiteral("#b34700")));
+    m_ratesMessage->setVisible(!ok);
+    m_rates->setAccessibleDescription(ok ? QString() : error);
+    m_run->setEnabled(ok && !isRunning());
+}
+
+void SweepWindow::run()
+{
+    if (isRunning())
+        return;
+    SweepPlan sweepPlan;
+    QString error;
+    if (!plan(&sweepPlan, &error)) {
+        validateRates();
+        m_progress->setText(error);
+        return;
+    }
+    if (!m_session->isUsable()) {
+        m_progress->setText(tr("Not connected to Redis: connect in the main window first."));
+        return;
+    }
+    if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
+        return;
+    m_model->clear();
+    m_chart->setPlan(sweepPlan);
+    if (!m_sweep->start(m_session->endpoint(), sweepPlan, m_session->options())) {
+        m_progress->setText(m_sweep->planError());
+        return;
+    }
+    m_elapsed.start();
+    setRunning(true);
+}
+
+void SweepWindow::stop()
+{
+    m_sweep->stop();
+}
+
+void SweepWindow::setRunning(bool running)
+{
+    for (QWidget* field :
+         std::initializer_list<QWidget*> {m_rates, m_pacing, m_requests, m_clock, m_strategy, m_window, m_limit})
+        field->setEnabled(!running);
+    m_stop->setEnabled(running);
+    validateRates();
+}
+
+void SweepWindow::onProgress(int index, int finished, int total)
+{
+    const int rates = int(m_sweep->plan().ratesPerMs.size());
+    m_progress->setText(tr("Rate %1 of %2 (L = %3 per ms): %L4 of %L5 requests")
+                            .arg(index + 1)
+                            .arg(rates)
+                            .arg(QLocale().toString(m_sweep->plan().ratesPerMs.value(index), 'g', 4))
+                            .arg(finished)
+                            .arg(total));
+}
+
+void SweepWindow::onPointFinished(const SweepPoint& point)
+{
+    m_model->addPoint(point);
+    m_chart->addPoint(point);
+    fitTable();
+    m_table->scrollToBottom();
+}
+
+void SweepWindow::fitTable()
+{
+    // Wide enough for every column, so the numbers are never cut; the chart takes the rest.
+    m_table->resizeColumnsToContents();
+    const int width = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth()
+        + m_table->verticalScrollBar()->sizeHint().width();
+    m_table->setMinimumWidth(std::min(width, 560));
+    m_table->setMaximumWidth(std::max(width, 560));
+}
+
+void SweepWindow::onFinished()
+{
+    setRunning(false);
+    const SweepResult& done = m_sweep->result();
+    const double seconds = double(m_elapsed.elapsed()) / 1000.0;
+    if (done.failure.isFailure())
+        m_progress->setText(tr("Failed: %1").arg(done.failure.message));
+    else if (done.stopped)
+        m_progress->setText(
+            tr("Stopped: %1 of %2 rates measured.").arg(done.points.size()).arg(done.plan.ratesPerMs.size()));
+    else
+        m_progress->setText(tr("Done: %n rate(s) measured in %1 s on Redis %2.", nullptr, int(done.points.size()))
+                                .arg(QLocale().toString(seconds, 'f', 1), done.serverVersion));
+}
+
+bool SweepWindow::writeTable(const QString& path, QString* error) const
+{
+    return SweepExport::writeFile(result(), path, error);
+}
+
+void SweepWindow::exportTable()
+{
+    if (result().points.isEmpty()) {
+        QMessageBox::information(this, tr("Export Table"), tr("Run a sweep first: the table is empty."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"), QStringLiteral("sweep.csv"),
+                                                      tr("CSV tables (*.csv);;JSON documents (*.json)"));
+    QString error;
+    if (path.isEmpty())
+        return;
+    if (!writeTable(path, &error))
+        QMessageBox::warning(this, tr("Export Table"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void SweepWindow::exportPicture()
+{
+    const QList<ExportDialog::Part> parts {
+        {tr("Whole window"), this},
+        {tr("Collision curve chart"), m_chart},
+        {tr("Table"), m_table},
+    };
+    ExportDialog dialog(parts, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    const bool ok = dialog.isSvg() ? PictureExport::writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
+                                   : PictureExport::writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
+    if (!ok)
+        QMessageBox::warning(this, tr("Export Picture"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);
+}
+
+void SweepWindow::closeEvent(QCloseEvent* event)
+{
+    // A hidden window should not keep loading the server.
+    m_sweep->stop();
+    event->accept();
+}

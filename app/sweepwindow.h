@@ -1,0 +1,102 @@
+#pragma once
+
+#include "ratesweep.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class ServerSession;
+class ServersDialog;
+class SweepChart;
+class SweepTableModel;
+
+// Asks before loading a server that is not on this machine; `confirmed` remembers the endpoint
+// the user agreed to, so the question comes once per endpoint.
+bool confirmRemoteLoad(QWidget* parent, const RedisEndpoint& endpoint, QString* confirmed);
+
+// "Collision curve": sweeps the arrival rate and plots the stored share that Redis really kept
+// over the theory for member = now, with the numbers in a table beside the chart. The bursts run
+// on the sweep's own threads; this window only arranges the fields, the chart and the table.
+// It fires at the main window's server (its ServerSession).
+class SweepWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit SweepWindow(ServerSession* session, QWidget* parent = nullptr);
+    ~SweepWindow() override;
+
+    // The window that belongs to `owner`, made on first use, shown and raised.
+    static SweepWindow* showFor(QWidget* owner, ServerSession* session);
+
+    // The sweep the fields describe; false with the message that is also shown at the field.
+    bool plan(SweepPlan* plan, QString* error = nullptr) const;
+    void setPlan(const SweepPlan& plan);
+    bool isRunning() const { return m_sweep->isRunning(); }
+    const SweepResult& result() const { return m_sweep->result(); }
+    RateSweep* sweep() const { return m_sweep; }
+
+    // Writes the table as CSV, or as JSON when the path ends in .json.
+    bool writeTable(const QString& path, QString* error) const;
+
+    QLineEdit* ratesField() const { return m_rates; }
+    QLabel* ratesMessage() const { return m_ratesMessage; }
+    QComboBox* pacingField() const { return m_pacing; }
+    QSpinBox* requestsField() const { return m_requests; }
+    QComboBox* clockField() const { return m_clock; }
+    QComboBox* strategyField() const { return m_strategy; }
+    QSpinBox* windowField() const { return m_window; }
+    QSpinBox* limitField() const { return m_limit; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* stopButton() const { return m_stop; }
+    QLabel* progressLine() const { return m_progress; }
+    SweepChart* chart() const { return m_chart; }
+    QTableView* table() const { return m_table; }
+    SweepTableModel* model() const { return m_model; }
+    // The "Simulated servers" window, made on first use.
+    ServersDialog* serversDialog();
+
+public slots:
+    void run();
+    void stop();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    QWidget* createControls();
+    void createMenus();
+    void validateRates();
+    void setRunning(bool running);
+    void onProgress(int index, int finished, int total);
+    void onPointFinished(const SweepPoint& point);
+    void fitTable();
+    void onFinished();
+    void exportTable();
+    void exportPicture();
+
+    ServerSession* m_session;
+    RateSweep* m_sweep = nullptr;
+    QLineEdit* m_rates = nullptr;
+    QLabel* m_ratesMessage = nullptr;
+    QComboBox* m_pacing = nullptr;
+    QSpinBox* m_requests = nullptr;
+    QComboBox* m_clock = nullptr;
+    QComboBox* m_strategy = nullptr;
+    QSpinBox* m_window = nullptr;
+    QSpinBox* m_limit = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_stop = nullptr;
+    QLabel* m_progress = nullptr;
+    SweepChart* m_chart = nullptr;
+    QTableView* m_table = nullptr;
+    SweepTableModel* m_model = nullptr;
+    ServersDialog* m_servers = nullptr;
+    QElapsedTimer m_elapsed;
+    QString m_confirmedRemote; // the remote endpoint the user agreed to load
+};
