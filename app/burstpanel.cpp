@@ -15,13 +15,12 @@
 #include <QVBoxLayout>
 
 namespace {
-QSpinBox* spinBox(int min, int max, int value, const QString& tooltip, QWidget* parent)
+QSpinBox* spinBox(int min, int max, int value, QWidget* parent)
 {
     auto* box = new QSpinBox(parent);
     box->setRange(min, max);
     box->setValue(value);
     box->setGroupSeparatorShown(true);
-    box->setToolTip(tooltip);
     box->setAccelerated(true);
     return box;
 }
@@ -33,36 +32,29 @@ BurstPanel::BurstPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
 
     // The member strategy: the one choice this tool is about.
-    auto* memberBox = new QGroupBox(tr("ZSET member of each request"), this);
+    auto* memberBox = new QGroupBox(this);
+    m_memberBox = memberBox;
     auto* memberLayout = new QVBoxLayout(memberBox);
     m_member = new QButtonGroup(this);
-    auto* now = new QRadioButton(tr("member = now (the bug)"), memberBox);
-    now->setToolTip(tr("ZADD key now now: the timestamp is the member, so requests in the same millisecond "
-                       "overwrite one entry (lua/now.lua)."));
-    auto* unique = new QRadioButton(tr("unique member"), memberBox);
-    unique->setToolTip(tr("Each request gets a member of its own; choose how beside it."));
+    auto* now = new QRadioButton(memberBox);
+    auto* unique = new QRadioButton(memberBox);
     m_member->addButton(now, 0);
     m_member->addButton(unique, 1);
     m_nowButton = now;
     m_uniqueButton = unique;
     now->setChecked(true);
     m_uniqueKind = new QComboBox(memberBox);
-    m_uniqueKind->addItem(tr("request id"), int(MemberStrategy::RequestId));
-    m_uniqueKind->addItem(tr("random"), int(MemberStrategy::Random));
-    m_uniqueKind->addItem(tr("sequence"), int(MemberStrategy::Sequence));
-    m_uniqueKind->setToolTip(tr("How the unique member is made: an id sent per request (lua/request-id.lua), "
-                                "now .. '-' .. math.random() (lua/random.lua), or now .. '-' .. a server INCR "
-                                "(lua/sequence.lua)."));
+    m_uniqueKind->addItem(QString(), int(MemberStrategy::RequestId));
+    m_uniqueKind->addItem(QString(), int(MemberStrategy::Random));
+    m_uniqueKind->addItem(QString(), int(MemberStrategy::Sequence));
     auto* uniqueRow = new QHBoxLayout;
     uniqueRow->addWidget(unique);
     uniqueRow->addWidget(m_uniqueKind, 1);
-    auto* custom = new QRadioButton(tr("your script"), memberBox);
-    custom->setToolTip(tr("Fire your own limiter script; open it in the script doctor first."));
+    auto* custom = new QRadioButton(memberBox);
     custom->setEnabled(false);
     m_member->addButton(custom, 2);
     m_customButton = custom;
-    m_customEdit = new QPushButton(tr("Script Doctor…"), memberBox);
-    m_customEdit->setToolTip(tr("Open, edit, check and probe your own limiter script, then use it for bursts."));
+    m_customEdit = new QPushButton(memberBox);
     auto* customRow = new QHBoxLayout;
     customRow->addWidget(custom);
     customRow->addWidget(m_customEdit, 1);
@@ -72,57 +64,43 @@ BurstPanel::BurstPanel(QWidget* parent)
     m_strategyHint = new QLabel(memberBox);
     m_strategyHint->setWordWrap(true);
     memberLayout->addWidget(m_strategyHint);
-    m_compare = new QCheckBox(tr("Compare side by side"), memberBox);
-    m_compare->setToolTip(tr("Fire the same timestamps at member = now (left) and at the unique member "
-                             "(right), on two keys."));
+    m_compare = new QCheckBox(memberBox);
     memberLayout->addWidget(m_compare);
     layout->addWidget(memberBox);
 
-    auto* burstBox = new QGroupBox(tr("Burst"), this);
+    auto* burstBox = new QGroupBox(this);
+    m_burstBox = burstBox;
     auto* form = new QFormLayout(burstBox);
-    m_requests = spinBox(1, BurstPlan::maxRequests, 200, tr("How many requests the burst sends."), burstBox);
-    m_connections = spinBox(1, BurstPlan::maxConnections, 1,
-                            tr("How many connections send at once, like app servers sharing one limiter."), burstBox);
-    m_pipeline = spinBox(1, BurstPlan::maxPipeline, 1,
-                         tr("How many calls each connection keeps in flight before waiting for answers."), burstBox);
+    m_requests = spinBox(1, BurstPlan::maxRequests, 200, burstBox);
+    m_connections = spinBox(1, BurstPlan::maxConnections, 1, burstBox);
+    m_pipeline = spinBox(1, BurstPlan::maxPipeline, 1, burstBox);
     m_pacing = new QComboBox(burstBox);
-    m_pacing->addItem(tr("burst (as fast as possible)"), int(Pacing::Kind::Burst));
-    m_pacing->addItem(tr("evenly, one every … µs"), int(Pacing::Kind::Interval));
-    m_pacing->addItem(tr("Poisson, … per ms on average"), int(Pacing::Kind::Poisson));
-    m_pacing->setToolTip(tr("When requests are sent: all at once, evenly spaced, or at random (Poisson) "
-                            "arrival times."));
+    m_pacing->addItem(QString(), int(Pacing::Kind::Burst));
+    m_pacing->addItem(QString(), int(Pacing::Kind::Interval));
+    m_pacing->addItem(QString(), int(Pacing::Kind::Poisson));
     m_pacingValue = new QDoubleSpinBox(burstBox);
-    m_pacingValue->setToolTip(tr("The interval in microseconds, or the mean arrivals per millisecond."));
     m_clock = new QComboBox(burstBox);
-    m_clock->addItem(tr("wall clock, ms (System.currentTimeMillis)"), int(ClockKind::SystemMs));
-    m_clock->addItem(tr("wall clock, µs"), int(ClockKind::SystemUs));
-    m_clock->addItem(tr("frozen: one now for all"), int(ClockKind::Frozen));
-    m_clock->addItem(tr("schedule: the pacing's own timestamps"), int(ClockKind::Schedule));
-    m_clock->setToolTip(tr("The 'now' each request carries. The schedule clock is exact and repeatable on any "
-                           "machine; the wall clock shows what a real server sees."));
-    m_window = spinBox(1, 24 * 3600 * 1000, 1000, tr("The sliding window of the limiter, in milliseconds."), burstBox);
-    m_window->setSuffix(tr(" ms"));
-    m_limit
-        = spinBox(0, 1'000'000'000, 10, tr("Admit a request while the count is at most this; 0 = no limit."), burstBox);
-    m_limit->setSpecialValueText(tr("none"));
-    form->addRow(tr("&Requests"), m_requests);
-    form->addRow(tr("&Connections"), m_connections);
-    form->addRow(tr("&Pipeline"), m_pipeline);
-    form->addRow(tr("P&acing"), m_pacing);
+    m_clock->addItem(QString(), int(ClockKind::SystemMs));
+    m_clock->addItem(QString(), int(ClockKind::SystemUs));
+    m_clock->addItem(QString(), int(ClockKind::Frozen));
+    m_clock->addItem(QString(), int(ClockKind::Schedule));
+    m_window = spinBox(1, 24 * 3600 * 1000, 1000, burstBox);
+    m_limit = spinBox(0, 1'000'000'000, 10, burstBox);
+    form->addRow(new QLabel(burstBox), m_requests); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_connections); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_pipeline); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_pacing); // its text: retranslate()
     form->addRow(QString(), m_pacingValue);
-    form->addRow(tr("C&lock"), m_clock);
-    form->addRow(tr("&Window"), m_window);
-    form->addRow(tr("&Limit"), m_limit);
+    form->addRow(new QLabel(burstBox), m_clock); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_window); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_limit); // its text: retranslate()
     layout->addWidget(burstBox);
 
     auto* buttons = new QHBoxLayout;
-    m_fire = new QPushButton(tr("Fire"), this);
-    m_fire->setToolTip(tr("Send the burst to Redis (F5)."));
+    m_fire = new QPushButton(this);
     m_fire->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"), this);
-    m_stop->setToolTip(tr("Stop sending; what was answered stays on screen (Esc)."));
-    m_reset = new QPushButton(tr("Reset"), this);
-    m_reset->setToolTip(tr("Clear the views and delete this burst's keys from Redis (Ctrl+R)."));
+    m_stop = new QPushButton(this);
+    m_reset = new QPushButton(this);
     buttons->addWidget(m_fire, 2);
     buttons->addWidget(m_stop, 1);
     buttons->addWidget(m_reset, 1);
@@ -146,10 +124,75 @@ BurstPanel::BurstPanel(QWidget* parent)
         updateStrategyHint();
     });
     connect(m_pacing, &QComboBox::currentIndexChanged, this, &BurstPanel::updatePacingField);
-    updatePacingField();
-    updateStrategyHint();
+    retranslate();
     setRunning(false);
     applyFonts();
+}
+
+void BurstPanel::retranslate()
+{
+    m_memberBox->setTitle(tr("ZSET member of each request"));
+    m_nowButton->setText(tr("member = now (the bug)"));
+    m_nowButton->setToolTip(tr("ZADD key now now: the timestamp is the member, so requests in the same millisecond "
+                               "overwrite one entry (lua/now.lua)."));
+    m_uniqueButton->setText(tr("unique member"));
+    m_uniqueButton->setToolTip(tr("Each request gets a member of its own; choose how beside it."));
+    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::RequestId)), tr("request id"));
+    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Random)), tr("random"));
+    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Sequence)), tr("sequence"));
+    if (m_uniqueKind->findData(int(MemberStrategy::Custom)) >= 0)
+        m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Custom)), tr("your script"));
+    m_uniqueKind->setToolTip(tr("How the unique member is made: an id sent per request (lua/request-id.lua), "
+                                "now .. '-' .. math.random() (lua/random.lua), or now .. '-' .. a server INCR "
+                                "(lua/sequence.lua)."));
+    m_customButton->setText(m_customScript.isValid() ? tr("your script: %1").arg(m_customScript.name())
+                                                     : tr("your script"));
+    m_customButton->setToolTip(tr("Fire your own limiter script; open it in the script doctor first."));
+    m_customEdit->setText(tr("Script Doctor…"));
+    m_customEdit->setToolTip(tr("Open, edit, check and probe your own limiter script, then use it for bursts."));
+    m_compare->setText(tr("Compare side by side"));
+    m_compare->setToolTip(tr("Fire the same timestamps at member = now (left) and at the unique member "
+                             "(right), on two keys."));
+    m_burstBox->setTitle(tr("Burst"));
+    auto* form = static_cast<QFormLayout*>(m_burstBox->layout());
+    auto label = [form](QWidget* field, const QString& text, const QString& tooltip) {
+        if (auto* l = qobject_cast<QLabel*>(form->labelForField(field))) {
+            l->setText(text);
+            l->setBuddy(field); // the & shortcut focuses the field
+        }
+        field->setToolTip(tooltip);
+    };
+    label(m_requests, tr("&Requests"), tr("How many requests the burst sends."));
+    label(m_connections, tr("&Connections"),
+          tr("How many connections send at once, like app servers sharing one limiter."));
+    label(m_pipeline, tr("&Pipeline"),
+          tr("How many calls each connection keeps in flight before waiting for answers."));
+    label(m_pacing, tr("P&acing"),
+          tr("When requests are sent: all at once, evenly spaced, or at random (Poisson) "
+             "arrival times."));
+    m_pacingValue->setToolTip(tr("The interval in microseconds, or the mean arrivals per millisecond."));
+    label(m_clock, tr("C&lock"),
+          tr("The 'now' each request carries. The schedule clock is exact and repeatable on any "
+             "machine; the wall clock shows what a real server sees."));
+    label(m_window, tr("&Window"), tr("The sliding window of the limiter, in milliseconds."));
+    label(m_limit, tr("&Limit"), tr("Admit a request while the count is at most this; 0 = no limit."));
+    m_pacing->setItemText(0, tr("burst (as fast as possible)"));
+    m_pacing->setItemText(1, tr("evenly, one every … µs"));
+    m_pacing->setItemText(2, tr("Poisson, … per ms on average"));
+    m_clock->setItemText(m_clock->findData(int(ClockKind::SystemMs)), tr("wall clock, ms (System.currentTimeMillis)"));
+    m_clock->setItemText(m_clock->findData(int(ClockKind::SystemUs)), tr("wall clock, µs"));
+    m_clock->setItemText(m_clock->findData(int(ClockKind::Frozen)), tr("frozen: one now for all"));
+    m_clock->setItemText(m_clock->findData(int(ClockKind::Schedule)), tr("schedule: the pacing's own timestamps"));
+    m_window->setSuffix(tr(" ms"));
+    m_limit->setSpecialValueText(tr("none"));
+    m_fire->setText(tr("Fire"));
+    m_fire->setToolTip(tr("Send the burst to Redis (F5)."));
+    m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Stop sending; what was answered stays on screen (Esc)."));
+    m_reset->setText(tr("Reset"));
+    m_reset->setToolTip(tr("Clear the views and delete this burst's keys from Redis (Ctrl+R)."));
+    updatePacingField();
+    updateStrategyHint();
 }
 
 void BurstPanel::applyFonts()
@@ -171,6 +214,8 @@ void BurstPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange)
         applyFonts();
+    else if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void BurstPanel::updatePacingField()
@@ -215,14 +260,13 @@ void BurstPanel::setCustomScript(const LimiterScript& script, std::shared_ptr<co
     m_customScript = script;
     m_callTemplate = std::move(call);
     m_replyStyle = style;
-    m_customButton->setText(tr("your script: %1").arg(script.name()));
     m_customButton->setEnabled(true);
     m_customButton->setChecked(true);
     // In compare mode the script can be the right-hand side.
     const int index = m_uniqueKind->findData(int(MemberStrategy::Custom));
     if (index < 0)
-        m_uniqueKind->addItem(tr("your script"), int(MemberStrategy::Custom));
-    updateStrategyHint();
+        m_uniqueKind->addItem(QString(), int(MemberStrategy::Custom));
+    retranslate();
 }
 
 MemberStrategy BurstPanel::uniqueStrategy() const

@@ -9,6 +9,7 @@ class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -50,9 +51,12 @@ signals:
 private:
     void updatePacingField();
     void applyFonts();
+    void retranslate();
     void updateStrategyHint();
 
     QButtonGroup* m_member = nullptr;
+    QGroupBox* m_memberBox = nullptr;
+    QGroupBox* m_burstBox = nullptr;
     QAbstractButton* m_nowButton = nullptr;
     QAbstractButton* m_uniqueButton = nullptr;
     QAbstractButton* m_customButton = nullptr;

@@ -39,14 +39,17 @@ ExportActions::ExportActions(MainWindow* window, QMenu* fileMenu)
     : QObject(window)
     , m_window(window)
 {
-    fileMenu->addAction(tr("Export &Picture…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
-                        &ExportActions::exportPicture);
-    fileMenu->addAction(tr("&Copy Picture"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
-                        &ExportActions::copyPicture);
-    QMenu* data = fileMenu->addMenu(tr("Export &Data"));
-    data->addAction(tr("&Request Log (CSV or JSON)…"), this, &ExportActions::exportRequestLog);
-    data->addAction(tr("&ZSET Snapshot (CSV or JSON)…"), this, &ExportActions::exportZsetSnapshot);
-    data->addAction(tr("&Summary (CSV or JSON)…"), this, &ExportActions::exportSummary);
+    translated(fileMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &ExportActions::exportPicture),
+               QT_TR_NOOP("Export &Picture…"));
+    translated(fileMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                                   &ExportActions::copyPicture),
+               QT_TR_NOOP("&Copy Picture"));
+    QMenu* data = translatedMenu(fileMenu->addMenu(QString()), QT_TR_NOOP("Export &Data"));
+    translated(data->addAction(QString(), this, &ExportActions::exportRequestLog),
+               QT_TR_NOOP("&Request Log (CSV or JSON)…"));
+    translated(data->addAction(QString(), this, &ExportActions::exportZsetSnapshot),
+               QT_TR_NOOP("&ZSET Snapshot (CSV or JSON)…"));
+    translated(data->addAction(QString(), this, &ExportActions::exportSummary), QT_TR_NOOP("&Summary (CSV or JSON)…"));
 }
 
 QString ExportActions::askPath(const QString& title, const QString& name)
@@ -179,4 +182,16 @@ void ExportActions::exportZsetSnapshot()
         QMessageBox::warning(m_window, tr("Export ZSET Snapshot"), message);
     });
     panel->reader()->requestSnapshot();
+}
+
+QAction* ExportActions::translated(QAction* action, const char* text)
+{
+    m_texts.add([action, text] { action->setText(tr(text)); });
+    return action;
+}
+
+QMenu* ExportActions::translatedMenu(QMenu* menu, const char* text)
+{
+    m_texts.add([menu, text] { menu->setTitle(tr(text)); });
+    return menu;
 }

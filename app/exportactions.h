@@ -1,8 +1,11 @@
 #pragma once
 
+#include "retranslator.h"
+
 #include <QObject>
 
 class MainWindow;
+class QAction;
 class QMenu;
 
 // File menu entries that write documents: pictures of the window and its views, the data behind
@@ -23,7 +26,13 @@ public:
     static bool writeRequestLog(MainWindow* window, const QString& path, QString* error);
     static bool writeSummary(MainWindow* window, const QString& path, QString* error);
 
+    // On a language change (MainWindow forwards it: these are not widgets).
+    void retranslate() const { m_texts.retranslate(); }
+
 private:
+    QAction* translated(QAction* action, const char* text);
+    QMenu* translatedMenu(QMenu* menu, const char* text);
+    Retranslator m_texts;
     QString askPath(const QString& title, const QString& name);
 
     MainWindow* m_window;

@@ -1,4 +1,5 @@
 #include "headlessexport.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "scenarioactions.h"
 
@@ -115,6 +116,14 @@ int main(int argc, char* argv[])
             return 2;
         }
     }
+
+    // The language: --lang, else the scenario's, else the system's.
+    QString language = Language::systemDefault();
+    if (!scenario.language.isEmpty())
+        language = scenario.language;
+    if (parser.isSet(langOption))
+        language = parser.value(langOption);
+    Language::set(language);
 
     MainWindow window;
     if (parser.isSet(scenarioOption))

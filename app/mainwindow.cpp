@@ -3,19 +3,25 @@
 #include "burstpanel.h"
 #include "charts/timelineview.h"
 #include "connectdialog.h"
+#include "debuggerview.h"
 #include "exportactions.h"
+#include "language.h"
+#include "lessonpanel.h"
 #include "presentation.h"
 #include "runview.h"
 #include "scenarioactions.h"
 #include "scriptdoctordialog.h"
+#include "scriptview.h"
 #include "serverbar.h"
 #include "serversession.h"
 #include "sweepwindow.h"
 #include "zsetpanel.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QImageWriter>
@@ -54,7 +60,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
 
     m_burstPanel = new BurstPanel(this);
-    auto* burstDock = new QDockWidget(tr("Burst"), this);
+    auto* burstDock = new QDockWidget(this);
+    m_texts.add([burstDock] { burstDock->setWindowTitle(tr("Burst")); });
     burstDock->setObjectName(QStringLiteral("BurstDock"));
     auto* scroll = new QScrollArea(burstDock);
     scroll->setWidget(m_burstPanel);
@@ -65,11 +72,21 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::LeftDockWidgetArea, burstDock);
 
     m_zsetPanel = new ZsetPanel(this);
-    auto* zsetDock = new QDockWidget(tr("ZSET contents"), this);
+    auto* zsetDock = new QDockWidget(this);
+    m_texts.add([zsetDock] { zsetDock->setWindowTitle(tr("ZSET contents")); });
     zsetDock->setObjectName(QStringLiteral("ZsetDock"));
     zsetDock->setWidget(m_zsetPanel);
     m_zsetPanel->setMinimumWidth(280);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
+
+    m_lessonPanel = new LessonPanel(this);
+    auto* lessonDock = new QDockWidget(this);
+    m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
+    lessonDock->setObjectName(QStringLiteral("LessonDock"));
+    lessonDock->setWidget(m_lessonPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
+    tabifyDockWidget(burstDock, lessonDock);
+    burstDock->raise();
 
     m_serverStatus = new QLabel(this);
     statusBar()->addPermanentWidget(m_serverStatus);
@@ -78,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
     view->addSeparator();
     view->addAction(burstDock->toggleViewAction());
+    view->addAction(lessonDock->toggleViewAction());
     view->addAction(zsetDock->toggleViewAction());
 
     m_zsetRefresh = new QTimer(this);
@@ -116,50 +134,101 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus()
 {
-    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* file = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
     m_scenarioActions = new ScenarioActions(this, file);
     m_exportActions = new ExportActions(this, file);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    translated(file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close), QT_TR_NOOP("&Quit"));
 
-    auto* burst = menuBar()->addMenu(tr("&Burst"));
-    m_fire = burst->addAction(tr("&Fire"), QKeySequence(Qt::Key_F5), this, &MainWindow::fire);
-    m_stop = burst->addAction(tr("&Stop"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stop);
-    m_reset = burst->addAction(tr("&Reset"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reset);
+    auto* burst = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Burst"));
+    m_fire = translated(burst->addAction(QString(), QKeySequence(Qt::Key_F5), this, &MainWindow::fire),
+                        QT_TR_NOOP("&Fire"));
+    m_stop = translated(burst->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &MainWindow::stop),
+                        QT_TR_NOOP("&Stop"));
+    m_reset = translated(burst->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reset),
+                         QT_TR_NOOP("&Reset"));
     m_stop->setEnabled(false);
     burst->addSeparator();
-    burst->addAction(tr("&Connect to Redis…"), this, &MainWindow::showConnectDialog);
-    burst->addAction(tr("Script &Doctor…"), QKeySequence(Qt::CTRL | Qt::Key_D), this, &MainWindow::showScriptDoctor);
+    translated(burst->addAction(QString(), this, &MainWindow::showConnectDialog), QT_TR_NOOP("&Connect to Redis…"));
+    translated(burst->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_D), this, &MainWindow::showScriptDoctor),
+               QT_TR_NOOP("Script &Doctor…"));
+    translated(burst->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] { stepNextRequest(); }),
+               QT_TR_NOOP("S&tep Through the Next Request…"));
 
-    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* view = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
     view->setObjectName(QStringLiteral("ViewMenu"));
-    m_compare = view->addAction(tr("&Compare Side by Side"));
+    m_compare = translated(view->addAction(QString()), QT_TR_NOOP("&Compare Side by Side"));
     m_compare->setCheckable(true);
     m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     connect(m_compare, &QAction::toggled, m_burstPanel, &BurstPanel::setCompareMode);
-    view->addAction(tr("&Fit Timeline"), QKeySequence(Qt::CTRL | Qt::Key_F), this, [this] {
-        m_left->timeline()->fitAll();
-        m_right->timeline()->fitAll();
-    });
+    translated(view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_F), this,
+                               [this] {
+                                   m_left->timeline()->fitAll();
+                                   m_right->timeline()->fitAll();
+                               }),
+               QT_TR_NOOP("&Fit Timeline"));
     // The rate sweep and the simulated app servers, in a window of their own.
-    view->addAction(tr("Collision &Curve and Servers…"), this, [this] { SweepWindow::showFor(this, m_session); });
+    translated(view->addAction(QString(), this, [this] { SweepWindow::showFor(this, m_session); }),
+               QT_TR_NOOP("Collision &Curve and Servers…"));
     view->addSeparator();
-    QAction* zoomIn = view->addAction(tr("Zoom &In"), m_presentation, &Presentation::zoomIn);
+    QAction* zoomIn
+        = translated(view->addAction(QString(), m_presentation, &Presentation::zoomIn), QT_TR_NOOP("Zoom &In"));
     zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
-    view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), m_presentation, &Presentation::zoomOut);
-    view->addAction(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_0), m_presentation, &Presentation::resetZoom);
-    QAction* presenting = view->addAction(tr("&Presenter Mode"));
+    translated(
+        view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_Minus), m_presentation, &Presentation::zoomOut),
+        QT_TR_NOOP("Zoom &Out"));
+    translated(view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_presentation, &Presentation::resetZoom),
+               QT_TR_NOOP("&Actual Size"));
+    QAction* presenting = translated(view->addAction(QString()), QT_TR_NOOP("&Presenter Mode"));
     presenting->setCheckable(true);
     presenting->setShortcut(QKeySequence(Qt::Key_F11));
-    presenting->setToolTip(tr("Full screen with larger text, for a projector."));
+    m_texts.add([presenting] { presenting->setToolTip(tr("Full screen with larger text, for a projector.")); });
     connect(presenting, &QAction::toggled, m_presentation, &Presentation::setPresenting);
-    QAction* contrast = view->addAction(tr("&High Contrast"));
+    QAction* contrast = translated(view->addAction(QString()), QT_TR_NOOP("&High Contrast"));
     contrast->setCheckable(true);
     contrast->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
     connect(contrast, &QAction::toggled, m_presentation, &Presentation::setHighContrast);
+    createLanguageMenu(view);
 
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About zsetlab"), this, &MainWindow::showAbout);
+    auto* help = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+    translated(help->addAction(QString(), this, &MainWindow::showAbout), QT_TR_NOOP("&About zsetlab"));
+}
+
+void MainWindow::createLanguageMenu(QMenu* view)
+{
+    QMenu* languages = translated(view->addMenu(QString()), QT_TR_NOOP("&Language"));
+    auto* group = new QActionGroup(languages);
+    for (const QString& code : Language::available()) {
+        QAction* action = languages->addAction(Language::nativeName(code)); // each in its own language
+        action->setCheckable(true);
+        action->setChecked(code == Language::current());
+        action->setData(code);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [code] { Language::set(code); });
+    }
+}
+
+QAction* MainWindow::translated(QAction* action, const char* text)
+{
+    m_texts.add([action, text] { action->setText(tr(text)); });
+    return action;
+}
+
+QMenu* MainWindow::translated(QMenu* menu, const char* text)
+{
+    m_texts.add([menu, text] { menu->setTitle(tr(text)); });
+    return menu;
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        m_texts.retranslate();
+        m_exportActions->retranslate();
+        m_scenarioActions->retranslate();
+        setCompareMode(m_burstPanel->compareMode()); // the run titles
+    }
 }
 
 void MainWindow::connectToServer(const RedisServerChoice::Request& request)
@@ -299,6 +368,50 @@ void MainWindow::showScriptDoctor()
 {
     scriptDoctor()->show();
     scriptDoctor()->raise();
+}
+
+void MainWindow::showScriptView(MemberStrategy strategy)
+{
+    if (!m_scriptView)
+        m_scriptView = new ScriptView(this);
+    m_scriptView->showStrategy(strategy);
+    m_scriptView->show();
+    m_scriptView->raise();
+}
+
+DebuggerView* MainWindow::stepNextRequest()
+{
+    if (!m_debuggerView)
+        m_debuggerView = new DebuggerView(m_session, this);
+    const BurstEngine& engine = m_experiment->engine(LimiterExperiment::Left);
+    const BurstPlan plan = m_experiment->hasRun(LimiterExperiment::Left) ? engine.plan() : m_burstPanel->plan();
+    const LimiterScript script = plan.script();
+    // The next request: the last one's `now` again, so it lands in the same millisecond.
+    const RequestLog& log = engine.log();
+    const qint64 now = m_experiment->hasRun(LimiterExperiment::Left) && log.truthPrefix() > 0
+        ? log.now(log.truthPrefix() - 1)
+        : QDateTime::currentMSecsSinceEpoch();
+    const QByteArray key = m_experiment->hasRun(LimiterExperiment::Left) ? engine.key() : QByteArray("zsetlab:debug");
+    const RedisArgs argv {QByteArray::number(now), QByteArray::number(plan.windowInNowUnits()),
+                          QByteArray::number(plan.limit), QByteArrayLiteral("next-request")};
+    m_debuggerView->setRequest(
+        script, key, argv,
+        tr("%1 on %2, now = %3 (the last request's millisecond)").arg(script.name(), QString::fromUtf8(key)).arg(now));
+    m_debuggerView->show();
+    m_debuggerView->raise();
+    return m_debuggerView;
+}
+
+void MainWindow::spotlight(QWidget* widget)
+{
+    // A frame over the widget for two seconds: "look here", readable on a projector.
+    auto* frame = new QFrame(this);
+    frame->setAttribute(Qt::WA_TransparentForMouseEvents);
+    frame->setStyleSheet(QStringLiteral("border: 4px solid #e69f00; border-radius: 6px; background: transparent;"));
+    frame->setGeometry(QRect(widget->mapTo(this, QPoint(0, 0)), widget->size()).adjusted(-3, -3, 3, 3));
+    frame->show();
+    frame->raise();
+    QTimer::singleShot(2000, frame, &QObject::deleteLater);
 }
 
 void MainWindow::showConnectDialog()

@@ -2,6 +2,7 @@
 
 #include "limiterexperiment.h"
 #include "redisserverchoice.h"
+#include "retranslator.h"
 #include "scenario.h"
 
 #include <QMainWindow>
@@ -41,6 +42,14 @@ public:
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
+    class LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    // Opens the script view on a strategy (the lesson's first step).
+    void showScriptView(MemberStrategy strategy);
+    // Steps "the next request" of the last burst (same script, same key, same now) in Redis's
+    // Lua debugger; returns the view.
+    class DebuggerView* stepNextRequest();
+    // Draws attention to a part of the window for a moment.
+    void spotlight(QWidget* widget);
     class ScriptDoctorDialog* scriptDoctor();
     LimiterExperiment* experiment() const { return m_experiment; }
     BurstPanel* burstPanel() const { return m_burstPanel; }
@@ -58,9 +67,14 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void createMenus();
+    void createLanguageMenu(QMenu* view);
+    // Menu texts that follow the language (text: a QT_TR_NOOP source text).
+    QAction* translated(QAction* action, const char* text);
+    QMenu* translated(QMenu* menu, const char* text);
     void setCompareMode(bool on);
     void onServerConnected();
     void onRunStarted(LimiterExperiment::Side side);
@@ -92,6 +106,10 @@ private:
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
+    class LessonPanel* m_lessonPanel = nullptr;
+    class ScriptView* m_scriptView = nullptr;
+    class DebuggerView* m_debuggerView = nullptr;
     class ScriptDoctorDialog* m_scriptDoctor = nullptr;
     Scenario m_scenario; // the last one applied: its title and view range
+    Retranslator m_texts;
 };

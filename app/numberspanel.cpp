@@ -12,28 +12,42 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setHorizontalSpacing(18);
     layout->setVerticalSpacing(0);
-    m_sent = addFigure(tr("sent"), tr("Requests that got an answer (or an error) from Redis."), QColor());
-    m_stored = addFigure(tr("stored"), tr("Requests whose ZADD created a member of their own (ZADD replied 1)."),
-                         QColor(0, 114, 178));
-    m_lost
-        = addFigure(tr("lost"), tr("Requests the limiter never counted: sent − errors − stored."), QColor(213, 94, 0));
-    m_overwritten
-        = addFigure(tr("overwritten"), tr("Requests whose ZADD only updated an existing member (ZADD replied 0)."),
-                    QColor(213, 94, 0));
-    m_beyond = addFigure(tr("beyond the limit"),
-                         tr("Requests the limiter let through while the true number of requests in the window was "
-                            "already above the limit."),
-                         QColor(204, 121, 167));
+    m_sent = addFigure(QColor());
+    m_stored = addFigure(QColor(0, 114, 178));
+    m_lost = addFigure(QColor(213, 94, 0));
+    m_overwritten = addFigure(QColor(213, 94, 0));
+    m_beyond = addFigure(QColor(204, 121, 167));
     m_layout = layout;
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setAlignment(Qt::AlignCenter);
     arrange(5);
     applyFonts();
-    clear();
+    retranslate();
 }
 
-NumbersPanel::Figure NumbersPanel::addFigure(const QString& caption, const QString& tooltip, const QColor& accent)
+void NumbersPanel::retranslate()
+{
+    auto describe = [](const Figure& figure, const QString& caption, const QString& tooltip) {
+        figure.caption->setText(caption);
+        figure.caption->setToolTip(tooltip);
+        figure.value->setToolTip(tooltip);
+    };
+    describe(m_sent, tr("sent"), tr("Requests that got an answer (or an error) from Redis."));
+    describe(m_stored, tr("stored"), tr("Requests whose ZADD created a member of their own (ZADD replied 1)."));
+    describe(m_lost, tr("lost"), tr("Requests the limiter never counted: sent − errors − stored."));
+    describe(m_overwritten, tr("overwritten"),
+             tr("Requests whose ZADD only updated an existing member (ZADD replied 0)."));
+    describe(m_beyond, tr("beyond the limit"),
+             tr("Requests the limiter let through while the true number of requests in the window was already above "
+                "the limit."));
+    if (m_shown)
+        showSummary(m_last);
+    else
+        clear();
+}
+
+NumbersPanel::Figure NumbersPanel::addFigure(const QColor& accent)
 {
     Figure figure;
     figure.value = new QLabel(this);
@@ -42,14 +56,13 @@ NumbersPanel::Figure NumbersPanel::addFigure(const QString& caption, const QStri
         palette.setColor(QPalette::WindowText, accent);
         figure.value->setPalette(palette);
     }
-    figure.value->setToolTip(tooltip);
-    figure.caption = new QLabel(caption, this);
-    figure.caption->setToolTip(tooltip);
+    figure.caption = new QLabel(this);
     return figure;
 }
 
 void NumbersPanel::clear()
 {
+    m_shown = false;
     for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond})
         figure.value->setText(QStringLiteral("–"));
     m_lost.caption->setText(tr("lost"));
@@ -58,6 +71,8 @@ void NumbersPanel::clear()
 
 void NumbersPanel::showSummary(const BurstSummary& summary)
 {
+    m_last = summary;
+    m_shown = true;
     const QLocale locale;
     m_sent.value->setText(locale.toString(summary.sent));
     m_stored.value->setText(locale.toString(summary.stored));
@@ -116,6 +131,8 @@ void NumbersPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange)
         applyFonts();
+    else if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 QString NumbersPanel::figure(const QString& name) const

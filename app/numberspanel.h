@@ -35,7 +35,8 @@ private:
     };
     void arrange(int perRow);
     void applyFonts();
-    Figure addFigure(const QString& caption, const QString& tooltip, const QColor& accent);
+    Figure addFigure(const QColor& accent); // invalid accent: the palette's text colour
+    void retranslate();
 
     Figure m_sent;
     Figure m_stored;
@@ -45,4 +46,6 @@ private:
     QLabel* m_note = nullptr;
     QGridLayout* m_layout = nullptr;
     double m_scale = 2.6;
+    BurstSummary m_last;
+    bool m_shown = false;
 };

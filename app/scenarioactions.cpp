@@ -20,9 +20,10 @@ ScenarioActions::ScenarioActions(MainWindow* window, QMenu* fileMenu)
     : QObject(window)
     , m_window(window)
 {
-    fileMenu->addAction(tr("&Open Scenario…"), QKeySequence::Open, this, &ScenarioActions::openDialog);
-    m_recent = fileMenu->addMenu(tr("Open &Recent"));
-    QMenu* examples = fileMenu->addMenu(tr("E&xamples"));
+    translated(fileMenu->addAction(QString(), QKeySequence::Open, this, &ScenarioActions::openDialog),
+               QT_TR_NOOP("&Open Scenario…"));
+    m_recent = translatedMenu(fileMenu->addMenu(QString()), QT_TR_NOOP("Open &Recent"));
+    QMenu* examples = translatedMenu(fileMenu->addMenu(QString()), QT_TR_NOOP("E&xamples"));
     const QFileInfoList shipped = QDir(QStringLiteral(":/scenarios")).entryInfoList({QStringLiteral("*.json")});
     for (const QFileInfo& info : shipped) {
         Scenario scenario;
@@ -34,7 +35,8 @@ ScenarioActions::ScenarioActions(MainWindow* window, QMenu* fileMenu)
         const QString path = info.filePath();
         connect(action, &QAction::triggered, this, [this, path] { open(path); });
     }
-    fileMenu->addAction(tr("&Save Scenario…"), QKeySequence::Save, this, &ScenarioActions::saveDialog);
+    translated(fileMenu->addAction(QString(), QKeySequence::Save, this, &ScenarioActions::saveDialog),
+               QT_TR_NOOP("&Save Scenario…"));
     fileMenu->addSeparator();
     rebuildRecentMenu();
 }
@@ -101,4 +103,16 @@ void ScenarioActions::rebuildRecentMenu()
         connect(action, &QAction::triggered, this, [this, path] { open(path); });
     }
     m_recent->setEnabled(!recent.isEmpty());
+}
+
+QAction* ScenarioActions::translated(QAction* action, const char* text)
+{
+    m_texts.add([action, text] { action->setText(tr(text)); });
+    return action;
+}
+
+QMenu* ScenarioActions::translatedMenu(QMenu* menu, const char* text)
+{
+    m_texts.add([menu, text] { menu->setTitle(tr(text)); });
+    return menu;
 }

@@ -1,5 +1,6 @@
 #include "serverbar.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -16,11 +17,8 @@ ServerBar::ServerBar(ServerSession* session, QWidget* parent)
     m_light->setFixedSize(14, 14);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_connect = new QPushButton(tr("Connect…"), this);
-    m_connect->setToolTip(tr("Use another Redis server: a URL, or host, port or socket, user, password and "
-                             "database."));
-    m_disconnect = new QPushButton(tr("Disconnect"), this);
-    m_disconnect->setToolTip(tr("Stop using this server (a private server is stopped and removed)."));
+    m_connect = new QPushButton(this);
+    m_disconnect = new QPushButton(this);
     row->addWidget(m_light);
     row->addWidget(m_status, 1);
     row->addWidget(m_connect);
@@ -41,7 +39,24 @@ ServerBar::ServerBar(ServerSession* session, QWidget* parent)
     connect(m_disconnect, &QPushButton::clicked, m_session, &ServerSession::disconnectFromServer);
     connect(m_session, &ServerSession::stateChanged, this, &ServerBar::update);
     connect(m_session, &ServerSession::failed, this, &ServerBar::update);
+    retranslate();
+}
+
+void ServerBar::retranslate()
+{
+    m_connect->setText(tr("Connect…"));
+    m_connect->setToolTip(tr("Use another Redis server: a URL, or host, port or socket, user, password and "
+                             "database."));
+    m_disconnect->setText(tr("Disconnect"));
+    m_disconnect->setToolTip(tr("Stop using this server (a private server is stopped and removed)."));
     update();
+}
+
+void ServerBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void ServerBar::update()

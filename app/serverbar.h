@@ -21,8 +21,12 @@ public:
 signals:
     void connectRequested();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void update();
+    void retranslate();
 
     ServerSession* m_session;
     QLabel* m_light = nullptr;

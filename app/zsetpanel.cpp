@@ -4,6 +4,7 @@
 #include "zsetreader.h"
 
 #include <QDoubleValidator>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,23 +20,18 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_model = new ZsetModel(m_reader, this);
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_caption = new QLabel(tr("No burst yet."), this);
+    m_caption = new QLabel(this);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_count = new QLabel(this);
     m_memberFilter = new QLineEdit(this);
-    m_memberFilter->setPlaceholderText(tr("member contains…"));
     m_memberFilter->setClearButtonEnabled(true);
-    m_memberFilter->setToolTip(tr("Show only members that contain this text."));
     m_minScore = new QLineEdit(this);
-    m_minScore->setPlaceholderText(tr("score from"));
     m_maxScore = new QLineEdit(this);
-    m_maxScore->setPlaceholderText(tr("score to"));
     for (QLineEdit* edit : {m_minScore, m_maxScore}) {
         auto* validator = new QDoubleValidator(edit);
         validator->setLocale(QLocale::c());
         edit->setValidator(validator);
         edit->setClearButtonEnabled(true);
-        edit->setToolTip(tr("Show only members whose score (the request's now) lies in this range."));
     }
     m_view = new QTableView(this);
     m_view->setModel(m_model);
@@ -49,8 +45,6 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::ScoreColumn, QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::WritesColumn, QHeaderView::ResizeToContents);
     m_view->setAlternatingRowColors(true);
-    m_view->setToolTip(tr("The live contents of the ZSET, sorted by score. Writes: how many requests of the "
-                          "burst wrote that member."));
 
     layout->addWidget(m_caption, 0, 0, 1, 3);
     layout->addWidget(m_memberFilter, 1, 0);
@@ -69,10 +63,7 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     connect(debounce, &QTimer::timeout, this, &ZsetPanel::applyFilters);
     for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
         connect(edit, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
-    connect(m_model, &ZsetModel::countChanged, this, [this](qint64 rows, bool truncated) {
-        m_count->setText(truncated ? tr("first %L1 matching members").arg(rows)
-                                   : tr("%Ln member(s)", nullptr, int(rows)));
-    });
+    connect(m_model, &ZsetModel::countChanged, this, &ZsetPanel::showCount);
     connect(m_model, &ZsetModel::readFailed, this, [this](const QString& message) { m_count->setText(message); });
     connect(m_reader, &ZsetReader::rowReady, this, [this](quint64 generation, const QByteArray&, qint64 row) {
         if (generation != m_reader->generation() || row < 0 || row >= m_model->rowCount())
@@ -80,6 +71,36 @@ ZsetPanel::ZsetPanel(QWidget* parent)
         m_view->selectRow(int(row));
         m_view->scrollTo(m_model->index(int(row), ZsetModel::MemberColumn), QAbstractItemView::PositionAtCenter);
     });
+    retranslate();
+}
+
+void ZsetPanel::retranslate()
+{
+    m_memberFilter->setPlaceholderText(tr("member contains…"));
+    m_memberFilter->setToolTip(tr("Show only members that contain this text."));
+    m_minScore->setPlaceholderText(tr("score from"));
+    m_maxScore->setPlaceholderText(tr("score to"));
+    for (QLineEdit* edit : {m_minScore, m_maxScore})
+        edit->setToolTip(tr("Show only members whose score (the request's now) lies in this range."));
+    m_view->setToolTip(tr("The live contents of the ZSET, sorted by score. Writes: how many requests of the "
+                          "burst wrote that member."));
+    if (m_key.isEmpty())
+        m_caption->setText(tr("No burst yet."));
+    emit m_model->headerDataChanged(Qt::Horizontal, 0, ZsetModel::NUM_COLUMNS - 1);
+    if (!m_key.isEmpty())
+        showCount(m_model->rowCount(), m_model->isTruncated());
+}
+
+void ZsetPanel::showCount(qint64 rows, bool truncated)
+{
+    m_count->setText(truncated ? tr("first %L1 matching members").arg(rows) : tr("%Ln member(s)", nullptr, int(rows)));
+}
+
+void ZsetPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)

@@ -33,8 +33,13 @@ public:
     QTableView* view() const { return m_view; }
     QByteArray key() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void applyFilters();
+    void retranslate();
+    void showCount(qint64 rows, bool truncated);
 
     ZsetReader* m_reader = nullptr;
     ZsetModel* m_model = nullptr;

@@ -3,6 +3,7 @@ include(GNUInstallDirs)
 
 install(FILES ${PROJECT_SOURCE_DIR}/lua/now.lua ${PROJECT_SOURCE_DIR}/lua/random.lua
               ${PROJECT_SOURCE_DIR}/lua/request-id.lua ${PROJECT_SOURCE_DIR}/lua/sequence.lua
+              ${PROJECT_SOURCE_DIR}/lua/microseconds.lua
         DESTINATION ${CMAKE_INSTALL_DATADIR}/zsetlab/lua)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/zsetlab/scenarios
         FILES_MATCHING PATTERN "*.json")

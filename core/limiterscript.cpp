@@ -97,7 +97,8 @@ ScriptError ScriptError::fromReply(const QString& redisMessage)
     ScriptError error;
     error.message = redisMessage;
     // Redis 7 names the chunk "user_script"; 2.6 to 6.2 name it "f_<sha1>".
-    static const QRegularExpression lineRe(QStringLiteral("(?:user_script|f_[0-9a-f]{40}):(\\d+):"));
+    // Redis 7 also ends errors from redis.call with "on @user_script:N." (a dot, not a colon).
+    static const QRegularExpression lineRe(QStringLiteral("(?:user_script|f_[0-9a-f]{40}):(\\d+)\\b"));
     const auto match = lineRe.match(redisMessage);
     if (match.hasMatch())
         error.line = match.captured(1).toInt();

@@ -5,7 +5,9 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <csignal>
 #include <fcntl.h>
+#include <mutex>
 #include <sys/socket.h>
 
 namespace {
@@ -103,6 +105,10 @@ bool RedisConnection::fail(RedisError::Kind kind, const QString& message)
 
 bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& options)
 {
+    // hiredis 0.14 writes with plain write(): a server that closed the socket would kill the
+    // process with SIGPIPE. Every zsetlab program talks to Redis through here.
+    static std::once_flag ignoreSigpipe;
+    std::call_once(ignoreSigpipe, [] { std::signal(SIGPIPE, SIG_IGN); });
     close();
     m_endpoint = endpoint;
     m_error = {};

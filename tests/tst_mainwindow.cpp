@@ -12,6 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QLabel>
 #include <QTableView>
 #include <QtTest>
 
@@ -121,6 +122,13 @@ void TestMainWindow::buildsWithAllPanels()
     QCOMPARE(plan.limit, 10);
     QCOMPARE(plan.pacing.kind, Pacing::Kind::Burst);
     QCOMPARE(m_window->fireAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    // Every field of the burst panel has its label, with a shortcut to it.
+    QStringList labels;
+    for (QLabel* label : m_window->burstPanel()->findChildren<QLabel*>())
+        if (label->buddy())
+            labels << label->text();
+    for (const char* name : {"&Requests", "&Connections", "&Pipeline", "P&acing", "C&lock", "&Window", "&Limit"})
+        QVERIFY2(labels.contains(QLatin1String(name)), name);
     QCOMPARE(m_window->stopAction()->shortcut(), QKeySequence(Qt::Key_Escape));
     QCOMPARE(m_window->resetAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
     connectWindow();

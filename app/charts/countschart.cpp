@@ -24,29 +24,21 @@ CountsChart::CountsChart(QWidget* parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
-    setToolTip(tr("Green: how many requests really were in the window. Blue: what the script counted. "
-                  "The shaded gap is what the limiter missed; marks at the bottom are requests admitted "
-                  "beyond the limit."));
 
     m_gapUpper = new QLineSeries(this);
     m_gapLower = new QLineSeries(this);
     m_gap = new QAreaSeries(m_gapUpper, m_gapLower);
-    m_gap->setName(tr("missed"));
     QColor shade = overLimitColour;
     shade.setAlpha(50);
     m_gap->setBrush(QBrush(shade, Qt::SolidPattern));
     m_gap->setPen(Qt::NoPen);
     m_truth = new QLineSeries;
-    m_truth->setName(tr("truth"));
     m_truth->setPen(QPen(truthColour, 2.5));
     m_counted = new QLineSeries;
-    m_counted->setName(tr("counted"));
     m_counted->setPen(QPen(countedColour, 2.5, Qt::SolidLine));
     m_limit = new QLineSeries;
-    m_limit->setName(tr("limit"));
     m_limit->setPen(QPen(limitColour, 1.5, Qt::DashLine));
     m_overLimit = new QScatterSeries;
-    m_overLimit->setName(tr("> limit"));
     m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_overLimit->setMarkerSize(7);
     m_overLimit->setColor(overLimitColour);
@@ -56,10 +48,8 @@ CountsChart::CountsChart(QWidget* parent)
          std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
         chart->addSeries(series);
     m_x = new QValueAxis;
-    m_x->setTitleText(tr("request"));
     m_x->setLabelFormat(QStringLiteral("%d"));
     m_y = new QValueAxis;
-    m_y->setTitleText(tr("in the window"));
     m_y->setLabelFormat(QStringLiteral("%d"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
@@ -69,6 +59,20 @@ CountsChart::CountsChart(QWidget* parent)
     }
     clear();
     applyLook();
+    retranslate();
+}
+
+void CountsChart::retranslate()
+{
+    setToolTip(tr("Green: how many requests really were in the window. Blue: what the script counted. The shaded "
+                  "gap is what the limiter missed; marks on the limit line are requests admitted beyond the limit."));
+    m_gap->setName(tr("missed"));
+    m_truth->setName(tr("truth"));
+    m_counted->setName(tr("counted"));
+    m_limit->setName(tr("limit"));
+    m_overLimit->setName(tr("> limit"));
+    m_x->setTitleText(tr("request"));
+    m_y->setTitleText(tr("in the window"));
 }
 
 void CountsChart::changeEvent(QEvent* event)
@@ -76,6 +80,8 @@ void CountsChart::changeEvent(QEvent* event)
     QChartView::changeEvent(event);
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
         applyLook();
+    else if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void CountsChart::applyLook()

@@ -31,6 +31,7 @@ protected:
 private:
     // The chart's theme, fonts and series colours from the widget's palette and font.
     void applyLook();
+    void retranslate();
 
     const RequestLog* m_log = nullptr;
     QLineSeries* m_truth = nullptr;

@@ -39,8 +39,21 @@ TimelineView::TimelineView(QWidget* parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
+    retranslate();
+}
+
+void TimelineView::retranslate()
+{
     setToolTip(tr("Each millisecond of 'now' as a stack of the requests that carried it. Wheel: zoom; drag: "
                   "pan; click: show the member in the ZSET table."));
+    update(); // the axis and legend texts are drawn with tr() at paint time
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void TimelineView::setLog(const RequestLog* log, qint64 origin, qint64 unitsPerMs)

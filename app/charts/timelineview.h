@@ -44,8 +44,10 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void retranslate();
     QRectF plotArea() const;
     qint64 millisecondsPerColumn() const;
     double xOf(double ms) const;

@@ -523,6 +523,22 @@
         <source>Stopped at line %1. ZSET: %2 member(s). %3</source>
         <translation>Dừng ở dòng %1. ZSET: %2 member. %3</translation>
     </message>
+    <message>
+        <source>Forked (changes rolled back)</source>
+        <translation>Fork (thay đổi được hoàn tác)</translation>
+    </message>
+    <message>
+        <source>SCRIPT DEBUG YES: a copy of the server runs the script; other clients are served meanwhile and nothing the script writes is kept.</source>
+        <translation>SCRIPT DEBUG YES: một bản sao của server chạy script; các client khác vẫn được phục vụ trong lúc đó và không có gì script ghi vào được giữ lại.</translation>
+    </message>
+    <message>
+        <source>Synchronous (changes kept)</source>
+        <translation>Đồng bộ (thay đổi được giữ lại)</translation>
+    </message>
+    <message>
+        <source>SCRIPT DEBUG SYNC: the server itself runs the script and serves no one else until it ends; what the script writes is kept.</source>
+        <translation>SCRIPT DEBUG SYNC: chính server chạy script và không phục vụ ai khác cho đến khi script kết thúc; những gì script ghi vào được giữ lại.</translation>
+    </message>
 </context>
 <context>
     <name>ExportActions</name>

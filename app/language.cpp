@@ -1,0 +1,58 @@
+#include "language.h"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
+
+#include <memory>
+
+namespace {
+std::unique_ptr<QTranslator> appTranslator;
+std::unique_ptr<QTranslator> qtTranslator;
+QString currentCode = QStringLiteral("en");
+} // namespace
+
+namespace Language {
+
+QStringList available()
+{
+    return {QStringLiteral("en"), QStringLiteral("vi")};
+}
+
+QString nativeName(const QString& code)
+{
+    return code == QLatin1String("vi") ? QStringLiteral("Tiếng Việt") : QStringLiteral("English");
+}
+
+QString systemDefault()
+{
+    return QLocale::system().language() == QLocale::Vietnamese ? QStringLiteral("vi") : QStringLiteral("en");
+}
+
+bool set(const QString& code)
+{
+    if (!available().contains(code))
+        return false;
+    for (auto* translator : {appTranslator.get(), qtTranslator.get()})
+        if (translator)
+            QCoreApplication::removeTranslator(translator);
+    appTranslator = std::make_unique<QTranslator>();
+    qtTranslator = std::make_unique<QTranslator>();
+    // zsetlab's own texts, compiled in (resources/translations); Qt's for standard dialogs.
+    if (appTranslator->load(QStringLiteral(":/i18n/zsetlab_%1.qm").arg(code)))
+        QCoreApplication::installTranslator(appTranslator.get());
+    if (qtTranslator->load(QLocale(code), QStringLiteral("qtbase"), QStringLiteral("_"),
+                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qtTranslator.get());
+    QLocale::setDefault(QLocale(code == QLatin1String("vi") ? QLocale::Vietnamese : QLocale::English));
+    currentCode = code;
+    return true;
+}
+
+QString current()
+{
+    return currentCode;
+}
+
+} // namespace Language

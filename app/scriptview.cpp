@@ -1,0 +1,101 @@
+#include "scriptview.h"
+
+#include "codeeditor.h"
+#include "luahighlighter.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSet>
+#include <QSplitter>
+
+namespace {
+const QColor changedColour(255, 236, 170);
+
+// The code lines of a script (comments and blank lines left out), trimmed.
+QSet<QString> codeLines(const QStringList& lines)
+{
+    QSet<QString> code;
+    for (const QString& line : lines) {
+        const QString trimmed = line.trimmed();
+        if (!trimmed.isEmpty() && !trimmed.startsWith(QLatin1String("--")))
+            code.insert(trimmed);
+    }
+    return code;
+}
+
+QList<int> linesMissingFrom(const QStringList& lines, const QSet<QString>& other)
+{
+    QList<int> changed;
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString trimmed = lines[i].trimmed();
+        if (!trimmed.isEmpty() && !trimmed.startsWith(QLatin1String("--")) && !other.contains(trimmed))
+            changed << i + 1;
+    }
+    return changed;
+}
+} // namespace
+
+ScriptView::ScriptView(QWidget* parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Limiter scripts"));
+    resize(1200, 720);
+    auto* layout = new QGridLayout(this);
+    auto* flow = new QLabel(tr("The article's flow, in every script: <b>1. remove</b> old entries → <b>2. add</b> "
+                               "this request → <b>3. count</b> → <b>4. expire</b>. Only the member changes."),
+                            this);
+    flow->setWordWrap(true);
+    m_right = new QComboBox(this);
+    for (const MemberStrategy strategy : {MemberStrategy::RequestId, MemberStrategy::Sequence, MemberStrategy::Random})
+        m_right->addItem(strategyName(strategy), int(strategy));
+    m_right->setToolTip(tr("The unique strategy shown on the right."));
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    m_leftEditor = new CodeEditor(splitter);
+    m_rightEditor = new CodeEditor(splitter);
+    for (CodeEditor* editor : {m_leftEditor, m_rightEditor}) {
+        editor->setReadOnly(true);
+        new LuaHighlighter(editor->document());
+    }
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    layout->addWidget(flow, 0, 0, 1, 2);
+    layout->addWidget(new QLabel(tr("lua/now.lua: member = now (the bug)"), this), 1, 0);
+    layout->addWidget(m_right, 1, 1);
+    layout->addWidget(splitter, 2, 0, 1, 2);
+    layout->addWidget(m_summary, 3, 0, 1, 2);
+    layout->setRowStretch(2, 1);
+    connect(m_right, &QComboBox::currentIndexChanged, this, &ScriptView::compare);
+    m_leftEditor->setPlainText(QString::fromUtf8(LimiterScript::builtin(MemberStrategy::Now).source()));
+    compare();
+}
+
+void ScriptView::showStrategy(MemberStrategy strategy)
+{
+    const int index = m_right->findData(int(strategy));
+    if (index >= 0)
+        m_right->setCurrentIndex(index);
+    compare();
+}
+
+QString ScriptView::rightSource() const
+{
+    return m_rightEditor->toPlainText();
+}
+
+void ScriptView::compare()
+{
+    const auto strategy = MemberStrategy(m_right->currentData().toInt());
+    m_rightEditor->setPlainText(QString::fromUtf8(LimiterScript::builtin(strategy).source()));
+    const QStringList left = m_leftEditor->toPlainText().split(QLatin1Char('\n'));
+    const QStringList right = m_rightEditor->toPlainText().split(QLatin1Char('\n'));
+    m_changedRight = linesMissingFrom(right, codeLines(left));
+    const QList<int> changedLeft = linesMissingFrom(left, codeLines(right));
+    m_leftEditor->markLines(changedLeft, changedColour);
+    m_rightEditor->markLines(m_changedRight, changedColour);
+    QStringList numbers;
+    for (const int line : m_changedRight)
+        numbers << QString::number(line);
+    m_summary->setText(tr("Marked: the code lines of %1 that differ from now.lua (lines %2).")
+                           .arg(strategyName(strategy) + QStringLiteral(".lua"), numbers.join(QStringLiteral(", "))));
+}

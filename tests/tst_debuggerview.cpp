@@ -1,0 +1,75 @@
+#include "burstpanel.h"
+#include "debuggerview.h"
+#include "mainwindow.h"
+#include "serversession.h"
+#include "testredis.h"
+
+#include <QRadioButton>
+#include <QtTest>
+
+class TestDebuggerView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void stepsTheNextRequestToItsZadd_data();
+    void stepsTheNextRequestToItsZadd();
+};
+
+void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
+{
+    QTest::addColumn<bool>("sync");
+    QTest::newRow("forked") << false;
+    QTest::newRow("synchronous") << true;
+}
+
+void TestDebuggerView::stepsTheNextRequestToItsZadd()
+{
+    QFETCH(bool, sync);
+    MainWindow window;
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    BurstPlan plan;
+    plan.strategy = MemberStrategy::Now;
+    plan.clock = ClockKind::Frozen;
+    plan.requests = 3;
+    window.burstPanel()->setPlan(plan);
+    QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+
+    DebuggerView* view = window.stepNextRequest();
+    QVERIFY(view->isVisible());
+    if (sync)
+        view->findChildren<QRadioButton*>().at(1)->setChecked(true);
+    QSignalSpy shown(view, &DebuggerView::stepShown);
+    view->start();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+    // Step until the ZADD has run: the next request in the same millisecond only overwrites.
+    for (int i = 0; i < 30 && !view->transcript().contains(QLatin1String("ZADD")); ++i) {
+        const int before = shown.count();
+        view->debugger()->step();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() > before, 10000);
+    }
+    QVERIFY2(view->transcript().contains(QLatin1String("ZADD")), qPrintable(view->transcript()));
+    const QString zaddLine = view->transcript().split(QLatin1Char('\n')).filter(QLatin1String("ZADD")).first();
+    QVERIFY2(zaddLine.endsWith(QStringLiteral("→ 0")), qPrintable(zaddLine));
+    QCOMPARE(view->lastStep().zsetSize, 1);
+    if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT") && !sync)
+        view->grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT"));
+
+    // Stopping mid-way frees the server at once.
+    QSignalSpy aborted(view->debugger(), &ScriptDebugger::aborted);
+    view->close();
+    QTRY_COMPARE_WITH_TIMEOUT(aborted.count(), 1, 10000);
+    RedisConnection other;
+    ConnectOptions quick;
+    quick.commandTimeout = std::chrono::milliseconds(500);
+    QVERIFY(other.open(TestRedis::endpoint(), quick));
+    QCOMPARE(other.command({"PING"}).text(), QStringLiteral("PONG"));
+}
+
+QTEST_MAIN(TestDebuggerView)
+#include "tst_debuggerview.moc"

@@ -1,0 +1,147 @@
+#include "lessonpanel.h"
+#include "mainwindow.h"
+#include "runview.h"
+#include "scriptview.h"
+#include "serversession.h"
+#include "testredis.h"
+#include "zsetmodel.h"
+#include "zsetpanel.h"
+
+#include <QTableView>
+#include <QtTest>
+
+#include <set>
+
+class TestLesson : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void navigates();
+    void everyStepDoesWhatItSays();
+
+private:
+    void runStep(int step);
+    const BurstSummary summary(LimiterExperiment::Side side = LimiterExperiment::Left) const
+    {
+        return m_window->experiment()->engine(side).summary();
+    }
+    std::unique_ptr<MainWindow> m_window;
+    LessonPanel* m_lesson = nullptr;
+};
+
+void TestLesson::initTestCase()
+{
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 860);
+    m_window->show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+    m_lesson = m_window->lessonPanel();
+}
+
+void TestLesson::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+void TestLesson::navigates()
+{
+    QVERIFY(m_lesson->stepCount() >= 7);
+    m_lesson->goToStep(0);
+    QCOMPARE(m_lesson->currentStep(), 0);
+    m_lesson->back();
+    QCOMPARE(m_lesson->currentStep(), 0);
+    m_lesson->next();
+    QCOMPARE(m_lesson->currentStep(), 1);
+    m_lesson->goToStep(1000);
+    QCOMPARE(m_lesson->currentStep(), m_lesson->stepCount() - 1);
+}
+
+void TestLesson::runStep(int step)
+{
+    m_lesson->goToStep(step);
+    QVERIFY(m_lesson->hasAction());
+    QSignalSpy finished(m_lesson, &LessonPanel::actionFinished);
+    m_lesson->runAction();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QVERIFY(!m_lesson->resultText().isEmpty());
+}
+
+void TestLesson::everyStepDoesWhatItSays()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+
+    // 1. The script, its four steps.
+    runStep(0);
+    auto* scripts = m_window->findChild<ScriptView*>();
+    QVERIFY(scripts && scripts->isVisible());
+    QVERIFY(!scripts->changedLines().isEmpty());
+
+    // 2. Three requests in one millisecond: three sent, one member, count 1, 1, 1.
+    runStep(1);
+    QCOMPARE(summary().sent, 3);
+    QCOMPARE(summary().stored, 1);
+    const QByteArray key = m_window->experiment()->engine(LimiterExperiment::Left).key();
+    QCOMPARE(redis.command({"ZCARD", key}).toInteger(), 1LL);
+    const RequestLog& log = m_window->experiment()->engine(LimiterExperiment::Left).log();
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(log.count(i), 1);
+    QCOMPARE(log.added(0), 1);
+    QCOMPARE(log.added(1), 0);
+    QCOMPARE(log.added(2), 0);
+    QVERIFY2(m_lesson->resultText().contains(QLatin1String("counts returned: 1, 1, 1")),
+             qPrintable(m_lesson->resultText()));
+
+    // 3. The member and its writes: the table selects it.
+    runStep(2);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->zsetPanel()->view()->selectionModel()->hasSelection(), 10000);
+    QVERIFY2(m_lesson->resultText().contains(QLatin1String("3 request")), qPrintable(m_lesson->resultText()));
+
+    // 4. Three connections: still one member, no race.
+    runStep(3);
+    QCOMPARE(summary().sent, 30);
+    QCOMPARE(summary().stored, 1);
+    QCOMPARE(summary().errors, 0);
+
+    // 5. A limit of 5: all 20 admitted, 15 beyond the limit.
+    runStep(4);
+    QCOMPARE(summary().admitted, 20);
+    QCOMPARE(summary().admittedOverLimit, 15);
+
+    // 6. The fix, side by side on the same timestamps.
+    runStep(5);
+    QVERIFY(m_window->experiment()->isCompare());
+    QCOMPARE(summary(LimiterExperiment::Left).stored, 1);
+    QCOMPARE(summary(LimiterExperiment::Right).stored, 20);
+    QCOMPARE(summary(LimiterExperiment::Right).admittedOverLimit, 0);
+    QCOMPARE(summary(LimiterExperiment::Right).admitted, 5);
+
+    // 7. math.random(): what this server does.
+    runStep(6);
+    QCOMPARE(summary().stored, m_window->session()->server().reseedsLuaRandomPerCall() ? 1 : 100);
+
+    // 8. Microseconds merged by %.14g: distinct timestamps, fewer members.
+    runStep(7);
+    const RequestLog& micro = m_window->experiment()->engine(LimiterExperiment::Left).log();
+    std::set<qint64> distinct;
+    for (int i = 0; i < micro.size(); ++i)
+        distinct.insert(micro.now(i));
+    QCOMPARE(summary().errors, 0);
+    QVERIFY2(qint64(distinct.size()) > summary().stored,
+             qPrintable(QStringLiteral("%1 timestamps, %2 stored").arg(distinct.size()).arg(summary().stored)));
+
+    // 9. EXPIRE with a millisecond window: the key lives 1000 s.
+    runStep(8);
+    const qint64 ttl
+        = redis.command({"PTTL", m_window->experiment()->engine(LimiterExperiment::Left).key()}).toInteger();
+    QVERIFY2(ttl > 900 * 1000, qPrintable(QString::number(ttl)));
+    QVERIFY2(m_lesson->resultText().contains(QLatin1String("1000 s")), qPrintable(m_lesson->resultText()));
+}
+
+QTEST_MAIN(TestLesson)
+#include "tst_lesson.moc"

@@ -1,0 +1,107 @@
+#include "burstpanel.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "runview.h"
+
+#include <QMenuBar>
+#include <QPushButton>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+namespace {
+struct TsCheck
+{
+    int messages = 0;
+    QStringList untranslated;
+};
+
+// Reads a .ts file: every message needs a finished, non-empty translation (each numerus form).
+TsCheck readTs(const QString& path)
+{
+    TsCheck check;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return check;
+    QXmlStreamReader xml(&file);
+    QString source;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == QLatin1String("source")) {
+            source = xml.readElementText();
+        } else if (xml.name() == QLatin1String("translation")) {
+            ++check.messages;
+            const QString type = xml.attributes().value(QLatin1String("type")).toString();
+            QString text;
+            bool emptyForm = false;
+            while (!(xml.isEndElement() && xml.name() == QLatin1String("translation")) && !xml.atEnd()) {
+                xml.readNext();
+                if (xml.isCharacters())
+                    text += xml.text();
+                if (xml.isStartElement() && xml.name() == QLatin1String("numerusform")) {
+                    const QString form = xml.readElementText();
+                    emptyForm = emptyForm || form.trimmed().isEmpty();
+                    text += form;
+                }
+            }
+            if (type == QLatin1String("unfinished") || type == QLatin1String("vanished")
+                || type == QLatin1String("obsolete") || emptyForm || text.trimmed().isEmpty())
+                check.untranslated << source;
+        }
+    }
+    return check;
+}
+} // namespace
+
+class TestTranslations : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyStringHasATranslation_data();
+    void everyStringHasATranslation();
+    void switchingLanguageChangesVisibleTexts();
+};
+
+void TestTranslations::everyStringHasATranslation_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("minimum");
+    QTest::newRow("vi") << QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/translations/zsetlab_vi.ts") << 300;
+    QTest::newRow("en plurals") << QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/translations/zsetlab_en.ts") << 5;
+}
+
+void TestTranslations::everyStringHasATranslation()
+{
+    QFETCH(QString, path);
+    QFETCH(int, minimum);
+    const TsCheck check = readTs(path);
+    QVERIFY2(check.messages >= minimum, qPrintable(QString::number(check.messages)));
+    QVERIFY2(check.untranslated.isEmpty(),
+             qPrintable(QStringLiteral("%1 untranslated, e.g.: %2")
+                            .arg(check.untranslated.size())
+                            .arg(check.untranslated.mid(0, 5).join(QStringLiteral(" | ")))));
+}
+
+void TestTranslations::switchingLanguageChangesVisibleTexts()
+{
+    QVERIFY(Language::set(QStringLiteral("en")));
+    MainWindow window;
+    window.show();
+    QPushButton* fire = window.burstPanel()->fireButton();
+    const QString english = fire->text();
+    const QString englishMenu = window.menuBar()->actions().first()->text();
+    QCOMPARE(english, QStringLiteral("Fire"));
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    QTRY_VERIFY(fire->text() != english);
+    QVERIFY(window.menuBar()->actions().first()->text() != englishMenu);
+    QCOMPARE(Language::current(), QStringLiteral("vi"));
+    QVERIFY(Language::set(QStringLiteral("en")));
+    QTRY_COMPARE(fire->text(), english);
+    QCOMPARE(window.menuBar()->actions().first()->text(), englishMenu);
+    QVERIFY(!Language::set(QStringLiteral("fr")));
+}
+
+QTEST_MAIN(TestTranslations)
+#include "tst_translations.moc"
