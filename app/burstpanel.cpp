@@ -241,7 +241,10 @@ void BurstPanel::updatePacingField()
 
 void BurstPanel::updateStrategyHint()
 {
-    if (!m_compare->isChecked() && m_customButton->isChecked())
+    if (m_clients.size() > 1)
+        m_strategyHint->setText(tr("%n simulated app server(s), each with its own clock and connection.", nullptr,
+                                   int(m_clients.size())));
+    else if (!m_compare->isChecked() && m_customButton->isChecked())
         m_strategyHint->setText(tr("Your script, called as KEYS %1 ARGV %2.")
                                     .arg(m_callTemplate ? m_callTemplate->keysText() : QString(),
                                          m_callTemplate ? m_callTemplate->argsText() : QString()));
@@ -318,11 +321,13 @@ BurstPlan BurstPanel::plan() const
     plan.clock = ClockKind(m_clock->currentData().toInt());
     plan.windowMs = m_window->value();
     plan.limit = m_limit->value();
+    plan.clients = m_clients;
     return plan;
 }
 
 void BurstPanel::setPlan(const BurstPlan& plan)
 {
+    m_clients = plan.clients;
     if (plan.strategy == MemberStrategy::Now) {
         m_nowButton->setChecked(true);
     } else if (plan.strategy != MemberStrategy::Custom) {

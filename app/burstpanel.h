@@ -64,6 +64,7 @@ private:
     LimiterScript m_customScript;
     std::shared_ptr<const CallTemplate> m_callTemplate;
     ReplyStyle m_replyStyle = ReplyStyle::CountWithCall;
+    QVector<ClientProfile> m_clients; // simulated app servers from a scenario; kept as they are
     QComboBox* m_uniqueKind = nullptr;
     QLabel* m_strategyHint = nullptr;
     QCheckBox* m_compare = nullptr;

@@ -58,6 +58,7 @@ private slots:
     void compareModeRunsBothFromOneSchedule();
     void timelineClickSelectsTheMember();
     void refusesToFireWithoutAServer();
+    void keepsTheSimulatedServersOfAScenario();
     void windowImageIsNotBlank();
 
 private:
@@ -219,6 +220,18 @@ void TestMainWindow::timelineClickSelectsTheMember()
     QTRY_VERIFY_WITH_TIMEOUT(table->selectionModel()->hasSelection(), 10000);
     const QModelIndex selected = table->selectionModel()->selectedRows(ZsetModel::MemberColumn).value(0);
     QTRY_COMPARE_WITH_TIMEOUT(selected.data(ZsetModel::MemberRole).toByteArray(), member, 10000);
+}
+
+void TestMainWindow::keepsTheSimulatedServersOfAScenario()
+{
+    Scenario scenario;
+    QString error;
+    QVERIFY2(Scenario::load(QStringLiteral(":/scenarios/three-servers.json"), &scenario, &error), qPrintable(error));
+    m_window->applyScenario(scenario);
+    const BurstPlan plan = m_window->burstPanel()->plan();
+    QCOMPARE(plan.clients.size(), 3);
+    QCOMPARE(plan.clients.at(2).offsetMs, 40);
+    QCOMPARE(m_window->currentScenario().plan.clients.size(), 3);
 }
 
 void TestMainWindow::refusesToFireWithoutAServer()

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>BurstPanel</name>
+    <message numerus="yes">
+        <source>%n simulated app server(s), each with its own clock and connection.</source>
+        <translation>
+            <numerusform>%n simulated app server, with its own clock and connection.</numerusform>
+            <numerusform>%n simulated app servers, each with its own clock and connection.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ClientLanes</name>
     <message numerus="yes">
         <source>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request(s)&lt;br&gt;%3 stored, %4 overwritten</source>

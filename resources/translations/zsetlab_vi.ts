@@ -222,6 +222,12 @@
         <source>Every request keeps an entry of its own.</source>
         <translation>Request nào cũng giữ được một phần tử của riêng mình.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n simulated app server(s), each with its own clock and connection.</source>
+        <translation>
+            <numerusform>%n app server mô phỏng, mỗi server có đồng hồ và kết nối riêng.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ClientLanes</name>
