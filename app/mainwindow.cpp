@@ -99,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     view->addAction(zsetDock->toggleViewAction());
 
     m_zsetRefresh = new QTimer(this);
+    m_zsetRefresh->setObjectName(QStringLiteral("ZsetRefresh"));
     m_zsetRefresh->setInterval(300);
     connect(m_zsetRefresh, &QTimer::timeout, m_zsetPanel, &ZsetPanel::refresh);
 

@@ -35,6 +35,7 @@ RunView::RunView(QWidget* parent)
 
     QEvent fontChange(QEvent::FontChange);
     changeEvent(&fontChange); // the title's font
+    m_refresh.setObjectName(QStringLiteral("RunViewRefresh"));
     m_refresh.setInterval(40); // 25 refreshes a second
     connect(&m_refresh, &QTimer::timeout, this, &RunView::refreshSlowViews);
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
@@ -65,6 +66,7 @@ void RunView::follow(const BurstEngine* engine, qint64 originMs)
     m_writes.reset();
     m_numbers->clear();
     m_counts->setLog(&engine->log());
+    m_counts->setLive(true);
     m_timeline->setLog(&engine->log(), 0, engine->plan().nowUnitsPerMs());
     m_dirty = false;
     m_refresh.start();
@@ -98,6 +100,7 @@ void RunView::refreshSlowViews()
 void RunView::onFinished(const BurstSummary& summary)
 {
     m_refresh.stop();
+    m_counts->setLive(false);
     m_dirty = true;
     refreshSlowViews();
     m_numbers->showSummary(summary);

@@ -5,6 +5,7 @@
 
 #include <QDoubleValidator>
 #include <QEvent>
+#include <QFontDatabase>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -41,9 +42,15 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::MemberColumn, QHeaderView::Stretch);
-    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::RankColumn, QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::ScoreColumn, QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::WritesColumn, QHeaderView::ResizeToContents);
+    // Widths from the font, not ResizeToContents: measuring contents asks the model for a thousand
+    // rows, i.e. fetches pages nobody looks at, on every refresh of a large ZSET.
+    const QFontMetrics digits(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_view->horizontalHeader()->resizeSection(ZsetModel::RankColumn,
+                                              digits.horizontalAdvance(QStringLiteral("0000000")) + 12);
+    m_view->horizontalHeader()->resizeSection(ZsetModel::ScoreColumn,
+                                              digits.horizontalAdvance(QStringLiteral("0000000000000000")) + 12);
+    m_view->horizontalHeader()->resizeSection(ZsetModel::WritesColumn,
+                                              digits.horizontalAdvance(QStringLiteral("000000")) + 12);
     m_view->setAlternatingRowColors(true);
 
     layout->addWidget(m_caption, 0, 0, 1, 3);

@@ -14,12 +14,14 @@
 #include "zsetpanel.h"
 
 #include <QApplication>
+
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTableView>
 #include <QTextStream>
 #include <QTimer>
+#include <algorithm>
 
 namespace {
 // Measures how late a 5 ms timer fires: the longest time the event loop was busy elsewhere.
@@ -53,6 +55,29 @@ private:
     qint64 m_longest = 0;
 };
 
+// Times every event the GUI thread handles, to name what stalls it (the slowest few are printed).
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!recording)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer clock;
+        clock.start();
+        const int type = event->type();
+        const QByteArray name = receiver->metaObject()->className() + QByteArray(" ") + receiver->objectName().toUtf8();
+        const bool result = QApplication::notify(receiver, event);
+        const qint64 ns = clock.nsecsElapsed();
+        if (ns > 15'000'000)
+            slow.push_back({ns, name + " event " + QByteArray::number(type)});
+        return result;
+    }
+    bool recording = false;
+    std::vector<std::pair<qint64, QByteArray>> slow;
+};
+
 void waitFor(const std::function<bool()>& done, int timeoutMs)
 {
     QElapsedTimer clock;
@@ -64,7 +89,7 @@ void waitFor(const std::function<bool()>& done, int timeoutMs)
 
 int main(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-bench"));
     QCommandLineParser parser;
     parser.addHelpOption();
@@ -105,6 +130,7 @@ int main(int argc, char* argv[])
     Bench::resetPeakRss();
     StallProbe probe;
     probe.start();
+    app.recording = true;
     QElapsedTimer clock;
     clock.start();
     bool finished = false;
@@ -112,6 +138,7 @@ int main(int argc, char* argv[])
     window.fire();
     waitFor([&] { return finished; }, 600000);
     const double seconds = double(clock.elapsed()) / 1000.0;
+    app.recording = false;
     const double stall = probe.longestMs();
     const int refreshes = window.runView(LimiterExperiment::Left)->refreshes();
     const qint64 rssPeak = Bench::peakRssKb();
@@ -133,6 +160,10 @@ int main(int argc, char* argv[])
                .arg(QStringLiteral("memory growth (peak RSS)"), -28)
                .arg(QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1), 12)
                .arg(QStringLiteral("<= 200 MB"));
+    std::sort(app.slow.begin(), app.slow.end(), std::greater<>());
+    for (size_t i = 0; i < std::min<size_t>(5, app.slow.size()); ++i)
+        out << "  slow event: " << QString::number(double(app.slow[i].first) / 1e6, 'f', 1) << " ms in "
+            << app.slow[i].second << "\n";
     out.flush();
     window.reset();
 

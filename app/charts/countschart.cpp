@@ -38,11 +38,11 @@ CountsChart::CountsChart(QWidget* parent)
     m_counted->setPen(QPen(countedColour, 2.5, Qt::SolidLine));
     m_limit = new QLineSeries;
     m_limit->setPen(QPen(limitColour, 1.5, Qt::DashLine));
-    m_overLimit = new QScatterSeries;
-    m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_overLimit->setMarkerSize(7);
-    m_overLimit->setColor(overLimitColour);
-    m_overLimit->setBorderColor(overLimitColour);
+    // A band on the limit line where requests went through beyond it: one area path, not a
+    // marker item per point (scatter markers are graphics items, slow by the thousand).
+    m_overUpper = new QLineSeries(this);
+    m_overLower = new QLineSeries(this);
+    m_overLimit = new QAreaSeries(m_overUpper, m_overLower);
 
     for (QAbstractSeries* series :
          std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
@@ -117,9 +117,13 @@ void CountsChart::applyLook()
     m_truth->setPen(QPen(truthColour, width));
     m_counted->setPen(QPen(dark ? QColor(86, 180, 233) : countedColour, width)); // sky blue reads on black
     m_limit->setPen(QPen(dark ? QColor(200, 200, 200) : limitColour, 1.5, Qt::DashLine));
-    m_overLimit->setColor(overLimitColour);
-    m_overLimit->setBorderColor(overLimitColour);
-    m_overLimit->setMarkerSize(std::max(7.0, font().pointSizeF() * 0.7));
+    m_overLimit->setBrush(QBrush(overLimitColour, Qt::Dense3Pattern)); // a pattern too: not colour alone
+    m_overLimit->setPen(QPen(overLimitColour, 1));
+}
+
+void CountsChart::setLive(bool live)
+{
+    setRenderHint(QPainter::Antialiasing, !live);
 }
 
 void CountsChart::setTitle(const QString& title)
@@ -130,14 +134,22 @@ void CountsChart::setTitle(const QString& title)
 void CountsChart::setLog(const RequestLog* log)
 {
     m_log = log;
+    m_columns.clear();
+    m_perColumn = 1;
+    m_absorbed = 0;
+    m_top = 1;
     refresh();
 }
 
 void CountsChart::clear()
 {
     m_log = nullptr;
-    for (QXYSeries* series :
-         std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower, m_overLimit})
+    m_columns.clear();
+    m_perColumn = 1;
+    m_absorbed = 0;
+    m_top = 1;
+    for (QXYSeries* series : std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower,
+                                                                m_overUpper, m_overLower})
         series->clear();
     m_x->setRange(0, 10);
     m_y->setRange(0, 10);
@@ -145,7 +157,57 @@ void CountsChart::clear()
 
 int CountsChart::plottedPoints() const
 {
-    return int(m_truth->count() + m_counted->count() + m_overLimit->count());
+    return int(m_truth->count() + m_counted->count() + m_overUpper->count());
+}
+
+CountsChart::Column CountsChart::merged(const Column& a, const Column& b)
+{
+    if (a.truthMin < 0)
+        return b;
+    if (b.truthMin < 0)
+        return a;
+    Column c = a;
+    if (b.truthMin < c.truthMin) {
+        c.truthMin = b.truthMin;
+        c.truthMinAt = b.truthMinAt;
+    }
+    if (b.truthMax > c.truthMax) {
+        c.truthMax = b.truthMax;
+        c.truthMaxAt = b.truthMaxAt;
+    }
+    if (b.countMin < c.countMin) {
+        c.countMin = b.countMin;
+        c.countMinAt = b.countMinAt;
+    }
+    if (b.countMax > c.countMax) {
+        c.countMax = b.countMax;
+        c.countMaxAt = b.countMaxAt;
+    }
+    c.overLimit = a.overLimit || b.overLimit;
+    return c;
+}
+
+void CountsChart::absorb(int i)
+{
+    const RequestLog& log = *m_log;
+    const size_t index = size_t(i / m_perColumn);
+    if (index >= m_columns.size()) {
+        m_columns.resize(index + 1);
+        m_columns[index].first = int(index) * m_perColumn;
+    }
+    if (log.isFailed(i))
+        return;
+    Column& column = m_columns[index];
+    const qint64 truth = log.truth(i);
+    const qint64 count = log.count(i);
+    Column one;
+    one.first = column.first;
+    one.truthMin = one.truthMax = truth;
+    one.countMin = one.countMax = count;
+    one.truthMinAt = one.truthMaxAt = one.countMinAt = one.countMaxAt = i;
+    one.overLimit = log.isAdmittedOverLimit(i);
+    column = merged(column, one);
+    m_top = std::max({m_top, truth, count});
 }
 
 void CountsChart::refresh()
@@ -154,68 +216,62 @@ void CountsChart::refresh()
         return;
     const RequestLog& log = *m_log;
     const int n = log.truthPrefix();
-    // Decimate per pixel column: for each column keep the first point, the minimum and the
-    // maximum, so spikes survive and the point count stays about 3 x width.
-    const int columns = std::max(100, width());
-    const int perColumn = std::max(1, (n + columns - 1) / columns);
-    QList<QPointF> truth, counted, upper, lower, over;
-    truth.reserve(3 * columns);
-    counted.reserve(3 * columns);
-    qint64 top = std::max<qint64>(log.limit(), 1);
-    for (int start = 0; start < n; start += perColumn) {
-        const int end = std::min(n, start + perColumn);
-        qint64 tMin = -1, tMax = -1, cMin = -1, cMax = -1;
-        int tMinAt = start, tMaxAt = start, cMinAt = start, cMaxAt = start;
-        bool overLimit = false;
-        for (int i = start; i < end; ++i) {
-            if (log.isFailed(i))
-                continue;
-            const qint64 t = log.truth(i);
-            const qint64 c = log.count(i);
-            if (tMin < 0 || t < tMin) {
-                tMin = t;
-                tMinAt = i;
-            }
-            if (t > tMax) {
-                tMax = t;
-                tMaxAt = i;
-            }
-            if (cMin < 0 || c < cMin) {
-                cMin = c;
-                cMinAt = i;
-            }
-            if (c > cMax) {
-                cMax = c;
-                cMaxAt = i;
-            }
-            overLimit = overLimit || log.isAdmittedOverLimit(i);
+    for (; m_absorbed < n; ++m_absorbed)
+        absorb(m_absorbed);
+    // About one column per 2 pixels (each gives up to two points per line): replacing series
+    // points is what costs, so no more points than the eye can tell apart.
+    const size_t target = size_t(std::max(100, width() / 2));
+    while (m_columns.size() > target) {
+        std::vector<Column> halved((m_columns.size() + 1) / 2);
+        for (size_t k = 0; k < halved.size(); ++k) {
+            halved[k]
+                = 2 * k + 1 < m_columns.size() ? merged(m_columns[2 * k], m_columns[2 * k + 1]) : m_columns[2 * k];
+            halved[k].first = m_columns[2 * k].first;
         }
-        if (tMin < 0)
+        m_columns.swap(halved);
+        m_perColumn *= 2;
+    }
+    QList<QPointF> truth, counted, upper, lower;
+    std::vector<std::pair<int, bool>> overColumns;
+    truth.reserve(qsizetype(2 * m_columns.size()));
+    counted.reserve(qsizetype(2 * m_columns.size()));
+    auto addPair = [](QList<QPointF>& list, int aAt, qint64 a, int bAt, qint64 b) {
+        if (aAt == bAt) {
+            list.append(QPointF(aAt, a));
+        } else if (aAt < bAt) {
+            list.append(QPointF(aAt, a));
+            list.append(QPointF(bAt, b));
+        } else {
+            list.append(QPointF(bAt, b));
+            list.append(QPointF(aAt, a));
+        }
+    };
+    for (const Column& column : m_columns) {
+        if (column.truthMin < 0)
             continue;
-        auto addPair = [](QList<QPointF>& list, int aAt, qint64 a, int bAt, qint64 b) {
-            if (aAt == bAt) {
-                list.append(QPointF(aAt, a));
-            } else if (aAt < bAt) {
-                list.append(QPointF(aAt, a));
-                list.append(QPointF(bAt, b));
-            } else {
-                list.append(QPointF(bAt, b));
-                list.append(QPointF(aAt, a));
-            }
-        };
-        addPair(truth, tMinAt, tMin, tMaxAt, tMax);
-        addPair(counted, cMinAt, cMin, cMaxAt, cMax);
-        upper.append(QPointF(start, tMax));
-        lower.append(QPointF(start, std::min(cMin, tMax)));
-        if (overLimit)
-            over.append(QPointF(start, double(log.limit())));
-        top = std::max({top, tMax, cMax});
+        addPair(truth, column.truthMinAt, column.truthMin, column.truthMaxAt, column.truthMax);
+        addPair(counted, column.countMinAt, column.countMin, column.countMaxAt, column.countMax);
+        upper.append(QPointF(column.first, column.truthMax));
+        lower.append(QPointF(column.first, std::min(column.countMin, column.truthMax)));
+        overColumns.push_back({column.first, column.overLimit});
     }
     m_truth->replace(truth);
     m_counted->replace(counted);
     m_gapUpper->replace(upper);
     m_gapLower->replace(lower);
-    m_overLimit->replace(over);
+    // The band: limit + 3 % of the height where a column admitted beyond the limit, else flat.
+    const double limit = double(log.limit());
+    const double band = log.limit() > 0 ? std::max(1.0, double(std::max(m_top, log.limit())) * 0.03) : 0.0;
+    QList<QPointF> overTop, overBottom;
+    for (size_t k = 0; k < overColumns.size() && log.limit() > 0; ++k) {
+        const double from = overColumns[k].first;
+        const double to = k + 1 < overColumns.size() ? overColumns[k + 1].first : n;
+        const double height = overColumns[k].second ? limit + band : limit;
+        overTop << QPointF(from, height) << QPointF(to, height);
+        overBottom << QPointF(from, limit) << QPointF(to, limit);
+    }
+    m_overUpper->replace(overTop);
+    m_overLower->replace(overBottom);
     if (log.limit() > 0)
         m_limit->replace({QPointF(0, double(log.limit())), QPointF(std::max(n, 1), double(log.limit()))});
     else
@@ -223,6 +279,6 @@ void CountsChart::refresh()
     // Whole-number ticks: counts are integers, and "%d" on a 1.35 step would label lines wrongly.
     m_x->setRange(0, std::max(log.size(), 4));
     m_x->applyNiceNumbers();
-    m_y->setRange(0, double(top) * 1.05 + 1);
+    m_y->setRange(0, double(std::max(m_top, log.limit())) * 1.05 + 1);
     m_y->applyNiceNumbers();
 }

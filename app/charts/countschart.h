@@ -2,6 +2,8 @@
 
 #include <QChartView>
 
+#include <vector>
+
 class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
@@ -23,12 +25,27 @@ public:
     void refresh();
     void clear();
     void setTitle(const QString& title);
+    // While a burst streams in, draw without antialiasing: the shaded area costs tens of ms per
+    // frame otherwise, and the GUI must stay fluid. The final picture is antialiased.
+    void setLive(bool live);
     int plottedPoints() const;
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // Per-column extremes, kept incrementally: a refresh reads only the requests that arrived
+    // since the last one, and columns merge in pairs as the burst grows (so a million requests
+    // cost what a thousand do).
+    struct Column
+    {
+        int first = 0;
+        qint64 truthMin = -1, truthMax = -1, countMin = -1, countMax = -1;
+        int truthMinAt = 0, truthMaxAt = 0, countMinAt = 0, countMaxAt = 0;
+        bool overLimit = false;
+    };
+    void absorb(int request);
+    static Column merged(const Column& a, const Column& b);
     // The chart's theme, fonts and series colours from the widget's palette and font.
     void applyLook();
     void retranslate();
@@ -40,7 +57,13 @@ private:
     QLineSeries* m_gapUpper = nullptr;
     QLineSeries* m_gapLower = nullptr;
     QAreaSeries* m_gap = nullptr;
-    QScatterSeries* m_overLimit = nullptr;
+    QLineSeries* m_overUpper = nullptr;
+    QLineSeries* m_overLower = nullptr;
+    QAreaSeries* m_overLimit = nullptr;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
+    std::vector<Column> m_columns;
+    int m_perColumn = 1;
+    int m_absorbed = 0;
+    qint64 m_top = 1;
 };
