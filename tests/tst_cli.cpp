@@ -1,3 +1,4 @@
+#include "cliprocess.h"
 #include "testredis.h"
 
 #include <QJsonDocument>
@@ -7,34 +8,6 @@
 #include <QtTest>
 
 namespace {
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
-    CliResult result;
-    if (!process.waitForFinished(60000))
-        return result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
-
-QStringList args(std::initializer_list<const char*> items)
-{
-    QStringList list;
-    for (const char* item : items)
-        list << QString::fromUtf8(item);
-    return list;
-}
-
 QString testUrl()
 {
     return TestRedis::endpoint().displayUrl();

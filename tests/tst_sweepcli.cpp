@@ -1,3 +1,4 @@
+#include "cliprocess.h"
 #include "testredis.h"
 
 #include <QJsonArray>
@@ -10,34 +11,6 @@
 
 // zsetlab-cli sweep and zsetlab-cli clients, run as a user would.
 namespace {
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
-    CliResult result;
-    if (!process.waitForFinished(120000))
-        return result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
-
-QStringList args(std::initializer_list<const char*> items)
-{
-    QStringList list;
-    for (const char* item : items)
-        list << QString::fromUtf8(item);
-    return list;
-}
-
 QStringList onTestServer(QStringList arguments)
 {
     return arguments << QStringLiteral("--redis") << TestRedis::endpoint().displayUrl();

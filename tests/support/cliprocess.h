@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QByteArray>
+#include <QStringList>
+
+#include <initializer_list>
+
+// Runs zsetlab-cli (path from ZSETLAB_CLI, set by ctest) as a user would, for the CLI tests.
+struct CliResult
+{
+    int exitCode = -1; // -1: crashed or did not finish in time
+    QByteArray out;
+    QByteArray err;
+};
+
+CliResult runCli(const QStringList& arguments, int timeoutMs = 120000);
+QStringList args(std::initializer_list<const char*> items);
