@@ -277,8 +277,15 @@ void CountsChart::refresh()
     else
         m_limit->clear();
     // Whole-number ticks: counts are integers, and "%d" on a 1.35 step would label lines wrongly.
-    m_x->setRange(0, std::max(log.size(), 4));
-    m_x->applyNiceNumbers();
-    m_y->setRange(0, double(std::max(m_top, log.limit())) * 1.05 + 1);
-    m_y->applyNiceNumbers();
+    // Only when they change: a new range lays the whole chart out again.
+    const double xMax = std::max(log.size(), 4);
+    const double yMax = double(std::max(m_top, log.limit())) * 1.05 + 1;
+    if (xMax > m_x->max() || xMax < m_x->max() / 2) {
+        m_x->setRange(0, xMax);
+        m_x->applyNiceNumbers();
+    }
+    if (yMax > m_y->max() || yMax < m_y->max() / 2) {
+        m_y->setRange(0, yMax);
+        m_y->applyNiceNumbers();
+    }
 }
