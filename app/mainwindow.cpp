@@ -122,6 +122,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_experiment, &LimiterExperiment::failed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
+        // A dropped connection shows at once, not at the end of the run's reconnect attempts.
+        connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this,
+                [this](const QString& message) { statusBar()->showMessage(message); });
+        connect(&m_experiment->engine(side), &BurstEngine::connectionRestored, statusBar(), &QStatusBar::clearMessage);
         connect(runView(side), &RunView::millisecondClicked, this, [this, side](qint64, const QByteArray& member) {
             if (m_zsetSide != side)
                 showZsetOf(side);

@@ -22,8 +22,14 @@ Examples:
   zsetlab-cli run --script my_limiter.lua --connections 8 --pipeline 16
   zsetlab-cli run --redis redis://:secret@127.0.0.1:6380/2 --requests 200000
 
+When the server drops the connection mid-run (killed, restarted), zsetlab connects
+again with backoff for up to --reconnect-for ms and the run goes on; the requests that
+were on their way count as errors. Requests the server refuses one by one (OOM under
+maxmemory) count as errors too, and the run goes on unless --stop-on-error.
+
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run.)";
+away), 4 the script failed to load or run (or --stop-on-error stopped it). On 3 and 4 the
+summary of what was answered is printed all the same.)";
 
 struct RunOptions
 {
@@ -65,6 +71,13 @@ struct RunOptions
     QCommandLineOption seed {QStringLiteral("seed"), QStringLiteral("Seed of the Poisson pacing (default 1)."),
                              QStringLiteral("S"), QStringLiteral("1")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")};
+    QCommandLineOption reconnectFor {QStringLiteral("reconnect-for"),
+                                     QStringLiteral("When the server drops the connection, connect again for up to "
+                                                    "MS ms before giving up (default 10000, 0 = give up at once)."),
+                                     QStringLiteral("MS"), QStringLiteral("10000")};
+    QCommandLineOption stopOnError {QStringLiteral("stop-on-error"),
+                                    QStringLiteral("End the run at the first request the server refuses (e.g. OOM). "
+                                                   "Default: count it as an error and go on.")};
 };
 
 bool readInteger(const QCommandLineParser& parser, const QCommandLineOption& option, qint64 min, qint64 max,
@@ -94,7 +107,12 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
     }
     if (parser.isSet(o.script)) {
         plan->strategy = MemberStrategy::Custom;
+        if (parser.value(o.script).isEmpty()) {
+            *error = QStringLiteral("--script needs the path of a Lua file.");
+            return false;
+        }
         if (!LimiterScript::fromFile(parser.value(o.script), &plan->customScript, error)) {
+            error->prepend(QStringLiteral("--script: "));
             *exitCode = ExitScript;
             return false;
         }
@@ -120,6 +138,10 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
     if (!readInteger(parser, o.seed, 0, std::numeric_limits<qint64>::max(), &value, error))
         return false;
     plan->seed = static_cast<quint64>(value);
+    if (!readInteger(parser, o.reconnectFor, 0, BurstPlan::maxReconnectForMs, &value, error))
+        return false;
+    plan->reconnectForMs = static_cast<int>(value);
+    plan->stopOnErrors = parser.isSet(o.stopOnError);
     if (!Pacing::parse(parser.value(o.pace), &plan->pacing, error)) {
         error->prepend(QStringLiteral("--"));
         return false;
@@ -159,7 +181,7 @@ int runRunCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     parser.addOptions({o.strategy, o.script, o.requests, o.connections, o.pipeline, o.pace, o.clock, o.window, o.limit,
-                       o.key, o.keep, o.seed, o.json});
+                       o.key, o.keep, o.seed, o.json, o.reconnectFor, o.stopOnError});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli run: " << parser.errorText() << "\nSee zsetlab-cli run --help.\n";
         return ExitUsage;
@@ -180,6 +202,13 @@ int runRunCommand(const QStringList& arguments)
         err << "zsetlab-cli run: " << error << '\n';
         return failureCode;
     }
+    if (parser.isSet(server.redis)) { // name the flag; ServerOptions reports the rest of the server's faults
+        QString why;
+        if (!RedisEndpoint::parse(parser.value(server.redis), nullptr, &why)) {
+            err << "zsetlab-cli run: --redis: " << why << '\n';
+            return ExitUsage;
+        }
+    }
     RedisServerChoice choice;
     if (const int code = server.resolve(parser, &choice, true); code != ExitDone)
         return code;
@@ -189,6 +218,15 @@ int runRunCommand(const QStringList& arguments)
     BurstSummary summary;
     QObject::connect(&engine, &BurstEngine::recordsAvailable, &engine,
                      [&progress](int done, int total) { progress.update(done, total); });
+    // Faults are told as they happen, not only in the summary at the end.
+    QObject::connect(&engine, &BurstEngine::connectionLost, &engine, [&progress, &err](const QString& message) {
+        progress.clear();
+        err << "zsetlab-cli run: " << message << Qt::endl;
+    });
+    QObject::connect(&engine, &BurstEngine::connectionRestored, &engine, [&progress, &err] {
+        progress.clear();
+        err << "zsetlab-cli run: connected again; the run goes on." << Qt::endl;
+    });
     QObject::connect(&engine, &BurstEngine::finished, &engine, [&summary](const BurstSummary& result) {
         summary = result;
         QCoreApplication::quit();

@@ -6,6 +6,8 @@
 #include <QRandomGenerator>
 #include <QThread>
 
+#include <algorithm>
+
 namespace {
 constexpr int collectIntervalMs = 30;
 }
@@ -37,7 +39,19 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_plan = plan;
     m_key = plan.key.isEmpty() ? ZsetKeys::freshRunKey() : plan.key;
     const QByteArray runTag = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 36);
-    m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
+    if (plan.keepLog) {
+        m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
+    } else {
+        // The truth then forgets old nows: allow for connections whose clocks are set apart.
+        qint64 earliest = 0;
+        qint64 latest = 0;
+        for (int c = 0; c < plan.connectionCount(); ++c) {
+            earliest = std::min(earliest, plan.clockOffsetMs(c));
+            latest = std::max(latest, plan.clockOffsetMs(c));
+        }
+        m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag, RequestLog::Retention::TotalsOnly,
+                    plan.windowInNowUnits() + (latest - earliest) * plan.nowUnitsPerMs());
+    }
     m_summary = BurstSummary();
     m_summary.strategy = plan.script().name();
     m_summary.key = m_key;
@@ -46,6 +60,8 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_summary.requests = plan.requests;
     m_summary.limit = plan.limit;
     m_startMs = 0;
+    m_connectionDown = false;
+    m_lastBatch.clear();
 
     m_run = std::make_unique<BurstRun>(endpoint, options, plan, m_key, runTag);
     m_run->start(this, [this] { onRunEnded(); });
@@ -68,15 +84,33 @@ void BurstEngine::collect()
     m_run->takeRecords(&batch);
     if (m_startMs == 0)
         m_startMs = m_run->startWallMs();
-    if (batch.empty())
+    if (!batch.empty()) {
+        m_lastBatch.clear();
+        if (m_log.keepsRequests()) {
+            m_lastBatch.reserve(batch.size());
+            for (const RequestRecord& record : batch)
+                m_lastBatch.push_back(record.id);
+        }
+        m_log.add(batch);
+        m_summary.takeCountsFrom(m_log, false);
+        m_summary.reconnects = m_run->reconnects();
+        emit recordsAvailable(m_log.finished(), m_log.requests());
+    }
+    reportOutage();
+}
+
+void BurstEngine::reportOutage()
+{
+    const bool down = m_run->lanesDown() > 0;
+    if (down == m_connectionDown)
         return;
-    m_lastBatch.clear();
-    m_lastBatch.reserve(batch.size());
-    for (const RequestRecord& record : batch)
-        m_lastBatch.push_back(record.id);
-    m_log.add(batch);
-    m_summary.takeCountsFrom(m_log, false);
-    emit recordsAvailable(m_log.finished(), m_log.size());
+    m_connectionDown = down;
+    if (down) {
+        m_reconnectsAtLoss = m_run->reconnects();
+        emit connectionLost(m_run->outage());
+    } else if (m_run->reconnects() > m_reconnectsAtLoss) {
+        emit connectionRestored();
+    }
 }
 
 void BurstEngine::onRunEnded()
@@ -92,7 +126,9 @@ void BurstEngine::onRunEnded()
     m_summary.takeCountsFrom(m_log);
     m_summary.finalCount = m_run->finalCount();
     m_summary.failure = m_run->failure();
-    m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.size();
+    m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
+    m_summary.reconnects = m_run->reconnects();
+    m_connectionDown = false;
     m_run.reset();
 
     if (m_summary.failure.isFailure())
@@ -103,6 +139,8 @@ void BurstEngine::onRunEnded()
 std::shared_ptr<const std::vector<qint64>> BurstEngine::recordedNows() const
 {
     auto nows = std::make_shared<std::vector<qint64>>();
+    if (!m_log.keepsRequests())
+        return nows;
     nows->reserve(static_cast<size_t>(m_log.truthPrefix()));
     for (int i = 0; i < m_log.truthPrefix(); ++i)
         nows->push_back(m_log.now(i));

@@ -39,7 +39,8 @@ public:
     qint64 startMs() const { return m_startMs; }
     // The requests added to the log by the latest recordsAvailable(), for incremental views.
     const std::vector<quint32>& lastBatch() const { return m_lastBatch; }
-    // The `now` of every request, in order: a replay for compare mode (finished requests only).
+    // The `now` of every request, in order: a replay for compare mode (finished requests only;
+    // none when the plan keeps no log).
     std::shared_ptr<const std::vector<qint64>> recordedNows() const;
     // The numbers so far; final after finished().
     BurstSummary summary() const { return m_summary; }
@@ -49,9 +50,15 @@ signals:
     void recordsAvailable(int finished, int total);
     void failed(const QString& message);
     void finished(const BurstSummary& summary);
+    // The server dropped the run's connection and the run is making it again (for at most
+    // plan().reconnectForMs): emitted within ~30 ms of the loss, then connectionRestored() when
+    // the run goes on, or failed() when the server did not come back.
+    void connectionLost(const QString& message);
+    void connectionRestored();
 
 private:
     void collect();
+    void reportOutage();
     void onRunEnded();
 
     BurstPlan m_plan;
@@ -60,6 +67,8 @@ private:
     BurstSummary m_summary;
     QByteArray m_key;
     qint64 m_startMs = 0;
+    bool m_connectionDown = false;
+    int m_reconnectsAtLoss = 0;
     QString m_planError;
     QTimer m_collectTimer;
     std::unique_ptr<BurstRun> m_run;

@@ -132,6 +132,10 @@ QString BurstPlan::validate() const
         return QStringLiteral("script: a custom strategy needs a script file.");
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
         return QStringLiteral("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
+    if (reconnectForMs < 0 || reconnectForMs > maxReconnectForMs)
+        return QStringLiteral("reconnect: must be from 0 (fail at once) to %1 ms (got %2 ms).")
+            .arg(maxReconnectForMs)
+            .arg(reconnectForMs);
     if (!key.isEmpty() && !ZsetKeys::isOwnKey(key))
         return QStringLiteral("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));

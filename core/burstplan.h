@@ -72,8 +72,19 @@ struct BurstPlan
     // Replays these `now` values (one per request, sent as fast as possible) instead of the clock:
     // compare mode fires the timestamps of one run at another strategy.
     std::shared_ptr<const std::vector<qint64>> replayNows;
+    // A connection the server drops (killed, restarted) is made again with backoff for up to this
+    // long, and the run goes on; its unanswered requests count as errors. 0: the run fails at once.
+    int reconnectForMs = 10'000;
+    // Requests the server refuses one at a time (OOM under maxmemory noeviction, BUSY, LOADING...)
+    // count as errors and the run goes on, unless this is set. Script faults (a Lua error,
+    // WRONGTYPE, a missing ACL permission) end the run either way: every request would fail alike.
+    bool stopOnErrors = false;
+    // False: the log keeps running totals and a latency histogram, not one row per request, so
+    // memory stays flat however long the run (for soaks; the views then have nothing to draw).
+    bool keepLog = true;
 
     static constexpr int maxRequests = 50'000'000;
+    static constexpr int maxReconnectForMs = 600'000;
     static constexpr int maxConnections = 256;
     static constexpr int maxPipeline = 1024;
 

@@ -9,16 +9,26 @@
 #include <QMetaObject>
 #include <QThread>
 
+#include <csignal>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <deque>
+#include <iterator>
 
 namespace {
 constexpr int handOverEvery = 512; // records
 constexpr auto handOverAfter = std::chrono::milliseconds(20);
 constexpr auto interruptAfterStop = std::chrono::milliseconds(120);
+constexpr auto interruptAgainEvery = std::chrono::milliseconds(40);
+constexpr auto firstReconnectDelay = std::chrono::milliseconds(50);
+constexpr auto longestReconnectDelay = std::chrono::milliseconds(1000);
+// One attempt to connect again waits at most this long for the server: between attempts the
+// worker serves its other connections and sees Stop.
+constexpr auto reconnectAttemptTimeout = std::chrono::milliseconds(500);
 
 qint64 wallMicros()
 {
@@ -26,12 +36,49 @@ qint64 wallMicros()
     return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+// Errors of the server's state, not of the script: each refuses one request (maxmemory with
+// noeviction, a busy or loading server, a read-only replica) and a later one may pass. Redis 7
+// keeps the code of an error raised inside a script; older servers wrap the OOM in a Lua error.
+bool isServerStateError(const RedisReply& reply)
+{
+    static const QByteArray codes[]
+        = {"OOM", "BUSY", "LOADING", "MISCONF", "READONLY", "MASTERDOWN", "NOREPLICAS", "TRYAGAIN"};
+    const QByteArray code = reply.errorCode();
+    return std::find(std::begin(codes), std::end(codes), code) != std::end(codes)
+        || reply.bytes().contains("OOM command not allowed");
+}
+
+bool isPermissionError(const RedisReply& reply)
+{
+    const QByteArray code = reply.errorCode();
+    return code == "NOPERM" || code == "NOAUTH" || code == "WRONGPASS";
+}
+
+// A missing ACL permission stops the script from loading or running (exit 4 in the CLI); a
+// password the server asks for after a restart is a matter of connecting (exit 3).
+BurstFailure::Kind permissionFailureKind(const RedisReply& reply)
+{
+    return reply.errorCode() == "NOPERM" ? BurstFailure::Kind::Script : BurstFailure::Kind::Connection;
+}
+
 // Script errors that will fail every request alike: end the burst at the first one.
 bool isScriptFault(const RedisReply& reply)
 {
+    if (isServerStateError(reply))
+        return false;
     const QByteArray code = reply.errorCode();
     return code == "WRONGTYPE" || code == "NOSCRIPT" || code == "NOPERM" || reply.bytes().contains("user_script")
         || reply.bytes().contains("Error running script") || ScriptError::fromReply(reply.text()).line > 0;
+}
+
+// A write on a connection the server dropped must fail with EPIPE rather than raise SIGPIPE,
+// which would end the whole program. Blocked on this thread, the signal stays pending, harmless.
+void blockBrokenPipeSignal()
+{
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
 }
 } // namespace
 
@@ -87,6 +134,12 @@ BurstFailure BurstRun::failure() const
     return m_failure;
 }
 
+QString BurstRun::outage() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_outage;
+}
+
 void BurstRun::fail(BurstFailure::Kind kind, const QString& message, int line)
 {
     {
@@ -111,6 +164,7 @@ void BurstRun::handOver(std::vector<RequestRecord>* batch)
 
 void BurstRun::coordinate()
 {
+    blockBrokenPipeSignal();
     auto announceEnd = [this] {
         if (m_receiver)
             QMetaObject::invokeMethod(m_receiver, m_onEnded, Qt::QueuedConnection);
@@ -132,16 +186,14 @@ void BurstRun::coordinate()
                  .arg(QString::fromUtf8(m_key), type.text()));
         return announceEnd();
     }
-    ScriptRunner loader(m_script);
-    if (!loader.load(control)) {
-        fail(control.isOpen() ? BurstFailure::Kind::Script : BurstFailure::Kind::Connection, loader.error(),
-             loader.errorLine());
+    if (!loadScript(control))
         return announceEnd();
-    }
 
-    // Here, not on the owner's thread: a million offsets take a while.
+    // Here, not on the owner's thread: a million offsets take a while. Only when used (paced
+    // arrivals, the schedule clock, clients): a long burst would hold 8 bytes per request.
     std::vector<quint16> clientOf;
-    m_schedule = m_plan.scheduleMicros(&clientOf);
+    if (m_plan.isPaced() || m_plan.clock == ClockKind::Schedule || !m_plan.clients.isEmpty())
+        m_schedule = m_plan.scheduleMicros(&clientOf);
     if (!clientOf.empty()) {
         m_requestsOfClient.resize(size_t(m_plan.connectionCount()));
         for (size_t id = 0; id < clientOf.size(); ++id)
@@ -181,10 +233,13 @@ void BurstRun::coordinate()
         m_wake.wait(lock, [this] { return m_workersRunning == 0 || m_stop; });
         if (m_workersRunning > 0) {
             // Stopping: give in-flight answers a moment, then unblock workers waiting on a
-            // server that does not answer (paused, gone).
-            if (!m_wake.wait_for(lock, interruptAfterStop, [this] { return m_workersRunning == 0; })) {
-                for (auto& connection : m_connections)
-                    connection->interrupt();
+            // server that does not answer (paused, gone), again while they run: a worker may
+            // just have made a connection again.
+            auto ended = [this] { return m_workersRunning == 0; };
+            if (!m_wake.wait_for(lock, interruptAfterStop, ended)) {
+                do
+                    interruptConnections();
+                while (!m_wake.wait_for(lock, interruptAgainEvery, ended));
             }
         }
     }
@@ -193,7 +248,14 @@ void BurstRun::coordinate()
     m_durationMs = std::chrono::duration<double, std::milli>(Clock::now() - m_startSteady).count();
 
     // The count left in the window when the burst ended; reads only. After Stop the server may
-    // be the reason (paused, overloaded): do not wait long for it.
+    // be the reason (paused, overloaded): do not wait long for it. When the server dropped
+    // connections, the control connection is likely one of them: make it again first.
+    if (m_reconnects > 0) {
+        ConnectOptions quick;
+        quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
+        quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
+        control.open(m_endpoint, quick);
+    }
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
     if (control.isOpen() && m_nextId > 0) {
@@ -290,7 +352,9 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
 
     if (call.id < 0) { // our SCRIPT LOAD, sent after a NOSCRIPT
         lane.loadPending = false;
-        if (reply.isError()) {
+        if (isPermissionError(reply)) {
+            fail(permissionFailureKind(reply), classifyReplyError(reply, m_endpoint).message);
+        } else if (reply.isError() && !isServerStateError(reply)) { // a busy server: the next NOSCRIPT loads again
             const ScriptError error = ScriptError::fromReply(reply.text());
             fail(BurstFailure::Kind::Script, error.toString(), error.line);
         }
@@ -317,34 +381,181 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     record.latencyMicros
         = static_cast<quint32>(std::chrono::duration_cast<std::chrono::microseconds>(replied - call.sent).count());
     if (reply.isServerError()) {
-        record.error = ScriptRunner::describeFailure(reply, m_key);
-        if (isScriptFault(reply))
+        record.error = requestError(reply);
+        if (isPermissionError(reply))
+            fail(permissionFailureKind(reply), record.error);
+        else if (isScriptFault(reply))
             fail(BurstFailure::Kind::Script, record.error, ScriptError::fromReply(reply.text()).line);
+        else if (m_plan.stopOnErrors)
+            fail(BurstFailure::Kind::Script,
+                 QStringLiteral("Stopped at the first failed request (stop on error): %1").arg(record.error));
     } else {
         readReply(reply, &record);
     }
     batch->push_back(std::move(record));
 }
 
-void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch)
+QString BurstRun::requestError(const RedisReply& reply) const
 {
-    lane.closed = true;
-    if (m_stop) // our own interrupt after Stop: unanswered calls are simply not counted
+    if (isPermissionError(reply))
+        return classifyReplyError(reply, m_endpoint).message;
+    if (reply.errorCode() != "OOM" && reply.bytes().contains("OOM command not allowed"))
+        return QStringLiteral("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
+    return ScriptRunner::describeFailure(reply, m_key);
+}
+
+QString BurstRun::lostMessage(const QString& why) const
+{
+    return QStringLiteral("Lost the connection to %1 after %2 requests: %3.")
+        .arg(m_endpoint.address())
+        .arg(std::min(m_nextId.load(), m_plan.requests))
+        .arg(why);
+}
+
+bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
+{
+    const RedisReply reply
+        = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
+    if (!reply.isError())
+        return true;
+    if (reply.isConnectionLost() || isServerStateError(reply)) {
+        const QString why = classifyReplyError(reply, m_endpoint).message;
+        if (transientWhy)
+            *transientWhy = why;
+        else
+            fail(BurstFailure::Kind::Connection, why);
+        return false;
+    }
+    if (isPermissionError(reply)) {
+        fail(permissionFailureKind(reply), classifyReplyError(reply, m_endpoint).message);
+        return false;
+    }
+    const ScriptError error = ScriptError::fromReply(reply.text());
+    fail(BurstFailure::Kind::Script,
+         QStringLiteral("The script %1 does not compile. %2").arg(m_script.name(), error.toString()), error.line);
+    return false;
+}
+
+void BurstRun::interruptConnections()
+{
+    std::lock_guard<std::mutex> lock(m_connectionsMutex);
+    for (auto& connection : m_connections)
+        connection->interrupt();
+}
+
+void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch, bool mayReconnect)
+{
+    if (m_stop) { // our own interrupt after Stop: unanswered calls are simply not counted
+        lane.closed = true;
         return;
-    if (!lane.inFlight.empty() && lane.inFlight.front().id >= 0) {
-        const InFlight& call = lane.inFlight.front();
+    }
+    // The calls on their way may or may not have run: errors, so that the log stays whole.
+    const QString error = QStringLiteral("No reply: %1 (the request may or may not have run).").arg(why);
+    for (const InFlight& call : lane.inFlight) {
+        if (call.id < 0)
+            continue;
         RequestRecord record;
         record.id = static_cast<quint32>(call.id);
         record.connection = static_cast<quint16>(lane.index);
         record.now = call.now;
-        record.error = why;
+        record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
+        record.error = error;
         batch->push_back(std::move(record));
     }
-    fail(BurstFailure::Kind::Connection,
-         QStringLiteral("Lost the connection to %1 after %2 requests: %3.")
-             .arg(m_endpoint.address())
-             .arg(std::min(m_nextId.load(), m_plan.requests))
-             .arg(why));
+    lane.inFlight.clear();
+    lane.loadPending = false;
+    lane.unflushed = false;
+    handOver(batch);
+    if (!mayReconnect || m_plan.reconnectForMs <= 0) {
+        lane.closed = true;
+        fail(BurstFailure::Kind::Connection, lostMessage(why));
+        return;
+    }
+    lane.down = true;
+    lane.lostWhy = why;
+    lane.downSince = Clock::now();
+    lane.backoff = firstReconnectDelay;
+    lane.retryAt = lane.downSince + lane.backoff;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_outage = lostMessage(why)
+            + QStringLiteral(" Connecting again for up to %1 s.").arg(double(m_plan.reconnectForMs) / 1000.0);
+    }
+    ++m_lanesDown;
+}
+
+void BurstRun::closeDownLane(Lane& lane)
+{
+    if (lane.down) {
+        lane.down = false;
+        --m_lanesDown;
+    }
+    lane.closed = true;
+}
+
+bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
+{
+    if (lane.own)
+        return lane.nextOwn < lane.own->size();
+    return (claimed >= 0 && claimed < m_plan.requests) || m_nextId.load() < m_plan.requests;
+}
+
+void BurstRun::reconnect(Lane& lane)
+{
+    using std::chrono::milliseconds;
+    const auto budget = milliseconds(m_plan.reconnectForMs);
+    const auto left = std::chrono::duration_cast<milliseconds>(lane.downSince + budget - Clock::now());
+    auto bounded = [left](milliseconds configured) {
+        return std::max(milliseconds(10), std::min({configured, reconnectAttemptTimeout, left}));
+    };
+    ConnectOptions attempt;
+    attempt.connectTimeout = bounded(m_options.connectTimeout);
+    attempt.commandTimeout = bounded(m_options.commandTimeout);
+
+    // A new context on this thread; the lost one is closed once swapped out.
+    auto fresh = std::make_unique<RedisConnection>();
+    QString why;
+    if (!fresh->open(m_endpoint, attempt)) {
+        const RedisError& error = fresh->lastError();
+        const bool refused = error.kind == RedisError::Kind::PasswordRequired
+            || error.kind == RedisError::Kind::WrongPassword || error.kind == RedisError::Kind::NoPermission
+            || error.kind == RedisError::Kind::BadDatabase || error.kind == RedisError::Kind::TooOld;
+        if (refused) { // the server is back but will not have us: waiting does not help
+            closeDownLane(lane);
+            fail(BurstFailure::Kind::Connection,
+                 lostMessage(lane.lostWhy) + QStringLiteral(" Connecting again was refused: %1").arg(error.message));
+            return;
+        }
+        why = error.message;
+    } else if (!loadScript(*fresh, &why)) {
+        if (why.isEmpty()) { // loadScript() failed the run
+            closeDownLane(lane);
+            return;
+        }
+    } else if (!fresh->setNonBlocking()) {
+        why = QStringLiteral("cannot drive the new connection without blocking");
+    } else {
+        {
+            std::lock_guard<std::mutex> lock(m_connectionsMutex);
+            m_connections[static_cast<size_t>(lane.index)].swap(fresh);
+        }
+        lane.connection = m_connections[static_cast<size_t>(lane.index)].get();
+        lane.down = false;
+        ++m_reconnects;
+        --m_lanesDown;
+        return;
+    }
+    if (Clock::now() - lane.downSince >= budget) {
+        closeDownLane(lane);
+        fail(BurstFailure::Kind::Connection,
+             lostMessage(lane.lostWhy)
+                 + QStringLiteral(" It did not come back within %1 s; the last try said: %2")
+                       .arg(double(m_plan.reconnectForMs) / 1000.0)
+                       .arg(why));
+        return;
+    }
+    lane.backoff = std::min(lane.backoff * 2, longestReconnectDelay);
+    lane.retryAt = Clock::now() + lane.backoff;
 }
 
 void BurstRun::work(const std::vector<int>& connectionIndexes)
@@ -352,6 +563,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     // One thread drives several connections, each with its own hiredis context that no other
     // thread touches: requests are queued, flushed and read without blocking, and poll() waits
     // for whichever connection answers first (the model of redis-benchmark).
+    blockBrokenPipeSignal();
     const int total = m_plan.requests;
     const auto pipeline = static_cast<size_t>(m_plan.pipeline);
     const auto commandTimeout = std::chrono::duration_cast<Clock::duration>(m_options.commandTimeout);
@@ -384,6 +596,16 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     };
 
     while (true) {
+        // 0. Make lost connections again once their backoff is over, while work is left for them.
+        for (Lane& lane : lanes) {
+            if (!lane.down)
+                continue;
+            if (m_stop || !hasWorkLeft(lane, claimed))
+                closeDownLane(lane);
+            else if (Clock::now() >= lane.retryAt)
+                reconnect(lane);
+        }
+
         // 1. Queue new calls on every connection with room, as long as they are due.
         // Start at a rotating lane so that paced requests, one at a time, spread over all.
         bool exhausted = false;
@@ -392,7 +614,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         const size_t start = nextLane;
         for (size_t l = 0; l < lanes.size(); ++l) {
             Lane& lane = lanes[(start + l) % lanes.size()];
-            while (!m_stop && !lane.closed && lane.inFlight.size() < pipeline) {
+            while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline) {
                 if (lane.own) {
                     // A client's requests go out on its own connection, in its own order; the
                     // other clients do not wait for it.
@@ -438,11 +660,13 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         for (Lane& lane : lanes) {
             if (lane.closed)
                 continue;
-            anyOpen = true;
+            anyOpen = true; // a lost connection too: it may come back
+            if (lane.down)
+                continue;
             if (lane.unflushed) {
                 bool allWritten = false;
                 if (!lane.connection->flush(&allWritten)) {
-                    loseLane(lane, lane.connection->failureText(), &batch);
+                    loseLane(lane, lane.connection->failureText(), &batch, true);
                     continue;
                 }
                 lane.unflushed = !allWritten;
@@ -457,7 +681,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         polledLanes.clear();
         auto deadline = Clock::time_point::max();
         for (Lane& lane : lanes) {
-            if (lane.closed || lane.inFlight.empty())
+            if (lane.down) // lost in this round or before: wake up for its next try
+                deadline = std::min(deadline, lane.retryAt);
+            if (lane.closed || lane.down || lane.inFlight.empty())
                 continue;
             polled.push_back({lane.connection->socket(), short(POLLIN | (lane.unflushed ? POLLOUT : 0)), 0});
             polledLanes.push_back(&lane);
@@ -481,7 +707,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             Lane& lane = *polledLanes[i];
             if (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) {
                 if (!lane.connection->readAvailable()) {
-                    loseLane(lane, lane.connection->failureText(), &batch);
+                    loseLane(lane, lane.connection->failureText(), &batch, true);
                     continue;
                 }
                 RedisReply reply;
@@ -492,13 +718,15 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                 loseLane(
                     lane,
                     QStringLiteral("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
-                    &batch);
+                    &batch, false);
         }
         if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
             handOver(&batch);
             lastHandOver = now;
         }
     }
+    for (Lane& lane : lanes)
+        closeDownLane(lane);
     handOver(&batch);
     {
         std::lock_guard<std::mutex> lock(m_mutex);

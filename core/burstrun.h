@@ -19,7 +19,8 @@
 
 // The threads of one burst (internal to BurstEngine): a coordinator that connects, loads the
 // script and joins the workers, and one worker per connection. Workers hand finished requests
-// over in batches through takeRecords(); the owner polls it.
+// over in batches through takeRecords(); the owner polls it. A connection the server drops is
+// made again by its worker, with backoff, for up to plan.reconnectForMs.
 class BurstRun
 {
 public:
@@ -44,6 +45,12 @@ public:
     qint64 startWallMs() const { return m_startWallMs; }
     bool allSent() const { return m_nextId.load() >= m_plan.requests; }
 
+    // Any time: connections lost and not made again yet, why the latest was lost, and how many
+    // were made again.
+    int lanesDown() const { return m_lanesDown.load(); }
+    QString outage() const;
+    int reconnects() const { return m_reconnects.load(); }
+
 private:
     struct InFlight
     {
@@ -61,6 +68,11 @@ private:
         bool loadPending = false;
         bool unflushed = false;
         bool closed = false;
+        bool down = false; // lost; made again at retryAt, until downSince + reconnectForMs
+        Clock::time_point downSince;
+        Clock::time_point retryAt;
+        std::chrono::milliseconds backoff {0};
+        QString lostWhy;
         Clock::time_point waitingSince; // the last sign of life while calls are in flight
         const std::vector<int>* own = nullptr; // with clients: this client's requests, in order
         size_t nextOwn = 0;
@@ -69,7 +81,18 @@ private:
     void coordinate();
     void work(const std::vector<int>& connectionIndexes);
     void handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
-    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
+    // mayReconnect: the server went away (not a timeout): make the connection again if the plan
+    // allows it; otherwise the run fails.
+    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch, bool mayReconnect);
+    void reconnect(Lane& lane);
+    void closeDownLane(Lane& lane);
+    bool hasWorkLeft(const Lane& lane, int claimed) const;
+    // SCRIPT LOAD on a connection. False after fail() with what went wrong, or, when the server
+    // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
+    bool loadScript(RedisConnection& connection, QString* transientWhy = nullptr);
+    QString requestError(const RedisReply& reply) const;
+    QString lostMessage(const QString& why) const;
+    void interruptConnections();
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
     RedisArgs callFor(int id, qint64 now) const;
@@ -98,6 +121,9 @@ private:
     std::atomic<int> m_nextId {0};
     std::atomic<bool> m_stop {false};
     std::atomic<int> m_workersRunning {0};
+    std::atomic<int> m_lanesDown {0};
+    std::atomic<int> m_reconnects {0};
+    std::mutex m_connectionsMutex; // a worker swapping in a new connection vs Stop interrupting them
     std::vector<std::unique_ptr<RedisConnection>> m_connections;
     std::vector<std::thread> m_workers;
     std::thread m_coordinator;
@@ -106,6 +132,7 @@ private:
     std::condition_variable m_wake;
     std::vector<RequestRecord> m_records;
     BurstFailure m_failure;
+    QString m_outage;
 
     QPointer<QObject> m_receiver;
     std::function<void()> m_onEnded;

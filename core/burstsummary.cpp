@@ -2,11 +2,16 @@
 
 #include "requestlog.h"
 
+#include <QJsonArray>
 #include <QStringList>
+
+namespace {
+constexpr int maxErrorMessages = 3;
+}
 
 void BurstSummary::takeCountsFrom(const RequestLog& log, bool withLatencies)
 {
-    requests = log.size();
+    requests = log.requests();
     sent = log.finished();
     errors = log.errors();
     stored = log.stored();
@@ -16,6 +21,7 @@ void BurstSummary::takeCountsFrom(const RequestLog& log, bool withLatencies)
     limit = log.limit();
     admitted = log.admitted();
     admittedOverLimit = log.admittedOverLimit();
+    errorMessages = log.errorMessages().mid(0, maxErrorMessages);
     if (withLatencies) {
         const auto percentiles = log.latencyPercentiles({50, 99});
         latencyUsP50 = percentiles[0];
@@ -49,6 +55,8 @@ QJsonObject BurstSummary::toJson() const
     json[QStringLiteral("latency_us_p50")] = latencyUsP50;
     json[QStringLiteral("latency_us_p99")] = latencyUsP99;
     json[QStringLiteral("stopped")] = stopped;
+    json[QStringLiteral("reconnects")] = reconnects;
+    json[QStringLiteral("error_messages")] = QJsonArray::fromStringList(errorMessages);
     if (failure.isFailure()) {
         QJsonObject error;
         error[QStringLiteral("message")] = failure.message;
@@ -68,6 +76,8 @@ QString BurstSummary::toText() const
                  .arg(requests)
                  .arg(stopped ? QStringLiteral(" (stopped)") : QString());
     lines << QStringLiteral("  errors        %L1").arg(errors);
+    for (const QString& message : errorMessages)
+        lines << QStringLiteral("                %1").arg(message);
     lines << QStringLiteral("  stored        %L1   (requests that got a member of their own)").arg(stored);
     lines << QStringLiteral("  overwritten   %L1   (ZADD only updated an existing member)").arg(overwritten);
     lines << QStringLiteral("  lost          %L1   (%2 % of the requests were never counted)")
@@ -88,6 +98,9 @@ QString BurstSummary::toText() const
                  .arg(throughputRps, 0, 'f', 0)
                  .arg(latencyUsP50)
                  .arg(latencyUsP99);
+    if (reconnects > 0)
+        lines << QStringLiteral("  reconnects    %L1   (the server dropped the connection; the run went on)")
+                     .arg(reconnects);
     if (failure.isFailure())
         lines << QStringLiteral("  error         %1").arg(failure.message);
     return lines.join(QLatin1Char('\n'));

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 class RequestLog;
 
@@ -41,6 +42,8 @@ struct BurstSummary
     qint64 latencyUsP50 = 0;
     qint64 latencyUsP99 = 0;
     bool stopped = false; // Stop was asked before all requests were sent
+    qint64 reconnects = 0; // connections lost and made again during the run
+    QStringList errorMessages; // the distinct reasons of the errors (the first few)
     BurstFailure failure;
 
     // Fills the counters from a log; the latency percentiles too when asked (a pass over the

@@ -85,7 +85,29 @@ bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
     }
     m_folder = m_dir->path();
     QFile::setPermissions(m_folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return launch(timeout);
+}
 
+bool PrivateRedisServer::restart(std::chrono::milliseconds timeout)
+{
+    if (m_folder.isEmpty())
+        return start(timeout);
+    // The supervisor removes the folder when redis-server ends: let it finish before the folder
+    // is made again, or it would remove the new one.
+    stopProcess();
+    m_error.clear();
+    if (!QDir().mkpath(m_folder)) {
+        m_error = QStringLiteral("Cannot make the private folder %1 again.").arg(m_folder);
+        stop();
+        return false;
+    }
+    QFile::setPermissions(m_folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return launch(timeout);
+}
+
+bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
+{
+    const QString server = executable();
     QStringList arguments {QStringLiteral("-c"),
                            QString::fromLatin1(supervisorScript),
                            QStringLiteral("zsetlab-redis"),
@@ -159,6 +181,16 @@ bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
 
 void PrivateRedisServer::stop()
 {
+    stopProcess();
+    if (m_dir) {
+        m_dir->remove();
+        m_dir.reset();
+    }
+    m_folder.clear();
+}
+
+void PrivateRedisServer::stopProcess()
+{
     if (m_process) {
         if (m_process->state() != QProcess::NotRunning) {
             m_process->terminate();
@@ -171,9 +203,4 @@ void PrivateRedisServer::stop()
         }
         m_process.reset();
     }
-    if (m_dir) {
-        m_dir->remove();
-        m_dir.reset();
-    }
-    m_folder.clear();
 }

@@ -27,6 +27,9 @@ public:
 
     // Starts the server and waits until it answers PING. False with errorString() on failure.
     bool start(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    // Starts a new redis-server on the same socket (empty, as after a crash and restart): clients
+    // that keep the URL find it again. Stops the current one first if it still runs.
+    bool restart(std::chrono::milliseconds timeout = std::chrono::seconds(10));
     void stop();
     bool isRunning() const;
 
@@ -37,6 +40,9 @@ public:
     QString errorString() const { return m_error; }
 
 private:
+    bool launch(std::chrono::milliseconds timeout);
+    void stopProcess();
+
     QStringList m_extraArguments;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;

@@ -1,15 +1,25 @@
 #include "requestlog.h"
 
+#include <QtAlgorithms>
+
 #include <algorithm>
 #include <limits>
 
-void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag)
+void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag,
+                       Retention retention, qint64 disorderAllowance)
 {
     *this = RequestLog();
+    m_retention = retention;
+    m_requests = std::max(requests, 0);
+    m_disorderAllowance = std::max<qint64>(disorderAllowance, 0);
     m_window = windowInNowUnits;
     m_limit = limit;
     m_runTag = runTag;
-    const auto n = static_cast<size_t>(requests);
+    m_minNow = std::numeric_limits<qint64>::max();
+    m_maxNow = std::numeric_limits<qint64>::min();
+    if (retention == Retention::TotalsOnly)
+        return;
+    const auto n = static_cast<size_t>(m_requests);
     m_now.assign(n, 0);
     m_sentMicros.assign(n, 0);
     m_latency.assign(n, 0);
@@ -20,8 +30,6 @@ void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, cons
     m_memberKind.assign(n, quint8(RequestRecord::MemberKind::Unknown));
     m_memberOffset.assign(n, 0);
     m_memberLength.assign(n, 0);
-    m_minNow = std::numeric_limits<qint64>::max();
-    m_maxNow = std::numeric_limits<qint64>::min();
 }
 
 QByteArray RequestLog::requestId(const QByteArray& runTag, quint32 id)
@@ -36,11 +44,58 @@ QByteArray RequestLog::requestId(int i) const
 
 void RequestLog::add(std::vector<RequestRecord>& batch)
 {
+    if (keepsRequests())
+        addRows(batch);
+    else
+        addTotals(batch);
+    batch.clear();
+    advanceTruth();
+}
+
+quint8 RequestLog::count(const RequestRecord& record)
+{
+    quint8 flags = Done;
+    if (!record.error.isEmpty()) {
+        flags |= Failed;
+        ++m_errors;
+        int index = m_errorTexts.indexOf(record.error);
+        if (index < 0 && m_errorTexts.size() < UINT16_MAX) {
+            index = static_cast<int>(m_errorTexts.size());
+            m_errorTexts << record.error;
+        }
+        if (keepsRequests())
+            m_errorOf[record.id] = static_cast<quint16>(std::max(index, 0));
+        return flags;
+    }
+    if (record.added >= 0) {
+        flags |= AddedKnown;
+        if (record.added > 0) {
+            flags |= Added;
+            ++m_stored;
+        } else {
+            ++m_overwritten;
+        }
+    }
+    const bool admitted
+        = record.verdict >= 0 ? record.verdict == 1 : (m_limit == 0 || (record.count >= 0 && record.count <= m_limit));
+    if (admitted) {
+        flags |= Admitted;
+        ++m_admitted;
+    }
+    m_maxCount = std::max(m_maxCount, record.count);
+    m_minNow = std::min(m_minNow, record.now);
+    m_maxNow = std::max(m_maxNow, record.now);
+    if (!keepsRequests())
+        m_latencies.add(record.latencyMicros);
+    return flags;
+}
+
+void RequestLog::addRows(std::vector<RequestRecord>& batch)
+{
     for (RequestRecord& record : batch) {
         const size_t i = record.id;
         if (i >= m_now.size() || (m_flags[i] & Done))
             continue;
-        quint8 flags = Done;
         m_now[i] = record.now;
         m_sentMicros[i] = static_cast<quint32>(std::clamp<qint64>(record.sentMicros, 0, UINT32_MAX));
         m_latency[i] = record.latencyMicros;
@@ -52,59 +107,72 @@ void RequestLog::add(std::vector<RequestRecord>& batch)
             m_memberLength[i] = static_cast<quint16>(std::min<int>(record.member.size(), UINT16_MAX));
             m_members.append(record.member.constData(), m_memberLength[i]);
         }
-        if (!record.error.isEmpty()) {
-            flags |= Failed;
-            ++m_errors;
-            int index = m_errorTexts.indexOf(record.error);
-            if (index < 0 && m_errorTexts.size() < UINT16_MAX) {
-                index = static_cast<int>(m_errorTexts.size());
-                m_errorTexts << record.error;
-            }
-            m_errorOf[record.id] = static_cast<quint16>(std::max(index, 0));
-        } else {
-            if (record.added >= 0) {
-                flags |= AddedKnown;
-                if (record.added > 0) {
-                    flags |= Added;
-                    ++m_stored;
-                } else {
-                    ++m_overwritten;
-                }
-            }
-            const bool admitted = record.verdict >= 0 ? record.verdict == 1
-                                                      : (m_limit == 0 || (record.count >= 0 && record.count <= m_limit));
-            if (admitted) {
-                flags |= Admitted;
-                ++m_admitted;
-            }
-            m_maxCount = std::max(m_maxCount, record.count);
-            m_minNow = std::min(m_minNow, record.now);
-            m_maxNow = std::max(m_maxNow, record.now);
-        }
-        m_flags[i] = flags;
+        m_flags[i] = count(record);
         ++m_finished;
     }
-    batch.clear();
-    advanceTruth();
+}
+
+void RequestLog::addTotals(std::vector<RequestRecord>& batch)
+{
+    for (const RequestRecord& record : batch) {
+        if (record.id >= static_cast<quint32>(m_requests) || record.id < static_cast<quint32>(m_truthPrefix))
+            continue;
+        const size_t offset = record.id - static_cast<quint32>(m_truthPrefix);
+        if (offset >= m_pending.size())
+            m_pending.resize(offset + 1);
+        Pending& pending = m_pending[offset];
+        if (pending.flags & Done)
+            continue;
+        pending.now = record.now;
+        pending.flags = count(record);
+        ++m_finished;
+    }
 }
 
 void RequestLog::advanceTruth()
 {
     // truth(i) = successful requests j <= i with now(j) > now(i) - window: what a limiter with
     // unique members would count (ZREMRANGEBYSCORE removes scores <= now - window).
-    const size_t n = m_now.size();
-    while (static_cast<size_t>(m_truthPrefix) < n && (m_flags[m_truthPrefix] & Done)) {
-        const int i = m_truthPrefix++;
-        if (m_flags[i] & Failed)
-            continue;
-        const qint64 now = m_now[i];
-        m_sortedNows.insert(std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now), now);
-        const auto firstInWindow = std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now - m_window);
-        m_truth[i] = static_cast<qint32>(m_sortedNows.end() - firstInWindow);
-        m_flags[i] |= TruthKnown;
-        if ((m_flags[i] & Admitted) && m_limit > 0 && m_truth[i] > m_limit)
-            ++m_admittedOverLimit;
+    if (keepsRequests()) {
+        const size_t n = m_now.size();
+        while (static_cast<size_t>(m_truthPrefix) < n && (m_flags[m_truthPrefix] & Done)) {
+            const int i = m_truthPrefix++;
+            if (m_flags[i] & Failed)
+                continue;
+            m_truth[i] = static_cast<qint32>(truthOf(m_now[i], m_flags[i]));
+            m_flags[i] |= TruthKnown;
+        }
+        return;
     }
+    while (!m_pending.empty() && (m_pending.front().flags & Done)) {
+        const Pending pending = m_pending.front();
+        m_pending.pop_front();
+        ++m_truthPrefix;
+        if (!(pending.flags & Failed))
+            truthOf(pending.now, pending.flags);
+    }
+    // Forget the nows that no request within the allowance can count any more, in chunks of at
+    // least half the set so that erasing from the front stays cheap.
+    constexpr size_t trimAtLeast = 4096;
+    if (m_sortedNows.size() < trimAtLeast || m_newestTruthNow == std::numeric_limits<qint64>::min())
+        return;
+    const qint64 horizon = m_newestTruthNow - m_window - m_disorderAllowance;
+    if (m_sortedNows.front() > horizon)
+        return;
+    const auto end = std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), horizon);
+    if (static_cast<size_t>(end - m_sortedNows.begin()) >= m_sortedNows.size() / 2)
+        m_sortedNows.erase(m_sortedNows.begin(), end);
+}
+
+qint64 RequestLog::truthOf(qint64 now, quint8 flags)
+{
+    m_sortedNows.insert(std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now), now);
+    m_newestTruthNow = std::max(m_newestTruthNow, now);
+    const auto firstInWindow = std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now - m_window);
+    const qint64 truth = m_sortedNows.end() - firstInWindow;
+    if ((flags & Admitted) && m_limit > 0 && truth > m_limit)
+        ++m_admittedOverLimit;
+    return truth;
 }
 
 QByteArray RequestLog::member(int i) const
@@ -135,6 +203,12 @@ quint32 RequestLog::latencyPercentile(double percent) const
 
 std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& percents) const
 {
+    if (!keepsRequests()) {
+        std::vector<quint32> result;
+        for (const double percent : percents)
+            result.push_back(m_latencies.percentile(percent));
+        return result;
+    }
     std::vector<quint32> latencies;
     latencies.reserve(static_cast<size_t>(m_finished));
     for (size_t i = 0; i < m_flags.size(); ++i) {
@@ -162,5 +236,54 @@ size_t RequestLog::memoryBytes() const
         + m_truth.capacity() * sizeof(qint32) + m_connection.capacity() * sizeof(quint16) + m_flags.capacity()
         + m_memberKind.capacity() + m_memberOffset.capacity() * sizeof(quint32)
         + m_memberLength.capacity() * sizeof(quint16) + static_cast<size_t>(m_members.capacity())
-        + m_sortedNows.capacity() * sizeof(qint64) + m_errorOf.size() * 32;
+        + m_sortedNows.capacity() * sizeof(qint64) + m_errorOf.size() * 32 + m_pending.size() * sizeof(Pending)
+        + m_latencies.memoryBytes();
+}
+
+namespace {
+constexpr quint32 exactBelow = 1024;
+constexpr int bucketsPerPower = 512; // 9 bits below the leading one: within 1 / 512
+constexpr int powers = 32 - 10; // 2^10 .. 2^31
+constexpr int bucketCount = int(exactBelow) + powers * bucketsPerPower;
+} // namespace
+
+int LatencyHistogram::bucketOf(quint32 micros)
+{
+    if (micros < exactBelow)
+        return static_cast<int>(micros);
+    const int power = 31 - qCountLeadingZeroBits(micros); // 10 .. 31
+    const int shift = power - 9;
+    return int(exactBelow) + (power - 10) * bucketsPerPower + int((micros >> shift) - bucketsPerPower);
+}
+
+quint32 LatencyHistogram::valueOf(int bucket)
+{
+    if (bucket < int(exactBelow))
+        return static_cast<quint32>(bucket);
+    const int power = 10 + (bucket - int(exactBelow)) / bucketsPerPower;
+    const quint64 mantissa = quint64(bucketsPerPower + (bucket - int(exactBelow)) % bucketsPerPower);
+    const int shift = power - 9;
+    return static_cast<quint32>((mantissa << shift) + (quint64(1) << shift) / 2); // the bucket's middle
+}
+
+void LatencyHistogram::add(quint32 micros)
+{
+    if (m_buckets.empty())
+        m_buckets.assign(bucketCount, 0);
+    ++m_buckets[static_cast<size_t>(bucketOf(micros))];
+    ++m_count;
+}
+
+quint32 LatencyHistogram::percentile(double percent) const
+{
+    if (m_count == 0)
+        return 0;
+    const auto rank = static_cast<quint64>(std::clamp(percent / 100.0, 0.0, 1.0) * double(m_count - 1) + 0.5);
+    quint64 below = 0;
+    for (size_t bucket = 0; bucket < m_buckets.size(); ++bucket) {
+        below += m_buckets[bucket];
+        if (below > rank)
+            return valueOf(static_cast<int>(bucket));
+    }
+    return valueOf(bucketCount - 1);
 }

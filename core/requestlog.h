@@ -5,8 +5,28 @@
 #include <QByteArray>
 #include <QStringList>
 
+#include <deque>
+#include <limits>
 #include <unordered_map>
 #include <vector>
+
+// Latencies in a fixed number of buckets: exact below 1024 us, then 512 buckets per power of two
+// (within 0.2 %). Memory does not grow with the number of requests.
+class LatencyHistogram
+{
+public:
+    void add(quint32 micros);
+    quint64 count() const { return m_count; }
+    // The same rank as RequestLog's exact percentiles: round(percent / 100 * (count - 1)).
+    quint32 percentile(double percent) const;
+    size_t memoryBytes() const { return m_buckets.capacity() * sizeof(quint64); }
+
+private:
+    static int bucketOf(quint32 micros);
+    static quint32 valueOf(int bucket);
+    std::vector<quint64> m_buckets;
+    quint64 m_count = 0;
+};
 
 // The log of one burst: per request what was sent and what the limiter answered, beside the ground
 // truth (how many requests really were in the window). Columns, not objects, so that a million
@@ -23,13 +43,24 @@ public:
         TruthKnown = 32,
     };
 
+    // EveryRequest keeps a row per request; TotalsOnly keeps the running totals, the truth's
+    // counts and a latency histogram, in memory that does not grow with the run: size() is then
+    // 0 and the per-request accessors must not be called.
+    enum class Retention { EveryRequest, TotalsOnly };
+
     // Prepares an empty log for `requests` requests. windowInNowUnits and limit define the truth
-    // and the verdicts; runTag rebuilds request ids (see requestId()).
-    void reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag);
+    // and the verdicts; runTag rebuilds request ids (see requestId()). With TotalsOnly, the truth
+    // forgets nows older than the newest minus the window minus disorderAllowance: exact as long
+    // as no request's now lags the newest one by more than that.
+    void reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag,
+               Retention retention = Retention::EveryRequest, qint64 disorderAllowance = 0);
     // Stores finished requests (any order) and advances the truth over the finished prefix.
     void add(std::vector<RequestRecord>& batch);
 
+    // Rows kept: the planned requests, or 0 with TotalsOnly.
     int size() const { return static_cast<int>(m_now.size()); }
+    int requests() const { return m_requests; }
+    bool keepsRequests() const { return m_retention == Retention::EveryRequest; }
     int finished() const { return m_finished; }
     // Requests 0 .. truthPrefix()-1 are all finished and have their truth computed.
     int truthPrefix() const { return m_truthPrefix; }
@@ -64,6 +95,8 @@ public:
     qint64 maxCount() const { return m_maxCount; }
     qint64 minNow() const { return m_minNow; }
     qint64 maxNow() const { return m_maxNow; }
+    // The distinct error messages, in the order they first came.
+    const QStringList& errorMessages() const { return m_errorTexts; }
     // Latency percentile (0..100) over finished, successful requests, in microseconds.
     quint32 latencyPercentile(double percent) const;
     std::vector<quint32> latencyPercentiles(const std::vector<double>& percents) const;
@@ -72,8 +105,22 @@ public:
     size_t memoryBytes() const;
 
 private:
-    void advanceTruth();
+    // What TotalsOnly keeps of a finished request until the truth's prefix reaches it.
+    struct Pending
+    {
+        qint64 now = 0;
+        quint8 flags = 0;
+    };
 
+    quint8 count(const RequestRecord& record);
+    void addRows(std::vector<RequestRecord>& batch);
+    void addTotals(std::vector<RequestRecord>& batch);
+    void advanceTruth();
+    qint64 truthOf(qint64 now, quint8 flags);
+
+    Retention m_retention = Retention::EveryRequest;
+    int m_requests = 0;
+    qint64 m_disorderAllowance = 0;
     qint64 m_window = 0;
     qint64 m_limit = 0;
     QByteArray m_runTag;
@@ -94,6 +141,11 @@ private:
 
     // Truth: the nows of the finished prefix, sorted (near-sorted input keeps inserts cheap).
     std::vector<qint64> m_sortedNows;
+    // TotalsOnly: finished requests from the truth's prefix on (index = id - m_truthPrefix),
+    // and the latencies.
+    std::deque<Pending> m_pending;
+    LatencyHistogram m_latencies;
+    qint64 m_newestTruthNow = std::numeric_limits<qint64>::min();
     int m_truthPrefix = 0;
     int m_finished = 0;
     qint64 m_errors = 0;
