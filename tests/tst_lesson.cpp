@@ -7,6 +7,7 @@
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
+#include <QDockWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -96,6 +97,11 @@ void TestLesson::everyStepDoesWhatItSays()
     QCOMPARE(log.added(2), 0);
     QVERIFY2(m_lesson->resultText().contains(QLatin1String("counts returned: 1, 1, 1")),
              qPrintable(m_lesson->resultText()));
+    if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT")) { // to look at the lesson as a class sees it
+        if (auto* dock = qobject_cast<QDockWidget*>(m_lesson->parentWidget()))
+            dock->raise();
+        QVERIFY(m_window->grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT")));
+    }
 
     // 3. The member and its writes: the table selects it.
     runStep(2);
