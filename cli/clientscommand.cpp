@@ -157,17 +157,6 @@ int runClientsCommand(const QStringList& arguments)
         out << summary.toText() << '\n' << tallyTable(tallies, plan.limit > 0) << '\n';
     }
 
-    switch (summary.failure.kind) {
-    case BurstFailure::Kind::None:
-        return ExitDone;
-    case BurstFailure::Kind::Plan:
-        return ExitUsage;
-    case BurstFailure::Kind::Connection:
-        err << "zsetlab-cli clients: " << summary.failure.message << '\n';
-        return ExitConnection;
-    case BurstFailure::Kind::Script:
-        err << "zsetlab-cli clients: " << summary.failure.message << '\n';
-        return ExitScript;
-    }
-    return ExitDone;
+    err.flush();
+    return exitCodeForBurst(summary.failure, "zsetlab-cli clients");
 }

@@ -8,3 +8,8 @@ enum ExitCode {
     ExitConnection = 3, // cannot connect or authenticate, or the server went away
     ExitScript = 4, // the script failed to load or run
 };
+
+struct BurstFailure;
+
+// The exit code for how a burst ended; the failure's message goes to stderr, after "command: ".
+int exitCodeForBurst(const BurstFailure& failure, const char* command);

@@ -246,17 +246,6 @@ int runRunCommand(const QStringList& arguments)
     if (plan.keepKey)
         err << "zsetlab-cli: kept the key " << engine.key() << '\n';
 
-    switch (summary.failure.kind) {
-    case BurstFailure::Kind::None:
-        return ExitDone;
-    case BurstFailure::Kind::Plan:
-        return ExitUsage;
-    case BurstFailure::Kind::Connection:
-        err << "zsetlab-cli run: " << summary.failure.message << '\n';
-        return ExitConnection;
-    case BurstFailure::Kind::Script:
-        err << "zsetlab-cli run: " << summary.failure.message << '\n';
-        return ExitScript;
-    }
-    return ExitDone;
+    err.flush();
+    return exitCodeForBurst(summary.failure, "zsetlab-cli run");
 }

@@ -1,0 +1,20 @@
+#include "exitcodes.h"
+
+#include "burstsummary.h"
+
+#include <QTextStream>
+
+int exitCodeForBurst(const BurstFailure& failure, const char* command)
+{
+    switch (failure.kind) {
+    case BurstFailure::Kind::None:
+        return ExitDone;
+    case BurstFailure::Kind::Plan:
+        return ExitUsage;
+    case BurstFailure::Kind::Connection:
+    case BurstFailure::Kind::Script:
+        QTextStream(stderr) << command << ": " << failure.message << '\n';
+        return failure.kind == BurstFailure::Kind::Connection ? ExitConnection : ExitScript;
+    }
+    return ExitDone;
+}
