@@ -1,11 +1,11 @@
 #include "clientlanes.h"
 
 #include "requestlog.h"
+#include "timelinepainting.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -13,35 +13,11 @@
 #include <cmath>
 #include <limits>
 
+using namespace TimelinePainting; // the marks of the burst timeline
+
 namespace {
-// As the burst timeline: Okabe-Ito colours, and shapes (filled square, hollow diamond, hatching)
-// that say the same in grey.
-const QColor storedColour(0, 114, 178); // blue
-const QColor overwrittenColour(213, 94, 0); // vermillion
-const QColor failedColour(120, 120, 120);
 constexpr double minMarkPixelsPerMs = 8; // below this, milliseconds merge into columns
 constexpr int maxLabelWidth = 170;
-
-double niceStep(double raw)
-{
-    const double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
-    for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= factor * magnitude)
-            return factor * magnitude;
-    }
-    return 10 * magnitude;
-}
-
-QPainterPath diamond(const QPointF& centre, double radius)
-{
-    QPainterPath path;
-    path.moveTo(centre + QPointF(0, -radius));
-    path.lineTo(centre + QPointF(radius, 0));
-    path.lineTo(centre + QPointF(0, radius));
-    path.lineTo(centre + QPointF(-radius, 0));
-    path.closeSubpath();
-    return path;
-}
 
 // Room for the legend above the lanes and the axis labels below them.
 int topMargin(const QFontMetrics& metrics)
@@ -297,21 +273,12 @@ void ClientLanes::drawMarks(QPainter& painter, int lane, const QRectF& rect)
         double y = rect.bottom() - cell / 2;
         int drawn = 0;
         const double r = cell * 0.42;
-        for (int i = 0; i < counts.stored && drawn < fits; ++i, ++drawn, y -= cell) {
-            painter.setPen(QPen(storedColour.darker(130), 1));
-            painter.setBrush(storedColour);
-            painter.drawRect(QRectF(centre - r, y - r, 2 * r, 2 * r));
-        }
-        for (int i = 0; i < counts.overwritten && drawn < fits; ++i, ++drawn, y -= cell) {
-            painter.setPen(QPen(overwrittenColour, std::max(1.5, cell / 9)));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawPath(diamond(QPointF(centre, y), r));
-        }
-        for (int i = 0; i < counts.failed && drawn < fits; ++i, ++drawn, y -= cell) {
-            painter.setPen(QPen(failedColour, 1.5));
-            painter.drawLine(QPointF(centre - r, y - r), QPointF(centre + r, y + r));
-            painter.drawLine(QPointF(centre - r, y + r), QPointF(centre + r, y - r));
-        }
+        for (int i = 0; i < counts.stored && drawn < fits; ++i, ++drawn, y -= cell)
+            drawStored(painter, QPointF(centre, y), r);
+        for (int i = 0; i < counts.overwritten && drawn < fits; ++i, ++drawn, y -= cell)
+            drawOverwritten(painter, QPointF(centre, y), r, std::max(1.5, cell / 9));
+        for (int i = 0; i < counts.failed && drawn < fits; ++i, ++drawn, y -= cell)
+            drawFailed(painter, QPointF(centre, y), r);
         if (drawn < counts.requests()) { // more than fit: say how many
             painter.setPen(palette().color(QPalette::Text));
             painter.drawText(QRectF(centre - 30, rect.top(), 60, fontMetrics().height()), Qt::AlignCenter,
@@ -383,9 +350,8 @@ void ClientLanes::drawLegend(QPainter& painter, const QRectF& area)
     const QFontMetrics metrics = fontMetrics();
     const QString stored = tr("stored: own member");
     const QString overwritten = tr("overwritten: ZADD replied 0");
-    const int swatch = metrics.height() - 4;
-    const int width = swatch * 2 + 18 + metrics.horizontalAdvance(stored) + metrics.horizontalAdvance(overwritten) + 24;
-    double x = std::max(area.left(), area.right() - width);
+    const int width = legendWidth(metrics, stored, overwritten);
+    const double x = std::max(area.left(), area.right() - width);
     const double y = area.top() / 2;
     // What x is, and at column zoom what a column's height means, left of the legend.
     QString caption = tr("x: now, ms since the start");
@@ -398,19 +364,7 @@ void ClientLanes::drawLegend(QPainter& painter, const QRectF& area)
     painter.drawText(QRectF(area.left(), 0, std::max(0.0, x - area.left() - 12), area.top()),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(caption, Qt::ElideRight, int(std::max(0.0, x - area.left() - 12))));
-    painter.setPen(QPen(storedColour.darker(130), 1));
-    painter.setBrush(storedColour);
-    painter.drawRect(QRectF(x, y - swatch / 2.0, swatch, swatch));
-    x += swatch + 6;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), stored);
-    x += metrics.horizontalAdvance(stored) + 18;
-    painter.setPen(QPen(overwrittenColour, 2));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawPath(diamond(QPointF(x + swatch / 2.0, y), swatch / 2.0));
-    x += swatch + 6;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), overwritten);
+    TimelinePainting::drawLegend(painter, x, y, metrics, palette().color(QPalette::Text), stored, overwritten);
 }
 
 void ClientLanes::wheelEvent(QWheelEvent* event)

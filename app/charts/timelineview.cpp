@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "requestlog.h"
+#include "timelinepainting.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -11,26 +12,16 @@
 
 #include <cmath>
 
+using namespace TimelinePainting;
+
 namespace {
 // Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; the shapes
 // (filled square, hollow diamond, hatching) carry the same meaning in grey.
-const QColor storedColour(0, 114, 178); // blue
-const QColor overwrittenColour(213, 94, 0); // vermillion
-const QColor failedColour(120, 120, 120);
 constexpr double minStackPixelsPerMs = 10; // below this, milliseconds merge into columns
 constexpr int leftMargin = 46;
 constexpr int bottomMargin = 26;
 constexpr int topMargin = 24;
 
-double niceStep(double raw)
-{
-    const double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
-    for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= factor * magnitude)
-            return factor * magnitude;
-    }
-    return 10 * magnitude;
-}
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -214,32 +205,13 @@ void TimelineView::drawStacks(QPainter& painter, const QRectF& area)
             y -= cell;
             ++drawn;
         };
-        const QRectF box(-cell * 0.42, -cell * 0.42, cell * 0.84, cell * 0.84);
-        for (int i = 0; i < bucket.stored && drawn < fits; ++i, next()) {
-            painter.setPen(QPen(storedColour.darker(130), 1));
-            painter.setBrush(storedColour);
-            painter.drawRect(box.translated(centre, y));
-        }
-        for (int i = 0; i < bucket.overwritten && drawn < fits; ++i, next()) {
-            QPainterPath diamond;
-            const QPointF c(centre, y);
-            const double r = cell * 0.42;
-            diamond.moveTo(c + QPointF(0, -r));
-            diamond.lineTo(c + QPointF(r, 0));
-            diamond.lineTo(c + QPointF(0, r));
-            diamond.lineTo(c + QPointF(-r, 0));
-            diamond.closeSubpath();
-            painter.setPen(QPen(overwrittenColour, std::max(1.5, cell / 9)));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawPath(diamond);
-        }
-        for (int i = 0; i < bucket.failed + bucket.unknown && drawn < fits; ++i, next()) {
-            painter.setPen(QPen(failedColour, 1.5));
-            painter.drawLine(QPointF(centre - cell * 0.35, y - cell * 0.35),
-                             QPointF(centre + cell * 0.35, y + cell * 0.35));
-            painter.drawLine(QPointF(centre - cell * 0.35, y + cell * 0.35),
-                             QPointF(centre + cell * 0.35, y - cell * 0.35));
-        }
+        const double r = cell * 0.42;
+        for (int i = 0; i < bucket.stored && drawn < fits; ++i, next())
+            drawStored(painter, QPointF(centre, y), r);
+        for (int i = 0; i < bucket.overwritten && drawn < fits; ++i, next())
+            drawOverwritten(painter, QPointF(centre, y), r, std::max(1.5, cell / 9));
+        for (int i = 0; i < bucket.failed + bucket.unknown && drawn < fits; ++i, next())
+            drawFailed(painter, QPointF(centre, y), cell * 0.35);
         if (drawn < bucket.requests) { // more than fit: say how many
             painter.setPen(palette().color(QPalette::Text));
             painter.drawText(QRectF(centre - 30, area.top(), 60, 14), Qt::AlignCenter,
@@ -296,38 +268,13 @@ void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
     const QFontMetrics metrics(font());
     QString stored = tr("stored: own member");
     QString overwritten = tr("overwritten: ZADD replied 0");
-    const int swatch = metrics.height() - 4;
-    auto widthOf = [&] {
-        return swatch * 2 + 18 + metrics.horizontalAdvance(stored) + metrics.horizontalAdvance(overwritten) + 24;
-    };
-    if (widthOf() > area.width() * 0.9) { // a narrow view: the short words
+    if (legendWidth(metrics, stored, overwritten) > area.width() * 0.9) { // a narrow view: the short words
         stored = tr("stored");
         overwritten = tr("overwritten");
     }
-    const int width = widthOf();
-    QRectF box(area.right() - width, 2, width, topMargin - 4);
-    double x = box.left();
-    const double y = box.center().y();
-    painter.setPen(QPen(storedColour.darker(130), 1));
-    painter.setBrush(storedColour);
-    painter.drawRect(QRectF(x, y - swatch / 2.0, swatch, swatch));
-    x += swatch + 6;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), stored);
-    x += metrics.horizontalAdvance(stored) + 18;
-    QPainterPath diamond;
-    const double r = swatch / 2.0;
-    diamond.moveTo(x + r, y - r);
-    diamond.lineTo(x + 2 * r, y);
-    diamond.lineTo(x + r, y + r);
-    diamond.lineTo(x, y);
-    diamond.closeSubpath();
-    painter.setPen(QPen(overwrittenColour, 2));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawPath(diamond);
-    x += swatch + 6;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), overwritten);
+    const int width = legendWidth(metrics, stored, overwritten);
+    TimelinePainting::drawLegend(painter, area.right() - width, 2 + (topMargin - 4) / 2.0, metrics,
+                                 palette().color(QPalette::Text), stored, overwritten);
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)
