@@ -46,11 +46,11 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     // rows, i.e. fetches pages nobody looks at, on every refresh of a large ZSET.
     const QFontMetrics digits(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_view->horizontalHeader()->resizeSection(ZsetModel::RankColumn,
-                                              digits.horizontalAdvance(QStringLiteral("0000000")) + 12);
+                                              digits.horizontalAdvance(QStringLiteral("00000")) + 10);
     m_view->horizontalHeader()->resizeSection(ZsetModel::ScoreColumn,
-                                              digits.horizontalAdvance(QStringLiteral("0000000000000000")) + 12);
+                                              digits.horizontalAdvance(QStringLiteral("0000000000000")) + 10);
     m_view->horizontalHeader()->resizeSection(ZsetModel::WritesColumn,
-                                              digits.horizontalAdvance(QStringLiteral("000000")) + 12);
+                                              digits.horizontalAdvance(QStringLiteral("0000")) + 10);
     m_view->setAlternatingRowColors(true);
 
     layout->addWidget(m_caption, 0, 0, 1, 3);

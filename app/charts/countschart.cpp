@@ -118,7 +118,7 @@ void CountsChart::applyLook()
     m_counted->setPen(QPen(dark ? QColor(86, 180, 233) : countedColour, width)); // sky blue reads on black
     m_limit->setPen(QPen(dark ? QColor(200, 200, 200) : limitColour, 1.5, Qt::DashLine));
     m_overLimit->setBrush(QBrush(overLimitColour, Qt::Dense3Pattern)); // a pattern too: not colour alone
-    m_overLimit->setPen(QPen(overLimitColour, 1));
+    m_overLimit->setPen(Qt::NoPen); // flat where nothing went over: no line over the limit line
 }
 
 void CountsChart::setLive(bool live)
@@ -138,6 +138,7 @@ void CountsChart::setLog(const RequestLog* log)
     m_perColumn = 1;
     m_absorbed = 0;
     m_top = 1;
+    m_xRangeFor = -1;
     refresh();
 }
 
@@ -153,6 +154,7 @@ void CountsChart::clear()
         series->clear();
     m_x->setRange(0, 10);
     m_y->setRange(0, 10);
+    m_xRangeFor = -1;
 }
 
 int CountsChart::plottedPoints() const
@@ -280,7 +282,8 @@ void CountsChart::refresh()
     // Only when they change: a new range lays the whole chart out again.
     const double xMax = std::max(log.size(), 4);
     const double yMax = double(std::max(m_top, log.limit())) * 1.05 + 1;
-    if (xMax > m_x->max() || xMax < m_x->max() / 2) {
+    if (xMax != m_xRangeFor) { // the burst's size: set once per burst
+        m_xRangeFor = xMax;
         m_x->setRange(0, xMax);
         m_x->applyNiceNumbers();
     }

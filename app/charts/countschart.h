@@ -66,4 +66,5 @@ private:
     int m_perColumn = 1;
     int m_absorbed = 0;
     qint64 m_top = 1;
+    double m_xRangeFor = -1; // the x range was set for this many requests
 };
