@@ -1,5 +1,6 @@
 #include "countschart.h"
 
+#include "chartlook.h"
 #include "requestlog.h"
 
 #include <QAreaSeries>
@@ -86,29 +87,7 @@ void CountsChart::changeEvent(QEvent* event)
 
 void CountsChart::applyLook()
 {
-    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
-    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    if (chart()->theme() != theme)
-        chart()->setTheme(theme); // resets series colours: set them again below
-    chart()->setBackgroundBrush(palette().color(QPalette::Base));
-    chart()->setPlotAreaBackgroundVisible(false);
-    const QColor text = palette().color(QPalette::Text);
-    QFont labels = font();
-    QFont titles = font();
-    titles.setBold(true);
-    QColor grid = text;
-    grid.setAlphaF(0.25);
-    for (QValueAxis* axis : {m_x, m_y}) {
-        axis->setGridLineColor(grid);
-        axis->setLabelsFont(labels);
-        axis->setTitleFont(titles);
-        axis->setLabelsColor(text);
-        axis->setTitleBrush(text);
-    }
-    chart()->setTitleFont(titles);
-    chart()->setTitleBrush(text);
-    chart()->legend()->setFont(labels);
-    chart()->legend()->setLabelColor(text);
+    const bool dark = ChartLook::apply(this, {m_x, m_y});
     QColor shade = overLimitColour;
     shade.setAlpha(dark ? 90 : 50);
     m_gap->setBrush(QBrush(shade, Qt::SolidPattern));

@@ -1,5 +1,7 @@
 #include "sweepchart.h"
 
+#include "chartlook.h"
+
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -86,32 +88,7 @@ void SweepChart::changeEvent(QEvent* event)
 
 void SweepChart::applyLook()
 {
-    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
-    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    if (chart()->theme() != theme)
-        chart()->setTheme(theme); // resets series colours: set them again below
-    chart()->setBackgroundBrush(palette().color(QPalette::Base));
-    chart()->setPlotAreaBackgroundVisible(false);
-    const QColor text = palette().color(QPalette::Text);
-    QFont labels = font();
-    QFont titles = font();
-    titles.setBold(true);
-    QColor grid = text;
-    grid.setAlphaF(0.25);
-    QColor minorGrid = text;
-    minorGrid.setAlphaF(0.08);
-    for (QAbstractAxis* axis : std::initializer_list<QAbstractAxis*> {m_x, m_y}) {
-        axis->setGridLineColor(grid);
-        axis->setMinorGridLineColor(minorGrid);
-        axis->setLabelsFont(labels);
-        axis->setTitleFont(titles);
-        axis->setLabelsColor(text);
-        axis->setTitleBrush(text);
-    }
-    chart()->setTitleFont(titles);
-    chart()->setTitleBrush(text);
-    chart()->legend()->setFont(labels);
-    chart()->legend()->setLabelColor(text);
+    const bool dark = ChartLook::apply(this, {m_x, m_y});
 
     // The theory of the sweep's own pacing is drawn strong, the other thin.
     const double strong = std::max(2.5, font().pointSizeF() / 4);

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QList>
+
+class QAbstractAxis;
+class QChartView;
+
+// The common look of zsetlab's charts, from the view's palette and font: a light or dark theme
+// (high contrast is a dark palette), the window's background, text-coloured axes, titles and
+// legend in the view's font, so that zooming and palettes reach every chart alike. Returns
+// whether the palette is dark; the caller then sets its series' own colours (a theme change
+// resets them).
+namespace ChartLook {
+bool apply(QChartView* view, const QList<QAbstractAxis*>& axes);
+}
