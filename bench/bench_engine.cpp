@@ -86,19 +86,8 @@ int main(int argc, char* argv[])
     const int rounds = std::max(1, parser.value(roundsOption).toInt());
     PrivateRedisServer privateServer;
     RedisEndpoint endpoint;
-    if (parser.isSet(redisOption)) {
-        QString error;
-        if (!RedisEndpoint::parse(parser.value(redisOption), &endpoint, &error)) {
-            out << error << Qt::endl;
-            return 2;
-        }
-    } else {
-        if (!privateServer.start()) {
-            out << privateServer.errorString() << Qt::endl;
-            return 3;
-        }
-        endpoint = privateServer.endpoint();
-    }
+    if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
+        return code;
     const QString redisBenchmark = QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
     if (redisBenchmark.isEmpty()) {
         out << "redis-benchmark not found (Debian: apt-get install redis-tools)" << Qt::endl;

@@ -53,19 +53,8 @@ int main(int argc, char* argv[])
 
     PrivateRedisServer privateServer;
     RedisEndpoint endpoint;
-    if (parser.isSet(redisOption)) {
-        QString error;
-        if (!RedisEndpoint::parse(parser.value(redisOption), &endpoint, &error)) {
-            out << error << Qt::endl;
-            return 2;
-        }
-    } else {
-        if (!privateServer.start()) {
-            out << privateServer.errorString() << Qt::endl;
-            return 3;
-        }
-        endpoint = privateServer.endpoint();
-    }
+    if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
+        return code;
 
     // Unique members in a one-second window of the wall clock: the ZSET on the server stays at about
     // one second of requests, so the server's memory is not what grows either.

@@ -35,6 +35,23 @@ void resetPeakRss()
         clearRefs.write("5"); // resets VmHWM to the current RSS (Linux 4.0+)
 }
 
+int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEndpoint* endpoint, QTextStream& out)
+{
+    if (!url.isEmpty()) {
+        QString error;
+        if (RedisEndpoint::parse(url, endpoint, &error))
+            return 0;
+        out << error << Qt::endl;
+        return 2;
+    }
+    if (!privateServer->start()) {
+        out << privateServer->errorString() << Qt::endl;
+        return 3;
+    }
+    *endpoint = privateServer->endpoint();
+    return 0;
+}
+
 BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan)
 {
     BurstSummary summary;

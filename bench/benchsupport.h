@@ -1,6 +1,9 @@
 #pragma once
 
 #include "burstengine.h"
+#include "privateredisserver.h"
+
+#include <QTextStream>
 
 #include <QString>
 
@@ -10,6 +13,9 @@ namespace Bench {
 qint64 peakRssKb();
 qint64 rssKb();
 void resetPeakRss();
+// The server a benchmark measures: the --redis URL when given, else `privateServer` started.
+// Returns 0, or the exit code after printing the reason to `out`.
+int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEndpoint* endpoint, QTextStream& out);
 // Runs a burst on the calling thread's event loop and returns its summary.
 BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan);
 } // namespace Bench
