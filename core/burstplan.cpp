@@ -4,6 +4,7 @@
 
 #include "clientprofile.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -11,6 +12,11 @@
 #include <random>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(BurstPlan)
+};
+
 struct ClockEntry
 {
     ClockKind clock;
@@ -39,8 +45,8 @@ bool Pacing::parse(const QString& text, Pacing* pacing, QString* error)
     if (kind == QLatin1String("interval")) {
         const qlonglong micros = number.toLongLong(&ok);
         if (!ok || micros < 1 || micros > 60'000'000) {
-            *error = QStringLiteral("pace: interval:MICROS needs a whole number of microseconds from 1 to 60000000 "
-                                    "(e.g. interval:250 for 4 requests per ms), not \"%1\".")
+            *error = Text::tr("pace: interval:MICROS needs a whole number of microseconds from 1 to 60000000 "
+                              "(e.g. interval:250 for 4 requests per ms), not \"%1\".")
                          .arg(text);
             return false;
         }
@@ -49,16 +55,15 @@ bool Pacing::parse(const QString& text, Pacing* pacing, QString* error)
     } else if (kind == QLatin1String("poisson")) {
         const double rate = number.toDouble(&ok);
         if (!ok || !(rate >= 0.0001) || rate > 1000) {
-            *error = QStringLiteral("pace: poisson:PER_MS needs a mean rate per millisecond from 0.0001 to 1000 "
-                                    "(e.g. poisson:2.5), not \"%1\".")
+            *error = Text::tr("pace: poisson:PER_MS needs a mean rate per millisecond from 0.0001 to 1000 "
+                              "(e.g. poisson:2.5), not \"%1\".")
                          .arg(text);
             return false;
         }
         result.kind = Kind::Poisson;
         result.perMs = rate;
     } else {
-        *error
-            = QStringLiteral("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
+        *error = Text::tr("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
         return false;
     }
     *pacing = result;
@@ -109,35 +114,33 @@ QStringList clockNames()
 QString BurstPlan::validate() const
 {
     if (requests < 1 || requests > maxRequests)
-        return QStringLiteral("requests must be from 1 to %L1 (got %L2).").arg(maxRequests).arg(requests);
+        return Text::tr("requests must be from 1 to %L1 (got %L2).").arg(maxRequests).arg(requests);
     if (connections < 1 || connections > maxConnections)
-        return QStringLiteral("connections must be from 1 to %1 (got %2).").arg(maxConnections).arg(connections);
+        return Text::tr("connections must be from 1 to %1 (got %2).").arg(maxConnections).arg(connections);
     if (pipeline < 1 || pipeline > maxPipeline)
-        return QStringLiteral("pipeline must be from 1 to %1 (got %2).").arg(maxPipeline).arg(pipeline);
+        return Text::tr("pipeline must be from 1 to %1 (got %2).").arg(maxPipeline).arg(pipeline);
     if (windowMs < 1 || windowMs > 365LL * 24 * 3600 * 1000)
-        return QStringLiteral("window must be from 1 ms to one year (got %1 ms).").arg(windowMs);
+        return Text::tr("window must be from 1 ms to one year (got %1 ms).").arg(windowMs);
     if (limit < 0 || limit > 1'000'000'000)
-        return QStringLiteral("limit must be from 0 (no limit) to 1000000000 (got %1).").arg(limit);
+        return Text::tr("limit must be from 0 (no limit) to 1000000000 (got %1).").arg(limit);
     for (const qint64 offset : clockOffsetsMs) {
         if (offset < -86'400'000 || offset > 86'400'000)
-            return QStringLiteral("clock offsets must be within one day (got %1 ms).").arg(offset);
+            return Text::tr("clock offsets must be within one day (got %1 ms).").arg(offset);
     }
     if (clients.size() > maxConnections)
-        return QStringLiteral("clients: at most %1, one connection each (got %2).")
-            .arg(maxConnections)
-            .arg(clients.size());
+        return Text::tr("clients: at most %1, one connection each (got %2).").arg(maxConnections).arg(clients.size());
     if (const QString invalid = validateClientProfiles(clients); !invalid.isEmpty())
         return invalid;
     if (strategy == MemberStrategy::Custom && !customScript.isValid())
-        return QStringLiteral("script: a custom strategy needs a script file.");
+        return Text::tr("script: a custom strategy needs a script file.");
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
-        return QStringLiteral("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
+        return Text::tr("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
     if (reconnectForMs < 0 || reconnectForMs > maxReconnectForMs)
-        return QStringLiteral("reconnect: must be from 0 (fail at once) to %1 ms (got %2 ms).")
+        return Text::tr("reconnect: must be from 0 (fail at once) to %1 ms (got %2 ms).")
             .arg(maxReconnectForMs)
             .arg(reconnectForMs);
     if (!key.isEmpty() && !ZsetKeys::isOwnKey(key))
-        return QStringLiteral("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
+        return Text::tr("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));
     return {};
 }

@@ -6,6 +6,7 @@
 #include "requestlog.h"
 #include "zsetkeys.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 #include <QThread>
 
@@ -20,6 +21,11 @@
 #include <iterator>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(BurstRun)
+};
+
 constexpr int handOverEvery = 512; // records
 constexpr auto handOverAfter = std::chrono::milliseconds(20);
 constexpr auto interruptAfterStop = std::chrono::milliseconds(120);
@@ -181,8 +187,8 @@ void BurstRun::coordinate()
     const RedisReply type = control.command({QByteArrayLiteral("TYPE"), m_key});
     if (type.type() == RedisReply::Type::Status && type.bytes() != "none" && type.bytes() != "zset") {
         fail(BurstFailure::Kind::Script,
-             QStringLiteral("The key %1 already holds a %2, not a sorted set. zsetlab leaves it as it is: choose "
-                            "another key.")
+             Text::tr("The key %1 already holds a %2, not a sorted set. zsetlab leaves it as it is: choose "
+                      "another key.")
                  .arg(QString::fromUtf8(m_key), type.text()));
         return announceEnd();
     }
@@ -203,7 +209,7 @@ void BurstRun::coordinate()
         auto connection = std::make_unique<RedisConnection>();
         if (!connection->open(m_endpoint, m_options)) {
             fail(BurstFailure::Kind::Connection,
-                 QStringLiteral("Connection %1 of %2: %3")
+                 Text::tr("Connection %1 of %2: %3")
                      .arg(c + 1)
                      .arg(m_plan.connectionCount())
                      .arg(connection->lastError().message));
@@ -315,12 +321,18 @@ RedisArgs BurstRun::callFor(int id, qint64 now) const
         values.seq = id + 1;
         values.uuid = requestId;
         const RedisArgs keys = m_plan.callTemplate->expandKeys(values);
-        RedisArgs call{QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArray::number(keys.size())};
+        RedisArgs call {QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArray::number(keys.size())};
         call << keys << m_plan.callTemplate->expandArgs(values);
         return call;
     }
-    return {QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArrayLiteral("1"), m_key, QByteArray::number(now),
-            m_window, m_limit, requestId};
+    return {QByteArrayLiteral("EVALSHA"),
+            m_script.sha1(),
+            QByteArrayLiteral("1"),
+            m_key,
+            QByteArray::number(now),
+            m_window,
+            m_limit,
+            requestId};
 }
 
 void BurstRun::readReply(const RedisReply& reply, RequestRecord* record) const
@@ -332,7 +344,7 @@ void BurstRun::readReply(const RedisReply& reply, RequestRecord* record) const
     // A user's script that answers in another style (learned by the script doctor's probe).
     const ReplyReading reading = ReplyReading::read(reply);
     if (!reading.readable || m_plan.replyStyle == ReplyStyle::Unknown) {
-        record->error = QStringLiteral("Cannot read the script's reply %1 as %2.")
+        record->error = Text::tr("Cannot read the script's reply %1 as %2.")
                             .arg(reply.toDisplayString().left(200), replyStyleDescription(m_plan.replyStyle));
         return;
     }
@@ -388,7 +400,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
             fail(BurstFailure::Kind::Script, record.error, ScriptError::fromReply(reply.text()).line);
         else if (m_plan.stopOnErrors)
             fail(BurstFailure::Kind::Script,
-                 QStringLiteral("Stopped at the first failed request (stop on error): %1").arg(record.error));
+                 Text::tr("Stopped at the first failed request (stop on error): %1").arg(record.error));
     } else {
         readReply(reply, &record);
     }
@@ -400,13 +412,13 @@ QString BurstRun::requestError(const RedisReply& reply) const
     if (isPermissionError(reply))
         return classifyReplyError(reply, m_endpoint).message;
     if (reply.errorCode() != "OOM" && reply.bytes().contains("OOM command not allowed"))
-        return QStringLiteral("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
+        return Text::tr("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
     return ScriptRunner::describeFailure(reply, m_key);
 }
 
 QString BurstRun::lostMessage(const QString& why) const
 {
-    return QStringLiteral("Lost the connection to %1 after %2 requests: %3.")
+    return Text::tr("Lost the connection to %1 after %2 requests: %3.")
         .arg(m_endpoint.address())
         .arg(std::min(m_nextId.load(), m_plan.requests))
         .arg(why);
@@ -432,7 +444,7 @@ bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
     }
     const ScriptError error = ScriptError::fromReply(reply.text());
     fail(BurstFailure::Kind::Script,
-         QStringLiteral("The script %1 does not compile. %2").arg(m_script.name(), error.toString()), error.line);
+         Text::tr("The script %1 does not compile. %2").arg(m_script.name(), error.toString()), error.line);
     return false;
 }
 
@@ -450,7 +462,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
         return;
     }
     // The calls on their way may or may not have run: errors, so that the log stays whole.
-    const QString error = QStringLiteral("No reply: %1 (the request may or may not have run).").arg(why);
+    const QString error = Text::tr("No reply: %1 (the request may or may not have run).").arg(why);
     for (const InFlight& call : lane.inFlight) {
         if (call.id < 0)
             continue;
@@ -479,7 +491,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_outage = lostMessage(why)
-            + QStringLiteral(" Connecting again for up to %1 s.").arg(double(m_plan.reconnectForMs) / 1000.0);
+            + Text::tr(" Connecting again for up to %1 s.").arg(double(m_plan.reconnectForMs) / 1000.0);
     }
     ++m_lanesDown;
 }
@@ -523,7 +535,7 @@ void BurstRun::reconnect(Lane& lane)
         if (refused) { // the server is back but will not have us: waiting does not help
             closeDownLane(lane);
             fail(BurstFailure::Kind::Connection,
-                 lostMessage(lane.lostWhy) + QStringLiteral(" Connecting again was refused: %1").arg(error.message));
+                 lostMessage(lane.lostWhy) + Text::tr(" Connecting again was refused: %1").arg(error.message));
             return;
         }
         why = error.message;
@@ -533,7 +545,7 @@ void BurstRun::reconnect(Lane& lane)
             return;
         }
     } else if (!fresh->setNonBlocking()) {
-        why = QStringLiteral("cannot drive the new connection without blocking");
+        why = Text::tr("cannot drive the new connection without blocking");
     } else {
         {
             std::lock_guard<std::mutex> lock(m_connectionsMutex);
@@ -549,7 +561,7 @@ void BurstRun::reconnect(Lane& lane)
         closeDownLane(lane);
         fail(BurstFailure::Kind::Connection,
              lostMessage(lane.lostWhy)
-                 + QStringLiteral(" It did not come back within %1 s; the last try said: %2")
+                 + Text::tr(" It did not come back within %1 s; the last try said: %2")
                        .arg(double(m_plan.reconnectForMs) / 1000.0)
                        .arg(why));
         return;
@@ -715,10 +727,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                     handleReply(lane, reply, &batch);
             }
             if (!lane.closed && !lane.inFlight.empty() && now - lane.waitingSince >= commandTimeout)
-                loseLane(
-                    lane,
-                    QStringLiteral("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
-                    &batch, false);
+                loseLane(lane,
+                         Text::tr("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
+                         &batch, false);
         }
         if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
             handOver(&batch);

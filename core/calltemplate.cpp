@@ -1,6 +1,13 @@
 #include "calltemplate.h"
 
+#include <QCoreApplication>
+
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(CallTemplate)
+};
+
 struct PlaceholderEntry
 {
     CallTemplate::Placeholder placeholder;
@@ -51,7 +58,7 @@ bool splitWords(const QString& text, QStringList* words, QString* error)
         }
     }
     if (!quote.isNull()) {
-        *error = QStringLiteral("a quote (%1) is not closed").arg(quote);
+        *error = Text::tr("a quote (%1) is not closed").arg(quote);
         return false;
     }
     if (inWord)
@@ -71,7 +78,7 @@ bool parseToken(const QString& word, CallTemplate::Token* token, QString* error)
         const QChar c = word.at(i);
         if (c == QLatin1Char('}')) {
             if (word.mid(i, 2) != QLatin1String("}}")) {
-                *error = QStringLiteral("\"%1\" has a } without its {; write }} for a brace").arg(word);
+                *error = Text::tr("\"%1\" has a } without its {; write }} for a brace").arg(word);
                 return false;
             }
             literal += c;
@@ -89,13 +96,13 @@ bool parseToken(const QString& word, CallTemplate::Token* token, QString* error)
         }
         const int close = word.indexOf(QLatin1Char('}'), i);
         if (close < 0) {
-            *error = QStringLiteral("\"%1\" opens a { that is not closed; write {{ for a brace").arg(word);
+            *error = Text::tr("\"%1\" opens a { that is not closed; write {{ for a brace").arg(word);
             return false;
         }
         const QString name = word.mid(i + 1, close - i - 1);
         CallTemplate::Placeholder placeholder;
         if (!placeholderFromName(name, &placeholder)) {
-            *error = QStringLiteral("{%1} is not a placeholder; use one of %2")
+            *error = Text::tr("{%1} is not a placeholder; use one of %2")
                          .arg(name, CallTemplate::placeholderNames().join(QStringLiteral(" ")));
             return false;
         }
@@ -164,15 +171,15 @@ bool CallTemplate::parse(const QString& keys, const QString& args, CallTemplate*
     parsed.m_argsText = args.simplified();
     QString why;
     if (!parseList(keys, &parsed.m_keys, &why)) {
-        *error = QStringLiteral("--keys: %1.").arg(why);
+        *error = Text::tr("--keys: %1.").arg(why);
         return false;
     }
     if (!parseList(args, &parsed.m_args, &why)) {
-        *error = QStringLiteral("--args: %1.").arg(why);
+        *error = Text::tr("--args: %1.").arg(why);
         return false;
     }
     if (parsed.m_keys.isEmpty()) {
-        *error = QStringLiteral("--keys: give at least one key, e.g. \"{key}\".");
+        *error = Text::tr("--keys: give at least one key, e.g. \"{key}\".");
         return false;
     }
     QStringList keyWords;
@@ -180,8 +187,8 @@ bool CallTemplate::parse(const QString& keys, const QString& args, CallTemplate*
     for (int i = 0; i < parsed.m_keys.size(); ++i) {
         const Piece& first = parsed.m_keys.at(i).first();
         if (!first.isPlaceholder || first.placeholder != Placeholder::Key) {
-            *error = QStringLiteral("--keys: every key must start with {key} (a fresh key under zsetlab:, deleted "
-                                    "afterwards), e.g. \"{key}\" or \"{key}:tokens\"; \"%1\" does not.")
+            *error = Text::tr("--keys: every key must start with {key} (a fresh key under zsetlab:, deleted "
+                              "afterwards), e.g. \"{key}\" or \"{key}:tokens\"; \"%1\" does not.")
                          .arg(keyWords.value(i));
             return false;
         }

@@ -1,5 +1,6 @@
 #include "clientprofile.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <cmath>
@@ -9,6 +10,11 @@
 #include <tuple>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ClientProfile)
+};
+
 constexpr qint64 maxOffsetMs = 86'400'000; // as BurstPlan::clockOffsetsMs
 constexpr double maxDriftPpm = 100'000; // 10 %: far beyond real clocks, enough to see it in a short burst
 
@@ -18,11 +24,10 @@ QString pacingProblem(const Pacing& pacing)
     case Pacing::Kind::Burst:
         return {};
     case Pacing::Kind::Interval:
-        return pacing.intervalMicros >= 1 ? QString() : QStringLiteral("the interval must be at least 1 us");
+        return pacing.intervalMicros >= 1 ? QString() : Text::tr("the interval must be at least 1 us");
     case Pacing::Kind::Poisson:
-        return pacing.perMs >= 0.0001 && pacing.perMs <= 1000
-            ? QString()
-            : QStringLiteral("the rate must be from 0.0001 to 1000 per ms");
+        return pacing.perMs >= 0.0001 && pacing.perMs <= 1000 ? QString()
+                                                              : Text::tr("the rate must be from 0.0001 to 1000 per ms");
     }
     return {};
 }
@@ -68,7 +73,7 @@ private:
 bool parseOne(const QString& text, int number, ClientProfile* client, QString* error)
 {
     auto fail = [&](const QString& why) {
-        *error = QStringLiteral("clients: client %1 (\"%2\"): %3").arg(number).arg(text, why);
+        *error = Text::tr("clients: client %1 (\"%2\"): %3").arg(number).arg(text, why);
         return false;
     };
     ClientProfile result;
@@ -78,33 +83,31 @@ bool parseOne(const QString& text, int number, ClientProfile* client, QString* e
         const QString name = field.left(equals).trimmed().toLower();
         const QString value = equals < 0 ? QString() : field.mid(equals + 1).trimmed();
         if (equals < 0 || value.isEmpty())
-            return fail(QStringLiteral("\"%1\" needs a value, e.g. rate=2 or offset=40.").arg(field.trimmed()));
+            return fail(Text::tr("\"%1\" needs a value, e.g. rate=2 or offset=40.").arg(field.trimmed()));
         bool ok = false;
         if (name == QLatin1String("rate") || name == QLatin1String("pace")) {
             if (result.pacing)
-                return fail(QStringLiteral("give rate= or pace= once."));
+                return fail(Text::tr("give rate= or pace= once."));
             hasRate = name == QLatin1String("rate");
             Pacing pacing;
             QString why;
             if (!Pacing::parse(hasRate ? QStringLiteral("poisson:") + value : value, &pacing, &why))
-                return fail(
-                    hasRate ? QStringLiteral("rate=R needs arrivals per ms from 0.0001 to 1000, not \"%1\".").arg(value)
-                            : why);
+                return fail(hasRate
+                                ? Text::tr("rate=R needs arrivals per ms from 0.0001 to 1000, not \"%1\".").arg(value)
+                                : why);
             result.pacing = pacing;
         } else if (name == QLatin1String("offset")) {
             result.offsetMs = value.toLongLong(&ok);
             if (!ok || std::abs(result.offsetMs) > maxOffsetMs)
-                return fail(
-                    QStringLiteral("offset=MS needs whole milliseconds within one day, not \"%1\".").arg(value));
+                return fail(Text::tr("offset=MS needs whole milliseconds within one day, not \"%1\".").arg(value));
         } else if (name == QLatin1String("drift")) {
             result.driftPpm = value.toDouble(&ok);
             if (!ok || !(std::abs(result.driftPpm) <= maxDriftPpm))
-                return fail(QStringLiteral("drift=PPM needs parts per million from -%1 to %1, not \"%2\".")
+                return fail(Text::tr("drift=PPM needs parts per million from -%1 to %1, not \"%2\".")
                                 .arg(maxDriftPpm, 0, 'f', 0)
                                 .arg(value));
         } else {
-            return fail(
-                QStringLiteral("unknown field \"%1\"; use rate=, pace=, offset= or drift=.").arg(field.trimmed()));
+            return fail(Text::tr("unknown field \"%1\"; use rate=, pace=, offset= or drift=.").arg(field.trimmed()));
         }
     }
     *client = result;
@@ -119,7 +122,7 @@ bool parseClientProfiles(const QString& text, QVector<ClientProfile>* clients, Q
     for (int i = 0; i < entries.size(); ++i) {
         const QString entry = entries[i].trimmed();
         if (entry.isEmpty()) {
-            *error = QStringLiteral("clients: client %1 is empty; describe each one, e.g. \"rate=2;rate=2,offset=40\".")
+            *error = Text::tr("clients: client %1 is empty; describe each one, e.g. \"rate=2;rate=2,offset=40\".")
                          .arg(i + 1);
             return false;
         }
@@ -163,11 +166,11 @@ QString validateClientProfiles(const QVector<ClientProfile>& clients)
         if (client.pacing)
             why = pacingProblem(*client.pacing);
         if (why.isEmpty() && std::abs(client.offsetMs) > maxOffsetMs)
-            why = QStringLiteral("the clock offset must be within one day (got %1 ms)").arg(client.offsetMs);
+            why = Text::tr("the clock offset must be within one day (got %1 ms)").arg(client.offsetMs);
         if (why.isEmpty() && !(std::abs(client.driftPpm) <= maxDriftPpm))
-            why = QStringLiteral("the drift must be within %1 ppm (got %2)").arg(maxDriftPpm).arg(client.driftPpm);
+            why = Text::tr("the drift must be within %1 ppm (got %2)").arg(maxDriftPpm).arg(client.driftPpm);
         if (!why.isEmpty())
-            return QStringLiteral("clients: client %1: %2.").arg(c + 1).arg(why);
+            return Text::tr("clients: client %1: %2.").arg(c + 1).arg(why);
     }
     return {};
 }

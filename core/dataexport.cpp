@@ -5,10 +5,19 @@
 #include "redisconnection.h"
 #include "requestlog.h"
 
+#include <QCoreApplication>
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(DataExport)
+};
+
+} // namespace
 
 namespace DataExport {
 
@@ -153,7 +162,7 @@ bool readZset(RedisConnection& connection, const QByteArray& key, QVector<ZsetEn
             {"ZRANGE", key, QByteArray::number(start), QByteArray::number(start + chunk - 1), "WITHSCORES"});
         if (reply.isError()) {
             *error = reply.errorCode() == "WRONGTYPE"
-                ? QStringLiteral("The key %1 is not a sorted set.").arg(QString::fromUtf8(key))
+                ? Text::tr("The key %1 is not a sorted set.").arg(QString::fromUtf8(key))
                 : reply.text();
             return false;
         }

@@ -1,6 +1,15 @@
 #include "limiterreply.h"
 
+#include <QCoreApplication>
 #include <QString>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LimiterReply)
+};
+
+} // namespace
 
 bool readLimiterReply(const RedisReply& reply, qint64 now, const QByteArray& requestId, RequestRecord* record)
 {
@@ -29,7 +38,7 @@ bool readLimiterReply(const RedisReply& reply, qint64 now, const QByteArray& req
         }
         return true;
     }
-    record->error = QStringLiteral("Cannot read the script's reply %1: expected {count, added, member} or a count.")
+    record->error = Text::tr("Cannot read the script's reply %1: expected {count, added, member} or a count.")
                         .arg(reply.toDisplayString().left(200));
     return false;
 }

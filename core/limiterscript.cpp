@@ -2,12 +2,18 @@
 
 #include "redisconnection.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LimiterScript)
+};
+
 struct StrategyEntry
 {
     MemberStrategy strategy;
@@ -80,12 +86,12 @@ bool LimiterScript::fromFile(const QString& path, LimiterScript* script, QString
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("Cannot read the script %1: %2.").arg(path, file.errorString());
+        *error = Text::tr("Cannot read the script %1: %2.").arg(path, file.errorString());
         return false;
     }
     const QByteArray source = file.readAll();
     if (source.trimmed().isEmpty()) {
-        *error = QStringLiteral("The script %1 is empty.").arg(path);
+        *error = Text::tr("The script %1 is empty.").arg(path);
         return false;
     }
     *script = fromSource(QFileInfo(path).fileName(), source);
@@ -108,8 +114,8 @@ ScriptError ScriptError::fromReply(const QString& redisMessage)
 QString ScriptError::toString() const
 {
     if (line > 0)
-        return QStringLiteral("Lua error at line %1: %2").arg(line).arg(message);
-    return QStringLiteral("Lua error: %1").arg(message);
+        return Text::tr("Lua error at line %1: %2").arg(line).arg(message);
+    return Text::tr("Lua error: %1").arg(message);
 }
 
 ScriptRunner::ScriptRunner(LimiterScript script)
@@ -124,7 +130,7 @@ bool ScriptRunner::load(RedisConnection& connection)
         if (reply.isServerError()) {
             const ScriptError error = ScriptError::fromReply(reply.text());
             m_errorLine = error.line;
-            m_error = QStringLiteral("The script %1 does not compile. %2").arg(m_script.name(), error.toString());
+            m_error = Text::tr("The script %1 does not compile. %2").arg(m_script.name(), error.toString());
         } else {
             m_errorLine = 0;
             m_error = classifyReplyError(reply, connection.endpoint()).message;
@@ -167,16 +173,16 @@ QString ScriptRunner::describeFailure(const RedisReply& reply, const QByteArray&
     if (!reply.isError())
         return {};
     if (reply.isConnectionLost())
-        return QStringLiteral("No reply: %1.").arg(reply.text());
+        return Text::tr("No reply: %1.").arg(reply.text());
     const QByteArray code = reply.errorCode();
     if (code == "WRONGTYPE")
-        return QStringLiteral("The key %1 holds a value that is not a sorted set (WRONGTYPE). zsetlab leaves it as "
-                              "it is: choose another key, or delete that one yourself if it is yours.")
+        return Text::tr("The key %1 holds a value that is not a sorted set (WRONGTYPE). zsetlab leaves it as "
+                        "it is: choose another key, or delete that one yourself if it is yours.")
             .arg(QString::fromUtf8(key));
     if (code == "OOM")
-        return QStringLiteral("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
+        return Text::tr("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
     if (code == "NOSCRIPT")
-        return QStringLiteral("The server does not have the script loaded (NOSCRIPT) and reloading it failed.");
+        return Text::tr("The server does not have the script loaded (NOSCRIPT) and reloading it failed.");
     const ScriptError error = ScriptError::fromReply(reply.text());
     if (error.line > 0 || reply.bytes().contains("script"))
         return error.toString();

@@ -2,6 +2,7 @@
 
 #include "redisconnection.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,11 @@
 #include <unistd.h>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(PrivateRedisServer)
+};
+
 // A small supervisor between zsetlab and redis-server. When it gets SIGTERM (from stop(), or from
 // the kernel when zsetlab dies: PR_SET_PDEATHSIG), it stops redis-server, waits for it and removes
 // the private folder. "wait" returns early when a trapped signal arrives, hence the second wait.
@@ -71,14 +77,14 @@ bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
     m_error.clear();
     const QString server = executable();
     if (server.isEmpty()) {
-        m_error = QStringLiteral("redis-server is not installed (not on PATH). Install it (Debian: apt-get install "
-                                 "redis-server) or give the URL of a running server.");
+        m_error = Text::tr("redis-server is not installed (not on PATH). Install it (Debian: apt-get install "
+                           "redis-server) or give the URL of a running server.");
         return false;
     }
 
     m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/zsetlab-redis-XXXXXX"));
     if (!m_dir->isValid()) {
-        m_error = QStringLiteral("Cannot create a private folder for redis-server in %1: %2")
+        m_error = Text::tr("Cannot create a private folder for redis-server in %1: %2")
                       .arg(QDir::tempPath(), m_dir->errorString());
         m_dir.reset();
         return false;
@@ -97,7 +103,7 @@ bool PrivateRedisServer::restart(std::chrono::milliseconds timeout)
     stopProcess();
     m_error.clear();
     if (!QDir().mkpath(m_folder)) {
-        m_error = QStringLiteral("Cannot make the private folder %1 again.").arg(m_folder);
+        m_error = Text::tr("Cannot make the private folder %1 again.").arg(m_folder);
         stop();
         return false;
     }
@@ -143,7 +149,7 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
     });
     m_process->start(QStringLiteral("/bin/sh"), arguments);
     if (!m_process->waitForStarted(5000)) {
-        m_error = QStringLiteral("Cannot run /bin/sh to start redis-server: %1").arg(m_process->errorString());
+        m_error = Text::tr("Cannot run /bin/sh to start redis-server: %1").arg(m_process->errorString());
         stop();
         return false;
     }
@@ -172,9 +178,10 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
     why = QString(QString::fromLocal8Bit(m_process->readAll()).trimmed() + QLatin1Char('\n') + why).trimmed();
     const QStringList lines = why.split(QLatin1Char('\n'));
     why = lines.mid(qMax(0, lines.size() - 4)).join(QLatin1Char('\n'));
-    m_error = QStringLiteral("The private redis-server did not start%1.%2")
-                  .arg(m_process->state() == QProcess::Running ? QStringLiteral(" in time") : QString(),
-                       why.isEmpty() ? QString() : QStringLiteral(" Its log says:\n") + why);
+    m_error = m_process->state() == QProcess::Running ? Text::tr("The private redis-server did not start in time.")
+                                                      : Text::tr("The private redis-server did not start.");
+    if (!why.isEmpty())
+        m_error += QLatin1Char(' ') + Text::tr("Its log says:") + QLatin1Char('\n') + why;
     stop();
     return false;
 }

@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -11,6 +12,11 @@
 #include <sys/socket.h>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(RedisConnection)
+};
+
 timeval toTimeval(std::chrono::milliseconds ms)
 {
     timeval tv;
@@ -22,9 +28,9 @@ timeval toTimeval(std::chrono::milliseconds ms)
 QString credentialsHint(const RedisEndpoint& endpoint)
 {
     if (endpoint.transport == RedisEndpoint::Transport::Unix)
-        return QStringLiteral("unix://USER:PASSWORD@/path/to.sock is not accepted; use a TCP URL "
-                              "redis://USER:PASSWORD@host:port, or the Connect dialog");
-    return QStringLiteral("redis://:PASSWORD@%1 (or redis://USER:PASSWORD@%1 for an ACL user)").arg(endpoint.address());
+        return Text::tr("unix://USER:PASSWORD@/path/to.sock is not accepted; use a TCP URL "
+                        "redis://USER:PASSWORD@host:port, or the Connect dialog");
+    return Text::tr("redis://:PASSWORD@%1 (or redis://USER:PASSWORD@%1 for an ACL user)").arg(endpoint.address());
 }
 } // namespace
 
@@ -61,25 +67,25 @@ RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endp
         return error;
     if (reply.isConnectionLost()) {
         error.kind = RedisError::Kind::ConnectionLost;
-        error.message = QStringLiteral("Lost the connection to %1: %2. Check that the server is still running.")
+        error.message = Text::tr("Lost the connection to %1: %2. Check that the server is still running.")
                             .arg(endpoint.address(), reply.text());
         return error;
     }
     const QByteArray code = reply.errorCode();
     if (code == "NOAUTH") {
         error.kind = RedisError::Kind::PasswordRequired;
-        error.message = QStringLiteral("The server at %1 needs a password. Give it in the URL: %2.")
+        error.message = Text::tr("The server at %1 needs a password. Give it in the URL: %2.")
                             .arg(endpoint.address(), credentialsHint(endpoint));
     } else if (code == "WRONGPASS" || reply.bytes().contains("invalid password")
                || reply.bytes().contains("invalid username-password")) {
         error.kind = RedisError::Kind::WrongPassword;
-        error.message = QStringLiteral("The server at %1 refused the user name or password. Check the "
-                                       "credentials in the URL: %2.")
+        error.message = Text::tr("The server at %1 refused the user name or password. Check the "
+                                 "credentials in the URL: %2.")
                             .arg(endpoint.address(), credentialsHint(endpoint));
     } else if (code == "NOPERM") {
         error.kind = RedisError::Kind::NoPermission;
-        error.message = QStringLiteral("The ACL user \"%1\" may not run this command (%2). Grant it with e.g. "
-                                       "ACL SETUSER %1 +@scripting +@sortedset +@string +@keyspace ~zsetlab:*.")
+        error.message = Text::tr("The ACL user \"%1\" may not run this command (%2). Grant it with e.g. "
+                                 "ACL SETUSER %1 +@scripting +@sortedset +@string +@keyspace ~zsetlab:*.")
                             .arg(endpoint.user.isEmpty() ? QStringLiteral("default") : endpoint.user, reply.text());
     } else {
         error.kind = RedisError::Kind::Server;
@@ -121,42 +127,42 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         m_context = redisConnectWithTimeout(endpoint.host.toUtf8().constData(), endpoint.port, connectTimeout);
 
     if (!m_context)
-        return fail(RedisError::Kind::ConnectionLost, QStringLiteral("Out of memory while connecting."));
+        return fail(RedisError::Kind::ConnectionLost, Text::tr("Out of memory while connecting."));
     if (m_context->err) {
         const QString why = QString::fromLocal8Bit(m_context->errstr);
         const QString where = endpoint.address();
         if (why.contains(QLatin1String("refused"), Qt::CaseInsensitive)) {
             if (endpoint.transport == RedisEndpoint::Transport::Unix)
                 return fail(RedisError::Kind::Refused,
-                            QStringLiteral("Nothing accepts connections on the socket %1 (connection refused). "
-                                           "Is redis-server running with unixsocket set to this path?")
+                            Text::tr("Nothing accepts connections on the socket %1 (connection refused). "
+                                     "Is redis-server running with unixsocket set to this path?")
                                 .arg(where));
             return fail(RedisError::Kind::Refused,
-                        QStringLiteral("Nothing is listening at %1 (connection refused). Start redis-server "
-                                       "there, or choose another server.")
+                        Text::tr("Nothing is listening at %1 (connection refused). Start redis-server "
+                                 "there, or choose another server.")
                             .arg(where));
         }
         if (why.contains(QLatin1String("No such file"), Qt::CaseInsensitive))
             return fail(RedisError::Kind::NoSocket,
-                        QStringLiteral("There is no socket at %1. Check the path, or start redis-server with "
-                                       "--unixsocket %1.")
+                        Text::tr("There is no socket at %1. Check the path, or start redis-server with "
+                                 "--unixsocket %1.")
                             .arg(where));
         if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive)
             || why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive)
             || why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
             return fail(RedisError::Kind::Timeout,
-                        QStringLiteral("No answer from %1 within %2 ms. Check the host and port, a firewall, "
-                                       "or raise the connect timeout.")
+                        Text::tr("No answer from %1 within %2 ms. Check the host and port, a firewall, "
+                                 "or raise the connect timeout.")
                             .arg(where)
                             .arg(options.connectTimeout.count()));
         if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive)
             || why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive)
             || why.contains(QLatin1String("nodename"), Qt::CaseInsensitive)
             || why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
-            return fail(RedisError::Kind::UnknownHost,
-                        QStringLiteral("The host \"%1\" is unknown (%2). Check its spelling in the URL.")
-                            .arg(endpoint.host, why));
-        return fail(RedisError::Kind::ConnectionLost, QStringLiteral("Cannot connect to %1: %2.").arg(where, why));
+            return fail(
+                RedisError::Kind::UnknownHost,
+                Text::tr("The host \"%1\" is unknown (%2). Check its spelling in the URL.").arg(endpoint.host, why));
+        return fail(RedisError::Kind::ConnectionLost, Text::tr("Cannot connect to %1: %2.").arg(where, why));
     }
 
     m_fd = m_context->fd;
@@ -175,13 +181,13 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
             RedisError error = classifyReplyError(reply, endpoint);
             // Servers before 6.0 answer AUTH with two arguments with a syntax error.
             if (error.kind == RedisError::Kind::Server && !endpoint.user.isEmpty())
-                error.message = QStringLiteral("This server does not know ACL users (Redis 6.0 or later): "
-                                               "remove the user name from the URL. Server said: %1")
+                error.message = Text::tr("This server does not know ACL users (Redis 6.0 or later): "
+                                         "remove the user name from the URL. Server said: %1")
                                     .arg(reply.text());
             else if (error.kind == RedisError::Kind::Server
                      && reply.bytes().contains("without any password configured"))
-                error.message = QStringLiteral("The server at %1 has no password set: remove the password "
-                                               "from the URL.")
+                error.message = Text::tr("The server at %1 has no password set: remove the password "
+                                         "from the URL.")
                                     .arg(endpoint.address());
             return fail(error.kind == RedisError::Kind::Server ? RedisError::Kind::WrongPassword : error.kind,
                         error.message);
@@ -195,8 +201,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
             if (error.kind != RedisError::Kind::Server)
                 return fail(error.kind, error.message);
             return fail(RedisError::Kind::BadDatabase,
-                        QStringLiteral("The server refused database %1 (%2). Pick a database the server has, "
-                                       "such as /0.")
+                        Text::tr("The server refused database %1 (%2). Pick a database the server has, "
+                                 "such as /0.")
                             .arg(endpoint.db)
                             .arg(reply.text()));
         }
@@ -207,8 +213,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         const RedisError error = classifyReplyError(info, endpoint);
         if (info.isConnectionLost() && info.bytes().contains("timed out"))
             return fail(RedisError::Kind::Timeout,
-                        QStringLiteral("%1 accepted the connection but did not answer within %2 ms. Is it a Redis "
-                                       "server, and is it busy or paused?")
+                        Text::tr("%1 accepted the connection but did not answer within %2 ms. Is it a Redis "
+                                 "server, and is it busy or paused?")
                             .arg(endpoint.address())
                             .arg(options.commandTimeout.count()));
         return fail(error.kind, error.message);
@@ -216,8 +222,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     m_server = ServerInfo::parse(info.bytes());
     if (!m_server.hasScripting())
         return fail(RedisError::Kind::TooOld,
-                    QStringLiteral("The server at %1 runs Redis %2, which has no Lua scripting. zsetlab needs "
-                                   "Redis 2.6 or later.")
+                    Text::tr("The server at %1 runs Redis %2, which has no Lua scripting. zsetlab needs "
+                             "Redis 2.6 or later.")
                         .arg(endpoint.address(), m_server.version.isEmpty() ? QStringLiteral("?") : m_server.version));
     return true;
 }
@@ -238,11 +244,11 @@ bool RedisConnection::isOpen() const
 
 RedisReply RedisConnection::takeContextError() const
 {
-    QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : QStringLiteral("not connected");
+    QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : Text::tr("not connected");
     if (why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive))
-        why = QStringLiteral("timed out waiting for a reply");
+        why = Text::tr("timed out waiting for a reply");
     else if (why.isEmpty() || (m_context && m_context->err == REDIS_ERR_EOF))
-        why = QStringLiteral("the server closed the connection");
+        why = Text::tr("the server closed the connection");
     return RedisReply::connectionLost(why);
 }
 

@@ -1,9 +1,15 @@
 #include "redisendpoint.h"
 
+#include <QCoreApplication>
 #include <QUrl>
 #include <QUrlQuery>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(RedisEndpoint)
+};
+
 bool fail(QString* error, const QString& message)
 {
     if (error)
@@ -17,8 +23,7 @@ bool parseDb(const QString& text, int* db, QString* error)
     const int value = text.toInt(&ok);
     if (!ok || value < 0 || value > 65535)
         return fail(
-            error,
-            QStringLiteral("The database number \"%1\" is not valid: use a whole number from 0 (e.g. /0).").arg(text));
+            error, Text::tr("The database number \"%1\" is not valid: use a whole number from 0 (e.g. /0).").arg(text));
     *db = value;
     return true;
 }
@@ -28,34 +33,33 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
 {
     const QString text = input.trimmed();
     if (text.isEmpty())
-        return fail(error, QStringLiteral("No Redis URL given: use redis://host:port or unix:///path/to/redis.sock."));
+        return fail(error, Text::tr("No Redis URL given: use redis://host:port or unix:///path/to/redis.sock."));
 
     const int schemeEnd = text.indexOf(QLatin1String("://"));
     if (schemeEnd <= 0)
-        return fail(error,
-                    QStringLiteral("\"%1\" is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.")
-                        .arg(text));
+        return fail(
+            error,
+            Text::tr("\"%1\" is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.").arg(text));
     const QString scheme = text.left(schemeEnd).toLower();
     if (scheme == QLatin1String("rediss"))
         return fail(error,
-                    QStringLiteral("TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no "
-                                   "TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://."));
+                    Text::tr("TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no "
+                             "TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://."));
     if (scheme != QLatin1String("redis") && scheme != QLatin1String("unix"))
-        return fail(
-            error,
-            QStringLiteral("Unknown scheme \"%1://\": use redis:// for TCP or unix:// for a socket.").arg(scheme));
+        return fail(error,
+                    Text::tr("Unknown scheme \"%1://\": use redis:// for TCP or unix:// for a socket.").arg(scheme));
 
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid())
-        return fail(error, QStringLiteral("The URL \"%1\" is malformed: %2.").arg(text, url.errorString()));
+        return fail(error, Text::tr("The URL \"%1\" is malformed: %2.").arg(text, url.errorString()));
 
     RedisEndpoint result;
     result.user = url.userName(QUrl::FullyDecoded);
     result.password = url.password(QUrl::FullyDecoded);
     if (!result.user.isEmpty() && result.password.isEmpty())
-        return fail(error,
-                    QStringLiteral("The URL names user \"%1\" without a password: write redis://%1:PASSWORD@host.")
-                        .arg(result.user));
+        return fail(
+            error,
+            Text::tr("The URL names user \"%1\" without a password: write redis://%1:PASSWORD@host.").arg(result.user));
 
     if (scheme == QLatin1String("unix")) {
         result.transport = Transport::Unix;
@@ -67,30 +71,30 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
             result.socketPath.remove(0, 1);
         if (!url.host().isEmpty())
             return fail(error,
-                        QStringLiteral("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
-                                       "unix://%1….")
+                        Text::tr("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
+                                 "unix://%1….")
                             .arg(url.host()));
         // A path ending in "/" names a directory, never a socket ("unix:///", "unix:////").
         if (result.socketPath.isEmpty() || result.socketPath.endsWith(QLatin1Char('/')))
-            return fail(error, QStringLiteral("The unix URL has no socket path: write unix:///path/to/redis.sock."));
+            return fail(error, Text::tr("The unix URL has no socket path: write unix:///path/to/redis.sock."));
         const QUrlQuery query(url);
         for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
             if (item.first == QLatin1String("db")) {
                 if (!parseDb(item.second, &result.db, error))
                     return false;
             } else {
-                return fail(error,
-                            QStringLiteral("Unknown URL option \"%1\": the only option of a unix URL is ?db=N.")
-                                .arg(item.first));
+                return fail(
+                    error,
+                    Text::tr("Unknown URL option \"%1\": the only option of a unix URL is ?db=N.").arg(item.first));
             }
         }
     } else {
         result.host = url.host(QUrl::FullyDecoded);
         if (result.host.isEmpty())
-            return fail(error, QStringLiteral("The URL has no host: write redis://host[:port][/db]."));
+            return fail(error, Text::tr("The URL has no host: write redis://host[:port][/db]."));
         const int port = url.port(6379);
         if (port <= 0 || port > 65535)
-            return fail(error, QStringLiteral("The port must be from 1 to 65535."));
+            return fail(error, Text::tr("The port must be from 1 to 65535."));
         result.port = port;
         const QString path = url.path(QUrl::FullyDecoded);
         if (!path.isEmpty() && path != QLatin1String("/")) {
@@ -99,8 +103,8 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
         }
         if (url.hasQuery())
             return fail(error,
-                        QStringLiteral("Unexpected URL options \"?%1\": put the database in the path, as in "
-                                       "redis://host:port/2.")
+                        Text::tr("Unexpected URL options \"?%1\": put the database in the path, as in "
+                                 "redis://host:port/2.")
                             .arg(url.query()));
     }
     if (endpoint)

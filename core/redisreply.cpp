@@ -2,13 +2,22 @@
 
 #include <hiredis/hiredis.h>
 
+#include <QCoreApplication>
 #include <QStringList>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(RedisReply)
+};
+
+} // namespace
 
 RedisReply RedisReply::fromHiredis(const redisReply* reply)
 {
     RedisReply result;
     if (!reply)
-        return connectionLost(QStringLiteral("no reply"));
+        return connectionLost(Text::tr("no reply"));
     switch (reply->type) {
     case REDIS_REPLY_STATUS:
         result.m_type = Type::Status;

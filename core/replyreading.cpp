@@ -1,11 +1,17 @@
 #include "replyreading.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <cmath>
 #include <limits>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ReplyReading)
+};
+
 // Words scripts use for their decision, lower-cased.
 bool readWord(const QByteArray& word, qint64* value)
 {
@@ -74,15 +80,15 @@ QString replyStyleDescription(ReplyStyle style)
 {
     switch (style) {
     case ReplyStyle::CountWithCall:
-        return QStringLiteral("a count that includes the call (admitted while count <= limit)");
+        return Text::tr("a count that includes the call (admitted while count <= limit)");
     case ReplyStyle::CountBeforeCall:
-        return QStringLiteral("the count before the call (admitted while count < limit)");
+        return Text::tr("the count before the call (admitted while count < limit)");
     case ReplyStyle::Admitted:
-        return QStringLiteral("the script's own decision (1/true = admitted, 0/false = refused)");
+        return Text::tr("the script's own decision (1/true = admitted, 0/false = refused)");
     case ReplyStyle::Unknown:
         break;
     }
-    return QStringLiteral("unreadable");
+    return Text::tr("unreadable");
 }
 
 ReplyReading ReplyReading::read(const RedisReply& reply)
@@ -103,13 +109,13 @@ ReplyReading ReplyReading::read(const RedisReply& reply)
 ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
 {
     if (spread.isEmpty()) {
-        *why = QStringLiteral("no replies to read");
+        *why = Text::tr("no replies to read");
         return ReplyStyle::Unknown;
     }
     QStringList values;
     for (const ReplyReading& reading : spread) {
         if (!reading.readable) {
-            *why = QStringLiteral("the reply %1 is neither a number, 0/1 nor true/false").arg(reading.shown.left(80));
+            *why = Text::tr("the reply %1 is neither a number, 0/1 nor true/false").arg(reading.shown.left(80));
             return ReplyStyle::Unknown;
         }
         values << QString::number(reading.value);
@@ -134,9 +140,9 @@ ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
     if (growsByAtMostOne && highest == 1 && first == 1)
         return ReplyStyle::Admitted;
     if (highest == 0 && first == 0)
-        *why = QStringLiteral("every call replied 0, false or nil although no limit applied");
+        *why = Text::tr("every call replied 0, false or nil although no limit applied");
     else
-        *why = QStringLiteral("the replies (%1) are neither a count that grows by one per call nor 0/1")
+        *why = Text::tr("the replies (%1) are neither a count that grows by one per call nor 0/1")
                    .arg(values.mid(0, 10).join(QStringLiteral(", ")));
     return ReplyStyle::Unknown;
 }
@@ -184,14 +190,14 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         }
     }
     if (repeatsAtLimit > 0)
-        count.note = QStringLiteral("%1 calls replied %2 (the limit) again: a script that refuses without adding "
-                                    "replies its unchanged count, so zsetlab cannot tell whether they were "
-                                    "admitted; a reply of 0/1 or {allowed, count} would say")
+        count.note = Text::tr("%1 calls replied %2 (the limit) again: a script that refuses without adding "
+                              "replies its unchanged count, so zsetlab cannot tell whether they were "
+                              "admitted; a reply of 0/1 or {allowed, count} would say")
                          .arg(repeatsAtLimit)
                          .arg(limit);
     else if (count.unclear > 0 && style == ReplyStyle::Unknown)
-        count.note = QStringLiteral("the replies could not be read");
+        count.note = Text::tr("the replies could not be read");
     else if (count.unclear > 0)
-        count.note = QStringLiteral("%1 replies were neither 0 nor 1").arg(count.unclear);
+        count.note = Text::tr("%1 replies were neither 0 nor 1").arg(count.unclear);
     return count;
 }

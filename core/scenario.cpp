@@ -2,6 +2,7 @@
 
 #include "clientprofile.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +11,11 @@
 #include <cmath>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(Scenario)
+};
+
 // Reads typed fields of one JSON object and remembers the first problem, named by its path.
 class FieldReader
 {
@@ -41,16 +47,16 @@ public:
             shown = QStringLiteral("null");
             break;
         case QJsonValue::Array:
-            shown = QStringLiteral("a list");
+            shown = Text::tr("a list");
             break;
         case QJsonValue::Object:
-            shown = QStringLiteral("an object");
+            shown = Text::tr("an object");
             break;
         case QJsonValue::Undefined:
-            shown = QStringLiteral("nothing");
+            shown = Text::tr("nothing");
             break;
         }
-        *m_error = QStringLiteral("%1: expected %2, got %3.").arg(name(field), expected, shown);
+        *m_error = Text::tr("%1: expected %2, got %3.").arg(name(field), expected, shown);
         return false;
     }
 
@@ -65,7 +71,7 @@ public:
             return;
         const double number = json.toDouble(std::nan(""));
         if (!json.isDouble() || std::floor(number) != number || number < double(min) || number > double(max)) {
-            fail(QLatin1String(field), QStringLiteral("a whole number from %1 to %2").arg(min).arg(max), json);
+            fail(QLatin1String(field), Text::tr("a whole number from %1 to %2").arg(min).arg(max), json);
             return;
         }
         *value = qint64(number);
@@ -77,7 +83,7 @@ public:
         if (json.isUndefined() || !ok())
             return;
         if (!json.isDouble() || json.toDouble() < min || json.toDouble() > max) {
-            fail(QLatin1String(field), QStringLiteral("a number from %1 to %2").arg(min).arg(max), json);
+            fail(QLatin1String(field), Text::tr("a number from %1 to %2").arg(min).arg(max), json);
             return;
         }
         *value = json.toDouble();
@@ -89,7 +95,7 @@ public:
         if (json.isUndefined() || !ok())
             return;
         if (!json.isString()) {
-            fail(QLatin1String(field), QStringLiteral("text"), json);
+            fail(QLatin1String(field), Text::tr("text"), json);
             return;
         }
         *value = json.toString();
@@ -101,7 +107,7 @@ public:
         if (json.isUndefined() || !ok())
             return;
         if (!json.isBool()) {
-            fail(QLatin1String(field), QStringLiteral("true or false"), json);
+            fail(QLatin1String(field), Text::tr("true or false"), json);
             return;
         }
         *value = json.toBool();
@@ -141,7 +147,7 @@ QJsonObject planToJson(const BurstPlan& plan)
 bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
 {
     if (!value.isObject()) {
-        *error = QStringLiteral("plan: expected an object with the burst's settings.");
+        *error = Text::tr("plan: expected an object with the burst's settings.");
         return false;
     }
     FieldReader fields(value.toObject(), QStringLiteral("plan"), error);
@@ -150,7 +156,7 @@ bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
         fields.text("strategy", &text);
         if (fields.ok() && (!parseStrategy(text, &plan->strategy)))
             return fields.fail(QStringLiteral("strategy"),
-                               QStringLiteral("one of %1").arg(builtinStrategyNames().join(QStringLiteral(", "))),
+                               Text::tr("one of %1").arg(builtinStrategyNames().join(QStringLiteral(", "))),
                                fields.value("strategy"));
     }
     qint64 number = plan->requests;
@@ -166,14 +172,14 @@ bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
         fields.text("pace", &text);
         QString why;
         if (fields.ok() && !Pacing::parse(text, &plan->pacing, &why))
-            return fields.fail(QStringLiteral("pace"), QStringLiteral("burst, interval:MICROS or poisson:PER_MS"),
+            return fields.fail(QStringLiteral("pace"), Text::tr("burst, interval:MICROS or poisson:PER_MS"),
                                fields.value("pace"));
     }
     if (fields.has("clock")) {
         fields.text("clock", &text);
         if (fields.ok() && !parseClock(text, &plan->clock))
             return fields.fail(QStringLiteral("clock"),
-                               QStringLiteral("one of %1").arg(clockNames().join(QStringLiteral(", "))),
+                               Text::tr("one of %1").arg(clockNames().join(QStringLiteral(", "))),
                                fields.value("clock"));
     }
     fields.integer("window_ms", 1, 365LL * 24 * 3600 * 1000, &plan->windowMs);
@@ -184,12 +190,12 @@ bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
     if (fields.ok() && fields.has("clock_offsets_ms")) {
         const QJsonValue offsets = fields.value("clock_offsets_ms");
         if (!offsets.isArray())
-            return fields.fail(QStringLiteral("clock_offsets_ms"), QStringLiteral("a list of milliseconds"), offsets);
+            return fields.fail(QStringLiteral("clock_offsets_ms"), Text::tr("a list of milliseconds"), offsets);
         plan->clockOffsetsMs.clear();
         for (const QJsonValue& offset : offsets.toArray()) {
             if (!offset.isDouble() || std::abs(offset.toDouble()) > 86'400'000)
-                return fields.fail(QStringLiteral("clock_offsets_ms"),
-                                   QStringLiteral("whole milliseconds within one day"), offset);
+                return fields.fail(QStringLiteral("clock_offsets_ms"), Text::tr("whole milliseconds within one day"),
+                                   offset);
             plan->clockOffsetsMs << qint64(offset.toDouble());
         }
     }
@@ -202,7 +208,7 @@ bool planFromJson(const QJsonValue& value, BurstPlan* plan, QString* error)
             if (why.endsWith(QLatin1Char('.')))
                 why.chop(1);
             return fields.fail(QStringLiteral("clients"),
-                               QStringLiteral("app servers as \"rate=2;rate=2,offset=40\" (%1)").arg(why),
+                               Text::tr("app servers as \"rate=2;rate=2,offset=40\" (%1)").arg(why),
                                fields.value("clients"));
         }
     }
@@ -237,13 +243,11 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("Not valid JSON at character %1: %2.")
-                     .arg(parseError.offset)
-                     .arg(parseError.errorString());
+        *error = Text::tr("Not valid JSON at character %1: %2.").arg(parseError.offset).arg(parseError.errorString());
         return false;
     }
     if (!document.isObject()) {
-        *error = QStringLiteral("Expected a JSON object at the top of a scenario file.");
+        *error = Text::tr("Expected a JSON object at the top of a scenario file.");
         return false;
     }
     const QJsonObject json = document.object();
@@ -251,7 +255,7 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
     const QJsonValue schemaValue = json.value(QLatin1String("schema"));
     if (schemaValue.toString() != QLatin1String(schema)) {
         if (schemaValue.toString().startsWith(QLatin1String("zsetlab.scenario/")))
-            *error = QStringLiteral("schema: this zsetlab reads %1; the file is %2 (made by another version).")
+            *error = Text::tr("schema: this zsetlab reads %1; the file is %2 (made by another version).")
                          .arg(QLatin1String(schema), schemaValue.toString());
         else
             fields.fail(QStringLiteral("schema"), QStringLiteral("\"%1\"").arg(QLatin1String(schema)), schemaValue);
@@ -263,20 +267,20 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
     fields.text("language", &result.language);
     if (fields.ok() && !result.language.isEmpty() && result.language != QLatin1String("en")
         && result.language != QLatin1String("vi"))
-        return fields.fail(QStringLiteral("language"), QStringLiteral("\"en\" or \"vi\""),
+        return fields.fail(QStringLiteral("language"), Text::tr("\"en\" or \"vi\""),
                            json.value(QLatin1String("language")));
     fields.boolean("compare", &result.compare);
     if (fields.ok() && fields.has("unique_strategy")) {
         QString name;
         fields.text("unique_strategy", &name);
         if (fields.ok() && (!parseStrategy(name, &result.uniqueStrategy) || !isUniqueStrategy(result.uniqueStrategy)))
-            return fields.fail(QStringLiteral("unique_strategy"), QStringLiteral("random, request-id or sequence"),
+            return fields.fail(QStringLiteral("unique_strategy"), Text::tr("random, request-id or sequence"),
                                json.value(QLatin1String("unique_strategy")));
     }
     if (!fields.ok())
         return false;
     if (!json.contains(QLatin1String("plan"))) {
-        *error = QStringLiteral("plan: missing; a scenario needs the burst's settings.");
+        *error = Text::tr("plan: missing; a scenario needs the burst's settings.");
         return false;
     }
     if (!planFromJson(json.value(QLatin1String("plan")), &result.plan, error))
@@ -289,7 +293,7 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
                 && (!range.isArray() || range.toArray().size() != 2 || !range.toArray().at(0).isDouble()
                     || !range.toArray().at(1).isDouble()
                     || range.toArray().at(1).toDouble() <= range.toArray().at(0).toDouble()))) {
-            *error = QStringLiteral("view.timeline_ms: expected [from, to] in milliseconds with from < to.");
+            *error = Text::tr("view.timeline_ms: expected [from, to] in milliseconds with from < to.");
             return false;
         }
         if (range.isArray())
@@ -308,11 +312,11 @@ bool Scenario::load(const QString& path, Scenario* scenario, QString* error)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("Cannot open the scenario %1: %2.").arg(path, file.errorString());
+        *error = Text::tr("Cannot open the scenario %1: %2.").arg(path, file.errorString());
         return false;
     }
     if (file.size() > 1024 * 1024) {
-        *error = QStringLiteral("%1 is %2 bytes: too large for a scenario file.").arg(path).arg(file.size());
+        *error = Text::tr("%1 is %2 bytes: too large for a scenario file.").arg(path).arg(file.size());
         return false;
     }
     if (!fromJson(file.readAll(), scenario, error)) {
@@ -326,12 +330,12 @@ bool Scenario::save(const QString& path, QString* error) const
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+        *error = Text::tr("Cannot write %1: %2.").arg(path, file.errorString());
         return false;
     }
     file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
     if (!file.commit()) {
-        *error = QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+        *error = Text::tr("Cannot write %1: %2.").arg(path, file.errorString());
         return false;
     }
     return true;

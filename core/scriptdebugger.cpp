@@ -71,8 +71,7 @@ struct ScriptDebugger::Worker
     Outcome lost(const RedisReply& reply)
     {
         release();
-        return Outcome::failure(
-            QStringLiteral("The debugging connection to %1 failed: %2.").arg(endpoint.address(), reply.text()));
+        return Outcome::failure(tr("The debugging connection to %1 failed: %2.").arg(endpoint.address(), reply.text()));
     }
 
     Outcome begin(const QByteArray& source, const RedisArgs& argv)
@@ -84,13 +83,13 @@ struct ScriptDebugger::Worker
         }
         if (cancelled) {
             release();
-            return Outcome::failure(QStringLiteral("Cancelled."));
+            return Outcome::failure(tr("Cancelled."));
         }
         const ServerInfo& server = connection.server();
         if (server.majorVersion < 3 || (server.majorVersion == 3 && server.minorVersion < 2)) {
             release();
             return Outcome::failure(
-                QStringLiteral("Redis %1 has no Lua debugger: SCRIPT DEBUG came with Redis 3.2.").arg(server.version));
+                tr("Redis %1 has no Lua debugger: SCRIPT DEBUG came with Redis 3.2.").arg(server.version));
         }
         connection.setCommandTimeout(std::max(options.commandTimeout, busyThreshold() + thresholdMargin));
         const RedisReply debug = connection.command(
@@ -98,7 +97,7 @@ struct ScriptDebugger::Worker
         if (debug.isError()) {
             release();
             const RedisError error = classifyReplyError(debug, endpoint);
-            return Outcome::failure(QStringLiteral("The server refused SCRIPT DEBUG: %1").arg(error.message));
+            return Outcome::failure(tr("The server refused SCRIPT DEBUG: %1").arg(error.message));
         }
         // EVAL, not EVALSHA: the debugger needs the source, and the server refuses EVALSHA here.
         RedisArgs eval {"EVAL", source, "1", key};
@@ -126,7 +125,7 @@ struct ScriptDebugger::Worker
     Outcome run(const QByteArray& command)
     {
         if (!connection.isOpen())
-            return Outcome::failure(QStringLiteral("The debugging session is no longer open."));
+            return Outcome::failure(tr("The debugging session is no longer open."));
         return afterCommand(connection.command({command}));
     }
 
@@ -177,8 +176,8 @@ struct ScriptDebugger::Worker
     bool readZsetInSession(DebugStep* step)
     {
         step->zsetNote = mode == Mode::Forked
-            ? QStringLiteral("Read inside the forked session: the server itself does not see these writes.")
-            : QStringLiteral("Read through the debugger: the server answers no other client during the session.");
+            ? tr("Read inside the forked session: the server itself does not see these writes.")
+            : tr("Read through the debugger: the server answers no other client during the session.");
         const RedisReply card = connection.command({"redis", "ZCARD", key});
         if (card.isConnectionLost())
             return false;
@@ -188,8 +187,7 @@ struct ScriptDebugger::Worker
             step->zsetSize = text.toLongLong(&ok);
         if (!ok) {
             step->zsetSize = -1;
-            step->zsetNote
-                = QStringLiteral("ZCARD %1 answered %2").arg(QString::fromUtf8(key), QString::fromUtf8(text));
+            step->zsetNote = tr("ZCARD %1 answered %2").arg(QString::fromUtf8(key), QString::fromUtf8(text));
             return true;
         }
         if (step->zsetSize == 0 || zsetRows <= 0)
@@ -204,7 +202,7 @@ struct ScriptDebugger::Worker
             && LdbTranscript::parseReadableValue(text, &items, &complete))
             addZsetPairs(items, step);
         if (!complete)
-            step->zsetNote += QStringLiteral(" The debugger trimmed the list.");
+            step->zsetNote += tr(" The debugger trimmed the list.");
         return true;
     }
 
@@ -231,8 +229,8 @@ struct ScriptDebugger::Worker
             addZsetPairs(items, step);
         }
         step->zsetNote = mode == Mode::Forked
-            ? QStringLiteral("Read from the server after the session: the forked copy's writes were rolled back.")
-            : QStringLiteral("Read from the server after the session: the script's writes were kept.");
+            ? tr("Read from the server after the session: the forked copy's writes were rolled back.")
+            : tr("Read from the server after the session: the script's writes were kept.");
     }
 
     // LDB "abort" raises a Lua error in the script; the server answers <endsession>, then the
@@ -266,8 +264,8 @@ ScriptDebugger::ScriptDebugger(QObject* parent)
     m_idle.setSingleShot(true);
     m_idle.setInterval(std::chrono::seconds(30));
     connect(&m_idle, &QTimer::timeout, this, [this] {
-        endSession(QStringLiteral("No debugger command for %1 s: the session was ended so that the server is "
-                                  "not held.")
+        endSession(tr("No debugger command for %1 s: the session was ended so that the server is "
+                      "not held.")
                        .arg(double(m_idle.interval()) / 1000.0));
     });
 }
@@ -307,39 +305,38 @@ std::chrono::milliseconds ScriptDebugger::idleTimeout() const
 
 QString ScriptDebugger::modeTitle(Mode mode)
 {
-    return mode == Mode::Forked ? QStringLiteral("Forked (changes rolled back)")
-                                : QStringLiteral("Synchronous (changes kept)");
+    return mode == Mode::Forked ? tr("Forked (changes rolled back)") : tr("Synchronous (changes kept)");
 }
 
 QString ScriptDebugger::modeDescription(Mode mode)
 {
     if (mode == Mode::Forked)
-        return QStringLiteral("SCRIPT DEBUG YES: the server forks a copy of itself that runs the script. Other "
-                              "clients are served as usual, and every change the script makes is thrown away "
-                              "when the session ends.");
-    return QStringLiteral("SCRIPT DEBUG SYNC: the server itself runs the script and serves no other client until "
-                          "the session ends. The script's changes are kept, also when it is stopped half-way.");
+        return tr("SCRIPT DEBUG YES: the server forks a copy of itself that runs the script. Other "
+                  "clients are served as usual, and every change the script makes is thrown away "
+                  "when the session ends.");
+    return tr("SCRIPT DEBUG SYNC: the server itself runs the script and serves no other client until "
+              "the session ends. The script's changes are kept, also when it is stopped half-way.");
 }
 
 bool ScriptDebugger::start(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv, Mode mode)
 {
     QString refusal;
     if (!m_hasServer)
-        refusal = QStringLiteral("No server is set for the debugger.");
+        refusal = tr("No server is set for the debugger.");
     else if (!script.isValid())
-        refusal = QStringLiteral("There is no script to debug.");
+        refusal = tr("There is no script to debug.");
     else if (key.isEmpty() || key.size() > ldbMaxArgument)
-        refusal = QStringLiteral("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
+        refusal = tr("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
     else if (mode == Mode::Sync && !ZsetKeys::isOwnKey(key))
-        refusal = QStringLiteral("Synchronous debugging keeps the script's writes, so it runs only on zsetlab's own "
-                                 "keys (\"%1...\"); use the forked mode for %2.")
+        refusal = tr("Synchronous debugging keeps the script's writes, so it runs only on zsetlab's own "
+                     "keys (\"%1...\"); use the forked mode for %2.")
                       .arg(QLatin1String(ZsetKeys::prefix), QString::fromUtf8(key));
     if (!refusal.isEmpty()) {
         emit failed(refusal);
         return false;
     }
     if (m_active)
-        endSession(QStringLiteral("Another session was started."));
+        endSession(tr("Another session was started."));
     ++m_session;
     m_mode = mode;
 
@@ -376,7 +373,7 @@ void ScriptDebugger::continueToEnd()
 void ScriptDebugger::stop()
 {
     if (m_active)
-        endSession(QStringLiteral("Stopped."));
+        endSession(tr("Stopped."));
 }
 
 void ScriptDebugger::send(const QByteArray& command)

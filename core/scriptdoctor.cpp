@@ -2,10 +2,19 @@
 
 #include "luaflow.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QSet>
 
 #include <algorithm>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ScriptDoctor)
+};
+
+} // namespace
 
 using namespace LuaFlow;
 
@@ -16,20 +25,30 @@ QString unitWord(int unit)
 {
     switch (unit) {
     case 0:
-        return QStringLiteral("second");
+        return Text::tr("second");
     case 1:
-        return QStringLiteral("millisecond");
+        return Text::tr("millisecond");
     case 2:
-        return QStringLiteral("microsecond");
+        return Text::tr("microsecond");
     case 3:
-        return QStringLiteral("nanosecond");
+        return Text::tr("nanosecond");
     }
-    return QStringLiteral("timestamp");
+    return Text::tr("timestamp");
 }
 
 QString unitPlural(int unit)
 {
-    return unit >= 0 ? unitWord(unit) + QLatin1Char('s') : QStringLiteral("unknown units");
+    switch (unit) {
+    case 0:
+        return Text::tr("seconds");
+    case 1:
+        return Text::tr("milliseconds");
+    case 2:
+        return Text::tr("microseconds");
+    case 3:
+        return Text::tr("nanoseconds");
+    }
+    return Text::tr("unknown units");
 }
 
 // Where the ZSET of one key is added to, trimmed, counted and expired, in call order.
@@ -100,12 +119,11 @@ private:
     {
         const int id = idArgument();
         const QString viaId = id > 0
-            ? QStringLiteral("use the request id the call already carries: redis.call('ZADD', key, now, ARGV[%1])")
-                  .arg(id)
-            : QStringLiteral("have the caller send a request id (a UUID; add {uuid} to --args) and use it as the "
-                             "member");
-        return QStringLiteral("Give every request a member of its own: %1, or append a server-side counter: "
-                              "local member = now .. '-' .. redis.call('INCR', key .. ':seq').")
+            ? Text::tr("use the request id the call already carries: redis.call('ZADD', key, now, ARGV[%1])").arg(id)
+            : Text::tr("have the caller send a request id (a UUID; add {uuid} to --args) and use it as the "
+                       "member");
+        return Text::tr("Give every request a member of its own: %1, or append a server-side counter: "
+                        "local member = now .. '-' .. redis.call('INCR', key .. ':seq').")
             .arg(viaId);
     }
 
@@ -135,49 +153,48 @@ private:
         if (member.sources & (FromUnique | FromUnknown))
             return;
         const QString builtOn = member.builtLine > 0 && member.builtLine != line
-            ? QStringLiteral(" (The member is built on line %1.)").arg(member.builtLine)
+            ? Text::tr(" (The member is built on line %1.)").arg(member.builtLine)
             : QString();
         if (member.sources & (FromRandom | FromRandomReplicated)) {
             if (!m_reading.randomSeedLines.isEmpty()) {
                 m_randomSeedExplained = true;
                 add(line, Severity::Error, "member-random-reseeded",
-                    QStringLiteral("math.randomseed() makes the random member repeat"),
-                    QStringLiteral("The member depends on math.random(), and line %1 seeds the generator: every "
-                                   "call seeded alike draws the same numbers, so calls that carry the same time "
-                                   "write the same member and the count does not grow. On Redis 7 the seed also "
-                                   "resets the generator that every other script on the server shares.")
+                    Text::tr("math.randomseed() makes the random member repeat"),
+                    Text::tr("The member depends on math.random(), and line %1 seeds the generator: every "
+                             "call seeded alike draws the same numbers, so calls that carry the same time "
+                             "write the same member and the count does not grow. On Redis 7 the seed also "
+                             "resets the generator that every other script on the server shares.")
                             .arg(m_reading.randomSeedLines.first())
                         + builtOn,
-                    QStringLiteral("Remove math.randomseed(). ") + uniqueMemberSuggestion());
+                    Text::tr("Remove math.randomseed(). ") + uniqueMemberSuggestion());
             } else if (member.sources & FromRandom) {
                 add(line, Severity::Warning, "member-random-pre7",
-                    QStringLiteral("The member relies on math.random(), which repeats before Redis 7"),
-                    QStringLiteral("Redis 2.6 to 6.2 reseed Lua's generator with the same seed at the start of "
-                                   "every script call, so the first math.random() gives the same number "
-                                   "(0.17082803611217) in every call and members collide as with the bare "
-                                   "timestamp. Redis 7.0 and later keep one generator running: unique there.")
+                    Text::tr("The member relies on math.random(), which repeats before Redis 7"),
+                    Text::tr("Redis 2.6 to 6.2 reseed Lua's generator with the same seed at the start of "
+                             "every script call, so the first math.random() gives the same number "
+                             "(0.17082803611217) in every call and members collide as with the bare "
+                             "timestamp. Redis 7.0 and later keep one generator running: unique there.")
                         + builtOn,
-                    QStringLiteral("Prefer a request id or a server counter (INCR). To keep math.random() on "
-                                   "Redis 3.2 to 6.2, call redis.replicate_commands() first: it reseeds the "
-                                   "generator for each call."));
+                    Text::tr("Prefer a request id or a server counter (INCR). To keep math.random() on "
+                             "Redis 3.2 to 6.2, call redis.replicate_commands() first: it reseeds the "
+                             "generator for each call."));
             }
             return;
         }
         const int unit = score.role == Role::Time ? score.unit : member.role == Role::Time ? member.unit : -1;
         if (member.sources & FromTime) {
-            add(line, Severity::Error, "member-is-time", QStringLiteral("The ZSET member is the timestamp"),
-                QStringLiteral("The member is made from the time alone, so every call that carries the same %1 "
-                               "writes the same member: ZADD only updates the existing entry (it replies 0), the "
-                               "count does not grow, and a burst within one %1 passes the limit. Atomic scripts "
-                               "prevent races, not this.")
+            add(line, Severity::Error, "member-is-time", Text::tr("The ZSET member is the timestamp"),
+                Text::tr("The member is made from the time alone, so every call that carries the same %1 "
+                         "writes the same member: ZADD only updates the existing entry (it replies 0), the "
+                         "count does not grow, and a burst within one %1 passes the limit. Atomic scripts "
+                         "prevent races, not this.")
                         .arg(unitWord(unit))
                     + builtOn,
                 uniqueMemberSuggestion());
         } else {
-            add(line, Severity::Error, "member-is-constant",
-                QStringLiteral("The ZSET member is the same for every call"),
-                QStringLiteral("The member does not depend on the request, so every call writes the same entry and "
-                               "the count never passes 1.")
+            add(line, Severity::Error, "member-is-constant", Text::tr("The ZSET member is the same for every call"),
+                Text::tr("The member does not depend on the request, so every call writes the same entry and "
+                         "the count never passes 1.")
                     + builtOn,
                 uniqueMemberSuggestion());
         }
@@ -190,37 +207,35 @@ private:
         const Value& ttl = call.args[1];
         const QByteArray& command = call.command;
         if (command == "EXPIRE" && ttl.role == Role::Duration && ttl.unit >= 1) {
-            add(call.line, Severity::Warning, "expire-in-ms",
-                QStringLiteral("EXPIRE is given %1").arg(unitPlural(ttl.unit)),
-                QStringLiteral("EXPIRE counts in seconds, and this value is in %1: an idle key lives %2 times longer "
-                               "than the window (a 60000 ms window gives a 16.7 hour TTL). The count stays right "
-                               "because old entries are trimmed, but the keys of clients that went quiet pile up "
-                               "in memory.")
+            add(call.line, Severity::Warning, "expire-in-ms", Text::tr("EXPIRE is given %1").arg(unitPlural(ttl.unit)),
+                Text::tr("EXPIRE counts in seconds, and this value is in %1: an idle key lives %2 times longer "
+                         "than the window (a 60000 ms window gives a 16.7 hour TTL). The count stays right "
+                         "because old entries are trimmed, but the keys of clients that went quiet pile up "
+                         "in memory.")
                     .arg(unitPlural(ttl.unit), ttl.unit == 1 ? QStringLiteral("1000") : QStringLiteral("1000000")),
-                ttl.unit == 1 ? QStringLiteral("Use PEXPIRE, which counts in milliseconds: "
-                                               "redis.call('PEXPIRE', key, window).")
-                              : QStringLiteral("Convert to seconds first: math.ceil(window / 1000000)."));
+                ttl.unit == 1 ? Text::tr("Use PEXPIRE, which counts in milliseconds: "
+                                         "redis.call('PEXPIRE', key, window).")
+                              : Text::tr("Convert to seconds first: math.ceil(window / 1000000)."));
         } else if (command == "PEXPIRE" && ttl.role == Role::Duration && ttl.unit == 0) {
-            add(call.line, Severity::Error, "pexpire-in-seconds", QStringLiteral("PEXPIRE is given seconds"),
-                QStringLiteral("PEXPIRE counts in milliseconds, and this value is in seconds: the key expires 1000 "
-                               "times too soon (a 60 s window gives 60 ms) and takes the requests still inside the "
-                               "window with it, so the count drops and the limiter admits too many."),
-                QStringLiteral("Use EXPIRE with seconds, or PEXPIRE with milliseconds: redis.call('PEXPIRE', key, "
-                               "window * 1000)."));
+            add(call.line, Severity::Error, "pexpire-in-seconds", Text::tr("PEXPIRE is given seconds"),
+                Text::tr("PEXPIRE counts in milliseconds, and this value is in seconds: the key expires 1000 "
+                         "times too soon (a 60 s window gives 60 ms) and takes the requests still inside the "
+                         "window with it, so the count drops and the limiter admits too many."),
+                Text::tr("Use EXPIRE with seconds, or PEXPIRE with milliseconds: redis.call('PEXPIRE', key, "
+                         "window * 1000)."));
         } else if (command == "EXPIREAT" && ttl.role == Role::Time && ttl.unit >= 1) {
             add(call.line, Severity::Warning, "expire-in-ms",
-                QStringLiteral("EXPIREAT is given a time in %1").arg(unitPlural(ttl.unit)),
-                QStringLiteral("EXPIREAT takes a Unix time in seconds; read as seconds, a time in %1 lies tens of "
-                               "thousands of years ahead, so idle keys never expire.")
+                Text::tr("EXPIREAT is given a time in %1").arg(unitPlural(ttl.unit)),
+                Text::tr("EXPIREAT takes a Unix time in seconds; read as seconds, a time in %1 lies tens of "
+                         "thousands of years ahead, so idle keys never expire.")
                     .arg(unitPlural(ttl.unit)),
-                QStringLiteral("Use PEXPIREAT with a time in milliseconds, or PEXPIRE with the window."));
+                Text::tr("Use PEXPIREAT with a time in milliseconds, or PEXPIRE with the window."));
         } else if (command == "PEXPIREAT" && ttl.role == Role::Time && ttl.unit == 0) {
-            add(call.line, Severity::Error, "pexpire-in-seconds",
-                QStringLiteral("PEXPIREAT is given a time in seconds"),
-                QStringLiteral("PEXPIREAT takes a Unix time in milliseconds; a time in seconds read as milliseconds "
-                               "is in January 1970, so Redis deletes the key at once and the count starts from "
-                               "zero on every call."),
-                QStringLiteral("Use EXPIREAT with seconds, or PEXPIREAT with now * 1000."));
+            add(call.line, Severity::Error, "pexpire-in-seconds", Text::tr("PEXPIREAT is given a time in seconds"),
+                Text::tr("PEXPIREAT takes a Unix time in milliseconds; a time in seconds read as milliseconds "
+                         "is in January 1970, so Redis deletes the key at once and the count starts from "
+                         "zero on every call."),
+                Text::tr("Use EXPIREAT with seconds, or PEXPIREAT with now * 1000."));
         }
     }
 
@@ -280,42 +295,41 @@ private:
             return; // not a ZSET this script writes
         if (story.firstCount >= 0 && story.firstTrim < 0) {
             add(story.countLine, Severity::Error, "never-trims",
-                QStringLiteral("Nothing removes the entries older than the window"),
-                QStringLiteral("The count covers every entry the key holds, and no ZREMRANGEBYSCORE removes the old "
-                               "ones: the count keeps growing until the key expires, so clients are refused long "
-                               "after their requests left the window. This is not a sliding window."),
-                QStringLiteral("Before counting: redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window); or "
-                               "count only the window: redis.call('ZCOUNT', key, '(' .. (now - window), '+inf')."));
+                Text::tr("Nothing removes the entries older than the window"),
+                Text::tr("The count covers every entry the key holds, and no ZREMRANGEBYSCORE removes the old "
+                         "ones: the count keeps growing until the key expires, so clients are refused long "
+                         "after their requests left the window. This is not a sliding window."),
+                Text::tr("Before counting: redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window); or "
+                         "count only the window: redis.call('ZCOUNT', key, '(' .. (now - window), '+inf')."));
         } else if (story.firstCount >= 0 && story.firstCount < story.firstTrim) {
             add(story.countLine, Severity::Error, "count-before-trim",
-                QStringLiteral("The script counts before removing expired entries"),
-                QStringLiteral("The count runs before ZREMRANGEBYSCORE, so it includes requests that have already "
-                               "left the window: the limiter refuses requests it should admit, and a script that "
-                               "returns early on a refusal never trims, so the client stays blocked."),
-                QStringLiteral("Remove the expired entries first, then count; or count only the window with "
-                               "ZCOUNT key (now - window) +inf."));
+                Text::tr("The script counts before removing expired entries"),
+                Text::tr("The count runs before ZREMRANGEBYSCORE, so it includes requests that have already "
+                         "left the window: the limiter refuses requests it should admit, and a script that "
+                         "returns early on a refusal never trims, so the client stays blocked."),
+                Text::tr("Remove the expired entries first, then count; or count only the window with "
+                         "ZCOUNT key (now - window) +inf."));
         }
         if (story.expires.isEmpty()) {
-            add(story.addLine, Severity::Warning, "no-expiry", QStringLiteral("The ZSET never expires"),
-                QStringLiteral("Nothing sets a TTL on the key, so the sorted set of a client that stops sending "
-                               "requests stays in memory for ever."),
-                QStringLiteral("After ZADD: redis.call('PEXPIRE', key, window) (window in milliseconds)."));
+            add(story.addLine, Severity::Warning, "no-expiry", Text::tr("The ZSET never expires"),
+                Text::tr("Nothing sets a TTL on the key, so the sorted set of a client that stops sending "
+                         "requests stays in memory for ever."),
+                Text::tr("After ZADD: redis.call('PEXPIRE', key, window) (window in milliseconds)."));
         } else if (std::all_of(story.expires.begin(), story.expires.end(),
                                [&](int index) { return index < story.firstAdd; })) {
-            add(story.expireLine, Severity::Warning, "expire-before-add",
-                QStringLiteral("The expiry is set before ZADD"),
-                QStringLiteral("On a client's first request the key does not exist yet, so the expiry does nothing "
-                               "and ZADD then creates the key without a TTL: a client that sends one request and "
-                               "never returns leaves a key that never expires."),
-                QStringLiteral("Set the expiry after ZADD."));
+            add(story.expireLine, Severity::Warning, "expire-before-add", Text::tr("The expiry is set before ZADD"),
+                Text::tr("On a client's first request the key does not exist yet, so the expiry does nothing "
+                         "and ZADD then creates the key without a TTL: a client that sends one request and "
+                         "never returns leaves a key that never expires."),
+                Text::tr("Set the expiry after ZADD."));
         }
         if (story.scoreUnit >= 0 && story.boundUnit >= 0 && story.scoreUnit != story.boundUnit) {
             add(story.boundLine, Severity::Error, "unit-mismatch",
-                QStringLiteral("The scores and the window's bound are in different units"),
-                QStringLiteral("ZADD writes scores in %1, but this bound is in %2, so the window covers the wrong "
-                               "entries: either nothing leaves it or everything does.")
+                Text::tr("The scores and the window's bound are in different units"),
+                Text::tr("ZADD writes scores in %1, but this bound is in %2, so the window covers the wrong "
+                         "entries: either nothing leaves it or everything does.")
                     .arg(unitPlural(story.scoreUnit), unitPlural(story.boundUnit)),
-                QStringLiteral("Use one unit for the scores, now and the window (convert with * 1000 or / 1000)."));
+                Text::tr("Use one unit for the scores, now and the window (convert with * 1000 or / 1000)."));
         }
     }
 
@@ -368,34 +382,34 @@ private:
             case Fact::Kind::Lossy: {
                 const bool inMember = m_lossyMembers.contains(fact.line);
                 add(fact.line, inMember ? Severity::Error : Severity::Warning, "lossy-time",
-                    QStringLiteral("A %1 timestamp is turned into text with 14 digits").arg(unitWord(fact.a)),
-                    QStringLiteral("Lua writes numbers as text with 14 significant digits (%.14g): a microsecond "
-                                   "timestamp such as 1710000000000123 becomes 1.7100000000001e+15, so timestamps "
-                                   "up to 100 microseconds apart give the same text%1.")
-                        .arg(inMember ? QStringLiteral(", and here the same ZSET member") : QString()),
-                    QStringLiteral("Keep the text exact: use the string the caller sent (ARGV[n], without "
-                                   "tonumber), or string.format('%d', now); for a unique member, add a request id."));
+                    Text::tr("A %1 timestamp is turned into text with 14 digits").arg(unitWord(fact.a)),
+                    Text::tr("Lua writes numbers as text with 14 significant digits (%.14g): a microsecond "
+                             "timestamp such as 1710000000000123 becomes 1.7100000000001e+15, so timestamps "
+                             "up to 100 microseconds apart give the same text%1.")
+                        .arg(inMember ? Text::tr(", and here the same ZSET member") : QString()),
+                    Text::tr("Keep the text exact: use the string the caller sent (ARGV[n], without "
+                             "tonumber), or string.format('%d', now); for a unique member, add a request id."));
                 break;
             }
             case Fact::Kind::UnitMismatch:
-                add(fact.line, Severity::Error, "unit-mismatch", QStringLiteral("Seconds and milliseconds are mixed"),
-                    QStringLiteral("This line combines a value in %1 with a value in %2, so the result is off by a "
-                                   "factor of 1000 and the window covers the wrong entries.")
+                add(fact.line, Severity::Error, "unit-mismatch", Text::tr("Seconds and milliseconds are mixed"),
+                    Text::tr("This line combines a value in %1 with a value in %2, so the result is off by a "
+                             "factor of 1000 and the window covers the wrong entries.")
                         .arg(unitPlural(fact.a), unitPlural(fact.b)),
-                    QStringLiteral("Convert one side first (* 1000 or / 1000) so both are in the same unit, and "
-                                   "check --args: {now}/{window} are milliseconds, {now_s}/{window_s} seconds."));
+                    Text::tr("Convert one side first (* 1000 or / 1000) so both are in the same unit, and "
+                             "check --args: {now}/{window} are milliseconds, {now_s}/{window_s} seconds."));
                 break;
             case Fact::Kind::MissingArg:
                 if (!missingArgs.contains(fact.a)) {
                     missingArgs.insert(fact.a);
                     add(fact.line, Severity::Warning, "argv-missing",
-                        QStringLiteral("ARGV[%1] is not in the call template").arg(fact.a),
-                        QStringLiteral("The script reads ARGV[%1], but the call template passes %2 argument(s), so "
-                                       "ARGV[%1] is nil in every call.")
+                        Text::tr("ARGV[%1] is not in the call template").arg(fact.a),
+                        Text::tr("The script reads ARGV[%1], but the call template passes %2 argument(s), so "
+                                 "ARGV[%1] is nil in every call.")
                             .arg(fact.a)
                             .arg(m_call.argCount()),
-                        QStringLiteral("Describe every argument the script reads with --args, in its order, e.g. "
-                                       "--args \"%1\".")
+                        Text::tr("Describe every argument the script reads with --args, in its order, e.g. "
+                                 "--args \"%1\".")
                             .arg(suggestedArgs()));
                 }
                 break;
@@ -403,41 +417,41 @@ private:
                 if (!missingKeys.contains(fact.a)) {
                     missingKeys.insert(fact.a);
                     add(fact.line, Severity::Warning, "keys-missing",
-                        QStringLiteral("KEYS[%1] is not in the call template").arg(fact.a),
-                        QStringLiteral("The script reads KEYS[%1], but the call template passes %2 key(s), so "
-                                       "KEYS[%1] is nil in every call.")
+                        Text::tr("KEYS[%1] is not in the call template").arg(fact.a),
+                        Text::tr("The script reads KEYS[%1], but the call template passes %2 key(s), so "
+                                 "KEYS[%1] is nil in every call.")
                             .arg(fact.a)
                             .arg(m_call.keyCount()),
-                        QStringLiteral("Name every key the script reads with --keys, e.g. --keys \"{key} "
-                                       "{key}:other\"."));
+                        Text::tr("Name every key the script reads with --keys, e.g. --keys \"{key} "
+                                 "{key}:other\"."));
                 }
                 break;
             case Fact::Kind::TemplateMismatch:
                 add(fact.line, Severity::Warning, "template-mismatch",
-                    QStringLiteral("ARGV[%1] is read as \"%2\" but the call passes %3")
+                    Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3")
                         .arg(fact.a)
                         .arg(fact.text, fact.detail),
-                    QStringLiteral("The script keeps ARGV[%1] in \"%2\", but the call template puts %3 there: the "
-                                   "findings and the live probe would describe calls the script never gets.")
+                    Text::tr("The script keeps ARGV[%1] in \"%2\", but the call template puts %3 there: the "
+                             "findings and the live probe would describe calls the script never gets.")
                         .arg(fact.a)
                         .arg(fact.text, fact.detail),
-                    QStringLiteral("Give --args in the order the script reads ARGV, e.g. --args \"%1\".")
+                    Text::tr("Give --args in the order the script reads ARGV, e.g. --args \"%1\".")
                         .arg(suggestedArgs()));
                 break;
             case Fact::Kind::RandomSeed:
                 if (!m_randomSeedExplained)
                     add(fact.line, Severity::Warning, "randomseed",
-                        QStringLiteral("math.randomseed() resets the server's generator"),
-                        QStringLiteral("On Redis 7 every script shares one generator: this call resets it, so "
-                                       "scripts that rely on math.random() for unique members repeat the same "
-                                       "numbers."),
-                        QStringLiteral("Remove the math.randomseed() call."));
+                        Text::tr("math.randomseed() resets the server's generator"),
+                        Text::tr("On Redis 7 every script shares one generator: this call resets it, so "
+                                 "scripts that rely on math.random() for unique members repeat the same "
+                                 "numbers."),
+                        Text::tr("Remove the math.randomseed() call."));
                 break;
             case Fact::Kind::Unread:
-                add(fact.line, Severity::Info, "unread", QStringLiteral("zsetlab could not follow the script here"),
-                    QStringLiteral("This line uses a form the doctor does not read (or a syntax error): findings "
-                                   "about the lines after it may be missing. The live probe still runs the script."),
-                    QStringLiteral("Run with --live for evidence from Redis itself."));
+                add(fact.line, Severity::Info, "unread", Text::tr("zsetlab could not follow the script here"),
+                    Text::tr("This line uses a form the doctor does not read (or a syntax error): findings "
+                             "about the lines after it may be missing. The live probe still runs the script."),
+                    Text::tr("Run with --live for evidence from Redis itself."));
                 break;
             }
         }

@@ -3,6 +3,7 @@
 #include "scriptdoctor.h"
 #include "zsetkeys.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -11,12 +12,17 @@
 #include <cmath>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ScriptProbe)
+};
+
 constexpr int shownReplies = 5;
 constexpr int shownMembers = 5;
 
 QString entries(int n)
 {
-    return n == 1 ? QStringLiteral("1 entry") : QStringLiteral("%1 entries").arg(n);
+    return n == 1 ? Text::tr("1 entry") : Text::tr("%1 entries").arg(n);
 }
 
 QString rate(double perMs)
@@ -46,28 +52,28 @@ QString joinArgs(const RedisArgs& args)
 // "with limit 5, 20 were admitted (a correct limiter admits 5)"
 QString admittedClause(const ProbeScenario& s, bool withLimit = true)
 {
-    const QString lead = withLimit ? QStringLiteral("with limit %1, ").arg(s.limit) : QString();
+    const QString lead = withLimit ? Text::tr("with limit %1, ").arg(s.limit) : QString();
     if (s.admitted < 0)
-        return lead + QStringLiteral("the replies do not say how many were admitted");
-    QString text = s.unclear > 0 ? lead
-            + QStringLiteral("%1 were admitted and %2 replies were unclear (%3)")
+        return lead + Text::tr("the replies do not say how many were admitted");
+    QString text = s.unclear > 0
+        ? lead
+            + Text::tr("%1 were admitted and %2 replies were unclear (%3)")
                   .arg(s.admitted)
                   .arg(s.unclear)
                   .arg(s.replyNote)
-                                 : lead
-            + (s.admitted == 1 ? QStringLiteral("1 was admitted") : QStringLiteral("%1 were admitted").arg(s.admitted));
+        : lead + (s.admitted == 1 ? Text::tr("1 was admitted") : Text::tr("%1 were admitted").arg(s.admitted));
     if (s.problem)
-        text += QStringLiteral(" (a correct limiter admits %1)").arg(s.expectedAdmitted);
+        text += Text::tr(" (a correct limiter admits %1)").arg(s.expectedAdmitted);
     return text;
 }
 
 QString storedClause(const ProbeScenario& s)
 {
     if (s.stored < 0)
-        return QStringLiteral("left no sorted set under the keys they named");
-    QString text = QStringLiteral("were stored as %1").arg(entries(s.stored));
+        return Text::tr("left no sorted set under the keys they named");
+    QString text = Text::tr("were stored as %1").arg(entries(s.stored));
     if (s.problem)
-        text += QStringLiteral(" (a correct limiter stores %1)").arg(s.expectedStored);
+        text += Text::tr(" (a correct limiter stores %1)").arg(s.expectedStored);
     return text;
 }
 } // namespace
@@ -271,7 +277,7 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
                                              : runner.run(connection, keys, args);
         if (m_cancelled) {
             report->failure = ProbeReport::Failure::Cancelled;
-            report->failureMessage = QStringLiteral("The probe was cancelled.");
+            report->failureMessage = Text::tr("The probe was cancelled.");
             ok = false;
         } else if (reply.isConnectionLost()) {
             report->failure = ProbeReport::Failure::Connection;
@@ -284,8 +290,8 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
             report->failure = ProbeReport::Failure::Script;
             report->failureLine = ScriptError::fromReply(reply.text()).line;
             report->failureMessage
-                = QStringLiteral("The script failed on call %1 of the %2 scenario: %3. The call was KEYS = [%4], "
-                                 "ARGV = [%5]; fix the script, or describe its arguments with --keys and --args.")
+                = Text::tr("The script failed on call %1 of the %2 scenario: %3. The call was KEYS = [%4], "
+                           "ARGV = [%5]; fix the script, or describe its arguments with --keys and --args.")
                       .arg(i + 1)
                       .arg(scenario->name, why, joinArgs(keys), joinArgs(args));
             ok = false;
@@ -333,8 +339,8 @@ void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>
     int problems = 0;
     QStringList& verdict = report->verdict;
     if (report->replyStyle == ReplyStyle::Unknown)
-        verdict << QStringLiteral("zsetlab cannot read the replies: %1. The numbers below come from the sorted set "
-                                  "alone.")
+        verdict << Text::tr("zsetlab cannot read the replies: %1. The numbers below come from the sorted set "
+                            "alone.")
                        .arg(report->replyStyleWhy);
     for (int i = 0; i < report->scenarios.size(); ++i) {
         ProbeScenario& s = report->scenarios[i];
@@ -360,7 +366,7 @@ void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>
         const ProbeScenario* limited = i + 1 < report->scenarios.size() ? &report->scenarios[i + 1] : nullptr;
         switch (s.kind) {
         case ProbeScenario::Kind::Spread:
-            verdict << QStringLiteral("%1 calls %2 apart %3; the replies read as %4.")
+            verdict << Text::tr("%1 calls %2 apart %3; the replies read as %4.")
                            .arg(s.calls)
                            .arg(duration(double(s.spacingMicros) / 1000), storedClause(s),
                                 replyStyleDescription(report->replyStyle));
@@ -372,15 +378,15 @@ void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>
             {
                 QString lead;
                 if (s.kind == ProbeScenario::Kind::Rate)
-                    lead = QStringLiteral("%1 calls at %2 per ms (over %3)")
+                    lead = Text::tr("%1 calls at %2 per ms (over %3)")
                                .arg(s.calls)
                                .arg(rate(s.perMs), duration(double(s.calls - 1) / s.perMs));
                 else if (report->clockControlled)
-                    lead = QStringLiteral("%1 calls in one %2")
+                    lead = Text::tr("%1 calls in one %2")
                                .arg(s.calls)
-                               .arg(micro ? QStringLiteral("microsecond") : QStringLiteral("millisecond"));
+                               .arg(micro ? Text::tr("microsecond") : Text::tr("millisecond"));
                 else
-                    lead = QStringLiteral("%1 calls sent back to back (%2; the script reads the server's clock)")
+                    lead = Text::tr("%1 calls sent back to back (%2; the script reads the server's clock)")
                                .arg(s.calls)
                                .arg(duration(s.elapsedMs));
                 QString sentence = lead + QLatin1Char(' ') + storedClause(s);
@@ -390,7 +396,7 @@ void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>
             }
             break;
         case ProbeScenario::Kind::Slide:
-            verdict << QStringLiteral("%1 calls %2 apart, each after the previous one left the %3 window: %4.")
+            verdict << Text::tr("%1 calls %2 apart, each after the previous one left the %3 window: %4.")
                            .arg(s.calls)
                            .arg(duration(double(s.spacingMicros) / 1000), duration(double(m_settings.windowMs)),
                                 admittedClause(s));
@@ -404,34 +410,34 @@ void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>
     if (first.stored >= 0) {
         if (first.ttlMs == -1) {
             report->ttlProblem = true;
-            verdict << QStringLiteral("The sorted set has no expiry: the keys of idle clients stay for ever.");
+            verdict << Text::tr("The sorted set has no expiry: the keys of idle clients stay for ever.");
         } else if (first.ttlMs == -2) {
             report->ttlProblem = true;
-            verdict << QStringLiteral("The sorted set was gone right after the calls: its expiry deletes it at once.");
+            verdict << Text::tr("The sorted set was gone right after the calls: its expiry deletes it at once.");
         } else if (first.ttlMs > 10 * window) {
             report->ttlProblem = true;
-            verdict << QStringLiteral("The sorted set expires after %1, %2 times the %3 window: idle keys linger.")
+            verdict << Text::tr("The sorted set expires after %1, %2 times the %3 window: idle keys linger.")
                            .arg(duration(double(first.ttlMs)))
                            .arg(std::llround(double(first.ttlMs) / window))
                            .arg(duration(window));
         } else if (first.ttlMs < window / 2) {
             report->ttlProblem = true;
-            verdict << QStringLiteral("The sorted set expires after %1, before the %2 window ends: requests still in "
-                                      "the window are forgotten.")
+            verdict << Text::tr("The sorted set expires after %1, before the %2 window ends: requests still in "
+                                "the window are forgotten.")
                            .arg(duration(double(first.ttlMs)), duration(window));
         } else {
-            verdict << QStringLiteral("The sorted set expires after %1 (window %2).")
+            verdict << Text::tr("The sorted set expires after %1 (window %2).")
                            .arg(duration(double(first.ttlMs)), duration(window));
         }
     }
 
     report->countsRight = problems == 0;
     if (problems > 0)
-        verdict << QStringLiteral("Verdict: the script counts wrong in %1 of %2 scenarios.")
+        verdict << Text::tr("Verdict: the script counts wrong in %1 of %2 scenarios.")
                        .arg(problems)
                        .arg(report->scenarios.size());
     else if (report->ttlProblem)
-        verdict << QStringLiteral("Verdict: the script counted right in every scenario, but its expiry is wrong.");
+        verdict << Text::tr("Verdict: the script counted right in every scenario, but its expiry is wrong.");
     else
-        verdict << QStringLiteral("Verdict: the script counted right in every scenario.");
+        verdict << Text::tr("Verdict: the script counted right in every scenario.");
 }

@@ -2,6 +2,7 @@
 
 #include "dataexport.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 
 #include <algorithm>
@@ -9,6 +10,11 @@
 #include <mutex>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ZsetReader)
+};
+
 QByteArray scoreBound(double value, bool exclusive = false)
 {
     QByteArray text = QByteArray::number(value, 'g', 17);
@@ -90,7 +96,7 @@ struct ZsetReader::Worker
         if (count.isError() || before.isError()) {
             *error = (count.isError() ? count : before).text();
             if (count.errorCode() == "WRONGTYPE" || before.errorCode() == "WRONGTYPE")
-                *error = QStringLiteral("The key %1 is not a sorted set.").arg(QString::fromUtf8(query.key));
+                *error = Text::tr("The key %1 is not a sorted set.").arg(QString::fromUtf8(query.key));
             return false;
         }
         rangeGeneration = generation;

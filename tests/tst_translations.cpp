@@ -1,8 +1,12 @@
 #include "burstpanel.h"
+#include "burstplan.h"
 #include "language.h"
+#include "limiterscript.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
+#include "redisendpoint.h"
 #include "runview.h"
+#include "scriptdoctor.h"
 
 #include <QMenuBar>
 #include <QPushButton>
@@ -62,6 +66,7 @@ private slots:
     void everyStringHasATranslation_data();
     void everyStringHasATranslation();
     void switchingLanguageChangesVisibleTexts();
+    void coreMessagesFollowTheLanguage();
 };
 
 void TestTranslations::everyStringHasATranslation_data()
@@ -101,6 +106,44 @@ void TestTranslations::switchingLanguageChangesVisibleTexts()
     QTRY_COMPARE(fire->text(), english);
     QCOMPARE(window.menuBar()->actions().first()->text(), englishMenu);
     QVERIFY(!Language::set(QStringLiteral("fr")));
+}
+
+namespace {
+// What the core says about a few kinds of bad input, in the language installed now.
+QStringList coreMessages()
+{
+    QStringList messages;
+    RedisEndpoint endpoint;
+    QString error;
+    RedisEndpoint::parse(QStringLiteral("ftp://example.org"), &endpoint, &error);
+    messages << error;
+    BurstPlan plan;
+    plan.requests = 0;
+    messages << plan.validate();
+    const ScriptExamination examination = ScriptDoctor::examine(LimiterScript::builtin(MemberStrategy::Now).source());
+    messages << (examination.findings.isEmpty() ? QString() : examination.findings.first().title);
+    return messages;
+}
+} // namespace
+
+void TestTranslations::coreMessagesFollowTheLanguage()
+{
+    // Messages made in the core (URL parsing, plan checks, script findings) reach the window as
+    // text: they come in the language installed when they are made.
+    QVERIFY(Language::set(QStringLiteral("en")));
+    const QStringList english = coreMessages();
+    QVERIFY2(english[0].contains(QLatin1String("Unknown scheme")), qPrintable(english[0]));
+    QVERIFY2(english[1].startsWith(QLatin1String("requests must be")), qPrintable(english[1]));
+    QCOMPARE(english[2], QStringLiteral("The ZSET member is the timestamp"));
+
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    const QStringList vietnamese = coreMessages();
+    for (int i = 0; i < english.size(); ++i)
+        QVERIFY2(!vietnamese[i].isEmpty() && vietnamese[i] != english[i], qPrintable(vietnamese[i]));
+    QVERIFY2(vietnamese[0].contains(QLatin1String("redis://")), qPrintable(vietnamese[0])); // the advice kept
+    QVERIFY2(vietnamese[1].startsWith(QLatin1String("requests")), qPrintable(vietnamese[1])); // the field name kept
+    QVERIFY(Language::set(QStringLiteral("en")));
+    QCOMPARE(coreMessages(), english);
 }
 
 QTEST_MAIN(TestTranslations)

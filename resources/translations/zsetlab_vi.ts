@@ -230,6 +230,155 @@
     </message>
 </context>
 <context>
+    <name>BurstPlan</name>
+    <message>
+        <source>pace: interval:MICROS needs a whole number of microseconds from 1 to 60000000 (e.g. interval:250 for 4 requests per ms), not &quot;%1&quot;.</source>
+        <translation>pace: interval:MICROS cần một số nguyên microsecond từ 1 đến 60000000 (ví dụ interval:250 cho 4 request mỗi ms), chứ không phải &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>pace: poisson:PER_MS needs a mean rate per millisecond from 0.0001 to 1000 (e.g. poisson:2.5), not &quot;%1&quot;.</source>
+        <translation>pace: poisson:PER_MS cần tốc độ trung bình mỗi millisecond từ 0.0001 đến 1000 (ví dụ poisson:2.5), chứ không phải &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>pace: &quot;%1&quot; is not a pacing; use burst, interval:MICROS or poisson:PER_MS.</source>
+        <translation>pace: &quot;%1&quot; không phải là một nhịp gửi hợp lệ; hãy dùng burst, interval:MICROS hoặc poisson:PER_MS.</translation>
+    </message>
+    <message>
+        <source>requests must be from 1 to %L1 (got %L2).</source>
+        <translation>requests phải từ 1 đến %L1 (nhận được %L2).</translation>
+    </message>
+    <message>
+        <source>connections must be from 1 to %1 (got %2).</source>
+        <translation>connections phải từ 1 đến %1 (nhận được %2).</translation>
+    </message>
+    <message>
+        <source>pipeline must be from 1 to %1 (got %2).</source>
+        <translation>pipeline phải từ 1 đến %1 (nhận được %2).</translation>
+    </message>
+    <message>
+        <source>window must be from 1 ms to one year (got %1 ms).</source>
+        <translation>window phải từ 1 ms đến một năm (nhận được %1 ms).</translation>
+    </message>
+    <message>
+        <source>limit must be from 0 (no limit) to 1000000000 (got %1).</source>
+        <translation>limit phải từ 0 (không giới hạn) đến 1000000000 (nhận được %1).</translation>
+    </message>
+    <message>
+        <source>clock offsets must be within one day (got %1 ms).</source>
+        <translation>độ lệch đồng hồ phải nằm trong phạm vi một ngày (nhận được %1 ms).</translation>
+    </message>
+    <message>
+        <source>clients: at most %1, one connection each (got %2).</source>
+        <translation>clients: tối đa %1, mỗi client một kết nối (nhận được %2).</translation>
+    </message>
+    <message>
+        <source>script: a custom strategy needs a script file.</source>
+        <translation>script: cách tạo member tuỳ chỉnh cần có một tệp script.</translation>
+    </message>
+    <message>
+        <source>replay: %1 timestamps for %2 requests.</source>
+        <translation>replay: chỉ có %1 timestamp cho %2 request.</translation>
+    </message>
+    <message>
+        <source>reconnect: must be from 0 (fail at once) to %1 ms (got %2 ms).</source>
+        <translation>reconnect: phải từ 0 (báo lỗi ngay) đến %1 ms (nhận được %2 ms).</translation>
+    </message>
+    <message>
+        <source>key: zsetlab writes only keys that start with &quot;zsetlab:&quot; (got &quot;%1&quot;).</source>
+        <translation>key: zsetlab chỉ ghi vào các key bắt đầu bằng &quot;zsetlab:&quot; (nhận được &quot;%1&quot;).</translation>
+    </message>
+</context>
+<context>
+    <name>BurstRun</name>
+    <message>
+        <source>The key %1 already holds a %2, not a sorted set. zsetlab leaves it as it is: choose another key.</source>
+        <translation>Key %1 đang chứa một giá trị kiểu %2, không phải sorted set. zsetlab không động vào key đó: hãy chọn một key khác.</translation>
+    </message>
+    <message>
+        <source>Connection %1 of %2: %3</source>
+        <translation>Kết nối %1/%2: %3</translation>
+    </message>
+    <message>
+        <source>Cannot read the script&apos;s reply %1 as %2.</source>
+        <translation>Không đọc được phản hồi %1 của script dưới dạng %2.</translation>
+    </message>
+    <message>
+        <source>Stopped at the first failed request (stop on error): %1</source>
+        <translation>Đã dừng ở request lỗi đầu tiên (dừng khi có lỗi): %1</translation>
+    </message>
+    <message>
+        <source>The server is out of memory (maxmemory reached, OOM): %1</source>
+        <translation>Server đã hết bộ nhớ (chạm mức maxmemory, OOM): %1</translation>
+    </message>
+    <message>
+        <source>Lost the connection to %1 after %2 requests: %3.</source>
+        <translation>Mất kết nối tới %1 sau %2 request: %3.</translation>
+    </message>
+    <message>
+        <source>The script %1 does not compile. %2</source>
+        <translation>Script %1 không biên dịch được. %2</translation>
+    </message>
+    <message>
+        <source>No reply: %1 (the request may or may not have run).</source>
+        <translation>Không có phản hồi: %1 (request có thể đã chạy hoặc chưa).</translation>
+    </message>
+    <message>
+        <source> Connecting again for up to %1 s.</source>
+        <translation> Đang thử kết nối lại trong tối đa %1 s.</translation>
+    </message>
+    <message>
+        <source> Connecting again was refused: %1</source>
+        <translation> Kết nối lại bị từ chối: %1</translation>
+    </message>
+    <message>
+        <source>cannot drive the new connection without blocking</source>
+        <translation>không chuyển được kết nối mới sang chế độ non-blocking</translation>
+    </message>
+    <message>
+        <source> It did not come back within %1 s; the last try said: %2</source>
+        <translation> Kết nối không phục hồi trong vòng %1 s; lần thử cuối cùng báo: %2</translation>
+    </message>
+    <message>
+        <source>no reply within %1 ms (the command timeout)</source>
+        <translation>không có phản hồi trong vòng %1 ms (thời gian chờ của lệnh)</translation>
+    </message>
+</context>
+<context>
+    <name>CallTemplate</name>
+    <message>
+        <source>a quote (%1) is not closed</source>
+        <translation>dấu nháy (%1) chưa được đóng</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has a } without its {; write }} for a brace</source>
+        <translation>&quot;%1&quot; có dấu } mà không có dấu { đi kèm; hãy viết }} nếu muốn một dấu ngoặc nhọn</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; opens a { that is not closed; write {{ for a brace</source>
+        <translation>&quot;%1&quot; mở một dấu { nhưng chưa đóng; hãy viết {{ nếu muốn một dấu ngoặc nhọn</translation>
+    </message>
+    <message>
+        <source>{%1} is not a placeholder; use one of %2</source>
+        <translation>{%1} không phải là placeholder hợp lệ; hãy dùng một trong số: %2</translation>
+    </message>
+    <message>
+        <source>--keys: %1.</source>
+        <translation>--keys: %1.</translation>
+    </message>
+    <message>
+        <source>--args: %1.</source>
+        <translation>--args: %1.</translation>
+    </message>
+    <message>
+        <source>--keys: give at least one key, e.g. &quot;{key}&quot;.</source>
+        <translation>--keys: hãy đưa vào ít nhất một key, ví dụ &quot;{key}&quot;.</translation>
+    </message>
+    <message>
+        <source>--keys: every key must start with {key} (a fresh key under zsetlab:, deleted afterwards), e.g. &quot;{key}&quot; or &quot;{key}:tokens&quot;; &quot;%1&quot; does not.</source>
+        <translation>--keys: mọi key phải bắt đầu bằng {key} (một key mới dưới zsetlab:, sẽ bị xoá sau khi chạy xong), ví dụ &quot;{key}&quot; hoặc &quot;{key}:tokens&quot;; còn &quot;%1&quot; thì không.</translation>
+    </message>
+</context>
+<context>
     <name>ClientLanes</name>
     <message>
         <source>One lane per app server; x is the &apos;now&apos; each request carried. A diamond under another server&apos;s square is a collision across servers. Wheel: zoom; drag: pan; double-click: fit.</source>
@@ -268,6 +417,61 @@
         <translation>
             <numerusform>cột cao nhất %n request</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ClientProfile</name>
+    <message>
+        <source>the interval must be at least 1 us</source>
+        <translation>khoảng cách giữa hai request phải ít nhất là 1 µs</translation>
+    </message>
+    <message>
+        <source>the rate must be from 0.0001 to 1000 per ms</source>
+        <translation>tốc độ phải từ 0.0001 đến 1000 request mỗi ms</translation>
+    </message>
+    <message>
+        <source>clients: client %1 (&quot;%2&quot;): %3</source>
+        <translation>clients: client thứ %1 (&quot;%2&quot;): %3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; needs a value, e.g. rate=2 or offset=40.</source>
+        <translation>&quot;%1&quot; cần có giá trị, ví dụ rate=2 hoặc offset=40.</translation>
+    </message>
+    <message>
+        <source>give rate= or pace= once.</source>
+        <translation>chỉ được ghi rate= hoặc pace= một lần.</translation>
+    </message>
+    <message>
+        <source>rate=R needs arrivals per ms from 0.0001 to 1000, not &quot;%1&quot;.</source>
+        <translation>rate=R cần số request đến mỗi ms từ 0.0001 đến 1000, chứ không phải &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>offset=MS needs whole milliseconds within one day, not &quot;%1&quot;.</source>
+        <translation>offset=MS cần một số nguyên millisecond trong phạm vi một ngày, chứ không phải &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>drift=PPM needs parts per million from -%1 to %1, not &quot;%2&quot;.</source>
+        <translation>drift=PPM cần số phần triệu (ppm) từ -%1 đến %1, chứ không phải &quot;%2&quot;.</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;%1&quot;; use rate=, pace=, offset= or drift=.</source>
+        <translation>không nhận ra trường &quot;%1&quot;; hãy dùng rate=, pace=, offset= hoặc drift=.</translation>
+    </message>
+    <message>
+        <source>clients: client %1 is empty; describe each one, e.g. &quot;rate=2;rate=2,offset=40&quot;.</source>
+        <translation>clients: client thứ %1 đang trống; hãy mô tả từng client, ví dụ &quot;rate=2;rate=2,offset=40&quot;.</translation>
+    </message>
+    <message>
+        <source>the clock offset must be within one day (got %1 ms)</source>
+        <translation>độ lệch đồng hồ phải nằm trong phạm vi một ngày (nhận được %1 ms)</translation>
+    </message>
+    <message>
+        <source>the drift must be within %1 ppm (got %2)</source>
+        <translation>độ trôi đồng hồ phải nằm trong phạm vi %1 ppm (nhận được %2)</translation>
+    </message>
+    <message>
+        <source>clients: client %1: %2.</source>
+        <translation>clients: client thứ %1: %2.</translation>
     </message>
 </context>
 <context>
@@ -445,6 +649,13 @@
     <message>
         <source>in the window</source>
         <translation>trong window</translation>
+    </message>
+</context>
+<context>
+    <name>DataExport</name>
+    <message>
+        <source>The key %1 is not a sorted set.</source>
+        <translation>Key %1 không phải là sorted set.</translation>
     </message>
 </context>
 <context>
@@ -900,6 +1111,52 @@
     </message>
 </context>
 <context>
+    <name>LimiterReply</name>
+    <message>
+        <source>Cannot read the script&apos;s reply %1: expected {count, added, member} or a count.</source>
+        <translation>Không đọc được phản hồi %1 của script: cần có dạng {count, added, member} hoặc một count.</translation>
+    </message>
+</context>
+<context>
+    <name>LimiterScript</name>
+    <message>
+        <source>Cannot read the script %1: %2.</source>
+        <translation>Không đọc được script %1: %2.</translation>
+    </message>
+    <message>
+        <source>The script %1 is empty.</source>
+        <translation>Script %1 đang trống.</translation>
+    </message>
+    <message>
+        <source>Lua error at line %1: %2</source>
+        <translation>Lỗi Lua ở dòng %1: %2</translation>
+    </message>
+    <message>
+        <source>Lua error: %1</source>
+        <translation>Lỗi Lua: %1</translation>
+    </message>
+    <message>
+        <source>The script %1 does not compile. %2</source>
+        <translation>Script %1 không biên dịch được. %2</translation>
+    </message>
+    <message>
+        <source>No reply: %1.</source>
+        <translation>Không có phản hồi: %1.</translation>
+    </message>
+    <message>
+        <source>The key %1 holds a value that is not a sorted set (WRONGTYPE). zsetlab leaves it as it is: choose another key, or delete that one yourself if it is yours.</source>
+        <translation>Key %1 đang chứa một giá trị không phải sorted set (WRONGTYPE). zsetlab không động vào key đó: hãy chọn một key khác, hoặc tự xoá key đó nếu nó là của bạn.</translation>
+    </message>
+    <message>
+        <source>The server is out of memory (maxmemory reached, OOM): %1</source>
+        <translation>Server đã hết bộ nhớ (chạm mức maxmemory, OOM): %1</translation>
+    </message>
+    <message>
+        <source>The server does not have the script loaded (NOSCRIPT) and reloading it failed.</source>
+        <translation>Server chưa nạp script này (NOSCRIPT) và việc nạp lại cũng thất bại.</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Burst</source>
@@ -1141,10 +1398,343 @@
     </message>
 </context>
 <context>
+    <name>PrivateRedisServer</name>
+    <message>
+        <source>redis-server is not installed (not on PATH). Install it (Debian: apt-get install redis-server) or give the URL of a running server.</source>
+        <translation>redis-server chưa được cài (không có trong PATH). Hãy cài nó (Debian: apt-get install redis-server) hoặc nhập URL của một server đang chạy.</translation>
+    </message>
+    <message>
+        <source>Cannot create a private folder for redis-server in %1: %2</source>
+        <translation>Không tạo được thư mục riêng cho redis-server trong %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot make the private folder %1 again.</source>
+        <translation>Không tạo lại được thư mục riêng %1.</translation>
+    </message>
+    <message>
+        <source>Cannot run /bin/sh to start redis-server: %1</source>
+        <translation>Không chạy được /bin/sh để khởi động redis-server: %1</translation>
+    </message>
+    <message>
+        <source>The private redis-server did not start in time.</source>
+        <translation>redis-server riêng không khởi động kịp.</translation>
+    </message>
+    <message>
+        <source>The private redis-server did not start.</source>
+        <translation>redis-server riêng không khởi động được.</translation>
+    </message>
+    <message>
+        <source>Its log says:</source>
+        <translation>Nhật ký của server ghi:</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Cannot write %1: %2</source>
         <translation>Không ghi được %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>RateSweep</name>
+    <message>
+        <source>A sweep is already running: stop it first.</source>
+        <translation>Một lượt quét đang chạy: hãy dừng nó trước.</translation>
+    </message>
+</context>
+<context>
+    <name>RedisConnection</name>
+    <message>
+        <source>unix://USER:PASSWORD@/path/to.sock is not accepted; use a TCP URL redis://USER:PASSWORD@host:port, or the Connect dialog</source>
+        <translation>unix://USER:PASSWORD@/path/to.sock không được chấp nhận; hãy dùng URL TCP redis://USER:PASSWORD@host:port, hoặc hộp thoại Kết nối</translation>
+    </message>
+    <message>
+        <source>redis://:PASSWORD@%1 (or redis://USER:PASSWORD@%1 for an ACL user)</source>
+        <translation>redis://:PASSWORD@%1 (hoặc redis://USER:PASSWORD@%1 với người dùng ACL)</translation>
+    </message>
+    <message>
+        <source>Lost the connection to %1: %2. Check that the server is still running.</source>
+        <translation>Mất kết nối tới %1: %2. Hãy kiểm tra xem server có còn đang chạy không.</translation>
+    </message>
+    <message>
+        <source>The server at %1 needs a password. Give it in the URL: %2.</source>
+        <translation>Server tại %1 yêu cầu mật khẩu. Hãy nhập mật khẩu trong URL: %2.</translation>
+    </message>
+    <message>
+        <source>The server at %1 refused the user name or password. Check the credentials in the URL: %2.</source>
+        <translation>Server tại %1 đã từ chối tên người dùng hoặc mật khẩu. Hãy kiểm tra thông tin đăng nhập trong URL: %2.</translation>
+    </message>
+    <message>
+        <source>The ACL user &quot;%1&quot; may not run this command (%2). Grant it with e.g. ACL SETUSER %1 +@scripting +@sortedset +@string +@keyspace ~zsetlab:*.</source>
+        <translation>Người dùng ACL &quot;%1&quot; không được phép chạy lệnh này (%2). Hãy cấp quyền, ví dụ bằng ACL SETUSER %1 +@scripting +@sortedset +@string +@keyspace ~zsetlab:*.</translation>
+    </message>
+    <message>
+        <source>Out of memory while connecting.</source>
+        <translation>Hết bộ nhớ trong khi kết nối.</translation>
+    </message>
+    <message>
+        <source>Nothing accepts connections on the socket %1 (connection refused). Is redis-server running with unixsocket set to this path?</source>
+        <translation>Không có gì nhận kết nối trên socket %1 (kết nối bị từ chối). redis-server có đang chạy với unixsocket đặt đúng đường dẫn này không?</translation>
+    </message>
+    <message>
+        <source>Nothing is listening at %1 (connection refused). Start redis-server there, or choose another server.</source>
+        <translation>Không có gì đang lắng nghe ở %1 (kết nối bị từ chối). Hãy khởi động redis-server ở đó, hoặc chọn một server khác.</translation>
+    </message>
+    <message>
+        <source>There is no socket at %1. Check the path, or start redis-server with --unixsocket %1.</source>
+        <translation>Không có socket nào ở %1. Hãy kiểm tra đường dẫn, hoặc khởi động redis-server với --unixsocket %1.</translation>
+    </message>
+    <message>
+        <source>No answer from %1 within %2 ms. Check the host and port, a firewall, or raise the connect timeout.</source>
+        <translation>Không có phản hồi từ %1 trong vòng %2 ms. Hãy kiểm tra host và port, tường lửa, hoặc tăng thời gian chờ kết nối.</translation>
+    </message>
+    <message>
+        <source>The host &quot;%1&quot; is unknown (%2). Check its spelling in the URL.</source>
+        <translation>Không tìm thấy host &quot;%1&quot; (%2). Hãy kiểm tra lại cách viết của nó trong URL.</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1: %2.</source>
+        <translation>Không kết nối được tới %1: %2.</translation>
+    </message>
+    <message>
+        <source>This server does not know ACL users (Redis 6.0 or later): remove the user name from the URL. Server said: %1</source>
+        <translation>Server này không hỗ trợ người dùng ACL (cần Redis 6.0 trở lên): hãy bỏ tên người dùng khỏi URL. Server trả lời: %1</translation>
+    </message>
+    <message>
+        <source>The server at %1 has no password set: remove the password from the URL.</source>
+        <translation>Server tại %1 không đặt mật khẩu: hãy bỏ mật khẩu khỏi URL.</translation>
+    </message>
+    <message>
+        <source>The server refused database %1 (%2). Pick a database the server has, such as /0.</source>
+        <translation>Server đã từ chối cơ sở dữ liệu %1 (%2). Hãy chọn một cơ sở dữ liệu mà server có, chẳng hạn /0.</translation>
+    </message>
+    <message>
+        <source>%1 accepted the connection but did not answer within %2 ms. Is it a Redis server, and is it busy or paused?</source>
+        <translation>%1 đã nhận kết nối nhưng không phản hồi trong vòng %2 ms. Đó có phải là server Redis không, và nó có đang bận hay bị tạm dừng không?</translation>
+    </message>
+    <message>
+        <source>The server at %1 runs Redis %2, which has no Lua scripting. zsetlab needs Redis 2.6 or later.</source>
+        <translation>Server tại %1 chạy Redis %2, phiên bản chưa có Lua script. zsetlab cần Redis 2.6 trở lên.</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>chưa kết nối</translation>
+    </message>
+    <message>
+        <source>timed out waiting for a reply</source>
+        <translation>hết thời gian chờ phản hồi</translation>
+    </message>
+    <message>
+        <source>the server closed the connection</source>
+        <translation>server đã đóng kết nối</translation>
+    </message>
+</context>
+<context>
+    <name>RedisEndpoint</name>
+    <message>
+        <source>The database number &quot;%1&quot; is not valid: use a whole number from 0 (e.g. /0).</source>
+        <translation>Số cơ sở dữ liệu &quot;%1&quot; không hợp lệ: hãy dùng một số nguyên từ 0 trở lên (ví dụ /0).</translation>
+    </message>
+    <message>
+        <source>No Redis URL given: use redis://host:port or unix:///path/to/redis.sock.</source>
+        <translation>Chưa có URL Redis: hãy dùng redis://host:port hoặc unix:///path/to/redis.sock.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.</source>
+        <translation>&quot;%1&quot; không phải là URL Redis: hãy viết redis://host:port[/db] hoặc unix:///path/to.sock.</translation>
+    </message>
+    <message>
+        <source>TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://.</source>
+        <translation>TLS (rediss://) không được hỗ trợ: bản build này dùng hiredis 0.14, vốn không có TLS. Hãy kết nối qua một đường hầm TLS cục bộ (ví dụ stunnel) bằng redis://.</translation>
+    </message>
+    <message>
+        <source>Unknown scheme &quot;%1://&quot;: use redis:// for TCP or unix:// for a socket.</source>
+        <translation>Không nhận ra scheme &quot;%1://&quot;: hãy dùng redis:// cho TCP hoặc unix:// cho socket.</translation>
+    </message>
+    <message>
+        <source>The URL &quot;%1&quot; is malformed: %2.</source>
+        <translation>URL &quot;%1&quot; không đúng định dạng: %2.</translation>
+    </message>
+    <message>
+        <source>The URL names user &quot;%1&quot; without a password: write redis://%1:PASSWORD@host.</source>
+        <translation>URL có tên người dùng &quot;%1&quot; nhưng không có mật khẩu: hãy viết redis://%1:PASSWORD@host.</translation>
+    </message>
+    <message>
+        <source>A unix URL has no host: write unix:///path/to.sock (three slashes), not unix://%1….</source>
+        <translation>URL unix không có host: hãy viết unix:///path/to.sock (ba dấu gạch chéo), chứ không phải unix://%1….</translation>
+    </message>
+    <message>
+        <source>The unix URL has no socket path: write unix:///path/to/redis.sock.</source>
+        <translation>URL unix chưa có đường dẫn socket: hãy viết unix:///path/to/redis.sock.</translation>
+    </message>
+    <message>
+        <source>Unknown URL option &quot;%1&quot;: the only option of a unix URL is ?db=N.</source>
+        <translation>Không nhận ra tuỳ chọn URL &quot;%1&quot;: URL unix chỉ có một tuỳ chọn duy nhất là ?db=N.</translation>
+    </message>
+    <message>
+        <source>The URL has no host: write redis://host[:port][/db].</source>
+        <translation>URL chưa có host: hãy viết redis://host[:port][/db].</translation>
+    </message>
+    <message>
+        <source>The port must be from 1 to 65535.</source>
+        <translation>Port phải từ 1 đến 65535.</translation>
+    </message>
+    <message>
+        <source>Unexpected URL options &quot;?%1&quot;: put the database in the path, as in redis://host:port/2.</source>
+        <translation>Không dùng được tuỳ chọn URL &quot;?%1&quot;: hãy đặt cơ sở dữ liệu trong đường dẫn, như redis://host:port/2.</translation>
+    </message>
+</context>
+<context>
+    <name>RedisReply</name>
+    <message>
+        <source>no reply</source>
+        <translation>không có phản hồi</translation>
+    </message>
+</context>
+<context>
+    <name>ReplyReading</name>
+    <message>
+        <source>a count that includes the call (admitted while count &lt;= limit)</source>
+        <translation>count đã tính cả lệnh gọi này (được cho qua khi count &lt;= limit)</translation>
+    </message>
+    <message>
+        <source>the count before the call (admitted while count &lt; limit)</source>
+        <translation>count trước lệnh gọi này (được cho qua khi count &lt; limit)</translation>
+    </message>
+    <message>
+        <source>the script&apos;s own decision (1/true = admitted, 0/false = refused)</source>
+        <translation>quyết định của chính script (1/true = được cho qua, 0/false = bị từ chối)</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>không đọc được</translation>
+    </message>
+    <message>
+        <source>no replies to read</source>
+        <translation>không có phản hồi nào để đọc</translation>
+    </message>
+    <message>
+        <source>the reply %1 is neither a number, 0/1 nor true/false</source>
+        <translation>phản hồi %1 không phải là số, cũng không phải 0/1 hay true/false</translation>
+    </message>
+    <message>
+        <source>every call replied 0, false or nil although no limit applied</source>
+        <translation>mọi lệnh gọi đều trả về 0, false hoặc nil dù không có giới hạn nào được áp dụng</translation>
+    </message>
+    <message>
+        <source>the replies (%1) are neither a count that grows by one per call nor 0/1</source>
+        <translation>các phản hồi (%1) không phải là count tăng thêm một sau mỗi lệnh gọi, cũng không phải 0/1</translation>
+    </message>
+    <message>
+        <source>%1 calls replied %2 (the limit) again: a script that refuses without adding replies its unchanged count, so zsetlab cannot tell whether they were admitted; a reply of 0/1 or {allowed, count} would say</source>
+        <translation>%1 lệnh gọi lại trả về %2 (đúng bằng giới hạn): một script từ chối mà không thêm phần tử sẽ trả về count không đổi, nên zsetlab không biết được các lệnh gọi đó có được cho qua hay không; phản hồi dạng 0/1 hoặc {allowed, count} thì sẽ cho biết điều này</translation>
+    </message>
+    <message>
+        <source>the replies could not be read</source>
+        <translation>không đọc được các phản hồi</translation>
+    </message>
+    <message>
+        <source>%1 replies were neither 0 nor 1</source>
+        <translation>%1 phản hồi không phải 0 cũng không phải 1</translation>
+    </message>
+</context>
+<context>
+    <name>Scenario</name>
+    <message>
+        <source>a list</source>
+        <translation>một danh sách</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>một đối tượng</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>giá trị rỗng</translation>
+    </message>
+    <message>
+        <source>%1: expected %2, got %3.</source>
+        <translation>%1: cần %2, nhưng nhận được %3.</translation>
+    </message>
+    <message>
+        <source>a whole number from %1 to %2</source>
+        <translation>một số nguyên từ %1 đến %2</translation>
+    </message>
+    <message>
+        <source>a number from %1 to %2</source>
+        <translation>một số từ %1 đến %2</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>một chuỗi</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true hoặc false</translation>
+    </message>
+    <message>
+        <source>plan: expected an object with the burst&apos;s settings.</source>
+        <translation>plan: cần một đối tượng chứa các thiết lập của burst.</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>một trong các giá trị %1</translation>
+    </message>
+    <message>
+        <source>burst, interval:MICROS or poisson:PER_MS</source>
+        <translation>burst, interval:MICROS hoặc poisson:PER_MS</translation>
+    </message>
+    <message>
+        <source>a list of milliseconds</source>
+        <translation>một danh sách các số millisecond</translation>
+    </message>
+    <message>
+        <source>whole milliseconds within one day</source>
+        <translation>các số nguyên millisecond trong phạm vi một ngày</translation>
+    </message>
+    <message>
+        <source>app servers as &quot;rate=2;rate=2,offset=40&quot; (%1)</source>
+        <translation>các app server dạng &quot;rate=2;rate=2,offset=40&quot; (%1)</translation>
+    </message>
+    <message>
+        <source>Not valid JSON at character %1: %2.</source>
+        <translation>JSON không hợp lệ tại ký tự %1: %2.</translation>
+    </message>
+    <message>
+        <source>Expected a JSON object at the top of a scenario file.</source>
+        <translation>Cần một đối tượng JSON ở cấp ngoài cùng của tệp kịch bản.</translation>
+    </message>
+    <message>
+        <source>schema: this zsetlab reads %1; the file is %2 (made by another version).</source>
+        <translation>schema: phiên bản zsetlab này đọc được %1; còn tệp này là %2 (do một phiên bản khác tạo ra).</translation>
+    </message>
+    <message>
+        <source>&quot;en&quot; or &quot;vi&quot;</source>
+        <translation>&quot;en&quot; hoặc &quot;vi&quot;</translation>
+    </message>
+    <message>
+        <source>random, request-id or sequence</source>
+        <translation>random, request-id hoặc sequence</translation>
+    </message>
+    <message>
+        <source>plan: missing; a scenario needs the burst&apos;s settings.</source>
+        <translation>plan: bị thiếu; một kịch bản cần có các thiết lập của burst.</translation>
+    </message>
+    <message>
+        <source>view.timeline_ms: expected [from, to] in milliseconds with from &lt; to.</source>
+        <translation>view.timeline_ms: cần [from, to] tính bằng millisecond, với from &lt; to.</translation>
+    </message>
+    <message>
+        <source>Cannot open the scenario %1: %2.</source>
+        <translation>Không mở được kịch bản %1: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes: too large for a scenario file.</source>
+        <translation>%1 có kích thước %2 byte: quá lớn đối với một tệp kịch bản.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2.</source>
+        <translation>Không ghi được %1: %2.</translation>
     </message>
 </context>
 <context>
@@ -1196,6 +1786,396 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Saved %1</source>
         <translation>Đã lưu %1</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptDebugger</name>
+    <message>
+        <source>The debugging connection to %1 failed: %2.</source>
+        <translation>Kết nối debug tới %1 bị lỗi: %2.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Đã huỷ.</translation>
+    </message>
+    <message>
+        <source>Redis %1 has no Lua debugger: SCRIPT DEBUG came with Redis 3.2.</source>
+        <translation>Redis %1 không có Lua debugger: SCRIPT DEBUG chỉ có từ Redis 3.2 trở đi.</translation>
+    </message>
+    <message>
+        <source>The server refused SCRIPT DEBUG: %1</source>
+        <translation>Server từ chối SCRIPT DEBUG: %1</translation>
+    </message>
+    <message>
+        <source>The debugging session is no longer open.</source>
+        <translation>Phiên debug không còn mở nữa.</translation>
+    </message>
+    <message>
+        <source>Read inside the forked session: the server itself does not see these writes.</source>
+        <translation>Đọc bên trong phiên fork: chính server không nhìn thấy những lần ghi này.</translation>
+    </message>
+    <message>
+        <source>Read through the debugger: the server answers no other client during the session.</source>
+        <translation>Đọc qua debugger: trong suốt phiên, server không phản hồi client nào khác.</translation>
+    </message>
+    <message>
+        <source>ZCARD %1 answered %2</source>
+        <translation>ZCARD %1 trả về %2</translation>
+    </message>
+    <message>
+        <source> The debugger trimmed the list.</source>
+        <translation> Debugger đã cắt bớt danh sách.</translation>
+    </message>
+    <message>
+        <source>Read from the server after the session: the forked copy&apos;s writes were rolled back.</source>
+        <translation>Đọc từ server sau khi phiên kết thúc: những gì bản sao fork ghi vào đã được hoàn tác.</translation>
+    </message>
+    <message>
+        <source>Read from the server after the session: the script&apos;s writes were kept.</source>
+        <translation>Đọc từ server sau khi phiên kết thúc: những gì script ghi vào được giữ lại.</translation>
+    </message>
+    <message>
+        <source>No debugger command for %1 s: the session was ended so that the server is not held.</source>
+        <translation>Không có lệnh debugger nào trong %1 s: phiên đã được kết thúc để server không bị chiếm giữ.</translation>
+    </message>
+    <message>
+        <source>Forked (changes rolled back)</source>
+        <translation>Fork (thay đổi được hoàn tác)</translation>
+    </message>
+    <message>
+        <source>Synchronous (changes kept)</source>
+        <translation>Đồng bộ (thay đổi được giữ lại)</translation>
+    </message>
+    <message>
+        <source>SCRIPT DEBUG YES: the server forks a copy of itself that runs the script. Other clients are served as usual, and every change the script makes is thrown away when the session ends.</source>
+        <translation>SCRIPT DEBUG YES: server fork ra một bản sao của chính nó để chạy script. Các client khác vẫn được phục vụ như bình thường, và mọi thay đổi mà script tạo ra đều bị bỏ đi khi phiên kết thúc.</translation>
+    </message>
+    <message>
+        <source>SCRIPT DEBUG SYNC: the server itself runs the script and serves no other client until the session ends. The script&apos;s changes are kept, also when it is stopped half-way.</source>
+        <translation>SCRIPT DEBUG SYNC: chính server chạy script và không phục vụ client nào khác cho đến khi phiên kết thúc. Các thay đổi của script được giữ lại, kể cả khi script bị dừng giữa chừng.</translation>
+    </message>
+    <message>
+        <source>No server is set for the debugger.</source>
+        <translation>Chưa chọn server cho debugger.</translation>
+    </message>
+    <message>
+        <source>There is no script to debug.</source>
+        <translation>Không có script nào để debug.</translation>
+    </message>
+    <message>
+        <source>The debugger takes keys of 1 to %1 bytes.</source>
+        <translation>Debugger chỉ nhận key dài từ 1 đến %1 byte.</translation>
+    </message>
+    <message>
+        <source>Synchronous debugging keeps the script&apos;s writes, so it runs only on zsetlab&apos;s own keys (&quot;%1...&quot;); use the forked mode for %2.</source>
+        <translation>Debug đồng bộ giữ lại những gì script ghi vào, nên chỉ chạy trên các key của chính zsetlab (&quot;%1...&quot;); hãy dùng chế độ fork cho %2.</translation>
+    </message>
+    <message>
+        <source>Another session was started.</source>
+        <translation>Một phiên khác đã được bắt đầu.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Đã dừng.</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptDoctor</name>
+    <message>
+        <source>second</source>
+        <translation>giây</translation>
+    </message>
+    <message>
+        <source>millisecond</source>
+        <translation>millisecond</translation>
+    </message>
+    <message>
+        <source>microsecond</source>
+        <translation>microsecond</translation>
+    </message>
+    <message>
+        <source>nanosecond</source>
+        <translation>nanosecond</translation>
+    </message>
+    <message>
+        <source>timestamp</source>
+        <translation>timestamp</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>giây</translation>
+    </message>
+    <message>
+        <source>milliseconds</source>
+        <translation>millisecond</translation>
+    </message>
+    <message>
+        <source>microseconds</source>
+        <translation>microsecond</translation>
+    </message>
+    <message>
+        <source>nanoseconds</source>
+        <translation>nanosecond</translation>
+    </message>
+    <message>
+        <source>unknown units</source>
+        <translation>đơn vị không rõ</translation>
+    </message>
+    <message>
+        <source>use the request id the call already carries: redis.call(&apos;ZADD&apos;, key, now, ARGV[%1])</source>
+        <translation>dùng request id mà lệnh gọi đã mang theo: redis.call(&apos;ZADD&apos;, key, now, ARGV[%1])</translation>
+    </message>
+    <message>
+        <source>have the caller send a request id (a UUID; add {uuid} to --args) and use it as the member</source>
+        <translation>để phía gọi gửi kèm một request id (một UUID; thêm {uuid} vào --args) và dùng nó làm member</translation>
+    </message>
+    <message>
+        <source>Give every request a member of its own: %1, or append a server-side counter: local member = now .. &apos;-&apos; .. redis.call(&apos;INCR&apos;, key .. &apos;:seq&apos;).</source>
+        <translation>Hãy cho mỗi request một member riêng: %1, hoặc nối thêm một bộ đếm phía server: local member = now .. &apos;-&apos; .. redis.call(&apos;INCR&apos;, key .. &apos;:seq&apos;).</translation>
+    </message>
+    <message>
+        <source> (The member is built on line %1.)</source>
+        <translation> (Member được tạo ở dòng %1.)</translation>
+    </message>
+    <message>
+        <source>math.randomseed() makes the random member repeat</source>
+        <translation>math.randomseed() khiến member ngẫu nhiên bị lặp lại</translation>
+    </message>
+    <message>
+        <source>The member depends on math.random(), and line %1 seeds the generator: every call seeded alike draws the same numbers, so calls that carry the same time write the same member and the count does not grow. On Redis 7 the seed also resets the generator that every other script on the server shares.</source>
+        <translation>Member phụ thuộc vào math.random(), và dòng %1 seed bộ sinh số ngẫu nhiên: mọi lệnh gọi được seed giống nhau đều rút ra cùng một dãy số, nên các lệnh gọi mang cùng thời điểm sẽ ghi vào cùng một member và count không tăng. Trên Redis 7, việc seed này còn đặt lại bộ sinh số mà mọi script khác trên server dùng chung.</translation>
+    </message>
+    <message>
+        <source>Remove math.randomseed(). </source>
+        <translation>Bỏ math.randomseed(). </translation>
+    </message>
+    <message>
+        <source>The member relies on math.random(), which repeats before Redis 7</source>
+        <translation>Member dựa vào math.random(), mà hàm này lặp lại giá trị trên các bản Redis trước 7</translation>
+    </message>
+    <message>
+        <source>Redis 2.6 to 6.2 reseed Lua&apos;s generator with the same seed at the start of every script call, so the first math.random() gives the same number (0.17082803611217) in every call and members collide as with the bare timestamp. Redis 7.0 and later keep one generator running: unique there.</source>
+        <translation>Redis từ 2.6 đến 6.2 seed lại bộ sinh số ngẫu nhiên của Lua bằng cùng một seed ở đầu mỗi lần gọi script, nên lần math.random() đầu tiên cho ra cùng một số (0.17082803611217) ở mọi lần gọi và các member bị trùng y như khi chỉ dùng timestamp. Từ Redis 7.0 trở đi, một bộ sinh số duy nhất được giữ chạy liên tục: ở đó member mới là duy nhất.</translation>
+    </message>
+    <message>
+        <source>Prefer a request id or a server counter (INCR). To keep math.random() on Redis 3.2 to 6.2, call redis.replicate_commands() first: it reseeds the generator for each call.</source>
+        <translation>Nên dùng request id hoặc bộ đếm trên server (INCR). Nếu muốn giữ math.random() trên Redis 3.2 đến 6.2, hãy gọi redis.replicate_commands() trước: hàm này seed lại bộ sinh số cho từng lần gọi.</translation>
+    </message>
+    <message>
+        <source>The ZSET member is the timestamp</source>
+        <translation>Member của ZSET là timestamp</translation>
+    </message>
+    <message>
+        <source>The member is made from the time alone, so every call that carries the same %1 writes the same member: ZADD only updates the existing entry (it replies 0), the count does not grow, and a burst within one %1 passes the limit. Atomic scripts prevent races, not this.</source>
+        <translation>Member chỉ được tạo từ thời gian, nên mọi lệnh gọi mang cùng một %1 đều ghi vào cùng một member: ZADD chỉ cập nhật phần tử đã có (và trả về 0), count không tăng, và một burst nằm trong cùng một %1 sẽ lọt qua giới hạn. Script atomic ngăn được race condition, nhưng không ngăn được chuyện này.</translation>
+    </message>
+    <message>
+        <source>The ZSET member is the same for every call</source>
+        <translation>Member của ZSET giống nhau ở mọi lệnh gọi</translation>
+    </message>
+    <message>
+        <source>The member does not depend on the request, so every call writes the same entry and the count never passes 1.</source>
+        <translation>Member không phụ thuộc vào request, nên mọi lệnh gọi đều ghi vào cùng một phần tử và count không bao giờ vượt quá 1.</translation>
+    </message>
+    <message>
+        <source>EXPIRE is given %1</source>
+        <translation>EXPIRE nhận giá trị tính bằng %1</translation>
+    </message>
+    <message>
+        <source>EXPIRE counts in seconds, and this value is in %1: an idle key lives %2 times longer than the window (a 60000 ms window gives a 16.7 hour TTL). The count stays right because old entries are trimmed, but the keys of clients that went quiet pile up in memory.</source>
+        <translation>EXPIRE tính bằng giây, còn giá trị này lại tính bằng %1: một key không còn dùng đến sẽ tồn tại lâu gấp %2 lần window (window 60000 ms cho TTL 16,7 giờ). Count vẫn đúng vì các phần tử cũ đã bị cắt bỏ, nhưng key của các client đã ngừng gửi cứ dồn lại trong bộ nhớ.</translation>
+    </message>
+    <message>
+        <source>Use PEXPIRE, which counts in milliseconds: redis.call(&apos;PEXPIRE&apos;, key, window).</source>
+        <translation>Hãy dùng PEXPIRE, lệnh này tính bằng millisecond: redis.call(&apos;PEXPIRE&apos;, key, window).</translation>
+    </message>
+    <message>
+        <source>Convert to seconds first: math.ceil(window / 1000000).</source>
+        <translation>Hãy đổi sang giây trước: math.ceil(window / 1000000).</translation>
+    </message>
+    <message>
+        <source>PEXPIRE is given seconds</source>
+        <translation>PEXPIRE nhận giá trị tính bằng giây</translation>
+    </message>
+    <message>
+        <source>PEXPIRE counts in milliseconds, and this value is in seconds: the key expires 1000 times too soon (a 60 s window gives 60 ms) and takes the requests still inside the window with it, so the count drops and the limiter admits too many.</source>
+        <translation>PEXPIRE tính bằng millisecond, còn giá trị này lại tính bằng giây: key hết hạn sớm gấp 1000 lần (window 60 s chỉ còn 60 ms) và kéo theo cả các request vẫn còn trong window, nên count bị tụt xuống và rate limiter cho qua quá nhiều request.</translation>
+    </message>
+    <message>
+        <source>Use EXPIRE with seconds, or PEXPIRE with milliseconds: redis.call(&apos;PEXPIRE&apos;, key, window * 1000).</source>
+        <translation>Hãy dùng EXPIRE với giây, hoặc PEXPIRE với millisecond: redis.call(&apos;PEXPIRE&apos;, key, window * 1000).</translation>
+    </message>
+    <message>
+        <source>EXPIREAT is given a time in %1</source>
+        <translation>EXPIREAT nhận một thời điểm tính bằng %1</translation>
+    </message>
+    <message>
+        <source>EXPIREAT takes a Unix time in seconds; read as seconds, a time in %1 lies tens of thousands of years ahead, so idle keys never expire.</source>
+        <translation>EXPIREAT nhận Unix time tính bằng giây; khi bị hiểu là giây, một thời điểm tính bằng %1 sẽ nằm ở hàng chục nghìn năm sau, nên các key không còn dùng đến sẽ không bao giờ hết hạn.</translation>
+    </message>
+    <message>
+        <source>Use PEXPIREAT with a time in milliseconds, or PEXPIRE with the window.</source>
+        <translation>Hãy dùng PEXPIREAT với thời điểm tính bằng millisecond, hoặc PEXPIRE với window.</translation>
+    </message>
+    <message>
+        <source>PEXPIREAT is given a time in seconds</source>
+        <translation>PEXPIREAT nhận một thời điểm tính bằng giây</translation>
+    </message>
+    <message>
+        <source>PEXPIREAT takes a Unix time in milliseconds; a time in seconds read as milliseconds is in January 1970, so Redis deletes the key at once and the count starts from zero on every call.</source>
+        <translation>PEXPIREAT nhận Unix time tính bằng millisecond; một thời điểm tính bằng giây mà bị hiểu là millisecond sẽ rơi vào tháng 1 năm 1970, nên Redis xoá key ngay lập tức và count bắt đầu lại từ 0 ở mọi lần gọi.</translation>
+    </message>
+    <message>
+        <source>Use EXPIREAT with seconds, or PEXPIREAT with now * 1000.</source>
+        <translation>Hãy dùng EXPIREAT với giây, hoặc PEXPIREAT với now * 1000.</translation>
+    </message>
+    <message>
+        <source>Nothing removes the entries older than the window</source>
+        <translation>Không có gì xoá các phần tử cũ hơn window</translation>
+    </message>
+    <message>
+        <source>The count covers every entry the key holds, and no ZREMRANGEBYSCORE removes the old ones: the count keeps growing until the key expires, so clients are refused long after their requests left the window. This is not a sliding window.</source>
+        <translation>Count tính mọi phần tử mà key đang giữ, và không có ZREMRANGEBYSCORE nào xoá các phần tử cũ: count cứ tăng mãi cho đến khi key hết hạn, nên client vẫn bị từ chối rất lâu sau khi các request của họ đã ra khỏi window. Đây không phải là sliding window.</translation>
+    </message>
+    <message>
+        <source>Before counting: redis.call(&apos;ZREMRANGEBYSCORE&apos;, key, &apos;-inf&apos;, now - window); or count only the window: redis.call(&apos;ZCOUNT&apos;, key, &apos;(&apos; .. (now - window), &apos;+inf&apos;).</source>
+        <translation>Trước khi đếm: redis.call(&apos;ZREMRANGEBYSCORE&apos;, key, &apos;-inf&apos;, now - window); hoặc chỉ đếm trong window: redis.call(&apos;ZCOUNT&apos;, key, &apos;(&apos; .. (now - window), &apos;+inf&apos;).</translation>
+    </message>
+    <message>
+        <source>The script counts before removing expired entries</source>
+        <translation>Script đếm trước khi xoá các phần tử đã hết hạn</translation>
+    </message>
+    <message>
+        <source>The count runs before ZREMRANGEBYSCORE, so it includes requests that have already left the window: the limiter refuses requests it should admit, and a script that returns early on a refusal never trims, so the client stays blocked.</source>
+        <translation>Bước đếm chạy trước ZREMRANGEBYSCORE, nên count gồm cả các request đã ra khỏi window: rate limiter từ chối những request lẽ ra phải được cho qua, và một script trả về sớm khi từ chối sẽ không bao giờ cắt bỏ phần cũ, nên client bị chặn mãi.</translation>
+    </message>
+    <message>
+        <source>Remove the expired entries first, then count; or count only the window with ZCOUNT key (now - window) +inf.</source>
+        <translation>Hãy xoá các phần tử đã hết hạn trước, rồi mới đếm; hoặc chỉ đếm trong window bằng ZCOUNT key (now - window) +inf.</translation>
+    </message>
+    <message>
+        <source>The ZSET never expires</source>
+        <translation>ZSET không bao giờ hết hạn</translation>
+    </message>
+    <message>
+        <source>Nothing sets a TTL on the key, so the sorted set of a client that stops sending requests stays in memory for ever.</source>
+        <translation>Không có gì đặt TTL cho key, nên sorted set của một client đã ngừng gửi request sẽ nằm mãi trong bộ nhớ.</translation>
+    </message>
+    <message>
+        <source>After ZADD: redis.call(&apos;PEXPIRE&apos;, key, window) (window in milliseconds).</source>
+        <translation>Sau ZADD: redis.call(&apos;PEXPIRE&apos;, key, window) (window tính bằng millisecond).</translation>
+    </message>
+    <message>
+        <source>The expiry is set before ZADD</source>
+        <translation>Thời hạn được đặt trước ZADD</translation>
+    </message>
+    <message>
+        <source>On a client&apos;s first request the key does not exist yet, so the expiry does nothing and ZADD then creates the key without a TTL: a client that sends one request and never returns leaves a key that never expires.</source>
+        <translation>Ở request đầu tiên của một client, key chưa tồn tại, nên việc đặt thời hạn không có tác dụng gì, rồi ZADD tạo ra key không có TTL: một client gửi một request rồi không bao giờ quay lại sẽ để lại một key không bao giờ hết hạn.</translation>
+    </message>
+    <message>
+        <source>Set the expiry after ZADD.</source>
+        <translation>Hãy đặt thời hạn sau ZADD.</translation>
+    </message>
+    <message>
+        <source>The scores and the window&apos;s bound are in different units</source>
+        <translation>Score và cận của window dùng đơn vị khác nhau</translation>
+    </message>
+    <message>
+        <source>ZADD writes scores in %1, but this bound is in %2, so the window covers the wrong entries: either nothing leaves it or everything does.</source>
+        <translation>ZADD ghi score tính bằng %1, nhưng cận này lại tính bằng %2, nên window bao sai phần tử: hoặc không phần tử nào ra khỏi window, hoặc tất cả đều ra.</translation>
+    </message>
+    <message>
+        <source>Use one unit for the scores, now and the window (convert with * 1000 or / 1000).</source>
+        <translation>Hãy dùng cùng một đơn vị cho score, now và window (quy đổi bằng * 1000 hoặc / 1000).</translation>
+    </message>
+    <message>
+        <source>A %1 timestamp is turned into text with 14 digits</source>
+        <translation>Timestamp tính bằng %1 bị đổi thành chuỗi chỉ có 14 chữ số</translation>
+    </message>
+    <message>
+        <source>Lua writes numbers as text with 14 significant digits (%.14g): a microsecond timestamp such as 1710000000000123 becomes 1.7100000000001e+15, so timestamps up to 100 microseconds apart give the same text%1.</source>
+        <translation>Lua đổi số thành chuỗi chỉ với 14 chữ số có nghĩa (%.14g): một timestamp microsecond như 1710000000000123 trở thành 1.7100000000001e+15, nên các timestamp cách nhau tới 100 microsecond sẽ cho ra cùng một chuỗi%1.</translation>
+    </message>
+    <message>
+        <source>, and here the same ZSET member</source>
+        <translation>, và ở đây là cùng một member trong ZSET</translation>
+    </message>
+    <message>
+        <source>Keep the text exact: use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now); for a unique member, add a request id.</source>
+        <translation>Hãy giữ chuỗi chính xác: dùng chuỗi mà phía gọi đã gửi (ARGV[n], không qua tonumber), hoặc string.format(&apos;%d&apos;, now); để có member duy nhất, hãy thêm một request id.</translation>
+    </message>
+    <message>
+        <source>Seconds and milliseconds are mixed</source>
+        <translation>Giây và millisecond bị trộn lẫn</translation>
+    </message>
+    <message>
+        <source>This line combines a value in %1 with a value in %2, so the result is off by a factor of 1000 and the window covers the wrong entries.</source>
+        <translation>Dòng này kết hợp một giá trị tính bằng %1 với một giá trị tính bằng %2, nên kết quả lệch đi 1000 lần và window bao sai phần tử.</translation>
+    </message>
+    <message>
+        <source>Convert one side first (* 1000 or / 1000) so both are in the same unit, and check --args: {now}/{window} are milliseconds, {now_s}/{window_s} seconds.</source>
+        <translation>Hãy quy đổi một bên trước (* 1000 hoặc / 1000) để cả hai cùng một đơn vị, và kiểm tra --args: {now}/{window} tính bằng millisecond, {now_s}/{window_s} tính bằng giây.</translation>
+    </message>
+    <message>
+        <source>ARGV[%1] is not in the call template</source>
+        <translation>ARGV[%1] không có trong mẫu lệnh gọi</translation>
+    </message>
+    <message>
+        <source>The script reads ARGV[%1], but the call template passes %2 argument(s), so ARGV[%1] is nil in every call.</source>
+        <translation>Script đọc ARGV[%1], nhưng mẫu lệnh gọi chỉ truyền %2 tham số, nên ARGV[%1] là nil ở mọi lần gọi.</translation>
+    </message>
+    <message>
+        <source>Describe every argument the script reads with --args, in its order, e.g. --args &quot;%1&quot;.</source>
+        <translation>Hãy mô tả mọi tham số mà script đọc bằng --args, theo đúng thứ tự, ví dụ --args &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>KEYS[%1] is not in the call template</source>
+        <translation>KEYS[%1] không có trong mẫu lệnh gọi</translation>
+    </message>
+    <message>
+        <source>The script reads KEYS[%1], but the call template passes %2 key(s), so KEYS[%1] is nil in every call.</source>
+        <translation>Script đọc KEYS[%1], nhưng mẫu lệnh gọi chỉ truyền %2 key, nên KEYS[%1] là nil ở mọi lần gọi.</translation>
+    </message>
+    <message>
+        <source>Name every key the script reads with --keys, e.g. --keys &quot;{key} {key}:other&quot;.</source>
+        <translation>Hãy liệt kê mọi key mà script đọc bằng --keys, ví dụ --keys &quot;{key} {key}:other&quot;.</translation>
+    </message>
+    <message>
+        <source>ARGV[%1] is read as &quot;%2&quot; but the call passes %3</source>
+        <translation>ARGV[%1] được đọc là &quot;%2&quot; nhưng lệnh gọi lại truyền %3</translation>
+    </message>
+    <message>
+        <source>The script keeps ARGV[%1] in &quot;%2&quot;, but the call template puts %3 there: the findings and the live probe would describe calls the script never gets.</source>
+        <translation>Script lưu ARGV[%1] vào &quot;%2&quot;, nhưng mẫu lệnh gọi lại đặt %3 ở vị trí đó: các phát hiện và lần chạy thử trên Redis sẽ mô tả những lệnh gọi mà script không bao giờ nhận được.</translation>
+    </message>
+    <message>
+        <source>Give --args in the order the script reads ARGV, e.g. --args &quot;%1&quot;.</source>
+        <translation>Hãy khai báo --args theo đúng thứ tự script đọc ARGV, ví dụ --args &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>math.randomseed() resets the server&apos;s generator</source>
+        <translation>math.randomseed() đặt lại bộ sinh số ngẫu nhiên của server</translation>
+    </message>
+    <message>
+        <source>On Redis 7 every script shares one generator: this call resets it, so scripts that rely on math.random() for unique members repeat the same numbers.</source>
+        <translation>Trên Redis 7, mọi script dùng chung một bộ sinh số ngẫu nhiên: lệnh gọi này đặt lại nó, nên các script dựa vào math.random() để tạo member duy nhất sẽ lặp lại cùng những số đó.</translation>
+    </message>
+    <message>
+        <source>Remove the math.randomseed() call.</source>
+        <translation>Hãy bỏ lệnh gọi math.randomseed().</translation>
+    </message>
+    <message>
+        <source>zsetlab could not follow the script here</source>
+        <translation>zsetlab không đọc hiểu được script ở chỗ này</translation>
+    </message>
+    <message>
+        <source>This line uses a form the doctor does not read (or a syntax error): findings about the lines after it may be missing. The live probe still runs the script.</source>
+        <translation>Dòng này dùng một cú pháp mà Bác sĩ script không đọc được (hoặc có lỗi cú pháp): các phát hiện về những dòng phía sau có thể bị thiếu. Lần chạy thử trên Redis vẫn chạy script như bình thường.</translation>
+    </message>
+    <message>
+        <source>Run with --live for evidence from Redis itself.</source>
+        <translation>Hãy chạy với --live để có bằng chứng từ chính Redis.</translation>
     </message>
 </context>
 <context>
@@ -1319,6 +2299,125 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>&lt;p&gt;Replies read as: %1. Redis %2.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Cách đọc phản hồi: %1. Redis %2.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptProbe</name>
+    <message>
+        <source>1 entry</source>
+        <translation>1 phần tử</translation>
+    </message>
+    <message>
+        <source>%1 entries</source>
+        <translation>%1 phần tử</translation>
+    </message>
+    <message>
+        <source>with limit %1, </source>
+        <translation>với giới hạn %1, </translation>
+    </message>
+    <message>
+        <source>the replies do not say how many were admitted</source>
+        <translation>các phản hồi không cho biết có bao nhiêu lệnh gọi được cho qua</translation>
+    </message>
+    <message>
+        <source>%1 were admitted and %2 replies were unclear (%3)</source>
+        <translation>%1 lệnh gọi được cho qua và %2 phản hồi không rõ ràng (%3)</translation>
+    </message>
+    <message>
+        <source>1 was admitted</source>
+        <translation>1 lệnh gọi được cho qua</translation>
+    </message>
+    <message>
+        <source>%1 were admitted</source>
+        <translation>%1 lệnh gọi được cho qua</translation>
+    </message>
+    <message>
+        <source> (a correct limiter admits %1)</source>
+        <translation> (rate limiter đúng sẽ cho qua %1)</translation>
+    </message>
+    <message>
+        <source>left no sorted set under the keys they named</source>
+        <translation>không để lại sorted set nào dưới các key đã chỉ định</translation>
+    </message>
+    <message>
+        <source>were stored as %1</source>
+        <translation>được lưu thành %1</translation>
+    </message>
+    <message>
+        <source> (a correct limiter stores %1)</source>
+        <translation> (rate limiter đúng sẽ lưu %1)</translation>
+    </message>
+    <message>
+        <source>The probe was cancelled.</source>
+        <translation>Lần chạy thử đã bị huỷ.</translation>
+    </message>
+    <message>
+        <source>The script failed on call %1 of the %2 scenario: %3. The call was KEYS = [%4], ARGV = [%5]; fix the script, or describe its arguments with --keys and --args.</source>
+        <translation>Script bị lỗi ở lần gọi thứ %1 của kịch bản %2: %3. Lệnh gọi đó là KEYS = [%4], ARGV = [%5]; hãy sửa script, hoặc mô tả các tham số của nó bằng --keys và --args.</translation>
+    </message>
+    <message>
+        <source>zsetlab cannot read the replies: %1. The numbers below come from the sorted set alone.</source>
+        <translation>zsetlab không đọc được các phản hồi: %1. Các con số dưới đây chỉ lấy từ sorted set.</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart %3; the replies read as %4.</source>
+        <translation>%1 lệnh gọi cách nhau %2 %3; các phản hồi được hiểu là %4.</translation>
+    </message>
+    <message>
+        <source>%1 calls at %2 per ms (over %3)</source>
+        <translation>%1 lệnh gọi với tốc độ %2 mỗi ms (trong %3)</translation>
+    </message>
+    <message>
+        <source>%1 calls in one %2</source>
+        <translation>%1 lệnh gọi trong cùng một %2</translation>
+    </message>
+    <message>
+        <source>microsecond</source>
+        <translation>microsecond</translation>
+    </message>
+    <message>
+        <source>millisecond</source>
+        <translation>millisecond</translation>
+    </message>
+    <message>
+        <source>%1 calls sent back to back (%2; the script reads the server&apos;s clock)</source>
+        <translation>%1 lệnh gọi gửi liền nhau (%2; script đọc đồng hồ của server)</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart, each after the previous one left the %3 window: %4.</source>
+        <translation>%1 lệnh gọi cách nhau %2, mỗi lệnh gọi đến sau khi lệnh gọi trước đã ra khỏi window %3: %4.</translation>
+    </message>
+    <message>
+        <source>The sorted set has no expiry: the keys of idle clients stay for ever.</source>
+        <translation>Sorted set không có thời hạn: key của các client không còn hoạt động sẽ nằm lại mãi mãi.</translation>
+    </message>
+    <message>
+        <source>The sorted set was gone right after the calls: its expiry deletes it at once.</source>
+        <translation>Sorted set đã biến mất ngay sau các lệnh gọi: thời hạn của nó khiến nó bị xoá ngay lập tức.</translation>
+    </message>
+    <message>
+        <source>The sorted set expires after %1, %2 times the %3 window: idle keys linger.</source>
+        <translation>Sorted set hết hạn sau %1, gấp %2 lần window %3: các key không còn dùng đến nằm lại quá lâu.</translation>
+    </message>
+    <message>
+        <source>The sorted set expires after %1, before the %2 window ends: requests still in the window are forgotten.</source>
+        <translation>Sorted set hết hạn sau %1, trước khi window %2 kết thúc: các request vẫn còn trong window bị quên mất.</translation>
+    </message>
+    <message>
+        <source>The sorted set expires after %1 (window %2).</source>
+        <translation>Sorted set hết hạn sau %1 (window %2).</translation>
+    </message>
+    <message>
+        <source>Verdict: the script counts wrong in %1 of %2 scenarios.</source>
+        <translation>Kết luận: script đếm sai ở %1/%2 kịch bản.</translation>
+    </message>
+    <message>
+        <source>Verdict: the script counted right in every scenario, but its expiry is wrong.</source>
+        <translation>Kết luận: script đếm đúng ở mọi kịch bản, nhưng thời hạn của nó bị đặt sai.</translation>
+    </message>
+    <message>
+        <source>Verdict: the script counted right in every scenario.</source>
+        <translation>Kết luận: script đếm đúng ở mọi kịch bản.</translation>
     </message>
 </context>
 <context>
@@ -2032,6 +3131,13 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>
             <numerusform>%Ln member</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ZsetReader</name>
+    <message>
+        <source>The key %1 is not a sorted set.</source>
+        <translation>Key %1 không phải là sorted set.</translation>
     </message>
 </context>
 </TS>
