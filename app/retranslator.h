@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QFormLayout>
+#include <QLabel>
+
 #include <functional>
 #include <vector>
 
@@ -18,6 +21,16 @@ public:
     {
         for (const auto& apply : m_apply)
             apply();
+    }
+
+    // A form row whose label (with its &-mnemonic for `buddy`) follows the language.
+    template<typename Field>
+    void addRow(QFormLayout* form, Field* field, QWidget* buddy, QString (*text)())
+    {
+        auto* label = new QLabel(buddy->parentWidget());
+        label->setBuddy(buddy);
+        form->addRow(label, field);
+        add([label, text] { label->setText(text()); });
     }
 
 private:

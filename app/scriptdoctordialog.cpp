@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -28,17 +29,21 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     : QDialog(parent)
     , m_session(session)
 {
-    setWindowTitle(tr("Script Doctor"));
+    m_texts.add([this] { setWindowTitle(m_named ? tr("Script Doctor — %1").arg(m_name) : tr("Script Doctor")); });
     resize(1100, 760);
     auto* layout = new QVBoxLayout(this);
 
     auto* top = new QHBoxLayout;
-    auto* open = new QPushButton(tr("Open…"), this);
-    open->setToolTip(tr("Open a Lua limiter script from a file."));
+    auto* open = new QPushButton(this);
     auto* builtin = new QComboBox(this);
-    builtin->addItem(tr("Start from a built-in script…"));
+    builtin->addItem(QString());
     builtin->addItems(builtinStrategyNames());
-    builtin->setToolTip(tr("Load one of zsetlab's own scripts (lua/) to compare with yours."));
+    m_texts.add([open, builtin] {
+        open->setText(tr("Open…"));
+        open->setToolTip(tr("Open a Lua limiter script from a file."));
+        builtin->setItemText(0, tr("Start from a built-in script…"));
+        builtin->setToolTip(tr("Load one of zsetlab's own scripts (lua/) to compare with yours."));
+    });
     top->addWidget(open);
     top->addWidget(builtin);
     top->addStretch(1);
@@ -47,12 +52,12 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     m_editor = new CodeEditor(splitter);
     new LuaHighlighter(m_editor->document());
-    m_editor->setPlaceholderText(tr("Paste your limiter script here, or open a file."));
+    m_texts.add([this] { m_editor->setPlaceholderText(tr("Paste your limiter script here, or open a file.")); });
     auto* right = new QWidget(splitter);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     m_findings = new QTreeWidget(right);
-    m_findings->setHeaderLabels({tr("Line"), tr("Severity"), tr("Finding")});
+    m_texts.add([this] { m_findings->setHeaderLabels({tr("Line"), tr("Severity"), tr("Finding")}); });
     m_findings->setRootIsDecorated(false);
     m_findings->header()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_details = new QTextBrowser(right);
@@ -67,13 +72,15 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
 
     auto* form = new QFormLayout;
     m_keys = new QLineEdit(CallTemplate::defaultKeys(), this);
-    m_keys->setToolTip(tr("KEYS in the order your script expects. Every key must start with {key}, so the script "
-                          "writes only under zsetlab:."));
     m_args = new QLineEdit(CallTemplate::defaultArgs(), this);
-    m_args->setToolTip(tr("ARGV in the order your script expects: %1, or literals (quote text with spaces).")
-                           .arg(CallTemplate::placeholderNames().join(QStringLiteral(", "))));
-    form->addRow(tr("&KEYS"), m_keys);
-    form->addRow(tr("&ARGV"), m_args);
+    m_texts.add([this] {
+        m_keys->setToolTip(tr("KEYS in the order your script expects. Every key must start with {key}, so the "
+                              "script writes only under zsetlab:."));
+        m_args->setToolTip(tr("ARGV in the order your script expects: %1, or literals (quote text with spaces).")
+                               .arg(CallTemplate::placeholderNames().join(QStringLiteral(", "))));
+    });
+    m_texts.addRow(form, m_keys, m_keys, [] { return tr("&KEYS"); });
+    m_texts.addRow(form, m_args, m_args, [] { return tr("&ARGV"); });
     m_templateError = new QLabel(this);
     m_templateError->setWordWrap(true);
     QPalette red = m_templateError->palette();
@@ -84,13 +91,18 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     layout->addLayout(form);
 
     auto* buttons = new QHBoxLayout;
-    auto* check = new QPushButton(tr("Check the Script"), this);
-    check->setToolTip(tr("Read the script for mistakes that make ZSET limiters count wrong (nothing is run)."));
-    m_probeButton = new QPushButton(tr("Probe on Redis"), this);
-    m_probeButton->setToolTip(tr("Run the script on fresh zsetlab: keys: calls sharing one now, calls at several "
-                                 "rates, with and without a limit; then read what it stored."));
-    m_useButton = new QPushButton(tr("Use for Bursts"), this);
-    m_useButton->setToolTip(tr("Fire this script from the main window, alone or in compare mode."));
+    auto* check = new QPushButton(this);
+    m_probeButton = new QPushButton(this);
+    m_useButton = new QPushButton(this);
+    m_texts.add([this, check] {
+        check->setText(tr("Check the Script"));
+        check->setToolTip(tr("Read the script for mistakes that make ZSET limiters count wrong (nothing is run)."));
+        m_probeButton->setText(tr("Probe on Redis"));
+        m_probeButton->setToolTip(tr("Run the script on fresh zsetlab: keys: calls sharing one now, calls at "
+                                     "several rates, with and without a limit; then read what it stored."));
+        m_useButton->setText(tr("Use for Bursts"));
+        m_useButton->setToolTip(tr("Fire this script from the main window, alone or in compare mode."));
+    });
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addWidget(check);
     buttons->addWidget(m_probeButton);
@@ -149,10 +161,12 @@ void ScriptDoctorDialog::joinProbe()
 void ScriptDoctorDialog::setSource(const QString& name, const QByteArray& source)
 {
     m_name = name;
+    m_named = true;
     m_editor->setPlainText(QString::fromUtf8(source));
-    setWindowTitle(tr("Script Doctor — %1").arg(name));
+    m_texts.retranslate(); // the title names the script
     m_findings->clear();
-    m_details->clear();
+    showDetails({});
+    m_examined = false;
     m_probed = false;
 }
 
@@ -190,7 +204,10 @@ bool ScriptDoctorDialog::check()
     CallTemplate call;
     if (!readTemplate(&call))
         return false;
-    m_examination = ScriptDoctor::examine(source(), call);
+    m_examinedSource = source();
+    m_examinedCall = call;
+    m_examined = true;
+    m_examination = ScriptDoctor::examine(m_examinedSource, call);
     showFindings();
     return true;
 }
@@ -203,7 +220,7 @@ void ScriptDoctorDialog::showFindings()
     for (const ScriptFinding& finding : m_examination.findings) {
         auto* item = new QTreeWidgetItem(m_findings);
         item->setText(0, QString::number(finding.line));
-        item->setText(1, ScriptDoctor::severityName(finding.severity));
+        item->setText(1, severityText(finding.severity));
         item->setText(2, finding.title);
         if (finding.severity == ScriptFinding::Severity::Error)
             errors << finding.line;
@@ -213,8 +230,10 @@ void ScriptDoctorDialog::showFindings()
     m_editor->markLines(warnings, warningMark);
     m_editor->markLines(errors, errorMark);
     if (m_examination.findings.isEmpty())
-        m_details->setHtml(tr("<p><b>No known mistake found.</b> A clean reading is not a proof: <i>Probe on "
-                              "Redis</i> runs the script and counts what it stored.</p>"));
+        showDetails([] {
+            return tr("<p><b>No known mistake found.</b> A clean reading is not a proof: <i>Probe on Redis</i> runs "
+                      "the script and counts what it stored.</p>");
+        });
     else
         m_findings->setCurrentItem(m_findings->topLevelItem(0));
 }
@@ -225,10 +244,12 @@ void ScriptDoctorDialog::showFinding(int index)
         return;
     const ScriptFinding& finding = m_examination.findings[index];
     m_editor->goToLine(finding.line);
-    m_details->setHtml(tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
-                           .arg(finding.line)
-                           .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(),
-                                finding.explanation.toHtmlEscaped(), finding.suggestion.toHtmlEscaped()));
+    showDetails([finding] {
+        return tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
+            .arg(finding.line)
+            .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), finding.explanation.toHtmlEscaped(),
+                 finding.suggestion.toHtmlEscaped());
+    });
 }
 
 void ScriptDoctorDialog::probe()
@@ -239,14 +260,16 @@ void ScriptDoctorDialog::probe()
     if (!readTemplate(&call) || source().trimmed().isEmpty())
         return;
     if (!m_session->isUsable()) {
-        m_details->setHtml(tr("<p>Not connected to Redis: connect first (Burst > Connect to Redis).</p>"));
+        showDetails([] { return tr("<p>Not connected to Redis: connect first (Burst > Connect to Redis).</p>"); });
         return;
     }
     joinProbe();
     m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call);
     m_probeDone = false;
     m_probeButton->setEnabled(false);
-    m_details->setHtml(tr("<p>Probing on %1…</p>").arg(m_session->endpoint().address().toHtmlEscaped()));
+    showDetails([address = m_session->endpoint().address()] {
+        return tr("<p>Probing on %1…</p>").arg(address.toHtmlEscaped());
+    });
     const RedisEndpoint endpoint = m_session->endpoint();
     const ConnectOptions options = m_session->options();
     ScriptProbe* probe = m_probe.get();
@@ -268,22 +291,72 @@ void ScriptDoctorDialog::showReport()
 {
     joinProbe();
     m_probeButton->setEnabled(true);
-    QString html;
-    if (m_report.failure != ProbeReport::Failure::None) {
-        html = tr("<h3>The probe could not finish</h3><p>%1</p>").arg(m_report.failureMessage.toHtmlEscaped());
-        if (m_report.failureLine > 0) {
-            m_editor->markLines({m_report.failureLine}, errorMark);
-            m_editor->goToLine(m_report.failureLine);
-        }
-    } else {
-        html = m_report.hasProblem() ? tr("<h3>It counts wrong</h3>") : tr("<h3>It counts right</h3>");
-        html += QStringLiteral("<ul>");
-        for (const QString& sentence : m_report.verdict)
-            html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");
-        html += QStringLiteral("</ul>");
-        html += tr("<p>Replies read as: %1. Redis %2.</p>")
-                    .arg(replyStyleDescription(m_report.replyStyle).toHtmlEscaped(),
-                         m_report.serverVersion.toHtmlEscaped());
+    if (m_report.failure != ProbeReport::Failure::None && m_report.failureLine > 0) {
+        m_editor->markLines({m_report.failureLine}, errorMark);
+        m_editor->goToLine(m_report.failureLine);
     }
-    m_details->setHtml(html);
+    showDetails([this] { return reportHtml(); });
+}
+
+QString ScriptDoctorDialog::reportHtml() const
+{
+    // The verdict's sentences are the probe's record, in the language of the moment it ran.
+    if (m_report.failure != ProbeReport::Failure::None)
+        return tr("<h3>The probe could not finish</h3><p>%1</p>").arg(m_report.failureMessage.toHtmlEscaped());
+    QString html = m_report.hasProblem() ? tr("<h3>It counts wrong</h3>") : tr("<h3>It counts right</h3>");
+    html += QStringLiteral("<ul>");
+    for (const QString& sentence : m_report.verdict)
+        html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");
+    html += QStringLiteral("</ul>");
+    html
+        += tr("<p>Replies read as: %1. Redis %2.</p>")
+               .arg(replyStyleDescription(m_report.replyStyle).toHtmlEscaped(), m_report.serverVersion.toHtmlEscaped());
+    return html;
+}
+
+QString ScriptDoctorDialog::severityText(ScriptFinding::Severity severity)
+{
+    switch (severity) {
+    case ScriptFinding::Severity::Info:
+        return tr("info");
+    case ScriptFinding::Severity::Warning:
+        return tr("warning");
+    case ScriptFinding::Severity::Error:
+        return tr("error");
+    }
+    return {};
+}
+
+void ScriptDoctorDialog::showDetails(std::function<QString()> html)
+{
+    m_detailsHtml = std::move(html);
+    if (m_detailsHtml)
+        m_details->setHtml(m_detailsHtml());
+    else
+        m_details->clear();
+}
+
+void ScriptDoctorDialog::changeEvent(QEvent* event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    m_texts.retranslate();
+    if (!m_templateError->isHidden()) {
+        CallTemplate call;
+        readTemplate(&call); // its message comes from the core, in the new language
+    }
+    if (m_examined) {
+        // The findings are made in the core in the language of the moment: read the same text again.
+        const int current = m_findings->indexOfTopLevelItem(m_findings->currentItem());
+        m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall);
+        const auto details = m_detailsHtml;
+        showFindings();
+        if (current >= 0 && current < m_findings->topLevelItemCount())
+            m_findings->setCurrentItem(m_findings->topLevelItem(current));
+        else
+            showDetails(details);
+    }
+    if (m_detailsHtml)
+        m_details->setHtml(m_detailsHtml());
 }

@@ -4,11 +4,13 @@
 #include "limiterscript.h"
 #include "redisconnection.h"
 #include "replyreading.h"
+#include "retranslator.h"
 #include "scriptdoctor.h"
 #include "scriptprobe.h"
 
 #include <QDialog>
 
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -45,15 +47,23 @@ signals:
     // "Use for bursts": the script, how to call it and how it answers.
     void scriptChosen(const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    static QString severityText(ScriptFinding::Severity severity);
     bool readTemplate(CallTemplate* call);
     void showFindings();
     void showFinding(int index);
     void showReport();
+    QString reportHtml() const;
+    // The details pane: `html` is called again on a language change.
+    void showDetails(std::function<QString()> html);
     void joinProbe();
 
     ServerSession* m_session;
     QString m_name = QStringLiteral("script.lua");
+    bool m_named = false; // setSource() gave the script a name for the title
     CodeEditor* m_editor = nullptr;
     QLineEdit* m_keys = nullptr;
     QLineEdit* m_args = nullptr;
@@ -63,9 +73,14 @@ private:
     QPushButton* m_probeButton = nullptr;
     QPushButton* m_useButton = nullptr;
     ScriptExamination m_examination;
+    bool m_examined = false;
+    QByteArray m_examinedSource; // what check() read, to read again in another language
+    CallTemplate m_examinedCall;
     ProbeReport m_report;
     bool m_probed = false;
     std::unique_ptr<ScriptProbe> m_probe;
     std::thread m_probeThread;
     std::atomic<bool> m_probeDone {false};
+    Retranslator m_texts;
+    std::function<QString()> m_detailsHtml;
 };

@@ -4,6 +4,7 @@
 #include "luahighlighter.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSet>
@@ -39,17 +40,13 @@ QList<int> linesMissingFrom(const QStringList& lines, const QSet<QString>& other
 ScriptView::ScriptView(QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(tr("Limiter scripts"));
     resize(1200, 720);
     auto* layout = new QGridLayout(this);
-    auto* flow = new QLabel(tr("The article's flow, in every script: <b>1. remove</b> old entries → <b>2. add</b> "
-                               "this request → <b>3. count</b> → <b>4. expire</b>. Only the member changes."),
-                            this);
+    auto* flow = new QLabel(this);
     flow->setWordWrap(true);
     m_right = new QComboBox(this);
     for (const MemberStrategy strategy : {MemberStrategy::RequestId, MemberStrategy::Sequence, MemberStrategy::Random})
         m_right->addItem(strategyName(strategy), int(strategy));
-    m_right->setToolTip(tr("The unique strategy shown on the right."));
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     m_leftEditor = new CodeEditor(splitter);
     m_rightEditor = new CodeEditor(splitter);
@@ -60,14 +57,31 @@ ScriptView::ScriptView(QWidget* parent)
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     layout->addWidget(flow, 0, 0, 1, 2);
-    layout->addWidget(new QLabel(tr("lua/now.lua: member = now (the bug)"), this), 1, 0);
+    auto* left = new QLabel(this);
+    layout->addWidget(left, 1, 0);
     layout->addWidget(m_right, 1, 1);
     layout->addWidget(splitter, 2, 0, 1, 2);
     layout->addWidget(m_summary, 3, 0, 1, 2);
     layout->setRowStretch(2, 1);
     connect(m_right, &QComboBox::currentIndexChanged, this, &ScriptView::compare);
     m_leftEditor->setPlainText(QString::fromUtf8(LimiterScript::builtin(MemberStrategy::Now).source()));
+    m_texts.add([this, flow, left] {
+        setWindowTitle(tr("Limiter scripts"));
+        flow->setText(tr("The article's flow, in every script: <b>1. remove</b> old entries → <b>2. add</b> "
+                         "this request → <b>3. count</b> → <b>4. expire</b>. Only the member changes."));
+        m_right->setToolTip(tr("The unique strategy shown on the right."));
+        left->setText(tr("lua/now.lua: member = now (the bug)"));
+    });
     compare();
+}
+
+void ScriptView::changeEvent(QEvent* event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        m_texts.retranslate();
+        compare(); // the summary line
+    }
 }
 
 void ScriptView::showStrategy(MemberStrategy strategy)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "limiterscript.h"
+#include "retranslator.h"
 
 #include <QDialog>
 
@@ -21,6 +22,9 @@ public:
     QList<int> changedLines() const { return m_changedRight; }
     QString rightSource() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void compare();
 
@@ -29,4 +33,5 @@ private:
     CodeEditor* m_rightEditor = nullptr;
     QLabel* m_summary = nullptr;
     QList<int> m_changedRight;
+    Retranslator m_texts;
 };

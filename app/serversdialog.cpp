@@ -12,6 +12,7 @@
 #include "sweepwindow.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -47,7 +48,7 @@ ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
     : QDialog(parent)
     , m_session(session)
 {
-    setWindowTitle(tr("Simulated servers — zsetlab"));
+    m_texts.add([this] { setWindowTitle(tr("Simulated servers — zsetlab")); });
     setObjectName(QStringLiteral("ServersDialog"));
     setModal(false);
     setSizeGripEnabled(true);
@@ -100,15 +101,17 @@ QWidget* ServersDialog::createControls()
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
 
     m_examples = new QComboBox(panel);
-    m_examples->setToolTip(tr("Shipped scenarios with several app servers."));
-    form->addRow(tr("E&xample"), m_examples);
+    m_texts.add([this] { m_examples->setToolTip(tr("Shipped scenarios with several app servers.")); });
+    m_texts.addRow(form, m_examples, m_examples, [] { return tr("E&xample"); });
 
     m_servers = new QLineEdit(panel);
-    m_servers->setToolTip(tr("One app server per entry, separated by ';', fields by ',':\n"
-                             "rate=R  Poisson arrivals, R per ms\n"
-                             "pace=burst | interval:MICROS | poisson:PER_MS\n"
-                             "offset=MS  the server's clock runs MS ahead (negative: behind)\n"
-                             "drift=PPM  and gains PPM microseconds per second"));
+    m_texts.add([this] {
+        m_servers->setToolTip(tr("One app server per entry, separated by ';', fields by ',':\n"
+                                 "rate=R  Poisson arrivals, R per ms\n"
+                                 "pace=burst | interval:MICROS | poisson:PER_MS\n"
+                                 "offset=MS  the server's clock runs MS ahead (negative: behind)\n"
+                                 "drift=PPM  and gains PPM microseconds per second"));
+    });
     m_servers->setPlaceholderText(QLatin1String(defaultServers));
     m_serversMessage = new QLabel(panel);
     m_serversMessage->setWordWrap(true);
@@ -117,40 +120,48 @@ QWidget* ServersDialog::createControls()
     serversBox->setSpacing(2);
     serversBox->addWidget(m_servers);
     serversBox->addWidget(m_serversMessage);
-    auto* serversLabel = new QLabel(tr("&Servers"), panel);
-    serversLabel->setBuddy(m_servers);
-    form->addRow(serversLabel, serversBox);
+    m_texts.addRow(form, serversBox, m_servers, [] { return tr("&Servers"); });
 
     m_requests = new QSpinBox(panel);
     m_requests->setRange(1, 1'000'000);
     m_requests->setSingleStep(500);
     m_requests->setGroupSeparatorShown(true);
-    m_requests->setToolTip(tr("Requests of all servers together; faster servers send more of them."));
-    form->addRow(tr("&Requests"), m_requests);
+    m_texts.add(
+        [this] { m_requests->setToolTip(tr("Requests of all servers together; faster servers send more of them.")); });
+    m_texts.addRow(form, m_requests, m_requests, [] { return tr("&Requests"); });
 
     m_clock = new QComboBox(panel);
-    m_clock->addItem(tr("schedule (exact)"), int(ClockKind::Schedule));
-    m_clock->addItem(tr("system-ms (wall)"), int(ClockKind::SystemMs));
-    form->addRow(tr("&Clock"), m_clock);
+    m_clock->addItem(QString(), int(ClockKind::Schedule));
+    m_clock->addItem(QString(), int(ClockKind::SystemMs));
+    m_texts.add([this] {
+        m_clock->setItemText(0, tr("schedule (exact)"));
+        m_clock->setItemText(1, tr("system-ms (wall)"));
+    });
+    m_texts.addRow(form, m_clock, m_clock, [] { return tr("&Clock"); });
 
     m_strategy = new QComboBox(panel);
-    m_strategy->addItem(tr("now (the bug)"), int(MemberStrategy::Now));
-    m_strategy->addItem(tr("unique: request id"), int(MemberStrategy::RequestId));
-    m_strategy->addItem(tr("unique: random"), int(MemberStrategy::Random));
-    m_strategy->addItem(tr("unique: sequence"), int(MemberStrategy::Sequence));
-    form->addRow(tr("&Member"), m_strategy);
+    for (const MemberStrategy strategy :
+         {MemberStrategy::Now, MemberStrategy::RequestId, MemberStrategy::Random, MemberStrategy::Sequence})
+        m_strategy->addItem(QString(), int(strategy));
+    m_texts.add([this] {
+        m_strategy->setItemText(0, tr("now (the bug)"));
+        m_strategy->setItemText(1, tr("unique: request id"));
+        m_strategy->setItemText(2, tr("unique: random"));
+        m_strategy->setItemText(3, tr("unique: sequence"));
+    });
+    m_texts.addRow(form, m_strategy, m_strategy, [] { return tr("&Member"); });
 
     m_window = new QSpinBox(panel);
     m_window->setRange(1, 3'600'000);
-    m_window->setSuffix(tr(" ms"));
     m_window->setGroupSeparatorShown(true);
-    form->addRow(tr("&Window"), m_window);
+    m_texts.add([this] { m_window->setSuffix(tr(" ms")); });
+    m_texts.addRow(form, m_window, m_window, [] { return tr("&Window"); });
 
     m_limit = new QSpinBox(panel);
     m_limit->setRange(0, 1'000'000'000);
-    m_limit->setSpecialValueText(tr("none"));
     m_limit->setGroupSeparatorShown(true);
-    form->addRow(tr("&Limit"), m_limit);
+    m_texts.add([this] { m_limit->setSpecialValueText(tr("none")); });
+    m_texts.addRow(form, m_limit, m_limit, [] { return tr("&Limit"); });
     for (QComboBox* box : {m_examples, m_clock, m_strategy}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
@@ -158,9 +169,13 @@ QWidget* ServersDialog::createControls()
     column->addLayout(form);
 
     auto* buttons = new QHBoxLayout;
-    m_fire = new QPushButton(tr("Fire"), panel);
+    m_fire = new QPushButton(panel);
     m_fire->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"), panel);
+    m_stop = new QPushButton(panel);
+    m_texts.add([this] {
+        m_fire->setText(tr("Fire"));
+        m_stop->setText(tr("Stop"));
+    });
     buttons->addWidget(m_fire);
     buttons->addWidget(m_stop);
     column->addLayout(buttons);
@@ -170,8 +185,12 @@ QWidget* ServersDialog::createControls()
     column->addWidget(m_status);
     column->addStretch(1);
     auto* exports = new QHBoxLayout;
-    auto* table = new QPushButton(tr("Export table…"), panel);
-    auto* picture = new QPushButton(tr("Export picture…"), panel);
+    auto* table = new QPushButton(panel);
+    auto* picture = new QPushButton(panel);
+    m_texts.add([table, picture] {
+        table->setText(tr("Export table…"));
+        picture->setText(tr("Export picture…"));
+    });
     exports->addWidget(table);
     exports->addWidget(picture);
     column->addLayout(exports);
@@ -182,7 +201,8 @@ QWidget* ServersDialog::createControls()
 
 void ServersDialog::loadExamples()
 {
-    m_examples->addItem(tr("(choose one)"));
+    m_examples->addItem(QString());
+    m_texts.add([this] { m_examples->setItemText(0, tr("(choose one)")); });
     const QFileInfoList shipped = QDir(QStringLiteral(":/scenarios")).entryInfoList({QStringLiteral("*.json")});
     for (const QFileInfo& info : shipped) {
         Scenario scenario;
@@ -270,11 +290,11 @@ void ServersDialog::fire()
     QString error;
     if (!plan(&burst, &error)) {
         validateServers();
-        m_status->setText(error);
+        showStatus([error] { return error; });
         return;
     }
     if (!m_session->isUsable()) {
-        m_status->setText(tr("Not connected to Redis: connect in the main window first."));
+        showStatus([] { return tr("Not connected to Redis: connect in the main window first."); });
         return;
     }
     if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
@@ -282,17 +302,39 @@ void ServersDialog::fire()
     m_model->setTallies({});
     m_lanes->setLanes(laneNames(burst));
     if (!m_engine.start(m_session->endpoint(), burst, m_session->options())) {
-        m_status->setText(m_engine.planError());
+        showStatus([error = m_engine.planError()] { return error; });
         return;
     }
     m_firedPlan = burst;
-    m_status->setText(tr("Firing %Ln request(s) from %1 servers…", nullptr, burst.requests).arg(burst.clients.size()));
+    showStatus([requests = burst.requests, servers = burst.clients.size()] {
+        return tr("Firing %Ln request(s) from %1 servers…", nullptr, requests).arg(servers);
+    });
     setRunning(true);
 }
 
 void ServersDialog::stop()
 {
     m_engine.stop();
+}
+
+void ServersDialog::showStatus(std::function<QString()> text)
+{
+    m_statusText = std::move(text);
+    m_status->setText(m_statusText());
+}
+
+void ServersDialog::changeEvent(QEvent* event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    m_texts.retranslate();
+    if (m_statusText)
+        m_status->setText(m_statusText());
+    validateServers();
+    if (m_lanes->laneCount() == m_firedPlan.clients.size())
+        m_lanes->renameLanes(laneNames(m_firedPlan));
+    emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
 }
 
 void ServersDialog::reject()
@@ -306,7 +348,7 @@ void ServersDialog::onRecords(int finished, int total)
 {
     m_lanes->setOrigin(m_engine.startMs());
     m_lanes->addRequests(m_engine.log(), m_engine.lastBatch());
-    m_status->setText(tr("%L1 of %L2 requests answered…").arg(finished).arg(total));
+    showStatus([=] { return tr("%L1 of %L2 requests answered…").arg(finished).arg(total); });
 }
 
 void ServersDialog::onFinished(const BurstSummary& summary)
@@ -314,21 +356,20 @@ void ServersDialog::onFinished(const BurstSummary& summary)
     setRunning(false);
     m_model->setTallies(ClientTally::fromLog(m_engine.log(), m_firedPlan));
     m_lanes->fitAll();
-    if (summary.failure.isFailure()) {
-        m_status->setText(tr("Failed: %1").arg(summary.failure.message));
-    } else {
+    const qint64 overwroteOther = m_model->total(ClientTallyModel::OverwroteOtherColumn);
+    showStatus([summary, overwroteOther] {
+        if (summary.failure.isFailure())
+            return tr("Failed: %1").arg(summary.failure.message);
         QString text = tr("%L1 sent, %L2 stored, %L3 overwritten: %L4 of them overwrote another server's member.")
                            .arg(summary.sent)
                            .arg(summary.stored)
                            .arg(summary.overwritten)
-                           .arg(m_model->total(ClientTallyModel::OverwroteOtherColumn));
+                           .arg(overwroteOther);
         if (summary.limit > 0)
             text += QLatin1Char(' ')
                 + tr("%L1 admitted beyond the limit of %L2.").arg(summary.admittedOverLimit).arg(summary.limit);
-        if (summary.stopped)
-            text = tr("Stopped. %1").arg(text);
-        m_status->setText(text);
-    }
+        return summary.stopped ? tr("Stopped. %1").arg(text) : text;
+    });
     emit burstFinished(summary);
 }
 

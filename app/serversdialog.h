@@ -1,8 +1,11 @@
 #pragma once
 
 #include "burstengine.h"
+#include "retranslator.h"
 
 #include <QDialog>
+
+#include <functional>
 
 class ClientLanes;
 class ClientTallyModel;
@@ -58,11 +61,16 @@ public slots:
     void stop();
     void reject() override;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     QWidget* createControls();
     void loadExamples();
     void validateServers();
     void setRunning(bool running);
+    // The status line, made again in the new language on a language change.
+    void showStatus(std::function<QString()> text);
     void onRecords(int finished, int total);
     void onFinished(const BurstSummary& summary);
     void exportTable();
@@ -86,4 +94,6 @@ private:
     QTableView* m_table = nullptr;
     ClientTallyModel* m_model = nullptr;
     QString m_confirmedRemote;
+    Retranslator m_texts;
+    std::function<QString()> m_statusText;
 };

@@ -58,7 +58,7 @@ SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
 {
-    setWindowTitle(tr("Collision curve — zsetlab"));
+    m_texts.add([this] { setWindowTitle(tr("Collision curve — zsetlab")); });
     setObjectName(QStringLiteral("SweepWindow"));
     m_sweep = new RateSweep(this);
     m_model = new SweepTableModel(this);
@@ -122,10 +122,12 @@ QWidget* SweepWindow::createControls()
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
 
     m_rates = new QLineEdit(panel);
-    m_rates->setToolTip(tr("Arrival rates in requests per millisecond, separated by commas or spaces, from %1 to "
-                           "%2; one burst per rate.")
-                            .arg(SweepPlan::minRate)
-                            .arg(SweepPlan::maxRate));
+    m_texts.add([this] {
+        m_rates->setToolTip(tr("Arrival rates in requests per millisecond, separated by commas or spaces, from %1 "
+                               "to %2; one burst per rate.")
+                                .arg(SweepPlan::minRate)
+                                .arg(SweepPlan::maxRate));
+    });
     m_ratesMessage = new QLabel(panel);
     m_ratesMessage->setWordWrap(true);
     m_ratesMessage->setObjectName(QStringLiteral("RatesMessage"));
@@ -134,53 +136,68 @@ QWidget* SweepWindow::createControls()
     ratesBox->setSpacing(2);
     ratesBox->addWidget(m_rates);
     ratesBox->addWidget(m_ratesMessage);
-    auto* ratesLabel = new QLabel(tr("&Rates per ms"), panel);
-    ratesLabel->setBuddy(m_rates);
-    form->addRow(ratesLabel, ratesBox);
+    m_texts.addRow(form, ratesBox, m_rates, [] { return tr("&Rates per ms"); });
 
     m_pacing = new QComboBox(panel);
-    m_pacing->addItem(tr("Poisson"), int(SweepPacing::Poisson));
-    m_pacing->addItem(tr("even, every 1/L ms"), int(SweepPacing::Even));
-    m_pacing->setToolTip(tr("Poisson: random arrivals at L per ms, as independent users send them. Even: one "
-                            "request every 1/L ms."));
-    form->addRow(tr("&Arrivals"), m_pacing);
+    m_pacing->addItem(QString(), int(SweepPacing::Poisson));
+    m_pacing->addItem(QString(), int(SweepPacing::Even));
+    m_texts.add([this] {
+        m_pacing->setItemText(0, tr("Poisson"));
+        m_pacing->setItemText(1, tr("even, every 1/L ms"));
+        m_pacing->setToolTip(tr("Poisson: random arrivals at L per ms, as independent users send them. Even: one "
+                                "request every 1/L ms."));
+    });
+    m_texts.addRow(form, m_pacing, m_pacing, [] { return tr("&Arrivals"); });
 
     m_requests = new QSpinBox(panel);
     m_requests->setRange(100, 1'000'000);
     m_requests->setSingleStep(1000);
     m_requests->setGroupSeparatorShown(true);
-    m_requests->setToolTip(tr("Requests per rate; 5,000 measure the stored share to within about 2 points."));
-    form->addRow(tr("Requests per &point"), m_requests);
+    m_texts.add([this] {
+        m_requests->setToolTip(tr("Requests per rate; 5,000 measure the stored share to within about 2 points."));
+    });
+    m_texts.addRow(form, m_requests, m_requests, [] { return tr("Requests per &point"); });
 
     m_clock = new QComboBox(panel);
-    m_clock->addItem(tr("schedule (exact)"), int(ClockKind::Schedule));
-    m_clock->addItem(tr("system-ms (wall)"), int(ClockKind::SystemMs));
-    m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
-                           "system-ms: requests leave at their arrival time and carry the wall clock."));
-    form->addRow(tr("&Clock"), m_clock);
+    m_clock->addItem(QString(), int(ClockKind::Schedule));
+    m_clock->addItem(QString(), int(ClockKind::SystemMs));
+    m_texts.add([this] {
+        m_clock->setItemText(0, tr("schedule (exact)"));
+        m_clock->setItemText(1, tr("system-ms (wall)"));
+        m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
+                               "system-ms: requests leave at their arrival time and carry the wall clock."));
+    });
+    m_texts.addRow(form, m_clock, m_clock, [] { return tr("&Clock"); });
 
     m_strategy = new QComboBox(panel);
-    m_strategy->addItem(tr("now (the bug)"), int(MemberStrategy::Now));
-    m_strategy->addItem(tr("unique: request id"), int(MemberStrategy::RequestId));
-    m_strategy->addItem(tr("unique: random"), int(MemberStrategy::Random));
-    m_strategy->addItem(tr("unique: sequence"), int(MemberStrategy::Sequence));
-    m_strategy->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) or "
-                              "a unique one."));
-    form->addRow(tr("&Member"), m_strategy);
+    for (const MemberStrategy strategy :
+         {MemberStrategy::Now, MemberStrategy::RequestId, MemberStrategy::Random, MemberStrategy::Sequence})
+        m_strategy->addItem(QString(), int(strategy));
+    m_texts.add([this] {
+        m_strategy->setItemText(0, tr("now (the bug)"));
+        m_strategy->setItemText(1, tr("unique: request id"));
+        m_strategy->setItemText(2, tr("unique: random"));
+        m_strategy->setItemText(3, tr("unique: sequence"));
+        m_strategy->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) "
+                                  "or a unique one."));
+    });
+    m_texts.addRow(form, m_strategy, m_strategy, [] { return tr("&Member"); });
 
     m_window = new QSpinBox(panel);
     m_window->setRange(1, 3'600'000);
-    m_window->setSuffix(tr(" ms"));
     m_window->setGroupSeparatorShown(true);
-    form->addRow(tr("&Window"), m_window);
+    m_texts.add([this] { m_window->setSuffix(tr(" ms")); });
+    m_texts.addRow(form, m_window, m_window, [] { return tr("&Window"); });
 
     m_limit = new QSpinBox(panel);
     m_limit->setRange(0, 1'000'000'000);
-    m_limit->setSpecialValueText(tr("none"));
     m_limit->setGroupSeparatorShown(true);
-    m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
-                           "number of requests in the window was above it."));
-    form->addRow(tr("&Limit"), m_limit);
+    m_texts.add([this] {
+        m_limit->setSpecialValueText(tr("none"));
+        m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
+                               "number of requests in the window was above it."));
+    });
+    m_texts.addRow(form, m_limit, m_limit, [] { return tr("&Limit"); });
     for (QComboBox* box : {m_pacing, m_clock, m_strategy}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
@@ -188,9 +205,13 @@ QWidget* SweepWindow::createControls()
     column->addLayout(form);
 
     auto* buttons = new QHBoxLayout;
-    m_run = new QPushButton(tr("Run sweep"), panel);
+    m_run = new QPushButton(panel);
     m_run->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"), panel);
+    m_stop = new QPushButton(panel);
+    m_texts.add([this] {
+        m_run->setText(tr("Run sweep"));
+        m_stop->setText(tr("Stop"));
+    });
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
     column->addLayout(buttons);
@@ -198,8 +219,11 @@ QWidget* SweepWindow::createControls()
     m_progress->setWordWrap(true);
     m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
     column->addWidget(m_progress);
-    auto* servers = new QPushButton(tr("Simulated servers…"), panel);
-    servers->setToolTip(tr("Several app servers with their own clocks firing at one key."));
+    auto* servers = new QPushButton(panel);
+    m_texts.add([servers] {
+        servers->setText(tr("Simulated servers…"));
+        servers->setToolTip(tr("Several app servers with their own clocks firing at one key."));
+    });
     connect(servers, &QPushButton::clicked, this, [this] {
         ServersDialog* dialog = serversDialog();
         dialog->show();
@@ -212,19 +236,30 @@ QWidget* SweepWindow::createControls()
 
 void SweepWindow::createMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Export &Table (CSV or JSON)…"), this, &SweepWindow::exportTable);
-    file->addAction(tr("Export &Picture…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &SweepWindow::exportPicture);
+    QMenu* file = menuBar()->addMenu(QString());
+    QAction* exportTable = file->addAction(QString(), this, &SweepWindow::exportTable);
+    QAction* exportPicture
+        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &SweepWindow::exportPicture);
     file->addSeparator();
-    file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
-    QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
-    sweep->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &SweepWindow::run);
-    sweep->addAction(tr("&Stop"), QKeySequence(Qt::Key_Escape), this, &SweepWindow::stop);
+    QAction* close = file->addAction(QString(), QKeySequence::Close, this, &QWidget::close);
+    QMenu* sweep = menuBar()->addMenu(QString());
+    QAction* run = sweep->addAction(QString(), QKeySequence(Qt::Key_F5), this, &SweepWindow::run);
+    QAction* stop = sweep->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &SweepWindow::stop);
     sweep->addSeparator();
-    sweep->addAction(tr("Simulated &Servers…"), this, [this] {
+    QAction* servers = sweep->addAction(QString(), this, [this] {
         ServersDialog* dialog = serversDialog();
         dialog->show();
         dialog->raise();
+    });
+    m_texts.add([=] {
+        file->setTitle(tr("&File"));
+        exportTable->setText(tr("Export &Table (CSV or JSON)…"));
+        exportPicture->setText(tr("Export &Picture…"));
+        close->setText(tr("&Close"));
+        sweep->setTitle(tr("&Sweep"));
+        run->setText(tr("&Run"));
+        stop->setText(tr("&Stop"));
+        servers->setText(tr("Simulated &Servers…"));
     });
 }
 
@@ -297,11 +332,11 @@ void SweepWindow::run()
     QString error;
     if (!plan(&sweepPlan, &error)) {
         validateRates();
-        m_progress->setText(error);
+        showProgress([error] { return error; });
         return;
     }
     if (!m_session->isUsable()) {
-        m_progress->setText(tr("Not connected to Redis: connect in the main window first."));
+        showProgress([] { return tr("Not connected to Redis: connect in the main window first."); });
         return;
     }
     if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
@@ -309,7 +344,7 @@ void SweepWindow::run()
     m_model->clear();
     m_chart->setPlan(sweepPlan);
     if (!m_sweep->start(m_session->endpoint(), sweepPlan, m_session->options())) {
-        m_progress->setText(m_sweep->planError());
+        showProgress([error = m_sweep->planError()] { return error; });
         return;
     }
     m_elapsed.start();
@@ -333,12 +368,15 @@ void SweepWindow::setRunning(bool running)
 void SweepWindow::onProgress(int index, int finished, int total)
 {
     const int rates = int(m_sweep->plan().ratesPerMs.size());
-    m_progress->setText(tr("Rate %1 of %2 (L = %3 per ms): %L4 of %L5 requests")
-                            .arg(index + 1)
-                            .arg(rates)
-                            .arg(QLocale().toString(m_sweep->plan().ratesPerMs.value(index), 'g', 4))
-                            .arg(finished)
-                            .arg(total));
+    const double rate = m_sweep->plan().ratesPerMs.value(index);
+    showProgress([=] {
+        return tr("Rate %1 of %2 (L = %3 per ms): %L4 of %L5 requests")
+            .arg(index + 1)
+            .arg(rates)
+            .arg(QLocale().toString(rate, 'g', 4))
+            .arg(finished)
+            .arg(total);
+    });
 }
 
 void SweepWindow::onPointFinished(const SweepPoint& point)
@@ -364,14 +402,19 @@ void SweepWindow::onFinished()
     setRunning(false);
     const SweepResult& done = m_sweep->result();
     const double seconds = double(m_elapsed.elapsed()) / 1000.0;
-    if (done.failure.isFailure())
-        m_progress->setText(tr("Failed: %1").arg(done.failure.message));
-    else if (done.stopped)
-        m_progress->setText(
-            tr("Stopped: %1 of %2 rates measured.").arg(done.points.size()).arg(done.plan.ratesPerMs.size()));
-    else
-        m_progress->setText(tr("Done: %n rate(s) measured in %1 s on Redis %2.", nullptr, int(done.points.size()))
-                                .arg(QLocale().toString(seconds, 'f', 1), done.serverVersion));
+    const QString failure = done.failure.isFailure() ? done.failure.message : QString();
+    const auto measured = int(done.points.size());
+    const auto planned = int(done.plan.ratesPerMs.size());
+    const bool stopped = done.stopped;
+    const QString version = done.serverVersion;
+    showProgress([=] {
+        if (!failure.isEmpty())
+            return tr("Failed: %1").arg(failure);
+        if (stopped)
+            return tr("Stopped: %1 of %2 rates measured.").arg(measured).arg(planned);
+        return tr("Done: %n rate(s) measured in %1 s on Redis %2.", nullptr, measured)
+            .arg(QLocale().toString(seconds, 'f', 1), version);
+    });
 }
 
 bool SweepWindow::writeTable(const QString& path, QString* error) const
@@ -413,6 +456,25 @@ void SweepWindow::exportPicture()
         QMessageBox::warning(this, tr("Export Picture"), error);
     else
         statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);
+}
+
+void SweepWindow::showProgress(std::function<QString()> text)
+{
+    m_progressText = std::move(text);
+    m_progress->setText(m_progressText());
+}
+
+void SweepWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    m_texts.retranslate();
+    if (m_progressText)
+        m_progress->setText(m_progressText());
+    validateRates();
+    emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
+    fitTable();
 }
 
 void SweepWindow::closeEvent(QCloseEvent* event)

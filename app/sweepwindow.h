@@ -1,9 +1,12 @@
 #pragma once
 
 #include "ratesweep.h"
+#include "retranslator.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+
+#include <functional>
 
 class QComboBox;
 class QLabel;
@@ -66,6 +69,7 @@ public slots:
     void stop();
 
 protected:
+    void changeEvent(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -73,6 +77,8 @@ private:
     void createMenus();
     void validateRates();
     void setRunning(bool running);
+    // The progress line, made again in the new language on a language change.
+    void showProgress(std::function<QString()> text);
     void onProgress(int index, int finished, int total);
     void onPointFinished(const SweepPoint& point);
     void fitTable();
@@ -98,5 +104,7 @@ private:
     SweepTableModel* m_model = nullptr;
     ServersDialog* m_servers = nullptr;
     QElapsedTimer m_elapsed;
+    Retranslator m_texts;
+    std::function<QString()> m_progressText;
     QString m_confirmedRemote; // the remote endpoint the user agreed to load
 };

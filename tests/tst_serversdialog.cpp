@@ -7,6 +7,7 @@
 #include "serversdialog.h"
 #include "serversession.h"
 #include "sweepwindow.h"
+#include "testpictures.h"
 #include "testredis.h"
 
 #include <QAbstractItemModelTester>
@@ -37,13 +38,6 @@ double inkShare(const QImage& image)
     return total ? 1.0 - double(most) / total : 0;
 }
 
-// Where a developer asks for the pictures to look at them (ZSETLAB_TEST_PICTURES=dir).
-void keepPicture(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("ZSETLAB_TEST_PICTURES");
-    if (!dir.isEmpty())
-        PictureExport::writePng(widget, dir + QLatin1Char('/') + name, 1.0, nullptr);
-}
 } // namespace
 
 class TestServersDialog : public QObject

@@ -5,6 +5,7 @@
 #include "serversession.h"
 #include "sweeptablemodel.h"
 #include "sweepwindow.h"
+#include "testpictures.h"
 #include "testredis.h"
 
 #include <QAbstractItemModelTester>
@@ -50,13 +51,6 @@ void choose(QComboBox* box, int data)
     box->setCurrentIndex(index);
 }
 
-// Where a developer asks for the pictures to look at them (ZSETLAB_TEST_PICTURES=dir).
-void keepPicture(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("ZSETLAB_TEST_PICTURES");
-    if (!dir.isEmpty())
-        PictureExport::writePng(widget, dir + QLatin1Char('/') + name, 1.0, nullptr);
-}
 } // namespace
 
 class TestSweepWindow : public QObject

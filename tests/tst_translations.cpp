@@ -1,5 +1,8 @@
 #include "burstpanel.h"
 #include "burstplan.h"
+#include "charts/clientlanes.h"
+#include "charts/sweepchart.h"
+#include "clienttallymodel.h"
 #include "language.h"
 #include "limiterscript.h"
 #include "mainwindow.h"
@@ -7,9 +10,23 @@
 #include "redisendpoint.h"
 #include "runview.h"
 #include "scriptdoctor.h"
+#include "scriptdoctordialog.h"
+#include "scriptview.h"
+#include "serversdialog.h"
+#include "serversession.h"
+#include "sweeptablemodel.h"
+#include "sweepwindow.h"
+#include "testpictures.h"
 
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLogValueAxis>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -67,6 +84,8 @@ private slots:
     void everyStringHasATranslation();
     void switchingLanguageChangesVisibleTexts();
     void coreMessagesFollowTheLanguage();
+    void openToolWindowsFollowTheLanguage();
+    void scriptWindowsFollowTheLanguage();
 };
 
 void TestTranslations::everyStringHasATranslation_data()
@@ -124,6 +143,16 @@ QStringList coreMessages()
     messages << (examination.findings.isEmpty() ? QString() : examination.findings.first().title);
     return messages;
 }
+
+// The text of the label that names `field` (its buddy).
+QString formLabel(QWidget* field)
+{
+    for (const QLabel* label : field->window()->findChildren<QLabel*>()) {
+        if (label->buddy() == field)
+            return label->text();
+    }
+    return {};
+}
 } // namespace
 
 void TestTranslations::coreMessagesFollowTheLanguage()
@@ -144,6 +173,98 @@ void TestTranslations::coreMessagesFollowTheLanguage()
     QVERIFY2(vietnamese[1].startsWith(QLatin1String("requests")), qPrintable(vietnamese[1])); // the field name kept
     QVERIFY(Language::set(QStringLiteral("en")));
     QCOMPARE(coreMessages(), english);
+}
+
+void TestTranslations::openToolWindowsFollowTheLanguage()
+{
+    QVERIFY(Language::set(QStringLiteral("en")));
+    ServerSession session; // never connected: firing reports that in the status lines
+    SweepWindow sweep(&session);
+    ServersDialog* servers = sweep.serversDialog();
+    sweep.show();
+    servers->show();
+    sweep.run();
+    servers->fire();
+
+    const auto texts = [&] {
+        return QStringList {
+            sweep.windowTitle(),
+            sweep.runButton()->text(),
+            formLabel(sweep.ratesField()),
+            sweep.clockField()->itemText(0),
+            sweep.menuBar()->actions().first()->text(),
+            sweep.progressLine()->text(),
+            sweep.chart()->rateAxis()->titleText(),
+            sweep.model()->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(),
+            servers->windowTitle(),
+            servers->fireButton()->text(),
+            formLabel(servers->serversField()),
+            servers->strategyField()->itemText(0),
+            servers->statusLine()->text(),
+            servers->lanes()->toolTip(),
+            servers->model()->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(),
+        };
+    };
+    const QStringList english = texts();
+    QCOMPARE(english[1], QStringLiteral("Run sweep"));
+    QCOMPARE(english[2], QStringLiteral("&Rates per ms"));
+    QVERIFY2(english[5].startsWith(QLatin1String("Not connected")), qPrintable(english[5]));
+    QVERIFY2(english[12].startsWith(QLatin1String("Not connected")), qPrintable(english[12]));
+
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    // The language change is posted to every window: wait until both have seen it.
+    QTRY_VERIFY(sweep.windowTitle() != english[0] && servers->windowTitle() != english[8]);
+    const QStringList vietnamese = texts();
+    keepPicture(&sweep, QStringLiteral("sweep-vi.png"));
+    keepPicture(servers, QStringLiteral("servers-vi.png"));
+    for (int i = 0; i < english.size(); ++i)
+        QVERIFY2(!vietnamese[i].isEmpty() && vietnamese[i] != english[i],
+                 qPrintable(QStringLiteral("text %1 stayed \"%2\"").arg(i).arg(vietnamese[i])));
+    QVERIFY(Language::set(QStringLiteral("en")));
+    QTRY_COMPARE(texts(), english);
+}
+
+void TestTranslations::scriptWindowsFollowTheLanguage()
+{
+    QVERIFY(Language::set(QStringLiteral("en")));
+    ServerSession session;
+    ScriptDoctorDialog doctor(&session);
+    const LimiterScript now = LimiterScript::builtin(MemberStrategy::Now);
+    doctor.setSource(QStringLiteral("now.lua"), now.source());
+    QVERIFY(doctor.check());
+    ScriptView scripts;
+    doctor.show();
+    scripts.show();
+    auto* findings = doctor.findChild<QTreeWidget*>();
+    auto* details = doctor.findChild<QTextBrowser*>();
+    QVERIFY(findings && details && findings->topLevelItemCount() > 0);
+
+    const auto texts = [&] {
+        QTreeWidgetItem* first = findings->topLevelItem(0);
+        return QStringList {
+            doctor.windowTitle(),
+            findings->headerItem()->text(2),
+            first->text(1), // severity
+            first->text(2), // the finding's title, made in the core
+            details->toPlainText(), // the current finding, explained
+            scripts.windowTitle(),
+            scripts.findChildren<QLabel*>().last()->text(), // the summary of the marked lines
+        };
+    };
+    const QStringList english = texts();
+    QCOMPARE(english[2], QStringLiteral("error"));
+    QCOMPARE(english[3], QStringLiteral("The ZSET member is the timestamp"));
+
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    QTRY_VERIFY(doctor.windowTitle() != english[0] && scripts.windowTitle() != english[5]);
+    const QStringList vietnamese = texts();
+    keepPicture(&doctor, QStringLiteral("doctor-vi.png"));
+    for (int i = 0; i < english.size(); ++i)
+        QVERIFY2(!vietnamese[i].isEmpty() && vietnamese[i] != english[i],
+                 qPrintable(QStringLiteral("text %1 stayed \"%2\"").arg(i).arg(vietnamese[i])));
+    QCOMPARE(findings->topLevelItemCount(), doctor.examination().findings.size()); // the same findings
+    QVERIFY(Language::set(QStringLiteral("en")));
+    QTRY_COMPARE(texts(), english);
 }
 
 QTEST_MAIN(TestTranslations)

@@ -37,8 +37,22 @@ ClientLanes::ClientLanes(QWidget* parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
+    retranslate();
+}
+
+void ClientLanes::retranslate()
+{
     setToolTip(tr("One lane per app server; x is the 'now' each request carried. A diamond under another "
                   "server's square is a collision across servers. Wheel: zoom; drag: pan; double-click: fit."));
+}
+
+void ClientLanes::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        update(); // the legend and the axis caption are drawn in the current language
+    }
 }
 
 QSize ClientLanes::sizeHint() const
@@ -56,6 +70,14 @@ void ClientLanes::setLanes(const QStringList& names)
     m_fromMs = 0;
     m_toMs = 20;
     updateGeometry();
+    update();
+}
+
+void ClientLanes::renameLanes(const QStringList& names)
+{
+    if (names.size() != laneCount())
+        return;
+    m_names = names;
     update();
 }
 

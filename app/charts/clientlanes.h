@@ -32,6 +32,8 @@ public:
 
     // One lane per name (the log's connection c goes to lane c); clears the requests.
     void setLanes(const QStringList& names);
+    // New names for the lanes there are (after a language change); keeps the requests.
+    void renameLanes(const QStringList& names);
     // The `now` (in ms) drawn as 0.
     void setOrigin(qint64 originMs);
     void addRequests(const RequestLog& log, const std::vector<quint32>& ids);
@@ -58,8 +60,10 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void retranslate();
     QRectF plotArea() const;
     QRectF laneRect(int lane) const;
     double xOf(double ms) const;

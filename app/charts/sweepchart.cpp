@@ -32,34 +32,23 @@ SweepChart::SweepChart(QWidget* parent)
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // circles, diamonds, dashes: not colour alone
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
-    setToolTip(tr("Stored share against arrival rate. Lines: what member = now allows in theory; circles: "
-                  "what Redis stored; diamonds: requests admitted beyond the limit."));
 
-    // Short names: the legend is one row under the chart; the formulas are in the title.
     m_poisson = new QLineSeries;
-    m_poisson->setName(tr("Poisson theory"));
     m_even = new QLineSeries;
-    m_even->setName(tr("even theory"));
     m_unique = new QLineSeries;
-    m_unique->setName(tr("unique: 100 %"));
     m_stored = new QScatterSeries;
-    m_stored->setName(tr("measured"));
     m_stored->setMarkerShape(QScatterSeries::MarkerShapeCircle);
     m_overLimit = new QScatterSeries;
-    m_overLimit->setName(tr("beyond the limit"));
     m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     for (QAbstractSeries* series :
          std::initializer_list<QAbstractSeries*> {m_poisson, m_even, m_unique, m_stored, m_overLimit})
         chart->addSeries(series);
 
-    chart->setTitle(tr("Stored with member = now — theory: (1 − e^−L) / L Poisson, 1/L even"));
     m_x = new QLogValueAxis;
     m_x->setBase(10);
-    m_x->setTitleText(tr("arrival rate L, requests per ms (log scale)"));
     m_x->setLabelFormat(QStringLiteral("%g"));
     m_x->setMinorTickCount(8); // 2 .. 9 between the decades, to read rates off the axis
     m_y = new QValueAxis;
-    m_y->setTitleText(tr("stored, % of requests sent"));
     m_y->setLabelFormat(QStringLiteral("%d"));
     // A little room above 100 % so markers on the line are not cut in half; ticks stay on 0..100.
     m_y->setRange(0, 104);
@@ -77,6 +66,22 @@ SweepChart::SweepChart(QWidget* parent)
     sampleTheory(defaultFromRate, defaultToRate);
     clear();
     applyLook();
+    retranslate();
+}
+
+void SweepChart::retranslate()
+{
+    setToolTip(tr("Stored share against arrival rate. Lines: what member = now allows in theory; circles: "
+                  "what Redis stored; diamonds: requests admitted beyond the limit."));
+    // Short names: the legend is one row under the chart; the formulas are in the title.
+    m_poisson->setName(tr("Poisson theory"));
+    m_even->setName(tr("even theory"));
+    m_unique->setName(tr("unique: 100 %"));
+    m_stored->setName(tr("measured"));
+    m_overLimit->setName(tr("beyond the limit"));
+    chart()->setTitle(tr("Stored with member = now — theory: (1 − e^−L) / L Poisson, 1/L even"));
+    m_x->setTitleText(tr("arrival rate L, requests per ms (log scale)"));
+    m_y->setTitleText(tr("stored, % of requests sent"));
 }
 
 void SweepChart::changeEvent(QEvent* event)
@@ -84,6 +89,8 @@ void SweepChart::changeEvent(QEvent* event)
     QChartView::changeEvent(event);
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
         applyLook();
+    else if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void SweepChart::applyLook()

@@ -39,6 +39,7 @@ protected:
 private:
     // The chart's theme, fonts and series colours from the widget's palette and font.
     void applyLook();
+    void retranslate();
     void sampleTheory(double fromRate, double toRate);
 
     SweepPacing m_pacing = SweepPacing::Poisson;

@@ -2300,6 +2300,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>&lt;p&gt;Replies read as: %1. Redis %2.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Cách đọc phản hồi: %1. Redis %2.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>info</source>
+        <translation>thông tin</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>cảnh báo</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>lỗi</translation>
+    </message>
 </context>
 <context>
     <name>ScriptProbe</name>
