@@ -42,8 +42,10 @@ bool set(const QString& code)
     // zsetlab's own texts, compiled in (resources/translations); Qt's for standard dialogs.
     if (appTranslator->load(QStringLiteral(":/i18n/zsetlab_%1.qm").arg(code)))
         QCoreApplication::installTranslator(appTranslator.get());
+    // Qt's own, or zsetlab's copy of the few that its windows show where Qt has none (Debian: no "vi").
     if (qtTranslator->load(QLocale(code), QStringLiteral("qtbase"), QStringLiteral("_"),
-                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+                           QLibraryInfo::path(QLibraryInfo::TranslationsPath))
+        || qtTranslator->load(QStringLiteral(":/i18n/qtbase_%1.qm").arg(code)))
         QCoreApplication::installTranslator(qtTranslator.get());
     QLocale::setDefault(QLocale(code == QLatin1String("vi") ? QLocale::Vietnamese : QLocale::English));
     currentCode = code;
