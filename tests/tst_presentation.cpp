@@ -1,5 +1,6 @@
 #include "burstpanel.h"
 #include "charts/countschart.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "pictureexport.h"
@@ -9,6 +10,8 @@
 #include "testredis.h"
 
 #include <QChart>
+#include <QGraphicsTextItem>
+#include <QLegend>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -22,6 +25,8 @@ private slots:
     void zoomIsBounded();
     void presenterModeIsFullScreenAndLarger();
     void highContrastReachesTheCharts();
+    void legendLabelsAreNotCutShort_data();
+    void legendLabelsAreNotCutShort();
 
 private:
     double axisLabelSize() const
@@ -108,6 +113,54 @@ void TestPresentation::highContrastReachesTheCharts()
     }
     m_window->presentation()->setHighContrast(false);
     QTRY_COMPARE(counts->chart()->theme(), QChart::ChartThemeLight);
+}
+
+namespace {
+// The legend's label texts as drawn; a label that did not fit ends in "...".
+QStringList drawnLegendLabels(QLegend* legend)
+{
+    QStringList labels;
+    QList<QGraphicsItem*> items = legend->childItems();
+    while (!items.isEmpty()) {
+        QGraphicsItem* item = items.takeFirst();
+        if (auto* text = qgraphicsitem_cast<QGraphicsTextItem*>(item); text && item->isVisible())
+            labels << text->toPlainText();
+        items << item->childItems();
+    }
+    return labels;
+}
+} // namespace
+
+void TestPresentation::legendLabelsAreNotCutShort_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<double>("zoom");
+    for (const char* language : {"en", "vi"}) {
+        QTest::addRow("%s", language) << QString::fromLatin1(language) << 1.0;
+        QTest::addRow("%s, zoomed", language) << QString::fromLatin1(language) << 1.3;
+    }
+}
+
+void TestPresentation::legendLabelsAreNotCutShort()
+{
+    // Compare mode halves the counts charts' width; longer Vietnamese labels and a presenter's
+    // zoom must still leave every legend label whole.
+    QFETCH(QString, language);
+    QFETCH(double, zoom);
+    QVERIFY(Language::set(language));
+    m_window->burstPanel()->setCompareMode(true);
+    m_window->presentation()->setZoom(zoom);
+    QLegend* legend = m_window->runView(LimiterExperiment::Left)->counts()->chart()->legend();
+    const auto whole = [legend] {
+        const QStringList labels = drawnLegendLabels(legend);
+        return labels.size() >= 5 && std::none_of(labels.begin(), labels.end(), [](const QString& label) {
+                   return label.isEmpty() || label.endsWith(QLatin1String("...")) || label.endsWith(QChar(0x2026));
+               });
+    };
+    QTRY_VERIFY2(whole(), qPrintable(drawnLegendLabels(legend).join(QStringLiteral(" | "))));
+    QVERIFY(legend->font().pointSizeF()
+            >= 0.69 * m_window->runView(LimiterExperiment::Left)->counts()->font().pointSizeF());
+    QVERIFY(Language::set(QStringLiteral("en")));
 }
 
 QTEST_MAIN(TestPresentation)

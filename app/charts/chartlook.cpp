@@ -5,7 +5,9 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QLegend>
+#include <QLegendMarker>
 
 namespace ChartLook {
 
@@ -37,9 +39,36 @@ bool apply(QChartView* view, const QList<QAbstractAxis*>& axes)
     }
     chart->setTitleFont(titles);
     chart->setTitleBrush(text);
-    chart->legend()->setFont(labels);
     chart->legend()->setLabelColor(text);
+    fitLegend(view);
     return dark;
+}
+
+void fitLegend(QChartView* view)
+{
+    QLegend* legend = view->chart()->legend();
+    legend->setShowToolTips(true); // a label cut short after all can still be read
+    const QMargins margins = view->chart()->margins();
+    const qreal room = view->chart()->size().width() - margins.left() - margins.right();
+    // What one row needs: per entry its label, its marker and the gaps around them.
+    const auto needed = [legend](const QFont& font) {
+        const QFontMetricsF metrics(font);
+        qreal width = 0;
+        for (const QLegendMarker* marker : legend->markers()) {
+            if (marker->isVisible())
+                width += metrics.horizontalAdvance(marker->label()) + 2.5 * metrics.height();
+        }
+        return width;
+    };
+    const QFont full = view->font();
+    QFont font = full;
+    for (qreal scale = 1.0; scale > 0.69 && room > 0; scale -= 0.05) {
+        font.setPointSizeF(full.pointSizeF() * scale);
+        if (needed(font) <= room)
+            break;
+    }
+    if (legend->font() != font)
+        legend->setFont(font);
 }
 
 } // namespace ChartLook

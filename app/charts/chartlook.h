@@ -12,4 +12,8 @@ class QChartView;
 // resets them).
 namespace ChartLook {
 bool apply(QChartView* view, const QList<QAbstractAxis*>& axes);
-}
+// Keeps the legend on one row without cutting its labels short: when the labels (longer in some
+// languages, wider when zoomed) do not fit the view's width, the legend's font shrinks, down to
+// 70 % of the view's. Call after apply(), on resize and when the labels change.
+void fitLegend(QChartView* view);
+} // namespace ChartLook

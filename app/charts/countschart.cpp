@@ -74,6 +74,13 @@ void CountsChart::retranslate()
     m_overLimit->setName(tr("> limit"));
     m_x->setTitleText(tr("request"));
     m_y->setTitleText(tr("in the window"));
+    ChartLook::fitLegend(this);
+}
+
+void CountsChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event); // resizes the chart
+    ChartLook::fitLegend(this);
 }
 
 void CountsChart::changeEvent(QEvent* event)

@@ -82,6 +82,13 @@ void SweepChart::retranslate()
     chart()->setTitle(tr("Stored with member = now — theory: (1 − e^−L) / L Poisson, 1/L even"));
     m_x->setTitleText(tr("arrival rate L, requests per ms (log scale)"));
     m_y->setTitleText(tr("stored, % of requests sent"));
+    ChartLook::fitLegend(this);
+}
+
+void SweepChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event); // resizes the chart
+    ChartLook::fitLegend(this);
 }
 
 void SweepChart::changeEvent(QEvent* event)
@@ -115,6 +122,7 @@ void SweepChart::applyLook()
     m_overLimit->setVisible(m_withLimit);
     for (QLegendMarker* legend : chart()->legend()->markers(m_overLimit))
         legend->setVisible(m_withLimit);
+    ChartLook::fitLegend(this);
 }
 
 void SweepChart::sampleTheory(double fromRate, double toRate)

@@ -35,6 +35,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     // The chart's theme, fonts and series colours from the widget's palette and font.
