@@ -10,6 +10,7 @@
 
 #include <QDialog>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <thread>

@@ -165,7 +165,10 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         return fail(RedisError::Kind::ConnectionLost, Text::tr("Cannot connect to %1: %2.").arg(where, why));
     }
 
-    m_fd = m_context->fd;
+    {
+        const std::lock_guard<std::mutex> lock(m_fdLock);
+        m_fd = m_context->fd;
+    }
     const timeval commandTimeout = toTimeval(options.commandTimeout);
     redisSetTimeout(m_context, commandTimeout);
     if (endpoint.transport == RedisEndpoint::Transport::Tcp)
@@ -231,7 +234,10 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
 void RedisConnection::close()
 {
     if (m_context) {
-        m_fd = -1;
+        {
+            const std::lock_guard<std::mutex> lock(m_fdLock);
+            m_fd = -1;
+        }
         redisFree(m_context);
         m_context = nullptr;
     }
@@ -289,11 +295,11 @@ RedisReply RedisConnection::readReply()
 
 void RedisConnection::interrupt()
 {
-    // shutdown(2) wakes a thread blocked in read() on this socket; the fd itself stays valid
-    // until the owning thread calls close().
-    const int fd = m_fd.load();
-    if (fd >= 0)
-        ::shutdown(fd, SHUT_RDWR);
+    // shutdown(2) wakes a thread blocked in read() on this socket. Holding the lock keeps the
+    // owning thread's close() from closing the socket (and the number being reused) meanwhile.
+    const std::lock_guard<std::mutex> lock(m_fdLock);
+    if (m_fd >= 0)
+        ::shutdown(m_fd, SHUT_RDWR);
 }
 
 bool RedisConnection::setNonBlocking()

@@ -5,9 +5,9 @@
 
 #include <QString>
 
-#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 
 struct redisContext;
 
@@ -103,7 +103,11 @@ private:
     bool fail(RedisError::Kind kind, const QString& message);
 
     redisContext* m_context = nullptr;
-    std::atomic<int> m_fd {-1}; // read by interrupt() from other threads
+    // The socket as interrupt() sees it from other threads. close() clears it under the lock
+    // before the socket is closed, so interrupt() never shuts down a number the system has
+    // already given to another file.
+    std::mutex m_fdLock;
+    int m_fd = -1;
     RedisEndpoint m_endpoint;
     ServerInfo m_server;
     RedisError m_error;
