@@ -1,5 +1,6 @@
 #include "burstpanel.h"
 #include "charts/countschart.h"
+#include "charts/timelineview.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
@@ -62,6 +63,12 @@ void TestPresentation::zoomScalesPanelsAndCharts()
     QTRY_VERIFY(numbers->figurePointSize() > figure * 1.2);
     QVERIFY(m_window->burstPanel()->font().pointSizeF() > panel * 1.2);
     QVERIFY2(axisLabelSize() > axis * 1.2, qPrintable(QStringLiteral("%1 -> %2").arg(axis).arg(axisLabelSize())));
+    // The timeline's margins grow too: the tick labels and the caption under them keep their room.
+    TimelineView* timeline = m_window->runView(LimiterExperiment::Left)->timeline();
+    const QFontMetrics metrics(timeline->font());
+    QVERIFY(timeline->plotArea().top() >= metrics.height());
+    QVERIFY(timeline->height() - timeline->plotArea().bottom() >= 2 * metrics.height());
+    QVERIFY(timeline->plotArea().left() >= 2 * metrics.height());
     m_window->presentation()->resetZoom();
     QTRY_COMPARE(numbers->figurePointSize(), figure);
     QCOMPARE(axisLabelSize(), axis);

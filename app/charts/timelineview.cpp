@@ -18,9 +18,20 @@ namespace {
 // Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; the shapes
 // (filled square, hollow diamond, hatching) carry the same meaning in grey.
 constexpr double minStackPixelsPerMs = 10; // below this, milliseconds merge into columns
-constexpr int leftMargin = 46;
-constexpr int bottomMargin = 26;
-constexpr int topMargin = 24;
+// Margins grow with the font, so that zoomed (presenter) text still has room: the title and the
+// legend above, the tick labels and under them the axis caption below.
+int leftMargin(const QFontMetrics& metrics)
+{
+    return std::max(46, 3 * metrics.height());
+}
+int topMargin(const QFontMetrics& metrics)
+{
+    return std::max(24, metrics.height() + 8);
+}
+int bottomMargin(const QFontMetrics& metrics)
+{
+    return 2 * metrics.height() + 6;
+}
 
 } // namespace
 
@@ -107,8 +118,9 @@ void TimelineView::setVisibleRange(double fromMs, double toMs)
 
 QRectF TimelineView::plotArea() const
 {
-    return QRectF(leftMargin, topMargin, std::max(10, width() - leftMargin - 12),
-                  std::max(10, height() - topMargin - bottomMargin));
+    const QFontMetrics metrics(font());
+    return QRectF(leftMargin(metrics), topMargin(metrics), std::max(10, width() - leftMargin(metrics) - 12),
+                  std::max(10, height() - topMargin(metrics) - bottomMargin(metrics)));
 }
 
 double TimelineView::xOf(double ms) const
@@ -152,11 +164,12 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area)
     painter.setPen(text);
     QFont small = font();
     painter.setFont(small);
+    const int lineHeight = QFontMetrics(small).height();
     if (!m_title.isEmpty()) {
         QFont bold = font();
         bold.setBold(true);
         painter.setFont(bold);
-        painter.drawText(QRectF(area.left(), 2, area.width(), topMargin - 4), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.drawText(QRectF(area.left(), 2, area.width(), area.top() - 4), Qt::AlignLeft | Qt::AlignVCenter,
                          m_title);
         painter.setFont(small);
     }
@@ -170,7 +183,7 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area)
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
         if (std::fmod(std::abs(ms), labelStep) < 1e-6) {
             painter.setPen(text);
-            painter.drawText(QRectF(x - 40, area.bottom() + 2, 80, bottomMargin - 4), Qt::AlignHCenter | Qt::AlignTop,
+            painter.drawText(QRectF(x - 40, area.bottom() + 2, 80, lineHeight), Qt::AlignHCenter | Qt::AlignTop,
                              QString::number(qint64(ms)));
         }
     }
@@ -178,15 +191,16 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area)
     painter.drawLine(area.bottomLeft(), area.bottomRight());
     painter.drawLine(area.bottomLeft(), area.topLeft());
     painter.save();
-    painter.translate(12, area.center().y());
+    painter.translate(lineHeight / 2.0 + 2, area.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-area.height() / 2, -10, area.height(), 20), Qt::AlignCenter,
+    painter.drawText(QRectF(-area.height() / 2, -lineHeight / 2.0, area.height(), lineHeight), Qt::AlignCenter,
                      pixelsPerMs >= minStackPixelsPerMs
                          ? tr("requests in the ms")
                          : tr("requests per %n ms", nullptr, int(millisecondsPerColumn())));
     painter.restore();
-    painter.drawText(QRectF(area.right() - 160, area.bottom() + 2, 160, bottomMargin - 4),
-                     Qt::AlignRight | Qt::AlignBottom, tr("now, ms since start"));
+    // On its own line under the tick labels: it never covers the last one.
+    painter.drawText(QRectF(area.left(), area.bottom() + 2 + lineHeight, area.width(), lineHeight + 2),
+                     Qt::AlignRight | Qt::AlignTop, tr("now, ms since start"));
 }
 
 void TimelineView::drawStacks(QPainter& painter, const QRectF& area)
@@ -273,7 +287,7 @@ void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
         overwritten = tr("overwritten");
     }
     const int width = legendWidth(metrics, stored, overwritten);
-    TimelinePainting::drawLegend(painter, area.right() - width, 2 + (topMargin - 4) / 2.0, metrics,
+    TimelinePainting::drawLegend(painter, area.right() - width, 2 + (area.top() - 4) / 2.0, metrics,
                                  palette().color(QPalette::Text), stored, overwritten);
 }
 

@@ -29,6 +29,9 @@ public:
     double visibleTo() const { return m_toMs; }
     const TimelineBuckets& buckets() const { return m_buckets; }
     void setTitle(const QString& title);
+    // Where the marks go; the margins around it hold the title, the legend, the tick labels and
+    // the axis captions, and grow with the font.
+    QRectF plotArea() const;
 
     QSize sizeHint() const override { return {640, 260}; }
     QSize minimumSizeHint() const override { return {240, 140}; }
@@ -48,7 +51,6 @@ protected:
 
 private:
     void retranslate();
-    QRectF plotArea() const;
     qint64 millisecondsPerColumn() const;
     double xOf(double ms) const;
     double msAt(double x) const;
