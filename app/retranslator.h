@@ -4,6 +4,7 @@
 #include <QLabel>
 
 #include <functional>
+#include <map>
 #include <vector>
 
 // The texts of a widget tree, kept as the code that sets them: applied once when added and
@@ -21,6 +22,16 @@ public:
     {
         for (const auto& apply : m_apply)
             apply();
+        for (const auto& [target, apply] : m_live)
+            apply();
+    }
+
+    // A text that changes as things happen, such as a status line: the code that sets it now,
+    // kept for `target` in place of the one before, applied at once and on every language change.
+    void setLive(const QObject* target, std::function<void()> apply)
+    {
+        apply();
+        m_live[target] = std::move(apply);
     }
 
     // A form row whose label (with its &-mnemonic for `buddy`) follows the language.
@@ -35,4 +46,5 @@ public:
 
 private:
     std::vector<std::function<void()>> m_apply;
+    std::map<const QObject*, std::function<void()>> m_live;
 };

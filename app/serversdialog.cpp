@@ -12,8 +12,8 @@
 #include "sweepwindow.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -319,8 +319,7 @@ void ServersDialog::stop()
 
 void ServersDialog::showStatus(std::function<QString()> text)
 {
-    m_statusText = std::move(text);
-    m_status->setText(m_statusText());
+    m_texts.setLive(m_status, [this, text = std::move(text)] { m_status->setText(text()); });
 }
 
 void ServersDialog::changeEvent(QEvent* event)
@@ -329,8 +328,6 @@ void ServersDialog::changeEvent(QEvent* event)
     if (event->type() != QEvent::LanguageChange)
         return;
     m_texts.retranslate();
-    if (m_statusText)
-        m_status->setText(m_statusText());
     validateServers();
     if (m_lanes->laneCount() == m_firedPlan.clients.size())
         m_lanes->renameLanes(laneNames(m_firedPlan));

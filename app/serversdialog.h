@@ -95,5 +95,4 @@ private:
     ClientTallyModel* m_model = nullptr;
     QString m_confirmedRemote;
     Retranslator m_texts;
-    std::function<QString()> m_statusText;
 };

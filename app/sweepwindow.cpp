@@ -460,8 +460,7 @@ void SweepWindow::exportPicture()
 
 void SweepWindow::showProgress(std::function<QString()> text)
 {
-    m_progressText = std::move(text);
-    m_progress->setText(m_progressText());
+    m_texts.setLive(m_progress, [this, text = std::move(text)] { m_progress->setText(text()); });
 }
 
 void SweepWindow::changeEvent(QEvent* event)
@@ -470,8 +469,6 @@ void SweepWindow::changeEvent(QEvent* event)
     if (event->type() != QEvent::LanguageChange)
         return;
     m_texts.retranslate();
-    if (m_progressText)
-        m_progress->setText(m_progressText());
     validateRates();
     emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
     fitTable();

@@ -105,6 +105,5 @@ private:
     ServersDialog* m_servers = nullptr;
     QElapsedTimer m_elapsed;
     Retranslator m_texts;
-    std::function<QString()> m_progressText;
     QString m_confirmedRemote; // the remote endpoint the user agreed to load
 };
