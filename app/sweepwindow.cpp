@@ -1,5 +1,6 @@
 #include "sweepwindow.h"
 
+#include "burstfields.h"
 #include "charts/sweepchart.h"
 #include "exportdialog.h"
 #include "pictureexport.h"
@@ -158,50 +159,21 @@ QWidget* SweepWindow::createControls()
     });
     m_texts.addRow(form, m_requests, m_requests, [] { return tr("Requests per &point"); });
 
-    m_clock = new QComboBox(panel);
-    m_clock->addItem(QString(), int(ClockKind::Schedule));
-    m_clock->addItem(QString(), int(ClockKind::SystemMs));
+    const BurstFields fields = BurstFields::addRows(form, panel, m_texts);
+    m_clock = fields.clock;
+    m_strategy = fields.strategy;
+    m_window = fields.window;
+    m_limit = fields.limit;
     m_texts.add([this] {
-        m_clock->setItemText(0, tr("schedule (exact)"));
-        m_clock->setItemText(1, tr("system-ms (wall)"));
         m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
                                "system-ms: requests leave at their arrival time and carry the wall clock."));
-    });
-    m_texts.addRow(form, m_clock, m_clock, [] { return tr("&Clock"); });
-
-    m_strategy = new QComboBox(panel);
-    for (const MemberStrategy strategy :
-         {MemberStrategy::Now, MemberStrategy::RequestId, MemberStrategy::Random, MemberStrategy::Sequence})
-        m_strategy->addItem(QString(), int(strategy));
-    m_texts.add([this] {
-        m_strategy->setItemText(0, tr("now (the bug)"));
-        m_strategy->setItemText(1, tr("unique: request id"));
-        m_strategy->setItemText(2, tr("unique: random"));
-        m_strategy->setItemText(3, tr("unique: sequence"));
         m_strategy->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) "
                                   "or a unique one."));
-    });
-    m_texts.addRow(form, m_strategy, m_strategy, [] { return tr("&Member"); });
-
-    m_window = new QSpinBox(panel);
-    m_window->setRange(1, 3'600'000);
-    m_window->setGroupSeparatorShown(true);
-    m_texts.add([this] { m_window->setSuffix(tr(" ms")); });
-    m_texts.addRow(form, m_window, m_window, [] { return tr("&Window"); });
-
-    m_limit = new QSpinBox(panel);
-    m_limit->setRange(0, 1'000'000'000);
-    m_limit->setGroupSeparatorShown(true);
-    m_texts.add([this] {
-        m_limit->setSpecialValueText(tr("none"));
         m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
                                "number of requests in the window was above it."));
     });
-    m_texts.addRow(form, m_limit, m_limit, [] { return tr("&Limit"); });
-    for (QComboBox* box : {m_pacing, m_clock, m_strategy}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(14);
-    }
+    m_pacing->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_pacing->setMinimumContentsLength(14);
     column->addLayout(form);
 
     auto* buttons = new QHBoxLayout;

@@ -9,6 +9,57 @@
     </message>
 </context>
 <context>
+    <name>BurstFields</name>
+    <message>
+        <source>schedule (exact)</source>
+        <translation>theo lịch (chính xác)</translation>
+    </message>
+    <message>
+        <source>system-ms (wall)</source>
+        <translation>system-ms (đồng hồ hệ thống)</translation>
+    </message>
+    <message>
+        <source>&amp;Clock</source>
+        <translation>Đồng &amp;hồ</translation>
+    </message>
+    <message>
+        <source>now (the bug)</source>
+        <translation>now (lỗi)</translation>
+    </message>
+    <message>
+        <source>unique: request id</source>
+        <translation>duy nhất: id của request</translation>
+    </message>
+    <message>
+        <source>unique: random</source>
+        <translation>duy nhất: ngẫu nhiên</translation>
+    </message>
+    <message>
+        <source>unique: sequence</source>
+        <translation>duy nhất: số thứ tự</translation>
+    </message>
+    <message>
+        <source>&amp;Member</source>
+        <translation>&amp;Member</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Window</source>
+        <translation>Độ dài &amp;window</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>không</translation>
+    </message>
+    <message>
+        <source>&amp;Limit</source>
+        <translation>&amp;Giới hạn</translation>
+    </message>
+</context>
+<context>
     <name>BurstPanel</name>
     <message>
         <source>ZSET member of each request</source>
@@ -2556,42 +2607,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Số &amp;request</translation>
     </message>
     <message>
-        <source>&amp;Clock</source>
-        <translation>Đồng &amp;hồ</translation>
-    </message>
-    <message>
-        <source>unique: request id</source>
-        <translation>duy nhất: id của request</translation>
-    </message>
-    <message>
-        <source>unique: random</source>
-        <translation>duy nhất: ngẫu nhiên</translation>
-    </message>
-    <message>
-        <source>unique: sequence</source>
-        <translation>duy nhất: số thứ tự</translation>
-    </message>
-    <message>
-        <source>&amp;Member</source>
-        <translation>&amp;Member</translation>
-    </message>
-    <message>
-        <source> ms</source>
-        <translation> ms</translation>
-    </message>
-    <message>
-        <source>&amp;Window</source>
-        <translation>Độ dài &amp;window</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>không</translation>
-    </message>
-    <message>
-        <source>&amp;Limit</source>
-        <translation>&amp;Giới hạn</translation>
-    </message>
-    <message>
         <source>Fire</source>
         <translation>Bắn</translation>
     </message>
@@ -2672,18 +2687,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>Export Picture</source>
         <translation>Xuất hình ảnh</translation>
-    </message>
-    <message>
-        <source>schedule (exact)</source>
-        <translation>theo lịch (chính xác)</translation>
-    </message>
-    <message>
-        <source>system-ms (wall)</source>
-        <translation>system-ms (đồng hồ hệ thống)</translation>
-    </message>
-    <message>
-        <source>now (the bug)</source>
-        <translation>now (lỗi)</translation>
     </message>
 </context>
 <context>
@@ -2838,44 +2841,8 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>theo lịch: mỗi request mang thời điểm đến đã lên lịch và được gửi nhanh nhất có thể. system-ms: request được gửi đi đúng thời điểm đến và mang giờ của đồng hồ hệ thống.</translation>
     </message>
     <message>
-        <source>&amp;Clock</source>
-        <translation>Đồng &amp;hồ</translation>
-    </message>
-    <message>
-        <source>unique: request id</source>
-        <translation>duy nhất: id của request</translation>
-    </message>
-    <message>
-        <source>unique: random</source>
-        <translation>duy nhất: ngẫu nhiên</translation>
-    </message>
-    <message>
-        <source>unique: sequence</source>
-        <translation>duy nhất: số thứ tự</translation>
-    </message>
-    <message>
-        <source>&amp;Member</source>
-        <translation>&amp;Member</translation>
-    </message>
-    <message>
-        <source> ms</source>
-        <translation> ms</translation>
-    </message>
-    <message>
-        <source>&amp;Window</source>
-        <translation>Độ dài &amp;window</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>không</translation>
-    </message>
-    <message>
         <source>With a limit, the table and the chart also show the share admitted while the true number of requests in the window was above it.</source>
         <translation>Khi có giới hạn, bảng và biểu đồ còn cho thấy tỉ lệ request được cho qua trong khi số request thật trong window đã vượt giới hạn đó.</translation>
-    </message>
-    <message>
-        <source>&amp;Limit</source>
-        <translation>&amp;Giới hạn</translation>
     </message>
     <message>
         <source>Run sweep</source>
@@ -2990,18 +2957,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>Poisson: random arrivals at L per ms, as independent users send them. Even: one request every 1/L ms.</source>
         <translation>Poisson: request đến ngẫu nhiên, trung bình L request mỗi ms, giống như khi những người dùng độc lập gửi tới. Đều: cứ 1/L ms có một request.</translation>
-    </message>
-    <message>
-        <source>schedule (exact)</source>
-        <translation>theo lịch (chính xác)</translation>
-    </message>
-    <message>
-        <source>system-ms (wall)</source>
-        <translation>system-ms (đồng hồ hệ thống)</translation>
-    </message>
-    <message>
-        <source>now (the bug)</source>
-        <translation>now (lỗi)</translation>
     </message>
     <message>
         <source>The ZSET member each request writes: the timestamp (ZADD key now now, the bug) or a unique one.</source>

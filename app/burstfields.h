@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QCoreApplication>
+
+class QComboBox;
+class QFormLayout;
+class QSpinBox;
+class QWidget;
+class Retranslator;
+
+// The clock, member, window and limit rows that the sweep window and the simulated servers
+// dialog share: the same choices (item data: ClockKind, MemberStrategy), ranges and labels, with
+// their texts kept in the window's Retranslator.
+struct BurstFields
+{
+    Q_DECLARE_TR_FUNCTIONS(BurstFields)
+
+public:
+    QComboBox* clock = nullptr;
+    QComboBox* strategy = nullptr;
+    QSpinBox* window = nullptr; // ms
+    QSpinBox* limit = nullptr; // 0: none
+
+    static BurstFields addRows(QFormLayout* form, QWidget* panel, Retranslator& texts);
+};
