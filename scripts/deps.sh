@@ -3,9 +3,11 @@
 # installed. Sourced by scripts/run.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
 
+# tests/check-packages.sh (ctest package_list) fails when the build uses a package that this list
+# does not pull in. qt6-charts-dev needs libqt6opengl6-dev without depending on it.
 ZSETLAB_PACKAGES=(
     cmake ninja-build g++ pkg-config
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libhiredis-dev
     redis-server redis-tools
 )
