@@ -2,10 +2,10 @@
 
 #include <QProcess>
 
-CliResult runCli(const QStringList& arguments, int timeoutMs)
+namespace {
+CliResult run(QProcess& process, const QString& program, const QStringList& arguments, int timeoutMs)
 {
-    QProcess process;
-    process.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
+    process.start(program, arguments);
     CliResult result;
     if (!process.waitForFinished(timeoutMs))
         return result;
@@ -13,6 +13,23 @@ CliResult runCli(const QStringList& arguments, int timeoutMs)
     result.out = process.readAllStandardOutput();
     result.err = process.readAllStandardError();
     return result;
+}
+} // namespace
+
+CliResult runCli(const QStringList& arguments, int timeoutMs)
+{
+    QProcess process;
+    return run(process, qEnvironmentVariable("ZSETLAB_CLI"), arguments, timeoutMs);
+}
+
+CliResult runAppWithoutDisplay(const QStringList& arguments, int timeoutMs)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    process.setProcessEnvironment(environment);
+    return run(process, qEnvironmentVariable("ZSETLAB_APP"), arguments, timeoutMs);
 }
 
 QStringList args(std::initializer_list<const char*> items)

@@ -14,4 +14,7 @@ struct CliResult
 };
 
 CliResult runCli(const QStringList& arguments, int timeoutMs = 120000);
+// Runs the zsetlab window program (ZSETLAB_APP) as over ssh: no DISPLAY, no WAYLAND_DISPLAY and no
+// QT_QPA_PLATFORM, so that nothing but the program itself chooses a platform.
+CliResult runAppWithoutDisplay(const QStringList& arguments, int timeoutMs = 120000);
 QStringList args(std::initializer_list<const char*> items);

@@ -1,0 +1,133 @@
+#include "commandline.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace {
+bool parseSize(const QString& text, QSize* size)
+{
+    const QStringList parts = text.toLower().split(QLatin1Char('x'));
+    bool okW = false;
+    bool okH = false;
+    const int w = parts.value(0).toInt(&okW);
+    const int h = parts.value(1).toInt(&okH);
+    if (parts.size() != 2 || !okW || !okH || w < 320 || h < 240 || w > 8000 || h > 8000)
+        return false;
+    *size = QSize(w, h);
+    return true;
+}
+
+// Qt's own options (QGuiApplication and QApplication take them out of the arguments later): known
+// here, so that `zsetlab -platform offscreen` is not a usage error, and hidden from --help.
+void addQtOptions(QCommandLineParser* parser)
+{
+    const char* const withValue[] = {"platform",    "platformpluginpath", "platformtheme", "plugin",  "qwindowgeometry",
+                                     "qwindowicon", "qwindowtitle",       "session",       "display", "geometry",
+                                     "style",       "stylesheet",         "qmljsdebugger"};
+    const char* const flags[] = {"reverse", "widgetcount", "nograb", "dograb", "sync"};
+    for (const char* name : withValue) {
+        QCommandLineOption option(QString::fromLatin1(name), QString(), QStringLiteral("value"));
+        option.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser->addOption(option);
+    }
+    for (const char* name : flags) {
+        QCommandLineOption option(QString::fromLatin1(name));
+        option.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser->addOption(option);
+    }
+}
+
+AppCommandLine::Result usageError(const QString& message)
+{
+    AppCommandLine::Result result;
+    result.outcome = AppCommandLine::Result::Outcome::UsageError;
+    result.text = QStringLiteral("zsetlab: ") + message + QStringLiteral("\nTry 'zsetlab --help'.\n");
+    return result;
+}
+} // namespace
+
+AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Watch a Redis ZSET rate limiter count wrong, live.\n\n"
+                       "Without --redis, zsetlab uses redis://127.0.0.1:6379 if a server answers there, else "
+                       "starts a private redis-server of its own (unix socket, no persistence).\n\n"
+                       "Headless pictures for documentation (no display needed):\n"
+                       "  zsetlab --scenario demo.json --export-png demo.png --size 1600x900 --scale 2"));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption redisOption(QStringLiteral("redis"),
+                                         QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db] or "
+                                                        "unix:///path/to.sock[?db=N]."),
+                                         QStringLiteral("URL"));
+    const QCommandLineOption noSpawnOption(QStringLiteral("no-spawn"),
+                                           QStringLiteral("Never start a private redis-server."));
+    const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
+                                            QStringLiteral("FILE"));
+    const QCommandLineOption pngOption(QStringLiteral("export-png"),
+                                       QStringLiteral("Run the scenario, write a PNG of the window and exit."),
+                                       QStringLiteral("OUT.png"));
+    const QCommandLineOption svgOption(QStringLiteral("export-svg"), QStringLiteral("Also write an SVG of the window."),
+                                       QStringLiteral("OUT.svg"));
+    const QCommandLineOption jsonOption(QStringLiteral("export-json"),
+                                        QStringLiteral("Also write the summary as JSON (as zsetlab-cli run --json)."),
+                                        QStringLiteral("OUT.json"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QStringLiteral("Window size for exports (default 1600x900)."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x900"));
+    const QCommandLineOption scaleOption(QStringLiteral("scale"), QStringLiteral("PNG scale: 1 or 2 (default 1)."),
+                                         QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption langOption(
+        QStringLiteral("lang"), QStringLiteral("Language: en or vi (default: the system's)."), QStringLiteral("en|vi"));
+    parser.addOptions({redisOption, noSpawnOption, scenarioOption, pngOption, svgOption, jsonOption, sizeOption,
+                       scaleOption, langOption});
+    addQtOptions(&parser);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    Result result;
+    if (parser.isSet(helpOption) || parser.isSet(QStringLiteral("help-all"))) {
+        result.outcome = Result::Outcome::Help;
+        result.text = parser.helpText();
+        if (parser.isSet(QStringLiteral("help-all")))
+            result.text
+                += QStringLiteral("\nQt's own options are accepted too: -platform NAME, -style NAME, -stylesheet "
+                                  "FILE, -reverse, -qwindowgeometry WxH+X+Y, -qwindowtitle TITLE, ...\n");
+        return result;
+    }
+    if (parser.isSet(versionOption)) {
+        result.outcome = Result::Outcome::Version;
+        result.text = QCoreApplication::applicationName() + QLatin1Char(' ') + QCoreApplication::applicationVersion()
+            + QLatin1Char('\n');
+        return result;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument \"%1\".").arg(parser.positionalArguments().first()));
+
+    AppOptions& options = result.options;
+    options.redisUrl = parser.value(redisOption);
+    options.allowSpawn = !parser.isSet(noSpawnOption);
+    options.scenarioPath = parser.value(scenarioOption);
+    options.language = parser.value(langOption);
+    if (parser.isSet(langOption) && options.language != QLatin1String("en") && options.language != QLatin1String("vi"))
+        return usageError(QStringLiteral("--lang must be en or vi, not \"%1\".").arg(options.language));
+
+    options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
+    if (!options.exporting)
+        return result;
+    if (options.scenarioPath.isEmpty())
+        return usageError(QStringLiteral("--export-png, --export-svg and --export-json need --scenario FILE."));
+    if (!parseSize(parser.value(sizeOption), &options.job.size))
+        return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
+                              .arg(parser.value(sizeOption)));
+    const QString scale = parser.value(scaleOption);
+    if (scale != QLatin1String("1") && scale != QLatin1String("2"))
+        return usageError(QStringLiteral("--scale must be 1 or 2, not \"%1\".").arg(scale));
+    options.job.scale = scale.toDouble();
+    options.job.png = parser.value(pngOption);
+    options.job.svg = parser.value(svgOption);
+    options.job.json = parser.value(jsonOption);
+    return result;
+}

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "headlessexport.h"
+
+#include <QString>
+#include <QStringList>
+
+// zsetlab's command line, read before any window or display exists, so that --help, --version and
+// usage errors work over ssh without a display.
+struct AppOptions
+{
+    QString redisUrl;
+    bool allowSpawn = true;
+    QString scenarioPath;
+    QString language; // "en", "vi" or empty for the system's
+    bool exporting = false;
+    HeadlessExport::Job job; // size, scale and output files when exporting
+};
+
+namespace AppCommandLine {
+struct Result
+{
+    enum class Outcome { Run, Help, Version, UsageError };
+    Outcome outcome = Outcome::Run;
+    AppOptions options;
+    QString text; // the help or version text, or the usage error
+    int exitCode() const { return outcome == Outcome::UsageError ? 2 : 0; }
+};
+
+// Needs a QCoreApplication (for the program's name and version), not a QGuiApplication.
+Result parse(const QStringList& arguments);
+} // namespace AppCommandLine

@@ -1,0 +1,101 @@
+#include "cliprocess.h"
+#include "commandline.h"
+
+#include <QtTest>
+
+// zsetlab's own command line: read before any display exists, so that --help, --version and usage
+// errors work over ssh.
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void parses_data();
+    void parses();
+    void helpAndVersionNeedNoDisplay_data();
+    void helpAndVersionNeedNoDisplay();
+    void usageErrorsNeedNoDisplay_data();
+    void usageErrorsNeedNoDisplay();
+};
+
+using Outcome = AppCommandLine::Result::Outcome;
+Q_DECLARE_METATYPE(Outcome)
+
+void TestCommandLine::initTestCase()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("zsetlab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ZSETLAB_VERSION));
+}
+
+void TestCommandLine::parses_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<Outcome>("outcome");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("nothing") << args({}) << Outcome::Run << QString();
+    QTest::newRow("--help lists --lang") << args({"--help"}) << Outcome::Help << "--lang <en|vi>";
+    QTest::newRow("-h") << args({"-h"}) << Outcome::Help << "--export-png";
+    QTest::newRow("--help-all") << args({"--help-all"}) << Outcome::Help << "-platform NAME";
+    QTest::newRow("--version") << args({"--version"}) << Outcome::Version << "zsetlab " ZSETLAB_VERSION;
+    QTest::newRow("Qt's -platform") << args({"-platform", "offscreen"}) << Outcome::Run << QString();
+    QTest::newRow("Qt's -reverse and -style") << args({"-reverse", "-style", "fusion"}) << Outcome::Run << QString();
+    QTest::newRow("unknown option") << args({"--bogus"}) << Outcome::UsageError << "Unknown option 'bogus'";
+    QTest::newRow("stray argument") << args({"scenario.json"}) << Outcome::UsageError << "scenario.json";
+    QTest::newRow("missing value") << args({"--redis"}) << Outcome::UsageError << "redis";
+    QTest::newRow("bad language") << args({"--lang", "fr"}) << Outcome::UsageError << "--lang must be en or vi";
+    QTest::newRow("export without scenario")
+        << args({"--export-png", "x.png"}) << Outcome::UsageError << "need --scenario";
+    QTest::newRow("bad size") << args({"--scenario", "s.json", "--export-png", "x.png", "--size", "big"})
+                              << Outcome::UsageError << "--size";
+}
+
+void TestCommandLine::parses()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(Outcome, outcome);
+    QFETCH(QString, text);
+    const AppCommandLine::Result result = AppCommandLine::parse(QStringList {QStringLiteral("zsetlab")} + arguments);
+    QCOMPARE(result.outcome, outcome);
+    QVERIFY2(result.text.contains(text), qPrintable(result.text));
+    QCOMPARE(result.exitCode(), outcome == Outcome::UsageError ? 2 : 0);
+}
+
+void TestCommandLine::helpAndVersionNeedNoDisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("--help") << args({"--help"}) << "--lang <en|vi>";
+    QTest::newRow("--version") << args({"--version"}) << "zsetlab " ZSETLAB_VERSION;
+}
+
+void TestCommandLine::helpAndVersionNeedNoDisplay()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const CliResult result = runAppWithoutDisplay(arguments, 30000);
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(QString::fromUtf8(result.out).contains(expected), result.out.constData());
+    QVERIFY2(result.err.isEmpty(), result.err.constData());
+}
+
+void TestCommandLine::usageErrorsNeedNoDisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown option") << args({"--bogus"}) << "Unknown option 'bogus'";
+    QTest::newRow("bad language") << args({"--lang", "fr"}) << "--lang must be en or vi";
+}
+
+void TestCommandLine::usageErrorsNeedNoDisplay()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const CliResult result = runAppWithoutDisplay(arguments, 30000);
+    QCOMPARE(result.exitCode, 2);
+    const QString err = QString::fromUtf8(result.err);
+    QVERIFY2(err.contains(message), qPrintable(err));
+    QVERIFY2(!err.contains(QLatin1String("display")), qPrintable(err));
+}
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"
