@@ -1,7 +1,9 @@
 #include "burstfields.h"
 
 #include "burstplan.h"
+
 #include "retranslator.h"
+#include <algorithm>
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -20,14 +22,19 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
     texts.addRow(form, clock, clock, [] { return tr("&Clock"); });
 
     QComboBox* strategy = fields.strategy = new QComboBox(panel);
-    for (const MemberStrategy member :
-         {MemberStrategy::Now, MemberStrategy::RequestId, MemberStrategy::Random, MemberStrategy::Sequence})
-        strategy->addItem(QString(), int(member));
-    texts.add([strategy] {
-        strategy->setItemText(0, tr("now (the bug)"));
-        strategy->setItemText(1, tr("unique: request id"));
-        strategy->setItemText(2, tr("unique: random"));
-        strategy->setItemText(3, tr("unique: sequence"));
+    const QVector<LimiterRef> limiters = LimiterCatalog::all();
+    for (const LimiterRef& limiter : limiters)
+        strategy->addItem(QString(), limiter->id);
+    texts.add([strategy, limiters] {
+        for (int i = 0; i < limiters.size(); ++i) {
+            const LimiterEntry& limiter = *limiters[i];
+            strategy->setItemText(i,
+                                  limiter.role == LimiterEntry::Role::Bug
+                                      ? tr("%1 (the bug)").arg(limiter.displayName())
+                                      : limiter.isUnique() ? tr("unique: %1").arg(limiter.displayName())
+                                                           : tr("trap: %1").arg(limiter.displayName()));
+            strategy->setItemData(i, limiter.displaySummary(), Qt::ToolTipRole);
+        }
     });
     texts.addRow(form, strategy, strategy, [] { return tr("&Member"); });
 
@@ -47,4 +54,15 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
         box->setMinimumContentsLength(14);
     }
     return fields;
+}
+
+LimiterRef BurstFields::limiter() const
+{
+    const LimiterRef chosen = LimiterCatalog::find(strategy->currentData().toString());
+    return chosen ? chosen : LimiterCatalog::builtin("now");
+}
+
+void BurstFields::setLimiter(const LimiterRef& limiter) const
+{
+    strategy->setCurrentIndex(std::max(0, strategy->findData(limiter->id)));
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "limitercatalog.h"
+
 #include <QCoreApplication>
 
 class QComboBox;
@@ -9,8 +11,8 @@ class QWidget;
 class Retranslator;
 
 // The clock, member, window and limit rows that the sweep window and the simulated servers
-// dialog share: the same choices (item data: ClockKind, MemberStrategy), ranges and labels, with
-// their texts kept in the window's Retranslator.
+// dialog share: the same choices (item data: ClockKind, the limiter's catalog id), ranges and
+// labels, with their texts kept in the window's Retranslator.
 struct BurstFields
 {
     Q_DECLARE_TR_FUNCTIONS(BurstFields)
@@ -22,4 +24,7 @@ public:
     QSpinBox* limit = nullptr; // 0: none
 
     static BurstFields addRows(QFormLayout* form, QWidget* panel, Retranslator& texts);
+    // The limiter chosen in `strategy`, and choosing one.
+    LimiterRef limiter() const;
+    void setLimiter(const LimiterRef& limiter) const;
 };

@@ -1,5 +1,7 @@
 #include "burstpanel.h"
 
+#include "planmodel.h"
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,8 +28,9 @@ QSpinBox* spinBox(int min, int max, int value, QWidget* parent)
 }
 } // namespace
 
-BurstPanel::BurstPanel(QWidget* parent)
+BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     : QWidget(parent)
+    , m_model(model)
 {
     auto* layout = new QVBoxLayout(this);
 
@@ -42,11 +45,7 @@ BurstPanel::BurstPanel(QWidget* parent)
     m_member->addButton(unique, 1);
     m_nowButton = now;
     m_uniqueButton = unique;
-    now->setChecked(true);
     m_uniqueKind = new QComboBox(memberBox);
-    m_uniqueKind->addItem(QString(), int(MemberStrategy::RequestId));
-    m_uniqueKind->addItem(QString(), int(MemberStrategy::Random));
-    m_uniqueKind->addItem(QString(), int(MemberStrategy::Sequence));
     auto* uniqueRow = new QHBoxLayout;
     uniqueRow->addWidget(unique);
     uniqueRow->addWidget(m_uniqueKind, 1);
@@ -115,38 +114,151 @@ BurstPanel::BurstPanel(QWidget* parent)
     connect(m_fire, &QPushButton::clicked, this, &BurstPanel::fireRequested);
     connect(m_stop, &QPushButton::clicked, this, &BurstPanel::stopRequested);
     connect(m_reset, &QPushButton::clicked, this, &BurstPanel::resetRequested);
-    connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::compareModeChanged);
     connect(m_customEdit, &QPushButton::clicked, this, &BurstPanel::customScriptRequested);
-    connect(m_compare, &QCheckBox::toggled, this, &BurstPanel::updateStrategyHint);
-    connect(m_member, &QButtonGroup::idToggled, this, &BurstPanel::updateStrategyHint);
-    connect(m_uniqueKind, &QComboBox::currentIndexChanged, this, [this] {
-        m_uniqueButton->setChecked(true);
-        updateStrategyHint();
+
+    // Each field edits the model; the model's changes come back through showPlan().
+    auto edit = [this](auto change) {
+        if (!m_showing)
+            m_model->edit(change);
+    };
+    connect(m_member, &QButtonGroup::idToggled, this, [this](int, bool checked) {
+        if (checked)
+            editMember();
     });
-    connect(m_pacing, &QComboBox::currentIndexChanged, this, &BurstPanel::updatePacingField);
+    connect(m_uniqueKind, &QComboBox::activated, this, [this] {
+        if (!m_uniqueButton->isChecked() && !m_compare->isChecked())
+            m_uniqueButton->setChecked(true); // edits the member
+        else
+            editMember();
+    });
+    connect(m_compare, &QCheckBox::toggled, this,
+            [edit](bool on) { edit([on](ExperimentPlan& p) { p.compare = on; }); });
+    auto number = [this, edit](QSpinBox* box, auto field) {
+        connect(box, &QSpinBox::valueChanged, this,
+                [edit, field](int value) { edit([field, value](ExperimentPlan& p) { field(p.burst, value); }); });
+    };
+    number(m_requests, [](BurstPlan& plan, int value) { plan.requests = value; });
+    number(m_connections, [](BurstPlan& plan, int value) { plan.connections = value; });
+    number(m_pipeline, [](BurstPlan& plan, int value) { plan.pipeline = value; });
+    number(m_window, [](BurstPlan& plan, int value) { plan.windowMs = value; });
+    number(m_limit, [](BurstPlan& plan, int value) { plan.limit = value; });
+    connect(m_pacing, &QComboBox::currentIndexChanged, this, [this] {
+        updatePacingField();
+        editPacing();
+    });
+    connect(m_pacingValue, &QDoubleSpinBox::valueChanged, this, &BurstPanel::editPacing);
+    connect(m_clock, &QComboBox::currentIndexChanged, this, [this, edit] {
+        const auto clock = ClockKind(m_clock->currentData().toInt());
+        edit([clock](ExperimentPlan& p) { p.burst.clock = clock; });
+    });
+    connect(m_model, &PlanModel::changed, this, &BurstPanel::showPlan);
+    fillLimiters();
     retranslate();
+    showPlan();
     setRunning(false);
     applyFonts();
+}
+
+void BurstPanel::fillLimiters()
+{
+    m_fixes = LimiterCatalog::withRole(LimiterEntry::Role::Fix) + LimiterCatalog::withRole(LimiterEntry::Role::Trap);
+    if (m_model->customLimiter())
+        m_fixes << m_model->customLimiter();
+    const bool showing = m_showing;
+    m_showing = true;
+    m_uniqueKind->clear();
+    for (int i = 0; i < m_fixes.size(); ++i)
+        m_uniqueKind->addItem(m_fixes[i]->displayName(), i);
+    m_showing = showing;
+}
+
+LimiterRef BurstPanel::chosenFix() const
+{
+    return m_fixes.value(m_uniqueKind->currentData().toInt(), m_model->plan().fix);
+}
+
+void BurstPanel::editMember()
+{
+    if (m_showing)
+        return;
+    const LimiterRef fix = chosenFix();
+    LimiterRef limiter = LimiterCatalog::builtin("now");
+    if (m_uniqueButton->isChecked())
+        limiter = fix;
+    else if (m_customButton->isChecked() && m_model->customLimiter())
+        limiter = m_model->customLimiter();
+    m_model->edit([&](ExperimentPlan& p) {
+        p.burst.limiter = limiter;
+        p.fix = fix;
+    });
+}
+
+void BurstPanel::editPacing()
+{
+    if (m_showing)
+        return;
+    Pacing pacing;
+    pacing.kind = Pacing::Kind(m_pacing->currentData().toInt());
+    if (pacing.kind == Pacing::Kind::Interval)
+        pacing.intervalMicros = qint64(m_pacingValue->value());
+    else if (pacing.kind == Pacing::Kind::Poisson)
+        pacing.perMs = m_pacingValue->value();
+    m_model->edit([pacing](ExperimentPlan& p) { p.burst.pacing = pacing; });
+}
+
+void BurstPanel::showPlan()
+{
+    const ExperimentPlan& plan = m_model->plan();
+    const BurstPlan& burst = plan.burst;
+    m_showing = true;
+    if (m_model->customLimiter() && !m_fixes.contains(m_model->customLimiter()))
+        fillLimiters();
+    // The combo shows the burst's own fix, or compare mode's.
+    const LimiterRef shownFix
+        = burst.limiter->role == LimiterEntry::Role::Bug || plan.compare ? plan.fix : burst.limiter;
+    const int fixIndex = int(m_fixes.indexOf(shownFix));
+    if (fixIndex >= 0)
+        m_uniqueKind->setCurrentIndex(m_uniqueKind->findData(fixIndex));
+    m_customButton->setEnabled(bool(m_model->customLimiter()));
+    if (burst.limiter->role == LimiterEntry::Role::Bug)
+        m_nowButton->setChecked(true);
+    else if (burst.limiter == m_model->customLimiter() && burst.limiter->role == LimiterEntry::Role::Custom)
+        m_customButton->setChecked(true);
+    else
+        m_uniqueButton->setChecked(true);
+    m_compare->setChecked(plan.compare);
+    m_requests->setValue(burst.requests);
+    m_connections->setValue(burst.connections);
+    m_pipeline->setValue(burst.pipeline);
+    m_pacing->setCurrentIndex(m_pacing->findData(int(burst.pacing.kind)));
+    updatePacingField();
+    if (burst.pacing.kind == Pacing::Kind::Interval)
+        m_pacingValue->setValue(double(burst.pacing.intervalMicros));
+    else if (burst.pacing.kind == Pacing::Kind::Poisson)
+        m_pacingValue->setValue(burst.pacing.perMs);
+    m_clock->setCurrentIndex(m_clock->findData(int(burst.clock)));
+    m_window->setValue(int(std::min<qint64>(burst.windowMs, m_window->maximum())));
+    m_limit->setValue(int(std::min<qint64>(burst.limit, m_limit->maximum())));
+    m_showing = false;
+    retranslate(); // the texts that name the script
+    setRunning(m_running);
 }
 
 void BurstPanel::retranslate()
 {
     m_memberBox->setTitle(tr("ZSET member of each request"));
     m_nowButton->setText(tr("member = now (the bug)"));
-    m_nowButton->setToolTip(tr("ZADD key now now: the timestamp is the member, so requests in the same millisecond "
-                               "overwrite one entry (lua/now.lua)."));
+    m_nowButton->setToolTip(LimiterCatalog::builtin("now")->displaySummary() + QStringLiteral(" (lua/now.lua)"));
     m_uniqueButton->setText(tr("unique member"));
     m_uniqueButton->setToolTip(tr("Each request gets a member of its own; choose how beside it."));
-    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::RequestId)), tr("request id"));
-    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Random)), tr("random"));
-    m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Sequence)), tr("sequence"));
-    if (m_uniqueKind->findData(int(MemberStrategy::Custom)) >= 0)
-        m_uniqueKind->setItemText(m_uniqueKind->findData(int(MemberStrategy::Custom)), tr("your script"));
-    m_uniqueKind->setToolTip(tr("How the unique member is made: an id sent per request (lua/request-id.lua), "
-                                "now .. '-' .. math.random() (lua/random.lua), or now .. '-' .. a server INCR "
-                                "(lua/sequence.lua)."));
-    m_customButton->setText(m_customScript.isValid() ? tr("your script: %1").arg(m_customScript.name())
-                                                     : tr("your script"));
+    for (int i = 0; i < m_uniqueKind->count(); ++i) {
+        const LimiterRef& limiter = m_fixes.at(m_uniqueKind->itemData(i).toInt());
+        m_uniqueKind->setItemText(i, limiter->isBuiltin() ? limiter->displayName() : tr("your script"));
+        m_uniqueKind->setItemData(i, limiter->displaySummary(), Qt::ToolTipRole);
+    }
+    m_uniqueKind->setToolTip(tr("How the unique member is made."));
+    const LimiterRef custom = m_model->customLimiter();
+    m_customButton->setText(custom ? tr("your script: %1").arg(custom->script.name()) : tr("your script"));
     m_customButton->setToolTip(tr("Fire your own limiter script; open it in the script doctor first."));
     m_customEdit->setText(tr("Script Doctor…"));
     m_customEdit->setToolTip(tr("Open, edit, check and probe your own limiter script, then use it for bursts."));
@@ -241,121 +353,26 @@ void BurstPanel::updatePacingField()
 
 void BurstPanel::updateStrategyHint()
 {
-    if (m_clients.size() > 1)
+    const ExperimentPlan& plan = m_model->plan();
+    if (plan.burst.clients.size() > 1)
         m_strategyHint->setText(tr("%n simulated app server(s), each with its own clock and connection.", nullptr,
-                                   int(m_clients.size())));
-    else if (!m_compare->isChecked() && m_customButton->isChecked())
-        m_strategyHint->setText(tr("Your script, called as KEYS %1 ARGV %2.")
-                                    .arg(m_callTemplate ? m_callTemplate->keysText() : QString(),
-                                         m_callTemplate ? m_callTemplate->argsText() : QString()));
-    else if (m_compare->isChecked())
+                                   int(plan.burst.clients.size())));
+    else if (plan.compare)
         m_strategyHint->setText(
-            tr("Left: member = now. Right: the same timestamps with the %1 member.").arg(m_uniqueKind->currentText()));
-    else if (m_nowButton->isChecked())
-        m_strategyHint->setText(tr("Requests in one millisecond share one member."));
+            tr("Left: member = now. Right: the same timestamps with the %1 member.").arg(plan.fix->displayName()));
     else
-        m_strategyHint->setText(tr("Every request keeps an entry of its own."));
-}
-
-void BurstPanel::setCustomScript(const LimiterScript& script, std::shared_ptr<const CallTemplate> call,
-                                 ReplyStyle style)
-{
-    m_customScript = script;
-    m_callTemplate = std::move(call);
-    m_replyStyle = style;
-    m_customButton->setEnabled(true);
-    m_customButton->setChecked(true);
-    // In compare mode the script can be the right-hand side.
-    const int index = m_uniqueKind->findData(int(MemberStrategy::Custom));
-    if (index < 0)
-        m_uniqueKind->addItem(QString(), int(MemberStrategy::Custom));
-    retranslate();
-}
-
-MemberStrategy BurstPanel::uniqueStrategy() const
-{
-    return MemberStrategy(m_uniqueKind->currentData().toInt());
-}
-
-void BurstPanel::setUniqueStrategy(MemberStrategy strategy)
-{
-    const int index = m_uniqueKind->findData(int(strategy));
-    if (index < 0)
-        return;
-    const bool nowChecked = m_nowButton->isChecked();
-    m_uniqueKind->setCurrentIndex(index); // checks "unique member"
-    if (nowChecked)
-        m_nowButton->setChecked(true);
-    updateStrategyHint();
-}
-
-bool BurstPanel::compareMode() const
-{
-    return m_compare->isChecked();
-}
-
-void BurstPanel::setCompareMode(bool on)
-{
-    m_compare->setChecked(on);
-}
-
-BurstPlan BurstPanel::plan() const
-{
-    BurstPlan plan;
-    plan.strategy = m_nowButton->isChecked() ? MemberStrategy::Now
-        : m_customButton->isChecked()        ? MemberStrategy::Custom
-                                             : uniqueStrategy();
-    if (m_customScript.isValid()) { // carried along: compare mode may fire it on the right
-        plan.customScript = m_customScript;
-        plan.callTemplate = m_callTemplate;
-        plan.replyStyle = m_replyStyle;
-    }
-    plan.requests = m_requests->value();
-    plan.connections = m_connections->value();
-    plan.pipeline = m_pipeline->value();
-    plan.pacing.kind = Pacing::Kind(m_pacing->currentData().toInt());
-    if (plan.pacing.kind == Pacing::Kind::Interval)
-        plan.pacing.intervalMicros = qint64(m_pacingValue->value());
-    else if (plan.pacing.kind == Pacing::Kind::Poisson)
-        plan.pacing.perMs = m_pacingValue->value();
-    plan.clock = ClockKind(m_clock->currentData().toInt());
-    plan.windowMs = m_window->value();
-    plan.limit = m_limit->value();
-    plan.clients = m_clients;
-    return plan;
-}
-
-void BurstPanel::setPlan(const BurstPlan& plan)
-{
-    m_clients = plan.clients;
-    if (plan.strategy == MemberStrategy::Now) {
-        m_nowButton->setChecked(true);
-    } else if (plan.strategy != MemberStrategy::Custom) {
-        m_uniqueKind->setCurrentIndex(m_uniqueKind->findData(int(plan.strategy)));
-        m_uniqueButton->setChecked(true);
-    }
-    m_requests->setValue(plan.requests);
-    m_connections->setValue(plan.connections);
-    m_pipeline->setValue(plan.pipeline);
-    m_pacing->setCurrentIndex(m_pacing->findData(int(plan.pacing.kind)));
-    updatePacingField();
-    if (plan.pacing.kind == Pacing::Kind::Interval)
-        m_pacingValue->setValue(double(plan.pacing.intervalMicros));
-    else if (plan.pacing.kind == Pacing::Kind::Poisson)
-        m_pacingValue->setValue(plan.pacing.perMs);
-    m_clock->setCurrentIndex(m_clock->findData(int(plan.clock)));
-    m_window->setValue(int(std::min<qint64>(plan.windowMs, m_window->maximum())));
-    m_limit->setValue(int(std::min<qint64>(plan.limit, m_limit->maximum())));
-    updateStrategyHint();
+        m_strategyHint->setText(plan.burst.limiter->displaySummary());
 }
 
 void BurstPanel::setRunning(bool running)
 {
+    m_running = running;
     m_fire->setEnabled(!running);
     m_stop->setEnabled(running);
     for (QWidget* field :
          std::initializer_list<QWidget*> {m_requests, m_connections, m_pipeline, m_pacing, m_clock, m_window, m_limit,
-                                          m_uniqueKind, m_compare, m_nowButton, m_uniqueButton})
+                                          m_uniqueKind, m_compare, m_nowButton, m_uniqueButton, m_customEdit})
         field->setEnabled(!running);
+    m_customButton->setEnabled(!running && m_model->customLimiter());
     m_pacingValue->setEnabled(!running && Pacing::Kind(m_pacing->currentData().toInt()) != Pacing::Kind::Burst);
 }

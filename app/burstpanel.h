@@ -1,9 +1,10 @@
 #pragma once
 
-#include "burstplan.h"
+#include "limitercatalog.h"
 
 #include <QWidget>
 
+class PlanModel;
 class QAbstractButton;
 class QButtonGroup;
 class QCheckBox;
@@ -14,29 +15,22 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 
-// The controls of a burst. The member strategy comes first and largest: "member = now (the
-// bug)" or "unique member" (random, request id or sequence). Every field is bounded at the
-// control, so what plan() returns is always valid.
+// The controls of a burst: an editor of the window's PlanModel, which owns the plan. The member
+// strategy comes first and largest: "member = now (the bug)", "unique member" (the catalog's
+// fixes) or the user's script. Every field is bounded at the control; a change of a field edits
+// the model, and a change of the model (a scenario, the saved settings) shows in the fields.
 class BurstPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit BurstPanel(QWidget* parent = nullptr);
+    explicit BurstPanel(PlanModel* model, QWidget* parent = nullptr);
 
-    BurstPlan plan() const;
-    void setPlan(const BurstPlan& plan);
-    bool compareMode() const;
-    void setCompareMode(bool on);
-    MemberStrategy uniqueStrategy() const;
-    void setUniqueStrategy(MemberStrategy strategy);
     void setRunning(bool running);
-    // A user's script to fire, as chosen in the script doctor; selects it.
-    void setCustomScript(const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style);
-    bool hasCustomScript() const { return m_customScript.isValid(); }
 
     QPushButton* fireButton() const { return m_fire; }
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* resetButton() const { return m_reset; }
+    QComboBox* uniqueField() const { return m_uniqueKind; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -45,15 +39,22 @@ signals:
     void fireRequested();
     void stopRequested();
     void resetRequested();
-    void compareModeChanged(bool on);
     void customScriptRequested();
 
 private:
+    void showPlan(); // the model's plan into the fields
+    void fillLimiters();
+    void editMember();
+    void editPacing();
+    LimiterRef chosenFix() const;
     void updatePacingField();
     void applyFonts();
     void retranslate();
     void updateStrategyHint();
 
+    PlanModel* m_model;
+    bool m_showing = false; // showPlan() is setting the fields: their signals edit nothing
+    bool m_running = false;
     QButtonGroup* m_member = nullptr;
     QGroupBox* m_memberBox = nullptr;
     QGroupBox* m_burstBox = nullptr;
@@ -61,11 +62,8 @@ private:
     QAbstractButton* m_uniqueButton = nullptr;
     QAbstractButton* m_customButton = nullptr;
     QPushButton* m_customEdit = nullptr;
-    LimiterScript m_customScript;
-    std::shared_ptr<const CallTemplate> m_callTemplate;
-    ReplyStyle m_replyStyle = ReplyStyle::CountWithCall;
-    QVector<ClientProfile> m_clients; // simulated app servers from a scenario; kept as they are
-    QComboBox* m_uniqueKind = nullptr;
+    QComboBox* m_uniqueKind = nullptr; // item data: index into m_fixes
+    QVector<LimiterRef> m_fixes;
     QLabel* m_strategyHint = nullptr;
     QCheckBox* m_compare = nullptr;
     QSpinBox* m_requests = nullptr;

@@ -130,11 +130,11 @@ void DebuggerView::closeEvent(QCloseEvent* event)
     QDialog::closeEvent(event);
 }
 
-void DebuggerView::setRequest(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv,
+void DebuggerView::setRequest(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv,
                               const QString& what)
 {
     m_script = script;
-    m_key = key;
+    m_keys = keys;
     m_argv = argv;
     m_what = what;
     m_editor->setPlainText(QString::fromUtf8(script.source()));
@@ -161,7 +161,7 @@ void DebuggerView::start()
     m_callList->clear();
     m_debugger->setServer(m_session->endpoint(), m_session->options());
     const auto mode = m_sync->isChecked() ? ScriptDebugger::Mode::Sync : ScriptDebugger::Mode::Forked;
-    if (m_debugger->start(m_script, m_key, m_argv, mode)) {
+    if (m_debugger->start(m_script, m_keys, m_argv, mode)) {
         setRunning(true);
         m_status->setText(mode == ScriptDebugger::Mode::Sync
                               ? tr("Synchronous mode: the server serves no one else until the script ends or you stop.")

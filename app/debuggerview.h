@@ -24,7 +24,8 @@ public:
     DebuggerView(ServerSession* session, QWidget* parent = nullptr);
 
     // The request to step: a script, its key and its arguments (the calling convention).
-    void setRequest(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv, const QString& what);
+    // keys: KEYS of the call, the first being the ZSET shown at each step.
+    void setRequest(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, const QString& what);
     void start();
     ScriptDebugger* debugger() const { return m_debugger; }
     const DebugStep& lastStep() const { return m_last; }
@@ -45,8 +46,8 @@ private:
     ServerSession* m_session;
     ScriptDebugger* m_debugger = nullptr;
     LimiterScript m_script;
-    QByteArray m_key;
     RedisArgs m_argv;
+    RedisArgs m_keys;
     QString m_what;
     DebugStep m_last;
     QStringList m_calls;

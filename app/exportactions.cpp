@@ -3,8 +3,7 @@
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
 #include "dataexport.h"
-#include "exportdialog.h"
-#include "mainwindow.h"
+#include "limiterexperiment.h"
 #include "pictureexport.h"
 #include "runview.h"
 #include "zsetpanel.h"
@@ -16,7 +15,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <QStatusBar>
 #include <QTableView>
 
 namespace {
@@ -35,9 +33,9 @@ bool commit(QSaveFile& file, const QString& path, bool written, QString* error)
 }
 } // namespace
 
-ExportActions::ExportActions(MainWindow* window, QMenu* fileMenu)
-    : QObject(window)
-    , m_window(window)
+ExportActions::ExportActions(Sources sources, QMenu* fileMenu, QObject* parent)
+    : QObject(parent)
+    , m_sources(std::move(sources))
 {
     translated(fileMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &ExportActions::exportPicture),
                QT_TR_NOOP("Export &Picture…"));
@@ -54,40 +52,34 @@ ExportActions::ExportActions(MainWindow* window, QMenu* fileMenu)
 
 QString ExportActions::askPath(const QString& title, const QString& name)
 {
-    return QFileDialog::getSaveFileName(m_window, title, name, tr("CSV tables (*.csv);;JSON documents (*.json)"));
+    return QFileDialog::getSaveFileName(m_sources.window, title, name,
+                                        tr("CSV tables (*.csv);;JSON documents (*.json)"));
 }
 
 void ExportActions::exportPicture()
 {
-    RunView* left = m_window->runView(LimiterExperiment::Left);
-    const QList<ExportDialog::Part> parts {
-        {tr("Whole window"), m_window},
-        {tr("Runs (both sides in compare mode)"), m_window->runsArea()},
-        {tr("Timeline"), left->timeline()},
-        {tr("Counts chart"), left->counts()},
-        {tr("ZSET table"), m_window->zsetPanel()->view()},
-    };
-    ExportDialog dialog(parts, m_window);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    QString error;
-    const bool ok = dialog.isSvg() ? PictureExport::writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
-                                   : PictureExport::writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
-    if (!ok)
-        QMessageBox::warning(m_window, tr("Export Picture"), error);
-    else
-        m_window->statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);
+    const QString saved = PictureExport::exportWithDialog(
+        {
+            {tr("Whole window"), m_sources.window},
+            {tr("Runs (both sides in compare mode)"), m_sources.runs},
+            {tr("Timeline"), m_sources.left->timeline()},
+            {tr("Counts chart"), m_sources.left->counts()},
+            {tr("ZSET table"), m_sources.zset->view()},
+        },
+        m_sources.window);
+    if (!saved.isEmpty())
+        m_sources.status(tr("Saved %1").arg(saved));
 }
 
 void ExportActions::copyPicture()
 {
-    PictureExport::copyToClipboard(m_window->runsArea(), 2.0);
-    m_window->statusBar()->showMessage(tr("Copied a picture of the runs to the clipboard."), 4000);
+    PictureExport::copyToClipboard(m_sources.runs, 2.0);
+    m_sources.status(tr("Copied a picture of the runs to the clipboard."));
 }
 
-bool ExportActions::writeRequestLog(MainWindow* window, const QString& path, QString* error)
+bool ExportActions::writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error)
 {
-    const BurstEngine& engine = window->experiment()->engine(LimiterExperiment::Left);
+    const BurstEngine& engine = experiment.engine(LimiterExperiment::Left);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         *error = tr("Cannot write %1: %2").arg(path, file.errorString());
@@ -98,19 +90,18 @@ bool ExportActions::writeRequestLog(MainWindow* window, const QString& path, QSt
     return commit(file, path, written, error);
 }
 
-bool ExportActions::writeSummary(MainWindow* window, const QString& path, QString* error)
+bool ExportActions::writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error)
 {
-    LimiterExperiment* experiment = window->experiment();
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         *error = tr("Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     bool written = false;
-    const BurstSummary left = experiment->engine(LimiterExperiment::Left).summary();
-    if (experiment->isCompare() && experiment->hasRun(LimiterExperiment::Right)) {
+    const BurstSummary left = experiment.engine(LimiterExperiment::Left).summary();
+    if (experiment.isCompare() && experiment.hasRun(LimiterExperiment::Right)) {
         // Both sides, each the object `zsetlab-cli run --json` prints.
-        const BurstSummary right = experiment->engine(LimiterExperiment::Right).summary();
+        const BurstSummary right = experiment.engine(LimiterExperiment::Right).summary();
         if (isJson(path)) {
             QJsonObject both;
             both[QStringLiteral("schema")] = QStringLiteral("zsetlab.compare/1");
@@ -134,23 +125,24 @@ void ExportActions::exportRequestLog()
 {
     const QString path = askPath(tr("Export Request Log"), QStringLiteral("requests.csv"));
     QString error;
-    if (!path.isEmpty() && !writeRequestLog(m_window, path, &error))
-        QMessageBox::warning(m_window, tr("Export Request Log"), error);
+    if (!path.isEmpty() && !writeRequestLog(*m_sources.experiment, path, &error))
+        QMessageBox::warning(m_sources.window, tr("Export Request Log"), error);
 }
 
 void ExportActions::exportSummary()
 {
     const QString path = askPath(tr("Export Summary"), QStringLiteral("summary.json"));
     QString error;
-    if (!path.isEmpty() && !writeSummary(m_window, path, &error))
-        QMessageBox::warning(m_window, tr("Export Summary"), error);
+    if (!path.isEmpty() && !writeSummary(*m_sources.experiment, path, &error))
+        QMessageBox::warning(m_sources.window, tr("Export Summary"), error);
 }
 
 void ExportActions::exportZsetSnapshot()
 {
-    ZsetPanel* panel = m_window->zsetPanel();
+    ZsetPanel* panel = m_sources.zset;
     if (panel->key().isEmpty()) {
-        QMessageBox::information(m_window, tr("Export ZSET Snapshot"), tr("Fire a burst first: there is no ZSET yet."));
+        QMessageBox::information(m_sources.window, tr("Export ZSET Snapshot"),
+                                 tr("Fire a burst first: there is no ZSET yet."));
         return;
     }
     const QString path = askPath(tr("Export ZSET Snapshot"), QStringLiteral("zset.csv"));
@@ -172,14 +164,13 @@ void ExportActions::exportZsetSnapshot()
                     error = tr("Cannot write %1: %2").arg(path, file.errorString());
                 }
                 if (ok)
-                    m_window->statusBar()->showMessage(
-                        tr("Saved %Ln member(s) to %1", nullptr, members.size()).arg(path), 5000);
+                    m_sources.status(tr("Saved %Ln member(s) to %1", nullptr, members.size()).arg(path));
                 else
-                    QMessageBox::warning(m_window, tr("Export ZSET Snapshot"), error);
+                    QMessageBox::warning(m_sources.window, tr("Export ZSET Snapshot"), error);
             });
     connect(panel->reader(), &ZsetReader::failed, context, [this, context](const QString& message) {
         context->deleteLater();
-        QMessageBox::warning(m_window, tr("Export ZSET Snapshot"), message);
+        QMessageBox::warning(m_sources.window, tr("Export ZSET Snapshot"), message);
     });
     panel->reader()->requestSnapshot();
 }

@@ -4,9 +4,14 @@
 
 #include <QObject>
 
-class MainWindow;
+#include <functional>
+
+class LimiterExperiment;
 class QAction;
 class QMenu;
+class QWidget;
+class RunView;
+class ZsetPanel;
 
 // File menu entries that write documents: pictures of the window and its views, the data behind
 // them (request log, ZSET snapshot, summary) as CSV or JSON.
@@ -14,7 +19,17 @@ class ExportActions : public QObject
 {
     Q_OBJECT
 public:
-    ExportActions(MainWindow* window, QMenu* fileMenu);
+    // What there is to export, and where to say it was saved.
+    struct Sources
+    {
+        QWidget* window = nullptr; // the whole window; also the parent of dialogs
+        QWidget* runs = nullptr; // both runs in compare mode
+        RunView* left = nullptr;
+        ZsetPanel* zset = nullptr;
+        LimiterExperiment* experiment = nullptr;
+        std::function<void(const QString&)> status;
+    };
+    ExportActions(Sources sources, QMenu* fileMenu, QObject* parent);
 
     void exportPicture();
     void copyPicture();
@@ -23,17 +38,17 @@ public:
     void exportSummary();
 
     // The data exports without dialogs (headless runs, tests); false with a message.
-    static bool writeRequestLog(MainWindow* window, const QString& path, QString* error);
-    static bool writeSummary(MainWindow* window, const QString& path, QString* error);
+    static bool writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error);
+    static bool writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error);
 
-    // On a language change (MainWindow forwards it: these are not widgets).
+    // On a language change (the window forwards it: these are not widgets).
     void retranslate() const { m_texts.retranslate(); }
 
 private:
     QAction* translated(QAction* action, const char* text);
     QMenu* translatedMenu(QMenu* menu, const char* text);
-    Retranslator m_texts;
     QString askPath(const QString& title, const QString& name);
 
-    MainWindow* m_window;
+    Sources m_sources;
+    Retranslator m_texts;
 };

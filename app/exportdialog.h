@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pictureexport.h"
+
 #include <QDialog>
 
 class QComboBox;
@@ -11,11 +13,7 @@ class ExportDialog : public QDialog
 {
     Q_OBJECT
 public:
-    struct Part
-    {
-        QString name;
-        QWidget* widget;
-    };
+    using Part = PicturePart;
     ExportDialog(const QList<Part>& parts, QWidget* parent = nullptr);
 
     QWidget* part() const;

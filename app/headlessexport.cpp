@@ -1,7 +1,8 @@
 #include "headlessexport.h"
 
 #include "exportactions.h"
-#include "mainwindow.h"
+#include "firecontrol.h"
+#include "limiterexperiment.h"
 #include "pictureexport.h"
 #include "serversession.h"
 
@@ -9,9 +10,9 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
-HeadlessExport::HeadlessExport(MainWindow* window, Job job)
-    : QObject(window)
-    , m_window(window)
+HeadlessExport::HeadlessExport(Stage stage, Job job, QObject* parent)
+    : QObject(parent)
+    , m_stage(stage)
     , m_job(std::move(job))
 {
     m_timeout.setSingleShot(true);
@@ -22,10 +23,9 @@ HeadlessExport::HeadlessExport(MainWindow* window, Job job)
 
 void HeadlessExport::start()
 {
-    m_window->resize(m_job.size);
-    m_window->applyScenario(m_job.scenario);
+    m_stage.window->resize(m_job.size);
     m_timeout.start();
-    ServerSession* session = m_window->session();
+    ServerSession* session = m_stage.session;
     connect(session, &ServerSession::failed, this, [this](const QString& message) { fail(message, 3); });
     if (session->isUsable())
         fire();
@@ -35,30 +35,30 @@ void HeadlessExport::start()
 
 void HeadlessExport::fire()
 {
-    LimiterExperiment* experiment = m_window->experiment();
-    connect(experiment, &LimiterExperiment::allFinished, this, [this] {
+    if (m_done)
+        return;
+    connect(m_stage.experiment, &LimiterExperiment::allFinished, this, [this] {
         // Let the views take the last batch and lay out at the asked size before the picture.
         QTimer::singleShot(150, this, &HeadlessExport::write);
     });
-    m_window->fire();
-    if (!experiment->isRunning())
-        fail(experiment->error().isEmpty() ? tr("The burst could not start.") : experiment->error(), 1);
+    if (!m_stage.fireControl->fire(m_job.scenario.experiment))
+        fail(m_stage.fireControl->error(), 1);
 }
 
 void HeadlessExport::write()
 {
-    const BurstSummary summary = m_window->experiment()->engine(LimiterExperiment::Left).summary();
+    const BurstSummary summary = m_stage.experiment->engine(LimiterExperiment::Left).summary();
     if (summary.failure.isFailure())
         return fail(summary.failure.message, summary.failure.kind == BurstFailure::Kind::Connection ? 3 : 4);
     QString error;
-    if (!m_job.png.isEmpty() && !PictureExport::writePng(m_window, m_job.png, m_job.scale, &error))
+    if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, m_job.png, m_job.scale, &error))
         return fail(error, 1);
     if (!m_job.svg.isEmpty()
-        && !PictureExport::writeSvg(m_window, m_job.svg,
+        && !PictureExport::writeSvg(m_stage.window, m_job.svg,
                                     m_job.scenario.title.isEmpty() ? QStringLiteral("zsetlab") : m_job.scenario.title,
                                     &error))
         return fail(error, 1);
-    if (!m_job.json.isEmpty() && !ExportActions::writeSummary(m_window, m_job.json, &error))
+    if (!m_job.json.isEmpty() && !ExportActions::writeSummary(*m_stage.experiment, m_job.json, &error))
         return fail(error, 1);
     m_done = true;
     m_timeout.stop();

@@ -6,10 +6,13 @@
 #include <QSize>
 #include <QTimer>
 
-class MainWindow;
+class FireControl;
+class LimiterExperiment;
+class ServerSession;
+class QWidget;
 
-// `zsetlab --scenario FILE --export-png OUT.png …`: runs the scenario against the Redis in use,
-// waits for the burst to end, writes the files and ends with an exit code, without a display.
+// `zsetlab --scenario FILE --export-png OUT.png …`: runs the scenario's plan against the Redis in
+// use, waits for the burst to end, writes the files and ends with an exit code, without a display.
 class HeadlessExport : public QObject
 {
     Q_OBJECT
@@ -24,9 +27,18 @@ public:
         double scale = 1.0;
         int timeoutMs = 10 * 60 * 1000;
     };
+    // What it runs on: the window (its picture), the session, the experiment and how to fire.
+    struct Stage
+    {
+        QWidget* window = nullptr;
+        ServerSession* session = nullptr;
+        LimiterExperiment* experiment = nullptr;
+        FireControl* fireControl = nullptr;
+    };
 
-    HeadlessExport(MainWindow* window, Job job);
-    // Starts when the window's server is connected; finished(code) when done.
+    HeadlessExport(Stage stage, Job job, QObject* parent = nullptr);
+    // Listens to the session (call it before connecting): fires once connected, fails when the
+    // session cannot connect; finished(code) when done.
     void start();
 
 signals:
@@ -37,7 +49,7 @@ private:
     void write();
     void fail(const QString& message, int code);
 
-    MainWindow* m_window;
+    Stage m_stage;
     Job m_job;
     QTimer m_timeout;
     bool m_done = false;

@@ -1,7 +1,7 @@
 #include "lessonpanel.h"
 
-#include "burstpanel.h"
-#include "mainwindow.h"
+#include "firecontrol.h"
+#include "limiterexperiment.h"
 #include "numberspanel.h"
 #include "runview.h"
 #include "serversession.h"
@@ -18,9 +18,9 @@
 
 #include <set>
 
-LessonPanel::LessonPanel(MainWindow* window)
-    : QWidget(window)
-    , m_window(window)
+LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
+    : QWidget(parent)
+    , m_stage(std::move(stage))
 {
     auto* layout = new QVBoxLayout(this);
     m_counter = new QLabel(this);
@@ -101,6 +101,11 @@ QString LessonPanel::stepTitle() const
     return const_cast<LessonPanel*>(this)->steps().value(m_step).title;
 }
 
+QString LessonPanel::stepLimiter() const
+{
+    return const_cast<LessonPanel*>(this)->steps().value(m_step).limiter;
+}
+
 QString LessonPanel::resultText() const
 {
     return m_resultText;
@@ -126,12 +131,12 @@ void LessonPanel::runAction()
     const QVector<Step> all = steps();
     if (!all.at(m_step).action)
         return;
-    if (!m_window->session()->isUsable()) {
+    if (!m_stage.session->isUsable()) {
         m_result->setText(tr("Not connected to Redis: connect first (Burst > Connect to Redis)."));
         return;
     }
     m_action->setEnabled(false);
-    m_result->setText(tr("Running on %1…").arg(m_window->session()->endpoint().address()));
+    m_result->setText(tr("Running on %1…").arg(m_stage.session->endpoint().address()));
     all.at(m_step).action();
 }
 
@@ -139,44 +144,55 @@ void LessonPanel::finish(const QString& result, QWidget* spotlight)
 {
     m_resultText = result;
     showStep();
-    if (spotlight)
-        m_window->spotlight(spotlight);
+    if (spotlight && m_stage.spotlight)
+        m_stage.spotlight(spotlight);
     emit actionFinished();
 }
 
-BurstPlan LessonPanel::lessonPlan(MemberStrategy strategy, int requests, qint64 limit) const
+ExperimentPlan LessonPanel::lessonPlan(const char* limiter, int requests, qint64 limit)
 {
-    BurstPlan plan;
-    plan.strategy = strategy;
-    plan.requests = requests;
-    plan.clock = ClockKind::Frozen; // "in one millisecond", exactly, on any machine
-    plan.windowMs = 1000;
-    plan.limit = limit;
+    ExperimentPlan plan;
+    plan.burst.limiter = LimiterCatalog::builtin(limiter);
+    plan.burst.requests = requests;
+    plan.burst.clock = ClockKind::Frozen; // "in one millisecond", exactly, on any machine
+    plan.burst.windowMs = 60000; // the ZSET stays to be looked at (a unique member's key expires after one window)
+    plan.burst.limit = limit;
     return plan;
 }
 
-void LessonPanel::fire(const BurstPlan& plan, bool compare, MemberStrategy unique, std::function<void()> then)
+void LessonPanel::fire(const ExperimentPlan& plan, std::function<void()> then)
 {
-    m_window->burstPanel()->setPlan(plan);
-    m_window->burstPanel()->setUniqueStrategy(unique);
-    m_window->burstPanel()->setCompareMode(compare);
     auto* context = new QObject(this);
-    connect(m_window->experiment(), &LimiterExperiment::allFinished, context, [context, then] {
+    connect(m_stage.experiment, &LimiterExperiment::allFinished, context, [context, then] {
         context->deleteLater();
         then();
     });
-    m_window->fire();
-    if (!m_window->experiment()->isRunning()) {
+    if (!m_stage.fireControl->fire(plan)) {
         context->deleteLater();
-        finish(m_window->experiment()->error(), nullptr);
+        finish(m_stage.fireControl->error(), nullptr);
     }
+}
+
+QString LessonPanel::whatRan(int side) const
+{
+    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Side(side));
+    const LimiterRef limiter = engine.plan().limiter;
+    const RequestLog& log = engine.log();
+    QByteArray member;
+    for (int i = log.size() - 1; i >= 0 && member.isEmpty(); --i) {
+        if (log.isDone(i) && !log.isFailed(i))
+            member = log.member(i);
+    }
+    return member.isEmpty() ? limiter->displayName()
+                            : tr("%1, e.g. member %2").arg(limiter->displayName(), QString::fromUtf8(member));
 }
 
 QString LessonPanel::describeRun(bool withCounts) const
 {
-    const BurstEngine& engine = m_window->experiment()->engine(LimiterExperiment::Left);
+    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Left);
     const BurstSummary summary = engine.summary();
-    QString text = tr("%1 sent, %2 stored, %3 member(s) in the ZSET")
+    QString text = tr("%1: %2 sent, %3 stored, %4 member(s) in the ZSET")
+                       .arg(whatRan(LimiterExperiment::Left))
                        .arg(summary.sent)
                        .arg(summary.stored)
                        .arg(summary.finalCount);
@@ -196,7 +212,9 @@ QString LessonPanel::describeRun(bool withCounts) const
 QVector<LessonPanel::Step> LessonPanel::steps()
 {
     QVector<Step> all;
-    const QString version = m_window->session()->isUsable() ? m_window->session()->server().version : tr("unknown");
+    const QString version = m_stage.session->isUsable() ? m_stage.session->server().version : tr("unknown");
+    LimiterExperiment* experiment = m_stage.experiment;
+    auto left = [experiment]() -> const BurstEngine& { return experiment->engine(LimiterExperiment::Left); };
 
     all.push_back({tr("A sliding-window limiter in a ZSET"),
                    tr("<p>One sorted set per client. Each request runs one Lua script, atomically:</p>"
@@ -205,81 +223,92 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                       "<li><b>Count</b> the entries (ZCARD): more than the limit means refuse.</li>"
                       "<li><b>Expire</b> the key when the client goes quiet (EXPIRE).</li></ol>"
                       "<p>The question of this lesson: what is the identity of a request?</p>"),
-                   tr("Show the script"), [this] {
-                       m_window->showScriptView(MemberStrategy::Now);
+                   tr("Show the script"),
+                   [this] {
+                       if (m_stage.showScript)
+                           m_stage.showScript(QStringLiteral("now"));
                        finish(tr("lua/now.lua is open: the four steps are marked in its comments."), nullptr);
-                   }});
+                   },
+                   QString()});
 
     all.push_back({tr("Three requests in one millisecond"),
                    tr("<p>The script uses the timestamp as the member: <code>ZADD key now now</code>. Three "
                       "requests arrive in the same millisecond, as a burst easily does.</p>"
                       "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
                       "one row in the ZSET table.</p>"),
-                   tr("Send 3 requests in one millisecond"), [this] {
-                       fire(lessonPlan(MemberStrategy::Now, 3, 0), false, MemberStrategy::RequestId,
-                            [this] { finish(describeRun(true), m_window->runView(LimiterExperiment::Left)); });
-                   }});
+                   tr("Send 3 requests in one millisecond"),
+                   [this] { fire(lessonPlan("now", 3, 0), [this] { finish(describeRun(true), m_stage.left); }); },
+                   QStringLiteral("now")});
 
     all.push_back({tr("Why: a member is unique"),
                    tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
                       "second entry: it updates the score and replies <b>0</b>.</p>"
                       "<p>The three requests carried the same <code>now</code>, so they were the same member: "
                       "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
-                   tr("Show the member and its writes"), [this] {
-                       const BurstEngine& engine = m_window->experiment()->engine(LimiterExperiment::Left);
-                       const QByteArray member = engine.log().size() > 0 ? engine.log().member(0) : QByteArray();
-                       m_window->zsetPanel()->selectMember(member);
+                   tr("Show the member and its writes"),
+                   [this, left] {
+                       const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
+                       m_stage.zset->selectMember(member);
                        finish(tr("member %1 was written by %2 request(s)")
                                   .arg(QString::fromUtf8(member))
-                                  .arg(m_window->runView(LimiterExperiment::Left)->writes().writesOf(member)),
-                              m_window->zsetPanel());
-                   }});
+                                  .arg(m_stage.left->writes().writesOf(member)),
+                              m_stage.zset);
+                   },
+                   QString()});
 
     all.push_back({tr("Atomic is not correct"),
                    tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
                       "atomic: Redis runs one call at a time, in order, and no call sees another half done.</p>"
                       "<p>The result is the same: no race happened. The data collided, not the threads.</p>"),
-                   tr("Send 30 requests over 3 connections"), [this] {
-                       BurstPlan plan = lessonPlan(MemberStrategy::Now, 30, 0);
-                       plan.connections = 3;
-                       fire(plan, false, MemberStrategy::RequestId, [this] {
-                           finish(describeRun(false), m_window->runView(LimiterExperiment::Left)->numbers());
-                       });
-                   }});
+                   tr("Send 30 requests over 3 connections"),
+                   [this] {
+                       ExperimentPlan plan = lessonPlan("now", 30, 0);
+                       plan.burst.connections = 3;
+                       fire(plan, [this] { finish(describeRun(false), m_stage.left->numbers()); });
+                   },
+                   QStringLiteral("now")});
 
     all.push_back({tr("The consequence: the burst goes through"),
                    tr("<p>Set a limit of 5 requests per window and send 20 in one millisecond. The count the "
                       "script returns never passes 1, so every request is admitted.</p>"
                       "<p>The counts chart shows the gap: the true number in the window climbs to 20, the "
                       "returned count stays flat.</p>"),
-                   tr("Send 20 requests with limit 5"), [this] {
-                       fire(lessonPlan(MemberStrategy::Now, 20, 5), false, MemberStrategy::RequestId, [this] {
-                           const BurstSummary summary
-                               = m_window->experiment()->engine(LimiterExperiment::Left).summary();
-                           finish(tr("%1 admitted with limit 5; %2 of them beyond the limit")
+                   tr("Send 20 requests with limit 5"),
+                   [this, left] {
+                       fire(lessonPlan("now", 20, 5), [this, left] {
+                           const BurstSummary summary = left().summary();
+                           finish(tr("%1: %2 admitted with limit 5; %3 of them beyond the limit")
+                                      .arg(whatRan(LimiterExperiment::Left))
                                       .arg(summary.admitted)
                                       .arg(summary.admittedOverLimit),
-                                  m_window->runView(LimiterExperiment::Left)->numbers());
+                                  m_stage.left->numbers());
                        });
-                   }});
+                   },
+                   QStringLiteral("now")});
 
-    all.push_back(
-        {tr("The fix: a unique member"),
-         tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
-            "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
-            "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
-         tr("Compare both on the same timestamps"), [this] {
-             fire(lessonPlan(MemberStrategy::Now, 20, 5), true, MemberStrategy::RequestId, [this] {
-                 const BurstSummary left = m_window->experiment()->engine(LimiterExperiment::Left).summary();
-                 const BurstSummary right = m_window->experiment()->engine(LimiterExperiment::Right).summary();
-                 finish(tr("member = now: %1 stored, %2 beyond the limit; request id: %3 stored, %4 beyond the limit")
-                            .arg(left.stored)
-                            .arg(left.admittedOverLimit)
-                            .arg(right.stored)
-                            .arg(right.admittedOverLimit),
-                        m_window->runsArea());
-             });
-         }});
+    all.push_back({tr("The fix: a unique member"),
+                   tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
+                      "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
+                      "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
+                   tr("Compare both on the same timestamps"),
+                   [this, experiment] {
+                       ExperimentPlan plan = lessonPlan("now", 20, 5);
+                       plan.compare = true;
+                       plan.fix = LimiterCatalog::builtin("request-id");
+                       fire(plan, [this, experiment] {
+                           const BurstSummary left = experiment->engine(LimiterExperiment::Left).summary();
+                           const BurstSummary right = experiment->engine(LimiterExperiment::Right).summary();
+                           finish(tr("%1: %2 stored, %3 beyond the limit; %4: %5 stored, %6 beyond the limit")
+                                      .arg(whatRan(LimiterExperiment::Left))
+                                      .arg(left.stored)
+                                      .arg(left.admittedOverLimit)
+                                      .arg(whatRan(LimiterExperiment::Right))
+                                      .arg(right.stored)
+                                      .arg(right.admittedOverLimit),
+                                  m_stage.runs);
+                       });
+                   },
+                   QStringLiteral("request-id")});
 
     all.push_back({tr("Trap 1: math.random() is not random everywhere"),
                    tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
@@ -288,17 +317,19 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                       "and the fix still collides. Redis 7 keeps one generator running.</p>"
                       "<p>Your server is Redis %1.</p>")
                        .arg(version.toHtmlEscaped()),
-                   tr("Send 100 requests in one millisecond with math.random()"), [this] {
-                       fire(lessonPlan(MemberStrategy::Random, 100, 0), false, MemberStrategy::RequestId, [this] {
-                           const auto& server = m_window->session()->server();
+                   tr("Send 100 requests in one millisecond with math.random()"),
+                   [this] {
+                       fire(lessonPlan("random", 100, 0), [this] {
+                           const auto& server = m_stage.session->server();
                            QString result = describeRun(false);
                            result += server.reseedsLuaRandomPerCall()
                                ? tr(": this server reseeds per call, the fix collides here")
                                : tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the same burst stores 1")
                                      .arg(server.version);
-                           finish(result, m_window->zsetPanel());
+                           finish(result, m_stage.zset);
                        });
-                   }});
+                   },
+                   QStringLiteral("random")});
 
     all.push_back({tr("Trap 2: microseconds merge into text"),
                    tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
@@ -307,28 +338,24 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                       "member (lua/microseconds.lua).</p>"
                       "<p>The burst below uses the wall clock in microseconds: the timestamps differ, the members "
                       "do not.</p>"),
-                   tr("Send 300 requests with microsecond timestamps"), [this] {
-                       BurstPlan plan = lessonPlan(MemberStrategy::Custom, 300, 0);
-                       plan.clock = ClockKind::SystemUs;
-                       QFile file(QStringLiteral(":/lua/microseconds.lua"));
-                       file.open(QIODevice::ReadOnly);
-                       plan.customScript
-                           = LimiterScript::fromSource(QStringLiteral("microseconds.lua"), file.readAll());
-                       m_window->burstPanel()->setCustomScript(plan.customScript, nullptr, ReplyStyle::CountWithCall);
-                       fire(plan, false, MemberStrategy::RequestId, [this] {
-                           const RequestLog& log = m_window->experiment()->engine(LimiterExperiment::Left).log();
+                   tr("Send 300 requests with microsecond timestamps"),
+                   [this, left] {
+                       ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
+                       plan.burst.clock = ClockKind::SystemUs;
+                       fire(plan, [this, left] {
+                           const RequestLog& log = left().log();
                            std::set<qint64> distinct;
                            for (int i = 0; i < log.size(); ++i)
                                if (log.isDone(i))
                                    distinct.insert(log.now(i));
-                           const BurstSummary summary
-                               = m_window->experiment()->engine(LimiterExperiment::Left).summary();
-                           finish(tr("%1 distinct microsecond timestamps were stored as %2 members")
+                           finish(tr("%1: %2 distinct microsecond timestamps were stored as %3 members")
+                                      .arg(whatRan(LimiterExperiment::Left))
                                       .arg(distinct.size())
-                                      .arg(summary.stored),
-                                  m_window->zsetPanel());
+                                      .arg(left().summary().stored),
+                                  m_stage.zset);
                        });
-                   }});
+                   },
+                   QStringLiteral("microseconds")});
 
     all.push_back(
         {tr("Trap 3: EXPIRE counts seconds"),
@@ -336,11 +363,14 @@ QVector<LessonPanel::Step> LessonPanel::steps()
             "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
             "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
             "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
-         tr("Send 1 request and read the key's TTL"), [this] {
-             fire(lessonPlan(MemberStrategy::Now, 1, 0), false, MemberStrategy::RequestId, [this] {
-                 const QByteArray key = m_window->experiment()->engine(LimiterExperiment::Left).key();
-                 const RedisEndpoint endpoint = m_window->session()->endpoint();
-                 const ConnectOptions options = m_window->session()->options();
+         tr("Send 1 request and read the key's TTL"),
+         [this, left] {
+             ExperimentPlan plan = lessonPlan("now", 1, 0);
+             plan.burst.windowMs = 1000; // as the text says
+             fire(plan, [this, left] {
+                 const QByteArray key = left().key();
+                 const RedisEndpoint endpoint = m_stage.session->endpoint();
+                 const ConnectOptions options = m_stage.session->options();
                  m_thread.post([this, key, endpoint, options] {
                      RedisConnection connection;
                      const qint64 ttl
@@ -348,15 +378,19 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                      QMetaObject::invokeMethod(
                          this,
                          [this, ttl] {
-                             finish(ttl > 0 ? tr("window 1000 ms, TTL of the key %1 s: %2 times longer than the window")
+                             const QString ran = whatRan(LimiterExperiment::Left);
+                             finish(ttl > 0 ? tr("%1: window 1000 ms, TTL of the key %2 s: %3 times longer than the "
+                                                 "window")
+                                                  .arg(ran)
                                                   .arg(double(ttl) / 1000.0, 0, 'f', 0)
                                                   .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                            : tr("the key has no TTL (%1)").arg(ttl),
+                                            : tr("%1: the key has no TTL (%2)").arg(ran).arg(ttl),
                                     nullptr);
                          },
                          Qt::QueuedConnection);
                  });
              });
-         }});
+         },
+         QStringLiteral("now")});
     return all;
 }

@@ -1,16 +1,35 @@
 #pragma once
 
-#include "burstplan.h"
+#include "experimentplan.h"
 #include "taskthread.h"
 
 #include <QWidget>
 
 #include <functional>
 
-class MainWindow;
+class FireControl;
+class LimiterExperiment;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
+class RunView;
+class ServerSession;
+class ZsetPanel;
+
+// The parts of the window the lesson uses: it fires through FireControl (never through the Burst
+// panel, whose settings stay the user's), reads what ran from the experiment, and points at the
+// views that show it.
+struct LessonStage
+{
+    ServerSession* session = nullptr;
+    LimiterExperiment* experiment = nullptr;
+    FireControl* fireControl = nullptr;
+    RunView* left = nullptr; // the first run's view
+    QWidget* runs = nullptr; // both runs, in compare mode
+    ZsetPanel* zset = nullptr;
+    std::function<void(const QString& limiterId)> showScript;
+    std::function<void(QWidget*)> spotlight;
+};
 
 // The guided lesson: one step at a time, each with a short text and, where it fits, an action
 // that does the step against the real server and points at the part of the window that shows
@@ -19,7 +38,7 @@ class LessonPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit LessonPanel(MainWindow* window);
+    explicit LessonPanel(LessonStage stage, QWidget* parent = nullptr);
 
     int stepCount() const;
     int currentStep() const { return m_step; }
@@ -30,6 +49,9 @@ public:
     void runAction();
     bool hasAction() const;
     QString stepTitle() const;
+    // The catalog id of the limiter the current step's text is about and its action fires
+    // (empty: the step fires nothing).
+    QString stepLimiter() const;
     QString resultText() const;
 
 signals:
@@ -45,17 +67,20 @@ private:
         QString body; // rich text
         QString actionLabel; // empty: nothing to run
         std::function<void()> action;
+        QString limiter; // the limiter the text names and the action fires
     };
     QVector<Step> steps();
     void showStep();
     void retranslate();
     void finish(const QString& result, QWidget* spotlight);
-    // Fires a plan from the window and calls `then` when every run has ended.
-    void fire(const BurstPlan& plan, bool compare, MemberStrategy unique, std::function<void()> then);
-    BurstPlan lessonPlan(MemberStrategy strategy, int requests, qint64 limit) const;
+    // Fires a plan and calls `then` when every run has ended.
+    void fire(const ExperimentPlan& plan, std::function<void()> then);
+    static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
     QString describeRun(bool withCounts) const;
+    // "request id, e.g. member abc:3": which limiter ran, shown with a member it wrote.
+    QString whatRan(int side) const;
 
-    MainWindow* m_window;
+    LessonStage m_stage;
     int m_step = 0;
     QLabel* m_counter = nullptr;
     QLabel* m_title = nullptr;

@@ -1,4 +1,5 @@
 #include "commandline.h"
+#include "firecontrol.h"
 #include "headlessexport.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -66,11 +67,17 @@ int main(int argc, char* argv[])
     if (options.exporting) {
         HeadlessExport::Job job = options.job;
         job.scenario = scenario;
-        auto* headless = new HeadlessExport(&window, job);
+        HeadlessExport::Stage stage;
+        stage.window = &window;
+        stage.session = window.session();
+        stage.experiment = window.experiment();
+        stage.fireControl = window.fireControl();
+        stage.fireControl->setRemoteAllowed(false, false); // nobody to ask
+        auto* headless = new HeadlessExport(stage, job, &window);
         QObject::connect(headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
         window.show();
+        headless->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);
-        headless->start();
         return QApplication::exec();
     }
     window.show();

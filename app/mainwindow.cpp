@@ -1,12 +1,15 @@
 #include "mainwindow.h"
 
 #include "burstpanel.h"
+#include "charts/palette.h"
 #include "charts/timelineview.h"
 #include "connectdialog.h"
 #include "debuggerview.h"
 #include "exportactions.h"
+#include "firecontrol.h"
 #include "language.h"
 #include "lessonpanel.h"
+#include "planmodel.h"
 #include "presentation.h"
 #include "runview.h"
 #include "scenarioactions.h"
@@ -23,8 +26,8 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QImageWriter>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -35,6 +38,19 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+namespace {
+// What the window fires before the user changes anything: enough to show the bug on the first click.
+ExperimentPlan windowDefaults()
+{
+    ExperimentPlan plan;
+    plan.burst.requests = 200;
+    plan.burst.limit = 10;
+    return plan;
+}
+
+const char planSetting[] = "burst/experiment";
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
 {
@@ -43,7 +59,10 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("MainWindow"));
     m_session = new ServerSession(this);
     m_presentation = new Presentation(this);
+    m_planModel = new PlanModel(this);
+    m_planModel->setPlan(windowDefaults());
     m_experiment = new LimiterExperiment(this);
+    m_fireControl = new FireControl(m_session, m_experiment, this);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -53,13 +72,43 @@ MainWindow::MainWindow(QWidget* parent)
     m_runs = new QSplitter(Qt::Horizontal, central);
     m_left = new RunView(m_runs);
     m_right = new RunView(m_runs);
+    m_right->timeline()->setViewport(m_left->timeline()->viewport()); // compare mode zooms both sides at once
     m_runs->addWidget(m_left);
     m_runs->addWidget(m_right);
     m_right->hide();
     layout->addWidget(m_runs, 1);
     setCentralWidget(central);
 
-    m_burstPanel = new BurstPanel(this);
+    createDocks();
+    m_serverStatus = new QLabel(this);
+    statusBar()->addPermanentWidget(m_serverStatus);
+    createMenus();
+
+    m_zsetRefresh = new QTimer(this);
+    m_zsetRefresh->setObjectName(QStringLiteral("ZsetRefresh"));
+    m_zsetRefresh->setInterval(300);
+    connect(m_zsetRefresh, &QTimer::timeout, m_zsetPanel, &ZsetPanel::refresh);
+
+    connect(m_burstPanel, &BurstPanel::fireRequested, this, &MainWindow::fire);
+    connect(m_burstPanel, &BurstPanel::stopRequested, this, &MainWindow::stop);
+    connect(m_burstPanel, &BurstPanel::resetRequested, this, &MainWindow::reset);
+    connect(m_burstPanel, &BurstPanel::customScriptRequested, this, &MainWindow::showScriptDoctor);
+    connect(m_planModel, &PlanModel::changed, this, [this] { showCompareMode(m_planModel->plan().compare); });
+    connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
+    connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
+    connect(m_session, &ServerSession::stateChanged, this, [this] {
+        m_serverStatus->setText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
+    });
+    connect(m_session, &ServerSession::failed, this, [this](const QString& message) { showStatus(message, 10000); });
+    wireExperiment();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    m_burstPanel = new BurstPanel(m_planModel, this);
     auto* burstDock = new QDockWidget(this);
     m_texts.add([burstDock] { burstDock->setWindowTitle(tr("Burst")); });
     burstDock->setObjectName(QStringLiteral("BurstDock"));
@@ -79,7 +128,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_zsetPanel->setMinimumWidth(280);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
 
-    m_lessonPanel = new LessonPanel(this);
+    LessonStage stage;
+    stage.session = m_session;
+    stage.experiment = m_experiment;
+    stage.fireControl = m_fireControl;
+    stage.left = m_left;
+    stage.runs = m_runs;
+    stage.zset = m_zsetPanel;
+    stage.showScript = [this](const QString& id) { showScriptView(id); };
+    stage.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    m_lessonPanel = new LessonPanel(stage, this);
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
     lessonDock->setObjectName(QStringLiteral("LessonDock"));
@@ -87,40 +145,17 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
     tabifyDockWidget(burstDock, lessonDock);
     burstDock->raise();
+}
 
-    m_serverStatus = new QLabel(this);
-    statusBar()->addPermanentWidget(m_serverStatus);
-
-    createMenus();
-    auto* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
-    view->addSeparator();
-    view->addAction(burstDock->toggleViewAction());
-    view->addAction(lessonDock->toggleViewAction());
-    view->addAction(zsetDock->toggleViewAction());
-
-    m_zsetRefresh = new QTimer(this);
-    m_zsetRefresh->setObjectName(QStringLiteral("ZsetRefresh"));
-    m_zsetRefresh->setInterval(300);
-    connect(m_zsetRefresh, &QTimer::timeout, m_zsetPanel, &ZsetPanel::refresh);
-
-    connect(m_burstPanel, &BurstPanel::fireRequested, this, &MainWindow::fire);
-    connect(m_burstPanel, &BurstPanel::stopRequested, this, &MainWindow::stop);
-    connect(m_burstPanel, &BurstPanel::resetRequested, this, &MainWindow::reset);
-    connect(m_burstPanel, &BurstPanel::compareModeChanged, this, &MainWindow::setCompareMode);
-    connect(m_burstPanel, &BurstPanel::customScriptRequested, this, &MainWindow::showScriptDoctor);
-    connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
-    connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
-    connect(m_session, &ServerSession::stateChanged, this, [this] {
-        m_serverStatus->setText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
-    });
-    connect(m_session, &ServerSession::failed, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+void MainWindow::wireExperiment()
+{
     connect(m_experiment, &LimiterExperiment::runStarted, this, &MainWindow::onRunStarted);
-    connect(m_experiment, &LimiterExperiment::recordsAvailable, this,
-            [this](LimiterExperiment::Side side) { runView(side)->onRecords(); });
+    connect(m_experiment, &LimiterExperiment::batchAvailable, this,
+            [this](LimiterExperiment::Side side, const RequestBatch& batch) { runView(side)->addBatch(batch); });
     connect(m_experiment, &LimiterExperiment::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_experiment, &LimiterExperiment::allFinished, this, &MainWindow::onAllFinished);
     connect(m_experiment, &LimiterExperiment::failed, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+            [this](const QString& message) { showStatus(message, 15000); });
     for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
         // A dropped connection shows at once, not at the end of the run's reconnect attempts.
         connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this,
@@ -132,16 +167,25 @@ MainWindow::MainWindow(QWidget* parent)
             m_zsetPanel->selectMember(member);
         });
     }
-    restoreSettings();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus()
 {
     auto* file = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
-    m_scenarioActions = new ScenarioActions(this, file);
-    m_exportActions = new ExportActions(this, file);
+    ScenarioActions::Host host;
+    host.dialogParent = this;
+    host.apply = [this](const Scenario& scenario) { applyScenario(scenario); };
+    host.current = [this] { return currentScenario(); };
+    host.status = [this](const QString& message) { showStatus(message); };
+    m_scenarioActions = new ScenarioActions(host, file, this);
+    ExportActions::Sources sources;
+    sources.window = this;
+    sources.runs = m_runs;
+    sources.left = m_left;
+    sources.zset = m_zsetPanel;
+    sources.experiment = m_experiment;
+    sources.status = [this](const QString& message) { showStatus(message, 5000); };
+    m_exportActions = new ExportActions(sources, file, this);
     file->addSeparator();
     translated(file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close), QT_TR_NOOP("&Quit"));
 
@@ -165,13 +209,11 @@ void MainWindow::createMenus()
     m_compare = translated(view->addAction(QString()), QT_TR_NOOP("&Compare Side by Side"));
     m_compare->setCheckable(true);
     m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    connect(m_compare, &QAction::toggled, m_burstPanel, &BurstPanel::setCompareMode);
-    translated(view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_F), this,
-                               [this] {
-                                   m_left->timeline()->fitAll();
-                                   m_right->timeline()->fitAll();
-                               }),
-               QT_TR_NOOP("&Fit Timeline"));
+    connect(m_compare, &QAction::triggered, this,
+            [this](bool on) { m_planModel->edit([on](ExperimentPlan& plan) { plan.compare = on; }); });
+    translated(
+        view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_F), m_left->timeline(), &TimelineView::fitAll),
+        QT_TR_NOOP("&Fit Timeline"));
     // The rate sweep and the simulated app servers, in a window of their own.
     translated(view->addAction(QString(), this, [this] { SweepWindow::showFor(this, m_session); }),
                QT_TR_NOOP("Collision &Curve and Servers…"));
@@ -194,6 +236,9 @@ void MainWindow::createMenus()
     contrast->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
     connect(contrast, &QAction::toggled, m_presentation, &Presentation::setHighContrast);
     createLanguageMenu(view);
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
 
     auto* help = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
     translated(help->addAction(QString(), this, &MainWindow::showAbout), QT_TR_NOOP("&About zsetlab"));
@@ -232,7 +277,7 @@ void MainWindow::changeEvent(QEvent* event)
         m_texts.retranslate();
         m_exportActions->retranslate();
         m_scenarioActions->retranslate();
-        setCompareMode(m_burstPanel->compareMode()); // the run titles
+        updateRunTitles();
     }
 }
 
@@ -243,63 +288,44 @@ void MainWindow::connectToServer(const RedisServerChoice::Request& request)
 
 void MainWindow::onServerConnected()
 {
-    m_experiment->setServer(m_session->endpoint(), m_session->options());
     m_zsetPanel->setServer(m_session->endpoint(), m_session->options());
-    statusBar()->showMessage(tr("Connected: %1").arg(m_session->description()), 5000);
+    showStatus(tr("Connected: %1").arg(m_session->description()), 5000);
 }
 
-void MainWindow::setCompareMode(bool on)
+void MainWindow::showStatus(const QString& message, int timeoutMs)
+{
+    statusBar()->showMessage(message, timeoutMs);
+}
+
+void MainWindow::showCompareMode(bool on)
 {
     m_compare->setChecked(on);
+    const bool wasVisible = m_right->isVisible();
     m_right->setVisible(on);
-    if (on)
+    if (on && !wasVisible)
         m_runs->setSizes({1000, 1000});
-    m_left->setTitle(on ? tr("member = now") : QString());
-    m_right->setTitle(on ? tr("%1 member")
-                               .arg(m_burstPanel->plan().strategy == MemberStrategy::Now
-                                        ? strategyName(m_burstPanel->uniqueStrategy())
-                                        : strategyName(m_burstPanel->plan().strategy))
-                         : QString());
+    updateRunTitles();
 }
 
-bool MainWindow::confirmRemoteBurst()
+void MainWindow::updateRunTitles()
 {
-    const RedisEndpoint& endpoint = m_session->endpoint();
-    if (endpoint.isLocal() || m_confirmedRemote == endpoint.address())
-        return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Fire at a remote server?"),
-        tr("%1 is not on this machine. A burst writes thousands of requests to it (under keys starting with "
-           "zsetlab:). Fire only at a server that is yours to load.")
-            .arg(endpoint.address()),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes)
-        return false;
-    m_confirmedRemote = endpoint.address();
-    return true;
+    // What ran, once something did; before that, what will fire.
+    const bool ran = m_experiment->hasRun(LimiterExperiment::Left);
+    const bool compare = m_right->isVisible();
+    const LimiterRef right = ran && m_experiment->isCompare() ? m_experiment->plan().fix : m_planModel->plan().fix;
+    m_left->setTitle(compare ? tr("member = now") : QString());
+    m_right->setTitle(compare ? tr("%1 member").arg(right->displayName()) : QString());
 }
 
 void MainWindow::fire()
 {
     if (m_experiment->isRunning())
         return;
-    if (!m_session->isUsable()) {
-        statusBar()->showMessage(tr("Not connected to Redis: use Connect… first."), 8000);
+    if (!m_fireControl->fire(m_planModel->plan())) {
+        showStatus(m_fireControl->error(), 10000);
         return;
     }
-    if (!confirmRemoteBurst())
-        return;
-    setCompareMode(m_burstPanel->compareMode());
-    const BurstPlan plan = m_burstPanel->plan();
-    if (!m_experiment->fire(plan, m_burstPanel->compareMode(), m_burstPanel->uniqueStrategy())) {
-        QMessageBox::warning(this, tr("Cannot fire"), m_experiment->error());
-        return;
-    }
-    m_right->clear();
-    m_burstPanel->setRunning(true);
-    m_fire->setEnabled(false);
-    m_stop->setEnabled(true);
-    statusBar()->showMessage(tr("Firing %Ln request(s)…", nullptr, plan.requests));
+    showStatus(tr("Firing %Ln request(s)…", nullptr, m_planModel->plan().burst.requests), 0);
 }
 
 void MainWindow::stop()
@@ -314,38 +340,51 @@ void MainWindow::reset()
     m_left->clear();
     m_right->clear();
     m_zsetPanel->clear();
-    statusBar()->showMessage(tr("Cleared; the burst's keys are deleted."), 4000);
+    showStatus(tr("Cleared; the burst's keys are deleted."), 4000);
 }
 
 void MainWindow::onRunStarted(LimiterExperiment::Side side)
 {
     const BurstEngine& engine = m_experiment->engine(side);
+    if (side == LimiterExperiment::Left) {
+        m_right->clear();
+        showCompareMode(m_experiment->isCompare());
+        m_burstPanel->setRunning(true);
+        m_fire->setEnabled(false);
+        m_stop->setEnabled(true);
+    }
+    // The right side replays the left side's timestamps: the same origin lines them up.
     const qint64 origin
         = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
-    runView(side)->follow(&engine, origin);
+    runView(side)->start(engine.plan().requests, engine.plan().limit, origin);
     showZsetOf(side);
     m_zsetRefresh->start();
 }
 
 void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary)
 {
-    runView(side)->onFinished(summary);
+    runView(side)->finish(summary);
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
         runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
-    if (!m_experiment->isRunning()) {
-        m_zsetRefresh->stop();
-        m_zsetPanel->refresh();
-        m_burstPanel->setRunning(false);
-        m_fire->setEnabled(true);
-        m_stop->setEnabled(false);
-        statusBar()->showMessage(
-            summary.failure.isFailure()
-                ? summary.failure.message
-                : tr("Done: %1 sent, %2 stored, %3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost),
-            15000);
-    }
     if (summary.failure.kind == BurstFailure::Kind::Connection)
         QTimer::singleShot(0, m_session, [this] { m_session->connectTo(m_session->request()); });
+}
+
+void MainWindow::onAllFinished()
+{
+    const BurstSummary summary = m_experiment
+                                     ->engine(m_experiment->hasRun(LimiterExperiment::Right) ? LimiterExperiment::Right
+                                                                                             : LimiterExperiment::Left)
+                                     .summary();
+    m_zsetRefresh->stop();
+    m_zsetPanel->refresh();
+    m_burstPanel->setRunning(false);
+    m_fire->setEnabled(true);
+    m_stop->setEnabled(false);
+    showStatus(summary.failure.isFailure()
+                   ? summary.failure.message
+                   : tr("Done: %1 sent, %2 stored, %3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost),
+               15000);
 }
 
 void MainWindow::showZsetOf(LimiterExperiment::Side side)
@@ -362,8 +401,8 @@ ScriptDoctorDialog* MainWindow::scriptDoctor()
         m_scriptDoctor = new ScriptDoctorDialog(m_session, this);
         connect(m_scriptDoctor, &ScriptDoctorDialog::scriptChosen, this,
                 [this](const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style) {
-                    m_burstPanel->setCustomScript(script, std::move(call), style);
-                    statusBar()->showMessage(tr("%1 is ready: press F5 to fire it.").arg(script.name()), 8000);
+                    m_planModel->useCustomLimiter(LimiterCatalog::custom(script, std::move(call), style));
+                    showStatus(tr("%1 is ready: press F5 to fire it.").arg(script.name()));
                 });
     }
     return m_scriptDoctor;
@@ -375,11 +414,11 @@ void MainWindow::showScriptDoctor()
     scriptDoctor()->raise();
 }
 
-void MainWindow::showScriptView(MemberStrategy strategy)
+void MainWindow::showScriptView(const QString& limiterId)
 {
     if (!m_scriptView)
         m_scriptView = new ScriptView(this);
-    m_scriptView->showStrategy(strategy);
+    m_scriptView->showLimiter(limiterId);
     m_scriptView->show();
     m_scriptView->raise();
 }
@@ -388,20 +427,28 @@ DebuggerView* MainWindow::stepNextRequest()
 {
     if (!m_debuggerView)
         m_debuggerView = new DebuggerView(m_session, this);
+    const bool ran = m_experiment->hasRun(LimiterExperiment::Left);
     const BurstEngine& engine = m_experiment->engine(LimiterExperiment::Left);
-    const BurstPlan plan = m_experiment->hasRun(LimiterExperiment::Left) ? engine.plan() : m_burstPanel->plan();
-    const LimiterScript script = plan.script();
-    // The next request: the last one's `now` again, so it lands in the same millisecond.
+    const BurstPlan plan = ran ? engine.plan() : m_planModel->plan().burst;
+    // The next request: the last one's `now` again, so it lands in the same millisecond, called as
+    // the burst calls its limiter.
     const RequestLog& log = engine.log();
-    const qint64 now = m_experiment->hasRun(LimiterExperiment::Left) && log.truthPrefix() > 0
-        ? log.now(log.truthPrefix() - 1)
-        : QDateTime::currentMSecsSinceEpoch();
-    const QByteArray key = m_experiment->hasRun(LimiterExperiment::Left) ? engine.key() : QByteArray("zsetlab:debug");
-    const RedisArgs argv {QByteArray::number(now), QByteArray::number(plan.windowInNowUnits()),
-                          QByteArray::number(plan.limit), QByteArrayLiteral("next-request")};
-    m_debuggerView->setRequest(
-        script, key, argv,
-        tr("%1 on %2, now = %3 (the last request's millisecond)").arg(script.name(), QString::fromUtf8(key)).arg(now));
+    const qint64 now = ran && log.truthPrefix() > 0 ? log.now(log.truthPrefix() - 1)
+                                                    : QDateTime::currentMSecsSinceEpoch() * plan.nowUnitsPerMs();
+    CallValues values;
+    values.key = ran ? engine.key() : QByteArray("zsetlab:debug");
+    values.unitsPerMs = plan.nowUnitsPerMs();
+    values.nowMicros = now * (1000 / values.unitsPerMs);
+    values.windowMs = plan.windowMs;
+    values.limit = plan.limit;
+    values.seq = ran ? log.size() + 1 : 1;
+    values.uuid = QByteArrayLiteral("next-request");
+    const RedisArgs call = plan.limiter->evalsha(values); // EVALSHA sha numkeys KEYS... ARGV...
+    const int keyCount = call.value(2).toInt();
+    m_debuggerView->setRequest(plan.script(), call.mid(3, keyCount), call.mid(3 + keyCount),
+                               tr("%1 on %2, now = %3 (the last request's millisecond)")
+                                   .arg(plan.script().name(), QString::fromUtf8(values.key))
+                                   .arg(now));
     m_debuggerView->show();
     m_debuggerView->raise();
     return m_debuggerView;
@@ -412,7 +459,8 @@ void MainWindow::spotlight(QWidget* widget)
     // A frame over the widget for two seconds: "look here", readable on a projector.
     auto* frame = new QFrame(this);
     frame->setAttribute(Qt::WA_TransparentForMouseEvents);
-    frame->setStyleSheet(QStringLiteral("border: 4px solid #e69f00; border-radius: 6px; background: transparent;"));
+    frame->setStyleSheet(QStringLiteral("border: 4px solid %1; border-radius: 6px; background: transparent;")
+                             .arg(Palette::attention.name()));
     frame->setGeometry(QRect(widget->mapTo(this, QPoint(0, 0)), widget->size()).adjusted(-3, -3, 3, 3));
     frame->show();
     frame->raise();
@@ -434,10 +482,7 @@ QWidget* MainWindow::runsArea() const
 void MainWindow::applyScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
-    m_burstPanel->setPlan(scenario.plan);
-    m_burstPanel->setUniqueStrategy(scenario.uniqueStrategy);
-    m_burstPanel->setCompareMode(scenario.compare);
-    setCompareMode(scenario.compare);
+    m_planModel->setPlan(scenario.experiment);
     if (!scenario.title.isEmpty())
         setWindowTitle(tr("%1 — zsetlab").arg(scenario.title));
 }
@@ -445,11 +490,9 @@ void MainWindow::applyScenario(const Scenario& scenario)
 Scenario MainWindow::currentScenario() const
 {
     Scenario scenario = m_scenario;
-    scenario.plan = m_burstPanel->plan();
-    scenario.compare = m_burstPanel->compareMode();
-    scenario.uniqueStrategy = m_burstPanel->uniqueStrategy();
+    scenario.experiment = m_planModel->plan();
     const TimelineView* timeline = m_left->timeline();
-    if (!timeline->buckets().isEmpty())
+    if (!timeline->model().isEmpty())
         scenario.timelineMs = std::make_pair(timeline->visibleFrom(), timeline->visibleTo());
     return scenario;
 }
@@ -487,25 +530,14 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry")))
         resize(1440, 860);
-    BurstPlan plan = m_burstPanel->plan();
-    settings.beginGroup(QStringLiteral("burst"));
-    MemberStrategy strategy;
-    if (parseStrategy(settings.value(QStringLiteral("strategy"), strategyName(plan.strategy)).toString(), &strategy))
-        plan.strategy = strategy;
-    plan.requests = settings.value(QStringLiteral("requests"), plan.requests).toInt();
-    plan.connections = settings.value(QStringLiteral("connections"), plan.connections).toInt();
-    plan.pipeline = settings.value(QStringLiteral("pipeline"), plan.pipeline).toInt();
-    QString ignored;
-    Pacing::parse(settings.value(QStringLiteral("pace"), plan.pacing.toString()).toString(), &plan.pacing, &ignored);
-    ClockKind clock;
-    if (parseClock(settings.value(QStringLiteral("clock"), clockName(plan.clock)).toString(), &clock))
-        plan.clock = clock;
-    plan.windowMs = settings.value(QStringLiteral("window"), plan.windowMs).toLongLong();
-    plan.limit = settings.value(QStringLiteral("limit"), plan.limit).toLongLong();
-    settings.endGroup();
-    if (plan.validate().isEmpty())
-        m_burstPanel->setPlan(plan);
-    m_burstPanel->setCompareMode(settings.value(QStringLiteral("burst/compare"), false).toBool());
+    // The plan as it was saved, through the one mapping scenarios use; a setting that no longer
+    // reads (another version, a hand edit) leaves the defaults.
+    const QJsonObject saved
+        = QJsonDocument::fromJson(settings.value(QLatin1String(planSetting)).toByteArray()).object();
+    ExperimentPlan plan = m_planModel->plan();
+    QString error;
+    if (!saved.isEmpty() && plan.readJson(saved, &error) && plan.burst.validate().isEmpty())
+        m_planModel->setPlan(plan);
 }
 
 void MainWindow::saveSettings() const
@@ -513,18 +545,8 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    const BurstPlan plan = m_burstPanel->plan();
-    settings.beginGroup(QStringLiteral("burst"));
-    settings.setValue(QStringLiteral("strategy"), strategyName(plan.strategy));
-    settings.setValue(QStringLiteral("requests"), plan.requests);
-    settings.setValue(QStringLiteral("connections"), plan.connections);
-    settings.setValue(QStringLiteral("pipeline"), plan.pipeline);
-    settings.setValue(QStringLiteral("pace"), plan.pacing.toString());
-    settings.setValue(QStringLiteral("clock"), clockName(plan.clock));
-    settings.setValue(QStringLiteral("window"), plan.windowMs);
-    settings.setValue(QStringLiteral("limit"), plan.limit);
-    settings.setValue(QStringLiteral("compare"), m_burstPanel->compareMode());
-    settings.endGroup();
+    settings.setValue(QLatin1String(planSetting),
+                      QJsonDocument(m_planModel->plan().toJson()).toJson(QJsonDocument::Compact));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -8,19 +8,26 @@
 #include <QMainWindow>
 
 class BurstPanel;
-class Presentation;
+class DebuggerView;
 class ExportActions;
-class ScenarioActions;
+class FireControl;
+class LessonPanel;
+class PlanModel;
+class Presentation;
 class QAction;
 class QLabel;
 class QSplitter;
 class RunView;
+class ScenarioActions;
+class ScriptDoctorDialog;
+class ScriptView;
 class ServerBar;
 class ServerSession;
 class ZsetPanel;
 
-// The zsetlab window. It arranges the panels and wires them to the core objects (the server
-// session and the experiment); the panels hold their own logic.
+// The zsetlab window. It composes the panels and the core objects (the server session, the plan
+// model, the experiment) and wires them; the panels hold their own logic and get the few objects
+// they use from here. Nothing in app/ uses the window itself; the accessors are for tests.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -33,25 +40,23 @@ public:
     // Saves a picture of the whole window (PNG); false with a message on failure.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
-    // Takes a scenario's plan, compare mode and view; fires nothing.
+    // Takes a scenario's plan and view; fires nothing.
     void applyScenario(const Scenario& scenario);
     Scenario currentScenario() const;
+    // Steps "the next request" of the last burst (same script, same key, same now) in Redis's
+    // Lua debugger; returns the view.
+    DebuggerView* stepNextRequest();
+    ScriptDoctorDialog* scriptDoctor();
 
     ServerSession* session() const { return m_session; }
+    PlanModel* planModel() const { return m_planModel; }
+    LimiterExperiment* experiment() const { return m_experiment; }
+    FireControl* fireControl() const { return m_fireControl; }
     QWidget* runsArea() const;
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
-    class LessonPanel* lessonPanel() const { return m_lessonPanel; }
-    // Opens the script view on a strategy (the lesson's first step).
-    void showScriptView(MemberStrategy strategy);
-    // Steps "the next request" of the last burst (same script, same key, same now) in Redis's
-    // Lua debugger; returns the view.
-    class DebuggerView* stepNextRequest();
-    // Draws attention to a part of the window for a moment.
-    void spotlight(QWidget* widget);
-    class ScriptDoctorDialog* scriptDoctor();
-    LimiterExperiment* experiment() const { return m_experiment; }
+    LessonPanel* lessonPanel() const { return m_lessonPanel; }
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
     ZsetPanel* zsetPanel() const { return m_zsetPanel; }
@@ -70,25 +75,33 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void createDocks();
     void createMenus();
     void createLanguageMenu(QMenu* view);
+    void wireExperiment();
     // Menu texts that follow the language (text: a QT_TR_NOOP source text).
     QAction* translated(QAction* action, const char* text);
     QMenu* translated(QMenu* menu, const char* text);
-    void setCompareMode(bool on);
+    void showCompareMode(bool on);
+    void updateRunTitles();
     void onServerConnected();
     void onRunStarted(LimiterExperiment::Side side);
     void onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary);
+    void onAllFinished();
     void showZsetOf(LimiterExperiment::Side side);
+    void showScriptView(const QString& limiterId);
+    void spotlight(QWidget* widget);
+    void showStatus(const QString& message, int timeoutMs = 8000);
     void showConnectDialog();
     void showScriptDoctor();
     void showAbout();
-    bool confirmRemoteBurst();
     void restoreSettings();
     void saveSettings() const;
 
     ServerSession* m_session = nullptr;
+    PlanModel* m_planModel = nullptr;
     LimiterExperiment* m_experiment = nullptr;
+    FireControl* m_fireControl = nullptr;
     ServerBar* m_serverBar = nullptr;
     BurstPanel* m_burstPanel = nullptr;
     RunView* m_left = nullptr;
@@ -102,14 +115,13 @@ private:
     QAction* m_compare = nullptr;
     QTimer* m_zsetRefresh = nullptr;
     LimiterExperiment::Side m_zsetSide = LimiterExperiment::Left;
-    QString m_confirmedRemote; // the remote endpoint the user agreed to load, this session
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
-    class LessonPanel* m_lessonPanel = nullptr;
-    class ScriptView* m_scriptView = nullptr;
-    class DebuggerView* m_debuggerView = nullptr;
-    class ScriptDoctorDialog* m_scriptDoctor = nullptr;
+    LessonPanel* m_lessonPanel = nullptr;
+    ScriptView* m_scriptView = nullptr;
+    DebuggerView* m_debuggerView = nullptr;
+    ScriptDoctorDialog* m_scriptDoctor = nullptr;
     Scenario m_scenario; // the last one applied: its title and view range
     Retranslator m_texts;
 };

@@ -1,8 +1,11 @@
 #include "pictureexport.h"
 
+#include "exportdialog.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QImageWriter>
+#include <QMessageBox>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -52,6 +55,21 @@ bool writeSvg(QWidget* widget, const QString& path, const QString& title, QStrin
 void copyToClipboard(QWidget* widget, double scale)
 {
     QApplication::clipboard()->setImage(render(widget, scale));
+}
+
+QString exportWithDialog(const QList<PicturePart>& parts, QWidget* parent)
+{
+    ExportDialog dialog(parts, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    QString error;
+    const bool ok = dialog.isSvg() ? writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
+                                   : writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
+    if (!ok) {
+        QMessageBox::warning(parent, QApplication::translate("PictureExport", "Export Picture"), error);
+        return {};
+    }
+    return dialog.path();
 }
 
 } // namespace PictureExport

@@ -1,6 +1,5 @@
 #include "runview.h"
 
-#include "burstengine.h"
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
 #include "numberspanel.h"
@@ -59,58 +58,50 @@ void RunView::setTitle(const QString& title)
     m_numbers->setCompact(!title.isEmpty()); // titled: one of two side by side
 }
 
-void RunView::follow(const BurstEngine* engine, qint64 originMs)
+void RunView::start(int requests, qint64 limit, qint64 originMs)
 {
-    m_engine = engine;
-    m_originMs = originMs;
     m_writes.reset();
+    m_latest = BurstSummary();
     m_numbers->clear();
-    m_counts->setLog(&engine->log());
+    m_counts->start(requests, limit);
     m_counts->setLive(true);
-    m_timeline->setLog(&engine->log(), 0, engine->plan().nowUnitsPerMs());
+    m_timeline->reset({}, originMs);
     m_dirty = false;
     m_refresh.start();
 }
 
-void RunView::onRecords()
+void RunView::addBatch(const RequestBatch& batch)
 {
-    if (!m_engine)
-        return;
-    // The timeline's origin is the burst's start on the wall clock, known once requests flow.
-    if (m_timeline->buckets().isEmpty()) {
-        const qint64 originMs = m_originMs >= 0 ? m_originMs : m_engine->startMs();
-        m_timeline->setLog(&m_engine->log(), originMs * m_engine->plan().nowUnitsPerMs(),
-                           m_engine->plan().nowUnitsPerMs());
-    }
-    m_timeline->addRequests(m_engine->lastBatch());
-    m_writes.add(m_engine->log(), m_engine->lastBatch());
+    m_timeline->addBatch(batch);
+    m_writes.add(batch);
+    if (batch.counted)
+        m_counts->addCounted(*batch.counted);
+    m_latest = batch.summary;
     m_dirty = true;
 }
 
 void RunView::refreshSlowViews()
 {
-    if (!m_engine || !m_dirty)
+    if (!m_dirty)
         return;
     m_dirty = false;
     ++m_refreshes;
     m_counts->refresh();
-    m_numbers->showSummary(m_engine->summary());
+    m_numbers->showSummary(m_latest);
 }
 
-void RunView::onFinished(const BurstSummary& summary)
+void RunView::finish(const BurstSummary& summary)
 {
     m_refresh.stop();
     m_counts->setLive(false);
     m_dirty = true;
+    m_latest = summary;
     refreshSlowViews();
-    m_numbers->showSummary(summary);
-    m_timeline->fitAll();
 }
 
 void RunView::clear()
 {
     m_refresh.stop();
-    m_engine = nullptr;
     m_writes.reset();
     m_numbers->clear();
     m_counts->clear();

@@ -2,18 +2,18 @@
 
 #include "burstsummary.h"
 #include "memberwrites.h"
+#include "requestbatch.h"
 
 #include <QTimer>
 #include <QWidget>
 
-class BurstEngine;
 class CountsChart;
 class NumbersPanel;
 class QLabel;
 class TimelineView;
 
-// Everything about one burst: its figures, its timeline and its counts chart, kept up to date
-// from its engine at a steady rate while it runs. Compare mode shows two side by side.
+// Everything about one run: its figures, its timeline and its counts chart, fed with the engine's
+// batches (values) and redrawn at a steady rate while it runs. Compare mode shows two side by side.
 class RunView : public QWidget
 {
     Q_OBJECT
@@ -21,18 +21,18 @@ public:
     explicit RunView(QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
-    // A burst started on `engine`: views follow it from now on. originMs: the wall-clock ms shown
-    // as 0 on the timeline (default: the burst's own start); compare mode aligns both sides.
-    void follow(const BurstEngine* engine, qint64 originMs = -1);
-    void onRecords();
-    void onFinished(const BurstSummary& summary);
+    // A run of `requests` requests against `limit` started: the views start over. originMs: the
+    // wall-clock ms drawn as 0 on the timeline (-1: the run's own start); compare mode aligns both
+    // sides.
+    void start(int requests, qint64 limit, qint64 originMs = -1);
+    void addBatch(const RequestBatch& batch);
+    void finish(const BurstSummary& summary);
     void clear();
 
     const MemberWrites& writes() const { return m_writes; }
     TimelineView* timeline() const { return m_timeline; }
     CountsChart* counts() const { return m_counts; }
     NumbersPanel* numbers() const { return m_numbers; }
-    const BurstEngine* engine() const { return m_engine; }
     int refreshes() const { return m_refreshes; }
 
 protected:
@@ -44,9 +44,8 @@ signals:
 private:
     void refreshSlowViews();
 
-    const BurstEngine* m_engine = nullptr;
-    qint64 m_originMs = -1;
     MemberWrites m_writes;
+    BurstSummary m_latest; // the figures of the last batch
     QLabel* m_title = nullptr;
     NumbersPanel* m_numbers = nullptr;
     TimelineView* m_timeline = nullptr;

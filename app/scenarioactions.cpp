@@ -1,24 +1,20 @@
 #include "scenarioactions.h"
 
-#include "mainwindow.h"
-#include "scenario.h"
-
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
-#include <QStatusBar>
 
 namespace {
 constexpr int maxRecent = 8;
 const char recentKey[] = "scenarios/recent";
 } // namespace
 
-ScenarioActions::ScenarioActions(MainWindow* window, QMenu* fileMenu)
-    : QObject(window)
-    , m_window(window)
+ScenarioActions::ScenarioActions(Host host, QMenu* fileMenu, QObject* parent)
+    : QObject(parent)
+    , m_host(std::move(host))
 {
     translated(fileMenu->addAction(QString(), QKeySequence::Open, this, &ScenarioActions::openDialog),
                QT_TR_NOOP("&Open Scenario…"));
@@ -46,21 +42,20 @@ bool ScenarioActions::open(const QString& path)
     Scenario scenario;
     QString error;
     if (!Scenario::load(path, &scenario, &error)) {
-        QMessageBox::warning(m_window, tr("Open Scenario"),
+        QMessageBox::warning(m_host.dialogParent, tr("Open Scenario"),
                              tr("%1\n\nNothing was changed: fix the file or open another one.").arg(error));
         return false;
     }
-    m_window->applyScenario(scenario);
+    m_host.apply(scenario);
     if (!path.startsWith(QLatin1Char(':')))
         rememberRecent(QFileInfo(path).absoluteFilePath());
-    m_window->statusBar()->showMessage(
-        tr("Opened %1: press F5 to fire.").arg(scenario.title.isEmpty() ? path : scenario.title), 8000);
+    m_host.status(tr("Opened %1: press F5 to fire.").arg(scenario.title.isEmpty() ? path : scenario.title));
     return true;
 }
 
 void ScenarioActions::openDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Scenario"), QString(),
+    const QString path = QFileDialog::getOpenFileName(m_host.dialogParent, tr("Open Scenario"), QString(),
                                                       tr("zsetlab scenarios (*.json);;All files (*)"));
     if (!path.isEmpty())
         open(path);
@@ -68,19 +63,19 @@ void ScenarioActions::openDialog()
 
 void ScenarioActions::saveDialog()
 {
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Scenario"), QStringLiteral("scenario.json"),
-                                                tr("zsetlab scenarios (*.json)"));
+    QString path = QFileDialog::getSaveFileName(m_host.dialogParent, tr("Save Scenario"),
+                                                QStringLiteral("scenario.json"), tr("zsetlab scenarios (*.json)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(QLatin1String(".json")))
         path += QStringLiteral(".json");
     QString error;
-    if (!m_window->currentScenario().save(path, &error)) {
-        QMessageBox::warning(m_window, tr("Save Scenario"), error);
+    if (!m_host.current().save(path, &error)) {
+        QMessageBox::warning(m_host.dialogParent, tr("Save Scenario"), error);
         return;
     }
     rememberRecent(QFileInfo(path).absoluteFilePath());
-    m_window->statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    m_host.status(tr("Saved %1").arg(path));
 }
 
 void ScenarioActions::rememberRecent(const QString& path)

@@ -1,27 +1,38 @@
 #pragma once
 
 #include "retranslator.h"
+#include "scenario.h"
 
 #include <QObject>
 #include <QStringList>
 
-class MainWindow;
+#include <functional>
+
 class QAction;
 class QMenu;
+class QWidget;
 
 // File menu entries for scenarios: open (also the shipped examples and recent files) and save.
 class ScenarioActions : public QObject
 {
     Q_OBJECT
 public:
-    ScenarioActions(MainWindow* window, QMenu* fileMenu);
+    // What a scenario is opened into and saved from.
+    struct Host
+    {
+        QWidget* dialogParent = nullptr;
+        std::function<void(const Scenario&)> apply; // takes the scenario's plan and view; fires nothing
+        std::function<Scenario()> current; // the plan and view as they are now
+        std::function<void(const QString&)> status;
+    };
+    ScenarioActions(Host host, QMenu* fileMenu, QObject* parent);
 
     // Opens a scenario file into the window; false (after telling the user) when it is invalid.
     bool open(const QString& path);
     void openDialog();
     void saveDialog();
 
-    // On a language change (MainWindow forwards it: these are not widgets).
+    // On a language change (the window forwards it: these are not widgets).
     void retranslate() const { m_texts.retranslate(); }
 
 private:
@@ -31,6 +42,6 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
 
-    MainWindow* m_window;
+    Host m_host;
     QMenu* m_recent = nullptr;
 };

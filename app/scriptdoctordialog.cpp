@@ -1,6 +1,7 @@
 #include "scriptdoctordialog.h"
 
 #include "codeeditor.h"
+#include "limitercatalog.h"
 #include "luahighlighter.h"
 #include "serversession.h"
 
@@ -37,7 +38,8 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     auto* open = new QPushButton(this);
     auto* builtin = new QComboBox(this);
     builtin->addItem(QString());
-    builtin->addItems(builtinStrategyNames());
+    for (const LimiterRef& limiter : LimiterCatalog::all())
+        builtin->addItem(limiter->id, limiter->id);
     m_texts.add([open, builtin] {
         open->setText(tr("Open…"));
         open->setToolTip(tr("Open a Lua limiter script from a file."));
@@ -118,10 +120,8 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
             openFile(path);
     });
     connect(builtin, &QComboBox::activated, this, [this, builtin](int index) {
-        MemberStrategy strategy;
-        if (index > 0 && parseStrategy(builtin->itemText(index), &strategy)) {
-            const LimiterScript script = LimiterScript::builtin(strategy);
-            setSource(script.name() + QStringLiteral(".lua"), script.source());
+        if (const LimiterRef limiter = LimiterCatalog::find(builtin->itemData(index).toString())) {
+            setSource(limiter->id + QStringLiteral(".lua"), limiter->script.source());
         }
         builtin->setCurrentIndex(0);
     });

@@ -45,8 +45,10 @@ ScriptView::ScriptView(QWidget* parent)
     auto* flow = new QLabel(this);
     flow->setWordWrap(true);
     m_right = new QComboBox(this);
-    for (const MemberStrategy strategy : {MemberStrategy::RequestId, MemberStrategy::Sequence, MemberStrategy::Random})
-        m_right->addItem(strategyName(strategy), int(strategy));
+    for (const LimiterRef& limiter : LimiterCatalog::all()) {
+        if (limiter->role != LimiterEntry::Role::Bug)
+            m_right->addItem(limiter->id, limiter->id);
+    }
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     m_leftEditor = new CodeEditor(splitter);
     m_rightEditor = new CodeEditor(splitter);
@@ -64,7 +66,7 @@ ScriptView::ScriptView(QWidget* parent)
     layout->addWidget(m_summary, 3, 0, 1, 2);
     layout->setRowStretch(2, 1);
     connect(m_right, &QComboBox::currentIndexChanged, this, &ScriptView::compare);
-    m_leftEditor->setPlainText(QString::fromUtf8(LimiterScript::builtin(MemberStrategy::Now).source()));
+    m_leftEditor->setPlainText(QString::fromUtf8(LimiterCatalog::builtin("now")->script.source()));
     m_texts.add([this, flow, left] {
         setWindowTitle(tr("Limiter scripts"));
         flow->setText(tr("The article's flow, in every script: <b>1. remove</b> old entries → <b>2. add</b> "
@@ -84,9 +86,9 @@ void ScriptView::changeEvent(QEvent* event)
     }
 }
 
-void ScriptView::showStrategy(MemberStrategy strategy)
+void ScriptView::showLimiter(const QString& id)
 {
-    const int index = m_right->findData(int(strategy));
+    const int index = m_right->findData(id);
     if (index >= 0)
         m_right->setCurrentIndex(index);
     compare();
@@ -99,8 +101,8 @@ QString ScriptView::rightSource() const
 
 void ScriptView::compare()
 {
-    const auto strategy = MemberStrategy(m_right->currentData().toInt());
-    m_rightEditor->setPlainText(QString::fromUtf8(LimiterScript::builtin(strategy).source()));
+    const LimiterRef limiter = LimiterCatalog::builtin(m_right->currentData().toString());
+    m_rightEditor->setPlainText(QString::fromUtf8(limiter->script.source()));
     const QStringList left = m_leftEditor->toPlainText().split(QLatin1Char('\n'));
     const QStringList right = m_rightEditor->toPlainText().split(QLatin1Char('\n'));
     m_changedRight = linesMissingFrom(right, codeLines(left));
@@ -111,5 +113,5 @@ void ScriptView::compare()
     for (const int line : m_changedRight)
         numbers << QString::number(line);
     m_summary->setText(tr("Marked: the code lines of %1 that differ from now.lua (lines %2).")
-                           .arg(strategyName(strategy) + QStringLiteral(".lua"), numbers.join(QStringLiteral(", "))));
+                           .arg(limiter->id + QStringLiteral(".lua"), numbers.join(QStringLiteral(", "))));
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limiterscript.h"
+#include "limitercatalog.h"
 #include "retranslator.h"
 
 #include <QDialog>
@@ -17,7 +17,8 @@ class ScriptView : public QDialog
 public:
     explicit ScriptView(QWidget* parent = nullptr);
 
-    void showStrategy(MemberStrategy strategy);
+    // Shows a limiter of the catalog on the right (a fix, or a trap).
+    void showLimiter(const QString& id);
     // The 1-based lines of the right-hand script that are not in the left one (code, not comments).
     QList<int> changedLines() const { return m_changedRight; }
     QString rightSource() const;

@@ -1,16 +1,15 @@
 #include "serversdialog.h"
 
 #include "burstfields.h"
-#include "charts/clientlanes.h"
+#include "charts/timelineview.h"
 #include "clientprofile.h"
 #include "clienttally.h"
 #include "clienttallymodel.h"
 #include "dataexport.h"
-#include "exportdialog.h"
+#include "firecontrol.h"
 #include "pictureexport.h"
 #include "scenario.h"
 #include "serversession.h"
-#include "sweepwindow.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -59,7 +58,8 @@ ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(createControls());
     auto* split = new QSplitter(Qt::Vertical, this);
-    m_lanes = new ClientLanes(split);
+    m_lanes = new TimelineView(split);
+    m_lanes->setPlaceholder([] { return tr("Fire the servers to see one lane per app server."); });
     m_table = new QTableView(split);
     m_table->setModel(m_model);
     m_table->setAlternatingRowColors(true);
@@ -76,6 +76,7 @@ ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
     connect(m_servers, &QLineEdit::textChanged, this, &ServersDialog::validateServers);
     connect(m_fire, &QPushButton::clicked, this, &ServersDialog::fire);
     connect(m_stop, &QPushButton::clicked, this, &ServersDialog::stop);
+    connect(&m_engine, &BurstEngine::batchAvailable, m_lanes, &TimelineView::addBatch);
     connect(&m_engine, &BurstEngine::recordsAvailable, this, &ServersDialog::onRecords);
     connect(&m_engine, &BurstEngine::finished, this, &ServersDialog::onFinished);
 
@@ -134,6 +135,7 @@ QWidget* ServersDialog::createControls()
     const BurstFields fields = BurstFields::addRows(form, panel, m_texts);
     m_clock = fields.clock;
     m_strategy = fields.strategy;
+    m_fields = fields;
     m_window = fields.window;
     m_limit = fields.limit;
     m_examples->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -179,7 +181,7 @@ void ServersDialog::loadExamples()
     for (const QFileInfo& info : shipped) {
         Scenario scenario;
         QString error;
-        if (!Scenario::load(info.filePath(), &scenario, &error) || scenario.plan.clients.size() < 2)
+        if (!Scenario::load(info.filePath(), &scenario, &error) || scenario.experiment.burst.clients.size() < 2)
             continue;
         m_examples->addItem(scenario.title, info.filePath());
         m_examples->setItemData(m_examples->count() - 1, scenario.description, Qt::ToolTipRole);
@@ -189,13 +191,13 @@ void ServersDialog::loadExamples()
         QString error;
         const QString path = m_examples->itemData(index).toString();
         if (!path.isEmpty() && Scenario::load(path, &scenario, &error))
-            setPlan(scenario.plan);
+            setPlan(scenario.experiment.burst);
     });
 }
 
 bool ServersDialog::plan(BurstPlan* plan, QString* error) const
 {
-    BurstPlan result;
+    BurstPlan result = m_basePlan; // what the fields do not show (seed, pacing, pipeline) stays as set
     QString why;
     if (!parseClientProfiles(m_servers->text().trimmed(), &result.clients, &why)) {
         if (error)
@@ -204,7 +206,7 @@ bool ServersDialog::plan(BurstPlan* plan, QString* error) const
     }
     result.requests = m_requests->value();
     result.clock = ClockKind(m_clock->currentData().toInt());
-    result.strategy = MemberStrategy(m_strategy->currentData().toInt());
+    result.limiter = m_fields.limiter();
     result.windowMs = m_window->value();
     result.limit = m_limit->value();
     why = result.validate();
@@ -219,12 +221,13 @@ bool ServersDialog::plan(BurstPlan* plan, QString* error) const
 
 void ServersDialog::setPlan(const BurstPlan& plan)
 {
+    m_basePlan = plan;
     m_servers->setText(clientProfilesToString(plan.clients));
     m_servers->setCursorPosition(0); // the first server in view, not the end of a long list
     m_requests->setValue(plan.requests);
     // The lanes are in milliseconds: the microsecond and frozen clocks are shown as the schedule.
     m_clock->setCurrentIndex(std::max(0, m_clock->findData(int(plan.clock))));
-    m_strategy->setCurrentIndex(std::max(0, m_strategy->findData(int(plan.strategy))));
+    m_fields.setLimiter(plan.limiter);
     m_window->setValue(int(std::min<qint64>(plan.windowMs, m_window->maximum())));
     m_limit->setValue(int(std::min<qint64>(plan.limit, m_limit->maximum())));
     validateServers();
@@ -272,7 +275,7 @@ void ServersDialog::fire()
     if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
         return;
     m_model->setTallies({});
-    m_lanes->setLanes(laneNames(burst));
+    m_lanes->reset(laneNames(burst));
     if (!m_engine.start(m_session->endpoint(), burst, m_session->options())) {
         showStatus([error = m_engine.planError()] { return error; });
         return;
@@ -301,8 +304,7 @@ void ServersDialog::changeEvent(QEvent* event)
         return;
     m_texts.retranslate();
     validateServers();
-    if (m_lanes->laneCount() == m_firedPlan.clients.size())
-        m_lanes->renameLanes(laneNames(m_firedPlan));
+    m_lanes->renameLanes(laneNames(m_firedPlan));
     emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
 }
 
@@ -315,8 +317,6 @@ void ServersDialog::reject()
 
 void ServersDialog::onRecords(int finished, int total)
 {
-    m_lanes->setOrigin(m_engine.startMs());
-    m_lanes->addRequests(m_engine.log(), m_engine.lastBatch());
     showStatus([=] { return tr("%L1 of %L2 requests answered…").arg(finished).arg(total); });
 }
 
@@ -324,7 +324,6 @@ void ServersDialog::onFinished(const BurstSummary& summary)
 {
     setRunning(false);
     m_model->setTallies(ClientTally::fromLog(m_engine.log(), m_firedPlan));
-    m_lanes->fitAll();
     const qint64 overwroteOther = m_model->total(ClientTallyModel::OverwroteOtherColumn);
     showStatus([summary, overwroteOther] {
         if (summary.failure.isFailure())
@@ -399,17 +398,6 @@ void ServersDialog::exportTable()
 
 void ServersDialog::exportPicture()
 {
-    const QList<ExportDialog::Part> parts {
-        {tr("Whole window"), this},
-        {tr("Server lanes"), m_lanes},
-        {tr("Servers table"), m_table},
-    };
-    ExportDialog dialog(parts, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    QString error;
-    const bool ok = dialog.isSvg() ? PictureExport::writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
-                                   : PictureExport::writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
-    if (!ok)
-        QMessageBox::warning(this, tr("Export Picture"), error);
+    PictureExport::exportWithDialog(
+        {{tr("Whole window"), this}, {tr("Server lanes"), m_lanes}, {tr("Servers table"), m_table}}, this);
 }

@@ -1,13 +1,14 @@
 #pragma once
 
 #include "burstengine.h"
+#include "burstfields.h"
 #include "retranslator.h"
 
 #include <QDialog>
 
 #include <functional>
 
-class ClientLanes;
+class TimelineView;
 class ClientTallyModel;
 class QComboBox;
 class QLabel;
@@ -49,7 +50,7 @@ public:
     QPushButton* fireButton() const { return m_fire; }
     QPushButton* stopButton() const { return m_stop; }
     QLabel* statusLine() const { return m_status; }
-    ClientLanes* lanes() const { return m_lanes; }
+    TimelineView* lanes() const { return m_lanes; }
     QTableView* table() const { return m_table; }
     ClientTallyModel* model() const { return m_model; }
 
@@ -79,18 +80,20 @@ private:
     ServerSession* m_session;
     BurstEngine m_engine;
     BurstPlan m_firedPlan;
+    BurstPlan m_basePlan; // the last plan set whole (an example's): the fields edit a copy of it
     QComboBox* m_examples = nullptr;
     QLineEdit* m_servers = nullptr;
     QLabel* m_serversMessage = nullptr;
     QSpinBox* m_requests = nullptr;
     QComboBox* m_clock = nullptr;
     QComboBox* m_strategy = nullptr;
+    BurstFields m_fields;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;
     QPushButton* m_fire = nullptr;
     QPushButton* m_stop = nullptr;
     QLabel* m_status = nullptr;
-    ClientLanes* m_lanes = nullptr;
+    TimelineView* m_lanes = nullptr;
     QTableView* m_table = nullptr;
     ClientTallyModel* m_model = nullptr;
     QString m_confirmedRemote;

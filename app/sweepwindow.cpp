@@ -2,7 +2,7 @@
 
 #include "burstfields.h"
 #include "charts/sweepchart.h"
-#include "exportdialog.h"
+#include "firecontrol.h"
 #include "pictureexport.h"
 #include "serversdialog.h"
 #include "serversession.h"
@@ -37,23 +37,6 @@ QString ratesText(const QVector<double>& rates)
     return entries.join(QStringLiteral(", "));
 }
 } // namespace
-
-bool confirmRemoteLoad(QWidget* parent, const RedisEndpoint& endpoint, QString* confirmed)
-{
-    if (endpoint.isLocal() || *confirmed == endpoint.address())
-        return true;
-    const auto answer = QMessageBox::warning(
-        parent, QCoreApplication::translate("SweepWindow", "Load a remote server?"),
-        QCoreApplication::translate("SweepWindow",
-                                    "%1 is not on this machine. This writes thousands of requests to it (under keys "
-                                    "starting with zsetlab:). Fire only at a server that is yours to load.")
-            .arg(endpoint.address()),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes)
-        return false;
-    *confirmed = endpoint.address();
-    return true;
-}
 
 SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
     : QMainWindow(parent)
@@ -162,6 +145,7 @@ QWidget* SweepWindow::createControls()
     const BurstFields fields = BurstFields::addRows(form, panel, m_texts);
     m_clock = fields.clock;
     m_strategy = fields.strategy;
+    m_fields = fields;
     m_window = fields.window;
     m_limit = fields.limit;
     m_texts.add([this] {
@@ -254,7 +238,7 @@ bool SweepWindow::plan(SweepPlan* plan, QString* error) const
     result.pacing = SweepPacing(m_pacing->currentData().toInt());
     result.burst.requests = m_requests->value();
     result.burst.clock = ClockKind(m_clock->currentData().toInt());
-    result.burst.strategy = MemberStrategy(m_strategy->currentData().toInt());
+    result.burst.limiter = m_fields.limiter();
     result.burst.windowMs = m_window->value();
     result.burst.limit = m_limit->value();
     why = result.validate();
@@ -273,7 +257,7 @@ void SweepWindow::setPlan(const SweepPlan& plan)
     m_pacing->setCurrentIndex(m_pacing->findData(int(plan.pacing)));
     m_requests->setValue(plan.burst.requests);
     m_clock->setCurrentIndex(std::max(0, m_clock->findData(int(plan.burst.clock))));
-    m_strategy->setCurrentIndex(std::max(0, m_strategy->findData(int(plan.burst.strategy))));
+    m_fields.setLimiter(plan.burst.limiter);
     m_window->setValue(int(std::min<qint64>(plan.burst.windowMs, m_window->maximum())));
     m_limit->setValue(int(std::min<qint64>(plan.burst.limit, m_limit->maximum())));
     m_chart->setPlan(plan);
@@ -413,21 +397,10 @@ void SweepWindow::exportTable()
 
 void SweepWindow::exportPicture()
 {
-    const QList<ExportDialog::Part> parts {
-        {tr("Whole window"), this},
-        {tr("Collision curve chart"), m_chart},
-        {tr("Table"), m_table},
-    };
-    ExportDialog dialog(parts, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    QString error;
-    const bool ok = dialog.isSvg() ? PictureExport::writeSvg(dialog.part(), dialog.path(), dialog.partName(), &error)
-                                   : PictureExport::writePng(dialog.part(), dialog.path(), dialog.scale(), &error);
-    if (!ok)
-        QMessageBox::warning(this, tr("Export Picture"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);
+    const QString saved = PictureExport::exportWithDialog(
+        {{tr("Whole window"), this}, {tr("Collision curve chart"), m_chart}, {tr("Table"), m_table}}, this);
+    if (!saved.isEmpty())
+        statusBar()->showMessage(tr("Saved %1").arg(saved), 5000);
 }
 
 void SweepWindow::showProgress(std::function<QString()> text)

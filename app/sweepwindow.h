@@ -3,7 +3,9 @@
 #include "ratesweep.h"
 #include "retranslator.h"
 
+#include "burstfields.h"
 #include <QElapsedTimer>
+
 #include <QMainWindow>
 
 #include <functional>
@@ -18,10 +20,6 @@ class ServerSession;
 class ServersDialog;
 class SweepChart;
 class SweepTableModel;
-
-// Asks before loading a server that is not on this machine; `confirmed` remembers the endpoint
-// the user agreed to, so the question comes once per endpoint.
-bool confirmRemoteLoad(QWidget* parent, const RedisEndpoint& endpoint, QString* confirmed);
 
 // "Collision curve": sweeps the arrival rate and plots the stored share that Redis really kept
 // over the theory for member = now, with the numbers in a table beside the chart. The bursts run
@@ -94,6 +92,7 @@ private:
     QSpinBox* m_requests = nullptr;
     QComboBox* m_clock = nullptr;
     QComboBox* m_strategy = nullptr;
+    BurstFields m_fields;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;
     QPushButton* m_run = nullptr;

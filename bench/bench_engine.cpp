@@ -5,6 +5,7 @@
 //   bench_engine [--requests N] [--rounds R] [--redis URL]
 
 #include "benchsupport.h"
+#include "limitercatalog.h"
 #include "privateredisserver.h"
 #include "zsetkeys.h"
 
@@ -98,7 +99,7 @@ int main(int argc, char* argv[])
         out << control.lastError().message << Qt::endl;
         return 3;
     }
-    const LimiterScript script = LimiterScript::builtin(MemberStrategy::RequestId);
+    const LimiterScript script = LimiterCatalog::builtin("request-id")->script;
     control.command({"SCRIPT", "LOAD", script.source()});
 
     out << "zsetlab burst engine vs redis-benchmark, Redis " << control.server().version << ", "
@@ -124,7 +125,7 @@ int main(int argc, char* argv[])
             control.command({"DEL", rbKey});
 
             BurstPlan plan;
-            plan.strategy = MemberStrategy::RequestId;
+            plan.limiter = LimiterCatalog::builtin("request-id");
             plan.clock = ClockKind::Frozen;
             plan.requests = requests;
             plan.connections = setting.connections;
@@ -150,7 +151,7 @@ int main(int argc, char* argv[])
     // Memory of a large run: the log's own columns and the peak RSS growth of the process.
     const int memoryRequests = parser.value(memoryOption).toInt();
     BurstPlan plan;
-    plan.strategy = MemberStrategy::RequestId;
+    plan.limiter = LimiterCatalog::builtin("request-id");
     plan.clock = ClockKind::Schedule;
     QString error;
     Pacing::parse(QStringLiteral("interval:100"), &plan.pacing, &error);

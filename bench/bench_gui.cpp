@@ -6,7 +6,9 @@
 
 #include "benchsupport.h"
 #include "burstpanel.h"
+#include "limitercatalog.h"
 #include "mainwindow.h"
+#include "planmodel.h"
 #include "runview.h"
 #include "serversession.h"
 #include "zsetkeys.h"
@@ -117,15 +119,17 @@ int main(int argc, char* argv[])
     // 1. A live burst.
     const int requests = parser.value(requestsOption).toInt();
     BurstPlan plan;
-    plan.strategy = MemberStrategy::RequestId;
+    plan.limiter = LimiterCatalog::builtin("request-id");
     plan.clock = ClockKind::Schedule;
     plan.requests = requests;
     plan.limit = 100;
     plan.windowMs = 1000;
     QString error;
     Pacing::parse(QStringLiteral("poisson:20"), &plan.pacing, &error);
-    window.burstPanel()->setPlan(plan);
-    window.burstPanel()->setCompareMode(false);
+    window.planModel()->edit([&plan](ExperimentPlan& experiment) {
+        experiment.burst = plan;
+        experiment.compare = false;
+    });
     const qint64 rssBefore = Bench::rssKb();
     Bench::resetPeakRss();
     StallProbe probe;

@@ -6,6 +6,7 @@
 //   bench_soak [--requests N] [--connections C] [--pipeline P] [--redis URL] [--full-log]
 
 #include "benchsupport.h"
+#include "limitercatalog.h"
 #include "privateredisserver.h"
 
 #include <QCommandLineParser>
@@ -59,7 +60,7 @@ int main(int argc, char* argv[])
     // Unique members in a one-second window of the wall clock: the ZSET on the server stays at about
     // one second of requests, so the server's memory is not what grows either.
     BurstPlan plan;
-    plan.strategy = MemberStrategy::RequestId;
+    plan.limiter = LimiterCatalog::builtin("request-id");
     plan.clock = ClockKind::SystemMs;
     plan.windowMs = 1000;
     plan.requests = std::clamp(parser.value(requestsOption).toInt(), million, BurstPlan::maxRequests);

@@ -1,11 +1,11 @@
 #include "clientscommand.h"
 
 #include "burstengine.h"
-#include "burstoptions.h"
 #include "clientprofile.h"
 #include "clienttally.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "planoptions.h"
 #include "progressbar.h"
 #include "serveroptions.h"
 
@@ -39,14 +39,25 @@ away), 4 the script failed to load or run.)";
 
 struct ClientsOptions
 {
-    BurstOptions burst {QStringLiteral("1000"), QStringLiteral("system-ms"),
-                        QStringLiteral("The now each request carries, on each server's own clock: system-ms (wall "
-                                       "clock, ms), system-us, frozen or schedule (the arrivals' own timestamps, "
-                                       "exact and repeatable). Default: system-ms.")};
-    QCommandLineOption pace {QStringLiteral("pace"),
-                             QStringLiteral("Arrivals of the servers that give no rate= or pace=: burst, "
-                                            "interval:MICROS or poisson:PER_MS. Default: poisson:1."),
-                             QStringLiteral("PACE"), QStringLiteral("poisson:1")};
+    PlanOptions burst {{QStringLiteral("strategy"), QStringLiteral("requests"), QStringLiteral("pace"),
+                        QStringLiteral("clock"), QStringLiteral("window_ms"), QStringLiteral("limit"),
+                        QStringLiteral("seed"), QStringLiteral("pipeline")},
+                       {{QStringLiteral("strategy"), QStringLiteral("now")},
+                        {QStringLiteral("requests"), QStringLiteral("1000")},
+                        {QStringLiteral("pace"), QStringLiteral("poisson:1")},
+                        {QStringLiteral("clock"), QStringLiteral("system-ms")},
+                        {QStringLiteral("window_ms"), QStringLiteral("1000")},
+                        {QStringLiteral("limit"), QStringLiteral("0")},
+                        {QStringLiteral("seed"), QStringLiteral("1")},
+                        {QStringLiteral("pipeline"), QStringLiteral("1")}},
+                       {{QStringLiteral("clock"),
+                         QStringLiteral("The now each request carries, on each server's own clock: system-ms (wall "
+                                        "clock, ms), system-us, frozen or schedule (the arrivals' own timestamps, "
+                                        "exact and repeatable).")},
+                        {QStringLiteral("pace"),
+                         QStringLiteral("Arrivals of the servers that give no rate= or pace=: burst, "
+                                        "interval:MICROS or poisson:PER_MS.")}}};
+    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the result as one JSON object.")};
 };
 
 QString tallyTable(const QVector<ClientTally>& tallies, bool withLimit)
@@ -92,8 +103,8 @@ int runClientsCommand(const QStringList& arguments)
     const ClientsOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOption(o.pace);
     o.burst.addTo(parser);
+    parser.addOption(o.json);
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli clients: " << parser.errorText() << "\nSee zsetlab-cli clients --help.\n";
         return ExitUsage;
@@ -114,10 +125,6 @@ int runClientsCommand(const QStringList& arguments)
     if (!o.burst.read(parser, &plan, &error)
         || !parseClientProfiles(servers.join(QLatin1Char(';')), &plan.clients, &error)) {
         err << "zsetlab-cli clients: " << error << '\n';
-        return ExitUsage;
-    }
-    if (!Pacing::parse(parser.value(o.pace), &plan.pacing, &error)) {
-        err << "zsetlab-cli clients: --" << error << '\n';
         return ExitUsage;
     }
     if (const QString invalid = plan.validate(); !invalid.isEmpty()) {
@@ -146,7 +153,7 @@ int runClientsCommand(const QStringList& arguments)
     progress.clear();
 
     const QVector<ClientTally> tallies = ClientTally::fromLog(engine.log(), plan);
-    if (parser.isSet(o.burst.json)) {
+    if (parser.isSet(o.json)) {
         QJsonObject json = summary.toJson();
         QJsonArray clients;
         for (const ClientTally& tally : tallies)

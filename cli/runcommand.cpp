@@ -3,6 +3,7 @@
 #include "burstengine.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "planoptions.h"
 #include "progressbar.h"
 #include "serveroptions.h"
 #include "zsetkeys.h"
@@ -33,123 +34,55 @@ summary of what was answered is printed all the same.)";
 
 struct RunOptions
 {
-    QCommandLineOption strategy {QStringLiteral("strategy"),
-                                 QStringLiteral("Member strategy: now (the bug), random, request-id or sequence. "
-                                                "Default: now."),
-                                 QStringLiteral("NAME")};
+    PlanOptions plan {{QStringLiteral("strategy"), QStringLiteral("requests"), QStringLiteral("connections"),
+                       QStringLiteral("pipeline"), QStringLiteral("pace"), QStringLiteral("clock"),
+                       QStringLiteral("window_ms"), QStringLiteral("limit"), QStringLiteral("seed"),
+                       QStringLiteral("reconnect_for_ms"), QStringLiteral("stop_on_error")},
+                      {{QStringLiteral("strategy"), QStringLiteral("now")},
+                       {QStringLiteral("requests"), QStringLiteral("1000")},
+                       {QStringLiteral("connections"), QStringLiteral("1")},
+                       {QStringLiteral("pipeline"), QStringLiteral("1")},
+                       {QStringLiteral("pace"), QStringLiteral("burst")},
+                       {QStringLiteral("clock"), QStringLiteral("system-ms")},
+                       {QStringLiteral("window_ms"), QStringLiteral("1000")},
+                       {QStringLiteral("limit"), QStringLiteral("0")},
+                       {QStringLiteral("seed"), QStringLiteral("1")},
+                       {QStringLiteral("reconnect_for_ms"), QStringLiteral("10000")}}};
     QCommandLineOption script {QStringLiteral("script"),
                                QStringLiteral("Run your own Lua script instead (KEYS[1] = key; ARGV = now, window, "
                                               "limit, request id; reply {count, added, member} or a count)."),
                                QStringLiteral("FILE.lua")};
-    QCommandLineOption requests {QStringLiteral("requests"), QStringLiteral("Number of requests (default 1000)."),
-                                 QStringLiteral("N"), QStringLiteral("1000")};
-    QCommandLineOption connections {QStringLiteral("connections"),
-                                    QStringLiteral("Connections, each on its own thread (default 1)."),
-                                    QStringLiteral("C"), QStringLiteral("1")};
-    QCommandLineOption pipeline {QStringLiteral("pipeline"),
-                                 QStringLiteral("Calls in flight per connection (default 1)."), QStringLiteral("P"),
-                                 QStringLiteral("1")};
-    QCommandLineOption pace {QStringLiteral("pace"),
-                             QStringLiteral("burst (as fast as possible), interval:MICROS (evenly spaced) or "
-                                            "poisson:PER_MS (random arrivals, seeded). Default: burst."),
-                             QStringLiteral("PACE"), QStringLiteral("burst")};
-    QCommandLineOption clock {QStringLiteral("clock"),
-                              QStringLiteral("The now each request carries: system-ms (wall clock, ms), system-us, "
-                                             "frozen (one now for all) or schedule (the pacing's own timestamps, "
-                                             "exact and repeatable). Default: system-ms."),
-                              QStringLiteral("CLOCK"), QStringLiteral("system-ms")};
-    QCommandLineOption window {QStringLiteral("window"), QStringLiteral("Window in ms (default 1000)."),
-                               QStringLiteral("MS"), QStringLiteral("1000")};
-    QCommandLineOption limit {QStringLiteral("limit"),
-                              QStringLiteral("Admit a request when the count is at most L (default 0 = no limit)."),
-                              QStringLiteral("L"), QStringLiteral("0")};
     QCommandLineOption key {QStringLiteral("key"),
                             QStringLiteral("Use this key (under the zsetlab: prefix) and keep it. Default: a fresh "
                                            "zsetlab:run:... key, deleted at the end."),
                             QStringLiteral("NAME")};
     QCommandLineOption keep {QStringLiteral("keep"), QStringLiteral("Keep the key at the end (to inspect it).")};
-    QCommandLineOption seed {QStringLiteral("seed"), QStringLiteral("Seed of the Poisson pacing (default 1)."),
-                             QStringLiteral("S"), QStringLiteral("1")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")};
-    QCommandLineOption reconnectFor {QStringLiteral("reconnect-for"),
-                                     QStringLiteral("When the server drops the connection, connect again for up to "
-                                                    "MS ms before giving up (default 10000, 0 = give up at once)."),
-                                     QStringLiteral("MS"), QStringLiteral("10000")};
-    QCommandLineOption stopOnError {QStringLiteral("stop-on-error"),
-                                    QStringLiteral("End the run at the first request the server refuses (e.g. OOM). "
-                                                   "Default: count it as an error and go on.")};
 };
-
-bool readInteger(const QCommandLineParser& parser, const QCommandLineOption& option, qint64 min, qint64 max,
-                 qint64* value, QString* error)
-{
-    bool ok = false;
-    const QString text = parser.value(option);
-    *value = text.toLongLong(&ok);
-    if (!ok || *value < min || *value > max) {
-        *error = QStringLiteral("--%1 must be a whole number from %2 to %3, not \"%4\".")
-                     .arg(option.names().constFirst())
-                     .arg(min)
-                     .arg(max)
-                     .arg(text);
-        return false;
-    }
-    return true;
-}
 
 // Builds the plan from the options; false with a message naming the flag.
 bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* plan, QString* error, int* exitCode)
 {
     *exitCode = ExitUsage;
-    if (parser.isSet(o.strategy) && parser.isSet(o.script)) {
+    const QCommandLineOption& strategy = o.plan.option(QStringLiteral("strategy"));
+    if (parser.isSet(strategy) && parser.isSet(o.script)) {
         *error = QStringLiteral("give either --strategy or --script, not both.");
         return false;
     }
+    if (!o.plan.read(parser, plan, error))
+        return false;
     if (parser.isSet(o.script)) {
-        plan->strategy = MemberStrategy::Custom;
         if (parser.value(o.script).isEmpty()) {
             *error = QStringLiteral("--script needs the path of a Lua file.");
             return false;
         }
-        if (!LimiterScript::fromFile(parser.value(o.script), &plan->customScript, error)) {
+        LimiterScript script;
+        if (!LimiterScript::fromFile(parser.value(o.script), &script, error)) {
             error->prepend(QStringLiteral("--script: "));
             *exitCode = ExitScript;
             return false;
         }
-    } else if (parser.isSet(o.strategy) && !parseStrategy(parser.value(o.strategy), &plan->strategy)) {
-        *error = QStringLiteral("--strategy must be one of %1, not \"%2\".")
-                     .arg(builtinStrategyNames().join(QStringLiteral(", ")), parser.value(o.strategy));
-        return false;
-    }
-    qint64 value = 0;
-    if (!readInteger(parser, o.requests, 1, BurstPlan::maxRequests, &value, error))
-        return false;
-    plan->requests = static_cast<int>(value);
-    if (!readInteger(parser, o.connections, 1, BurstPlan::maxConnections, &value, error))
-        return false;
-    plan->connections = static_cast<int>(value);
-    if (!readInteger(parser, o.pipeline, 1, BurstPlan::maxPipeline, &value, error))
-        return false;
-    plan->pipeline = static_cast<int>(value);
-    if (!readInteger(parser, o.window, 1, 365LL * 24 * 3600 * 1000, &plan->windowMs, error))
-        return false;
-    if (!readInteger(parser, o.limit, 0, 1'000'000'000, &plan->limit, error))
-        return false;
-    if (!readInteger(parser, o.seed, 0, std::numeric_limits<qint64>::max(), &value, error))
-        return false;
-    plan->seed = static_cast<quint64>(value);
-    if (!readInteger(parser, o.reconnectFor, 0, BurstPlan::maxReconnectForMs, &value, error))
-        return false;
-    plan->reconnectForMs = static_cast<int>(value);
-    plan->stopOnErrors = parser.isSet(o.stopOnError);
-    if (!Pacing::parse(parser.value(o.pace), &plan->pacing, error)) {
-        error->prepend(QStringLiteral("--"));
-        return false;
-    }
-    if (!parseClock(parser.value(o.clock), &plan->clock)) {
-        *error = QStringLiteral("--clock must be one of %1, not \"%2\".")
-                     .arg(clockNames().join(QStringLiteral(", ")), parser.value(o.clock));
-        return false;
+        plan->limiter = LimiterCatalog::custom(script);
     }
     if (parser.isSet(o.key)) {
         if (parser.value(o.key).isEmpty()) {
@@ -180,8 +113,8 @@ int runRunCommand(const QStringList& arguments)
     const RunOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.strategy, o.script, o.requests, o.connections, o.pipeline, o.pace, o.clock, o.window, o.limit,
-                       o.key, o.keep, o.seed, o.json, o.reconnectFor, o.stopOnError});
+    o.plan.addTo(parser);
+    parser.addOptions({o.script, o.key, o.keep, o.json});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli run: " << parser.errorText() << "\nSee zsetlab-cli run --help.\n";
         return ExitUsage;

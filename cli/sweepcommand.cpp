@@ -1,8 +1,8 @@
 #include "sweepcommand.h"
 
-#include "burstoptions.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "planoptions.h"
 #include "progressbar.h"
 #include "ratesweep.h"
 #include "serveroptions.h"
@@ -42,9 +42,22 @@ QString defaultRatesText()
 
 struct SweepOptions
 {
-    BurstOptions burst {QStringLiteral("5000"), QStringLiteral("schedule"),
-                        QStringLiteral("schedule (the arrivals' own timestamps, sent as fast as possible: exact) or "
-                                       "system-ms (real pacing, wall clock in ms). Default: schedule.")};
+    PlanOptions burst {{QStringLiteral("strategy"), QStringLiteral("requests"), QStringLiteral("clock"),
+                        QStringLiteral("window_ms"), QStringLiteral("limit"), QStringLiteral("seed"),
+                        QStringLiteral("pipeline"), QStringLiteral("connections")},
+                       {{QStringLiteral("strategy"), QStringLiteral("now")},
+                        {QStringLiteral("requests"), QStringLiteral("5000")},
+                        {QStringLiteral("connections"), QStringLiteral("1")},
+                        {QStringLiteral("clock"), QStringLiteral("schedule")},
+                        {QStringLiteral("window_ms"), QStringLiteral("1000")},
+                        {QStringLiteral("limit"), QStringLiteral("0")},
+                        {QStringLiteral("seed"), QStringLiteral("1")},
+                        {QStringLiteral("pipeline"), QStringLiteral("1")}},
+                       {{QStringLiteral("clock"),
+                         QStringLiteral("schedule (the arrivals' own timestamps, sent as fast as possible: exact) or "
+                                        "system-ms (real pacing, wall clock in ms).")},
+                        {QStringLiteral("connections"), QStringLiteral("Connections sharing each point's requests.")}}};
+    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the result as one JSON object.")};
     QCommandLineOption rates {
         QStringLiteral("rates"),
         QStringLiteral("Arrival rates per ms, comma-separated (default %1).").arg(defaultRatesText()),
@@ -53,9 +66,6 @@ struct SweepOptions
                              QStringLiteral("poisson (random arrivals) or even (one every 1/rate ms). Default: "
                                             "poisson."),
                              QStringLiteral("poisson|even"), QStringLiteral("poisson")};
-    QCommandLineOption connections {QStringLiteral("connections"),
-                                    QStringLiteral("Connections sharing each point's requests (default 1)."),
-                                    QStringLiteral("C"), QStringLiteral("1")};
 };
 
 bool readPlan(const QCommandLineParser& parser, const SweepOptions& o, SweepPlan* plan, QString* error)
@@ -65,13 +75,9 @@ bool readPlan(const QCommandLineParser& parser, const SweepOptions& o, SweepPlan
     if (plan->burst.clock != ClockKind::Schedule && plan->burst.clock != ClockKind::SystemMs) {
         *error = QStringLiteral("--clock must be schedule or system-ms for a sweep (the theory counts milliseconds), "
                                 "not \"%1\".")
-                     .arg(parser.value(o.burst.clock));
+                     .arg(parser.value(o.burst.option(QStringLiteral("clock"))));
         return false;
     }
-    qint64 value = 0;
-    if (!readIntegerOption(parser, o.connections, 1, BurstPlan::maxConnections, &value, error))
-        return false;
-    plan->burst.connections = static_cast<int>(value);
     if (!parseSweepPacing(parser.value(o.pace), &plan->pacing)) {
         *error = QStringLiteral("--pace must be poisson or even, not \"%1\".").arg(parser.value(o.pace));
         return false;
@@ -96,8 +102,9 @@ int runSweepCommand(const QStringList& arguments)
     const SweepOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.rates, o.pace, o.connections});
+    parser.addOptions({o.rates, o.pace});
     o.burst.addTo(parser);
+    parser.addOption(o.json);
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli sweep: " << parser.errorText() << "\nSee zsetlab-cli sweep --help.\n";
         return ExitUsage;
@@ -142,7 +149,7 @@ int runSweepCommand(const QStringList& arguments)
     progress.clear();
 
     const SweepResult& result = sweep.result();
-    if (parser.isSet(o.burst.json))
+    if (parser.isSet(o.json))
         out << QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact) << '\n';
     else
         out << result.toText() << '\n';

@@ -1,10 +1,8 @@
 # Installation layout (FHS, as a Linux desktop expects it) and the Debian package.
 include(GNUInstallDirs)
 
-install(FILES ${PROJECT_SOURCE_DIR}/lua/now.lua ${PROJECT_SOURCE_DIR}/lua/random.lua
-              ${PROJECT_SOURCE_DIR}/lua/request-id.lua ${PROJECT_SOURCE_DIR}/lua/sequence.lua
-              ${PROJECT_SOURCE_DIR}/lua/microseconds.lua
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsetlab/lua)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lua/ DESTINATION ${CMAKE_INSTALL_DATADIR}/zsetlab/lua
+        FILES_MATCHING PATTERN "*.lua")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/zsetlab/scenarios
         FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/resources/org.zsetlab.zsetlab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

@@ -16,6 +16,7 @@ BurstEngine::BurstEngine(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<BurstSummary>();
+    qRegisterMetaType<RequestBatch>();
     m_collectTimer.setInterval(collectIntervalMs);
     connect(&m_collectTimer, &QTimer::timeout, this, &BurstEngine::collect);
 }
@@ -39,6 +40,7 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_plan = plan;
     m_key = plan.key.isEmpty() ? ZsetKeys::freshRunKey() : plan.key;
     const QByteArray runTag = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 36);
+    m_runTag = runTag;
     if (plan.keepLog) {
         m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
     } else {
@@ -53,7 +55,7 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
                     plan.windowInNowUnits() + (latest - earliest) * plan.nowUnitsPerMs());
     }
     m_summary = BurstSummary();
-    m_summary.strategy = plan.script().name();
+    m_summary.strategy = plan.limiter->id;
     m_summary.key = m_key;
     m_summary.clock = clockName(plan.clock);
     m_summary.pacing = plan.pacing.toString();
@@ -61,7 +63,6 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_summary.limit = plan.limit;
     m_startMs = 0;
     m_connectionDown = false;
-    m_lastBatch.clear();
 
     m_run = std::make_unique<BurstRun>(endpoint, options, plan, m_key, runTag);
     m_run->start(this, [this] { onRunEnded(); });
@@ -80,20 +81,32 @@ void BurstEngine::collect()
 {
     if (!m_run)
         return;
-    std::vector<RequestRecord> batch;
-    m_run->takeRecords(&batch);
+    auto records = std::make_shared<std::vector<RequestRecord>>();
+    m_run->takeRecords(records.get());
     if (m_startMs == 0)
         m_startMs = m_run->startWallMs();
-    if (!batch.empty()) {
-        m_lastBatch.clear();
-        if (m_log.keepsRequests()) {
-            m_lastBatch.reserve(batch.size());
-            for (const RequestRecord& record : batch)
-                m_lastBatch.push_back(record.id);
-        }
-        m_log.add(batch);
+    if (!records->empty()) {
+        const int countedBefore = m_log.truthPrefix();
+        m_log.add(*records);
         m_summary.takeCountsFrom(m_log, false);
         m_summary.reconnects = m_run->reconnects();
+        if (m_log.keepsRequests()) { // a log of totals only has nothing for views to draw
+            RequestBatch batch;
+            batch.runTag = m_runTag;
+            batch.startWallMs = m_startMs;
+            batch.nowUnitsPerMs = m_plan.nowUnitsPerMs();
+            batch.limit = m_plan.limit;
+            batch.requests = m_plan.requests;
+            auto counted = std::make_shared<std::vector<CountedRequest>>();
+            counted->reserve(size_t(m_log.truthPrefix() - countedBefore));
+            for (int i = countedBefore; i < m_log.truthPrefix(); ++i)
+                counted->push_back(
+                    {quint32(i), m_log.count(i), m_log.truth(i), m_log.isFailed(i), m_log.isAdmittedOverLimit(i)});
+            batch.finished = std::move(records);
+            batch.counted = std::move(counted);
+            batch.summary = m_summary;
+            emit batchAvailable(batch);
+        }
         emit recordsAvailable(m_log.finished(), m_log.requests());
     }
     reportOutage();

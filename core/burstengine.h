@@ -3,6 +3,7 @@
 #include "burstplan.h"
 #include "burstsummary.h"
 #include "redisconnection.h"
+#include "requestbatch.h"
 #include "requestlog.h"
 
 #include <QObject>
@@ -15,7 +16,8 @@ class BurstRun;
 // Fires the requests of a BurstPlan at a Redis server from worker threads (one hiredis
 // connection per thread) and collects what the limiter answered into a RequestLog.
 // The caller's thread is never blocked: start() returns at once, results arrive in batches
-// (recordsAvailable, at most every ~30 ms), then finished() once with the summary.
+// (batchAvailable with the records as values, at most every ~30 ms), then finished() once with
+// the summary.
 // Lives in, and is used from, one thread with an event loop (the GUI thread, the CLI's main).
 class BurstEngine : public QObject
 {
@@ -37,8 +39,6 @@ public:
     QByteArray key() const { return m_key; }
     // The burst's start on the wall clock, in ms: timelines measure `now` from here.
     qint64 startMs() const { return m_startMs; }
-    // The requests added to the log by the latest recordsAvailable(), for incremental views.
-    const std::vector<quint32>& lastBatch() const { return m_lastBatch; }
     // The `now` of every request, in order: a replay for compare mode (finished requests only;
     // none when the plan keeps no log).
     std::shared_ptr<const std::vector<qint64>> recordedNows() const;
@@ -47,6 +47,8 @@ public:
 
 signals:
     void started(const QByteArray& key);
+    // Finished requests, and the requests whose truth became known, since the last batch.
+    void batchAvailable(const RequestBatch& batch);
     void recordsAvailable(int finished, int total);
     void failed(const QString& message);
     void finished(const BurstSummary& summary);
@@ -63,7 +65,7 @@ private:
 
     BurstPlan m_plan;
     RequestLog m_log;
-    std::vector<quint32> m_lastBatch;
+    QByteArray m_runTag;
     BurstSummary m_summary;
     QByteArray m_key;
     qint64 m_startMs = 0;

@@ -131,7 +131,7 @@ QString BurstPlan::validate() const
         return Text::tr("clients: at most %1, one connection each (got %2).").arg(maxConnections).arg(clients.size());
     if (const QString invalid = validateClientProfiles(clients); !invalid.isEmpty())
         return invalid;
-    if (strategy == MemberStrategy::Custom && !customScript.isValid())
+    if (!limiter || !limiter->script.isValid())
         return Text::tr("script: a custom strategy needs a script file.");
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
         return Text::tr("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
@@ -143,11 +143,6 @@ QString BurstPlan::validate() const
         return Text::tr("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));
     return {};
-}
-
-LimiterScript BurstPlan::script() const
-{
-    return strategy == MemberStrategy::Custom ? customScript : LimiterScript::builtin(strategy);
 }
 
 bool BurstPlan::hasPacedArrivals() const

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "calltemplate.h"
-#include "limiterscript.h"
-#include "replyreading.h"
+#include "limitercatalog.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -61,11 +59,8 @@ struct BurstPlan
     QVector<ClientProfile> clients;
     qint64 windowMs = 1000;
     qint64 limit = 0; // 0: no limit, every request is admitted
-    MemberStrategy strategy = MemberStrategy::Now;
-    LimiterScript customScript; // used when strategy == Custom
-    // How a custom script is called and how it answers (null: zsetlab's own convention, a count).
-    std::shared_ptr<const CallTemplate> callTemplate;
-    ReplyStyle replyStyle = ReplyStyle::CountWithCall;
+    // The limiter fired: a catalog entry, or a user's script made into one.
+    LimiterRef limiter = LimiterCatalog::builtin("now");
     QByteArray key; // empty: a fresh zsetlab:run:… key
     quint64 seed = 1;
     bool keepKey = false; // false: the run deletes its key when it ends
@@ -90,7 +85,7 @@ struct BurstPlan
 
     // Empty when the plan can run, else a message naming the field and its allowed range.
     QString validate() const;
-    LimiterScript script() const;
+    const LimiterScript& script() const { return limiter->script; }
     // The `now` unit: 1000 per ms for SystemUs, 1 otherwise.
     qint64 nowUnitsPerMs() const { return clock == ClockKind::SystemUs ? 1000 : 1; }
     qint64 windowInNowUnits() const { return windowMs * nowUnitsPerMs(); }

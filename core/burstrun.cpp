@@ -1,10 +1,8 @@
 #include "burstrun.h"
 
 #include "clientprofile.h"
-#include "limiterreply.h"
 #include "limiterscript.h"
 #include "requestlog.h"
-#include "zsetkeys.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
@@ -96,8 +94,6 @@ BurstRun::BurstRun(const RedisEndpoint& endpoint, const ConnectOptions& options,
     , m_script(plan.script())
     , m_key(key)
     , m_runTag(runTag)
-    , m_window(QByteArray::number(plan.windowInNowUnits()))
-    , m_limit(QByteArray::number(plan.limit))
     , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 { }
 
@@ -184,12 +180,8 @@ void BurstRun::coordinate()
         return announceEnd();
     }
     m_serverVersion = control.server().version;
-    const RedisReply type = control.command({QByteArrayLiteral("TYPE"), m_key});
-    if (type.type() == RedisReply::Type::Status && type.bytes() != "none" && type.bytes() != "zset") {
-        fail(BurstFailure::Kind::Script,
-             Text::tr("The key %1 already holds a %2, not a sorted set. zsetlab leaves it as it is: choose "
-                      "another key.")
-                 .arg(QString::fromUtf8(m_key), type.text()));
+    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key); !taken.isEmpty()) {
+        fail(BurstFailure::Kind::Script, taken);
         return announceEnd();
     }
     if (!loadScript(control))
@@ -264,21 +256,10 @@ void BurstRun::coordinate()
     }
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
-    if (control.isOpen() && m_nextId > 0) {
-        const RedisReply last = control.command({QByteArrayLiteral("ZREVRANGE"), m_key, "0", "0", "WITHSCORES"});
-        if (last.type() == RedisReply::Type::Array && last.elements().size() == 2) {
-            const qint64 maxScore = last.elements()[1].bytes().toLongLong();
-            const RedisReply count = control.command({QByteArrayLiteral("ZCOUNT"), m_key,
-                                                      '(' + QByteArray::number(maxScore - m_plan.windowInNowUnits()),
-                                                      QByteArrayLiteral("+inf")});
-            if (count.type() == RedisReply::Type::Integer)
-                m_finalCount = count.toInteger();
-        } else if (last.type() == RedisReply::Type::Array) {
-            m_finalCount = 0;
-        }
-    }
+    if (control.isOpen() && m_nextId > 0)
+        m_finalCount = m_plan.limiter->store.countInWindow(control, m_key, m_plan.windowInNowUnits());
     if (!m_plan.keepKey && control.isOpen())
-        ZsetKeys::deleteRunKeys(control, m_key);
+        m_plan.limiter->store.deleteKeys(control, m_key);
     m_connections.clear();
     announceEnd();
 }
@@ -310,49 +291,15 @@ qint64 BurstRun::nowFor(int id, int connectionIndex) const
 
 RedisArgs BurstRun::callFor(int id, qint64 now) const
 {
-    const QByteArray requestId = RequestLog::requestId(m_runTag, static_cast<quint32>(id));
-    if (m_plan.callTemplate) {
-        // A script of the user's, called in its own KEYS/ARGV order.
-        CallValues values;
-        values.key = m_key;
-        values.nowMicros = m_plan.clock == ClockKind::SystemUs ? now : now * 1000;
-        values.windowMs = m_plan.windowMs;
-        values.limit = m_plan.limit;
-        values.seq = id + 1;
-        values.uuid = requestId;
-        const RedisArgs keys = m_plan.callTemplate->expandKeys(values);
-        RedisArgs call {QByteArrayLiteral("EVALSHA"), m_script.sha1(), QByteArray::number(keys.size())};
-        call << keys << m_plan.callTemplate->expandArgs(values);
-        return call;
-    }
-    return {QByteArrayLiteral("EVALSHA"),
-            m_script.sha1(),
-            QByteArrayLiteral("1"),
-            m_key,
-            QByteArray::number(now),
-            m_window,
-            m_limit,
-            requestId};
-}
-
-void BurstRun::readReply(const RedisReply& reply, RequestRecord* record) const
-{
-    if (m_plan.strategy != MemberStrategy::Custom || m_plan.replyStyle == ReplyStyle::CountWithCall) {
-        readLimiterReply(reply, record->now, RequestLog::requestId(m_runTag, record->id), record);
-        return;
-    }
-    // A user's script that answers in another style (learned by the script doctor's probe).
-    const ReplyReading reading = ReplyReading::read(reply);
-    if (!reading.readable || m_plan.replyStyle == ReplyStyle::Unknown) {
-        record->error = Text::tr("Cannot read the script's reply %1 as %2.")
-                            .arg(reply.toDisplayString().left(200), replyStyleDescription(m_plan.replyStyle));
-        return;
-    }
-    record->added = static_cast<qint8>(reading.added < 0 ? -1 : (reading.added > 0 ? 1 : 0));
-    if (m_plan.replyStyle == ReplyStyle::CountBeforeCall)
-        record->count = reading.value + 1;
-    else
-        record->verdict = static_cast<qint8>(reading.value != 0 ? 1 : 0);
+    CallValues values;
+    values.key = m_key;
+    values.unitsPerMs = m_plan.nowUnitsPerMs();
+    values.nowMicros = now * (1000 / values.unitsPerMs);
+    values.windowMs = m_plan.windowMs;
+    values.limit = m_plan.limit;
+    values.seq = id + 1;
+    values.uuid = RequestLog::requestId(m_runTag, static_cast<quint32>(id));
+    return m_plan.limiter->evalsha(values);
 }
 
 void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
@@ -402,7 +349,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
             fail(BurstFailure::Kind::Script,
                  Text::tr("Stopped at the first failed request (stop on error): %1").arg(record.error));
     } else {
-        readReply(reply, &record);
+        m_plan.limiter->readReply(reply, RequestLog::requestId(m_runTag, record.id), &record);
     }
     batch->push_back(std::move(record));
 }

@@ -96,7 +96,6 @@ private:
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
     RedisArgs callFor(int id, qint64 now) const;
-    void readReply(const RedisReply& reply, RequestRecord* record) const;
     void handOver(std::vector<RequestRecord>* batch);
 
     const RedisEndpoint m_endpoint;
@@ -105,8 +104,6 @@ private:
     const LimiterScript m_script;
     const QByteArray m_key;
     const QByteArray m_runTag;
-    const QByteArray m_window;
-    const QByteArray m_limit;
     std::vector<qint64> m_schedule;
     std::vector<std::vector<int>> m_requestsOfClient; // with clients: the requests of each, by connection
     const int m_wakeFd; // eventfd: Stop wakes workers waiting in poll()

@@ -11,6 +11,9 @@ struct CallValues
 {
     QByteArray key; // a fresh zsetlab: key
     qint64 nowMicros = 0; // the request's time; {now}, {now_s} and {now_us} are cut from it
+    // zsetlab's own convention (no template) sends now and the window in the clock's unit:
+    // 1 per ms, or 1000 per ms for a microsecond clock.
+    qint64 unitsPerMs = 1;
     qint64 windowMs = 0;
     qint64 limit = 0;
     qint64 seq = 0; // a counter of the caller, unique per call

@@ -1,7 +1,5 @@
 #include "limiterexperiment.h"
 
-#include "zsetkeys.h"
-
 #include <QMetaObject>
 
 #include <future>
@@ -13,7 +11,8 @@ LimiterExperiment::LimiterExperiment(QObject* parent)
         m_engines[side] = std::make_unique<BurstEngine>();
         BurstEngine* engine = m_engines[side].get();
         connect(engine, &BurstEngine::started, this, [this, side] { emit runStarted(Side(side)); });
-        connect(engine, &BurstEngine::recordsAvailable, this, [this, side] { emit recordsAvailable(Side(side)); });
+        connect(engine, &BurstEngine::batchAvailable, this,
+                [this, side](const RequestBatch& batch) { emit batchAvailable(Side(side), batch); });
         connect(engine, &BurstEngine::finished, this,
                 [this, side](const BurstSummary& summary) { onFinished(Side(side), summary); });
         connect(engine, &BurstEngine::failed, this, &LimiterExperiment::failed);
@@ -24,7 +23,7 @@ LimiterExperiment::~LimiterExperiment()
 {
     for (auto& engine : m_engines)
         engine->stop();
-    const QList<QByteArray> keys = shownKeys();
+    const QVector<ShownKey> keys = shownKeys();
     for (auto& engine : m_engines)
         engine.reset(); // joins the burst threads
     deleteKeys(keys, true);
@@ -36,17 +35,22 @@ void LimiterExperiment::setServer(const RedisEndpoint& endpoint, const ConnectOp
     m_options = options;
 }
 
-QList<QByteArray> LimiterExperiment::shownKeys() const
+LimiterRef LimiterExperiment::limiter(Side side) const
 {
-    QList<QByteArray> keys;
+    return m_engines[side]->plan().limiter;
+}
+
+QVector<LimiterExperiment::ShownKey> LimiterExperiment::shownKeys() const
+{
+    QVector<ShownKey> keys;
     for (int side : {Left, Right}) {
         if (m_fired[side] && m_engines[side] && !m_engines[side]->key().isEmpty())
-            keys << m_engines[side]->key();
+            keys.append({m_engines[side]->key(), m_engines[side]->plan().limiter->store});
     }
     return keys;
 }
 
-void LimiterExperiment::deleteKeys(const QList<QByteArray>& keys, bool wait)
+void LimiterExperiment::deleteKeys(const QVector<ShownKey>& keys, bool wait)
 {
     if (keys.isEmpty())
         return;
@@ -58,8 +62,8 @@ void LimiterExperiment::deleteKeys(const QList<QByteArray>& keys, bool wait)
     m_thread.post([this, keys, endpoint, options, done, wait] {
         RedisConnection connection;
         if (connection.open(endpoint, options)) {
-            for (const QByteArray& key : keys)
-                ZsetKeys::deleteRunKeys(connection, key);
+            for (const ShownKey& shown : keys)
+                shown.store.deleteKeys(connection, shown.key);
         }
         if (!wait)
             QMetaObject::invokeMethod(
@@ -70,24 +74,20 @@ void LimiterExperiment::deleteKeys(const QList<QByteArray>& keys, bool wait)
         finished.wait();
 }
 
-bool LimiterExperiment::fire(const BurstPlan& plan, bool compare, MemberStrategy uniqueStrategy)
+bool LimiterExperiment::fire(const ExperimentPlan& plan)
 {
     if (isRunning()) {
         m_error = tr("A burst is running: stop it first.");
         return false;
     }
-    BurstPlan left = plan;
+    BurstPlan left = plan.leftPlan();
     left.keepKey = true;
     left.key.clear();
-    if (compare)
-        left.strategy = MemberStrategy::Now;
     m_error = left.validate();
     if (!m_error.isEmpty())
         return false;
     deleteKeys(shownKeys(), false);
-    m_plan = left;
-    m_compare = compare;
-    m_uniqueStrategy = uniqueStrategy;
+    m_plan = plan;
     m_stopped = false;
     m_fired = {true, false};
     if (!m_engines[Left]->start(m_endpoint, left, m_options)) {
@@ -101,13 +101,12 @@ bool LimiterExperiment::fire(const BurstPlan& plan, bool compare, MemberStrategy
 void LimiterExperiment::onFinished(Side side, const BurstSummary& summary)
 {
     emit runFinished(side, summary);
-    if (side == Left && m_compare && !m_stopped && !summary.failure.isFailure() && summary.sent > 0) {
-        // The same timestamps, replayed at the unique strategy.
-        BurstPlan right = m_plan;
-        right.strategy = m_uniqueStrategy;
+    if (side == Left && m_plan.compare && !m_stopped && !summary.failure.isFailure() && summary.sent > 0) {
+        // The same timestamps, replayed at the fix.
+        BurstPlan right = m_engines[Left]->plan();
+        right.limiter = m_plan.fix;
         right.replayNows = m_engines[Left]->recordedNows();
         right.requests = static_cast<int>(right.replayNows->size());
-        right.connections = m_plan.connections;
         m_fired[Right] = true;
         if (m_engines[Right]->start(m_endpoint, right, m_options))
             return;
@@ -129,7 +128,7 @@ void LimiterExperiment::reset()
     stop();
     deleteKeys(shownKeys(), false);
     m_fired = {false, false};
-    m_compare = false;
+    m_plan.compare = false;
 }
 
 bool LimiterExperiment::isRunning() const

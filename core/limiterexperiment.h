@@ -1,6 +1,7 @@
 #pragma once
 
 #include "burstengine.h"
+#include "experimentplan.h"
 #include "taskthread.h"
 
 #include <QObject>
@@ -9,8 +10,9 @@
 #include <memory>
 
 // What the window fires: one burst, or in compare mode the same timestamps twice, first at the
-// `now` strategy (left), then replayed at a unique strategy (right), each on its own key.
-// Keys are kept while shown and deleted on reset(), on the next fire() and on destruction.
+// `now` limiter (left), then replayed at a fix (right), each on its own key. Keys are kept while
+// shown and deleted (through each side's limiter) on reset(), on the next fire() and on
+// destruction.
 class LimiterExperiment : public QObject
 {
     Q_OBJECT
@@ -22,23 +24,25 @@ public:
     ~LimiterExperiment() override;
 
     void setServer(const RedisEndpoint& endpoint, const ConnectOptions& options);
-    // compare: the left side runs `plan` with the `now` strategy, the right side then replays its
-    // timestamps with `uniqueStrategy`. False, with error(), when the plan is invalid.
-    bool fire(const BurstPlan& plan, bool compare, MemberStrategy uniqueStrategy);
+    // False, with error(), when the plan is invalid or a burst is running.
+    bool fire(const ExperimentPlan& plan);
     void stop();
     // Forgets the runs and deletes their keys (on a task thread).
     void reset();
 
     bool isRunning() const;
-    bool isCompare() const { return m_compare; }
+    bool isCompare() const { return m_plan.compare; }
     bool hasRun(Side side) const { return m_fired[side]; }
+    // What the last fire() fires, and what each side ran (valid once it started).
+    const ExperimentPlan& plan() const { return m_plan; }
+    LimiterRef limiter(Side side) const;
     BurstEngine& engine(Side side) { return *m_engines[side]; }
     const BurstEngine& engine(Side side) const { return *m_engines[side]; }
     QString error() const { return m_error; }
 
 signals:
     void runStarted(LimiterExperiment::Side side);
-    void recordsAvailable(LimiterExperiment::Side side);
+    void batchAvailable(LimiterExperiment::Side side, const RequestBatch& batch);
     void runFinished(LimiterExperiment::Side side, const BurstSummary& summary);
     void allFinished();
     void failed(const QString& message);
@@ -46,16 +50,19 @@ signals:
 
 private:
     void onFinished(Side side, const BurstSummary& summary);
-    void deleteKeys(const QList<QByteArray>& keys, bool wait);
-    QList<QByteArray> shownKeys() const;
+    struct ShownKey
+    {
+        QByteArray key;
+        LimiterStore store;
+    };
+    void deleteKeys(const QVector<ShownKey>& keys, bool wait);
+    QVector<ShownKey> shownKeys() const;
 
     std::array<std::unique_ptr<BurstEngine>, 2> m_engines;
     std::array<bool, 2> m_fired {false, false};
     RedisEndpoint m_endpoint;
     ConnectOptions m_options;
-    BurstPlan m_plan;
-    MemberStrategy m_uniqueStrategy = MemberStrategy::RequestId;
-    bool m_compare = false;
+    ExperimentPlan m_plan;
     bool m_stopped = false;
     QString m_error;
     TaskThread m_thread;

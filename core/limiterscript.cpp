@@ -14,63 +14,15 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(LimiterScript)
 };
 
-struct StrategyEntry
-{
-    MemberStrategy strategy;
-    const char* name;
-};
-constexpr StrategyEntry strategyTable[] = {
-    {MemberStrategy::Now, "now"},
-    {MemberStrategy::Random, "random"},
-    {MemberStrategy::RequestId, "request-id"},
-    {MemberStrategy::Sequence, "sequence"},
-};
 } // namespace
 
-QString strategyName(MemberStrategy strategy)
+LimiterScript LimiterScript::fromResource(const QString& name)
 {
-    for (const auto& entry : strategyTable) {
-        if (entry.strategy == strategy)
-            return QLatin1String(entry.name);
-    }
-    return QStringLiteral("custom");
-}
-
-bool parseStrategy(const QString& name, MemberStrategy* strategy)
-{
-    for (const auto& entry : strategyTable) {
-        if (name == QLatin1String(entry.name)) {
-            *strategy = entry.strategy;
-            return true;
-        }
-    }
-    return false;
-}
-
-QStringList builtinStrategyNames()
-{
-    QStringList names;
-    for (const auto& entry : strategyTable)
-        names << QLatin1String(entry.name);
-    return names;
-}
-
-bool isUniqueStrategy(MemberStrategy strategy)
-{
-    return strategy == MemberStrategy::RequestId || strategy == MemberStrategy::Sequence
-        || strategy == MemberStrategy::Random;
-}
-
-LimiterScript LimiterScript::builtin(MemberStrategy strategy)
-{
-    Q_ASSERT(strategy != MemberStrategy::Custom);
-    QFile file(QStringLiteral(":/lua/%1.lua").arg(strategyName(strategy)));
+    QFile file(QStringLiteral(":/lua/%1.lua").arg(name));
     const bool opened = file.open(QIODevice::ReadOnly);
-    Q_ASSERT_X(opened, "LimiterScript::builtin", "the Lua scripts are compiled into zsetlab_core");
+    Q_ASSERT_X(opened, "LimiterScript::fromResource", "the Lua scripts are compiled into zsetlab_core");
     Q_UNUSED(opened);
-    LimiterScript script = fromSource(strategyName(strategy), file.readAll());
-    script.m_strategy = strategy;
-    return script;
+    return fromSource(name, file.readAll());
 }
 
 LimiterScript LimiterScript::fromSource(const QString& name, const QByteArray& source)

@@ -8,35 +8,25 @@
 
 class RedisConnection;
 
-// How a limiter script names the ZSET member of a request (see lua/).
-enum class MemberStrategy { Now, Random, RequestId, Sequence, Custom };
-
-QString strategyName(MemberStrategy strategy); // "now", "random", "request-id", "sequence", "custom"
-bool parseStrategy(const QString& name, MemberStrategy* strategy);
-QStringList builtinStrategyNames();
-// True for strategies whose member is unique per request by design.
-bool isUniqueStrategy(MemberStrategy strategy);
-
-// A Lua limiter script: one of the built-in strategies (compiled in from lua/) or a user's file.
-// Calling convention: KEYS[1] = ZSET key; ARGV = now, window, limit, request id.
+// A Lua limiter script: one of zsetlab's (compiled in from lua/) or a user's file. See
+// limitercatalog.h for how each is called and read.
 class LimiterScript
 {
 public:
     LimiterScript() = default;
-    static LimiterScript builtin(MemberStrategy strategy);
+    // lua/<name>.lua, compiled in as :/lua/<name>.lua.
+    static LimiterScript fromResource(const QString& name);
     static LimiterScript fromSource(const QString& name, const QByteArray& source);
     // Reads a script file; false with a message when it cannot be read or is empty.
     static bool fromFile(const QString& path, LimiterScript* script, QString* error);
 
     bool isValid() const { return !m_source.isEmpty(); }
-    MemberStrategy strategy() const { return m_strategy; }
     QString name() const { return m_name; }
     const QByteArray& source() const { return m_source; }
     // The SHA1 that SCRIPT LOAD will answer, computed locally.
     const QByteArray& sha1() const { return m_sha1; }
 
 private:
-    MemberStrategy m_strategy = MemberStrategy::Custom;
     QString m_name;
     QByteArray m_source;
     QByteArray m_sha1;

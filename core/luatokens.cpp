@@ -34,40 +34,50 @@ int longBracketEnd(const QByteArray& s, int i, QByteArray* contents, int* line)
 
 } // namespace
 
-QVector<Token> tokenize(const QByteArray& s, int* troubleLine)
+QVector<Token> tokenize(const QByteArray& s, int* troubleLine, TokenMode mode)
 {
     QVector<Token> tokens;
     int line = 1;
     int i = 0;
+    int start = 0; // where the token being read began
+    const bool highlighting = mode == TokenMode::Highlight;
     auto push = [&](Token::Kind kind, const QByteArray& text, int at) {
         Token token;
         token.kind = kind;
         token.text = text;
         token.line = at;
+        token.offset = start;
+        token.length = i - start;
         tokens.append(token);
+    };
+    auto toEndOfLine = [&] {
+        while (i < s.size() && s[i] != '\n')
+            ++i;
     };
     while (i < s.size()) {
         const char c = s[i];
+        start = i;
         if (c == '\n') {
             ++line, ++i;
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
             ++i;
         } else if (c == '-' && i + 1 < s.size() && s[i + 1] == '-') {
-            QByteArray ignored;
-            const int end = (i + 2 < s.size() && s[i + 2] == '[') ? longBracketEnd(s, i + 2, &ignored, &line) : -1;
-            if (end >= 0) {
+            const int at = line;
+            QByteArray text;
+            const int end = (i + 2 < s.size() && s[i + 2] == '[') ? longBracketEnd(s, i + 2, &text, &line) : -1;
+            if (end >= 0)
                 i = end;
-            } else {
-                while (i < s.size() && s[i] != '\n')
-                    ++i;
-            }
+            else if (highlighting && i + 3 < s.size() && s[i + 2] == '[' && (s[i + 3] == '[' || s[i + 3] == '='))
+                i = int(s.size()); // a long comment left open runs to the end
+            else
+                toEndOfLine();
+            if (highlighting)
+                push(Token::Kind::Comment, text, at);
         } else if (isNameStart(c)) {
-            const int start = i;
             while (i < s.size() && (isNameStart(s[i]) || isDigit(s[i])))
                 ++i;
             push(Token::Kind::Name, s.mid(start, i - start), line);
         } else if (isDigit(c) || (c == '.' && i + 1 < s.size() && isDigit(s[i + 1]))) {
-            const int start = i;
             bool hex = c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X');
             i += hex ? 2 : 0;
             while (i < s.size()) {
@@ -86,10 +96,11 @@ QVector<Token> tokenize(const QByteArray& s, int* troubleLine)
             const int at = line;
             QByteArray text;
             ++i;
+            bool open = false;
             while (i < s.size() && s[i] != c) {
                 if (s[i] == '\n') {
-                    *troubleLine = at;
-                    return tokens;
+                    open = true;
+                    break;
                 }
                 if (s[i] == '\\' && i + 1 < s.size()) {
                     const char e = s[++i];
@@ -100,9 +111,13 @@ QVector<Token> tokenize(const QByteArray& s, int* troubleLine)
                 }
                 ++i;
             }
-            if (i >= s.size()) {
-                *troubleLine = at;
-                return tokens;
+            if (open || i >= s.size()) {
+                if (!highlighting) {
+                    *troubleLine = at;
+                    return tokens;
+                }
+                push(Token::Kind::String, text, at); // to the end of its line
+                continue;
             }
             ++i;
             push(Token::Kind::String, text, at);
@@ -111,14 +126,14 @@ QVector<Token> tokenize(const QByteArray& s, int* troubleLine)
             QByteArray text;
             const int end = longBracketEnd(s, i, &text, &line);
             if (end < 0) {
-                push(Token::Kind::Symbol, "[", line);
                 ++i;
+                push(Token::Kind::Symbol, "[", line);
                 continue;
             }
             if (text.startsWith('\n'))
                 text.remove(0, 1);
-            push(Token::Kind::String, text, at);
             i = end;
+            push(Token::Kind::String, text, at);
         } else {
             static const char* const symbols[] = {"...", "..", "==", "~=", "<=", ">=", "::", "//"};
             int length = 1;
@@ -129,10 +144,11 @@ QVector<Token> tokenize(const QByteArray& s, int* troubleLine)
                     break;
                 }
             }
-            push(Token::Kind::Symbol, s.mid(i, length), line);
             i += length;
+            push(Token::Kind::Symbol, s.mid(start, length), line);
         }
     }
+    start = i;
     push(Token::Kind::End, {}, line);
     return tokens;
 }

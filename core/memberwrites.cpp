@@ -1,6 +1,6 @@
 #include "memberwrites.h"
 
-#include "requestlog.h"
+#include "requestbatch.h"
 
 void MemberWrites::reset()
 {
@@ -9,20 +9,21 @@ void MemberWrites::reset()
     m_requestIdPrefix.clear();
 }
 
-void MemberWrites::add(const RequestLog& log, const std::vector<quint32>& ids)
+void MemberWrites::add(const RequestBatch& batch)
 {
-    if (m_requestIdPrefix.isEmpty() && log.size() > 0)
-        m_requestIdPrefix = log.requestId(0).chopped(1); // "<tag>:0" -> "<tag>:"
-    for (const quint32 id : ids) {
-        const int i = static_cast<int>(id);
-        if (i >= log.size() || !log.isDone(i) || log.isFailed(i))
+    if (m_requestIdPrefix.isEmpty())
+        m_requestIdPrefix = batch.runTag + ':';
+    if (!batch.finished)
+        return;
+    for (const RequestRecord& record : *batch.finished) {
+        if (!record.error.isEmpty())
             continue;
-        switch (log.memberKind(i)) {
+        switch (record.memberKind) {
         case RequestRecord::MemberKind::Now:
-            ++m_byNow[log.now(i)];
+            ++m_byNow[record.now];
             break;
         case RequestRecord::MemberKind::Text:
-            ++m_byText[log.member(i)];
+            ++m_byText[record.member];
             break;
         case RequestRecord::MemberKind::RequestId: // unique by construction: writesOf() answers 1
         case RequestRecord::MemberKind::Unknown:

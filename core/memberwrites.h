@@ -6,15 +6,15 @@
 #include <unordered_map>
 #include <vector>
 
-class RequestLog;
+struct RequestBatch;
 
 // How many requests of a burst wrote each ZSET member: 1 for a unique member, N when N requests
-// of one millisecond collided on `member = now`. Updated incrementally from the log's batches.
+// of one millisecond collided on `member = now`. Updated incrementally from the engine's batches.
 class MemberWrites
 {
 public:
     void reset();
-    void add(const RequestLog& log, const std::vector<quint32>& ids);
+    void add(const RequestBatch& batch);
     // 0 for a member this burst did not write.
     int writesOf(const QByteArray& member) const;
 

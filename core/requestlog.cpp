@@ -42,13 +42,12 @@ QByteArray RequestLog::requestId(int i) const
     return requestId(m_runTag, static_cast<quint32>(i));
 }
 
-void RequestLog::add(std::vector<RequestRecord>& batch)
+void RequestLog::add(const std::vector<RequestRecord>& batch)
 {
     if (keepsRequests())
         addRows(batch);
     else
         addTotals(batch);
-    batch.clear();
     advanceTruth();
 }
 
@@ -90,9 +89,9 @@ quint8 RequestLog::count(const RequestRecord& record)
     return flags;
 }
 
-void RequestLog::addRows(std::vector<RequestRecord>& batch)
+void RequestLog::addRows(const std::vector<RequestRecord>& batch)
 {
-    for (RequestRecord& record : batch) {
+    for (const RequestRecord& record : batch) {
         const size_t i = record.id;
         if (i >= m_now.size() || (m_flags[i] & Done))
             continue;
@@ -112,7 +111,7 @@ void RequestLog::addRows(std::vector<RequestRecord>& batch)
     }
 }
 
-void RequestLog::addTotals(std::vector<RequestRecord>& batch)
+void RequestLog::addTotals(const std::vector<RequestRecord>& batch)
 {
     for (const RequestRecord& record : batch) {
         if (record.id >= static_cast<quint32>(m_requests) || record.id < static_cast<quint32>(m_truthPrefix))

@@ -55,7 +55,7 @@ public:
     void reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag,
                Retention retention = Retention::EveryRequest, qint64 disorderAllowance = 0);
     // Stores finished requests (any order) and advances the truth over the finished prefix.
-    void add(std::vector<RequestRecord>& batch);
+    void add(const std::vector<RequestRecord>& batch);
 
     // Rows kept: the planned requests, or 0 with TotalsOnly.
     int size() const { return static_cast<int>(m_now.size()); }
@@ -113,8 +113,8 @@ private:
     };
 
     quint8 count(const RequestRecord& record);
-    void addRows(std::vector<RequestRecord>& batch);
-    void addTotals(std::vector<RequestRecord>& batch);
+    void addRows(const std::vector<RequestRecord>& batch);
+    void addTotals(const std::vector<RequestRecord>& batch);
     void advanceTruth();
     qint64 truthOf(qint64 now, quint8 flags);
 

@@ -1,14 +1,15 @@
 #pragma once
 
-#include "burstplan.h"
+#include "experimentplan.h"
 
 #include <QJsonObject>
 #include <QString>
 
 #include <optional>
 
-// A scenario file: a burst plan with the view around it (compare mode, language, timeline range),
-// as JSON with a schema version, so a lesson or a documentation picture can be replayed exactly.
+// A scenario file: what to fire (an ExperimentPlan: the burst plan and compare mode) with the view
+// around it (language, timeline range), as JSON with a schema version, so a lesson or a
+// documentation picture can be replayed exactly.
 struct Scenario
 {
     static constexpr const char* schema = "zsetlab.scenario/1";
@@ -16,9 +17,7 @@ struct Scenario
     QString title;
     QString description;
     QString language; // "en", "vi", or empty: the system's
-    bool compare = false;
-    MemberStrategy uniqueStrategy = MemberStrategy::RequestId; // the right side in compare mode
-    BurstPlan plan;
+    ExperimentPlan experiment;
     std::optional<std::pair<double, double>> timelineMs; // visible range, ms since start
 
     QJsonObject toJson() const;

@@ -52,7 +52,8 @@ struct ScriptDebugger::Worker
     RedisEndpoint endpoint;
     ConnectOptions options;
     Mode mode = Mode::Forked;
-    QByteArray key;
+    QByteArray key; // the ZSET shown after each step: the first of keys
+    RedisArgs keys;
     QList<QByteArray> sourceLines;
     int zsetRows = 100;
     RedisConnection connection;
@@ -100,8 +101,8 @@ struct ScriptDebugger::Worker
             return Outcome::failure(tr("The server refused SCRIPT DEBUG: %1").arg(error.message));
         }
         // EVAL, not EVALSHA: the debugger needs the source, and the server refuses EVALSHA here.
-        RedisArgs eval {"EVAL", source, "1", key};
-        eval << argv;
+        RedisArgs eval {"EVAL", source, QByteArray::number(keys.size())};
+        eval << keys << argv;
         const RedisReply first = connection.command(eval);
         if (first.type() == RedisReply::Type::Array && !LdbTranscript::toStep(LdbTranscript::parse(first)).ended) {
             // LDB trims every logged reply and value to 256 bytes unless told otherwise: about
@@ -320,17 +321,28 @@ QString ScriptDebugger::modeDescription(Mode mode)
 
 bool ScriptDebugger::start(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv, Mode mode)
 {
+    return start(script, RedisArgs {key}, argv, mode);
+}
+
+bool ScriptDebugger::start(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, Mode mode)
+{
     QString refusal;
     if (!m_hasServer)
         refusal = tr("No server is set for the debugger.");
     else if (!script.isValid())
         refusal = tr("There is no script to debug.");
-    else if (key.isEmpty() || key.size() > ldbMaxArgument)
+    for (const QByteArray& key : keys) {
+        if (!refusal.isEmpty())
+            break;
+        if (key.isEmpty() || key.size() > ldbMaxArgument)
+            refusal = tr("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
+        else if (mode == Mode::Sync && !ZsetKeys::isOwnKey(key))
+            refusal = tr("Synchronous debugging keeps the script's writes, so it runs only on zsetlab's own "
+                         "keys (\"%1...\"); use the forked mode for %2.")
+                          .arg(QLatin1String(ZsetKeys::prefix), QString::fromUtf8(key));
+    }
+    if (keys.isEmpty() && refusal.isEmpty())
         refusal = tr("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
-    else if (mode == Mode::Sync && !ZsetKeys::isOwnKey(key))
-        refusal = tr("Synchronous debugging keeps the script's writes, so it runs only on zsetlab's own "
-                     "keys (\"%1...\"); use the forked mode for %2.")
-                      .arg(QLatin1String(ZsetKeys::prefix), QString::fromUtf8(key));
     if (!refusal.isEmpty()) {
         emit failed(refusal);
         return false;
@@ -349,7 +361,8 @@ bool ScriptDebugger::start(const LimiterScript& script, const QByteArray& key, c
     worker->endpoint = m_endpoint;
     worker->options = m_options;
     worker->mode = mode;
-    worker->key = key;
+    worker->key = keys.value(0);
+    worker->keys = keys;
     worker->zsetRows = m_zsetRows;
     m_worker = worker;
     m_active = true;

@@ -49,6 +49,8 @@ public:
     // (and emits failed) when the request is refused at once: no server or script, a key LDB
     // cannot take (over 1024 bytes), or a key outside "zsetlab:" in Sync mode, which keeps writes.
     bool start(const LimiterScript& script, const QByteArray& key, const RedisArgs& argv, Mode mode = Mode::Forked);
+    // The same with every key the script takes (KEYS); the first is the ZSET shown at each step.
+    bool start(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, Mode mode = Mode::Forked);
     // Runs the current line and stops at the next one (LDB "step").
     void step();
     // Runs to the end, or to a redis.breakpoint() in the script (LDB "continue").

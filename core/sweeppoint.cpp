@@ -82,11 +82,11 @@ double theoryStoredFraction(SweepPacing pacing, double ratePerMs)
     return -std::expm1(-ratePerMs) / ratePerMs; // (1 - e^-L) / L, exact for small L too
 }
 
-double theoryStoredFraction(MemberStrategy strategy, SweepPacing pacing, double ratePerMs)
+double theoryStoredFraction(const LimiterEntry& limiter, SweepPacing pacing, double ratePerMs)
 {
-    if (strategy == MemberStrategy::Now)
+    if (limiter.role == LimiterEntry::Role::Bug)
         return theoryStoredFraction(pacing, ratePerMs);
-    if (isUniqueStrategy(strategy))
+    if (limiter.isUnique())
         return 1.0;
     return std::numeric_limits<double>::quiet_NaN();
 }
@@ -173,7 +173,7 @@ SweepPoint SweepPoint::measure(const SweepPlan& plan, int index, const BurstSumm
     point.admittedOverLimit = summary.admittedOverLimit;
     point.durationMs = summary.durationMs;
     const BurstPlan burst = plan.planAt(index);
-    point.theoryFraction = theoryStoredFraction(burst.strategy, plan.pacing, point.ratePerMs);
+    point.theoryFraction = theoryStoredFraction(*burst.limiter, plan.pacing, point.ratePerMs);
     const qint64 succeeded = summary.sent - summary.errors;
     if (succeeded > 1)
         point.timelineRatePerMs = double(succeeded - 1) / double(std::max<qint64>(1, log.maxNow() - log.minNow()));

@@ -24,9 +24,9 @@ Pacing sweepPacingAt(SweepPacing pacing, double ratePerMs);
 // millisecond with at least one arrival keeps one member, so (1 - e^-L) / L for Poisson arrivals
 // and min(1, d) for arrivals every d = 1/L ms.
 double theoryStoredFraction(SweepPacing pacing, double ratePerMs);
-// The same for a strategy: 1 for strategies with unique members (random counts as unique, as it
-// is on Redis 7; before 7.0 it collides like now), NaN for a custom script (unknown).
-double theoryStoredFraction(MemberStrategy strategy, SweepPacing pacing, double ratePerMs);
+// The same for a limiter: 1 for the fixes, unique members (random counts as unique, as it is on
+// Redis 7; before 7.0 it collides like now), NaN for the others (unknown).
+double theoryStoredFraction(const LimiterEntry& limiter, SweepPacing pacing, double ratePerMs);
 
 // A rate sweep: one burst per rate, each on a fresh key.
 struct SweepPlan

@@ -1,5 +1,6 @@
 #include "zsetkeys.h"
 
+#include "limitercatalog.h"
 #include "redisconnection.h"
 
 #include <QDateTime>
@@ -27,7 +28,14 @@ bool isOwnKey(const QByteArray& key)
 
 QList<QByteArray> companionKeys(const QByteArray& zsetKey)
 {
-    return {zsetKey + ":seq"};
+    QList<QByteArray> keys;
+    for (const LimiterRef& limiter : LimiterCatalog::all()) {
+        for (const LimiterStore::Key& key : limiter->store.keys()) {
+            if (!key.suffix.isEmpty() && !keys.contains(zsetKey + key.suffix))
+                keys << zsetKey + key.suffix;
+        }
+    }
+    return keys;
 }
 
 bool deleteRunKeys(RedisConnection& connection, const QByteArray& zsetKey)

@@ -15,8 +15,10 @@ QByteArray freshRunKey();
 // A user-named key, kept under the prefix: "limiter" -> "zsetlab:limiter"; "zsetlab:x" stays.
 QByteArray userKey(const QString& name);
 bool isOwnKey(const QByteArray& key);
-// The keys a run's script may have created beside the ZSET (the sequence counter).
+// The keys a built-in limiter may create beside a run's ZSET (the sequence counter): the
+// companions of the catalog's stores.
 QList<QByteArray> companionKeys(const QByteArray& zsetKey);
-// Deletes the ZSET and its companions; refuses (returns false) keys outside the prefix.
+// Deletes the ZSET and every companion a built-in limiter makes; refuses (returns false) keys
+// outside the prefix. A run deletes through its own limiter's store instead.
 bool deleteRunKeys(RedisConnection& connection, const QByteArray& zsetKey);
 } // namespace ZsetKeys

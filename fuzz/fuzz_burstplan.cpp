@@ -6,6 +6,7 @@
 //   pace, clock, strategy, requests, connections, pipeline, window ms, limit, key,
 //   clock offsets (comma separated), seed. Missing lines keep the plan's defaults.
 #include "burstplan.h"
+#include "limitercatalog.h"
 #include "limiterscript.h"
 
 #include <QByteArray>
@@ -71,11 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             abort();
         plan.clock = clock;
     }
-    MemberStrategy strategy = MemberStrategy::Now;
+    MemberStrategy strategy = QStringLiteral("now");
     if (parseStrategy(line(lines, 2), &strategy)) {
         if (strategyName(strategy) != line(lines, 2) || strategy == MemberStrategy::Custom)
             abort();
-        plan.strategy = strategy;
+        plan.limiter = LimiterCatalog::builtin(strategy);
     }
 
     setInt(lines, 3, &plan.requests);

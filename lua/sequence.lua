@@ -2,7 +2,8 @@
 --
 -- The member is the timestamp plus a number that Redis itself increments (INCR) on
 -- every call, so no two calls can share a member, whatever their clocks say.
--- The counter lives beside the ZSET, in KEYS[1] .. ':seq', and expires with it.
+-- The counter lives beside the ZSET, in KEYS[1] .. ':seq', and expires with it. (zsetlab
+-- also passes that key as KEYS[2], as Redis asks callers to declare every key a script uses.)
 --
 -- KEYS[1]  the ZSET of one client
 -- ARGV[1]  now, an integer timestamp (milliseconds)

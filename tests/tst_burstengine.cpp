@@ -1,4 +1,5 @@
 #include "burstengine.h"
+#include "limitercatalog.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -22,10 +23,10 @@ int threadCount()
     return -1;
 }
 
-BurstPlan planOf(MemberStrategy strategy, ClockKind clock, const char* pace, int requests, qint64 limit = 0)
+BurstPlan planOf(const QString& strategy, ClockKind clock, const char* pace, int requests, qint64 limit = 0)
 {
     BurstPlan plan;
-    plan.strategy = strategy;
+    plan.limiter = LimiterCatalog::builtin(strategy);
     plan.clock = clock;
     plan.requests = requests;
     plan.limit = limit;
@@ -91,23 +92,23 @@ void TestBurstEngine::initTestCase()
 
 void TestBurstEngine::frozenClockWithLimit_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<qint64>("stored");
     QTest::addColumn<qint64>("overwritten");
     QTest::addColumn<qint64>("admitted");
     QTest::addColumn<qint64>("overLimit");
     QTest::addColumn<qint64>("finalCount");
     QTest::newRow("now: one member, the burst goes through")
-        << MemberStrategy::Now << qint64(1) << qint64(999) << qint64(1000) << qint64(990) << qint64(1);
+        << QStringLiteral("now") << qint64(1) << qint64(999) << qint64(1000) << qint64(990) << qint64(1);
     QTest::newRow("request-id: counted right")
-        << MemberStrategy::RequestId << qint64(1000) << qint64(0) << qint64(10) << qint64(0) << qint64(1000);
+        << QStringLiteral("request-id") << qint64(1000) << qint64(0) << qint64(10) << qint64(0) << qint64(1000);
     QTest::newRow("sequence: counted right")
-        << MemberStrategy::Sequence << qint64(1000) << qint64(0) << qint64(10) << qint64(0) << qint64(1000);
+        << QStringLiteral("sequence") << qint64(1000) << qint64(0) << qint64(10) << qint64(0) << qint64(1000);
 }
 
 void TestBurstEngine::frozenClockWithLimit()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     BurstEngine engine;
     const BurstPlan plan = planOf(strategy, ClockKind::Frozen, "burst", 1000, 10);
     BurstSummary summary;
@@ -128,16 +129,16 @@ void TestBurstEngine::frozenClockWithLimit()
 
 void TestBurstEngine::spacedScheduleNeverCollides_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
-    QTest::newRow("now") << MemberStrategy::Now;
-    QTest::newRow("random") << MemberStrategy::Random;
-    QTest::newRow("request-id") << MemberStrategy::RequestId;
-    QTest::newRow("sequence") << MemberStrategy::Sequence;
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("now") << QStringLiteral("now");
+    QTest::newRow("random") << QStringLiteral("random");
+    QTest::newRow("request-id") << QStringLiteral("request-id");
+    QTest::newRow("sequence") << QStringLiteral("sequence");
 }
 
 void TestBurstEngine::spacedScheduleNeverCollides()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     BurstEngine engine;
     const BurstPlan plan = planOf(strategy, ClockKind::Schedule, "interval:2000", 500);
     BurstSummary summary;
@@ -151,7 +152,7 @@ void TestBurstEngine::spacedScheduleNeverCollides()
 void TestBurstEngine::denseScheduleStoresOnePerMillisecond()
 {
     BurstEngine engine;
-    const BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::Schedule, "interval:250", 1000);
+    const BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::Schedule, "interval:250", 1000);
     const qint64 expected = distinctMilliseconds(plan);
     QCOMPARE(expected, 250); // four requests share each millisecond
     BurstSummary summary;
@@ -185,7 +186,7 @@ void TestBurstEngine::connectionsAndPipeliningKeepTheTotals()
     QFETCH(ClockKind, clock);
     QFETCH(int, connections);
     QFETCH(int, pipeline);
-    for (const MemberStrategy strategy : {MemberStrategy::Now, MemberStrategy::RequestId}) {
+    for (const QString& strategy : {QStringLiteral("now"), QStringLiteral("request-id")}) {
         BurstPlan single = planOf(strategy, clock, "interval:250", 2000);
         BurstPlan parallel = single;
         parallel.connections = connections;
@@ -214,7 +215,7 @@ void TestBurstEngine::truthMatchesAUniqueLimiter()
 {
     // With unique members and one connection, what Redis counted is the truth, request by request.
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::RequestId, ClockKind::Schedule, "poisson:3", 3000);
+    BurstPlan plan = planOf(QStringLiteral("request-id"), ClockKind::Schedule, "poisson:3", 3000);
     plan.windowMs = 20;
     BurstSummary summary;
     RUN_BURST(engine, plan, summary);
@@ -228,7 +229,7 @@ void TestBurstEngine::truthMatchesAUniqueLimiter()
 void TestBurstEngine::streamsBatchesWhileRunning()
 {
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "interval:100", 3000); // about 0.3 s
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::SystemMs, "interval:100", 3000); // about 0.3 s
     QSignalSpy batches(&engine, &BurstEngine::recordsAvailable);
     QSignalSpy finished(&engine, &BurstEngine::finished);
     QVERIFY(engine.start(TestRedis::endpoint(), plan));
@@ -248,7 +249,7 @@ void TestBurstEngine::stopKeepsAConsistentPartialLog()
 {
     const int threadsBefore = threadCount();
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "interval:1000", 100000); // 100 s
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::SystemMs, "interval:1000", 100000); // 100 s
     plan.connections = 3;
     QSignalSpy batches(&engine, &BurstEngine::recordsAvailable);
     QSignalSpy finished(&engine, &BurstEngine::finished);
@@ -281,7 +282,7 @@ void TestBurstEngine::refusesAKeyOfAnotherType()
     const QByteArray key = TestRedis::uniqueKey("list");
     m_redis.command({"RPUSH", key, "a", "b"});
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::Frozen, "burst", 100);
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::Frozen, "burst", 100);
     plan.key = key;
     QSignalSpy failed(&engine, &BurstEngine::failed);
     BurstSummary summary;
@@ -298,9 +299,9 @@ void TestBurstEngine::refusesAKeyOfAnotherType()
 void TestBurstEngine::reportsAScriptThatDoesNotCompile()
 {
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Custom, ClockKind::Frozen, "burst", 10);
-    plan.customScript = LimiterScript::fromSource(QStringLiteral("mine.lua"),
-                                                  "local key = KEYS[1]\n\nredis.call('ZADD' key, 1, 1)\n");
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::Frozen, "burst", 10);
+    plan.limiter = LimiterCatalog::custom(
+        LimiterScript::fromSource(QStringLiteral("mine.lua"), "local key = KEYS[1]\n\nredis.call('ZADD' key, 1, 1)\n"));
     BurstSummary summary;
     RUN_BURST(engine, plan, summary);
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
@@ -315,7 +316,7 @@ void TestBurstEngine::reportsAServerThatIsNotThere()
     QSignalSpy finished(&engine, &BurstEngine::finished);
     QTemporaryDir dir;
     QVERIFY(engine.start(RedisEndpoint::unixSocket(dir.filePath(QStringLiteral("gone.sock"))),
-                         planOf(MemberStrategy::Now, ClockKind::Frozen, "burst", 10)));
+                         planOf(QStringLiteral("now"), ClockKind::Frozen, "burst", 10)));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Connection);
@@ -325,7 +326,7 @@ void TestBurstEngine::reportsAServerThatIsNotThere()
 void TestBurstEngine::deletesItsKeyUnlessKept()
 {
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Sequence, ClockKind::Frozen, "burst", 50);
+    BurstPlan plan = planOf(QStringLiteral("sequence"), ClockKind::Frozen, "burst", 50);
     plan.keepKey = false;
     BurstSummary summary;
     RUN_BURST(engine, plan, summary);
@@ -337,7 +338,7 @@ void TestBurstEngine::deletesItsKeyUnlessKept()
 void TestBurstEngine::survivesScriptFlushMidBurst()
 {
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::RequestId, ClockKind::SystemMs, "interval:200", 3000);
+    BurstPlan plan = planOf(QStringLiteral("request-id"), ClockKind::SystemMs, "interval:200", 3000);
     plan.pipeline = 4;
     QSignalSpy finished(&engine, &BurstEngine::finished);
     QVERIFY(engine.start(TestRedis::endpoint(), plan));
@@ -356,7 +357,7 @@ void TestBurstEngine::timesOutOnAPausedServer()
     PrivateRedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "interval:1000", 100000);
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::SystemMs, "interval:1000", 100000);
     ConnectOptions options;
     options.commandTimeout = std::chrono::milliseconds(300);
     QSignalSpy finished(&engine, &BurstEngine::finished);
@@ -376,7 +377,7 @@ void TestBurstEngine::stopsPromptlyOnAPausedServer()
     PrivateRedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
-    BurstPlan plan = planOf(MemberStrategy::Now, ClockKind::SystemMs, "burst", 1000000);
+    BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::SystemMs, "burst", 1000000);
     plan.connections = 2;
     plan.pipeline = 8;
     ConnectOptions options;

@@ -1,6 +1,7 @@
 #include "burstengine.h"
 #include "clientprofile.h"
 #include "clienttally.h"
+#include "limitercatalog.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -185,24 +186,24 @@ void TestClientProfile::burstClientsShareTheRequests()
 void TestClientProfile::clientsCollideWhenTheirClocksAgree_data()
 {
     QTest::addColumn<QString>("clients");
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<qint64>("acrossClients");
     // Two servers at 0.1 per ms (one request every 10 ms each), 200 requests in all.
     QTest::newRow("same clock: each millisecond is written by both")
-        << "pace=interval:10000;pace=interval:10000" << MemberStrategy::Now << qint64(100);
+        << "pace=interval:10000;pace=interval:10000" << QStringLiteral("now") << qint64(100);
     QTest::newRow("5 ms apart: never the same millisecond")
-        << "pace=interval:10000;pace=interval:10000,offset=5" << MemberStrategy::Now << qint64(0);
+        << "pace=interval:10000;pace=interval:10000,offset=5" << QStringLiteral("now") << qint64(0);
     QTest::newRow("same clock, unique members: no collision")
-        << "pace=interval:10000;pace=interval:10000" << MemberStrategy::RequestId << qint64(0);
+        << "pace=interval:10000;pace=interval:10000" << QStringLiteral("request-id") << qint64(0);
 }
 
 void TestClientProfile::clientsCollideWhenTheirClocksAgree()
 {
     QFETCH(QString, clients);
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(qint64, acrossClients);
     BurstPlan plan = planOf(clients.toLatin1().constData(), ClockKind::Schedule, 200);
-    plan.strategy = strategy;
+    plan.limiter = LimiterCatalog::builtin(strategy);
     BurstEngine engine;
     BurstSummary summary;
     RUN_BURST(engine, plan, summary);
@@ -247,7 +248,7 @@ void TestClientProfile::pacedClientsKeepTheirOwnConnection()
     // Real pacing on the wall clock: each server sends on its own connection when its requests
     // are due, whatever the other server does.
     BurstPlan plan = planOf("rate=2;pace=interval:1000,offset=5;rate=1,offset=-5", ClockKind::SystemMs, 600);
-    plan.strategy = MemberStrategy::Sequence;
+    plan.limiter = LimiterCatalog::builtin("sequence");
     std::vector<quint16> clientOf;
     plan.scheduleMicros(&clientOf);
     BurstEngine engine;

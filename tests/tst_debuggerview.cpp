@@ -1,6 +1,8 @@
 #include "burstpanel.h"
 #include "debuggerview.h"
+#include "limitercatalog.h"
 #include "mainwindow.h"
+#include "planmodel.h"
 #include "serversession.h"
 #include "testredis.h"
 
@@ -32,10 +34,10 @@ void TestDebuggerView::stepsTheNextRequestToItsZadd()
     window.connectToServer(request);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
     BurstPlan plan;
-    plan.strategy = MemberStrategy::Now;
+    plan.limiter = LimiterCatalog::builtin("now");
     plan.clock = ClockKind::Frozen;
     plan.requests = 3;
-    window.burstPanel()->setPlan(plan);
+    window.planModel()->edit([&plan](ExperimentPlan& experiment) { experiment.burst = plan; });
     QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
     window.fire();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);

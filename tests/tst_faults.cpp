@@ -3,6 +3,7 @@
 // reconfigures it) and checks the engine and the CLI: the fault is reported promptly, the partial
 // log stays whole, and the run goes on or ends as the user chose.
 #include "burstengine.h"
+#include "limitercatalog.h"
 #include "redisconnection.h"
 #include "testredis.h"
 #include "zsetkeys.h"
@@ -35,10 +36,10 @@ redis.call('PEXPIRE', key, window)
 return {count, added, ARGV[4]}
 )lua";
 
-BurstPlan pacedPlan(MemberStrategy strategy, int requests, const char* pace)
+BurstPlan pacedPlan(const QString& strategy, int requests, const char* pace)
 {
     BurstPlan plan;
-    plan.strategy = strategy;
+    plan.limiter = LimiterCatalog::builtin(strategy);
     plan.clock = ClockKind::SystemMs;
     plan.requests = requests;
     QString error;
@@ -163,7 +164,7 @@ void TestFaults::killedServerIsReportedWithinASecond()
     PrivateRedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
-    BurstPlan plan = pacedPlan(MemberStrategy::Now, 100000, "interval:200"); // 20 s
+    BurstPlan plan = pacedPlan(QStringLiteral("now"), 100000, "interval:200"); // 20 s
     plan.connections = 2;
     plan.pipeline = 4;
     plan.reconnectForMs = reconnectForMs;
@@ -204,7 +205,7 @@ void TestFaults::restartedServerLetsTheRunGoOn()
     PrivateRedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
-    BurstPlan plan = pacedPlan(MemberStrategy::RequestId, 4000, "interval:500"); // 2 s
+    BurstPlan plan = pacedPlan(QStringLiteral("request-id"), 4000, "interval:500"); // 2 s
     plan.connections = 2;
     plan.pipeline = 2;
     QSignalSpy lost(&engine, &BurstEngine::connectionLost);
@@ -256,8 +257,8 @@ void TestFaults::outOfMemoryCountsErrors()
     RedisConnection redis;
     QVERIFY(redis.open(server.endpoint()));
     BurstEngine engine;
-    BurstPlan plan = pacedPlan(MemberStrategy::Custom, 3000, "interval:200"); // 0.6 s
-    plan.customScript = LimiterScript::fromSource(QStringLiteral("add-first.lua"), addFirstScript);
+    BurstPlan plan = pacedPlan(QStringLiteral("now"), 3000, "interval:200"); // 0.6 s
+    plan.limiter = LimiterCatalog::custom(LimiterScript::fromSource(QStringLiteral("add-first.lua"), addFirstScript));
     plan.stopOnErrors = stopOnErrors;
     QSignalSpy finished(&engine, &BurstEngine::finished);
     QVERIFY(engine.start(server.endpoint(), plan));
@@ -314,7 +315,7 @@ void TestFaults::missingAclPermissionNamesTheFix()
     bob.password = QStringLiteral("pw");
     BurstEngine engine;
     QSignalSpy finished(&engine, &BurstEngine::finished);
-    QVERIFY(engine.start(bob, pacedPlan(MemberStrategy::Now, 100, "burst")));
+    QVERIFY(engine.start(bob, pacedPlan(QStringLiteral("now"), 100, "burst")));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
@@ -332,7 +333,7 @@ void TestFaults::wrongPasswordNamesTheFix()
     bob.password = QStringLiteral("not-pw");
     BurstEngine engine;
     QSignalSpy finished(&engine, &BurstEngine::finished);
-    QVERIFY(engine.start(bob, pacedPlan(MemberStrategy::Now, 100, "burst")));
+    QVERIFY(engine.start(bob, pacedPlan(QStringLiteral("now"), 100, "burst")));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Connection);

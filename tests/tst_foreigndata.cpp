@@ -4,6 +4,7 @@
 // its expiry only ran down with the clock (PTTL), and that zsetlab created nothing outside its
 // "zsetlab:" prefix. SCAN over the whole database is fine here; product code never lists keys.
 #include "burstengine.h"
+#include "limitercatalog.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -208,15 +209,15 @@ QString TestForeignData::foreignDataDamage()
 
 void TestForeignData::burstsLeaveForeignKeysAlone_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<bool>("keepKey");
     QTest::addColumn<int>("connections");
     QTest::addColumn<int>("pipeline");
     for (const bool keep : {false, true}) {
         const char* cleanup = keep ? "kept key" : "key deleted at the end";
-        for (const MemberStrategy strategy : {MemberStrategy::Now, MemberStrategy::Random, MemberStrategy::RequestId,
-                                              MemberStrategy::Sequence, MemberStrategy::Custom}) {
-            const QByteArray name = strategyName(strategy).toUtf8();
+        for (const QString& strategy : {QStringLiteral("now"), QStringLiteral("random"), QStringLiteral("request-id"),
+                                        QStringLiteral("sequence"), QStringLiteral("custom")}) {
+            const QByteArray name = strategy.toUtf8();
             QTest::addRow("%s, %s", name.constData(), cleanup) << strategy << keep << 1 << 1;
             QTest::addRow("%s, %s, 3 connections, pipeline 8", name.constData(), cleanup) << strategy << keep << 3 << 8;
         }
@@ -225,23 +226,24 @@ void TestForeignData::burstsLeaveForeignKeysAlone_data()
 
 void TestForeignData::burstsLeaveForeignKeysAlone()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(bool, keepKey);
     QFETCH(int, connections);
     QFETCH(int, pipeline);
     BurstPlan plan;
-    plan.strategy = strategy;
-    if (strategy == MemberStrategy::Custom) {
+    if (strategy == QLatin1String("custom")) {
         // A user's script in the article's style: replies with the bare count, keeps a counter
         // beside its ZSET (named from KEYS[1], as the convention requires).
-        plan.customScript = LimiterScript::fromSource(
+        plan.limiter = LimiterCatalog::custom(LimiterScript::fromSource(
             QStringLiteral("mine.lua"),
             "local now = tonumber(ARGV[1])\n"
             "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - tonumber(ARGV[2]))\n"
             "redis.call('ZADD', KEYS[1], now, now .. '-' .. redis.call('INCR', KEYS[1] .. ':seq'))\n"
             "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
             "redis.call('PEXPIRE', KEYS[1] .. ':seq', ARGV[2])\n"
-            "return redis.call('ZCARD', KEYS[1])\n");
+            "return redis.call('ZCARD', KEYS[1])\n"));
+    } else {
+        plan.limiter = LimiterCatalog::builtin(strategy);
     }
     plan.clock = ClockKind::Frozen;
     plan.requests = 300;
@@ -272,7 +274,7 @@ void TestForeignData::burstsLeaveForeignKeysAlone()
 void TestForeignData::stoppedBurstLeavesForeignKeysAlone()
 {
     BurstPlan plan;
-    plan.strategy = MemberStrategy::Sequence;
+    plan.limiter = LimiterCatalog::builtin("sequence");
     plan.requests = 1'000'000;
     plan.connections = 2;
     plan.pipeline = 4;

@@ -8,6 +8,7 @@
 #include "zsetpanel.h"
 
 #include <QDockWidget>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QtTest>
 
@@ -21,6 +22,7 @@ private slots:
     void cleanupTestCase();
     void navigates();
     void everyStepDoesWhatItSays();
+    void everyStepFiresTheLimiterItNames();
 
 private:
     void runStep(int step);
@@ -147,6 +149,47 @@ void TestLesson::everyStepDoesWhatItSays()
         = redis.command({"PTTL", m_window->experiment()->engine(LimiterExperiment::Left).key()}).toInteger();
     QVERIFY2(ttl > 900 * 1000, qPrintable(QString::number(ttl)));
     QVERIFY2(m_lesson->resultText().contains(QLatin1String("1000 s")), qPrintable(m_lesson->resultText()));
+}
+
+// Each step's text names a limiter (its stepLimiter()); what ran must be that one, as the summary
+// says and as the members that landed in the ZSET show: a lesson step once fired the request-id
+// limiter while its text and its result line explained math.random().
+void TestLesson::everyStepFiresTheLimiterItNames()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    // What the members of each limiter look like (a request id is "<run tag>:<n>").
+    const QHash<QString, QRegularExpression> shapes {
+        {QStringLiteral("now"), QRegularExpression(QStringLiteral("^\\d{13}$"))},
+        {QStringLiteral("request-id"), QRegularExpression(QStringLiteral("^[0-9a-z]+:\\d+$"))},
+        {QStringLiteral("random"), QRegularExpression(QStringLiteral("^\\d{13}-0\\.\\d+$"))},
+        {QStringLiteral("sequence"), QRegularExpression(QStringLiteral("^\\d{13}-\\d+$"))},
+        {QStringLiteral("microseconds"), QRegularExpression(QStringLiteral("^req:1\\.\\d+e\\+15$"))},
+    };
+    int checked = 0;
+    for (int step = 0; step < m_lesson->stepCount(); ++step) {
+        m_lesson->goToStep(step);
+        const QString named = m_lesson->stepLimiter();
+        if (named.isEmpty())
+            continue;
+        QVERIFY2(shapes.contains(named), qPrintable(named));
+        runStep(step);
+        LimiterExperiment* experiment = m_window->experiment();
+        const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
+        const BurstEngine& engine = experiment->engine(side);
+        QCOMPARE(engine.plan().limiter->id, named);
+        QCOMPARE(engine.summary().strategy, named);
+        const RedisReply members = redis.command({"ZRANGE", engine.key(), "0", "-1"});
+        QVERIFY2(!members.elements().empty(), engine.key().constData());
+        for (const RedisReply& member : members.elements())
+            QVERIFY2(shapes.value(named).match(member.text()).hasMatch(),
+                     qPrintable(QStringLiteral("step %1 (%2): member %3").arg(step + 1).arg(named, member.text())));
+        // The result line says which limiter ran, with one of its members.
+        QVERIFY2(m_lesson->resultText().contains(engine.plan().limiter->displayName()),
+                 qPrintable(m_lesson->resultText()));
+        ++checked;
+    }
+    QVERIFY(checked >= 6);
 }
 
 QTEST_MAIN(TestLesson)

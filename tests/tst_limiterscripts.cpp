@@ -1,18 +1,23 @@
+#include "limitercatalog.h"
 #include "limiterscript.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
+#include <QFileInfo>
 #include <QTemporaryFile>
 #include <QtTest>
 
 namespace {
 constexpr long long baseMs = 1710000000000LL;
 
+// Calls a script by zsetlab's convention: KEYS = the keys its catalog entry keeps (the sequence
+// counter too), ARGV = now, window, limit, request id.
 RedisReply callLimiter(ScriptRunner& runner, RedisConnection& connection, const QByteArray& key, long long now,
                        long long window, int requestId)
 {
+    const LimiterRef limiter = LimiterCatalog::find(runner.script().name());
     return runner.run(
-        connection, {key},
+        connection, limiter ? limiter->store.keysFor(key) : QList<QByteArray> {key},
         {QByteArray::number(now), QByteArray::number(window), "0", "req-" + QByteArray::number(requestId)});
 }
 } // namespace
@@ -46,20 +51,20 @@ void TestLimiterScripts::initTestCase()
 
 void TestLimiterScripts::oneMillisecondCollides_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<int>("members");
     const bool reseeds = m_connection.server().reseedsLuaRandomPerCall();
-    QTest::newRow("now: one member for 1000 calls") << MemberStrategy::Now << 1;
-    QTest::newRow("random: 1000 on Redis 7, 1 before") << MemberStrategy::Random << (reseeds ? 1 : 1000);
-    QTest::newRow("request-id: 1000") << MemberStrategy::RequestId << 1000;
-    QTest::newRow("sequence: 1000") << MemberStrategy::Sequence << 1000;
+    QTest::newRow("now: one member for 1000 calls") << QStringLiteral("now") << 1;
+    QTest::newRow("random: 1000 on Redis 7, 1 before") << QStringLiteral("random") << (reseeds ? 1 : 1000);
+    QTest::newRow("request-id: 1000") << QStringLiteral("request-id") << 1000;
+    QTest::newRow("sequence: 1000") << QStringLiteral("sequence") << 1000;
 }
 
 void TestLimiterScripts::oneMillisecondCollides()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(int, members);
-    ScriptRunner runner(LimiterScript::builtin(strategy));
+    ScriptRunner runner(LimiterCatalog::builtin(strategy)->script);
     const QByteArray key = TestRedis::uniqueKey("frozen");
     const int calls = 1000;
     int overwritten = 0;
@@ -80,17 +85,17 @@ void TestLimiterScripts::oneMillisecondCollides()
 
 void TestLimiterScripts::twoMillisecondsApartNeverCollide_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
-    QTest::newRow("now") << MemberStrategy::Now;
-    QTest::newRow("random") << MemberStrategy::Random;
-    QTest::newRow("request-id") << MemberStrategy::RequestId;
-    QTest::newRow("sequence") << MemberStrategy::Sequence;
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("now") << QStringLiteral("now");
+    QTest::newRow("random") << QStringLiteral("random");
+    QTest::newRow("request-id") << QStringLiteral("request-id");
+    QTest::newRow("sequence") << QStringLiteral("sequence");
 }
 
 void TestLimiterScripts::twoMillisecondsApartNeverCollide()
 {
-    QFETCH(MemberStrategy, strategy);
-    ScriptRunner runner(LimiterScript::builtin(strategy));
+    QFETCH(QString, strategy);
+    ScriptRunner runner(LimiterCatalog::builtin(strategy)->script);
     const QByteArray key = TestRedis::uniqueKey("spaced");
     const int calls = 500;
     for (int i = 0; i < calls; ++i) {
@@ -103,7 +108,7 @@ void TestLimiterScripts::twoMillisecondsApartNeverCollide()
 
 void TestLimiterScripts::theWindowTrimsOldEntries()
 {
-    ScriptRunner runner(LimiterScript::builtin(MemberStrategy::RequestId));
+    ScriptRunner runner(LimiterCatalog::builtin("request-id")->script);
     const QByteArray key = TestRedis::uniqueKey("window");
     // One request per ms with a 10 ms window: the count settles at 10.
     long long count = 0;
@@ -117,7 +122,7 @@ void TestLimiterScripts::theWindowTrimsOldEntries()
 
 void TestLimiterScripts::survivesScriptFlush()
 {
-    ScriptRunner runner(LimiterScript::builtin(MemberStrategy::Sequence));
+    ScriptRunner runner(LimiterCatalog::builtin("sequence")->script);
     const QByteArray key = TestRedis::uniqueKey("flush");
     QCOMPARE(callLimiter(runner, m_connection, key, baseMs, 1000, 1).elements().at(0).toInteger(), 1LL);
     QVERIFY(!m_connection.command({"SCRIPT", "FLUSH"}).isError());
@@ -130,7 +135,7 @@ void TestLimiterScripts::survivesScriptFlush()
 
 void TestLimiterScripts::explainsAKeyOfTheWrongType()
 {
-    ScriptRunner runner(LimiterScript::builtin(MemberStrategy::Now));
+    ScriptRunner runner(LimiterCatalog::builtin("now")->script);
     const QByteArray key = TestRedis::uniqueKey("string");
     m_connection.command({"SET", key, "not a zset"});
     const RedisReply reply = callLimiter(runner, m_connection, key, baseMs, 1000, 1);
@@ -184,10 +189,10 @@ void TestLimiterScripts::readsScriptsFromFiles()
 
     QTemporaryFile file;
     QVERIFY(file.open());
-    file.write(LimiterScript::builtin(MemberStrategy::RequestId).source());
+    file.write(LimiterCatalog::builtin("request-id")->script.source());
     file.close();
     QVERIFY2(LimiterScript::fromFile(file.fileName(), &script, &error), qPrintable(error));
-    QCOMPARE(script.strategy(), MemberStrategy::Custom);
+    QCOMPARE(script.name(), QFileInfo(file.fileName()).fileName());
     ScriptRunner runner(script);
     const QByteArray key = TestRedis::uniqueKey("file");
     QCOMPARE(callLimiter(runner, m_connection, key, baseMs, 10, 1).elements().at(2).text(), QStringLiteral("req-1"));
@@ -196,11 +201,9 @@ void TestLimiterScripts::readsScriptsFromFiles()
 
 void TestLimiterScripts::computesTheShaRedisWill()
 {
-    for (const QString& name : builtinStrategyNames()) {
-        MemberStrategy strategy;
-        QVERIFY(parseStrategy(name, &strategy));
-        const LimiterScript script = LimiterScript::builtin(strategy);
-        QCOMPARE(script.name(), name);
+    for (const LimiterRef& limiter : LimiterCatalog::all()) {
+        const LimiterScript& script = limiter->script;
+        QCOMPARE(script.name(), limiter->id);
         QCOMPARE(m_connection.command({"SCRIPT", "LOAD", script.source()}).bytes(), script.sha1());
     }
 }
@@ -219,7 +222,7 @@ void TestLimiterScripts::deletesOnlyItsOwnKeys()
     QCOMPARE(ZsetKeys::userKey(QStringLiteral("limiter")), QByteArray("zsetlab:limiter"));
     QCOMPARE(ZsetKeys::userKey(QStringLiteral("zsetlab:limiter")), QByteArray("zsetlab:limiter"));
 
-    ScriptRunner runner(LimiterScript::builtin(MemberStrategy::Sequence));
+    ScriptRunner runner(LimiterCatalog::builtin("sequence")->script);
     QVERIFY(!callLimiter(runner, m_connection, key, baseMs, 60000, 1).isError());
     QCOMPARE(m_connection.command({"EXISTS", key, key + ":seq"}).toInteger(), 2LL);
     QVERIFY(ZsetKeys::deleteRunKeys(m_connection, key));

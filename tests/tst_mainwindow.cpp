@@ -1,8 +1,11 @@
 #include "burstpanel.h"
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
+#include "limitercatalog.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
+#include "planfields.h"
+#include "planmodel.h"
 #include "runview.h"
 #include "serverbar.h"
 #include "serversession.h"
@@ -12,15 +15,21 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QRadioButton>
+#include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
-BurstPlan frozenPlan(MemberStrategy strategy, int requests)
+BurstPlan frozenPlan(const QString& strategy, int requests)
 {
     BurstPlan plan;
-    plan.strategy = strategy;
+    plan.limiter = LimiterCatalog::builtin(strategy);
     plan.requests = requests;
     plan.clock = ClockKind::Frozen;
     plan.windowMs = 60000;
@@ -53,12 +62,15 @@ private slots:
     void init();
     void cleanup();
     void buildsWithAllPanels();
+    void burstPanelEditsThePlanModel();
     void frozenBurstWithNowStoresOneMember();
     void frozenBurstWithRequestIdStoresEveryRequest();
     void compareModeRunsBothFromOneSchedule();
     void timelineClickSelectsTheMember();
     void refusesToFireWithoutAServer();
     void keepsTheSimulatedServersOfAScenario();
+    void scenarioPlanSurvivesOpenFireSave_data();
+    void scenarioPlanSurvivesOpenFireSave();
     void windowImageIsNotBlank();
 
 private:
@@ -97,8 +109,10 @@ void TestMainWindow::connectWindow()
 
 void TestMainWindow::fireAndWait(const BurstPlan& plan, bool compare)
 {
-    m_window->burstPanel()->setPlan(plan);
-    m_window->burstPanel()->setCompareMode(compare);
+    m_window->planModel()->edit([&](ExperimentPlan& experiment) {
+        experiment.burst = plan;
+        experiment.compare = compare;
+    });
     QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
     m_window->fireAction()->trigger();
     QVERIFY(m_window->experiment()->isRunning());
@@ -118,8 +132,9 @@ void TestMainWindow::buildsWithAllPanels()
     QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
     // Defaults that show the bug on the first click.
-    const BurstPlan plan = m_window->burstPanel()->plan();
-    QCOMPARE(plan.strategy, MemberStrategy::Now);
+    const BurstPlan plan = m_window->planModel()->plan().burst;
+    QCOMPARE(plan.limiter->id, QStringLiteral("now"));
+    QCOMPARE(plan.requests, 200);
     QCOMPARE(plan.limit, 10);
     QCOMPARE(plan.pacing.kind, Pacing::Kind::Burst);
     QCOMPARE(m_window->fireAction()->shortcut(), QKeySequence(Qt::Key_F5));
@@ -137,12 +152,40 @@ void TestMainWindow::buildsWithAllPanels()
              qPrintable(m_window->serverBar()->statusText()));
 }
 
+void TestMainWindow::burstPanelEditsThePlanModel()
+{
+    BurstPanel* panel = m_window->burstPanel();
+    PlanModel* model = m_window->planModel();
+    // The unique member's choices are the catalog's fixes and traps, in its order.
+    QComboBox* unique = panel->uniqueField();
+    QVector<LimiterRef> offered
+        = LimiterCatalog::withRole(LimiterEntry::Role::Fix) + LimiterCatalog::withRole(LimiterEntry::Role::Trap);
+    QCOMPARE(unique->count(), int(offered.size()));
+    for (int i = 0; i < offered.size(); ++i)
+        QCOMPARE(unique->itemText(i), offered[i]->displayName());
+    // A field edits the model; choosing "random" makes it the burst's limiter.
+    panel->findChild<QSpinBox*>()->setValue(77); // Requests, the form's first field
+    QCOMPARE(model->plan().burst.requests, 77);
+    const int random = unique->findText(LimiterCatalog::builtin("random")->displayName());
+    unique->setCurrentIndex(random);
+    emit unique->activated(random);
+    QCOMPARE(model->plan().burst.limiter->id, QStringLiteral("random"));
+    QCOMPARE(model->plan().fix->id, QStringLiteral("random"));
+    // And the model's changes show in the fields.
+    model->edit([](ExperimentPlan& plan) {
+        plan.burst.limiter = LimiterCatalog::builtin("now");
+        plan.burst.limit = 3;
+    });
+    QCOMPARE(panel->findChildren<QSpinBox*>().last()->value(), 3);
+    QVERIFY(panel->findChildren<QRadioButton*>().first()->isChecked()); // member = now
+}
+
 void TestMainWindow::frozenBurstWithNowStoresOneMember()
 {
     connectWindow();
     QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    fireAndWait(frozenPlan(MemberStrategy::Now, 500));
+    fireAndWait(frozenPlan(QStringLiteral("now"), 500));
     ZsetModel* model = m_window->zsetPanel()->model();
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"), 10000);
@@ -151,9 +194,9 @@ void TestMainWindow::frozenBurstWithNowStoresOneMember()
     QCOMPARE(numbers->figure(QStringLiteral("stored")), QStringLiteral("1"));
     QCOMPARE(numbers->figure(QStringLiteral("overwritten")), QStringLiteral("499"));
     QCOMPARE(numbers->figure(QStringLiteral("beyond")), QStringLiteral("490"));
-    const TimelineBuckets& buckets = m_window->runView(LimiterExperiment::Left)->timeline()->buckets();
-    QCOMPARE(buckets.buckets().size(), size_t(1));
-    QCOMPARE(buckets.buckets().begin()->second.overwritten, 499);
+    const TimelineModel& timeline = m_window->runView(LimiterExperiment::Left)->timeline()->model();
+    QCOMPARE(timeline.lane(0).size(), size_t(1));
+    QCOMPARE(timeline.lane(0).begin()->second.overwritten, 499);
 }
 
 void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
@@ -161,7 +204,7 @@ void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
     connectWindow();
     QAbstractItemModelTester tester(m_window->zsetPanel()->model(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    fireAndWait(frozenPlan(MemberStrategy::RequestId, 500));
+    fireAndWait(frozenPlan(QStringLiteral("request-id"), 500));
     ZsetModel* model = m_window->zsetPanel()->model();
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 500, 10000);
     QCOMPARE(m_window->runView(LimiterExperiment::Left)->numbers()->figure(QStringLiteral("stored")),
@@ -178,7 +221,7 @@ void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
 void TestMainWindow::compareModeRunsBothFromOneSchedule()
 {
     connectWindow();
-    BurstPlan plan = frozenPlan(MemberStrategy::RequestId, 300);
+    BurstPlan plan = frozenPlan(QStringLiteral("request-id"), 300);
     plan.clock = ClockKind::Schedule;
     QVERIFY(Pacing::parse(QStringLiteral("interval:250"), &plan.pacing, nullptr));
     fireAndWait(plan, true);
@@ -202,7 +245,7 @@ void TestMainWindow::compareModeRunsBothFromOneSchedule()
 void TestMainWindow::timelineClickSelectsTheMember()
 {
     connectWindow();
-    BurstPlan plan = frozenPlan(MemberStrategy::Now, 400);
+    BurstPlan plan = frozenPlan(QStringLiteral("now"), 400);
     plan.clock = ClockKind::Schedule;
     QVERIFY(Pacing::parse(QStringLiteral("interval:250"), &plan.pacing, nullptr));
     fireAndWait(plan);
@@ -228,10 +271,70 @@ void TestMainWindow::keepsTheSimulatedServersOfAScenario()
     QString error;
     QVERIFY2(Scenario::load(QStringLiteral(":/scenarios/three-servers.json"), &scenario, &error), qPrintable(error));
     m_window->applyScenario(scenario);
-    const BurstPlan plan = m_window->burstPanel()->plan();
+    const BurstPlan plan = m_window->planModel()->plan().burst;
     QCOMPARE(plan.clients.size(), 3);
     QCOMPARE(plan.clients.at(2).offsetMs, 40);
-    QCOMPARE(m_window->currentScenario().plan.clients.size(), 3);
+    QCOMPARE(m_window->currentScenario().experiment.burst.clients.size(), 3);
+}
+
+void TestMainWindow::scenarioPlanSurvivesOpenFireSave_data()
+{
+    QTest::addColumn<QByteArray>("plan");
+    QTest::addColumn<bool>("compare");
+    // Every field of a plan, none at its default.
+    QTest::newRow("connections with clock offsets")
+        << QByteArray(R"({"strategy":"sequence","requests":120,"connections":3,"pipeline":4,"pace":"poisson:2.5",)"
+                      R"("clock":"schedule","window_ms":250,"limit":42,"seed":99,"reconnect_for_ms":5000,)"
+                      R"("stop_on_error":true,"clock_offsets_ms":[0,0,40]})")
+        << false;
+    QTest::newRow("app servers, compare mode")
+        << QByteArray(R"({"strategy":"request-id","requests":90,"connections":1,"pipeline":2,"pace":"interval:300",)"
+                      R"("clock":"schedule","window_ms":500,"limit":7,"seed":5,"reconnect_for_ms":0,)"
+                      R"("stop_on_error":false,"clients":"rate=2;rate=1,offset=5"})")
+        << true;
+}
+
+void TestMainWindow::scenarioPlanSurvivesOpenFireSave()
+{
+    QFETCH(QByteArray, plan);
+    QFETCH(bool, compare);
+    const QByteArray json = R"({"schema":"zsetlab.scenario/1","title":"every field","unique_strategy":"sequence",)"
+                            R"("compare":)"
+        + QByteArray(compare ? "true" : "false") + R"(,"plan":)" + plan + "}";
+    Scenario scenario;
+    QString error;
+    QVERIFY2(Scenario::fromJson(json, &scenario, &error), qPrintable(error));
+    const QJsonObject written = QJsonDocument::fromJson(plan).object();
+    QCOMPARE(PlanFields::toJson(scenario.experiment.burst), written); // the file reads whole
+
+    connectWindow();
+    m_window->applyScenario(scenario);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fireAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    // What ran is the file's plan: the left side's (the bug in compare mode), then the fix.
+    const BurstEngine& left = m_window->experiment()->engine(LimiterExperiment::Left);
+    QJsonObject ran = PlanFields::toJson(left.plan());
+    if (compare) {
+        QCOMPARE(ran.value(QLatin1String("strategy")).toString(), QStringLiteral("now"));
+        ran[QStringLiteral("strategy")] = written.value(QLatin1String("strategy"));
+        const BurstEngine& right = m_window->experiment()->engine(LimiterExperiment::Right);
+        QCOMPARE(right.plan().limiter->id, QStringLiteral("sequence"));
+        QCOMPARE(right.summary().sent, left.summary().sent);
+    }
+    QCOMPARE(ran, written);
+    QVERIFY2(!left.summary().failure.isFailure(), qPrintable(left.summary().failure.message));
+    QCOMPARE(left.summary().sent, written.value(QLatin1String("requests")).toInt());
+
+    // Saved again, the file says what it said.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("saved.json"));
+    QVERIFY2(m_window->currentScenario().save(path, &error), qPrintable(error));
+    Scenario saved;
+    QVERIFY2(Scenario::load(path, &saved, &error), qPrintable(error));
+    QCOMPARE(PlanFields::toJson(saved.experiment.burst), written);
+    QCOMPARE(saved.experiment.compare, compare);
+    QCOMPARE(saved.experiment.fix->id, QStringLiteral("sequence"));
 }
 
 void TestMainWindow::refusesToFireWithoutAServer()
@@ -244,7 +347,7 @@ void TestMainWindow::refusesToFireWithoutAServer()
 void TestMainWindow::windowImageIsNotBlank()
 {
     connectWindow();
-    BurstPlan plan = frozenPlan(MemberStrategy::Now, 2000);
+    BurstPlan plan = frozenPlan(QStringLiteral("now"), 2000);
     plan.clock = ClockKind::Schedule;
     QVERIFY(Pacing::parse(QStringLiteral("poisson:3"), &plan.pacing, nullptr));
     fireAndWait(plan, true);

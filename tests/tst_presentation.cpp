@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "pictureexport.h"
+#include "planmodel.h"
 #include "presentation.h"
 #include "runview.h"
 #include "serversession.h"
@@ -155,7 +156,7 @@ void TestPresentation::legendLabelsAreNotCutShort()
     QFETCH(QString, language);
     QFETCH(double, zoom);
     QVERIFY(Language::set(language));
-    m_window->burstPanel()->setCompareMode(true);
+    m_window->planModel()->edit([](ExperimentPlan& plan) { plan.compare = true; });
     m_window->presentation()->setZoom(zoom);
     QLegend* legend = m_window->runView(LimiterExperiment::Left)->counts()->chart()->legend();
     const auto whole = [legend] {

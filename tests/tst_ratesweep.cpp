@@ -1,3 +1,4 @@
+#include "limitercatalog.h"
 #include "ratesweep.h"
 #include "testredis.h"
 
@@ -8,11 +9,11 @@
 #include <cmath>
 
 namespace {
-SweepPlan sweepOf(MemberStrategy strategy, SweepPacing pacing, int requests)
+SweepPlan sweepOf(const QString& strategy, SweepPacing pacing, int requests)
 {
     SweepPlan plan;
     plan.pacing = pacing;
-    plan.burst.strategy = strategy;
+    plan.burst.limiter = LimiterCatalog::builtin(strategy);
     plan.burst.requests = requests;
     plan.burst.seed = 7;
     return plan;
@@ -56,12 +57,12 @@ void TestRateSweep::initTestCase()
 
 void TestRateSweep::theoryFollowsTheCollisionArithmetic_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<SweepPacing>("pacing");
     QTest::addColumn<double>("rate");
     QTest::addColumn<double>("percent");
     // The figures of FACTS.md, "Collision arithmetic".
-    const MemberStrategy now = MemberStrategy::Now;
+    const QString now = QStringLiteral("now");
     QTest::newRow("poisson 0.1 per ms") << now << SweepPacing::Poisson << 0.1 << 95.2;
     QTest::newRow("poisson 0.5 per ms") << now << SweepPacing::Poisson << 0.5 << 78.7;
     QTest::newRow("poisson 1 per ms") << now << SweepPacing::Poisson << 1.0 << 63.2;
@@ -73,19 +74,20 @@ void TestRateSweep::theoryFollowsTheCollisionArithmetic_data()
     QTest::newRow("even every ms") << now << SweepPacing::Even << 1.0 << 100.0;
     QTest::newRow("even every 0.25 ms: d") << now << SweepPacing::Even << 4.0 << 25.0;
     QTest::newRow("request-id is unique at any rate")
-        << MemberStrategy::RequestId << SweepPacing::Poisson << 30.0 << 100.0;
-    QTest::newRow("sequence is unique at any rate") << MemberStrategy::Sequence << SweepPacing::Even << 30.0 << 100.0;
+        << QStringLiteral("request-id") << SweepPacing::Poisson << 30.0 << 100.0;
+    QTest::newRow("sequence is unique at any rate") << QStringLiteral("sequence") << SweepPacing::Even << 30.0 << 100.0;
 }
 
 void TestRateSweep::theoryFollowsTheCollisionArithmetic()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(SweepPacing, pacing);
     QFETCH(double, rate);
     QFETCH(double, percent);
-    const double theory = 100.0 * theoryStoredFraction(strategy, pacing, rate);
+    const double theory = 100.0 * theoryStoredFraction(*LimiterCatalog::builtin(strategy), pacing, rate);
     QVERIFY2(std::abs(theory - percent) < 0.05, qPrintable(QString::number(theory)));
-    QVERIFY(std::isnan(theoryStoredFraction(MemberStrategy::Custom, pacing, rate)));
+    const LimiterRef custom = LimiterCatalog::custom(LimiterScript::fromSource(QStringLiteral("mine.lua"), "return 1"));
+    QVERIFY(std::isnan(theoryStoredFraction(*custom, pacing, rate)));
 }
 
 void TestRateSweep::parsesRates_data()
@@ -164,17 +166,17 @@ void TestRateSweep::refusesPlansWithoutATheory()
 
 void TestRateSweep::scheduleClockMatchesTheTheory_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<SweepPacing>("pacing");
-    QTest::newRow("now, poisson arrivals: (1 - e^-L) / L") << MemberStrategy::Now << SweepPacing::Poisson;
-    QTest::newRow("now, even arrivals: d") << MemberStrategy::Now << SweepPacing::Even;
-    QTest::newRow("request-id, poisson arrivals: 100 %") << MemberStrategy::RequestId << SweepPacing::Poisson;
-    QTest::newRow("sequence, even arrivals: 100 %") << MemberStrategy::Sequence << SweepPacing::Even;
+    QTest::newRow("now, poisson arrivals: (1 - e^-L) / L") << QStringLiteral("now") << SweepPacing::Poisson;
+    QTest::newRow("now, even arrivals: d") << QStringLiteral("now") << SweepPacing::Even;
+    QTest::newRow("request-id, poisson arrivals: 100 %") << QStringLiteral("request-id") << SweepPacing::Poisson;
+    QTest::newRow("sequence, even arrivals: 100 %") << QStringLiteral("sequence") << SweepPacing::Even;
 }
 
 void TestRateSweep::scheduleClockMatchesTheTheory()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(SweepPacing, pacing);
     const SweepPlan plan = sweepOf(strategy, pacing, 5000);
     QCOMPARE(plan.ratesPerMs.front(), 0.1);
@@ -217,15 +219,15 @@ void TestRateSweep::scheduleClockMatchesTheTheory()
 
 void TestRateSweep::countsAdmissionsBeyondTheLimit_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<bool>("beyond");
-    QTest::newRow("now lets requests through beyond the limit") << MemberStrategy::Now << true;
-    QTest::newRow("request-id holds the limit") << MemberStrategy::RequestId << false;
+    QTest::newRow("now lets requests through beyond the limit") << QStringLiteral("now") << true;
+    QTest::newRow("request-id holds the limit") << QStringLiteral("request-id") << false;
 }
 
 void TestRateSweep::countsAdmissionsBeyondTheLimit()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(bool, beyond);
     SweepPlan plan = sweepOf(strategy, SweepPacing::Poisson, 2000);
     plan.ratesPerMs = {0.1, 10};
@@ -248,7 +250,7 @@ void TestRateSweep::countsAdmissionsBeyondTheLimit()
 
 void TestRateSweep::deletesTheKeyOfEveryPoint()
 {
-    SweepPlan plan = sweepOf(MemberStrategy::Sequence, SweepPacing::Even, 200);
+    SweepPlan plan = sweepOf(QStringLiteral("sequence"), SweepPacing::Even, 200);
     plan.ratesPerMs = {1, 5, 20};
     RateSweep sweep;
     QList<QByteArray> keys;
@@ -265,7 +267,7 @@ void TestRateSweep::deletesTheKeyOfEveryPoint()
 void TestRateSweep::stopLeavesOutThePointCutShort()
 {
     // Real pacing at 0.5 per ms: the second point would take 20 s.
-    SweepPlan plan = sweepOf(MemberStrategy::Now, SweepPacing::Poisson, 10000);
+    SweepPlan plan = sweepOf(QStringLiteral("now"), SweepPacing::Poisson, 10000);
     plan.burst.clock = ClockKind::SystemMs;
     plan.ratesPerMs = {30, 0.5, 1};
     RateSweep sweep;

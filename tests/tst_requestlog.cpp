@@ -1,6 +1,7 @@
 // The request log's two retentions: every request, or running totals only (for very long runs).
 // The totals must be the same numbers, in memory that does not grow with the run.
 #include "burstengine.h"
+#include "limitercatalog.h"
 #include "requestlog.h"
 #include "testredis.h"
 #include "zsetkeys.h"
@@ -140,7 +141,7 @@ void TestRequestLog::totalsOnlyMemoryStaysFlat()
 void TestRequestLog::engineWithoutALogAgreesWithTheLog()
 {
     BurstPlan plan;
-    plan.strategy = MemberStrategy::Now;
+    plan.limiter = LimiterCatalog::builtin("now");
     plan.clock = ClockKind::Schedule;
     plan.requests = 2000;
     plan.limit = 10;

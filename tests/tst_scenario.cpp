@@ -22,17 +22,17 @@ void TestScenario::roundTrips()
     scenario.title = QStringLiteral("Three app servers");
     scenario.description = QStringLiteral("One of them 40 ms ahead");
     scenario.language = QStringLiteral("vi");
-    scenario.compare = true;
-    scenario.uniqueStrategy = MemberStrategy::Sequence;
-    scenario.plan.requests = 1234;
-    scenario.plan.connections = 3;
-    scenario.plan.pipeline = 4;
-    QVERIFY(Pacing::parse(QStringLiteral("poisson:2.5"), &scenario.plan.pacing, nullptr));
-    scenario.plan.clock = ClockKind::Schedule;
-    scenario.plan.windowMs = 250;
-    scenario.plan.limit = 42;
-    scenario.plan.seed = 99;
-    scenario.plan.clockOffsetsMs = {0, 0, 40};
+    scenario.experiment.compare = true;
+    scenario.experiment.fix = LimiterCatalog::builtin("sequence");
+    scenario.experiment.burst.requests = 1234;
+    scenario.experiment.burst.connections = 3;
+    scenario.experiment.burst.pipeline = 4;
+    QVERIFY(Pacing::parse(QStringLiteral("poisson:2.5"), &scenario.experiment.burst.pacing, nullptr));
+    scenario.experiment.burst.clock = ClockKind::Schedule;
+    scenario.experiment.burst.windowMs = 250;
+    scenario.experiment.burst.limit = 42;
+    scenario.experiment.burst.seed = 99;
+    scenario.experiment.burst.clockOffsetsMs = {0, 0, 40};
     scenario.timelineMs = std::make_pair(-5.0, 60.0);
 
     QTemporaryDir dir;
@@ -42,10 +42,10 @@ void TestScenario::roundTrips()
     Scenario loaded;
     QVERIFY2(Scenario::load(path, &loaded, &error), qPrintable(error));
     QCOMPARE(loaded.toJson(), scenario.toJson());
-    QCOMPARE(loaded.plan.pacing.toString(), QStringLiteral("poisson:2.5"));
-    QCOMPARE(loaded.plan.clockOffsetsMs, (QVector<qint64> {0, 0, 40}));
+    QCOMPARE(loaded.experiment.burst.pacing.toString(), QStringLiteral("poisson:2.5"));
+    QCOMPARE(loaded.experiment.burst.clockOffsetsMs, (QVector<qint64> {0, 0, 40}));
     QCOMPARE(loaded.timelineMs->second, 60.0);
-    QCOMPARE(loaded.uniqueStrategy, MemberStrategy::Sequence);
+    QCOMPARE(loaded.experiment.fix->id, QStringLiteral("sequence"));
 }
 
 void TestScenario::readsTheShippedScenarios_data()
@@ -91,7 +91,7 @@ void TestScenario::namesTheBadField_data()
                                    << "plan.requests";
     QTest::newRow("unknown strategy")
         << head + R"("plan":{"strategy":"uuid"}})"
-        << "plan.strategy: expected one of now, random, request-id, sequence, got \"uuid\"";
+        << "plan.strategy: expected one of now, request-id, random, sequence, microseconds, got \"uuid\"";
     QTest::newRow("bad pace") << head + R"("plan":{"pace":"steady"}})"
                               << "plan.pace: expected burst, interval:MICROS or poisson:PER_MS";
     QTest::newRow("bad clock") << head + R"("plan":{"clock":"sundial"}})"
@@ -103,7 +103,7 @@ void TestScenario::namesTheBadField_data()
     QTest::newRow("compare not a bool") << head + R"("compare":"yes","plan":{}})"
                                         << "compare: expected true or false, got \"yes\"";
     QTest::newRow("unique strategy now") << head + R"("unique_strategy":"now","plan":{}})"
-                                         << "unique_strategy: expected random, request-id or sequence";
+                                         << "unique_strategy: expected one of request-id, random, sequence";
     QTest::newRow("language") << head + R"("language":"fr","plan":{}})"
                               << "language: expected \"en\" or \"vi\"";
     QTest::newRow("view range backwards") << head + R"("plan":{},"view":{"timeline_ms":[10,5]}})"

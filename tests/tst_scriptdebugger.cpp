@@ -1,3 +1,4 @@
+#include "limitercatalog.h"
 #include "scriptdebugger.h"
 #include "testredis.h"
 #include "zsetkeys.h"
@@ -22,7 +23,7 @@ bool runNow(const QByteArray& key, qint64 at)
     RedisConnection connection;
     if (!TestRedis::connect(connection))
         return false;
-    ScriptRunner runner(LimiterScript::builtin(MemberStrategy::Now));
+    ScriptRunner runner(LimiterCatalog::builtin("now")->script);
     return !runner.run(connection, {key}, request(at, "first")).isError();
 }
 
@@ -132,7 +133,7 @@ void TestScriptDebugger::secondSameMillisecondRequestShowsZaddReplyZero()
     auto debugger = makeDebugger();
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
     QSignalSpy finished(debugger.get(), &ScriptDebugger::finished);
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "second"), mode));
+    QVERIFY(debugger->start(LimiterCatalog::builtin("now")->script, key, request(now, "second"), mode));
     QVERIFY(!debugger->isPaused()); // start() returns before the server answers
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     QCOMPARE(lastStep(stopped).line, 15);
@@ -194,7 +195,7 @@ void TestScriptDebugger::forkedRollsBackAndSyncKeepsTheWrites()
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
     QSignalSpy finished(debugger.get(), &ScriptDebugger::finished);
     // A request one millisecond later: a new member, so ZADD writes.
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now + 1, "later"), mode));
+    QVERIFY(debugger->start(LimiterCatalog::builtin("now")->script, key, request(now + 1, "later"), mode));
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     DebugCall zadd;
     for (int i = 0; i < 10 && !hasCall(lastStep(stopped), QStringLiteral("ZADD"), &zadd); ++i) {
@@ -285,7 +286,7 @@ void TestScriptDebugger::stopMidwayReleasesTheServer()
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
     QSignalSpy aborted(debugger.get(), &ScriptDebugger::aborted);
     QSignalSpy finished(debugger.get(), &ScriptDebugger::finished);
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "r"), mode));
+    QVERIFY(debugger->start(LimiterCatalog::builtin("now")->script, key, request(now, "r"), mode));
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     debugger->step();
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 2, 5000);
@@ -317,7 +318,7 @@ void TestScriptDebugger::destroyingMidSessionReleasesTheServer()
     const QByteArray key = TestRedis::uniqueKey("debug-destroy");
     auto debugger = makeDebugger();
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "r"), mode));
+    QVERIFY(debugger->start(LimiterCatalog::builtin("now")->script, key, request(now, "r"), mode));
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     debugger->step();
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 2, 5000);
@@ -406,7 +407,7 @@ void TestScriptDebugger::showsTheZsetUpToTheRowLimit()
     if (rowLimit > 0)
         debugger->setZsetRowLimit(rowLimit);
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "r"), mode));
+    QVERIFY(debugger->start(LimiterCatalog::builtin("now")->script, key, request(now, "r"), mode));
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     const DebugStep first = lastStep(stopped);
     QCOMPARE(first.zsetSize, 150);
@@ -427,8 +428,8 @@ void TestScriptDebugger::idleSessionIsEnded()
     debugger->setIdleTimeout(std::chrono::milliseconds(200));
     QSignalSpy stopped(debugger.get(), &ScriptDebugger::stopped);
     QSignalSpy aborted(debugger.get(), &ScriptDebugger::aborted);
-    QVERIFY(debugger->start(LimiterScript::builtin(MemberStrategy::Now), key, request(now, "r"),
-                            ScriptDebugger::Mode::Sync));
+    QVERIFY(
+        debugger->start(LimiterCatalog::builtin("now")->script, key, request(now, "r"), ScriptDebugger::Mode::Sync));
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(aborted.count(), 1, 3000);
     QVERIFY(aborted.last().at(0).toString().contains(QLatin1String("0.2 s")));
@@ -441,7 +442,7 @@ void TestScriptDebugger::refusesForeignKeysInSyncMode()
 {
     auto debugger = makeDebugger();
     QSignalSpy failed(debugger.get(), &ScriptDebugger::failed);
-    QVERIFY(!debugger->start(LimiterScript::builtin(MemberStrategy::Now), "someone:else", request(now, "r"),
+    QVERIFY(!debugger->start(LimiterCatalog::builtin("now")->script, "someone:else", request(now, "r"),
                              ScriptDebugger::Mode::Sync));
     QCOMPARE(failed.count(), 1);
     QVERIFY(failed.last().at(0).toString().contains(QLatin1String("zsetlab:")));

@@ -1,4 +1,5 @@
 #include "calltemplate.h"
+#include "limitercatalog.h"
 #include "limiterscript.h"
 #include "scriptdoctor.h"
 
@@ -83,22 +84,22 @@ private slots:
 
 void TestScriptDoctor::builtinStrategies_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("now: member is the timestamp, EXPIRE in ms")
-        << MemberStrategy::Now << names({"expire-in-ms@30", "member-is-time@23"});
+        << QStringLiteral("now") << names({"expire-in-ms@30", "member-is-time@23"});
     QTest::newRow("random: repeats before Redis 7, EXPIRE in ms")
-        << MemberStrategy::Random << names({"expire-in-ms@31", "member-random-pre7@25"});
-    QTest::newRow("request-id: clean") << MemberStrategy::RequestId << QStringList();
-    QTest::newRow("sequence: clean") << MemberStrategy::Sequence << QStringList();
+        << QStringLiteral("random") << names({"expire-in-ms@31", "member-random-pre7@25"});
+    QTest::newRow("request-id: clean") << QStringLiteral("request-id") << QStringList();
+    QTest::newRow("sequence: clean") << QStringLiteral("sequence") << QStringList();
 }
 
 void TestScriptDoctor::builtinStrategies()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(QStringList, expected);
     const ScriptExamination examination
-        = ScriptDoctor::examine(LimiterScript::builtin(strategy).source(), CallTemplate::zsetlabConvention());
+        = ScriptDoctor::examine(LimiterCatalog::builtin(strategy)->script.source(), CallTemplate::zsetlabConvention());
     QCOMPARE(found(examination), expected);
     QCOMPARE(examination.hasProblem(), !expected.isEmpty());
 }
@@ -299,7 +300,7 @@ void TestScriptDoctor::everyFindingSaysWhatToChange()
 
 void TestScriptDoctor::namesTheKeysTheScriptDerives()
 {
-    const ScriptExamination sequence = ScriptDoctor::examine(LimiterScript::builtin(MemberStrategy::Sequence).source());
+    const ScriptExamination sequence = ScriptDoctor::examine(LimiterCatalog::builtin("sequence")->script.source());
     QCOMPARE(sequence.keySuffixes, QList<QByteArray> {":seq"});
     const ScriptExamination twoKeys = ScriptDoctor::examine("local k = KEYS[1]\n"
                                                             "redis.call('INCR', k .. ':hits')\n"
@@ -313,7 +314,7 @@ void TestScriptDoctor::noticesWhoComparesTheLimit_data()
     QTest::addColumn<QString>("args");
     QTest::addColumn<bool>("readsLimit");
     QTest::newRow("zsetlab's own: the caller compares")
-        << LimiterScript::builtin(MemberStrategy::Now).source() << defaultArgs << false;
+        << LimiterCatalog::builtin("now")->script.source() << defaultArgs << false;
     QTest::newRow("check then add compares")
         << corpusScript(QStringLiteral("check-then-add-zcount.lua")) << "{now} {window} {limit}" << true;
     QTest::newRow("limit read but not compared")

@@ -1,7 +1,9 @@
 #include "burstpanel.h"
 #include "codeeditor.h"
+#include "limitercatalog.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
+#include "planmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
@@ -49,7 +51,7 @@ void TestScriptDoctorDialog::connectWindow()
 void TestScriptDoctorDialog::flagsTheNowScript()
 {
     ScriptDoctorDialog* doctor = m_window->scriptDoctor();
-    doctor->setSource(QStringLiteral("now.lua"), LimiterScript::builtin(MemberStrategy::Now).source());
+    doctor->setSource(QStringLiteral("now.lua"), LimiterCatalog::builtin("now")->script.source());
     QVERIFY(doctor->check());
     QVERIFY(doctor->examination().hasProblem());
     bool memberIsTime = false;
@@ -68,7 +70,7 @@ void TestScriptDoctorDialog::flagsTheNowScript()
 void TestScriptDoctorDialog::findsNothingInRequestId()
 {
     ScriptDoctorDialog* doctor = m_window->scriptDoctor();
-    doctor->setSource(QStringLiteral("request-id.lua"), LimiterScript::builtin(MemberStrategy::RequestId).source());
+    doctor->setSource(QStringLiteral("request-id.lua"), LimiterCatalog::builtin("request-id")->script.source());
     QVERIFY(doctor->check());
     QVERIFY(!doctor->examination().hasProblem());
 }
@@ -77,7 +79,7 @@ void TestScriptDoctorDialog::probesTheNowScriptLive()
 {
     connectWindow();
     ScriptDoctorDialog* doctor = m_window->scriptDoctor();
-    doctor->setSource(QStringLiteral("now.lua"), LimiterScript::builtin(MemberStrategy::Now).source());
+    doctor->setSource(QStringLiteral("now.lua"), LimiterCatalog::builtin("now")->script.source());
     QSignalSpy finished(doctor, &ScriptDoctorDialog::probeFinished);
     doctor->probe();
     QVERIFY(doctor->isProbing());
@@ -106,15 +108,17 @@ void TestScriptDoctorDialog::firesTheUsersScriptInItsOwnStyle()
             use = button;
     QVERIFY(use);
     use->click();
-    QVERIFY(m_window->burstPanel()->hasCustomScript());
-    BurstPlan plan = m_window->burstPanel()->plan();
-    QCOMPARE(plan.strategy, MemberStrategy::Custom);
-    plan.requests = 100;
-    plan.clock = ClockKind::Frozen;
-    plan.pacing = Pacing();
-    plan.limit = 5;
-    m_window->burstPanel()->setPlan(plan);
-    QCOMPARE(m_window->burstPanel()->plan().strategy, MemberStrategy::Custom);
+    PlanModel* model = m_window->planModel();
+    QVERIFY(model->customLimiter());
+    QCOMPARE(model->plan().burst.limiter, model->customLimiter());
+    QCOMPARE(model->customLimiter()->replyStyle, ReplyStyle::Admitted);
+    model->edit([](ExperimentPlan& plan) {
+        plan.burst.requests = 100;
+        plan.burst.clock = ClockKind::Frozen;
+        plan.burst.pacing = Pacing();
+        plan.burst.limit = 5;
+    });
+    QCOMPARE(model->plan().burst.limiter->role, LimiterEntry::Role::Custom);
     QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
     m_window->fire();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);

@@ -1,3 +1,4 @@
+#include "limitercatalog.h"
 #include "limiterscript.h"
 #include "replyreading.h"
 #include "scriptprobe.h"
@@ -117,28 +118,28 @@ void TestScriptProbe::initTestCase()
 
 void TestScriptProbe::builtinStrategies_data()
 {
-    QTest::addColumn<MemberStrategy>("strategy");
+    QTest::addColumn<QString>("strategy");
     QTest::addColumn<bool>("countsRight");
     QTest::addColumn<int>("sameNowStored");
     QTest::addColumn<int>("sameNowAdmitted");
     QTest::addColumn<bool>("ttlProblem");
     const bool reseeds = m_connection.server().reseedsLuaRandomPerCall();
     QTest::newRow("now: 20 calls in one ms stored as 1, all 20 admitted")
-        << MemberStrategy::Now << false << 1 << 20 << true;
+        << QStringLiteral("now") << false << 1 << 20 << true;
     QTest::newRow("random: right on Redis 7, not before")
-        << MemberStrategy::Random << !reseeds << (reseeds ? 1 : 20) << (reseeds ? 20 : 5) << true;
-    QTest::newRow("request-id: right") << MemberStrategy::RequestId << true << 20 << 5 << false;
-    QTest::newRow("sequence: right") << MemberStrategy::Sequence << true << 20 << 5 << false;
+        << QStringLiteral("random") << !reseeds << (reseeds ? 1 : 20) << (reseeds ? 20 : 5) << true;
+    QTest::newRow("request-id: right") << QStringLiteral("request-id") << true << 20 << 5 << false;
+    QTest::newRow("sequence: right") << QStringLiteral("sequence") << true << 20 << 5 << false;
 }
 
 void TestScriptProbe::builtinStrategies()
 {
-    QFETCH(MemberStrategy, strategy);
+    QFETCH(QString, strategy);
     QFETCH(bool, countsRight);
     QFETCH(int, sameNowStored);
     QFETCH(int, sameNowAdmitted);
     QFETCH(bool, ttlProblem);
-    const ProbeReport report = probe(LimiterScript::builtin(strategy), CallTemplate::zsetlabConvention());
+    const ProbeReport report = probe(LimiterCatalog::builtin(strategy)->script, CallTemplate::zsetlabConvention());
     QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
     QCOMPARE(report.replyStyle, ReplyStyle::CountWithCall);
     QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, sameNowStored);
@@ -147,7 +148,7 @@ void TestScriptProbe::builtinStrategies()
     QCOMPARE(report.ttlProblem, ttlProblem);
     QCOMPARE(report.hasProblem(), !countsRight || ttlProblem);
     const QString verdict = report.verdict.join(QLatin1Char('\n'));
-    if (strategy == MemberStrategy::Now)
+    if (strategy == QStringLiteral("now"))
         QVERIFY2(verdict.contains(QLatin1String("20 calls in one millisecond were stored as 1 entry")),
                  qPrintable(verdict));
     QVERIFY2(verdict.contains(QStringLiteral("with limit 5, %1 were admitted").arg(sameNowAdmitted)),
@@ -229,7 +230,7 @@ void TestScriptProbe::deletesEveryKeyItNamed()
                                                            "redis.call('ZADD', key, ARGV[1], ARGV[4])\n"
                                                            "redis.call('PEXPIRE', key, ARGV[2])\n"
                                                            "return redis.call('ZCARD', key)\n");
-    for (const LimiterScript& s : {script, LimiterScript::builtin(MemberStrategy::Sequence)}) {
+    for (const LimiterScript& s : {script, LimiterCatalog::builtin("sequence")->script}) {
         const ProbeReport report = probe(s, CallTemplate::zsetlabConvention());
         QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
         QVERIFY(!report.keys.isEmpty());
@@ -395,7 +396,7 @@ void TestScriptProbe::reportsScriptErrorsWithTheLine()
 void TestScriptProbe::reportsConnectionFailures()
 {
     QTemporaryDir dir;
-    ScriptProbe probe(LimiterScript::builtin(MemberStrategy::Now), CallTemplate::zsetlabConvention());
+    ScriptProbe probe(LimiterCatalog::builtin("now")->script, CallTemplate::zsetlabConvention());
     const ProbeReport report = probe.run(RedisEndpoint::unixSocket(dir.filePath(QStringLiteral("none.sock"))));
     QCOMPARE(report.failure, ProbeReport::Failure::Connection);
     QVERIFY2(report.failureMessage.contains(QLatin1String("none.sock")), qPrintable(report.failureMessage));
@@ -403,7 +404,7 @@ void TestScriptProbe::reportsConnectionFailures()
 
 void TestScriptProbe::stopsWhenCancelled()
 {
-    ScriptProbe probe(LimiterScript::builtin(MemberStrategy::Now), CallTemplate::zsetlabConvention());
+    ScriptProbe probe(LimiterCatalog::builtin("now")->script, CallTemplate::zsetlabConvention());
     probe.cancel();
     const ProbeReport report = probe.run(TestRedis::endpoint());
     QCOMPARE(report.failure, ProbeReport::Failure::Cancelled);

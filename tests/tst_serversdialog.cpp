@@ -1,4 +1,4 @@
-#include "charts/clientlanes.h"
+#include "charts/timelineview.h"
 #include "clientprofile.h"
 #include "clienttallymodel.h"
 #include "mainwindow.h"
@@ -92,7 +92,7 @@ void TestServersDialog::threeServersScenarioLoads()
         QVERIFY2(Scenario::load(path, &scenario, &error), qPrintable(error));
         QVERIFY(!scenario.title.isEmpty());
         QVERIFY(!scenario.description.isEmpty());
-        const QVector<ClientProfile>& clients = scenario.plan.clients;
+        const QVector<ClientProfile>& clients = scenario.experiment.burst.clients;
         QCOMPARE(clients.size(), 3);
         int ahead = 0;
         for (const ClientProfile& client : clients) {
@@ -118,13 +118,13 @@ void TestServersDialog::scenarioKeepsItsClients()
 {
     Scenario scenario;
     QString error;
-    QVERIFY(parseClientProfiles(QStringLiteral("rate=2;pace=interval:500,offset=-3,drift=250"), &scenario.plan.clients,
-                                &error));
+    QVERIFY(parseClientProfiles(QStringLiteral("rate=2;pace=interval:500,offset=-3,drift=250"),
+                                &scenario.experiment.burst.clients, &error));
     const QString path = m_dir.filePath(QStringLiteral("servers.json"));
     QVERIFY2(scenario.save(path, &error), qPrintable(error));
     Scenario loaded;
     QVERIFY2(Scenario::load(path, &loaded, &error), qPrintable(error));
-    QCOMPARE(clientProfilesToString(loaded.plan.clients),
+    QCOMPARE(clientProfilesToString(loaded.experiment.burst.clients),
              QStringLiteral("rate=2;pace=interval:500,offset=-3,drift=250"));
     QCOMPARE(loaded.toJson(), scenario.toJson());
     // A plan without servers writes no "clients" field: older files stay as they were.
@@ -168,7 +168,7 @@ void TestServersDialog::collisionsAcrossServers()
     m_dialog->serversField()->setText(servers);
     m_dialog->requestsField()->setValue(200);
     m_dialog->clockField()->setCurrentIndex(m_dialog->clockField()->findData(int(ClockKind::Schedule)));
-    m_dialog->strategyField()->setCurrentIndex(m_dialog->strategyField()->findData(int(MemberStrategy::Now)));
+    m_dialog->strategyField()->setCurrentIndex(m_dialog->strategyField()->findData(QStringLiteral("now")));
     m_dialog->limitField()->setValue(0);
     // The whole burst (1 s of `now`) inside the window: on the schedule clock each server sends
     // as fast as it can, so a shorter window would let one server trim members the other has not
@@ -186,15 +186,15 @@ void TestServersDialog::collisionsAcrossServers()
 
     // One lane per server; a collision is a diamond in one lane at the millisecond of a square in
     // the other.
-    ClientLanes* lanes = m_dialog->lanes();
-    QCOMPARE(lanes->laneCount(), 2);
-    QCOMPARE(lanes->laneTotal(0).requests() + lanes->laneTotal(1).requests(), 200);
-    QCOMPARE(lanes->laneTotal(0).overwritten + lanes->laneTotal(1).overwritten, acrossServers);
+    const TimelineModel& lanes = m_dialog->lanes()->model();
+    QCOMPARE(lanes.laneCount(), 2);
+    QCOMPARE(lanes.laneTotal(0).requests + lanes.laneTotal(1).requests, 200);
+    QCOMPARE(lanes.laneTotal(0).overwritten + lanes.laneTotal(1).overwritten, acrossServers);
     int shared = 0;
     int collisions = 0;
-    for (const auto& [ms, cell] : lanes->lane(0)) {
-        const auto other = lanes->lane(1).find(ms);
-        if (other == lanes->lane(1).end())
+    for (const auto& [ms, cell] : lanes.lane(0)) {
+        const auto other = lanes.lane(1).find(ms);
+        if (other == lanes.lane(1).end())
             continue;
         ++shared;
         if ((cell.stored && other->second.overwritten) || (cell.overwritten && other->second.stored))
@@ -239,21 +239,21 @@ void TestServersDialog::threeServersDrawOneLaneEach()
     Scenario scenario;
     QString error;
     QVERIFY2(Scenario::load(QStringLiteral(":/scenarios/three-servers.json"), &scenario, &error), qPrintable(error));
-    m_dialog->setPlan(scenario.plan);
+    m_dialog->setPlan(scenario.experiment.burst);
     fire();
-    ClientLanes* lanes = m_dialog->lanes();
-    QCOMPARE(lanes->laneCount(), 3);
+    const TimelineModel& lanes = m_dialog->lanes()->model();
+    QCOMPARE(lanes.laneCount(), 3);
     // The third server's clock runs 40 ms ahead: its lane starts 40 ms to the right (give or take
     // the first arrivals and the wall clock's pacing).
-    const qint64 lead = lanes->lane(2).begin()->first - lanes->lane(0).begin()->first;
+    const qint64 lead = lanes.lane(2).begin()->first - lanes.lane(0).begin()->first;
     QVERIFY2(lead >= 36 && lead <= 44, qPrintable(QString::number(lead)));
     QVERIFY(m_dialog->model()->total(ClientTallyModel::OverwroteOtherColumn) > 0);
     const QImage image = PictureExport::render(m_dialog, 1.0);
     QVERIFY2(inkShare(image) > 0.02, qPrintable(QString::number(inkShare(image))));
-    const QImage lanesImage = PictureExport::render(lanes, 1.0);
+    const QImage lanesImage = PictureExport::render(m_dialog->lanes(), 1.0);
     QVERIFY2(inkShare(lanesImage) > 0.05, qPrintable(QString::number(inkShare(lanesImage))));
     keepPicture(m_dialog, QStringLiteral("servers-fit.png"));
-    lanes->setVisibleRange(30, 70); // zoomed in: one mark per request, per millisecond
+    m_dialog->lanes()->setVisibleRange(30, 70); // zoomed in: one mark per request, per millisecond
     keepPicture(m_dialog, QStringLiteral("servers-zoomed.png"));
 }
 

@@ -44,7 +44,7 @@ double inkShare(const QImage& image)
     return total ? 1.0 - double(most) / total : 0;
 }
 
-void choose(QComboBox* box, int data)
+void choose(QComboBox* box, const QVariant& data)
 {
     const int index = box->findData(data);
     QVERIFY(index >= 0);
@@ -127,7 +127,7 @@ void TestSweepWindow::sweepThroughTheUi(SweepPacing pacing, const QString& rates
     m_sweep->ratesField()->setText(rates);
     choose(m_sweep->pacingField(), int(pacing));
     choose(m_sweep->clockField(), int(ClockKind::Schedule));
-    choose(m_sweep->strategyField(), int(MemberStrategy::Now));
+    choose(m_sweep->strategyField(), QStringLiteral("now"));
     m_sweep->requestsField()->setValue(requests);
     m_sweep->windowField()->setValue(100);
     m_sweep->limitField()->setValue(limit);

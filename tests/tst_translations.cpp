@@ -1,9 +1,10 @@
 #include "burstpanel.h"
 #include "burstplan.h"
-#include "charts/clientlanes.h"
 #include "charts/sweepchart.h"
+#include "charts/timelineview.h"
 #include "clienttallymodel.h"
 #include "language.h"
+#include "limitercatalog.h"
 #include "limiterscript.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
@@ -141,7 +142,7 @@ QStringList coreMessages()
     BurstPlan plan;
     plan.requests = 0;
     messages << plan.validate();
-    const ScriptExamination examination = ScriptDoctor::examine(LimiterScript::builtin(MemberStrategy::Now).source());
+    const ScriptExamination examination = ScriptDoctor::examine(LimiterCatalog::builtin("now")->script.source());
     messages << (examination.findings.isEmpty() ? QString() : examination.findings.first().title);
     return messages;
 }
@@ -231,7 +232,7 @@ void TestTranslations::scriptWindowsFollowTheLanguage()
     QVERIFY(Language::set(QStringLiteral("en")));
     ServerSession session;
     ScriptDoctorDialog doctor(&session);
-    const LimiterScript now = LimiterScript::builtin(MemberStrategy::Now);
+    const LimiterScript now = LimiterCatalog::builtin("now")->script;
     doctor.setSource(QStringLiteral("now.lua"), now.source());
     QVERIFY(doctor.check());
     ScriptView scripts;

@@ -1,8 +1,10 @@
 // The window under a failing server: a redis-server killed mid-burst shows at once in the status
 // bar, the burst goes on when the server is back, Stop still works, and the results stay.
 #include "burstpanel.h"
+#include "limitercatalog.h"
 #include "limiterexperiment.h"
 #include "mainwindow.h"
+#include "planmodel.h"
 #include "serversession.h"
 
 #include <QAction>
@@ -40,11 +42,11 @@ void TestWindowFaults::killedServerShowsAtOnceAndTheBurstGoesOn()
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
 
     BurstPlan plan;
-    plan.strategy = MemberStrategy::Now;
+    plan.limiter = LimiterCatalog::builtin("now");
     plan.requests = 100000; // 50 s: ended by Stop
     plan.pacing.kind = Pacing::Kind::Interval;
     plan.pacing.intervalMicros = 500;
-    window.burstPanel()->setPlan(plan);
+    window.planModel()->edit([&plan](ExperimentPlan& experiment) { experiment.burst = plan; });
     QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
     window.fireAction()->trigger();
     const BurstEngine& engine = window.experiment()->engine(LimiterExperiment::Left);

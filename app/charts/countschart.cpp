@@ -1,7 +1,7 @@
 #include "countschart.h"
 
 #include "chartlook.h"
-#include "requestlog.h"
+#include "palette.h"
 
 #include <QAreaSeries>
 #include <QLineSeries>
@@ -11,10 +11,10 @@
 #include <algorithm>
 
 namespace {
-const QColor truthColour(0, 158, 115); // bluish green
-const QColor countedColour(0, 114, 178); // blue
-const QColor limitColour(90, 90, 90);
-const QColor overLimitColour(213, 94, 0); // vermillion
+const QColor& truthColour = Palette::truth;
+const QColor& countedColour = Palette::counted;
+const QColor& limitColour = Palette::limit;
+const QColor& overLimitColour = Palette::overwritten; // the gap and the band: what went wrong
 } // namespace
 
 CountsChart::CountsChart(QWidget* parent)
@@ -101,7 +101,7 @@ void CountsChart::applyLook()
     m_gap->setPen(Qt::NoPen);
     const double width = std::max(2.5, font().pointSizeF() / 4);
     m_truth->setPen(QPen(truthColour, width));
-    m_counted->setPen(QPen(dark ? QColor(86, 180, 233) : countedColour, width)); // sky blue reads on black
+    m_counted->setPen(QPen(dark ? Palette::countedOnDark : countedColour, width)); // sky blue reads on black
     m_limit->setPen(QPen(dark ? QColor(200, 200, 200) : limitColour, 1.5, Qt::DashLine));
     m_overLimit->setBrush(QBrush(overLimitColour, Qt::Dense3Pattern)); // a pattern too: not colour alone
     m_overLimit->setPen(Qt::NoPen); // flat where nothing went over: no line over the limit line
@@ -117,9 +117,11 @@ void CountsChart::setTitle(const QString& title)
     chart()->setTitle(title);
 }
 
-void CountsChart::setLog(const RequestLog* log)
+void CountsChart::start(int requests, qint64 limit)
 {
-    m_log = log;
+    m_started = true;
+    m_requests = requests;
+    m_limitValue = limit;
     m_columns.clear();
     m_perColumn = 1;
     m_absorbed = 0;
@@ -130,7 +132,9 @@ void CountsChart::setLog(const RequestLog* log)
 
 void CountsChart::clear()
 {
-    m_log = nullptr;
+    m_started = false;
+    m_requests = 0;
+    m_limitValue = 0;
     m_columns.clear();
     m_perColumn = 1;
     m_absorbed = 0;
@@ -175,37 +179,41 @@ CountsChart::Column CountsChart::merged(const Column& a, const Column& b)
     return c;
 }
 
-void CountsChart::absorb(int i)
+void CountsChart::addCounted(const std::vector<CountedRequest>& counted)
 {
-    const RequestLog& log = *m_log;
+    for (const CountedRequest& request : counted)
+        absorb(request);
+}
+
+void CountsChart::absorb(const CountedRequest& request)
+{
+    const int i = int(request.id);
+    m_absorbed = std::max(m_absorbed, i + 1);
     const size_t index = size_t(i / m_perColumn);
     if (index >= m_columns.size()) {
+        const size_t from = m_columns.size();
         m_columns.resize(index + 1);
-        m_columns[index].first = int(index) * m_perColumn;
+        for (size_t k = from; k <= index; ++k)
+            m_columns[k].first = int(k) * m_perColumn;
     }
-    if (log.isFailed(i))
+    if (request.failed)
         return;
     Column& column = m_columns[index];
-    const qint64 truth = log.truth(i);
-    const qint64 count = log.count(i);
     Column one;
     one.first = column.first;
-    one.truthMin = one.truthMax = truth;
-    one.countMin = one.countMax = count;
+    one.truthMin = one.truthMax = request.truth;
+    one.countMin = one.countMax = request.count;
     one.truthMinAt = one.truthMaxAt = one.countMinAt = one.countMaxAt = i;
-    one.overLimit = log.isAdmittedOverLimit(i);
+    one.overLimit = request.admittedOverLimit;
     column = merged(column, one);
-    m_top = std::max({m_top, truth, count});
+    m_top = std::max({m_top, request.truth, request.count});
 }
 
 void CountsChart::refresh()
 {
-    if (!m_log)
+    if (!m_started)
         return;
-    const RequestLog& log = *m_log;
-    const int n = log.truthPrefix();
-    for (; m_absorbed < n; ++m_absorbed)
-        absorb(m_absorbed);
+    const int n = m_absorbed;
     // About one column per 2 pixels (each gives up to two points per line): replacing series
     // points is what costs, so no more points than the eye can tell apart.
     const size_t target = size_t(std::max(100, width() / 2));
@@ -248,10 +256,10 @@ void CountsChart::refresh()
     m_gapUpper->replace(upper);
     m_gapLower->replace(lower);
     // The band: limit + 3 % of the height where a column admitted beyond the limit, else flat.
-    const double limit = double(log.limit());
-    const double band = log.limit() > 0 ? std::max(1.0, double(std::max(m_top, log.limit())) * 0.03) : 0.0;
+    const double limit = double(m_limitValue);
+    const double band = m_limitValue > 0 ? std::max(1.0, double(std::max(m_top, m_limitValue)) * 0.03) : 0.0;
     QList<QPointF> overTop, overBottom;
-    for (size_t k = 0; k < overColumns.size() && log.limit() > 0; ++k) {
+    for (size_t k = 0; k < overColumns.size() && m_limitValue > 0; ++k) {
         const double from = overColumns[k].first;
         const double to = k + 1 < overColumns.size() ? overColumns[k + 1].first : n;
         const double height = overColumns[k].second ? limit + band : limit;
@@ -260,14 +268,14 @@ void CountsChart::refresh()
     }
     m_overUpper->replace(overTop);
     m_overLower->replace(overBottom);
-    if (log.limit() > 0)
-        m_limit->replace({QPointF(0, double(log.limit())), QPointF(std::max(n, 1), double(log.limit()))});
+    if (m_limitValue > 0)
+        m_limit->replace({QPointF(0, limit), QPointF(std::max(n, 1), limit)});
     else
         m_limit->clear();
     // Whole-number ticks: counts are integers, and "%d" on a 1.35 step would label lines wrongly.
     // Only when they change: a new range lays the whole chart out again.
-    const double xMax = std::max(log.size(), 4);
-    const double yMax = double(std::max(m_top, log.limit())) * 1.05 + 1;
+    const double xMax = std::max(m_requests, 4);
+    const double yMax = double(std::max(m_top, m_limitValue)) * 1.05 + 1;
     if (xMax != m_xRangeFor) { // the burst's size: set once per burst
         m_xRangeFor = xMax;
         m_x->setRange(0, xMax);

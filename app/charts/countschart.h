@@ -1,5 +1,7 @@
 #pragma once
 
+#include "requestbatch.h"
+
 #include <QChartView>
 
 #include <vector>
@@ -8,7 +10,6 @@ class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
-class RequestLog;
 
 // What Redis counted against what really happened: x = request order; the true number of
 // requests in the window, the count the script returned, and the limit. The gap between truth
@@ -20,8 +21,11 @@ class CountsChart : public QChartView
 public:
     explicit CountsChart(QWidget* parent = nullptr);
 
-    void setLog(const RequestLog* log);
-    // Re-reads the log (call at a steady rate during a burst, not per batch).
+    // A new run of `requests` requests against `limit` (0: none).
+    void start(int requests, qint64 limit);
+    // Requests whose truth became known, in id order (from the engine's batches).
+    void addCounted(const std::vector<CountedRequest>& counted);
+    // Draws what was added (call at a steady rate during a burst, not per batch).
     void refresh();
     void clear();
     void setTitle(const QString& title);
@@ -45,13 +49,15 @@ private:
         int truthMinAt = 0, truthMaxAt = 0, countMinAt = 0, countMaxAt = 0;
         bool overLimit = false;
     };
-    void absorb(int request);
+    void absorb(const CountedRequest& request);
     static Column merged(const Column& a, const Column& b);
     // The chart's theme, fonts and series colours from the widget's palette and font.
     void applyLook();
     void retranslate();
 
-    const RequestLog* m_log = nullptr;
+    bool m_started = false;
+    int m_requests = 0;
+    qint64 m_limitValue = 0;
     QLineSeries* m_truth = nullptr;
     QLineSeries* m_counted = nullptr;
     QLineSeries* m_limit = nullptr;

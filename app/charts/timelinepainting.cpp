@@ -5,67 +5,65 @@
 #include <QPainterPath>
 
 #include <algorithm>
-#include <cmath>
 
 namespace TimelinePainting {
 
-void drawStored(QPainter& painter, const QPointF& centre, double radius)
+void draw(QPainter& painter, Mark mark, const QPointF& centre, double radius)
 {
-    painter.setPen(QPen(storedColour.darker(130), 1));
-    painter.setBrush(storedColour);
-    painter.drawRect(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius));
+    switch (mark) {
+    case Mark::Stored:
+        painter.setPen(QPen(Palette::stored.darker(130), 1));
+        painter.setBrush(Palette::stored);
+        painter.drawRect(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius));
+        break;
+    case Mark::Overwritten: {
+        QPainterPath diamond;
+        diamond.moveTo(centre + QPointF(0, -radius));
+        diamond.lineTo(centre + QPointF(radius, 0));
+        diamond.lineTo(centre + QPointF(0, radius));
+        diamond.lineTo(centre + QPointF(-radius, 0));
+        diamond.closeSubpath();
+        painter.setPen(QPen(Palette::overwritten, std::max(1.5, radius / 4)));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(diamond);
+        break;
+    }
+    case Mark::Unknown:
+        painter.setPen(QPen(Palette::failed, std::max(1.5, radius / 4)));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(centre, radius * 0.85, radius * 0.85);
+        break;
+    case Mark::Failed: {
+        const double r = radius * 0.8;
+        painter.setPen(QPen(Palette::failed, std::max(1.5, radius / 4)));
+        painter.drawLine(centre + QPointF(-r, -r), centre + QPointF(r, r));
+        painter.drawLine(centre + QPointF(-r, r), centre + QPointF(r, -r));
+        break;
+    }
+    }
 }
 
-void drawOverwritten(QPainter& painter, const QPointF& centre, double radius, double penWidth)
-{
-    QPainterPath diamond;
-    diamond.moveTo(centre + QPointF(0, -radius));
-    diamond.lineTo(centre + QPointF(radius, 0));
-    diamond.lineTo(centre + QPointF(0, radius));
-    diamond.lineTo(centre + QPointF(-radius, 0));
-    diamond.closeSubpath();
-    painter.setPen(QPen(overwrittenColour, penWidth));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawPath(diamond);
-}
-
-void drawFailed(QPainter& painter, const QPointF& centre, double radius)
-{
-    painter.setPen(QPen(failedColour, 1.5));
-    painter.drawLine(centre + QPointF(-radius, -radius), centre + QPointF(radius, radius));
-    painter.drawLine(centre + QPointF(-radius, radius), centre + QPointF(radius, -radius));
-}
-
-int legendWidth(const QFontMetrics& metrics, const QString& stored, const QString& overwritten)
+int legendWidth(const QFontMetrics& metrics, const QVector<LegendEntry>& entries)
 {
     const int swatch = metrics.height() - 4;
-    return swatch * 2 + 18 + metrics.horizontalAdvance(stored) + metrics.horizontalAdvance(overwritten) + 24;
+    int width = 0;
+    for (const LegendEntry& entry : entries)
+        width += swatch + 6 + metrics.horizontalAdvance(entry.text) + 18;
+    return std::max(0, width - 18 + 6);
 }
 
 void drawLegend(QPainter& painter, double x, double y, const QFontMetrics& metrics, const QColor& text,
-                const QString& stored, const QString& overwritten)
+                const QVector<LegendEntry>& entries)
 {
     const int swatch = metrics.height() - 4;
     const double r = swatch / 2.0;
-    drawStored(painter, QPointF(x + r, y), r);
-    x += swatch + 6;
-    painter.setPen(text);
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), stored);
-    x += metrics.horizontalAdvance(stored) + 18;
-    drawOverwritten(painter, QPointF(x + r, y), r, 2);
-    x += swatch + 6;
-    painter.setPen(text);
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), overwritten);
-}
-
-double niceStep(double raw)
-{
-    const double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1e-9))));
-    for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= factor * magnitude)
-            return factor * magnitude;
+    for (const LegendEntry& entry : entries) {
+        draw(painter, entry.mark, QPointF(x + r, y), r);
+        x += swatch + 6;
+        painter.setPen(text);
+        painter.drawText(QPointF(x, y + metrics.ascent() / 2.0 - 1), entry.text);
+        x += metrics.horizontalAdvance(entry.text) + 18;
     }
-    return 10 * magnitude;
 }
 
 } // namespace TimelinePainting

@@ -1,29 +1,27 @@
 #include "timelineview.h"
 
-#include "requestlog.h"
 #include "timelinepainting.h"
+#include "timelinescale.h"
+#include "timelineviewport.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace TimelinePainting;
 
 namespace {
-// Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; the shapes
-// (filled square, hollow diamond, hatching) carry the same meaning in grey.
-constexpr double minStackPixelsPerMs = 10; // below this, milliseconds merge into columns
+constexpr int maxLaneLabelWidth = 170;
+constexpr int listedRequests = 12; // a tooltip lists the requests of a millisecond up to this many
+
 // Margins grow with the font, so that zoomed (presenter) text still has room: the title and the
 // legend above, the tick labels and under them the axis caption below.
-int leftMargin(const QFontMetrics& metrics)
-{
-    return std::max(46, 3 * metrics.height());
-}
 int topMargin(const QFontMetrics& metrics)
 {
     return std::max(24, metrics.height() + 8);
@@ -32,7 +30,6 @@ int bottomMargin(const QFontMetrics& metrics)
 {
     return 2 * metrics.height() + 6;
 }
-
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -41,13 +38,26 @@ TimelineView::TimelineView(QWidget* parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
+    m_ownViewport = new TimelineViewport(this);
+    setViewport(m_ownViewport);
+    m_placeholder = [] { return tr("Fire a burst (F5) to see each request land on the timeline."); };
+    m_model.reset();
     retranslate();
+}
+
+TimelineView::~TimelineView()
+{
+    if (m_viewport && m_viewport != m_ownViewport)
+        m_viewport->removeExtent(this);
 }
 
 void TimelineView::retranslate()
 {
-    setToolTip(tr("Each millisecond of 'now' as a stack of the requests that carried it. Wheel: zoom; drag: "
-                  "pan; click: show the member in the ZSET table."));
+    setToolTip(isMultiLane() ? tr("One lane per app server; x is the 'now' each request carried. A diamond under "
+                                  "another server's square is a collision across servers. Wheel: zoom; drag: "
+                                  "pan; double-click: fit.")
+                             : tr("Each millisecond of 'now' as a stack of the requests that carried it. Wheel: "
+                                  "zoom; drag: pan; click: show the member in the ZSET table."));
     update(); // the axis and legend texts are drawn with tr() at paint time
 }
 
@@ -58,14 +68,70 @@ void TimelineView::changeEvent(QEvent* event)
         retranslate();
 }
 
-void TimelineView::setLog(const RequestLog* log, qint64 origin, qint64 unitsPerMs)
+void TimelineView::setViewport(TimelineViewport* viewport)
 {
-    m_log = log;
-    m_buckets.reset(origin, unitsPerMs);
-    m_followLive = true;
-    m_fromMs = 0;
-    m_toMs = 20;
+    if (m_viewport == viewport)
+        return;
+    if (m_viewport) {
+        m_viewport->removeExtent(this);
+        disconnect(m_viewport, nullptr, this, nullptr);
+    }
+    m_viewport = viewport ? viewport : m_ownViewport;
+    connect(m_viewport, &TimelineViewport::changed, this, qOverload<>(&QWidget::update));
+    if (!m_model.isEmpty())
+        m_viewport->setExtent(this, m_model.firstMs(), m_model.lastMs());
     update();
+}
+
+void TimelineView::reset(const QStringList& laneNames, qint64 originMs)
+{
+    m_laneNames = laneNames;
+    m_model.reset(int(std::max<qsizetype>(1, laneNames.size())), originMs);
+    m_viewport->removeExtent(this);
+    m_viewport->fitAll();
+    retranslate();
+    updateGeometry();
+    update();
+}
+
+void TimelineView::renameLanes(const QStringList& names)
+{
+    if (names.size() == m_laneNames.size())
+        m_laneNames = names;
+    update();
+}
+
+void TimelineView::clear()
+{
+    reset(m_laneNames.size() > 1 ? m_laneNames : QStringList());
+}
+
+void TimelineView::addBatch(const RequestBatch& batch)
+{
+    m_model.add(batch);
+    if (!m_model.isEmpty())
+        m_viewport->setExtent(this, m_model.firstMs(), m_model.lastMs());
+    update();
+}
+
+void TimelineView::fitAll()
+{
+    m_viewport->fitAll();
+}
+
+void TimelineView::setVisibleRange(double fromMs, double toMs)
+{
+    m_viewport->setRange({fromMs, std::max(toMs, fromMs + 2)});
+}
+
+double TimelineView::visibleFrom() const
+{
+    return m_viewport->range().fromMs;
+}
+
+double TimelineView::visibleTo() const
+{
+    return m_viewport->range().toMs;
 }
 
 void TimelineView::setTitle(const QString& title)
@@ -74,65 +140,56 @@ void TimelineView::setTitle(const QString& title)
     update();
 }
 
-void TimelineView::addRequests(const std::vector<quint32>& ids)
+void TimelineView::setPlaceholder(std::function<QString()> text)
 {
-    if (!m_log)
-        return;
-    m_buckets.add(*m_log, ids);
-    if (m_followLive)
-        fitAll();
+    m_placeholder = std::move(text);
     update();
 }
 
-void TimelineView::clear()
+QSize TimelineView::sizeHint() const
 {
-    m_log = nullptr;
-    m_buckets.reset(0, 1);
-    m_followLive = true;
-    m_fromMs = 0;
-    m_toMs = 20;
-    update();
-}
-
-void TimelineView::fitAll()
-{
-    if (m_buckets.isEmpty())
-        return;
-    const double from = double(m_buckets.firstMs());
-    const double to = double(m_buckets.lastMs()) + 1;
-    const double span = std::max(to - from, 10.0);
-    m_fromMs = from - span * 0.02;
-    m_toMs = from + span * 1.02;
-    update();
-}
-
-void TimelineView::setVisibleRange(double fromMs, double toMs)
-{
-    if (toMs - fromMs < 2)
-        toMs = fromMs + 2;
-    m_fromMs = fromMs;
-    m_toMs = toMs;
-    m_followLive = false;
-    update();
+    const QFontMetrics metrics = fontMetrics();
+    if (!isMultiLane())
+        return {640, 260};
+    const int laneHeight = std::max(48, metrics.height() * 3);
+    return {760, topMargin(metrics) + bottomMargin(metrics) + laneHeight * m_model.laneCount()};
 }
 
 QRectF TimelineView::plotArea() const
 {
     const QFontMetrics metrics(font());
-    return QRectF(leftMargin(metrics), topMargin(metrics), std::max(10, width() - leftMargin(metrics) - 12),
+    int left = std::max(46, 3 * metrics.height()); // room for the rotated y caption
+    if (isMultiLane()) {
+        int labels = 0;
+        for (const QString& name : m_laneNames) {
+            for (const QString& line : name.split(QLatin1Char('\n')))
+                labels = std::max(labels, metrics.horizontalAdvance(line));
+        }
+        left = std::min(labels, maxLaneLabelWidth) + 14;
+    }
+    return QRectF(left, topMargin(metrics), std::max(10, width() - left - 12),
                   std::max(10, height() - topMargin(metrics) - bottomMargin(metrics)));
 }
 
-double TimelineView::xOf(double ms) const
+TimelineScale TimelineView::scale() const
 {
     const QRectF area = plotArea();
-    return area.left() + (ms - m_fromMs) / (m_toMs - m_fromMs) * area.width();
+    return TimelineScale(m_viewport->range(), area.left(), area.width());
 }
 
-double TimelineView::msAt(double x) const
+QRectF TimelineView::laneRect(int lane) const
 {
     const QRectF area = plotArea();
-    return m_fromMs + (x - area.left()) / area.width() * (m_toMs - m_fromMs);
+    const double height = area.height() / std::max(1, m_model.laneCount());
+    return QRectF(area.left(), area.top() + lane * height, area.width(), height);
+}
+
+int TimelineView::laneAt(double y) const
+{
+    const QRectF area = plotArea();
+    if (y < area.top() || y >= area.bottom())
+        return -1;
+    return std::clamp(int((y - area.top()) / (area.height() / m_model.laneCount())), 0, m_model.laneCount() - 1);
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
@@ -141,165 +198,208 @@ void TimelineView::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), palette().base());
     painter.setRenderHint(QPainter::Antialiasing, true);
     const QRectF area = plotArea();
-    drawAxes(painter, area);
+    const TimelineScale scale = this->scale();
+    if (isMultiLane()) {
+        QColor shade = palette().color(QPalette::Text);
+        shade.setAlphaF(0.05);
+        for (int lane = 1; lane < m_model.laneCount(); lane += 2) // every other lane shaded: rows are easy to follow
+            painter.fillRect(laneRect(lane), shade);
+        drawLaneLabels(painter);
+    }
+    drawAxes(painter, area, scale);
+    // One column scale for every lane, so that the servers' columns compare.
+    const int tallest = scale.drawsStacks()
+        ? 0
+        : std::max(
+            1,
+            m_model.tallestColumn(scale.firstColumnMs(),
+                                  scale.firstColumnMs() + double(scale.columnCount() * scale.millisecondsPerColumn()),
+                                  scale.columnCount()));
     painter.save();
     painter.setClipRect(area.adjusted(0, -2, 0, 0));
-    if (area.width() / (m_toMs - m_fromMs) >= minStackPixelsPerMs)
-        drawStacks(painter, area);
-    else
-        drawColumns(painter, area);
+    for (int lane = 0; lane < m_model.laneCount(); ++lane) {
+        const QRectF rect = isMultiLane() ? laneRect(lane).adjusted(0, 3, 0, -3) : area;
+        if (scale.drawsStacks())
+            drawStacks(painter, lane, rect, scale);
+        else
+            drawColumns(painter, lane, rect, scale, tallest);
+    }
     painter.restore();
+    if (!scale.drawsStacks() && !m_model.isEmpty()) {
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(area.left() + 4, area.top(), 200, fontMetrics().height()), Qt::AlignLeft | Qt::AlignTop,
+                         tr("tallest %n request(s)", nullptr, tallest));
+    }
     drawLegend(painter, area);
-    if (m_buckets.isEmpty()) {
+    if (m_model.isEmpty() && m_placeholder) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(area, Qt::AlignCenter, tr("Fire a burst (F5) to see each request land on the timeline."));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_placeholder());
     }
 }
 
-void TimelineView::drawAxes(QPainter& painter, const QRectF& area)
+void TimelineView::drawAxes(QPainter& painter, const QRectF& area, const TimelineScale& scale)
 {
     const QColor text = palette().color(QPalette::Text);
     QColor grid = text;
     grid.setAlphaF(0.12);
-    painter.setPen(text);
-    QFont small = font();
-    painter.setFont(small);
-    const int lineHeight = QFontMetrics(small).height();
+    painter.setFont(font());
+    const int lineHeight = QFontMetrics(font()).height();
     if (!m_title.isEmpty()) {
         QFont bold = font();
         bold.setBold(true);
         painter.setFont(bold);
+        painter.setPen(text);
         painter.drawText(QRectF(area.left(), 2, area.width(), area.top() - 4), Qt::AlignLeft | Qt::AlignVCenter,
                          m_title);
-        painter.setFont(small);
+        painter.setFont(font());
     }
-    const double pixelsPerMs = area.width() / (m_toMs - m_fromMs);
-    // A grid line per millisecond once they are far enough apart, else a "nice" step.
-    const double step = pixelsPerMs >= 6 ? 1.0 : niceStep(70.0 / pixelsPerMs);
-    const double labelStep = niceStep(70.0 / pixelsPerMs);
-    for (double ms = std::ceil(m_fromMs / step) * step; ms <= m_toMs; ms += step) {
-        const double x = xOf(ms);
+    const TimelineRange& range = m_viewport->range();
+    const double step = scale.gridStepMs();
+    const double labelStep = scale.labelStepMs();
+    const QLocale locale;
+    for (double ms = std::ceil(range.fromMs / step) * step; ms <= range.toMs; ms += step) {
+        const double x = scale.xOf(ms);
         painter.setPen(QPen(grid, 1));
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
-        if (std::fmod(std::abs(ms), labelStep) < 1e-6) {
+        if (std::abs(std::remainder(ms, labelStep)) < 1e-6) {
             painter.setPen(text);
-            painter.drawText(QRectF(x - 40, area.bottom() + 2, 80, lineHeight), Qt::AlignHCenter | Qt::AlignTop,
-                             QString::number(qint64(ms)));
+            painter.drawText(QRectF(x - 50, area.bottom() + 2, 100, lineHeight), Qt::AlignHCenter | Qt::AlignTop,
+                             locale.toString(qint64(std::llround(ms))));
         }
     }
     painter.setPen(text);
     painter.drawLine(area.bottomLeft(), area.bottomRight());
     painter.drawLine(area.bottomLeft(), area.topLeft());
-    painter.save();
-    painter.translate(lineHeight / 2.0 + 2, area.center().y());
-    painter.rotate(-90);
-    painter.drawText(QRectF(-area.height() / 2, -lineHeight / 2.0, area.height(), lineHeight), Qt::AlignCenter,
-                     pixelsPerMs >= minStackPixelsPerMs
-                         ? tr("requests in the ms")
-                         : tr("requests per %n ms", nullptr, int(millisecondsPerColumn())));
-    painter.restore();
+    for (int lane = 1; lane < m_model.laneCount(); ++lane) {
+        const double y = laneRect(lane).top();
+        painter.setPen(QPen(grid, 1));
+        painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+    }
+    painter.setPen(text);
+    if (!isMultiLane()) {
+        painter.save();
+        painter.translate(lineHeight / 2.0 + 2, area.center().y());
+        painter.rotate(-90);
+        painter.drawText(QRectF(-area.height() / 2, -lineHeight / 2.0, area.height(), lineHeight), Qt::AlignCenter,
+                         scale.drawsStacks() ? tr("requests in the ms")
+                                             : tr("requests per %n ms", nullptr, int(scale.millisecondsPerColumn())));
+        painter.restore();
+    }
     // On its own line under the tick labels: it never covers the last one.
     painter.drawText(QRectF(area.left(), area.bottom() + 2 + lineHeight, area.width(), lineHeight + 2),
                      Qt::AlignRight | Qt::AlignTop, tr("now, ms since start"));
 }
 
-void TimelineView::drawStacks(QPainter& painter, const QRectF& area)
+void TimelineView::drawLaneLabels(QPainter& painter)
 {
-    const double pixelsPerMs = area.width() / (m_toMs - m_fromMs);
-    const double cell = std::min(pixelsPerMs * 0.8, 22.0);
-    const int fits = std::max(1, int(area.height() / cell) - 1);
-    const auto& buckets = m_buckets.buckets();
-    for (auto it = buckets.lower_bound(qint64(std::floor(m_fromMs))); it != buckets.end() && it->first <= m_toMs;
-         ++it) {
+    const QFontMetrics metrics = fontMetrics();
+    QFont bold = font();
+    bold.setBold(true);
+    for (int lane = 0; lane < m_model.laneCount(); ++lane) {
+        const QRectF rect = laneRect(lane);
+        const QStringList lines = m_laneNames.value(lane).split(QLatin1Char('\n'));
+        double y = rect.center().y() - metrics.height() * lines.size() / 2.0;
+        for (int i = 0; i < lines.size(); ++i) {
+            painter.setFont(i == 0 ? bold : font());
+            painter.setPen(i == 0 ? palette().color(QPalette::Text) : palette().color(QPalette::PlaceholderText));
+            const QString line = QFontMetrics(painter.font()).elidedText(lines[i], Qt::ElideRight, maxLaneLabelWidth);
+            painter.drawText(QRectF(4, y, rect.left() - 10, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, line);
+            y += metrics.height();
+        }
+    }
+    painter.setFont(font());
+}
+
+void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale)
+{
+    const double cell = std::min({scale.pixelsPerMs() * 0.8, 22.0, rect.height() - 2});
+    const int allFit = std::max(1, int(rect.height() / cell));
+    // A stack that does not fit leaves room at the top for its count.
+    const int fitsWithCount = std::max(1, int((rect.height() - fontMetrics().height()) / cell));
+    const TimelineRange& range = m_viewport->range();
+    const auto& buckets = m_model.lane(lane);
+    for (auto it = buckets.lower_bound(qint64(std::floor(range.fromMs)));
+         it != buckets.end() && it->first <= range.toMs; ++it) {
         const MillisecondBucket& bucket = it->second;
-        const double centre = xOf(double(it->first) + 0.5);
-        double y = area.bottom() - cell / 2 - 1;
+        const int fits = bucket.requests > allFit ? fitsWithCount : allFit;
+        const double centre = scale.xOf(double(it->first) + 0.5);
+        double y = rect.bottom() - cell / 2;
         int drawn = 0;
-        auto next = [&] {
-            y -= cell;
-            ++drawn;
-        };
         const double r = cell * 0.42;
-        for (int i = 0; i < bucket.stored && drawn < fits; ++i, next())
-            drawStored(painter, QPointF(centre, y), r);
-        for (int i = 0; i < bucket.overwritten && drawn < fits; ++i, next())
-            drawOverwritten(painter, QPointF(centre, y), r, std::max(1.5, cell / 9));
-        for (int i = 0; i < bucket.failed + bucket.unknown && drawn < fits; ++i, next())
-            drawFailed(painter, QPointF(centre, y), cell * 0.35);
+        auto stack = [&](Mark mark, int count) {
+            for (int i = 0; i < count && drawn < fits; ++i, ++drawn, y -= cell)
+                draw(painter, mark, QPointF(centre, y), r);
+        };
+        stack(Mark::Stored, bucket.stored);
+        stack(Mark::Overwritten, bucket.overwritten);
+        stack(Mark::Unknown, bucket.unknown);
+        stack(Mark::Failed, bucket.failed);
         if (drawn < bucket.requests) { // more than fit: say how many
             painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(QRectF(centre - 30, area.top(), 60, 14), Qt::AlignCenter,
-                             QStringLiteral("%1").arg(bucket.requests));
+            painter.drawText(QRectF(centre - 40, rect.top(), 80, fontMetrics().height()), Qt::AlignCenter,
+                             QLocale().toString(bucket.requests));
         }
     }
 }
 
-qint64 TimelineView::millisecondsPerColumn() const
+void TimelineView::drawColumns(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale, int tallest)
 {
-    // Columns of a whole number of milliseconds, about 3 px wide, so that neighbouring columns
-    // are comparable (uneven columns would draw a comb).
-    const double pixelsPerMs = plotArea().width() / (m_toMs - m_fromMs);
-    return std::max<qint64>(1, qint64(std::ceil(3.0 / pixelsPerMs)));
-}
-
-void TimelineView::drawColumns(QPainter& painter, const QRectF& area)
-{
-    const qint64 perColumn = millisecondsPerColumn();
-    const double from = std::floor(m_fromMs / double(perColumn)) * double(perColumn);
-    const int columnCount = std::max(1, int(std::ceil((m_toMs - from) / double(perColumn))));
-    const auto columns = m_buckets.columns(from, from + double(columnCount) * double(perColumn), columnCount);
-    int tallest = 1;
-    for (const auto& column : columns)
-        tallest = std::max(tallest, column.requests);
-    const double columnWidth = xOf(from + double(perColumn)) - xOf(from);
-    const double scale = (area.height() - 4) / tallest;
-    QBrush hatch(overwrittenColour, Qt::BDiagPattern);
+    const double perColumn = double(scale.millisecondsPerColumn());
+    const double from = scale.firstColumnMs();
+    const int count = scale.columnCount();
+    const auto columns = m_model.columns(lane, from, from + count * perColumn, count);
+    const double columnWidth = scale.xOf(from + perColumn) - scale.xOf(from);
+    const double unit = (rect.height() - 4) / tallest;
+    const QBrush hatch(Palette::overwritten, Qt::BDiagPattern);
+    QColor wash = Palette::overwritten;
+    wash.setAlpha(60);
     painter.setRenderHint(QPainter::Antialiasing, false);
-    for (int i = 0; i < columnCount; ++i) {
-        const auto& column = columns[size_t(i)];
+    for (int i = 0; i < count; ++i) {
+        const TimelineModel::Column& column = columns[size_t(i)];
         if (column.requests == 0)
             continue;
-        const double x = xOf(from + double(i) * double(perColumn));
-        const double storedHeight = column.stored * scale;
-        const double overwrittenHeight = column.overwritten * scale;
-        const double failedHeight = column.failed * scale;
-        QRectF stored(x, area.bottom() - storedHeight, std::max(1.0, columnWidth + 0.5), storedHeight);
-        painter.fillRect(stored, storedColour);
-        QRectF overwritten(x, stored.top() - overwrittenHeight, stored.width(), overwrittenHeight);
-        painter.fillRect(overwritten,
-                         QColor(overwrittenColour.red(), overwrittenColour.green(), overwrittenColour.blue(), 60));
+        const double x = scale.xOf(from + i * perColumn);
+        const double w = std::max(1.0, columnWidth + 0.5);
+        QRectF stored(x, rect.bottom() - column.stored * unit, w, column.stored * unit);
+        painter.fillRect(stored, Palette::stored);
+        QRectF overwritten(x, stored.top() - column.overwritten * unit, w, column.overwritten * unit);
+        painter.fillRect(overwritten, wash);
         painter.fillRect(overwritten, hatch);
-        painter.fillRect(QRectF(x, overwritten.top() - failedHeight, stored.width(), failedHeight), failedColour);
+        const double rest = (column.failed + column.unknown) * unit;
+        painter.fillRect(QRectF(x, overwritten.top() - rest, w, rest), Palette::failed);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QRectF(area.left() + 4, area.top(), 200, 14), Qt::AlignLeft | Qt::AlignTop,
-                     QString::number(tallest));
 }
 
 void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
 {
     const QFontMetrics metrics(font());
-    QString stored = tr("stored: own member");
-    QString overwritten = tr("overwritten: ZADD replied 0");
-    if (legendWidth(metrics, stored, overwritten) > area.width() * 0.9) { // a narrow view: the short words
-        stored = tr("stored");
-        overwritten = tr("overwritten");
+    QVector<LegendEntry> entries {{Mark::Stored, tr("stored: own member")},
+                                  {Mark::Overwritten, tr("overwritten: ZADD replied 0")}};
+    MillisecondBucket total;
+    for (int lane = 0; lane < m_model.laneCount(); ++lane) {
+        const MillisecondBucket sum = m_model.laneTotal(lane);
+        total.unknown += sum.unknown;
+        total.failed += sum.failed;
     }
-    const int width = legendWidth(metrics, stored, overwritten);
-    TimelinePainting::drawLegend(painter, area.right() - width, 2 + (area.top() - 4) / 2.0, metrics,
-                                 palette().color(QPalette::Text), stored, overwritten);
+    if (total.unknown > 0)
+        entries.append({Mark::Unknown, tr("reply did not say")});
+    if (total.failed > 0)
+        entries.append({Mark::Failed, tr("failed")});
+    if (legendWidth(metrics, entries) > area.width() * 0.9) { // a narrow view: the short words
+        entries[0].text = tr("stored");
+        entries[1].text = tr("overwritten");
+    }
+    const int width = legendWidth(metrics, entries);
+    TimelinePainting::drawLegend(painter, std::max(area.left(), area.right() - width), 2 + (area.top() - 4) / 2.0,
+                                 metrics, palette().color(QPalette::Text), entries);
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const double factor = std::pow(0.85, event->angleDelta().y() / 120.0);
-    const double anchor = msAt(event->position().x());
-    const double from = anchor - (anchor - m_fromMs) * factor;
-    const double to = anchor + (m_toMs - anchor) * factor;
-    if (to - from < 2 || to - from > 1e9)
-        return;
-    setVisibleRange(from, to);
+    if (const auto zoomed = m_viewport->range().zoomed(scale().msAt(event->position().x()), factor))
+        m_viewport->setRange(*zoomed);
     event->accept();
 }
 
@@ -310,7 +410,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     m_dragging = true;
     m_dragged = false;
     m_dragStart = event->pos();
-    m_dragFromMs = m_fromMs;
+    m_dragFromMs = m_viewport->range().fromMs;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event)
@@ -320,12 +420,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     const int dx = event->pos().x() - m_dragStart.x();
     if (std::abs(dx) > 3)
         m_dragged = true;
-    if (m_dragged) {
-        const double span = m_toMs - m_fromMs;
-        const double shift = -dx / plotArea().width() * span;
-        setVisibleRange(m_dragFromMs + shift, m_dragFromMs + shift + span);
-        setCursor(Qt::ClosedHandCursor);
-    }
+    if (!m_dragged)
+        return;
+    const TimelineRange& range = m_viewport->range();
+    m_viewport->setRange(TimelineRange {m_dragFromMs, m_dragFromMs + range.span()}.shifted(scale().dragMs(dx)));
+    setCursor(Qt::ClosedHandCursor);
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event)
@@ -334,59 +433,67 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     m_dragging = false;
     unsetCursor();
-    if (m_dragged || !m_log)
+    if (m_dragged)
         return;
-    const qint64 ms = qint64(std::floor(msAt(event->position().x())));
-    const MillisecondBucket* bucket = m_buckets.bucketAt(ms);
-    if (!bucket)
-        return;
-    emit millisecondClicked(ms, bucket->storedRequest >= 0 ? m_log->member(bucket->storedRequest) : QByteArray());
+    const int lane = laneAt(event->position().y());
+    const qint64 ms = scale().millisecondAt(event->position().x());
+    if (const MillisecondBucket* bucket = m_model.bucketAt(std::max(lane, 0), ms))
+        emit millisecondClicked(ms, bucket->keptMember);
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    fitAll();
 }
 
 bool TimelineView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text
-            = plotArea().contains(help->pos()) ? tooltipFor(qint64(std::floor(msAt(help->pos().x())))) : QString();
-        if (text.isEmpty())
-            QToolTip::showText(help->globalPos(), toolTip(), this);
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        const QString text = tooltipAt(help->pos());
+        QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text, this);
         return true;
     }
     return QWidget::event(event);
 }
 
-QString TimelineView::tooltipFor(qint64 ms) const
+QString TimelineView::tooltipAt(const QPoint& pos) const
 {
-    const MillisecondBucket* bucket = m_buckets.bucketAt(ms);
-    if (!bucket || !m_log)
+    const int lane = laneAt(pos.y());
+    if (lane < 0 || !plotArea().contains(pos))
         return {};
-    QString text = tr("<b>%1 ms</b>: %n request(s), #%2 to #%3", nullptr, bucket->requests)
-                       .arg(ms)
-                       .arg(bucket->firstRequest)
-                       .arg(bucket->lastRequest);
-    if (bucket->storedRequest >= 0) {
-        const int i = bucket->storedRequest;
-        text += tr("<br>kept: #%1, member <tt>%2</tt>, score %3, reply count %4, added %5")
-                    .arg(i)
-                    .arg(QString::fromUtf8(m_log->member(i)).toHtmlEscaped())
-                    .arg(m_log->now(i))
-                    .arg(m_log->count(i))
-                    .arg(m_log->added(i));
-    }
+    const qint64 ms = scale().millisecondAt(pos.x());
+    const MillisecondBucket* bucket = m_model.bucketAt(lane, ms);
+    if (!bucket)
+        return {};
+    QString text = isMultiLane()
+        ? QStringLiteral("<b>%1</b><br>").arg(m_laneNames.value(lane).section(QLatin1Char('\n'), 0, 0).toHtmlEscaped())
+        : QString();
+    text += tr("<b>%1 ms</b>: %n request(s), #%2 to #%3", nullptr, bucket->requests)
+                .arg(ms)
+                .arg(bucket->firstRequest)
+                .arg(bucket->lastRequest);
+    if (bucket->keptRequest >= 0)
+        text += tr("<br>kept: #%1, member <tt>%2</tt>, reply count %3")
+                    .arg(bucket->keptRequest)
+                    .arg(QString::fromUtf8(bucket->keptMember).toHtmlEscaped())
+                    .arg(bucket->keptCount);
     if (bucket->overwritten > 0)
         text += tr("<br>%n request(s) only overwrote a member (ZADD replied 0)", nullptr, bucket->overwritten);
+    if (bucket->unknown > 0)
+        text += tr("<br>%n request(s) whose reply did not say whether ZADD added (the script answers only a "
+                   "count)",
+                   nullptr, bucket->unknown);
     if (bucket->failed > 0)
         text += tr("<br>%n request(s) failed", nullptr, bucket->failed);
-    // The individual requests, when there are few enough to list.
-    if (bucket->requests <= 12) {
+    if (bucket->requests <= listedRequests) {
         QStringList rows;
-        for (int i = bucket->firstRequest; i <= bucket->lastRequest; ++i) {
-            if (!m_log->isDone(i) || m_buckets.millisecondOf(m_log->now(i)) != ms)
-                continue;
-            rows << tr("#%1 → count %2, added %3").arg(i).arg(m_log->count(i)).arg(m_log->added(i));
+        for (const TimelineModel::Sample& sample : m_model.samplesAt(lane, ms)) {
+            rows << (sample.failed ? tr("#%1 failed").arg(sample.id)
+                                   : tr("#%1 → count %2, added %3")
+                                         .arg(sample.id)
+                                         .arg(sample.count)
+                                         .arg(sample.added < 0 ? tr("unknown") : QString::number(sample.added)));
         }
         if (!rows.isEmpty())
             text += QStringLiteral("<br>") + rows.join(QStringLiteral("<br>"));

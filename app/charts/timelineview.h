@@ -1,39 +1,57 @@
 #pragma once
 
-#include "timelinebuckets.h"
+#include "timelinemodel.h"
 
+#include <QStringList>
 #include <QWidget>
 
-class RequestLog;
+#include <functional>
 
-// The timeline of a burst: x = the `now` of each request (ms since the burst started). Each
-// millisecond is a stack: the request whose member survived (filled square) under the requests
-// that only overwrote it (hollow diamonds), so colour is not the only cue. Zoomed out, columns of
-// several milliseconds become bars (solid = stored, hatched = overwritten). Wheel zooms around
-// the cursor, dragging pans, hovering shows the requests, clicking selects a millisecond.
+class TimelineScale;
+class TimelineViewport;
+
+// The timeline of a burst, in one lane or in one lane per app server: x = the `now` of each
+// request (ms since the run started, so a clock 40 ms ahead shows 40 ms to the right). Each
+// millisecond of a lane is a stack: a filled square for the request whose member survived, hollow
+// diamonds for the requests that only overwrote it, circles for replies that did not say, crosses
+// for failures. Zoomed out, milliseconds merge into columns (solid = stored, hatched =
+// overwritten). Wheel zooms around the cursor, dragging pans, double-click fits, hovering lists
+// the requests, clicking selects the millisecond's member. Fed by the engine's batches (values);
+// views that share a TimelineViewport zoom and pan together.
 class TimelineView : public QWidget
 {
     Q_OBJECT
 public:
     explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
 
-    // The log to draw (owned by the burst engine) and the `now` drawn as 0 ms.
-    void setLog(const RequestLog* log, qint64 origin, qint64 unitsPerMs);
-    void addRequests(const std::vector<quint32>& ids);
+    // Starts over for a new run: one unnamed lane, or a lane per name (a request goes to the lane
+    // of its connection); originMs: the wall-clock ms drawn as 0 (-1: the run's own start).
+    void reset(const QStringList& laneNames = {}, qint64 originMs = -1);
+    // New names for the lanes there are (after a language change); keeps the requests.
+    void renameLanes(const QStringList& names);
+    void addBatch(const RequestBatch& batch);
     void clear();
-    // Shows every millisecond that has requests.
-    void fitAll();
-    // Visible range in ms.
-    void setVisibleRange(double fromMs, double toMs);
-    double visibleFrom() const { return m_fromMs; }
-    double visibleTo() const { return m_toMs; }
-    const TimelineBuckets& buckets() const { return m_buckets; }
-    void setTitle(const QString& title);
-    // Where the marks go; the margins around it hold the title, the legend, the tick labels and
-    // the axis captions, and grow with the font.
-    QRectF plotArea() const;
+    const TimelineModel& model() const { return m_model; }
+    QStringList laneNames() const { return m_laneNames; }
 
-    QSize sizeHint() const override { return {640, 260}; }
+    // Shares the visible range with other views (the default is a viewport of its own).
+    void setViewport(TimelineViewport* viewport);
+    TimelineViewport* viewport() const { return m_viewport; }
+    void fitAll();
+    void setVisibleRange(double fromMs, double toMs);
+    double visibleFrom() const;
+    double visibleTo() const;
+
+    void setTitle(const QString& title);
+    // The text shown while there is nothing to draw (a function: it follows the language).
+    void setPlaceholder(std::function<QString()> text);
+    // Where the marks go; the margins hold the title, the legend, the lane names, the tick labels
+    // and the axis captions, and grow with the font.
+    QRectF plotArea() const;
+    TimelineScale scale() const;
+
+    QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return {240, 140}; }
 
 signals:
@@ -46,26 +64,28 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     bool event(QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
     void retranslate();
-    qint64 millisecondsPerColumn() const;
-    double xOf(double ms) const;
-    double msAt(double x) const;
-    QString tooltipFor(qint64 ms) const;
-    void drawAxes(QPainter& painter, const QRectF& area);
-    void drawStacks(QPainter& painter, const QRectF& area);
-    void drawColumns(QPainter& painter, const QRectF& area);
+    bool isMultiLane() const { return m_model.laneCount() > 1; }
+    QRectF laneRect(int lane) const;
+    int laneAt(double y) const;
+    void drawAxes(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    void drawLaneLabels(QPainter& painter);
+    void drawStacks(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale);
+    void drawColumns(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale, int tallest);
     void drawLegend(QPainter& painter, const QRectF& area);
+    QString tooltipAt(const QPoint& pos) const;
 
-    const RequestLog* m_log = nullptr;
-    TimelineBuckets m_buckets;
+    TimelineModel m_model;
+    QStringList m_laneNames;
+    TimelineViewport* m_viewport = nullptr;
+    TimelineViewport* m_ownViewport = nullptr;
     QString m_title;
-    double m_fromMs = 0;
-    double m_toMs = 20;
-    bool m_followLive = true; // keep the newest milliseconds in view until the user zooms or pans
+    std::function<QString()> m_placeholder;
     QPoint m_dragStart;
     double m_dragFromMs = 0;
     bool m_dragging = false;

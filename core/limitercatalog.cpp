@@ -1,0 +1,201 @@
+#include "limitercatalog.h"
+
+#include "limiterreply.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LimiterCatalog)
+};
+
+LimiterRef entry(const char* id, LimiterEntry::Role role, const char* name, const char* summary,
+                 LimiterStore store = LimiterStore::sortedSet())
+{
+    auto limiter = std::make_shared<LimiterEntry>();
+    limiter->id = QString::fromLatin1(id);
+    limiter->role = role;
+    limiter->name = name;
+    limiter->summary = summary;
+    limiter->script = LimiterScript::fromResource(limiter->id);
+    limiter->store = std::move(store);
+    return limiter;
+}
+
+// The built-in limiters: lua/<id>.lua each, called by zsetlab's convention, replying
+// {count, added, member}.
+QVector<LimiterRef> makeCatalog()
+{
+    using Role = LimiterEntry::Role;
+    return {
+        entry("now", Role::Bug, QT_TRANSLATE_NOOP("LimiterCatalog", "now"),
+              QT_TRANSLATE_NOOP("LimiterCatalog",
+                                "ZADD key now now: the timestamp is the member, so requests in the same millisecond "
+                                "overwrite one entry.")),
+        entry("request-id", Role::Fix, QT_TRANSLATE_NOOP("LimiterCatalog", "request id"),
+              QT_TRANSLATE_NOOP("LimiterCatalog", "An id the caller sends with each request is the member.")),
+        entry("random", Role::Fix, QT_TRANSLATE_NOOP("LimiterCatalog", "random"),
+              QT_TRANSLATE_NOOP("LimiterCatalog",
+                                "now .. '-' .. math.random(): unique on Redis 7, colliding on 2.6 to 6.2, which "
+                                "reseed Lua's generator at every call.")),
+        entry(
+            "sequence", Role::Fix, QT_TRANSLATE_NOOP("LimiterCatalog", "sequence"),
+            QT_TRANSLATE_NOOP("LimiterCatalog",
+                              "now .. '-' .. a counter that Redis increments (INCR of a second key beside the ZSET)."),
+            LimiterStore::sortedSet({{QByteArrayLiteral(":seq"), QByteArrayLiteral("string")}})),
+        entry("microseconds", Role::Trap, QT_TRANSLATE_NOOP("LimiterCatalog", "microseconds in text"),
+              QT_TRANSLATE_NOOP("LimiterCatalog",
+                                "'req:' .. now in microseconds: Lua writes the number with 14 digits, so every "
+                                "request in the same 100 µs gets the same member.")),
+    };
+}
+} // namespace
+
+QString LimiterEntry::displayName() const
+{
+    return name ? QCoreApplication::translate("LimiterCatalog", name) : script.name();
+}
+
+QString LimiterEntry::displaySummary() const
+{
+    if (summary)
+        return QCoreApplication::translate("LimiterCatalog", summary);
+    return call ? Text::tr("Your script, called as KEYS %1 ARGV %2.").arg(call->keysText(), call->argsText())
+                : Text::tr("Your script, called as zsetlab's scripts are.");
+}
+
+RedisArgs LimiterEntry::evalsha(const CallValues& values) const
+{
+    RedisArgs keys;
+    RedisArgs args;
+    if (call) {
+        keys = call->expandKeys(values);
+        args = call->expandArgs(values);
+    } else {
+        keys = store.keysFor(values.key);
+        const qint64 now = values.unitsPerMs >= 1000 ? values.nowMicros : values.nowMicros / 1000;
+        args = {QByteArray::number(now), QByteArray::number(values.windowMs * values.unitsPerMs),
+                QByteArray::number(values.limit), values.uuid};
+    }
+    RedisArgs command;
+    command.reserve(3 + keys.size() + args.size());
+    command << QByteArrayLiteral("EVALSHA") << script.sha1() << QByteArray::number(keys.size());
+    command << keys << args;
+    return command;
+}
+
+void LimiterEntry::readReply(const RedisReply& reply, const QByteArray& requestId, RequestRecord* record) const
+{
+    if (replyStyle == ReplyStyle::CountWithCall) {
+        readLimiterReply(reply, record->now, requestId, record);
+        return;
+    }
+    // A user's script that answers in another style (learned by the script doctor's probe).
+    const ReplyReading reading = ReplyReading::read(reply);
+    if (!reading.readable || replyStyle == ReplyStyle::Unknown) {
+        record->error = Text::tr("Cannot read the script's reply %1 as %2.")
+                            .arg(reply.toDisplayString().left(200), replyStyleDescription(replyStyle));
+        return;
+    }
+    record->added = static_cast<qint8>(reading.added < 0 ? -1 : (reading.added > 0 ? 1 : 0));
+    if (replyStyle == ReplyStyle::CountBeforeCall)
+        record->count = reading.value + 1;
+    else
+        record->verdict = static_cast<qint8>(reading.value != 0 ? 1 : 0);
+}
+
+LimiterStore LimiterEntry::storeOf(const CallTemplate* call)
+{
+    // A user's script may keep a counter beside its ZSET named from KEYS[1] the way the built-in
+    // ones do: those companions are deleted with the run too.
+    QVector<LimiterStore::Key> companions;
+    for (const LimiterRef& limiter : LimiterCatalog::all()) {
+        for (const LimiterStore::Key& key : limiter->store.keys()) {
+            if (!key.suffix.isEmpty())
+                companions.append({key.suffix, QByteArray()});
+        }
+    }
+    if (call) {
+        // Every key of a template starts with {key}; the rest of a key is its companion's suffix,
+        // as long as it is literal text (a key that changes per call cannot be deleted by name).
+        for (int i = 1; i < call->keys().size(); ++i) {
+            const CallTemplate::Token& token = call->keys().at(i);
+            QByteArray suffix;
+            bool literal = true;
+            for (int p = 1; p < token.size(); ++p) {
+                literal = literal && !token.at(p).isPlaceholder;
+                suffix += token.at(p).literal.toUtf8();
+            }
+            const bool known = std::any_of(companions.cbegin(), companions.cend(),
+                                           [&suffix](const LimiterStore::Key& key) { return key.suffix == suffix; });
+            if (literal && !suffix.isEmpty() && !known)
+                companions.append({suffix, QByteArray()});
+        }
+    }
+    LimiterStore store = LimiterStore::sortedSet(companions);
+    return store;
+}
+
+namespace LimiterCatalog {
+
+const QVector<LimiterRef>& all()
+{
+    static const QVector<LimiterRef> catalog = makeCatalog();
+    return catalog;
+}
+
+LimiterRef find(const QString& id)
+{
+    for (const LimiterRef& limiter : all()) {
+        if (limiter->id == id)
+            return limiter;
+    }
+    return nullptr;
+}
+
+LimiterRef builtin(const QString& id)
+{
+    LimiterRef limiter = find(id);
+    Q_ASSERT_X(limiter, "LimiterCatalog::builtin", "no such limiter in the catalog");
+    return limiter;
+}
+
+LimiterRef builtin(const char* id)
+{
+    return builtin(QString::fromLatin1(id));
+}
+
+QStringList ids()
+{
+    QStringList list;
+    for (const LimiterRef& limiter : all())
+        list << limiter->id;
+    return list;
+}
+
+QVector<LimiterRef> withRole(LimiterEntry::Role role)
+{
+    QVector<LimiterRef> list;
+    for (const LimiterRef& limiter : all()) {
+        if (limiter->role == role)
+            list << limiter;
+    }
+    return list;
+}
+
+LimiterRef custom(const LimiterScript& script, std::shared_ptr<const CallTemplate> call, ReplyStyle style)
+{
+    auto limiter = std::make_shared<LimiterEntry>();
+    limiter->id = script.name();
+    limiter->role = LimiterEntry::Role::Custom;
+    limiter->script = script;
+    limiter->store = LimiterEntry::storeOf(call.get());
+    limiter->call = std::move(call);
+    limiter->replyStyle = style;
+    return limiter;
+}
+
+} // namespace LimiterCatalog

@@ -1,0 +1,75 @@
+#include "limiterstore.h"
+
+#include "redisconnection.h"
+#include "zsetkeys.h"
+
+#include <QCoreApplication>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LimiterStore)
+};
+} // namespace
+
+LimiterStore LimiterStore::sortedSet(QVector<Key> companions)
+{
+    LimiterStore store;
+    store.m_kind = Kind::SortedSet;
+    store.m_keys = {{QByteArray(), QByteArrayLiteral("zset")}};
+    store.m_keys += companions;
+    return store;
+}
+
+QList<QByteArray> LimiterStore::keysFor(const QByteArray& runKey) const
+{
+    QList<QByteArray> keys;
+    for (const Key& key : m_keys)
+        keys << runKey + key.suffix;
+    return keys;
+}
+
+QString LimiterStore::checkKeys(RedisConnection& connection, const QByteArray& runKey) const
+{
+    for (const Key& key : m_keys) {
+        const QByteArray name = runKey + key.suffix;
+        const RedisReply type = connection.command({QByteArrayLiteral("TYPE"), name});
+        if (type.type() != RedisReply::Type::Status || type.bytes() == "none" || key.type.isEmpty()
+            || type.bytes() == key.type)
+            continue;
+        return Text::tr("The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it "
+                        "is: choose another key.")
+            .arg(QString::fromUtf8(name), type.text(), QString::fromLatin1(key.type));
+    }
+    return {};
+}
+
+qint64 LimiterStore::countInWindow(RedisConnection& connection, const QByteArray& runKey, qint64 windowInNowUnits) const
+{
+    switch (m_kind) {
+    case Kind::SortedSet: {
+        const RedisReply last = connection.command({QByteArrayLiteral("ZREVRANGE"), runKey, "0", "0", "WITHSCORES"});
+        if (last.type() != RedisReply::Type::Array)
+            return -1;
+        if (last.elements().size() != 2)
+            return 0;
+        const qint64 newest = last.elements()[1].bytes().toLongLong();
+        const RedisReply count = connection.command(
+            {QByteArrayLiteral("ZCOUNT"), runKey, '(' + QByteArray::number(newest - windowInNowUnits), "+inf"});
+        return count.type() == RedisReply::Type::Integer ? count.toInteger() : -1;
+    }
+    }
+    return -1;
+}
+
+bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& runKey) const
+{
+    const QList<QByteArray> keys = keysFor(runKey);
+    for (const QByteArray& key : keys) {
+        if (!ZsetKeys::isOwnKey(key))
+            return false;
+    }
+    RedisArgs command {QByteArrayLiteral("DEL")};
+    command << keys;
+    return !connection.command(command).isError();
+}

@@ -1,0 +1,133 @@
+#include "timelinemodel.h"
+
+#include <algorithm>
+#include <cmath>
+
+void TimelineModel::reset(int lanes, qint64 originMs)
+{
+    m_lanes.assign(size_t(std::max(lanes, 1)), {});
+    m_samples.clear();
+    m_samplesComplete = true;
+    m_originMs = originMs;
+    m_unitsPerMs = 1;
+    m_requests = 0;
+    m_firstMs = 0;
+    m_lastMs = 0;
+    m_maxRequests = 0;
+}
+
+qint64 TimelineModel::millisecondOf(qint64 now) const
+{
+    const qint64 delta = now - m_originMs * m_unitsPerMs;
+    return delta >= 0 ? delta / m_unitsPerMs : -((-delta + m_unitsPerMs - 1) / m_unitsPerMs);
+}
+
+void TimelineModel::add(const RequestBatch& batch)
+{
+    if (!batch.finished)
+        return;
+    if (m_requests == 0) {
+        m_unitsPerMs = std::max<qint64>(1, batch.nowUnitsPerMs);
+        if (m_originMs < 0)
+            m_originMs = batch.startWallMs;
+    }
+    for (const RequestRecord& record : *batch.finished) {
+        const int laneIndex = m_lanes.size() > 1 ? std::min<int>(record.connection, laneCount() - 1) : 0;
+        const qint64 ms = millisecondOf(record.now);
+        const int id = int(record.id);
+        MillisecondBucket& bucket = m_lanes[size_t(laneIndex)][ms];
+        ++bucket.requests;
+        const bool failed = !record.error.isEmpty();
+        if (failed) {
+            ++bucket.failed;
+        } else if (record.added == 1) {
+            ++bucket.stored;
+            if (bucket.keptRequest < 0 || id < bucket.keptRequest) {
+                bucket.keptRequest = id;
+                bucket.keptCount = record.count;
+                bucket.keptMember = batch.memberOf(record);
+            }
+        } else if (record.added == 0) {
+            ++bucket.overwritten;
+        } else {
+            ++bucket.unknown;
+        }
+        bucket.firstRequest = bucket.firstRequest < 0 ? id : std::min(bucket.firstRequest, id);
+        bucket.lastRequest = std::max(bucket.lastRequest, id);
+        m_maxRequests = std::max(m_maxRequests, bucket.requests);
+        m_firstMs = m_requests == 0 ? ms : std::min(m_firstMs, ms);
+        m_lastMs = m_requests == 0 ? ms : std::max(m_lastMs, ms);
+        ++m_requests;
+        if (m_samples.size() < maxSamples)
+            m_samples.push_back({record.id, laneIndex, ms, record.count, record.added, failed});
+        else
+            m_samplesComplete = false;
+    }
+}
+
+const MillisecondBucket* TimelineModel::bucketAt(int lane, qint64 ms) const
+{
+    if (lane < 0 || lane >= laneCount())
+        return nullptr;
+    const auto& buckets = m_lanes[size_t(lane)];
+    const auto found = buckets.find(ms);
+    return found == buckets.end() ? nullptr : &found->second;
+}
+
+MillisecondBucket TimelineModel::laneTotal(int lane) const
+{
+    MillisecondBucket total;
+    for (const auto& [ms, bucket] : m_lanes.at(size_t(lane))) {
+        total.requests += bucket.requests;
+        total.stored += bucket.stored;
+        total.overwritten += bucket.overwritten;
+        total.failed += bucket.failed;
+        total.unknown += bucket.unknown;
+    }
+    return total;
+}
+
+std::vector<TimelineModel::Column> TimelineModel::columns(int lane, double fromMs, double toMs, int count) const
+{
+    std::vector<Column> result(static_cast<size_t>(std::max(count, 0)));
+    if (count <= 0 || toMs <= fromMs || lane < 0 || lane >= laneCount())
+        return result;
+    const double width = (toMs - fromMs) / count;
+    const auto& buckets = m_lanes[size_t(lane)];
+    for (auto it = buckets.lower_bound(static_cast<qint64>(std::floor(fromMs))); it != buckets.end(); ++it) {
+        if (double(it->first) >= toMs)
+            break;
+        const auto index = static_cast<int>(std::floor((double(it->first) - fromMs) / width));
+        if (index < 0 || index >= count)
+            continue;
+        Column& column = result[static_cast<size_t>(index)];
+        column.requests += it->second.requests;
+        column.stored += it->second.stored;
+        column.overwritten += it->second.overwritten;
+        column.failed += it->second.failed;
+        column.unknown += it->second.unknown;
+        column.busiestMs = std::max(column.busiestMs, it->second.requests);
+    }
+    return result;
+}
+
+int TimelineModel::tallestColumn(double fromMs, double toMs, int count) const
+{
+    int tallest = 0;
+    for (int lane = 0; lane < laneCount(); ++lane) {
+        for (const Column& column : columns(lane, fromMs, toMs, count))
+            tallest = std::max(tallest, column.requests);
+    }
+    return tallest;
+}
+
+std::vector<TimelineModel::Sample> TimelineModel::samplesAt(int lane, qint64 ms) const
+{
+    std::vector<Sample> found;
+    for (const Sample& sample : m_samples) {
+        if (sample.lane == lane && sample.ms == ms)
+            found.push_back(sample);
+    }
+    std::sort(found.begin(), found.end(), [](const Sample& a, const Sample& b) { return a.id < b.id; });
+    return found;
+}

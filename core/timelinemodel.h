@@ -1,0 +1,94 @@
+#pragma once
+
+#include "requestbatch.h"
+
+#include <QByteArray>
+#include <QtGlobal>
+
+#include <map>
+#include <vector>
+
+// The requests of one millisecond of `now` in one lane, as a timeline stacks them.
+struct MillisecondBucket
+{
+    int requests = 0;
+    int stored = 0; // ZADD created the member (added = 1): the entry that survives
+    int overwritten = 0; // ZADD only updated an existing member (added = 0)
+    int failed = 0;
+    int unknown = 0; // succeeded, but the reply did not say whether ZADD added
+    int firstRequest = -1; // smallest request id in the bucket
+    int lastRequest = -1;
+    int keptRequest = -1; // the smallest request whose member survived
+    qint64 keptCount = -1; // what the limiter counted for it
+    QByteArray keptMember;
+};
+
+// A timeline in lanes (one for a burst, one per app server for simulated servers) of buckets of
+// one millisecond of `now`, measured from an origin in ms and aware of the clock's unit. Fed by
+// the engine's batches, updated incrementally; summed into columns for drawing at any zoom, so a
+// view never draws one item per request.
+class TimelineModel
+{
+public:
+    // One request as a tooltip lists it: the first requests of a run are kept (bounded).
+    struct Sample
+    {
+        quint32 id = 0;
+        int lane = 0;
+        qint64 ms = 0;
+        qint64 count = -1;
+        qint8 added = -1;
+        bool failed = false;
+    };
+    static constexpr size_t maxSamples = 4096;
+
+    // One column of a zoomed-out view: the buckets in it summed.
+    struct Column
+    {
+        int requests = 0;
+        int stored = 0;
+        int overwritten = 0;
+        int failed = 0;
+        int unknown = 0;
+        int busiestMs = 0; // the most requests any single ms in the column had
+    };
+
+    // Forgets every request. lanes: 1, or one per connection (a request goes to the lane of its
+    // connection). originMs: the wall-clock ms drawn as 0; -1: the first batch's run start.
+    void reset(int lanes = 1, qint64 originMs = -1);
+    void add(const RequestBatch& batch);
+
+    int laneCount() const { return int(m_lanes.size()); }
+    const std::map<qint64, MillisecondBucket>& lane(int index) const { return m_lanes.at(size_t(index)); }
+    const MillisecondBucket* bucketAt(int lane, qint64 ms) const;
+    MillisecondBucket laneTotal(int lane) const;
+    bool isEmpty() const { return m_requests == 0; }
+    int requests() const { return m_requests; }
+    qint64 originMs() const { return m_originMs; }
+    qint64 unitsPerMs() const { return m_unitsPerMs; }
+    // The ms (since the origin) of a `now` in the clock's unit; floor division, as a clock offset
+    // can put a request before the origin.
+    qint64 millisecondOf(qint64 now) const;
+    qint64 firstMs() const { return m_firstMs; }
+    qint64 lastMs() const { return m_lastMs; }
+    int maxRequestsPerMs() const { return m_maxRequests; }
+
+    // [fromMs, toMs) split into `count` equal columns of one lane.
+    std::vector<Column> columns(int lane, double fromMs, double toMs, int count) const;
+    // The tallest column of any lane at this column width, in [fromMs, toMs): one scale for all.
+    int tallestColumn(double fromMs, double toMs, int count) const;
+    // The kept requests of one millisecond of a lane (empty when the run had too many to keep).
+    std::vector<Sample> samplesAt(int lane, qint64 ms) const;
+    bool samplesComplete() const { return m_samplesComplete; }
+
+private:
+    std::vector<std::map<qint64, MillisecondBucket>> m_lanes;
+    std::vector<Sample> m_samples;
+    bool m_samplesComplete = true;
+    qint64 m_originMs = -1;
+    qint64 m_unitsPerMs = 1;
+    int m_requests = 0;
+    qint64 m_firstMs = 0;
+    qint64 m_lastMs = 0;
+    int m_maxRequests = 0;
+};

@@ -1,0 +1,293 @@
+#include "timelinemodel.h"
+#include "timelinescale.h"
+
+#include <QtTest>
+
+namespace {
+struct Request
+{
+    qint64 now;
+    int added; // 1 stored, 0 overwritten, -1 reply did not say, -2 failed
+    int connection = 0;
+};
+
+// A batch as the engine hands it over: request i is the i-th of `requests`, started at startMs.
+RequestBatch batchOf(const std::vector<Request>& requests, qint64 startMs = 0, qint64 unitsPerMs = 1,
+                     const std::vector<quint32>& order = {})
+{
+    auto records = std::make_shared<std::vector<RequestRecord>>();
+    for (size_t k = 0; k < (order.empty() ? requests.size() : order.size()); ++k) {
+        const size_t i = order.empty() ? k : order[k];
+        RequestRecord record;
+        record.id = quint32(i);
+        record.now = requests[i].now;
+        record.count = qint64(i) + 1;
+        record.connection = quint16(requests[i].connection);
+        record.memberKind = RequestRecord::MemberKind::Now;
+        if (requests[i].added == -2)
+            record.error = QStringLiteral("boom");
+        else
+            record.added = qint8(requests[i].added);
+        records->push_back(record);
+    }
+    RequestBatch batch;
+    batch.runTag = "t";
+    batch.startWallMs = startMs;
+    batch.nowUnitsPerMs = unitsPerMs;
+    batch.finished = records;
+    return batch;
+}
+} // namespace
+
+// The timeline's model and its time-to-x mapping, without a window or a server.
+class TestTimelineModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void countsPerMillisecond();
+    void tellsSurvivorsOverwritesUnknownsAndFailures();
+    void bucketsMicrosecondClocksByMillisecond();
+    void measuresFromTheRunsStartOrAGivenOrigin();
+    void putsEarlyClocksBeforeTheOrigin();
+    void addsIncrementallyInAnyOrder();
+    void putsEachConnectionInItsLane();
+    void keepsTheFirstRequestsForTooltips();
+    void sumsColumnsForZoomedOutViews_data();
+    void sumsColumnsForZoomedOutViews();
+    void mapsTimeToXAndBack_data();
+    void mapsTimeToXAndBack();
+    void choosesColumnsOfOneTwoOrFiveSteps_data();
+    void choosesColumnsOfOneTwoOrFiveSteps();
+    void fitsZoomsAndPans();
+};
+
+void TestTimelineModel::countsPerMillisecond()
+{
+    TimelineModel model;
+    model.reset(1, 1000);
+    model.add(batchOf({{1000, 1}, {1000, 0}, {1000, 0}, {1001, 1}, {1003, 1}, {1003, 0}}));
+    QCOMPARE(model.lane(0).size(), size_t(3));
+    QCOMPARE(model.bucketAt(0, 0)->requests, 3);
+    QCOMPARE(model.bucketAt(0, 1)->requests, 1);
+    QVERIFY(!model.bucketAt(0, 2));
+    QCOMPARE(model.bucketAt(0, 3)->requests, 2);
+    QCOMPARE(model.maxRequestsPerMs(), 3);
+    QCOMPARE(model.firstMs(), 0);
+    QCOMPARE(model.lastMs(), 3);
+    QCOMPARE(model.requests(), 6);
+}
+
+void TestTimelineModel::tellsSurvivorsOverwritesUnknownsAndFailures()
+{
+    // The same treatment in every lane: a reply without `added` is unknown, not a failure.
+    TimelineModel model;
+    model.reset(1, 0);
+    model.add(batchOf({{5, 1}, {5, 0}, {5, -2}, {5, 0}, {5, -1}}));
+    const MillisecondBucket* bucket = model.bucketAt(0, 5);
+    QVERIFY(bucket);
+    QCOMPARE(bucket->stored, 1);
+    QCOMPARE(bucket->overwritten, 2);
+    QCOMPARE(bucket->failed, 1);
+    QCOMPARE(bucket->unknown, 1);
+    QCOMPARE(bucket->keptRequest, 0);
+    QCOMPARE(bucket->keptMember, QByteArray("5"));
+    QCOMPARE(bucket->keptCount, 1);
+    QCOMPARE(bucket->firstRequest, 0);
+    QCOMPARE(bucket->lastRequest, 4);
+}
+
+void TestTimelineModel::bucketsMicrosecondClocksByMillisecond()
+{
+    TimelineModel model;
+    model.reset(1, 2000);
+    model.add(batchOf({{2000000, 1}, {2000999, 1}, {2001000, 1}}, 0, 1000));
+    QCOMPARE(model.unitsPerMs(), 1000);
+    QCOMPARE(model.bucketAt(0, 0)->stored, 2);
+    QCOMPARE(model.bucketAt(0, 1)->stored, 1);
+}
+
+void TestTimelineModel::measuresFromTheRunsStartOrAGivenOrigin()
+{
+    TimelineModel ownStart;
+    ownStart.reset();
+    ownStart.add(batchOf({{5010, 1}}, 5000));
+    QCOMPARE(ownStart.originMs(), 5000);
+    QCOMPARE(ownStart.firstMs(), 10);
+    // Compare mode's right side replays the left side's timestamps: drawn from the left's start.
+    TimelineModel given;
+    given.reset(1, 4990);
+    given.add(batchOf({{5010, 1}}, 5000));
+    QCOMPARE(given.firstMs(), 20);
+}
+
+void TestTimelineModel::putsEarlyClocksBeforeTheOrigin()
+{
+    // A client whose clock is behind: its requests land at negative milliseconds.
+    TimelineModel model;
+    model.reset(1, 1000);
+    model.add(batchOf({{999, 1}, {960, 1}, {1000, 1}}));
+    QVERIFY(model.bucketAt(0, -1));
+    QVERIFY(model.bucketAt(0, -40));
+    QCOMPARE(model.firstMs(), -40);
+    QCOMPARE(model.millisecondOf(999), -1);
+}
+
+void TestTimelineModel::addsIncrementallyInAnyOrder()
+{
+    const std::vector<Request> requests {{0, 1}, {0, 0}, {1, 1}, {1, 0}, {1, 0}};
+    TimelineModel whole;
+    whole.reset(1, 0);
+    whole.add(batchOf(requests));
+    TimelineModel parts;
+    parts.reset(1, 0);
+    parts.add(batchOf(requests, 0, 1, {4, 1}));
+    parts.add(batchOf(requests, 0, 1, {0, 3, 2}));
+    for (qint64 ms : {0, 1}) {
+        QCOMPARE(parts.bucketAt(0, ms)->requests, whole.bucketAt(0, ms)->requests);
+        QCOMPARE(parts.bucketAt(0, ms)->stored, whole.bucketAt(0, ms)->stored);
+        QCOMPARE(parts.bucketAt(0, ms)->overwritten, whole.bucketAt(0, ms)->overwritten);
+        QCOMPARE(parts.bucketAt(0, ms)->keptRequest, whole.bucketAt(0, ms)->keptRequest);
+    }
+}
+
+void TestTimelineModel::putsEachConnectionInItsLane()
+{
+    TimelineModel model;
+    model.reset(3, 0);
+    model.add(batchOf({{0, 1, 0}, {0, 0, 1}, {40, 1, 2}, {41, 0, 2}}));
+    QCOMPARE(model.laneCount(), 3);
+    QCOMPARE(model.laneTotal(0).stored, 1);
+    QCOMPARE(model.laneTotal(1).overwritten, 1); // a collision across servers
+    QCOMPARE(model.laneTotal(2).requests, 2);
+    QCOMPARE(model.lane(2).begin()->first, 40);
+    // The tallest column over all lanes: one scale, so that the lanes compare.
+    QCOMPARE(model.tallestColumn(0, 50, 1), 2);
+    // One lane: every connection in it.
+    TimelineModel single;
+    single.reset(1, 0);
+    single.add(batchOf({{0, 1, 0}, {0, 0, 1}, {40, 1, 2}}));
+    QCOMPARE(single.laneTotal(0).requests, 3);
+}
+
+void TestTimelineModel::keepsTheFirstRequestsForTooltips()
+{
+    TimelineModel model;
+    model.reset(1, 0);
+    model.add(batchOf({{7, 1}, {7, 0}, {8, 1}}, 0, 1, {2, 1, 0}));
+    const auto samples = model.samplesAt(0, 7);
+    QCOMPARE(samples.size(), size_t(2));
+    QCOMPARE(samples[0].id, 0u);
+    QCOMPARE(samples[1].added, qint8(0));
+    QCOMPARE(samples[1].count, 2);
+    QVERIFY(model.samplesComplete());
+    std::vector<Request> many(TimelineModel::maxSamples + 10, Request {3, 0});
+    model.add(batchOf(many));
+    QVERIFY(!model.samplesComplete()); // memory stays bounded however long the run
+}
+
+void TestTimelineModel::sumsColumnsForZoomedOutViews_data()
+{
+    QTest::addColumn<double>("from");
+    QTest::addColumn<double>("to");
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<QList<int>>("requests");
+    QTest::addColumn<QList<int>>("overwritten");
+    QTest::newRow("two ms per column") << 0.0 << 8.0 << 4 << QList<int> {3, 2, 0, 1} << QList<int> {2, 1, 0, 0};
+    QTest::newRow("one column") << 0.0 << 8.0 << 1 << QList<int> {6} << QList<int> {3};
+    QTest::newRow("window past the data") << 4.0 << 12.0 << 2 << QList<int> {1, 0} << QList<int> {0, 0};
+    QTest::newRow("window before the data") << -4.0 << 4.0 << 2 << QList<int> {0, 5} << QList<int> {0, 3};
+}
+
+void TestTimelineModel::sumsColumnsForZoomedOutViews()
+{
+    QFETCH(double, from);
+    QFETCH(double, to);
+    QFETCH(int, columns);
+    QFETCH(QList<int>, requests);
+    QFETCH(QList<int>, overwritten);
+    // ms 0: stored + overwritten, ms 1: overwritten, ms 2: stored, ms 3: overwritten, ms 6: stored.
+    TimelineModel model;
+    model.reset(1, 0);
+    model.add(batchOf({{0, 1}, {0, 0}, {1, 0}, {2, 1}, {3, 0}, {6, 1}}));
+    const auto result = model.columns(0, from, to, columns);
+    QCOMPARE(int(result.size()), columns);
+    for (int i = 0; i < columns; ++i) {
+        QCOMPARE(result[size_t(i)].requests, requests.at(i));
+        QCOMPARE(result[size_t(i)].overwritten, overwritten.at(i));
+        QCOMPARE(result[size_t(i)].stored + result[size_t(i)].overwritten, result[size_t(i)].requests);
+    }
+}
+
+void TestTimelineModel::mapsTimeToXAndBack_data()
+{
+    QTest::addColumn<double>("from");
+    QTest::addColumn<double>("to");
+    QTest::addColumn<double>("ms");
+    QTest::addColumn<double>("x");
+    QTest::addColumn<bool>("stacks");
+    // A plot 500 px wide starting at x = 50.
+    QTest::newRow("20 ms: 25 px per ms, stacks") << 0.0 << 20.0 << 7.5 << 237.5 << true;
+    QTest::newRow("negative start") << -10.0 << 10.0 << 0.0 << 300.0 << true;
+    QTest::newRow("1000 ms: columns") << 0.0 << 1000.0 << 500.0 << 300.0 << false;
+    QTest::newRow("exactly 10 px per ms") << 0.0 << 50.0 << 50.0 << 550.0 << true;
+}
+
+void TestTimelineModel::mapsTimeToXAndBack()
+{
+    QFETCH(double, from);
+    QFETCH(double, to);
+    QFETCH(double, ms);
+    QFETCH(double, x);
+    QFETCH(bool, stacks);
+    const TimelineScale scale({from, to}, 50, 500);
+    QCOMPARE(scale.xOf(ms), x);
+    QCOMPARE(scale.msAt(x), ms);
+    QCOMPARE(scale.millisecondAt(x + 0.01), qint64(std::floor(ms)));
+    QCOMPARE(scale.drawsStacks(), stacks);
+    // Dragging the plot by its own width moves the range by its span, backwards.
+    QCOMPARE(scale.dragMs(500), -(to - from));
+}
+
+void TestTimelineModel::choosesColumnsOfOneTwoOrFiveSteps_data()
+{
+    QTest::addColumn<double>("span");
+    QTest::addColumn<qint64>("perColumn");
+    // 600 px: a column at least 3 px wide, of 1, 2 or 5 times a power of ten ms.
+    QTest::newRow("200 ms: 1 ms") << 200.0 << qint64(1);
+    QTest::newRow("201 ms: 2 ms") << 201.0 << qint64(2);
+    QTest::newRow("1000 ms: 5 ms") << 1000.0 << qint64(5);
+    QTest::newRow("24800 ms: 200 ms, not 124") << 24800.0 << qint64(200);
+    QTest::newRow("60000 ms: 500 ms") << 60000.0 << qint64(500);
+}
+
+void TestTimelineModel::choosesColumnsOfOneTwoOrFiveSteps()
+{
+    QFETCH(double, span);
+    QFETCH(qint64, perColumn);
+    const TimelineScale scale({0, span}, 0, 600);
+    QCOMPARE(scale.millisecondsPerColumn(), perColumn);
+    QVERIFY(scale.xOf(double(perColumn)) - scale.xOf(0) >= TimelineScale::minColumnPixels - 1e-9);
+    QCOMPARE(std::fmod(scale.firstColumnMs(), double(perColumn)), 0.0);
+    QVERIFY(scale.firstColumnMs() + scale.columnCount() * double(perColumn) >= span);
+    // Tick labels on a 1-2-5 step too, about 70 px apart.
+    const double label = scale.labelStepMs();
+    QVERIFY(scale.xOf(label) - scale.xOf(0) >= 70 - 1e-9);
+}
+
+void TestTimelineModel::fitsZoomsAndPans()
+{
+    const TimelineRange fitted = TimelineRange::fit(10, 109); // 100 ms of data
+    QCOMPARE(fitted.fromMs, 8.0);
+    QCOMPARE(fitted.toMs, 112.0);
+    QCOMPARE(TimelineRange::fit(5, 5).span(), 10.4); // at least 10 ms, with its margins
+    const auto in = fitted.zoomed(60, 0.5);
+    QVERIFY(in);
+    QCOMPARE(in->fromMs, 34.0); // the anchor stays where it was
+    QCOMPARE(in->toMs, 86.0);
+    QVERIFY(!(TimelineRange {0, 3}.zoomed(1, 0.5))); // narrower than 2 ms
+    QVERIFY(!(TimelineRange {0, 9e8}.zoomed(1, 2))); // wider than 10^9 ms
+    QCOMPARE(fitted.shifted(-8).fromMs, 0.0);
+}
+
+QTEST_GUILESS_MAIN(TestTimelineModel)
+#include "tst_timelinemodel.moc"
