@@ -12,30 +12,6 @@
     </message>
 </context>
 <context>
-    <name>ClientLanes</name>
-    <message numerus="yes">
-        <source>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request(s)&lt;br&gt;%3 stored, %4 overwritten</source>
-        <translation>
-            <numerusform>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request&lt;br&gt;%3 stored, %4 overwritten</numerusform>
-            <numerusform>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n requests&lt;br&gt;%3 stored, %4 overwritten</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>columns of %n ms</source>
-        <translation>
-            <numerusform>columns of %n ms</numerusform>
-            <numerusform>columns of %n ms</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>tallest %n request(s)</source>
-        <translation>
-            <numerusform>tallest %n request</numerusform>
-            <numerusform>tallest %n requests</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>ExportActions</name>
     <message numerus="yes">
         <source>Saved %Ln member(s) to %1</source>
@@ -113,6 +89,20 @@
         <translation>
             <numerusform>&lt;br&gt;%n request failed</numerusform>
             <numerusform>&lt;br&gt;%n requests failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>tallest %n request(s)</source>
+        <translation>
+            <numerusform>tallest %n request</numerusform>
+            <numerusform>tallest %n requests</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%n request(s) whose reply did not say whether ZADD added (the script answers only a count)</source>
+        <translation>
+            <numerusform>&lt;br&gt;%n request whose reply did not say whether ZADD added (the script answers only a count)</numerusform>
+            <numerusform>&lt;br&gt;%n requests whose reply did not say whether ZADD added (the script answers only a count)</numerusform>
         </translation>
     </message>
 </context>

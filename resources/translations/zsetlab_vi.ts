@@ -23,22 +23,6 @@
         <translation>Đồng &amp;hồ</translation>
     </message>
     <message>
-        <source>now (the bug)</source>
-        <translation>now (lỗi)</translation>
-    </message>
-    <message>
-        <source>unique: request id</source>
-        <translation>duy nhất: id của request</translation>
-    </message>
-    <message>
-        <source>unique: random</source>
-        <translation>duy nhất: ngẫu nhiên</translation>
-    </message>
-    <message>
-        <source>unique: sequence</source>
-        <translation>duy nhất: số thứ tự</translation>
-    </message>
-    <message>
         <source>&amp;Member</source>
         <translation>&amp;Member</translation>
     </message>
@@ -58,6 +42,18 @@
         <source>&amp;Limit</source>
         <translation>&amp;Giới hạn</translation>
     </message>
+    <message>
+        <source>%1 (the bug)</source>
+        <translation>%1 (lỗi)</translation>
+    </message>
+    <message>
+        <source>unique: %1</source>
+        <translation>duy nhất: %1</translation>
+    </message>
+    <message>
+        <source>trap: %1</source>
+        <translation>bẫy: %1</translation>
+    </message>
 </context>
 <context>
     <name>BurstPanel</name>
@@ -70,10 +66,6 @@
         <translation>member = now (lỗi)</translation>
     </message>
     <message>
-        <source>ZADD key now now: the timestamp is the member, so requests in the same millisecond overwrite one entry (lua/now.lua).</source>
-        <translation>ZADD key now now: timestamp chính là member, nên các request trong cùng một millisecond ghi đè lên cùng một phần tử (lua/now.lua).</translation>
-    </message>
-    <message>
         <source>unique member</source>
         <translation>member duy nhất</translation>
     </message>
@@ -82,24 +74,8 @@
         <translation>Mỗi request có một member riêng; chọn cách tạo member ở ô bên cạnh.</translation>
     </message>
     <message>
-        <source>request id</source>
-        <translation>id của request</translation>
-    </message>
-    <message>
-        <source>random</source>
-        <translation>ngẫu nhiên</translation>
-    </message>
-    <message>
-        <source>sequence</source>
-        <translation>số thứ tự</translation>
-    </message>
-    <message>
         <source>your script</source>
         <translation>script của bạn</translation>
-    </message>
-    <message>
-        <source>How the unique member is made: an id sent per request (lua/request-id.lua), now .. &apos;-&apos; .. math.random() (lua/random.lua), or now .. &apos;-&apos; .. a server INCR (lua/sequence.lua).</source>
-        <translation>Cách tạo member duy nhất: một id gửi kèm mỗi request (lua/request-id.lua), now .. &apos;-&apos; .. math.random() (lua/random.lua), hoặc now .. &apos;-&apos; .. một lần INCR trên server (lua/sequence.lua).</translation>
     </message>
     <message>
         <source>your script: %1</source>
@@ -258,26 +234,18 @@
         <translation> mỗi ms</translation>
     </message>
     <message>
-        <source>Your script, called as KEYS %1 ARGV %2.</source>
-        <translation>Script của bạn, được gọi với KEYS %1 ARGV %2.</translation>
-    </message>
-    <message>
         <source>Left: member = now. Right: the same timestamps with the %1 member.</source>
         <translation>Bên trái: member = now. Bên phải: cùng các timestamp đó, với member kiểu %1.</translation>
-    </message>
-    <message>
-        <source>Requests in one millisecond share one member.</source>
-        <translation>Các request trong cùng một millisecond dùng chung một member.</translation>
-    </message>
-    <message>
-        <source>Every request keeps an entry of its own.</source>
-        <translation>Request nào cũng giữ được một phần tử của riêng mình.</translation>
     </message>
     <message numerus="yes">
         <source>%n simulated app server(s), each with its own clock and connection.</source>
         <translation>
             <numerusform>%n app server mô phỏng, mỗi server có đồng hồ và kết nối riêng.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>How the unique member is made.</source>
+        <translation>Cách tạo ra member duy nhất.</translation>
     </message>
 </context>
 <context>
@@ -342,16 +310,8 @@
 <context>
     <name>BurstRun</name>
     <message>
-        <source>The key %1 already holds a %2, not a sorted set. zsetlab leaves it as it is: choose another key.</source>
-        <translation>Key %1 đang chứa một giá trị kiểu %2, không phải sorted set. zsetlab không động vào key đó: hãy chọn một key khác.</translation>
-    </message>
-    <message>
         <source>Connection %1 of %2: %3</source>
         <translation>Kết nối %1/%2: %3</translation>
-    </message>
-    <message>
-        <source>Cannot read the script&apos;s reply %1 as %2.</source>
-        <translation>Không đọc được phản hồi %1 của script dưới dạng %2.</translation>
     </message>
     <message>
         <source>Stopped at the first failed request (stop on error): %1</source>
@@ -427,47 +387,6 @@
     <message>
         <source>--keys: every key must start with {key} (a fresh key under zsetlab:, deleted afterwards), e.g. &quot;{key}&quot; or &quot;{key}:tokens&quot;; &quot;%1&quot; does not.</source>
         <translation>--keys: mọi key phải bắt đầu bằng {key} (một key mới dưới zsetlab:, sẽ bị xoá sau khi chạy xong), ví dụ &quot;{key}&quot; hoặc &quot;{key}:tokens&quot;; còn &quot;%1&quot; thì không.</translation>
-    </message>
-</context>
-<context>
-    <name>ClientLanes</name>
-    <message>
-        <source>One lane per app server; x is the &apos;now&apos; each request carried. A diamond under another server&apos;s square is a collision across servers. Wheel: zoom; drag: pan; double-click: fit.</source>
-        <translation>Mỗi app server một làn; trục x là giá trị &apos;now&apos; mà mỗi request mang theo. Hình thoi nằm dưới hình vuông của một server khác là một lần trùng member giữa hai server. Cuộn chuột: phóng to/thu nhỏ; kéo: di chuyển; nhấp đúp: hiện vừa khung.</translation>
-    </message>
-    <message>
-        <source>Fire the servers to see one lane per app server.</source>
-        <translation>Bắn từ các server để thấy mỗi app server một làn.</translation>
-    </message>
-    <message>
-        <source>stored: own member</source>
-        <translation>được lưu: có member riêng</translation>
-    </message>
-    <message>
-        <source>overwritten: ZADD replied 0</source>
-        <translation>bị ghi đè: ZADD trả về 0</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request(s)&lt;br&gt;%3 stored, %4 overwritten</source>
-        <translation>
-            <numerusform>&lt;b&gt;%1, %2 ms&lt;/b&gt;: %n request&lt;br&gt;%3 được lưu, %4 bị ghi đè</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>x: now, ms since the start</source>
-        <translation>x: now, ms kể từ lúc bắt đầu</translation>
-    </message>
-    <message numerus="yes">
-        <source>columns of %n ms</source>
-        <translation>
-            <numerusform>mỗi cột %n ms</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>tallest %n request(s)</source>
-        <translation>
-            <numerusform>cột cao nhất %n request</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -859,10 +778,6 @@
         <translation>Bảng ZSET</translation>
     </message>
     <message>
-        <source>Export Picture</source>
-        <translation>Xuất hình ảnh</translation>
-    </message>
-    <message>
         <source>Saved %1</source>
         <translation>Đã lưu %1</translation>
     </message>
@@ -957,14 +872,37 @@
     </message>
 </context>
 <context>
+    <name>FireControl</name>
+    <message>
+        <source>Load a remote server?</source>
+        <translation>Tạo tải lên một server ở xa?</translation>
+    </message>
+    <message>
+        <source>%1 is not on this machine. This writes thousands of requests to it (under keys starting with zsetlab:). Fire only at a server that is yours to load.</source>
+        <translation>%1 không nằm trên máy này. Thao tác này sẽ ghi hàng nghìn request vào server đó (dưới các key bắt đầu bằng zsetlab:). Chỉ bắn vào server mà bạn được phép tạo tải.</translation>
+    </message>
+    <message>
+        <source>A burst is running: stop it first.</source>
+        <translation>Đang có một burst chạy: hãy dừng nó trước.</translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: use Connect… first.</source>
+        <translation>Chưa kết nối tới Redis: hãy bấm Kết nối… trước.</translation>
+    </message>
+    <message>
+        <source>%1 is not on this machine: zsetlab fires at a remote server only when allowed (--allow-remote).</source>
+        <translation>%1 không nằm trên máy này: zsetlab chỉ bắn vào server ở xa khi được cho phép (--allow-remote).</translation>
+    </message>
+    <message>
+        <source>Not fired: %1 is not on this machine.</source>
+        <translation>Chưa bắn: %1 không nằm trên máy này.</translation>
+    </message>
+</context>
+<context>
     <name>HeadlessExport</name>
     <message>
         <source>The burst did not end within %1 s.</source>
         <translation>Burst không kết thúc trong vòng %1 s.</translation>
-    </message>
-    <message>
-        <source>The burst could not start.</source>
-        <translation>Không bắt đầu được burst.</translation>
     </message>
 </context>
 <context>
@@ -996,10 +934,6 @@
     <message>
         <source>Running on %1…</source>
         <translation>Đang chạy trên %1…</translation>
-    </message>
-    <message>
-        <source>%1 sent, %2 stored, %3 member(s) in the ZSET</source>
-        <translation>đã gửi %1, lưu được %2, ZSET có %3 member</translation>
     </message>
     <message>
         <source>; counts returned: %1; ZADD replied: %2</source>
@@ -1078,10 +1012,6 @@
         <translation>Gửi 20 request với giới hạn 5</translation>
     </message>
     <message>
-        <source>%1 admitted with limit 5; %2 of them beyond the limit</source>
-        <translation>%1 request được cho qua với giới hạn 5; %2 request trong số đó đã vượt giới hạn</translation>
-    </message>
-    <message>
         <source>The fix: a unique member</source>
         <translation>Cách sửa: member duy nhất</translation>
     </message>
@@ -1092,10 +1022,6 @@
     <message>
         <source>Compare both on the same timestamps</source>
         <translation>So sánh hai cách trên cùng các timestamp</translation>
-    </message>
-    <message>
-        <source>member = now: %1 stored, %2 beyond the limit; request id: %3 stored, %4 beyond the limit</source>
-        <translation>member = now: lưu được %1, %2 vượt giới hạn; request id: lưu được %3, %4 vượt giới hạn</translation>
     </message>
     <message>
         <source>Trap 1: math.random() is not random everywhere</source>
@@ -1130,10 +1056,6 @@
         <translation>Gửi 300 request với timestamp tính bằng microsecond</translation>
     </message>
     <message>
-        <source>%1 distinct microsecond timestamps were stored as %2 members</source>
-        <translation>%1 timestamp microsecond khác nhau chỉ được lưu thành %2 member</translation>
-    </message>
-    <message>
         <source>Trap 3: EXPIRE counts seconds</source>
         <translation>Bẫy 3: EXPIRE tính bằng giây</translation>
     </message>
@@ -1146,12 +1068,87 @@
         <translation>Gửi 1 request rồi đọc TTL của key</translation>
     </message>
     <message>
-        <source>window 1000 ms, TTL of the key %1 s: %2 times longer than the window</source>
-        <translation>window 1000 ms, TTL của key là %1 s: dài gấp %2 lần window</translation>
+        <source>%1, e.g. member %2</source>
+        <translation>%1, ví dụ member %2</translation>
     </message>
     <message>
-        <source>the key has no TTL (%1)</source>
-        <translation>key không có TTL (%1)</translation>
+        <source>%1: %2 sent, %3 stored, %4 member(s) in the ZSET</source>
+        <translation>%1: đã gửi %2, lưu được %3, ZSET có %4 member</translation>
+    </message>
+    <message>
+        <source>%1: %2 admitted with limit 5; %3 of them beyond the limit</source>
+        <translation>%1: %2 request được cho qua với giới hạn 5; %3 trong số đó vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>%1: %2 stored, %3 beyond the limit; %4: %5 stored, %6 beyond the limit</source>
+        <translation>%1: lưu được %2, %3 vượt giới hạn; %4: lưu được %5, %6 vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>%1: %2 distinct microsecond timestamps were stored as %3 members</source>
+        <translation>%1: %2 timestamp microsecond khác nhau chỉ được lưu thành %3 member</translation>
+    </message>
+    <message>
+        <source>%1: window 1000 ms, TTL of the key %2 s: %3 times longer than the window</source>
+        <translation>%1: window 1000 ms, TTL của key là %2 s: dài gấp %3 lần window</translation>
+    </message>
+    <message>
+        <source>%1: the key has no TTL (%2)</source>
+        <translation>%1: key không có TTL (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>LimiterCatalog</name>
+    <message>
+        <source>now</source>
+        <translation>now</translation>
+    </message>
+    <message>
+        <source>ZADD key now now: the timestamp is the member, so requests in the same millisecond overwrite one entry.</source>
+        <translation>ZADD key now now: timestamp chính là member, nên các request trong cùng một millisecond ghi đè lên cùng một phần tử.</translation>
+    </message>
+    <message>
+        <source>request id</source>
+        <translation>id của request</translation>
+    </message>
+    <message>
+        <source>An id the caller sends with each request is the member.</source>
+        <translation>Member là một id mà phía gọi gửi kèm theo mỗi request.</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>ngẫu nhiên</translation>
+    </message>
+    <message>
+        <source>now .. &apos;-&apos; .. math.random(): unique on Redis 7, colliding on 2.6 to 6.2, which reseed Lua&apos;s generator at every call.</source>
+        <translation>now .. &apos;-&apos; .. math.random(): duy nhất trên Redis 7, nhưng bị trùng trên Redis 2.6 đến 6.2, vốn seed lại bộ sinh số của Lua ở mỗi lần gọi.</translation>
+    </message>
+    <message>
+        <source>sequence</source>
+        <translation>số thứ tự</translation>
+    </message>
+    <message>
+        <source>now .. &apos;-&apos; .. a counter that Redis increments (INCR of a second key beside the ZSET).</source>
+        <translation>now .. &apos;-&apos; .. một bộ đếm do Redis tăng dần (INCR trên một key thứ hai nằm cạnh ZSET).</translation>
+    </message>
+    <message>
+        <source>microseconds in text</source>
+        <translation>microsecond trong chuỗi</translation>
+    </message>
+    <message>
+        <source>&apos;req:&apos; .. now in microseconds: Lua writes the number with 14 digits, so every request in the same 100 µs gets the same member.</source>
+        <translation>&apos;req:&apos; .. now tính bằng microsecond: Lua viết số này với 14 chữ số, nên mọi request trong cùng 100 µs đều nhận cùng một member.</translation>
+    </message>
+    <message>
+        <source>Your script, called as KEYS %1 ARGV %2.</source>
+        <translation>Script của bạn, được gọi với KEYS %1 ARGV %2.</translation>
+    </message>
+    <message>
+        <source>Your script, called as zsetlab&apos;s scripts are.</source>
+        <translation>Script của bạn, được gọi giống như các script của zsetlab.</translation>
+    </message>
+    <message>
+        <source>Cannot read the script&apos;s reply %1 as %2.</source>
+        <translation>Không đọc được phản hồi %1 của script dưới dạng %2.</translation>
     </message>
 </context>
 <context>
@@ -1205,6 +1202,13 @@
     <message>
         <source>The server does not have the script loaded (NOSCRIPT) and reloading it failed.</source>
         <translation>Server chưa nạp script này (NOSCRIPT) và việc nạp lại cũng thất bại.</translation>
+    </message>
+</context>
+<context>
+    <name>LimiterStore</name>
+    <message>
+        <source>The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it is: choose another key.</source>
+        <translation>Key %1 đang chứa một %2, trong khi rate limiter này lưu một %3 ở đó. zsetlab để nguyên key đó: hãy chọn key khác.</translation>
     </message>
 </context>
 <context>
@@ -1316,22 +1320,6 @@
     <message>
         <source>%1 member</source>
         <translation>member %1</translation>
-    </message>
-    <message>
-        <source>Fire at a remote server?</source>
-        <translation>Bắn vào một server ở xa?</translation>
-    </message>
-    <message>
-        <source>%1 is not on this machine. A burst writes thousands of requests to it (under keys starting with zsetlab:). Fire only at a server that is yours to load.</source>
-        <translation>%1 không nằm trên máy này. Một burst sẽ ghi hàng nghìn request vào server đó (dưới các key bắt đầu bằng zsetlab:). Chỉ bắn vào server mà bạn được phép tạo tải.</translation>
-    </message>
-    <message>
-        <source>Not connected to Redis: use Connect… first.</source>
-        <translation>Chưa kết nối tới Redis: hãy bấm Kết nối… trước.</translation>
-    </message>
-    <message>
-        <source>Cannot fire</source>
-        <translation>Không bắn được</translation>
     </message>
     <message numerus="yes">
         <source>Firing %Ln request(s)…</source>
@@ -1446,6 +1434,10 @@
     <message>
         <source>Cannot write %1.</source>
         <translation>Không ghi được %1.</translation>
+    </message>
+    <message>
+        <source>Export Picture</source>
+        <translation>Xuất hình ảnh</translation>
     </message>
 </context>
 <context>
@@ -1764,10 +1756,6 @@
         <translation>&quot;en&quot; hoặc &quot;vi&quot;</translation>
     </message>
     <message>
-        <source>random, request-id or sequence</source>
-        <translation>random, request-id hoặc sequence</translation>
-    </message>
-    <message>
         <source>plan: missing; a scenario needs the burst&apos;s settings.</source>
         <translation>plan: bị thiếu; một kịch bản cần có các thiết lập của burst.</translation>
     </message>
@@ -1786,6 +1774,10 @@
     <message>
         <source>Cannot write %1: %2.</source>
         <translation>Không ghi được %1: %2.</translation>
+    </message>
+    <message>
+        <source>%1 must be %2, not %3.</source>
+        <translation>%1 phải là %2, không phải %3.</translation>
     </message>
 </context>
 <context>
@@ -2685,8 +2677,8 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Bảng server</translation>
     </message>
     <message>
-        <source>Export Picture</source>
-        <translation>Xuất hình ảnh</translation>
+        <source>Fire the servers to see one lane per app server.</source>
+        <translation>Bắn từ các server để thấy mỗi app server một làn.</translation>
     </message>
 </context>
 <context>
@@ -2804,14 +2796,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
 </context>
 <context>
     <name>SweepWindow</name>
-    <message>
-        <source>Load a remote server?</source>
-        <translation>Tạo tải lên một server ở xa?</translation>
-    </message>
-    <message>
-        <source>%1 is not on this machine. This writes thousands of requests to it (under keys starting with zsetlab:). Fire only at a server that is yours to load.</source>
-        <translation>%1 không nằm trên máy này. Thao tác này sẽ ghi hàng nghìn request vào server đó (dưới các key bắt đầu bằng zsetlab:). Chỉ bắn vào server mà bạn được phép tạo tải.</translation>
-    </message>
     <message>
         <source>Collision curve — zsetlab</source>
         <translation>Đường cong va chạm — zsetlab</translation>
@@ -2943,10 +2927,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Bảng</translation>
     </message>
     <message>
-        <source>Export Picture</source>
-        <translation>Xuất hình ảnh</translation>
-    </message>
-    <message>
         <source>Poisson</source>
         <translation>Poisson</translation>
     </message>
@@ -3009,10 +2989,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
             <numerusform>&lt;b&gt;%1 ms&lt;/b&gt;: %n request, từ #%2 đến #%3</numerusform>
         </translation>
     </message>
-    <message>
-        <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, score %3, reply count %4, added %5</source>
-        <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, score %3, count trả về %4, added %5</translation>
-    </message>
     <message numerus="yes">
         <source>&lt;br&gt;%n request(s) only overwrote a member (ZADD replied 0)</source>
         <translation>
@@ -3028,6 +3004,42 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>#%1 → count %2, added %3</source>
         <translation>#%1 → count %2, added %3</translation>
+    </message>
+    <message>
+        <source>One lane per app server; x is the &apos;now&apos; each request carried. A diamond under another server&apos;s square is a collision across servers. Wheel: zoom; drag: pan; double-click: fit.</source>
+        <translation>Mỗi app server một làn; trục x là giá trị &apos;now&apos; mà mỗi request mang theo. Hình thoi nằm dưới hình vuông của một server khác là một lần trùng member giữa hai server. Cuộn chuột: phóng to/thu nhỏ; kéo: di chuyển; nhấp đúp: hiện vừa khung.</translation>
+    </message>
+    <message numerus="yes">
+        <source>tallest %n request(s)</source>
+        <translation>
+            <numerusform>cột cao nhất %n request</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>reply did not say</source>
+        <translation>phản hồi không cho biết</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>bị lỗi</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, reply count %3</source>
+        <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, count trả về %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%n request(s) whose reply did not say whether ZADD added (the script answers only a count)</source>
+        <translation>
+            <numerusform>&lt;br&gt;%n request có phản hồi không cho biết ZADD có thêm member hay không (script chỉ trả về count)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>#%1 failed</source>
+        <translation>#%1 bị lỗi</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>không rõ</translation>
     </message>
 </context>
 <context>
