@@ -237,8 +237,8 @@ void MainWindow::createMenus()
     connect(contrast, &QAction::toggled, m_presentation, &Presentation::setHighContrast);
     createLanguageMenu(view);
     view->addSeparator();
-    for (auto* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
+    for (const char* name : {"BurstDock", "LessonDock", "ZsetDock"})
+        view->addAction(findChild<QDockWidget*>(QLatin1String(name))->toggleViewAction());
 
     auto* help = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
     translated(help->addAction(QString(), this, &MainWindow::showAbout), QT_TR_NOOP("&About zsetlab"));
