@@ -7,6 +7,7 @@ void TimelineModel::reset(int lanes, qint64 originMs)
 {
     m_lanes.assign(size_t(std::max(lanes, 1)), {});
     m_samples.clear();
+    m_keptText.clear();
     m_samplesComplete = true;
     m_originMs = originMs;
     m_unitsPerMs = 1;
@@ -30,6 +31,7 @@ void TimelineModel::add(const RequestBatch& batch)
         m_unitsPerMs = std::max<qint64>(1, batch.nowUnitsPerMs);
         if (m_originMs < 0)
             m_originMs = batch.startWallMs;
+        m_runTag = batch.runTag;
     }
     for (const RequestRecord& record : *batch.finished) {
         const int laneIndex = m_lanes.size() > 1 ? std::min<int>(record.connection, laneCount() - 1) : 0;
@@ -43,9 +45,12 @@ void TimelineModel::add(const RequestBatch& batch)
         } else if (record.added == 1) {
             ++bucket.stored;
             if (bucket.keptRequest < 0 || id < bucket.keptRequest) {
+                // Most members derive from now or the request id: kept as such, not as text.
                 bucket.keptRequest = id;
-                bucket.keptCount = record.count;
-                bucket.keptMember = batch.memberOf(record);
+                bucket.keptWithin = qint32(record.now - (m_originMs + ms) * m_unitsPerMs);
+                bucket.keptKind = record.memberKind;
+                if (record.memberKind == RequestRecord::MemberKind::Text)
+                    m_keptText[{laneIndex, ms}] = record.member;
             }
         } else if (record.added == 0) {
             ++bucket.overwritten;
@@ -63,6 +68,22 @@ void TimelineModel::add(const RequestBatch& batch)
         else
             m_samplesComplete = false;
     }
+}
+
+QByteArray TimelineModel::keptMember(int lane, qint64 ms) const
+{
+    const MillisecondBucket* bucket = bucketAt(lane, ms);
+    if (!bucket || bucket->keptRequest < 0)
+        return {};
+    RequestRecord record;
+    record.id = quint32(bucket->keptRequest);
+    record.now = (m_originMs + ms) * m_unitsPerMs + bucket->keptWithin;
+    record.memberKind = bucket->keptKind;
+    const auto text = m_keptText.find({lane, ms});
+    record.member = text == m_keptText.end() ? QByteArray() : text->second;
+    RequestBatch batch;
+    batch.runTag = m_runTag;
+    return batch.memberOf(record);
 }
 
 const MillisecondBucket* TimelineModel::bucketAt(int lane, qint64 ms) const

@@ -18,9 +18,11 @@ struct MillisecondBucket
     int unknown = 0; // succeeded, but the reply did not say whether ZADD added
     int firstRequest = -1; // smallest request id in the bucket
     int lastRequest = -1;
-    int keptRequest = -1; // the smallest request whose member survived
-    qint64 keptCount = -1; // what the limiter counted for it
-    QByteArray keptMember;
+    int keptRequest = -1; // the smallest request whose member survived (see keptMember())
+    // Its `now` within the millisecond (in the clock's unit) and how its member is made: a
+    // million buckets cost 40 bytes each, the rare members that are text are kept apart.
+    qint32 keptWithin = 0;
+    RequestRecord::MemberKind keptKind = RequestRecord::MemberKind::Unknown;
 };
 
 // A timeline in lanes (one for a burst, one per app server for simulated servers) of buckets of
@@ -80,10 +82,14 @@ public:
     // The kept requests of one millisecond of a lane (empty when the run had too many to keep).
     std::vector<Sample> samplesAt(int lane, qint64 ms) const;
     bool samplesComplete() const { return m_samplesComplete; }
+    // The ZSET member of the kept request of a lane's millisecond (empty when none was kept).
+    QByteArray keptMember(int lane, qint64 ms) const;
 
 private:
     std::vector<std::map<qint64, MillisecondBucket>> m_lanes;
     std::vector<Sample> m_samples;
+    QByteArray m_runTag;
+    std::map<std::pair<int, qint64>, QByteArray> m_keptText; // (lane, ms) -> member, for text members
     bool m_samplesComplete = true;
     qint64 m_originMs = -1;
     qint64 m_unitsPerMs = 1;

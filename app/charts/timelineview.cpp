@@ -437,8 +437,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     const int lane = laneAt(event->position().y());
     const qint64 ms = scale().millisecondAt(event->position().x());
-    if (const MillisecondBucket* bucket = m_model.bucketAt(std::max(lane, 0), ms))
-        emit millisecondClicked(ms, bucket->keptMember);
+    if (m_model.bucketAt(std::max(lane, 0), ms))
+        emit millisecondClicked(ms, m_model.keptMember(std::max(lane, 0), ms));
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent*)
@@ -474,10 +474,9 @@ QString TimelineView::tooltipAt(const QPoint& pos) const
                 .arg(bucket->firstRequest)
                 .arg(bucket->lastRequest);
     if (bucket->keptRequest >= 0)
-        text += tr("<br>kept: #%1, member <tt>%2</tt>, reply count %3")
+        text += tr("<br>kept: #%1, member <tt>%2</tt>")
                     .arg(bucket->keptRequest)
-                    .arg(QString::fromUtf8(bucket->keptMember).toHtmlEscaped())
-                    .arg(bucket->keptCount);
+                    .arg(QString::fromUtf8(m_model.keptMember(lane, ms)).toHtmlEscaped());
     if (bucket->overwritten > 0)
         text += tr("<br>%n request(s) only overwrote a member (ZADD replied 0)", nullptr, bucket->overwritten);
     if (bucket->unknown > 0)

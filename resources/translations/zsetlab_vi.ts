@@ -3023,10 +3023,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>failed</source>
         <translation>bị lỗi</translation>
     </message>
-    <message>
-        <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, reply count %3</source>
-        <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;, count trả về %3</translation>
-    </message>
     <message numerus="yes">
         <source>&lt;br&gt;%n request(s) whose reply did not say whether ZADD added (the script answers only a count)</source>
         <translation>
@@ -3040,6 +3036,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>unknown</source>
         <translation>không rõ</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</source>
+        <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
     </message>
 </context>
 <context>
