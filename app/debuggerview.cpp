@@ -180,8 +180,11 @@ void DebuggerView::showStep(const DebugStep& step)
         m_callList->scrollToItem(item);
     }
     m_locals->clear();
-    for (const DebugVariable& variable : step.locals)
-        new QTreeWidgetItem(m_locals, {variable.name, variable.value});
+    for (const DebugVariable& variable : step.locals) {
+        auto* item = new QTreeWidgetItem(m_locals, {variable.name, variable.value});
+        if (!variable.printed.isEmpty())
+            item->setToolTip(1, tr("Redis's debugger printed %1.").arg(variable.printed));
+    }
     m_zset->clear();
     for (const ZsetEntry& entry : step.zset)
         new QTreeWidgetItem(m_zset, {QString::fromUtf8(entry.member), QString::fromUtf8(entry.score)});

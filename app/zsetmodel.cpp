@@ -134,8 +134,6 @@ QVariant ZsetModel::data(const QModelIndex& index, int role) const
         return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != MemberRole && role != ScoreRole)
         return {};
-    if (index.column() == RankColumn && role == Qt::DisplayRole)
-        return index.row();
     const ZsetEntry* entry = entryAt(index.row());
     if (!entry)
         return role == Qt::DisplayRole ? QVariant(QStringLiteral("…")) : QVariant();
@@ -144,8 +142,10 @@ QVariant ZsetModel::data(const QModelIndex& index, int role) const
     if (role == ScoreRole)
         return entry->score;
     switch (index.column()) {
-    case RankColumn:
-        return index.row();
+    case RankColumn: // the member's rank in the ZSET, also under a filter
+        if (entry->rank < 0)
+            return role == Qt::DisplayRole ? QVariant(QStringLiteral("?")) : QVariant();
+        return entry->rank;
     case MemberColumn:
         return QString::fromUtf8(entry->member);
     case ScoreColumn:

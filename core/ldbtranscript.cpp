@@ -1,10 +1,18 @@
 #include "ldbtranscript.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
+#include <QHash>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LdbTranscript)
+};
+
 bool isIdentifier(const QByteArray& name)
 {
     if (name.isEmpty() || (name.front() >= '0' && name.front() <= '9'))
@@ -224,7 +232,7 @@ DebugStep toStep(const QVector<LdbLine>& lines)
             break;
         case LdbLine::Kind::Value:
             if (!line.name.isEmpty())
-                step.locals.append({QString::fromUtf8(line.name), text});
+                step.locals.append({QString::fromUtf8(line.name), text, {}});
             else
                 step.messages << text;
             break;
@@ -244,11 +252,62 @@ DebugStep toStep(const QVector<LdbLine>& lines)
     return step;
 }
 
+void exactNumbers(QVector<DebugVariable>* locals, const QList<QByteArray>& sourceLines, const RedisArgs& argv)
+{
+    // What the script's own definitions say each local is: `local now = tonumber(ARGV[1])`,
+    // `local oldest = now - window`. The first definition of a name counts.
+    static const QRegularExpression definition(
+        QStringLiteral("^\\s*local\\s+([A-Za-z_]\\w*)\\s*=\\s*(.+?)\\s*(?:--.*)?$"));
+    static const QRegularExpression fromArgv(QStringLiteral("^(?:tonumber\\s*\\(\\s*)?ARGV\\[(\\d+)\\]\\s*\\)?$"));
+    static const QRegularExpression arithmetic(QStringLiteral("^([A-Za-z_]\\w*|\\d+)\\s*([-+])\\s*([A-Za-z_]\\w*|\\d+)$"));
+    QHash<QString, qint64> known;
+    auto valueOf = [&known](const QString& term, qint64* value) {
+        bool isNumber = false;
+        *value = term.toLongLong(&isNumber);
+        if (isNumber)
+            return true;
+        const auto found = known.constFind(term);
+        if (found == known.constEnd())
+            return false;
+        *value = found.value();
+        return true;
+    };
+    for (const QByteArray& line : sourceLines) {
+        const QRegularExpressionMatch match = definition.match(QString::fromUtf8(line));
+        if (!match.hasMatch() || known.contains(match.captured(1)))
+            continue;
+        const QString expression = match.captured(2);
+        if (const auto argument = fromArgv.match(expression); argument.hasMatch()) {
+            bool isNumber = false;
+            const qint64 value = argv.value(argument.captured(1).toInt() - 1).toLongLong(&isNumber);
+            if (isNumber)
+                known.insert(match.captured(1), value);
+        } else if (const auto sum = arithmetic.match(expression); sum.hasMatch()) {
+            qint64 a = 0;
+            qint64 b = 0;
+            if (valueOf(sum.captured(1), &a) && valueOf(sum.captured(3), &b))
+                known.insert(match.captured(1), sum.captured(2) == QLatin1String("+") ? a + b : a - b);
+        }
+    }
+    for (DebugVariable& variable : *locals) {
+        bool isNumber = false;
+        variable.value.toDouble(&isNumber);
+        if (!isNumber || !variable.value.contains(QLatin1Char('e')))
+            continue;
+        variable.printed = variable.value;
+        const auto found = known.constFind(variable.name);
+        if (found != known.constEnd() && QString::asprintf("%g", double(found.value())) == variable.value)
+            variable.value = QString::number(found.value());
+        else
+            variable.value = Text::tr("≈ %1 (the debugger prints 6 digits)").arg(variable.value);
+    }
+}
+
 void addLocals(DebugStep* step, const QVector<LdbLine>& printLines)
 {
     for (const LdbLine& line : printLines) {
         if (line.kind == LdbLine::Kind::Value && !line.name.isEmpty())
-            step->locals.append({QString::fromUtf8(line.name), QString::fromUtf8(line.text)});
+            step->locals.append({QString::fromUtf8(line.name), QString::fromUtf8(line.text), {}});
     }
 }
 

@@ -49,7 +49,8 @@ struct DebugCall
 struct DebugVariable
 {
     QString name;
-    QString value; // as LDB prints it: numbers with %g ("1.71e+12"), strings quoted
+    QString value; // as LDB prints it: numbers with %g ("1.71e+12"), strings quoted; see exactNumbers()
+    QString printed; // LDB's own text when value was made exact from it
 };
 
 // Where a debugging session stands after one debugger command: the line it stopped at, what the
@@ -76,6 +77,11 @@ LdbLine parseLine(const QByteArray& line);
 QVector<LdbLine> parse(const RedisReply& reply);
 // Folds a transcript into a step: the stop, the calls with their replies, the locals.
 DebugStep toStep(const QVector<LdbLine>& lines);
+// LDB prints numbers with C's %g: six digits, so a millisecond time 1796110592123 shows as
+// 1.79611e+12, and now - window prints the same. A local the script defines as tonumber(ARGV[i])
+// (or ARGV[i], or a sum or difference of such locals and literals) is shown with its exact value
+// when that value prints as LDB printed it; any other rounded number is marked as rounded.
+void exactNumbers(QVector<DebugVariable>* locals, const QList<QByteArray>& sourceLines, const RedisArgs& argv);
 // Adds the "print" transcript's variables to a step.
 void addLocals(DebugStep* step, const QVector<LdbLine>& printLines);
 // The last reply of a transcript of a debugger "redis" command, or false when there is none.

@@ -53,6 +53,7 @@ struct ScriptDebugger::Worker
     ConnectOptions options;
     Mode mode = Mode::Forked;
     QByteArray key; // the ZSET shown after each step: the first of keys
+    RedisArgs argv; // the call's: LDB prints numbers rounded, the script's definitions tell them whole
     RedisArgs keys;
     QList<QByteArray> sourceLines;
     int zsetRows = 100;
@@ -77,6 +78,7 @@ struct ScriptDebugger::Worker
 
     Outcome begin(const QByteArray& source, const RedisArgs& argv)
     {
+        this->argv = argv;
         sourceLines = source.split('\n');
         if (!connection.open(endpoint, options)) {
             released = true;
@@ -146,6 +148,7 @@ struct ScriptDebugger::Worker
         if (printed.isConnectionLost())
             return lost(printed);
         LdbTranscript::addLocals(&step, LdbTranscript::parse(printed));
+        LdbTranscript::exactNumbers(&step.locals, sourceLines, argv);
         if (!readZsetInSession(&step))
             return lost(RedisReply::connectionLost(connection.failureText()));
         Outcome outcome;

@@ -203,8 +203,13 @@ void ZsetReader::requestPage(qint64 firstRow, int rows)
         QVector<ZsetEntry> entries;
         if (!query.memberContains.isEmpty()) {
             const auto end = std::min<qint64>(firstRow + rows, qint64(worker->filtered.size()));
-            for (qint64 row = firstRow; row < end; ++row)
-                entries.push_back(worker->filtered[size_t(row)]);
+            for (qint64 row = firstRow; row < end; ++row) {
+                ZsetEntry entry = worker->filtered[size_t(row)];
+                // A filtered view skips members: its row is not the member's rank in the ZSET.
+                const RedisReply rank = worker->connection.command({"ZRANK", query.key, entry.member});
+                entry.rank = rank.type() == RedisReply::Type::Integer ? rank.toInteger() : -1;
+                entries.push_back(entry);
+            }
         } else {
             const qint64 last = std::min<qint64>(firstRow + rows, worker->rangeCount) - 1;
             if (last >= firstRow) {
@@ -213,7 +218,8 @@ void ZsetReader::requestPage(qint64 firstRow, int rows)
                      QByteArray::number(worker->rangeOffset + last), "WITHSCORES"});
                 const auto& items = reply.elements();
                 for (size_t i = 0; i + 1 < items.size(); i += 2)
-                    entries.push_back({items[i].bytes(), items[i + 1].bytes()});
+                    entries.push_back({items[i].bytes(), items[i + 1].bytes(),
+                                       worker->rangeOffset + firstRow + qint64(i / 2)});
             }
         }
         QMetaObject::invokeMethod(

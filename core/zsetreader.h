@@ -16,6 +16,7 @@ struct ZsetEntry
 {
     QByteArray member;
     QByteArray score;
+    qint64 rank = -1; // its ZRANK in the whole ZSET (not in a filtered view); -1 unknown
 };
 
 // Which part of a ZSET to show: all of it, a score range, members containing some text.

@@ -25,6 +25,8 @@ private slots:
     void foldsSteps_data();
     void foldsSteps();
     void readsPrintedLocals();
+    void showsRoundedNumbersWhole_data();
+    void showsRoundedNumbersWhole();
     void parsesReadableReplies_data();
     void parsesReadableReplies();
     void findsTheErrorLine_data();
@@ -247,6 +249,38 @@ void TestLdbTranscript::findsTheErrorLine()
 {
     QFETCH(QString, error);
     QTEST(LdbTranscript::errorLine(error), "line");
+}
+
+void TestLdbTranscript::showsRoundedNumbersWhole_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("printed");
+    QTest::addColumn<QString>("shown");
+    // LDB's %g text of each local, and what the debugger view shows.
+    QTest::newRow("now = tonumber(ARGV[1])") << "now" << "1.79611e+12" << "1796110592123";
+    QTest::newRow("oldest = now - window") << "oldest" << "1.79611e+12" << "1796110591123";
+    QTest::newRow("a small number stays") << "window" << "1000" << "1000";
+    QTest::newRow("text stays") << "member" << "\"1796110592123\"" << "\"1796110592123\"";
+    QTest::newRow("not defined from ARGV: marked as rounded")
+        << "count" << "4.2e+15" << QStringLiteral("≈ 4.2e+15 (the debugger prints 6 digits)");
+    QTest::newRow("defined, yet not what LDB printed: not guessed")
+        << "limit" << "1.5e+12" << QStringLiteral("≈ 1.5e+12 (the debugger prints 6 digits)");
+}
+
+void TestLdbTranscript::showsRoundedNumbersWhole()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, printed);
+    QFETCH(QString, shown);
+    const QList<QByteArray> source {"local key = KEYS[1]",
+                                    "local now = tonumber(ARGV[1])",
+                                    "local window = tonumber(ARGV[2]) -- in ms",
+                                    "local limit = tonumber(ARGV[3])",
+                                    "local oldest = now - window",
+                                    "local member = ARGV[1]"};
+    QVector<DebugVariable> locals {{name, printed, {}}};
+    LdbTranscript::exactNumbers(&locals, source, {"1796110592123", "1000", "10", "req-1"});
+    QCOMPARE(locals.at(0).value, shown);
 }
 
 QTEST_GUILESS_MAIN(TestLdbTranscript)

@@ -156,9 +156,18 @@ void TestScriptDebugger::secondSameMillisecondRequestShowsZaddReplyZero()
     const DebugStep after = lastStep(stopped);
     QCOMPARE(after.line, 26);
     bool sawAdded = false;
-    for (const DebugVariable& local : after.locals)
+    bool sawNow = false;
+    for (const DebugVariable& local : after.locals) {
         sawAdded |= local.name == QLatin1String("added") && local.value == QLatin1String("0");
+        // LDB prints `now` as 1.79611e+12; the millisecond the lesson is about is shown whole.
+        if (local.name == QLatin1String("now")) {
+            sawNow = true;
+            QCOMPARE(local.value, QString::number(now));
+            QVERIFY2(local.printed.contains(QLatin1String("e+")), qPrintable(local.printed));
+        }
+    }
     QVERIFY(sawAdded);
+    QVERIFY(sawNow);
     QCOMPARE(after.zsetSize, 1);
     QCOMPARE(after.zset.size(), 1);
     QCOMPARE(after.zset.at(0).member, QByteArray::number(now));

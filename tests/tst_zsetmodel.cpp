@@ -89,6 +89,10 @@ void TestZsetModel::filtersByScoreRange()
     model.index(0, 0).data();
     QTRY_COMPARE_WITH_TIMEOUT(model.index(0, ZsetModel::MemberColumn).data().toString(), QStringLiteral("m0100"), 5000);
     QCOMPARE(model.index(49, ZsetModel::MemberColumn).data().toString(), QStringLiteral("m0149"));
+    // The rank is the member's ZRANK in the whole ZSET, not its row under the filter.
+    QCOMPARE(model.index(0, ZsetModel::RankColumn).data().toInt(), 100);
+    QCOMPARE(model.index(49, ZsetModel::RankColumn).data().toInt(),
+             int(m_redis.command({"ZRANK", m_key, "m0149"}).toInteger()));
 }
 
 void TestZsetModel::filtersByMemberText()
@@ -104,6 +108,12 @@ void TestZsetModel::filtersByMemberText()
     model.index(0, 0).data();
     QTRY_COMPARE_WITH_TIMEOUT(model.index(0, ZsetModel::MemberColumn).data().toString(), QStringLiteral("m0099"), 5000);
     QCOMPARE(model.index(18, ZsetModel::MemberColumn).data().toString(), QStringLiteral("m0999"));
+    for (int row : {0, 1, 18}) { // under a filter too, the rank is the member's ZRANK
+        const QByteArray member = model.index(row, ZsetModel::MemberColumn).data().toString().toUtf8();
+        QCOMPARE(model.index(row, ZsetModel::RankColumn).data().toLongLong(),
+                 m_redis.command({"ZRANK", m_key, member}).toInteger());
+    }
+    QCOMPARE(model.index(1, ZsetModel::RankColumn).data().toInt(), 199);
     // Glob characters are taken literally.
     query.memberContains = QStringLiteral("*");
     model.setQuery(query);

@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLocale>
 
 namespace ChartLook {
 
@@ -40,8 +41,17 @@ bool apply(QChartView* view, const QList<QAbstractAxis*>& axes)
     chart->setTitleFont(titles);
     chart->setTitleBrush(text);
     chart->legend()->setLabelColor(text);
+    localize(view);
     fitLegend(view);
     return dark;
+}
+
+void localize(QChartView* view)
+{
+    QChart* chart = view->chart();
+    chart->setLocalizeNumbers(true);
+    if (chart->locale() != QLocale())
+        chart->setLocale(QLocale());
 }
 
 void fitLegend(QChartView* view)

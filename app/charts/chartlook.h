@@ -9,9 +9,11 @@ class QChartView;
 // (high contrast is a dark palette), the window's background, text-coloured axes, titles and
 // legend in the view's font, so that zooming and palettes reach every chart alike. Returns
 // whether the palette is dark; the caller then sets its series' own colours (a theme change
-// resets them).
+// resets them). Axis numbers follow the language (1.000 in Vietnamese, 1,000 in English).
 namespace ChartLook {
 bool apply(QChartView* view, const QList<QAbstractAxis*>& axes);
+// The axes' numbers in the current language's format; call on a language change too.
+void localize(QChartView* view);
 // Keeps the legend on one row without cutting its labels short: when the labels (longer in some
 // languages, wider when zoomed) do not fit the view's width, the legend's font shrinks, down to
 // 70 % of the view's. Call after apply(), on resize and when the labels change.

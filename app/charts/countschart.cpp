@@ -8,13 +8,18 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include <QFontMetricsF>
+
 #include <algorithm>
+#include <cmath>
 
 namespace {
 const QColor& truthColour = Palette::truth;
 const QColor& countedColour = Palette::counted;
 const QColor& limitColour = Palette::limit;
-const QColor& overLimitColour = Palette::overwritten; // the gap and the band: what went wrong
+const QColor& gapColour = Palette::overwritten; // what the limiter missed
+const QColor& overLimitColour = Palette::beyondLimit; // as the figure "beyond the limit"
+constexpr int maxMarks = 300; // scatter marks are graphics items: past this, neighbours merge
 } // namespace
 
 CountsChart::CountsChart(QWidget* parent)
@@ -29,7 +34,7 @@ CountsChart::CountsChart(QWidget* parent)
     m_gapUpper = new QLineSeries(this);
     m_gapLower = new QLineSeries(this);
     m_gap = new QAreaSeries(m_gapUpper, m_gapLower);
-    QColor shade = overLimitColour;
+    QColor shade = gapColour;
     shade.setAlpha(50);
     m_gap->setBrush(QBrush(shade, Qt::SolidPattern));
     m_gap->setPen(Qt::NoPen);
@@ -39,19 +44,17 @@ CountsChart::CountsChart(QWidget* parent)
     m_counted->setPen(QPen(countedColour, 2.5, Qt::SolidLine));
     m_limit = new QLineSeries;
     m_limit->setPen(QPen(limitColour, 1.5, Qt::DashLine));
-    // A band on the limit line where requests went through beyond it: one area path, not a
-    // marker item per point (scatter markers are graphics items, slow by the thousand).
-    m_overUpper = new QLineSeries(this);
-    m_overLower = new QLineSeries(this);
-    m_overLimit = new QAreaSeries(m_overUpper, m_overLower);
+    // A mark on the limit line for each request admitted beyond it.
+    m_overLimit = new QScatterSeries;
+    m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
 
     for (QAbstractSeries* series :
          std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
         chart->addSeries(series);
     m_x = new QValueAxis;
-    m_x->setLabelFormat(QStringLiteral("%d"));
+    m_x->setLabelFormat(QStringLiteral("%.0d")); // the form Qt Charts localizes (grouped digits)
     m_y = new QValueAxis;
-    m_y->setLabelFormat(QStringLiteral("%d"));
+    m_y->setLabelFormat(QStringLiteral("%.0d"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     for (QAbstractSeries* series : chart->series()) {
@@ -74,6 +77,7 @@ void CountsChart::retranslate()
     m_overLimit->setName(tr("> limit"));
     m_x->setTitleText(tr("request"));
     m_y->setTitleText(tr("in the window"));
+    ChartLook::localize(this);
     ChartLook::fitLegend(this);
 }
 
@@ -95,7 +99,7 @@ void CountsChart::changeEvent(QEvent* event)
 void CountsChart::applyLook()
 {
     const bool dark = ChartLook::apply(this, {m_x, m_y});
-    QColor shade = overLimitColour;
+    QColor shade = gapColour;
     shade.setAlpha(dark ? 90 : 50);
     m_gap->setBrush(QBrush(shade, Qt::SolidPattern));
     m_gap->setPen(Qt::NoPen);
@@ -103,8 +107,9 @@ void CountsChart::applyLook()
     m_truth->setPen(QPen(truthColour, width));
     m_counted->setPen(QPen(dark ? Palette::countedOnDark : countedColour, width)); // sky blue reads on black
     m_limit->setPen(QPen(dark ? QColor(200, 200, 200) : limitColour, 1.5, Qt::DashLine));
-    m_overLimit->setBrush(QBrush(overLimitColour, Qt::Dense3Pattern)); // a pattern too: not colour alone
-    m_overLimit->setPen(Qt::NoPen); // flat where nothing went over: no line over the limit line
+    m_overLimit->setColor(overLimitColour);
+    m_overLimit->setBorderColor(dark ? Qt::white : Qt::black); // a shape with an outline: not colour alone
+    m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
 }
 
 void CountsChart::setLive(bool live)
@@ -139,17 +144,43 @@ void CountsChart::clear()
     m_perColumn = 1;
     m_absorbed = 0;
     m_top = 1;
-    for (QXYSeries* series : std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower,
-                                                                m_overUpper, m_overLower})
+    for (QXYSeries* series :
+         std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower, m_overLimit})
         series->clear();
-    m_x->setRange(0, 10);
-    m_y->setRange(0, 10);
+    fitAxis(m_x, 10);
+    fitAxis(m_y, 10);
     m_xRangeFor = -1;
+    m_yRangeFor = -1;
 }
 
 int CountsChart::plottedPoints() const
 {
-    return int(m_truth->count() + m_counted->count() + m_overUpper->count());
+    return int(m_truth->count() + m_counted->count() + m_overLimit->count());
+}
+
+QList<QPointF> CountsChart::beyondLimitMarks() const
+{
+    return m_overLimit->points();
+}
+
+void CountsChart::fitAxis(QValueAxis* axis, double max)
+{
+    // About five whole-number steps, so that "%d" never labels a line 2 that sits at 2.5.
+    const double raw = std::max(1.0, max / 5.0);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (const double factor : {1.0, 2.0, 5.0}) {
+        if (raw <= factor * magnitude) {
+            step = factor * magnitude;
+            break;
+        }
+    }
+    const double top = std::max(step, std::ceil(max / step) * step);
+    const int ticks = int(std::llround(top / step)) + 1;
+    if (axis->tickCount() == ticks && axis->max() == top && axis->min() == 0)
+        return; // a new range lays the chart out again
+    axis->setRange(0, top);
+    axis->setTickCount(ticks);
 }
 
 CountsChart::Column CountsChart::merged(const Column& a, const Column& b)
@@ -175,7 +206,7 @@ CountsChart::Column CountsChart::merged(const Column& a, const Column& b)
         c.countMax = b.countMax;
         c.countMaxAt = b.countMaxAt;
     }
-    c.overLimit = a.overLimit || b.overLimit;
+    c.overLimitAt = a.overLimitAt >= 0 ? a.overLimitAt : b.overLimitAt;
     return c;
 }
 
@@ -204,7 +235,7 @@ void CountsChart::absorb(const CountedRequest& request)
     one.truthMin = one.truthMax = request.truth;
     one.countMin = one.countMax = request.count;
     one.truthMinAt = one.truthMaxAt = one.countMinAt = one.countMaxAt = i;
-    one.overLimit = request.admittedOverLimit;
+    one.overLimitAt = request.admittedOverLimit ? i : -1;
     column = merged(column, one);
     m_top = std::max({m_top, request.truth, request.count});
 }
@@ -213,7 +244,6 @@ void CountsChart::refresh()
 {
     if (!m_started)
         return;
-    const int n = m_absorbed;
     // About one column per 2 pixels (each gives up to two points per line): replacing series
     // points is what costs, so no more points than the eye can tell apart.
     const size_t target = size_t(std::max(100, width() / 2));
@@ -228,7 +258,7 @@ void CountsChart::refresh()
         m_perColumn *= 2;
     }
     QList<QPointF> truth, counted, upper, lower;
-    std::vector<std::pair<int, bool>> overColumns;
+    std::vector<int> overAt; // requests admitted beyond the limit, one per column
     truth.reserve(qsizetype(2 * m_columns.size()));
     counted.reserve(qsizetype(2 * m_columns.size()));
     auto addPair = [](QList<QPointF>& list, int aAt, qint64 a, int bAt, qint64 b) {
@@ -249,40 +279,35 @@ void CountsChart::refresh()
         addPair(counted, column.countMinAt, column.countMin, column.countMaxAt, column.countMax);
         upper.append(QPointF(column.first, column.truthMax));
         lower.append(QPointF(column.first, std::min(column.countMin, column.truthMax)));
-        overColumns.push_back({column.first, column.overLimit});
+        if (column.overLimitAt >= 0)
+            overAt.push_back(column.overLimitAt);
     }
     m_truth->replace(truth);
     m_counted->replace(counted);
     m_gapUpper->replace(upper);
     m_gapLower->replace(lower);
-    // The band: limit + 3 % of the height where a column admitted beyond the limit, else flat.
+    // A mark on the limit line at each request admitted beyond it, at most maxMarks of them.
     const double limit = double(m_limitValue);
-    const double band = m_limitValue > 0 ? std::max(1.0, double(std::max(m_top, m_limitValue)) * 0.03) : 0.0;
-    QList<QPointF> overTop, overBottom;
-    for (size_t k = 0; k < overColumns.size() && m_limitValue > 0; ++k) {
-        const double from = overColumns[k].first;
-        const double to = k + 1 < overColumns.size() ? overColumns[k + 1].first : n;
-        const double height = overColumns[k].second ? limit + band : limit;
-        overTop << QPointF(from, height) << QPointF(to, height);
-        overBottom << QPointF(from, limit) << QPointF(to, limit);
-    }
-    m_overUpper->replace(overTop);
-    m_overLower->replace(overBottom);
+    QList<QPointF> marks;
+    const size_t every = std::max<size_t>(1, (overAt.size() + maxMarks - 1) / maxMarks);
+    for (size_t k = 0; k < overAt.size() && m_limitValue > 0; k += every)
+        marks << QPointF(overAt[k], limit);
+    if (marks != m_overLimit->points())
+        m_overLimit->replace(marks);
     if (m_limitValue > 0)
-        m_limit->replace({QPointF(0, limit), QPointF(std::max(n, 1), limit)});
+        m_limit->replace({QPointF(0, limit), QPointF(std::max(m_requests - 1, 1), limit)});
     else
         m_limit->clear();
-    // Whole-number ticks: counts are integers, and "%d" on a 1.35 step would label lines wrongly.
-    // Only when they change: a new range lays the whole chart out again.
-    const double xMax = std::max(m_requests, 4);
-    const double yMax = double(std::max(m_top, m_limitValue)) * 1.05 + 1;
+    // Whole-number ticks, fitted to the data: a new range lays the whole chart out again, so
+    // only when it changes.
+    const double xMax = std::max(m_requests - 1, 4);
+    const double yMax = double(std::max({m_top, m_limitValue, qint64(1)})) * 1.1;
     if (xMax != m_xRangeFor) { // the burst's size: set once per burst
         m_xRangeFor = xMax;
-        m_x->setRange(0, xMax);
-        m_x->applyNiceNumbers();
+        fitAxis(m_x, xMax);
     }
-    if (yMax > m_y->max() || yMax < m_y->max() / 2) {
-        m_y->setRange(0, yMax);
-        m_y->applyNiceNumbers();
+    if (yMax != m_yRangeFor) {
+        m_yRangeFor = yMax;
+        fitAxis(m_y, yMax);
     }
 }

@@ -13,8 +13,9 @@ class QValueAxis;
 
 // What Redis counted against what really happened: x = request order; the true number of
 // requests in the window, the count the script returned, and the limit. The gap between truth
-// and count is shaded; requests admitted beyond the limit are marked along the bottom.
-// Points are decimated per pixel column, so a million requests draw as fast as a thousand.
+// and count is shaded; each request admitted beyond the limit is a mark on the limit line (a
+// column's first, when requests are decimated). Points are decimated per pixel column, so a
+// million requests draw as fast as a thousand. The y axis fits the data, in whole-number steps.
 class CountsChart : public QChartView
 {
     Q_OBJECT
@@ -33,6 +34,10 @@ public:
     // frame otherwise, and the GUI must stay fluid. The final picture is antialiased.
     void setLive(bool live);
     int plottedPoints() const;
+    // What is drawn, for tests: the "> limit" marks (x, y) and the y axis.
+    QList<QPointF> beyondLimitMarks() const;
+    QValueAxis* yAxis() const { return m_y; }
+    QValueAxis* xAxis() const { return m_x; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -47,8 +52,10 @@ private:
         int first = 0;
         qint64 truthMin = -1, truthMax = -1, countMin = -1, countMax = -1;
         int truthMinAt = 0, truthMaxAt = 0, countMinAt = 0, countMaxAt = 0;
-        bool overLimit = false;
+        int overLimitAt = -1; // the first request of the column admitted beyond the limit
     };
+    // An axis from 0 to max in whole-number steps of 1, 2 or 5 times a power of ten.
+    static void fitAxis(QValueAxis* axis, double max);
     void absorb(const CountedRequest& request);
     static Column merged(const Column& a, const Column& b);
     // The chart's theme, fonts and series colours from the widget's palette and font.
@@ -64,9 +71,7 @@ private:
     QLineSeries* m_gapUpper = nullptr;
     QLineSeries* m_gapLower = nullptr;
     QAreaSeries* m_gap = nullptr;
-    QLineSeries* m_overUpper = nullptr;
-    QLineSeries* m_overLower = nullptr;
-    QAreaSeries* m_overLimit = nullptr;
+    QScatterSeries* m_overLimit = nullptr;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
     std::vector<Column> m_columns;
@@ -74,4 +79,5 @@ private:
     int m_absorbed = 0;
     qint64 m_top = 1;
     double m_xRangeFor = -1; // the x range was set for this many requests
+    double m_yRangeFor = -1; // and the y range for this top
 };
