@@ -1,9 +1,10 @@
 #include "language.h"
 
-#include <QCoreApplication>
+#include <QApplication>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTranslator>
+#include <QWidget>
 
 #include <memory>
 
@@ -34,6 +35,13 @@ bool set(const QString& code)
 {
     if (!available().contains(code))
         return false;
+    // First, as installing a translator makes the windows write their texts again at once.
+    // Numbers follow the language: 1.000 and 95,5 % in Vietnamese, 1,000 and 95.5 % in English.
+    // Open windows keep the locale they were made with unless told: each is given the new one,
+    // which reaches their fields (spin boxes) and repaints their numbers.
+    QLocale::setDefault(QLocale(code == QLatin1String("vi") ? QLocale::Vietnamese : QLocale::English));
+    for (QWidget* window : QApplication::topLevelWidgets())
+        window->setLocale(QLocale());
     for (auto* translator : {appTranslator.get(), qtTranslator.get()})
         if (translator)
             QCoreApplication::removeTranslator(translator);
@@ -47,7 +55,6 @@ bool set(const QString& code)
                            QLibraryInfo::path(QLibraryInfo::TranslationsPath))
         || qtTranslator->load(QStringLiteral(":/i18n/qtbase_%1.qm").arg(code)))
         QCoreApplication::installTranslator(qtTranslator.get());
-    QLocale::setDefault(QLocale(code == QLatin1String("vi") ? QLocale::Vietnamese : QLocale::English));
     currentCode = code;
     return true;
 }

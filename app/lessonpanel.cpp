@@ -77,7 +77,7 @@ int LessonPanel::stepCount() const
 void LessonPanel::goToStep(int index)
 {
     m_step = std::clamp(index, 0, stepCount() - 1);
-    m_resultText.clear();
+    m_resultOf = nullptr;
     showStep();
 }
 
@@ -108,7 +108,7 @@ QString LessonPanel::stepLimiter() const
 
 QString LessonPanel::resultText() const
 {
-    return m_resultText;
+    return m_resultOf ? m_resultOf() : QString();
 }
 
 void LessonPanel::showStep()
@@ -121,7 +121,8 @@ void LessonPanel::showStep()
     m_action->setText(step.actionLabel);
     m_action->setVisible(!step.actionLabel.isEmpty());
     m_action->setEnabled(true);
-    m_result->setText(m_resultText.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(m_resultText.toHtmlEscaped()));
+    const QString result = resultText(); // made in the language of the moment
+    m_result->setText(result.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(result.toHtmlEscaped()));
     m_back->setEnabled(m_step > 0);
     m_next->setEnabled(m_step + 1 < all.size());
 }
@@ -140,9 +141,9 @@ void LessonPanel::runAction()
     all.at(m_step).action();
 }
 
-void LessonPanel::finish(const QString& result, QWidget* spotlight)
+void LessonPanel::finish(std::function<QString()> result, QWidget* spotlight)
 {
-    m_resultText = result;
+    m_resultOf = std::move(result);
     showStep();
     if (spotlight && m_stage.spotlight)
         m_stage.spotlight(spotlight);
@@ -169,40 +170,49 @@ void LessonPanel::fire(const ExperimentPlan& plan, std::function<void()> then)
     });
     if (!m_stage.fireControl->fire(plan)) {
         context->deleteLater();
-        finish(m_stage.fireControl->error(), nullptr);
+        finish([error = m_stage.fireControl->error()] { return error; }, nullptr);
     }
 }
 
-QString LessonPanel::whatRan(int side) const
+LessonPanel::Ran LessonPanel::ran(int side) const
 {
     const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Side(side));
-    const LimiterRef limiter = engine.plan().limiter;
+    Ran ran;
+    ran.limiter = engine.plan().limiter;
+    ran.summary = engine.summary();
     const RequestLog& log = engine.log();
-    QByteArray member;
-    for (int i = log.size() - 1; i >= 0 && member.isEmpty(); --i) {
+    for (int i = log.size() - 1; i >= 0 && ran.member.isEmpty(); --i) {
         if (log.isDone(i) && !log.isFailed(i))
-            member = log.member(i);
+            ran.member = log.member(i);
     }
-    return member.isEmpty() ? limiter->displayName()
-                            : tr("%1, e.g. member %2").arg(limiter->displayName(), QString::fromUtf8(member));
+    for (int i = 0; i < std::min(log.size(), 10); ++i) {
+        ran.counts << log.count(i);
+        ran.added << log.added(i);
+    }
+    return ran;
 }
 
-QString LessonPanel::describeRun(bool withCounts) const
+QString LessonPanel::whatRan(const Ran& ran)
 {
-    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Left);
-    const BurstSummary summary = engine.summary();
-    QString text = tr("%1: %2 sent, %3 stored, %4 member(s) in the ZSET")
-                       .arg(whatRan(LimiterExperiment::Left))
-                       .arg(summary.sent)
-                       .arg(summary.stored)
-                       .arg(summary.finalCount);
+    return ran.member.isEmpty()
+        ? ran.limiter->displayName()
+        : tr("%1, e.g. member %2").arg(ran.limiter->displayName(), QString::fromUtf8(ran.member));
+}
+
+QString LessonPanel::describeRun(const Ran& ran, bool withCounts)
+{
+    QString text = tr("%1: %L2 sent, %L3 stored, %L4 member(s) in the ZSET")
+                       .arg(whatRan(ran))
+                       .arg(ran.summary.sent)
+                       .arg(ran.summary.stored)
+                       .arg(ran.summary.finalCount);
     if (withCounts) {
         QStringList counts;
         QStringList added;
-        for (int i = 0; i < std::min(engine.log().size(), 10); ++i) {
-            counts << QString::number(engine.log().count(i));
-            added << QString::number(engine.log().added(i));
-        }
+        for (const qint64 count : ran.counts)
+            counts << QString::number(count);
+        for (const int value : ran.added)
+            added << QString::number(value);
         text += tr("; counts returned: %1; ZADD replied: %2")
                     .arg(counts.join(QStringLiteral(", ")), added.join(QStringLiteral(", ")));
     }
@@ -227,7 +237,8 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    [this] {
                        if (m_stage.showScript)
                            m_stage.showScript(QStringLiteral("now"));
-                       finish(tr("lua/now.lua is open: the four steps are marked in its comments."), nullptr);
+                       finish([] { return tr("lua/now.lua is open: the four steps are marked in its comments."); },
+                              nullptr);
                    },
                    QString()});
 
@@ -237,24 +248,31 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                       "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
                       "one row in the ZSET table.</p>"),
                    tr("Send 3 requests in one millisecond"),
-                   [this] { fire(lessonPlan("now", 3, 0), [this] { finish(describeRun(true), m_stage.left); }); },
+                   [this] {
+                       fire(lessonPlan("now", 3, 0), [this] {
+                           finish([ran = ran(LimiterExperiment::Left)] { return describeRun(ran, true); },
+                                  m_stage.left);
+                       });
+                   },
                    QStringLiteral("now")});
 
-    all.push_back({tr("Why: a member is unique"),
-                   tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
-                      "second entry: it updates the score and replies <b>0</b>.</p>"
-                      "<p>The three requests carried the same <code>now</code>, so they were the same member: "
-                      "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
-                   tr("Show the member and its writes"),
-                   [this, left] {
-                       const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
-                       m_stage.zset->selectMember(member);
-                       finish(tr("member %1 was written by %2 request(s)")
-                                  .arg(QString::fromUtf8(member))
-                                  .arg(m_stage.left->writes().writesOf(member)),
-                              m_stage.zset);
-                   },
-                   QString()});
+    all.push_back(
+        {tr("Why: a member is unique"),
+         tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
+            "second entry: it updates the score and replies <b>0</b>.</p>"
+            "<p>The three requests carried the same <code>now</code>, so they were the same member: "
+            "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
+         tr("Show the member and its writes"),
+         [this, left] {
+             const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
+             m_stage.zset->selectMember(member);
+             finish(
+                 [member, writes = m_stage.left->writes().writesOf(member)] {
+                     return tr("member %1 was written by %2 request(s)").arg(QString::fromUtf8(member)).arg(writes);
+                 },
+                 m_stage.zset);
+         },
+         QString()});
 
     all.push_back({tr("Atomic is not correct"),
                    tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
@@ -264,7 +282,10 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    [this] {
                        ExperimentPlan plan = lessonPlan("now", 30, 0);
                        plan.burst.connections = 3;
-                       fire(plan, [this] { finish(describeRun(false), m_stage.left->numbers()); });
+                       fire(plan, [this] {
+                           finish([ran = ran(LimiterExperiment::Left)] { return describeRun(ran, false); },
+                                  m_stage.left->numbers());
+                       });
                    },
                    QStringLiteral("now")});
 
@@ -275,13 +296,15 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                       "returned count stays flat.</p>"),
                    tr("Send 20 requests with limit 5"),
                    [this, left] {
-                       fire(lessonPlan("now", 20, 5), [this, left] {
-                           const BurstSummary summary = left().summary();
-                           finish(tr("%1: %2 admitted with limit 5; %3 of them beyond the limit")
-                                      .arg(whatRan(LimiterExperiment::Left))
-                                      .arg(summary.admitted)
-                                      .arg(summary.admittedOverLimit),
-                                  m_stage.left->numbers());
+                       fire(lessonPlan("now", 20, 5), [this] {
+                           finish(
+                               [ran = ran(LimiterExperiment::Left)] {
+                                   return tr("%1: %L2 admitted with limit 5; %L3 of them beyond the limit")
+                                       .arg(whatRan(ran))
+                                       .arg(ran.summary.admitted)
+                                       .arg(ran.summary.admittedOverLimit);
+                               },
+                               m_stage.left->numbers());
                        });
                    },
                    QStringLiteral("now")});
@@ -295,17 +318,19 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                        ExperimentPlan plan = lessonPlan("now", 20, 5);
                        plan.compare = true;
                        plan.fix = LimiterCatalog::builtin("request-id");
-                       fire(plan, [this, experiment] {
-                           const BurstSummary left = experiment->engine(LimiterExperiment::Left).summary();
-                           const BurstSummary right = experiment->engine(LimiterExperiment::Right).summary();
-                           finish(tr("%1: %2 stored, %3 beyond the limit; %4: %5 stored, %6 beyond the limit")
-                                      .arg(whatRan(LimiterExperiment::Left))
-                                      .arg(left.stored)
-                                      .arg(left.admittedOverLimit)
-                                      .arg(whatRan(LimiterExperiment::Right))
-                                      .arg(right.stored)
-                                      .arg(right.admittedOverLimit),
-                                  m_stage.runs);
+                       fire(plan, [this] {
+                           finish(
+                               [left = ran(LimiterExperiment::Left), right = ran(LimiterExperiment::Right)] {
+                                   return tr("%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the "
+                                             "limit")
+                                       .arg(whatRan(left))
+                                       .arg(left.summary.stored)
+                                       .arg(left.summary.admittedOverLimit)
+                                       .arg(whatRan(right))
+                                       .arg(right.summary.stored)
+                                       .arg(right.summary.admittedOverLimit);
+                               },
+                               m_stage.runs);
                        });
                    },
                    QStringLiteral("request-id")});
@@ -321,12 +346,16 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    [this] {
                        fire(lessonPlan("random", 100, 0), [this] {
                            const auto& server = m_stage.session->server();
-                           QString result = describeRun(false);
-                           result += server.reseedsLuaRandomPerCall()
-                               ? tr(": this server reseeds per call, the fix collides here")
-                               : tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the same burst stores 1")
-                                     .arg(server.version);
-                           finish(result, m_stage.zset);
+                           finish(
+                               [ran = ran(LimiterExperiment::Left), reseeds = server.reseedsLuaRandomPerCall(),
+                                version = server.version]() -> QString {
+                                   return describeRun(ran, false)
+                                       + (reseeds ? tr(": this server reseeds per call, the fix collides here")
+                                                  : tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
+                                                       "same burst stores 1")
+                                                        .arg(version));
+                               },
+                               m_stage.zset);
                        });
                    },
                    QStringLiteral("random")});
@@ -348,49 +377,55 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                            for (int i = 0; i < log.size(); ++i)
                                if (log.isDone(i))
                                    distinct.insert(log.now(i));
-                           finish(tr("%1: %2 distinct microsecond timestamps were stored as %3 members")
-                                      .arg(whatRan(LimiterExperiment::Left))
-                                      .arg(distinct.size())
-                                      .arg(left().summary().stored),
-                                  m_stage.zset);
+                           finish(
+                               [ran = ran(LimiterExperiment::Left), timestamps = qint64(distinct.size())] {
+                                   return tr("%1: %L2 distinct microsecond timestamps were stored as %L3 members")
+                                       .arg(whatRan(ran))
+                                       .arg(timestamps)
+                                       .arg(ran.summary.stored);
+                               },
+                               m_stage.zset);
                        });
                    },
                    QStringLiteral("microseconds")});
 
-    all.push_back(
-        {tr("Trap 3: EXPIRE counts seconds"),
-         tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
-            "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
-            "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
-            "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
-         tr("Send 1 request and read the key's TTL"),
-         [this, left] {
-             ExperimentPlan plan = lessonPlan("now", 1, 0);
-             plan.burst.windowMs = 1000; // as the text says
-             fire(plan, [this, left] {
-                 const QByteArray key = left().key();
-                 const RedisEndpoint endpoint = m_stage.session->endpoint();
-                 const ConnectOptions options = m_stage.session->options();
-                 m_thread.post([this, key, endpoint, options] {
-                     RedisConnection connection;
-                     const qint64 ttl
-                         = connection.open(endpoint, options) ? connection.command({"PTTL", key}).toInteger() : -3;
-                     QMetaObject::invokeMethod(
-                         this,
-                         [this, ttl] {
-                             const QString ran = whatRan(LimiterExperiment::Left);
-                             finish(ttl > 0 ? tr("%1: window 1000 ms, TTL of the key %2 s: %3 times longer than the "
-                                                 "window")
-                                                  .arg(ran)
-                                                  .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                                  .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                            : tr("%1: the key has no TTL (%2)").arg(ran).arg(ttl),
-                                    nullptr);
-                         },
-                         Qt::QueuedConnection);
-                 });
-             });
-         },
-         QStringLiteral("now")});
+    all.push_back({tr("Trap 3: EXPIRE counts seconds"),
+                   tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
+                      "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
+                      "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
+                      "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
+                   tr("Send 1 request and read the key's TTL"),
+                   [this, left] {
+                       ExperimentPlan plan = lessonPlan("now", 1, 0);
+                       plan.burst.windowMs = 1000; // as the text says
+                       fire(plan, [this, left] {
+                           const QByteArray key = left().key();
+                           const RedisEndpoint endpoint = m_stage.session->endpoint();
+                           const ConnectOptions options = m_stage.session->options();
+                           m_thread.post([this, key, endpoint, options] {
+                               RedisConnection connection;
+                               const qint64 ttl = connection.open(endpoint, options)
+                                   ? connection.command({"PTTL", key}).toInteger()
+                                   : -3;
+                               QMetaObject::invokeMethod(
+                                   this,
+                                   [this, ttl] {
+                                       finish(
+                                           [ran = ran(LimiterExperiment::Left), ttl] {
+                                               return ttl > 0
+                                                   ? tr("%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer "
+                                                        "than the window")
+                                                         .arg(whatRan(ran))
+                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                                   : tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
+                                           },
+                                           nullptr);
+                                   },
+                                   Qt::QueuedConnection);
+                           });
+                       });
+                   },
+                   QStringLiteral("now")});
     return all;
 }

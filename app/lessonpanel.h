@@ -1,5 +1,6 @@
 #pragma once
 
+#include "burstsummary.h"
 #include "experimentplan.h"
 #include "taskthread.h"
 
@@ -72,13 +73,24 @@ private:
     QVector<Step> steps();
     void showStep();
     void retranslate();
-    void finish(const QString& result, QWidget* spotlight);
+    // Shows a step's result: a function, so that a language change makes the line again.
+    void finish(std::function<QString()> result, QWidget* spotlight);
     // Fires a plan and calls `then` when every run has ended.
     void fire(const ExperimentPlan& plan, std::function<void()> then);
     static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
-    QString describeRun(bool withCounts) const;
+    // What one side ran, kept with the result line that tells it.
+    struct Ran
+    {
+        LimiterRef limiter;
+        BurstSummary summary;
+        QByteArray member; // one member it wrote
+        QList<qint64> counts; // the first requests' counts
+        QList<int> added; // and ZADD's replies
+    };
+    Ran ran(int side) const;
+    static QString describeRun(const Ran& ran, bool withCounts);
     // "request id, e.g. member abc:3": which limiter ran, shown with a member it wrote.
-    QString whatRan(int side) const;
+    static QString whatRan(const Ran& ran);
 
     LessonStage m_stage;
     int m_step = 0;
@@ -89,6 +101,6 @@ private:
     QPushButton* m_action = nullptr;
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;
-    QString m_resultText;
+    std::function<QString()> m_resultOf;
     TaskThread m_thread; // reads the lesson's facts (TTL) off the GUI thread
 };

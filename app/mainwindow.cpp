@@ -381,9 +381,14 @@ void MainWindow::onAllFinished()
     m_burstPanel->setRunning(false);
     m_fire->setEnabled(true);
     m_stop->setEnabled(false);
-    showStatus(summary.failure.isFailure()
-                   ? summary.failure.message
-                   : tr("Done: %1 sent, %2 stored, %3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost),
+    const QString figures = summary.addedKnown()
+        ? tr("%L1 sent, %L2 stored, %L3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost)
+        : tr("%L1 sent; stored unknown (the replies do not say), %L2 member(s) in the ZSET.")
+              .arg(summary.sent)
+              .arg(summary.membersAtEnd);
+    showStatus(summary.failure.isFailure() ? summary.failure.message
+                   : summary.stopped       ? tr("Stopped: %1").arg(figures)
+                                           : tr("Done: %1").arg(figures),
                15000);
 }
 

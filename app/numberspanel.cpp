@@ -1,5 +1,7 @@
 #include "numberspanel.h"
 
+#include "charts/palette.h"
+
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
@@ -13,10 +15,10 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     layout->setHorizontalSpacing(18);
     layout->setVerticalSpacing(0);
     m_sent = addFigure(QColor());
-    m_stored = addFigure(QColor(0, 114, 178));
-    m_lost = addFigure(QColor(213, 94, 0));
-    m_overwritten = addFigure(QColor(213, 94, 0));
-    m_beyond = addFigure(QColor(204, 121, 167));
+    m_stored = addFigure(Palette::stored);
+    m_lost = addFigure(Palette::overwritten);
+    m_overwritten = addFigure(Palette::overwritten);
+    m_beyond = addFigure(Palette::beyondLimit);
     m_layout = layout;
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -57,6 +59,14 @@ NumbersPanel::Figure NumbersPanel::addFigure(const QColor& accent)
         figure.value->setPalette(palette);
     }
     figure.caption = new QLabel(this);
+    // The layout may give a figure less than its text wants: the font shrinks instead (fitFigures).
+    figure.value->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    figure.value->installEventFilter(this); // its own resize fits its font
+    figure.value->setMinimumWidth(1);
+    figure.value->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    figure.caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    figure.caption->setWordWrap(true);
+    figure.caption->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     return figure;
 }
 
@@ -67,6 +77,7 @@ void NumbersPanel::clear()
         figure.value->setText(QStringLiteral("–"));
     m_lost.caption->setText(tr("lost"));
     m_note->clear();
+    fitFigures();
 }
 
 void NumbersPanel::showSummary(const BurstSummary& summary)
@@ -75,19 +86,33 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
     m_shown = true;
     const QLocale locale;
     m_sent.value->setText(locale.toString(summary.sent));
-    m_stored.value->setText(locale.toString(summary.stored));
-    m_lost.value->setText(locale.toString(summary.lost));
-    m_lost.caption->setText(tr("lost (%1 %)").arg(locale.toString(summary.lostPercent(), 'f', 1)));
-    m_overwritten.value->setText(locale.toString(summary.overwritten));
+    if (summary.addedKnown()) {
+        m_stored.value->setText(locale.toString(summary.stored));
+        m_lost.value->setText(locale.toString(summary.lost));
+        m_lost.caption->setText(tr("lost (%1 %)").arg(locale.toString(summary.lostPercent(), 'f', 1)));
+        m_overwritten.value->setText(locale.toString(summary.overwritten));
+    } else {
+        // The replies do not say whether ZADD added: a 0 here would claim every request lost.
+        for (const Figure& figure : {m_stored, m_lost, m_overwritten})
+            figure.value->setText(tr("unknown"));
+        m_lost.caption->setText(tr("lost"));
+    }
     m_beyond.value->setText(summary.limit > 0 ? locale.toString(summary.admittedOverLimit) : QStringLiteral("–"));
     QString note;
+    if (!summary.addedKnown())
+        note = summary.membersAtEnd >= 0
+            ? tr("The script's replies do not say whether ZADD added a member (it answers only a count); the "
+                 "ZSET held %L1 member(s) when the burst ended.")
+                  .arg(summary.membersAtEnd)
+            : tr("The script's replies do not say whether ZADD added a member (it answers only a count).");
     if (summary.limit == 0)
-        note = tr("No limit set: every request is admitted.");
+        note += QLatin1Char(' ') + tr("No limit set: every request is admitted.");
     if (summary.errors > 0)
         note += tr(" %n request(s) failed.", nullptr, int(summary.errors));
     if (summary.failure.isFailure())
         note += QLatin1Char(' ') + summary.failure.message;
     m_note->setText(note.trimmed());
+    fitFigures();
 }
 
 void NumbersPanel::arrange(int perRow)
@@ -97,11 +122,14 @@ void NumbersPanel::arrange(int perRow)
     for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond}) {
         const int row = 2 * (i / perRow);
         const int column = i % perRow;
-        m_layout->addWidget(figure.value, row, column, Qt::AlignHCenter | Qt::AlignBottom);
-        m_layout->addWidget(figure.caption, row + 1, column, Qt::AlignHCenter | Qt::AlignTop);
+        // The whole cell: a figure's room is its column's width, whatever its text (see fitFigures).
+        m_layout->addWidget(figure.value, row, column);
+        m_layout->addWidget(figure.caption, row + 1, column);
         ++i;
     }
     m_layout->addWidget(m_note, 2 * ((i + perRow - 1) / perRow), 0, 1, perRow);
+    for (int column = 0; column < 5; ++column) // the width shared evenly: figures shrink alike
+        m_layout->setColumnStretch(column, column < perRow ? 1 : 0);
 }
 
 void NumbersPanel::setCompact(bool compact)
@@ -114,11 +142,51 @@ void NumbersPanel::setCompact(bool compact)
 void NumbersPanel::applyFonts()
 {
     // Relative to the panel's font, so that zooming the application scales the figures too.
-    QFont big = font();
-    big.setPointSizeF(big.pointSizeF() * m_scale);
-    big.setBold(true);
-    for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond})
-        figure.value->setFont(big);
+    m_big = font();
+    m_big.setPointSizeF(m_big.pointSizeF() * m_scale);
+    m_big.setBold(true);
+    for (const Figure& figure : figures())
+        figure.value->setFont(m_big);
+    fitFigures();
+}
+
+void NumbersPanel::fitFigures()
+{
+    // Height stays that of the big font, so that the row does not jump as figures change.
+    const int height = QFontMetrics(m_big).height();
+    for (const Figure& figure : figures()) {
+        figure.value->setMinimumHeight(height);
+        const int room = figure.value->contentsRect().width();
+        const int needed = QFontMetrics(m_big).horizontalAdvance(figure.value->text());
+        QFont font = m_big;
+        if (room > 0 && needed > room)
+            font.setPointSizeF(std::max(m_big.pointSizeF() * 0.3, m_big.pointSizeF() * room / needed * 0.95));
+        if (figure.value->font() != font)
+            figure.value->setFont(font);
+    }
+}
+
+bool NumbersPanel::figuresFit() const
+{
+    for (const Figure& figure : figures()) {
+        if (QFontMetrics(figure.value->font()).horizontalAdvance(figure.value->text())
+            > figure.value->contentsRect().width())
+            return false;
+    }
+    return true;
+}
+
+void NumbersPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitFigures();
+}
+
+bool NumbersPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize)
+        fitFigures();
+    return QWidget::eventFilter(watched, event);
 }
 
 double NumbersPanel::figurePointSize() const

@@ -8,7 +8,9 @@ class QGridLayout;
 class QLabel;
 
 // The figures of one burst, large enough to read from the back of a classroom: sent, stored,
-// lost (and %), overwritten, admitted beyond the limit.
+// lost (and %), overwritten, admitted beyond the limit. A figure never clips: in a narrow panel
+// its font shrinks until it fits, and captions wrap. A figure the replies cannot tell (a script
+// that answers only a count) says "unknown", with what Redis itself can tell beside it.
 class NumbersPanel : public QWidget
 {
     Q_OBJECT
@@ -24,8 +26,13 @@ public:
     // The point size of the figures, for tests of zooming.
     double figurePointSize() const;
 
+    // For tests: whether every figure's text fits the width its label has.
+    bool figuresFit() const;
+
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Figure
@@ -35,6 +42,8 @@ private:
     };
     void arrange(int perRow);
     void applyFonts();
+    void fitFigures(); // each figure's font: the big one, or smaller until its text fits
+    QList<Figure> figures() const { return {m_sent, m_stored, m_lost, m_overwritten, m_beyond}; }
     Figure addFigure(const QColor& accent); // invalid accent: the palette's text colour
     void retranslate();
 
@@ -46,6 +55,7 @@ private:
     QLabel* m_note = nullptr;
     QGridLayout* m_layout = nullptr;
     double m_scale = 2.6;
+    QFont m_big; // the figures' font before fitting
     BurstSummary m_last;
     bool m_shown = false;
 };

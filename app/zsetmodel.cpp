@@ -154,6 +154,10 @@ QVariant ZsetModel::data(const QModelIndex& index, int role) const
         if (!m_writes)
             return {};
         const int writes = m_writes->writesOf(entry->member);
+        if (writes < 0)
+            return role == Qt::ToolTipRole
+                ? QVariant(tr("Unknown: the script's replies do not name the member each request wrote."))
+                : QVariant(QStringLiteral("?"));
         if (role == Qt::ToolTipRole)
             return writes > 1 ? tr("%n requests wrote this member: all but one were overwritten", nullptr, writes)
                               : tr("Written by one request");

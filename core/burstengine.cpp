@@ -138,6 +138,7 @@ void BurstEngine::onRunEnded()
     m_summary.durationMs = m_run->durationMs();
     m_summary.takeCountsFrom(m_log);
     m_summary.finalCount = m_run->finalCount();
+    m_summary.membersAtEnd = m_run->membersAtEnd();
     m_summary.failure = m_run->failure();
     m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
     m_summary.reconnects = m_run->reconnects();

@@ -256,8 +256,10 @@ void BurstRun::coordinate()
     }
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
-    if (control.isOpen() && m_nextId > 0)
+    if (control.isOpen() && m_nextId > 0) {
         m_finalCount = m_plan.limiter->store.countInWindow(control, m_key, m_plan.windowInNowUnits());
+        m_membersAtEnd = m_plan.limiter->store.size(control, m_key);
+    }
     if (!m_plan.keepKey && control.isOpen())
         m_plan.limiter->store.deleteKeys(control, m_key);
     m_connections.clear();

@@ -41,6 +41,7 @@ public:
     BurstFailure failure() const;
     QString serverVersion() const { return m_serverVersion; }
     qint64 finalCount() const { return m_finalCount; }
+    qint64 membersAtEnd() const { return m_membersAtEnd; }
     double durationMs() const { return m_durationMs; }
     qint64 startWallMs() const { return m_startWallMs; }
     bool allSent() const { return m_nextId.load() >= m_plan.requests; }
@@ -113,6 +114,7 @@ private:
     Clock::time_point m_startSteady;
     QString m_serverVersion;
     qint64 m_finalCount = -1;
+    qint64 m_membersAtEnd = -1;
     double m_durationMs = 0;
 
     std::atomic<int> m_nextId {0};

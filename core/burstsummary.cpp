@@ -16,6 +16,7 @@ void BurstSummary::takeCountsFrom(const RequestLog& log, bool withLatencies)
     errors = log.errors();
     stored = log.stored();
     overwritten = log.overwritten();
+    addedUnknown = log.addedUnknown();
     lost = sent - errors - stored;
     maxCount = log.maxCount();
     limit = log.limit();
@@ -42,9 +43,13 @@ QJsonObject BurstSummary::toJson() const
     json[QStringLiteral("requests")] = requests;
     json[QStringLiteral("sent")] = sent;
     json[QStringLiteral("errors")] = errors;
-    json[QStringLiteral("stored")] = stored;
-    json[QStringLiteral("overwritten")] = overwritten;
-    json[QStringLiteral("lost")] = lost;
+    // Unknown is null, not a number that looks measured.
+    const QJsonValue unknown(QJsonValue::Null);
+    json[QStringLiteral("stored")] = addedKnown() ? QJsonValue(stored) : unknown;
+    json[QStringLiteral("overwritten")] = addedKnown() ? QJsonValue(overwritten) : unknown;
+    json[QStringLiteral("lost")] = addedKnown() ? QJsonValue(lost) : unknown;
+    json[QStringLiteral("added_unknown")] = addedUnknown;
+    json[QStringLiteral("members_at_end")] = membersAtEnd >= 0 ? QJsonValue(membersAtEnd) : unknown;
     json[QStringLiteral("final_count")] = finalCount;
     json[QStringLiteral("max_count")] = maxCount;
     json[QStringLiteral("limit")] = limit;
@@ -78,11 +83,21 @@ QString BurstSummary::toText() const
     lines << QStringLiteral("  errors        %L1").arg(errors);
     for (const QString& message : errorMessages)
         lines << QStringLiteral("                %1").arg(message);
-    lines << QStringLiteral("  stored        %L1   (requests that got a member of their own)").arg(stored);
-    lines << QStringLiteral("  overwritten   %L1   (ZADD only updated an existing member)").arg(overwritten);
-    lines << QStringLiteral("  lost          %L1   (%2 % of the requests were never counted)")
-                 .arg(lost)
-                 .arg(lostPercent(), 0, 'f', 1);
+    if (addedKnown()) {
+        lines << QStringLiteral("  stored        %L1   (requests that got a member of their own)").arg(stored);
+        lines << QStringLiteral("  overwritten   %L1   (ZADD only updated an existing member)").arg(overwritten);
+        lines << QStringLiteral("  lost          %L1   (%2 % of the requests were never counted)")
+                     .arg(lost)
+                     .arg(lostPercent(), 0, 'f', 1);
+    } else {
+        lines << QStringLiteral("  stored        unknown   (%L1 replies did not say whether ZADD added: the script "
+                                "answers only a count)")
+                     .arg(addedUnknown);
+        lines << QStringLiteral("  overwritten   unknown");
+        lines << QStringLiteral("  lost          unknown");
+    }
+    if (membersAtEnd >= 0)
+        lines << QStringLiteral("  members       %L1   (ZCARD when the burst ended)").arg(membersAtEnd);
     lines << QStringLiteral("  final count   %1   max count %L2")
                  .arg(finalCount < 0 ? QStringLiteral("?") : QString::number(finalCount))
                  .arg(maxCount);

@@ -32,6 +32,11 @@ struct BurstSummary
     qint64 stored = 0; // ZADD created a member of their own (added = 1)
     qint64 overwritten = 0; // ZADD only updated an existing member (added = 0)
     qint64 lost = 0; // sent - errors - stored: never counted by the limiter
+    // Requests whose reply did not say whether ZADD added (a script that answers only a count):
+    // when there are any, stored, overwritten and lost are unknown, and membersAtEnd is what
+    // Redis itself can tell.
+    qint64 addedUnknown = 0;
+    qint64 membersAtEnd = -1; // ZCARD when the burst ended; -1 unknown
     qint64 finalCount = -1; // ZCOUNT of the window when the burst ended; -1 unknown
     qint64 maxCount = 0;
     qint64 limit = 0;
@@ -50,6 +55,8 @@ struct BurstSummary
     // whole log: at the end of a burst, not per batch).
     void takeCountsFrom(const RequestLog& log, bool withLatencies = true);
     double lostPercent() const { return sent > errors ? 100.0 * double(lost) / double(sent - errors) : 0.0; }
+    // False when some replies did not say whether ZADD added: stored, overwritten, lost unknown.
+    bool addedKnown() const { return addedUnknown == 0; }
 
     // The JSON object of `zsetlab-cli run --json`; also what the GUI exports.
     QJsonObject toJson() const;

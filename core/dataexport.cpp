@@ -125,7 +125,9 @@ bool writeZsetCsv(const QByteArray& key, const QVector<ZsetEntry>& members, cons
         const ZsetEntry& entry = members[i];
         const QByteArray line = QByteArray::number(i) + ',' + csvField(QString::fromUtf8(entry.member)) + ','
             + ZsetReader::formatScore(entry.score).toLatin1() + ','
-            + (writes ? QByteArray::number(writes->writesOf(entry.member)) : QByteArray()) + "\r\n";
+            + (writes && writes->writesOf(entry.member) >= 0 ? QByteArray::number(writes->writesOf(entry.member))
+                                                             : QByteArray()) // empty: unknown
+            + "\r\n";
         if (out->write(line) < 0)
             return false;
     }
@@ -140,8 +142,10 @@ bool writeZsetJson(const QByteArray& key, const QVector<ZsetEntry>& members, con
         text += (i ? ",\n" : "\n") + QByteArray("{\"rank\":") + QByteArray::number(i)
             + ",\"member\":" + jsonText(QString::fromUtf8(entry.member))
             + ",\"score\":" + ZsetReader::formatScore(entry.score).toLatin1();
-        if (writes)
-            text += ",\"writes\":" + QByteArray::number(writes->writesOf(entry.member));
+        if (writes) {
+            const int count = writes->writesOf(entry.member);
+            text += ",\"writes\":" + (count >= 0 ? QByteArray::number(count) : QByteArrayLiteral("null"));
+        }
         text += '}';
         if (text.size() > 1 << 20) {
             if (out->write(text) < 0)

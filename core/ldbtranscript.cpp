@@ -1,8 +1,8 @@
 #include "ldbtranscript.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
 #include <QHash>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -259,7 +259,8 @@ void exactNumbers(QVector<DebugVariable>* locals, const QList<QByteArray>& sourc
     static const QRegularExpression definition(
         QStringLiteral("^\\s*local\\s+([A-Za-z_]\\w*)\\s*=\\s*(.+?)\\s*(?:--.*)?$"));
     static const QRegularExpression fromArgv(QStringLiteral("^(?:tonumber\\s*\\(\\s*)?ARGV\\[(\\d+)\\]\\s*\\)?$"));
-    static const QRegularExpression arithmetic(QStringLiteral("^([A-Za-z_]\\w*|\\d+)\\s*([-+])\\s*([A-Za-z_]\\w*|\\d+)$"));
+    static const QRegularExpression arithmetic(
+        QStringLiteral("^([A-Za-z_]\\w*|\\d+)\\s*([-+])\\s*([A-Za-z_]\\w*|\\d+)$"));
     QHash<QString, qint64> known;
     auto valueOf = [&known](const QString& term, qint64* value) {
         bool isNumber = false;

@@ -62,6 +62,17 @@ qint64 LimiterStore::countInWindow(RedisConnection& connection, const QByteArray
     return -1;
 }
 
+qint64 LimiterStore::size(RedisConnection& connection, const QByteArray& runKey) const
+{
+    switch (m_kind) {
+    case Kind::SortedSet: {
+        const RedisReply card = connection.command({QByteArrayLiteral("ZCARD"), runKey});
+        return card.type() == RedisReply::Type::Integer ? card.toInteger() : -1;
+    }
+    }
+    return -1;
+}
+
 bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& runKey) const
 {
     const QList<QByteArray> keys = keysFor(runKey);

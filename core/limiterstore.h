@@ -34,6 +34,8 @@ public:
     QString checkKeys(RedisConnection& connection, const QByteArray& runKey) const;
     // The requests the store holds in the window that ends at its newest entry; -1 unknown.
     qint64 countInWindow(RedisConnection& connection, const QByteArray& runKey, qint64 windowInNowUnits) const;
+    // The requests the store holds at all (ZCARD); -1 unknown.
+    qint64 size(RedisConnection& connection, const QByteArray& runKey) const;
     // DEL of every key; refuses (false) keys outside zsetlab's prefix.
     bool deleteKeys(RedisConnection& connection, const QByteArray& runKey) const;
 

@@ -7,6 +7,7 @@ void MemberWrites::reset()
     m_byNow.clear();
     m_byText.clear();
     m_requestIdPrefix.clear();
+    m_unnamed = 0;
 }
 
 void MemberWrites::add(const RequestBatch& batch)
@@ -26,7 +27,9 @@ void MemberWrites::add(const RequestBatch& batch)
             ++m_byText[record.member];
             break;
         case RequestRecord::MemberKind::RequestId: // unique by construction: writesOf() answers 1
+            break;
         case RequestRecord::MemberKind::Unknown:
+            ++m_unnamed;
             break;
         }
     }
@@ -44,6 +47,8 @@ int MemberWrites::writesOf(const QByteArray& member) const
     const auto text = m_byText.constFind(member);
     if (text != m_byText.constEnd())
         return text.value();
+    if (m_unnamed > 0) // replies that named no member: nobody can say who wrote this one
+        return -1;
     if (!m_requestIdPrefix.isEmpty() && member.startsWith(m_requestIdPrefix))
         return 1;
     return 0;

@@ -74,6 +74,8 @@ quint8 RequestLog::count(const RequestRecord& record)
         } else {
             ++m_overwritten;
         }
+    } else {
+        ++m_addedUnknown; // a reply of just a count: whether ZADD added is not said
     }
     const bool admitted
         = record.verdict >= 0 ? record.verdict == 1 : (m_limit == 0 || (record.count >= 0 && record.count <= m_limit));

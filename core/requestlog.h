@@ -90,6 +90,8 @@ public:
     qint64 errors() const { return m_errors; }
     qint64 stored() const { return m_stored; }
     qint64 overwritten() const { return m_overwritten; }
+    // Successful requests whose reply did not say whether ZADD added (a bare count).
+    qint64 addedUnknown() const { return m_addedUnknown; }
     qint64 admitted() const { return m_admitted; }
     qint64 admittedOverLimit() const { return m_admittedOverLimit; }
     qint64 maxCount() const { return m_maxCount; }
@@ -151,6 +153,7 @@ private:
     qint64 m_errors = 0;
     qint64 m_stored = 0;
     qint64 m_overwritten = 0;
+    qint64 m_addedUnknown = 0;
     qint64 m_admitted = 0;
     qint64 m_admittedOverLimit = 0;
     qint64 m_maxCount = 0;

@@ -218,8 +218,8 @@ void ZsetReader::requestPage(qint64 firstRow, int rows)
                      QByteArray::number(worker->rangeOffset + last), "WITHSCORES"});
                 const auto& items = reply.elements();
                 for (size_t i = 0; i + 1 < items.size(); i += 2)
-                    entries.push_back({items[i].bytes(), items[i + 1].bytes(),
-                                       worker->rangeOffset + firstRow + qint64(i / 2)});
+                    entries.push_back(
+                        {items[i].bytes(), items[i + 1].bytes(), worker->rangeOffset + firstRow + qint64(i / 2)});
             }
         }
         QMetaObject::invokeMethod(

@@ -46,10 +46,10 @@ SweepChart::SweepChart(QWidget* parent)
 
     m_x = new QLogValueAxis;
     m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%g"));
+    m_x->setLabelFormat(QStringLiteral("%.6g")); // the forms Qt Charts localizes
     m_x->setMinorTickCount(8); // 2 .. 9 between the decades, to read rates off the axis
     m_y = new QValueAxis;
-    m_y->setLabelFormat(QStringLiteral("%d"));
+    m_y->setLabelFormat(QStringLiteral("%.0d"));
     // A little room above 100 % so markers on the line are not cut in half; ticks stay on 0..100.
     m_y->setRange(0, 104);
     m_y->setTickType(QValueAxis::TicksDynamic);

@@ -726,6 +726,10 @@
         <source>SCRIPT DEBUG SYNC: the server itself runs the script and serves no one else until it ends; what the script writes is kept.</source>
         <translation>SCRIPT DEBUG SYNC: chính server chạy script và không phục vụ ai khác cho đến khi script kết thúc; những gì script ghi vào được giữ lại.</translation>
     </message>
+    <message>
+        <source>Redis&apos;s debugger printed %1.</source>
+        <translation>Trình gỡ lỗi của Redis in ra %1.</translation>
+    </message>
 </context>
 <context>
     <name>ExportActions</name>
@@ -906,6 +910,13 @@
     </message>
 </context>
 <context>
+    <name>LdbTranscript</name>
+    <message>
+        <source>≈ %1 (the debugger prints 6 digits)</source>
+        <translation>≈ %1 (trình gỡ lỗi chỉ in 6 chữ số)</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>◀ Back</source>
@@ -1072,28 +1083,28 @@
         <translation>%1, ví dụ member %2</translation>
     </message>
     <message>
-        <source>%1: %2 sent, %3 stored, %4 member(s) in the ZSET</source>
-        <translation>%1: đã gửi %2, lưu được %3, ZSET có %4 member</translation>
-    </message>
-    <message>
-        <source>%1: %2 admitted with limit 5; %3 of them beyond the limit</source>
-        <translation>%1: %2 request được cho qua với giới hạn 5; %3 trong số đó vượt giới hạn</translation>
-    </message>
-    <message>
-        <source>%1: %2 stored, %3 beyond the limit; %4: %5 stored, %6 beyond the limit</source>
-        <translation>%1: lưu được %2, %3 vượt giới hạn; %4: lưu được %5, %6 vượt giới hạn</translation>
-    </message>
-    <message>
-        <source>%1: %2 distinct microsecond timestamps were stored as %3 members</source>
-        <translation>%1: %2 timestamp microsecond khác nhau chỉ được lưu thành %3 member</translation>
-    </message>
-    <message>
-        <source>%1: window 1000 ms, TTL of the key %2 s: %3 times longer than the window</source>
-        <translation>%1: window 1000 ms, TTL của key là %2 s: dài gấp %3 lần window</translation>
-    </message>
-    <message>
         <source>%1: the key has no TTL (%2)</source>
         <translation>%1: key không có TTL (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %L2 sent, %L3 stored, %L4 member(s) in the ZSET</source>
+        <translation>%1: đã gửi %L2, lưu được %L3, ZSET có %L4 member</translation>
+    </message>
+    <message>
+        <source>%1: %L2 admitted with limit 5; %L3 of them beyond the limit</source>
+        <translation>%1: %L2 request được cho qua với giới hạn 5; %L3 trong số đó vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the limit</source>
+        <translation>%1: lưu được %L2, %L3 vượt giới hạn; %4: lưu được %L5, %L6 vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>%1: %L2 distinct microsecond timestamps were stored as %L3 members</source>
+        <translation>%1: %L2 timestamp microsecond khác nhau chỉ được lưu thành %L3 member</translation>
+    </message>
+    <message>
+        <source>%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer than the window</source>
+        <translation>%1: window 1000 ms, TTL của key là %L2 s: dài gấp %L3 lần window</translation>
     </message>
 </context>
 <context>
@@ -1332,10 +1343,6 @@
         <translation>Đã dọn sạch; các key của burst đã bị xoá.</translation>
     </message>
     <message>
-        <source>Done: %1 sent, %2 stored, %3 lost.</source>
-        <translation>Xong: đã gửi %1, lưu được %2, mất %3.</translation>
-    </message>
-    <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -1366,6 +1373,22 @@
     <message>
         <source>%1 on %2, now = %3 (the last request&apos;s millisecond)</source>
         <translation>%1 trên %2, now = %3 (millisecond của request cuối cùng)</translation>
+    </message>
+    <message>
+        <source>%L1 sent, %L2 stored, %L3 lost.</source>
+        <translation>đã gửi %L1, lưu được %L2, mất %L3.</translation>
+    </message>
+    <message>
+        <source>%L1 sent; stored unknown (the replies do not say), %L2 member(s) in the ZSET.</source>
+        <translation>đã gửi %L1; không rõ số được lưu (phản hồi không cho biết), ZSET có %L2 member.</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>Đã dừng: %1</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>Xong: %1</translation>
     </message>
 </context>
 <context>
@@ -1423,6 +1446,18 @@
         <translation>
             <numerusform> %n request bị lỗi.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>không rõ</translation>
+    </message>
+    <message>
+        <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %L1 member(s) when the burst ended.</source>
+        <translation>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count); khi burst kết thúc, ZSET có %L1 member.</translation>
+    </message>
+    <message>
+        <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count).</source>
+        <translation>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count).</translation>
     </message>
 </context>
 <context>
@@ -3069,6 +3104,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>Writes</source>
         <translation>Số lần ghi</translation>
+    </message>
+    <message>
+        <source>Unknown: the script&apos;s replies do not name the member each request wrote.</source>
+        <translation>Không rõ: phản hồi của script không nêu member mà mỗi request đã ghi.</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,241 @@
+#include "burstpanel.h"
+#include "charts/countschart.h"
+#include "language.h"
+#include "lessonpanel.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "planmodel.h"
+#include "runview.h"
+#include "serversession.h"
+#include "testredis.h"
+#include "zsetmodel.h"
+#include "zsetpanel.h"
+
+#include <QChart>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QValueAxis>
+#include <QtTest>
+
+// What a class sees must be true: figures that the replies cannot tell say so, numbers read as
+// the language writes them, and big figures never lose digits.
+class TestClassroom : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void aCountOnlyScriptShowsUnknownNotLost();
+    void bigFiguresNeverClip_data();
+    void bigFiguresNeverClip();
+    void numbersFollowTheLanguage();
+    void aStoppedBurstSaysSo();
+    void theCountsChartFitsItsData();
+    void theLessonLeavesTheBurstSettingsAlone();
+
+private:
+    void connectWindow();
+    void fireAndWait(const ExperimentPlan& plan);
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestClassroom::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    QStandardPaths::setTestModeEnabled(true);
+    TestRedis::server();
+}
+
+void TestClassroom::init()
+{
+    Language::set(QStringLiteral("en"));
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 860);
+    m_window->show();
+}
+
+void TestClassroom::cleanup()
+{
+    m_window.reset();
+    Language::set(QStringLiteral("en"));
+}
+
+void TestClassroom::connectWindow()
+{
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+}
+
+void TestClassroom::fireAndWait(const ExperimentPlan& plan)
+{
+    m_window->planModel()->setPlan(plan);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+}
+
+void TestClassroom::aCountOnlyScriptShowsUnknownNotLost()
+{
+    // Check, then add; replies the count only. 10 of 200 get in, and nothing says which.
+    const LimiterScript script = LimiterScript::fromSource(
+        QStringLiteral("check-then-add.lua"),
+        "local count = redis.call('ZCARD', KEYS[1])\n"
+        "if tonumber(ARGV[3]) > 0 and count >= tonumber(ARGV[3]) then return count + 1 end\n"
+        "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+        "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+        "return count + 1\n");
+    connectWindow();
+    m_window->planModel()->useCustomLimiter(LimiterCatalog::custom(script));
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.requests = 200;
+    plan.burst.limit = 10;
+    plan.burst.windowMs = 60000;
+    plan.burst.clock = ClockKind::Frozen;
+    fireAndWait(plan);
+    const BurstSummary summary = m_window->experiment()->engine(LimiterExperiment::Left).summary();
+    QCOMPARE(summary.sent, 200);
+    QCOMPARE(summary.addedUnknown, 200);
+    QCOMPARE(summary.membersAtEnd, 10); // what Redis itself says: ZCARD
+    QCOMPARE(summary.toJson().value(QLatin1String("stored")), QJsonValue(QJsonValue::Null));
+    QCOMPARE(summary.toJson().value(QLatin1String("members_at_end")).toInt(), 10);
+    NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
+    for (const char* figure : {"stored", "lost", "overwritten"})
+        QCOMPARE(numbers->figure(QLatin1String(figure)), QStringLiteral("unknown"));
+    QCOMPARE(numbers->figure(QStringLiteral("sent")), QStringLiteral("200"));
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("10 member")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    // The ZSET table does not claim how many requests wrote a member.
+    ZsetModel* model = m_window->zsetPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 10, 10000);
+    model->index(0, 0).data();
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ZsetModel::WritesColumn).data().toString(), QStringLiteral("?"), 5000);
+}
+
+void TestClassroom::bigFiguresNeverClip_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("compact");
+    QTest::newRow("one run, narrow") << 420 << false;
+    QTest::newRow("compare mode, narrow") << 300 << true;
+}
+
+void TestClassroom::bigFiguresNeverClip()
+{
+    QFETCH(int, width);
+    QFETCH(bool, compact);
+    NumbersPanel panel;
+    panel.setCompact(compact);
+    BurstSummary summary;
+    summary.sent = 23170700;
+    summary.stored = 231707;
+    summary.lost = 22938993;
+    summary.overwritten = 22938993;
+    summary.limit = 10;
+    summary.admittedOverLimit = 23170690;
+    panel.resize(width, 200);
+    panel.show();
+    panel.showSummary(summary);
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(panel.figure(QStringLiteral("stored")), QStringLiteral("231,707")); // every digit
+    QVERIFY(panel.figuresFit());
+    panel.resize(2400, 200); // and back to full size when there is room
+    QTRY_COMPARE(panel.figurePointSize(), panel.font().pointSizeF() * (compact ? 2.0 : 2.6));
+    QVERIFY(panel.figuresFit());
+}
+
+void TestClassroom::numbersFollowTheLanguage()
+{
+    connectWindow();
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.requests = 1500;
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.windowMs = 1000;
+    fireAndWait(plan);
+    QSpinBox* requests = m_window->burstPanel()->findChild<QSpinBox*>();
+    QCOMPARE(requests->text(), QStringLiteral("1,500"));
+    NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
+    QCOMPARE(numbers->figure(QStringLiteral("sent")), QStringLiteral("1,500"));
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    QTRY_COMPARE(requests->text(), QStringLiteral("1.500")); // an open window's fields too
+    QTRY_COMPARE(numbers->figure(QStringLiteral("sent")), QStringLiteral("1.500"));
+    const QList<QSpinBox*> fields = m_window->burstPanel()->findChildren<QSpinBox*>();
+    QVERIFY(std::any_of(fields.begin(), fields.end(),
+                        [](QSpinBox* field) { return field->text() == QStringLiteral("1.000 ms"); }));
+    QVERIFY2(numbers->findChildren<QLabel*>().size() > 5, "the figures' captions");
+    bool percent = false;
+    for (QLabel* label : numbers->findChildren<QLabel*>())
+        percent |= label->text().contains(QLatin1String("99,9 %"));
+    QVERIFY(percent); // 1,499 of 1,500 lost, with a decimal comma
+    // The counts chart's axis numbers too.
+    const QChart* chart = m_window->runView(LimiterExperiment::Left)->counts()->chart();
+    QCOMPARE(chart->locale().decimalPoint(), QStringLiteral(","));
+    QVERIFY(chart->localizeNumbers());
+}
+
+void TestClassroom::aStoppedBurstSaysSo()
+{
+    connectWindow();
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.requests = 5'000'000;
+    plan.burst.clock = ClockKind::Frozen;
+    m_window->planModel()->setPlan(plan);
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fire();
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->experiment()->engine(LimiterExperiment::Left).log().finished() > 2000, 30000);
+    m_window->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+    const QString status = m_window->statusBar()->currentMessage();
+    QVERIFY2(status.startsWith(QLatin1String("Stopped:")), qPrintable(status));
+    const qint64 sent = m_window->experiment()->engine(LimiterExperiment::Left).summary().sent;
+    QVERIFY2(status.contains(QLocale().toString(sent)), qPrintable(status)); // 12,345: grouped
+}
+
+void TestClassroom::theCountsChartFitsItsData()
+{
+    CountsChart chart;
+    chart.resize(600, 300);
+    chart.show();
+    // Empty: whole-number ticks.
+    QCOMPARE(chart.yAxis()->max(), 10.0);
+    QCOMPARE(chart.yAxis()->tickCount(), 6); // 0, 2, 4, 6, 8, 10
+    // Five requests in one millisecond with a limit of 3: truth climbs 1..5, the count stays 1.
+    chart.start(5, 3);
+    std::vector<CountedRequest> counted;
+    for (quint32 i = 0; i < 5; ++i)
+        counted.push_back({i, 1, qint64(i) + 1, false, i >= 3});
+    chart.addCounted(counted);
+    chart.refresh();
+    QVERIFY2(chart.yAxis()->max() >= 5 && chart.yAxis()->max() <= 6, qPrintable(QString::number(chart.yAxis()->max())));
+    QCOMPARE(chart.xAxis()->max(), 4.0); // the last request, not one past it
+    // One mark per request admitted beyond the limit, at that request, on the limit line.
+    QCOMPARE(chart.beyondLimitMarks(), (QList<QPointF> {QPointF(3, 3), QPointF(4, 3)}));
+}
+
+void TestClassroom::theLessonLeavesTheBurstSettingsAlone()
+{
+    connectWindow();
+    ExperimentPlan mine = m_window->planModel()->plan();
+    mine.burst.requests = 321;
+    mine.burst.limit = 4;
+    mine.burst.clock = ClockKind::SystemUs;
+    m_window->planModel()->setPlan(mine);
+    const QJsonObject before = mine.toJson();
+    LessonPanel* lesson = m_window->lessonPanel();
+    lesson->goToStep(1); // three requests in one millisecond: frozen clock, no limit
+    QSignalSpy finished(lesson, &LessonPanel::actionFinished);
+    lesson->runAction();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QCOMPARE(m_window->experiment()->engine(LimiterExperiment::Left).summary().sent, 3);
+    QCOMPARE(m_window->planModel()->plan().toJson(), before); // the Burst panel still has the user's plan
+    // The result line is made again in the new language.
+    const QString english = lesson->resultText();
+    QVERIFY(Language::set(QStringLiteral("vi")));
+    QTRY_VERIFY(lesson->resultText() != english);
+    QVERIFY2(lesson->resultText().contains(QStringLiteral("đã gửi")), qPrintable(lesson->resultText()));
+}
+
+QTEST_MAIN(TestClassroom)
+#include "tst_classroom.moc"
