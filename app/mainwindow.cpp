@@ -154,6 +154,14 @@ void MainWindow::wireExperiment()
             [this](LimiterExperiment::Side side, const RequestBatch& batch) { runView(side)->addBatch(batch); });
     connect(m_experiment, &LimiterExperiment::runFinished, this, &MainWindow::onRunFinished);
     connect(m_experiment, &LimiterExperiment::allFinished, this, &MainWindow::onAllFinished);
+    connect(m_experiment, &LimiterExperiment::snapshotTaken, this,
+            [this](LimiterExperiment::Side side, const QByteArray& key, qint64 takenAtMs) {
+                if (!m_experiment->hasRun(side) || !key.startsWith(m_experiment->engine(side).key()))
+                    return; // reset or fired again since
+                m_snapshots[side] = std::make_pair(key, takenAtMs);
+                if (m_zsetSide == side && !m_experiment->engine(side).isRunning())
+                    showZsetOf(side);
+            });
     connect(m_experiment, &LimiterExperiment::failed, this,
             [this](const QString& message) { showStatus(message, 15000); });
     for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
@@ -336,6 +344,7 @@ void MainWindow::stop()
 void MainWindow::reset()
 {
     m_experiment->reset();
+    m_snapshots = {};
     m_zsetRefresh->stop();
     m_left->clear();
     m_right->clear();
@@ -357,6 +366,9 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
     const qint64 origin
         = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
     runView(side)->start(engine.plan().requests, engine.plan().limit, origin);
+    m_snapshots[side].reset();
+    if (side == LimiterExperiment::Left)
+        m_snapshots[LimiterExperiment::Right].reset();
     showZsetOf(side);
     m_zsetRefresh->start();
 }
@@ -396,8 +408,18 @@ void MainWindow::showZsetOf(LimiterExperiment::Side side)
 {
     m_zsetSide = side;
     const BurstEngine& engine = m_experiment->engine(side);
-    m_zsetPanel->showKey(engine.key(), &runView(side)->writes(),
-                         tr("%1 · %2").arg(QString::fromUtf8(engine.key()), engine.summary().strategy));
+    const QString caption = tr("%1 · %2").arg(QString::fromUtf8(engine.key()), engine.summary().strategy);
+    if (!m_snapshots[side] || engine.isRunning()) {
+        m_zsetPanel->showKey(engine.key(), &runView(side)->writes(), caption);
+        return;
+    }
+    ZsetPanel::Snapshot snapshot;
+    snapshot.key = m_snapshots[side]->first;
+    snapshot.takenAtMs = m_snapshots[side]->second;
+    snapshot.liveKey = engine.key();
+    snapshot.stored = engine.summary().addedKnown() ? engine.summary().stored : -1;
+    snapshot.windowMs = engine.plan().windowMs;
+    m_zsetPanel->showSnapshot(snapshot, &runView(side)->writes(), caption);
 }
 
 ScriptDoctorDialog* MainWindow::scriptDoctor()

@@ -7,6 +7,9 @@
 
 #include <QMainWindow>
 
+#include <array>
+#include <optional>
+
 class BurstPanel;
 class DebuggerView;
 class ExportActions;
@@ -115,6 +118,7 @@ private:
     QAction* m_compare = nullptr;
     QTimer* m_zsetRefresh = nullptr;
     LimiterExperiment::Side m_zsetSide = LimiterExperiment::Left;
+    std::array<std::optional<std::pair<QByteArray, qint64>>, 2> m_snapshots; // per side: key, taken at
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;

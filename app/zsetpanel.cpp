@@ -3,6 +3,7 @@
 #include "zsetmodel.h"
 #include "zsetreader.h"
 
+#include <QDateTime>
 #include <QDoubleValidator>
 #include <QEvent>
 #include <QFontDatabase>
@@ -24,6 +25,10 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_caption = new QLabel(this);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_count = new QLabel(this);
+    m_count->setWordWrap(true);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->hide();
     m_memberFilter = new QLineEdit(this);
     m_memberFilter->setClearButtonEnabled(true);
     m_minScore = new QLineEdit(this);
@@ -54,11 +59,12 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_view->setAlternatingRowColors(true);
 
     layout->addWidget(m_caption, 0, 0, 1, 3);
-    layout->addWidget(m_memberFilter, 1, 0);
-    layout->addWidget(m_minScore, 1, 1);
-    layout->addWidget(m_maxScore, 1, 2);
-    layout->addWidget(m_view, 2, 0, 1, 3);
-    layout->addWidget(m_count, 3, 0, 1, 3);
+    layout->addWidget(m_note, 1, 0, 1, 3);
+    layout->addWidget(m_memberFilter, 2, 0);
+    layout->addWidget(m_minScore, 2, 1);
+    layout->addWidget(m_maxScore, 2, 2);
+    layout->addWidget(m_view, 3, 0, 1, 3);
+    layout->addWidget(m_count, 4, 0, 1, 3);
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 1);
     layout->setColumnStretch(2, 1);
@@ -72,6 +78,12 @@ ZsetPanel::ZsetPanel(QWidget* parent)
         connect(edit, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
     connect(m_model, &ZsetModel::countChanged, this, &ZsetPanel::showCount);
     connect(m_model, &ZsetModel::readFailed, this, [this](const QString& message) { m_count->setText(message); });
+    connect(m_reader, &ZsetReader::keySizeReady, this, [this](const QByteArray& key, qint64 members) {
+        if (m_snapshot && key == m_snapshot->liveKey) {
+            m_liveMembers = members;
+            showNote();
+        }
+    });
     connect(m_reader, &ZsetReader::rowReady, this, [this](quint64 generation, const QByteArray&, qint64 row) {
         if (generation != m_reader->generation() || row < 0 || row >= m_model->rowCount())
             return;
@@ -89,18 +101,48 @@ void ZsetPanel::retranslate()
     m_maxScore->setPlaceholderText(tr("score to"));
     for (QLineEdit* edit : {m_minScore, m_maxScore})
         edit->setToolTip(tr("Show only members whose score (the request's now) lies in this range."));
-    m_view->setToolTip(tr("The live contents of the ZSET, sorted by score. Writes: how many requests of the "
-                          "burst wrote that member."));
+    m_view->setToolTip(tr("The contents of the ZSET, sorted by score: live while a burst runs, then as they were "
+                          "when it ended. Writes: how many requests of the burst wrote that member."));
     if (m_key.isEmpty())
         m_caption->setText(tr("No burst yet."));
     emit m_model->headerDataChanged(Qt::Horizontal, 0, ZsetModel::NUM_COLUMNS - 1);
     if (!m_key.isEmpty())
         showCount(m_model->rowCount(), m_model->isTruncated());
+    showNote();
 }
 
 void ZsetPanel::showCount(qint64 rows, bool truncated)
 {
-    m_count->setText(truncated ? tr("first %L1 matching members").arg(rows) : tr("%Ln member(s)", nullptr, int(rows)));
+    QString text = truncated ? tr("first %L1 matching members").arg(rows) : tr("%Ln member(s)", nullptr, int(rows));
+    // A long burst stores more members than the window keeps: say where the others went.
+    const bool filtered
+        = !m_memberFilter->text().isEmpty() || !m_minScore->text().isEmpty() || !m_maxScore->text().isEmpty();
+    if (m_snapshot && !filtered && m_snapshot->stored > rows)
+        text += QLatin1Char(' ')
+            + tr("(%L1 requests stored a member; the window of %L2 ms trimmed the older ones)")
+                  .arg(m_snapshot->stored)
+                  .arg(m_snapshot->windowMs);
+    m_count->setText(text);
+}
+
+void ZsetPanel::showNote()
+{
+    m_note->setText(note());
+    m_note->setVisible(!m_note->text().isEmpty());
+}
+
+QString ZsetPanel::note() const
+{
+    if (!m_snapshot)
+        return {};
+    const QString taken
+        = QLocale().toString(QDateTime::fromMSecsSinceEpoch(m_snapshot->takenAtMs).time(), QStringLiteral("HH:mm:ss"));
+    QString text = tr("As it was when the burst ended, at %1.").arg(taken);
+    if (m_liveMembers == 0)
+        text += QLatin1Char(' ') + tr("The burst's key has expired since (its limiter sets a TTL).");
+    else if (m_liveMembers > 0)
+        text += QLatin1Char(' ') + tr("The burst's key holds %Ln member(s) now.", nullptr, int(m_liveMembers));
+    return text;
 }
 
 void ZsetPanel::changeEvent(QEvent* event)
@@ -115,8 +157,23 @@ void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& o
     m_reader->setEndpoint(endpoint, options);
 }
 
+void ZsetPanel::showSnapshot(const Snapshot& snapshot, const MemberWrites* writes, const QString& caption)
+{
+    m_snapshot = snapshot;
+    m_liveMembers = -1;
+    m_key = snapshot.key;
+    m_writes = writes;
+    m_model->setWrites(writes);
+    m_caption->setText(caption);
+    applyFilters();
+    m_reader->requestKeySize(snapshot.liveKey);
+    showNote();
+}
+
 void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const QString& caption)
 {
+    m_snapshot.reset();
+    showNote();
     m_key = key;
     m_writes = writes;
     m_model->setWrites(writes);
@@ -142,6 +199,8 @@ void ZsetPanel::applyFilters()
 void ZsetPanel::refresh()
 {
     m_model->refresh();
+    if (m_snapshot)
+        m_reader->requestKeySize(m_snapshot->liveKey);
 }
 
 void ZsetPanel::clear()
@@ -152,6 +211,8 @@ void ZsetPanel::clear()
     m_model->clear();
     m_caption->setText(tr("No burst yet."));
     m_count->clear();
+    m_snapshot.reset();
+    showNote();
 }
 
 void ZsetPanel::selectMember(const QByteArray& member)

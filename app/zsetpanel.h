@@ -2,6 +2,8 @@
 
 #include "redisconnection.h"
 
+#include <optional>
+
 #include <QWidget>
 
 class MemberWrites;
@@ -22,6 +24,19 @@ public:
     void setServer(const RedisEndpoint& endpoint, const ConnectOptions& options);
     // Shows `key`; writes says how many requests wrote each member.
     void showKey(const QByteArray& key, const MemberWrites* writes, const QString& caption);
+    // After a run: the copy of its ZSET taken when it ended, which stays while the limiter's own
+    // key expires or is trimmed. stored: the requests that got a member of their own (-1 unknown).
+    struct Snapshot
+    {
+        QByteArray key; // the copy
+        QByteArray liveKey; // the limiter's key
+        qint64 takenAtMs = 0;
+        qint64 stored = -1;
+        qint64 windowMs = 0;
+    };
+    void showSnapshot(const Snapshot& snapshot, const MemberWrites* writes, const QString& caption);
+    // The note under the caption: when the snapshot was taken and what became of the live key.
+    QString note() const;
     void refresh();
     void clear();
     // Selects and scrolls to a member once its row is known.
@@ -40,12 +55,16 @@ private:
     void applyFilters();
     void retranslate();
     void showCount(qint64 rows, bool truncated);
+    void showNote();
 
     ZsetReader* m_reader = nullptr;
     ZsetModel* m_model = nullptr;
     QTableView* m_view = nullptr;
     QLabel* m_caption = nullptr;
     QLabel* m_count = nullptr;
+    QLabel* m_note = nullptr;
+    std::optional<Snapshot> m_snapshot;
+    qint64 m_liveMembers = -1; // ZCARD of the live key, read after the snapshot; 0: gone
     QLineEdit* m_memberFilter = nullptr;
     QLineEdit* m_minScore = nullptr;
     QLineEdit* m_maxScore = nullptr;

@@ -1,5 +1,8 @@
 #include "limiterexperiment.h"
 
+#include "zsetkeys.h"
+
+#include <QDateTime>
 #include <QMetaObject>
 
 #include <future>
@@ -62,8 +65,10 @@ void LimiterExperiment::deleteKeys(const QVector<ShownKey>& keys, bool wait)
     m_thread.post([this, keys, endpoint, options, done, wait] {
         RedisConnection connection;
         if (connection.open(endpoint, options)) {
-            for (const ShownKey& shown : keys)
+            for (const ShownKey& shown : keys) {
                 shown.store.deleteKeys(connection, shown.key);
+                connection.command({QByteArrayLiteral("DEL"), snapshotKeyOf(shown.key)});
+            }
         }
         if (!wait)
             QMetaObject::invokeMethod(
@@ -98,8 +103,34 @@ bool LimiterExperiment::fire(const ExperimentPlan& plan)
     return true;
 }
 
+void LimiterExperiment::takeSnapshot(Side side)
+{
+    const QByteArray key = m_engines[side]->key();
+    const RedisEndpoint endpoint = m_endpoint;
+    ConnectOptions options = m_options;
+    options.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(2000));
+    m_thread.post([this, side, key, endpoint, options] {
+        // COPY (Redis 6.2+) keeps the members and scores, and the TTL, which PERSIST then drops:
+        // the copy stays until reset, the next burst or the end of the program.
+        RedisConnection connection;
+        const QByteArray snapshot = snapshotKeyOf(key);
+        if (!ZsetKeys::isOwnKey(snapshot) || !connection.open(endpoint, options))
+            return;
+        const qint64 takenAt = QDateTime::currentMSecsSinceEpoch();
+        const RedisReply copied = connection.command({"COPY", key, snapshot, "REPLACE"});
+        if (copied.type() != RedisReply::Type::Integer || copied.toInteger() != 1)
+            return; // an older server, or the key already gone: the table shows the live key
+        connection.command({"PERSIST", snapshot});
+        QMetaObject::invokeMethod(
+            this, [this, side, snapshot, takenAt] { emit snapshotTaken(side, snapshot, takenAt); },
+            Qt::QueuedConnection);
+    });
+}
+
 void LimiterExperiment::onFinished(Side side, const BurstSummary& summary)
 {
+    if (summary.sent > 0)
+        takeSnapshot(side);
     emit runFinished(side, summary);
     if (side == Left && m_plan.compare && !m_stopped && !summary.failure.isFailure() && summary.sent > 0) {
         // The same timestamps, replayed at the fix.

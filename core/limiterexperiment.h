@@ -47,6 +47,9 @@ signals:
     void allFinished();
     void failed(const QString& message);
     void keysDeleted();
+    // A copy of a side's ZSET as it was when its run ended, kept while shown (the limiter's own
+    // key expires or is trimmed): what the ZSET table shows after the run.
+    void snapshotTaken(LimiterExperiment::Side side, const QByteArray& snapshotKey, qint64 takenAtMs);
 
 private:
     void onFinished(Side side, const BurstSummary& summary);
@@ -55,6 +58,8 @@ private:
         QByteArray key;
         LimiterStore store;
     };
+    void takeSnapshot(Side side);
+    static QByteArray snapshotKeyOf(const QByteArray& key) { return key + ":snapshot"; }
     void deleteKeys(const QVector<ShownKey>& keys, bool wait);
     QVector<ShownKey> shownKeys() const;
 

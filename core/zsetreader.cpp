@@ -269,6 +269,21 @@ QString ZsetReader::formatScore(const QByteArray& score)
     return ok ? QString::number(value, 'f', 6) : QString::fromLatin1(score);
 }
 
+void ZsetReader::requestKeySize(const QByteArray& key)
+{
+    auto worker = m_worker;
+    m_thread.post([this, worker, key] {
+        QString error;
+        if (!worker->ensureConnected(&error))
+            return;
+        const RedisReply card = worker->connection.command({"ZCARD", key});
+        if (card.type() != RedisReply::Type::Integer)
+            return;
+        QMetaObject::invokeMethod(
+            this, [this, key, members = card.toInteger()] { emit keySizeReady(key, members); }, Qt::QueuedConnection);
+    });
+}
+
 void ZsetReader::requestSnapshot()
 {
     auto worker = m_worker;

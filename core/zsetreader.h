@@ -49,6 +49,8 @@ public:
     void requestRowOf(const QByteArray& member);
     // The whole key, unfiltered (for an export): snapshotReady, or failed.
     void requestSnapshot();
+    // How many members another key holds now (ZCARD; 0 when it is gone): keySizeReady.
+    void requestKeySize(const QByteArray& key);
 
     // "1710000000000" for scores Redis wrote as "1.71e+12" or "1710000000000": never scientific.
     static QString formatScore(const QByteArray& score);
@@ -59,6 +61,7 @@ signals:
     void pageReady(quint64 generation, qint64 firstRow, const QVector<ZsetEntry>& entries);
     void rowReady(quint64 generation, const QByteArray& member, qint64 row);
     void snapshotReady(const QByteArray& key, const QVector<ZsetEntry>& members);
+    void keySizeReady(const QByteArray& key, qint64 members);
     void failed(const QString& message);
 
 private:

@@ -12,6 +12,7 @@
 #include "zsetpanel.h"
 
 #include <QChart>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QValueAxis>
@@ -33,6 +34,8 @@ private slots:
     void aStoppedBurstSaysSo();
     void theCountsChartFitsItsData();
     void theLessonLeavesTheBurstSettingsAlone();
+    void theZsetTableOutlivesTheKey();
+    void theZsetTableSaysWhereTrimmedMembersWent();
 
 private:
     void connectWindow();
@@ -235,6 +238,61 @@ void TestClassroom::theLessonLeavesTheBurstSettingsAlone()
     QVERIFY(Language::set(QStringLiteral("vi")));
     QTRY_VERIFY(lesson->resultText() != english);
     QVERIFY2(lesson->resultText().contains(QStringLiteral("đã gửi")), qPrintable(lesson->resultText()));
+}
+
+void TestClassroom::theZsetTableOutlivesTheKey()
+{
+    // A unique member's limiter PEXPIREs its key after one window: the table keeps what the burst
+    // left, says when it was taken, and that the key has expired since.
+    connectWindow();
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.limiter = LimiterCatalog::builtin("request-id");
+    plan.burst.requests = 200;
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.windowMs = 300;
+    fireAndWait(plan);
+    const QByteArray key = m_window->experiment()->engine(LimiterExperiment::Left).key();
+    ZsetPanel* panel = m_window->zsetPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->key() != key, 10000); // the copy, not the live key
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    QTRY_COMPARE_WITH_TIMEOUT(redis.command({"EXISTS", key}).toInteger(), 0LL, 5000); // expired
+    panel->refresh();
+    QTRY_VERIFY2_WITH_TIMEOUT(panel->note().contains(QLatin1String("expired")), qPrintable(panel->note()), 5000);
+    QVERIFY(panel->note().contains(QLatin1String("when the burst ended")));
+    // Filtering after the key is gone still finds the members.
+    auto* filter = panel->findChild<QLineEdit*>();
+    filter->setText(QStringLiteral(":1"));
+    ZsetModel* model = panel->model();
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 10, 5000); // :1, :10..:19, :100..:199
+    filter->clear();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 200, 5000);
+    // Reset deletes the copy with the burst's keys.
+    const QByteArray copy = panel->key();
+    m_window->reset();
+    QTRY_COMPARE_WITH_TIMEOUT(redis.command({"EXISTS", copy}).toInteger(), 0LL, 5000);
+}
+
+void TestClassroom::theZsetTableSaysWhereTrimmedMembersWent()
+{
+    connectWindow();
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.limiter = LimiterCatalog::builtin("request-id");
+    plan.burst.requests = 1000;
+    plan.burst.clock = ClockKind::Schedule;
+    QVERIFY(Pacing::parse(QStringLiteral("interval:1000"), &plan.burst.pacing, nullptr)); // 1 per ms
+    plan.burst.windowMs = 100;
+    fireAndWait(plan);
+    ZsetPanel* panel = m_window->zsetPanel();
+    const QByteArray key = m_window->experiment()->engine(LimiterExperiment::Left).key();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->key() != key, 10000);
+    QLabel* count = nullptr;
+    for (QLabel* label : panel->findChildren<QLabel*>())
+        if (label->text().contains(QLatin1String("member")) && label->text().contains(QLatin1String("trimmed")))
+            count = label;
+    QTRY_VERIFY_WITH_TIMEOUT(count, 5000);
+    QVERIFY2(count->text().contains(QLatin1String("1,000 requests stored a member")), qPrintable(count->text()));
+    QVERIFY2(count->text().contains(QLatin1String("100 ms")), qPrintable(count->text()));
 }
 
 QTEST_MAIN(TestClassroom)
