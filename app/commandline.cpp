@@ -63,6 +63,9 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                                          QStringLiteral("URL"));
     const QCommandLineOption noSpawnOption(QStringLiteral("no-spawn"),
                                            QStringLiteral("Never start a private redis-server."));
+    const QCommandLineOption privateOption(
+        QStringLiteral("private"),
+        QStringLiteral("Start a private redis-server even if one answers on 6379: a clean, empty server."));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
                                             QStringLiteral("FILE"));
     const QCommandLineOption pngOption(QStringLiteral("export-png"),
@@ -80,8 +83,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                                          QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"), QStringLiteral("Language: en or vi (default: the system's)."), QStringLiteral("en|vi"));
-    parser.addOptions({redisOption, noSpawnOption, scenarioOption, pngOption, svgOption, jsonOption, sizeOption,
-                       scaleOption, langOption});
+    parser.addOptions({redisOption, noSpawnOption, privateOption, scenarioOption, pngOption, svgOption, jsonOption,
+                       sizeOption, scaleOption, langOption});
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
 
@@ -109,6 +112,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     AppOptions& options = result.options;
     options.redisUrl = parser.value(redisOption);
     options.allowSpawn = !parser.isSet(noSpawnOption);
+    options.privateServer = parser.isSet(privateOption);
+    if (options.privateServer && (!options.redisUrl.isEmpty() || !options.allowSpawn))
+        return usageError(QStringLiteral("--private starts a server of zsetlab's own: it goes with neither --redis "
+                                         "nor --no-spawn."));
     options.scenarioPath = parser.value(scenarioOption);
     options.language = parser.value(langOption);
     if (parser.isSet(langOption) && options.language != QLatin1String("en") && options.language != QLatin1String("vi"))

@@ -11,6 +11,7 @@ struct AppOptions
 {
     QString redisUrl;
     bool allowSpawn = true;
+    bool privateServer = false; // --private: a fresh private server, not 6379
     QString scenarioPath;
     QString language; // "en", "vi" or empty for the system's
     bool exporting = false;

@@ -64,6 +64,7 @@ int main(int argc, char* argv[])
     RedisServerChoice::Request request;
     request.url = options.redisUrl;
     request.allowSpawn = options.allowSpawn;
+    request.privateServer = options.privateServer;
     if (options.exporting) {
         HeadlessExport::Job job = options.job;
         job.scenario = scenario;

@@ -100,6 +100,11 @@ MainWindow::MainWindow(QWidget* parent)
         m_serverStatus->setText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
     });
     connect(m_session, &ServerSession::failed, this, [this](const QString& message) { showStatus(message, 10000); });
+    connect(m_session, &ServerSession::privateServerReplaced, this, [this] {
+        if (!m_experiment->isRunning())
+            showStatus(tr("A new private Redis server took the place of the one that stopped; it starts empty."),
+                       10000);
+    });
     wireExperiment();
     restoreSettings();
 }
@@ -166,8 +171,14 @@ void MainWindow::wireExperiment()
             [this](const QString& message) { showStatus(message, 15000); });
     for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
         // A dropped connection shows at once, not at the end of the run's reconnect attempts.
-        connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this,
-                [this](const QString& message) { statusBar()->showMessage(message); });
+        connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this, [this](const QString& message) {
+            // The burst's own message would advise starting redis-server on a socket that only
+            // zsetlab can bring back, and does at once.
+            statusBar()->showMessage(m_session->origin() == RedisServerChoice::Origin::Private
+                                         ? tr("Lost the connection: zsetlab's private Redis server stopped. A new, "
+                                              "empty one starts on the same socket and the burst goes on there.")
+                                         : message);
+        });
         connect(&m_experiment->engine(side), &BurstEngine::connectionRestored, statusBar(), &QStatusBar::clearMessage);
         connect(runView(side), &RunView::millisecondClicked, this, [this, side](qint64, const QByteArray& member) {
             if (m_zsetSide != side)

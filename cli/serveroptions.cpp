@@ -9,6 +9,7 @@ void ServerOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOption(redis);
     parser.addOption(noSpawn);
+    parser.addOption(privateServer);
     parser.addOption(timeout);
     parser.addOption(allowRemote);
 }
@@ -26,6 +27,12 @@ int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* 
     RedisServerChoice::Request request;
     request.url = parser.value(redis);
     request.allowSpawn = !parser.isSet(noSpawn);
+    request.privateServer = parser.isSet(privateServer);
+    if (request.privateServer && (!request.url.isEmpty() || !request.allowSpawn)) {
+        err << "zsetlab-cli: --private starts a server of zsetlab's own: it goes with neither --redis nor "
+               "--no-spawn.\n";
+        return ExitUsage;
+    }
     request.options.connectTimeout = std::chrono::milliseconds(timeoutMs);
     request.options.commandTimeout = std::chrono::milliseconds(timeoutMs);
 

@@ -6,7 +6,7 @@
 
 class QCommandLineParser;
 
-// The options every command that talks to Redis shares: --redis, --no-spawn, --timeout,
+// The options every command that talks to Redis shares: --redis, --no-spawn, --private, --timeout,
 // --allow-remote.
 struct ServerOptions
 {
@@ -17,6 +17,8 @@ struct ServerOptions
                               QStringLiteral("URL")};
     QCommandLineOption noSpawn {QStringLiteral("no-spawn"),
                                 QStringLiteral("Never start a private redis-server; fail if none answers.")};
+    QCommandLineOption privateServer {QStringLiteral("private"),
+                                      QStringLiteral("Start a private redis-server even if one answers on 6379.")};
     QCommandLineOption timeout {QStringLiteral("timeout"),
                                 QStringLiteral("Connect and command timeout in ms (default 2000)."),
                                 QStringLiteral("MS"), QStringLiteral("2000")};

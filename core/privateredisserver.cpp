@@ -163,11 +163,15 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
     while (true) {
         if (QFile::exists(socketPath())) {
             RedisConnection probe;
-            if (probe.open(endpoint(), options))
+            const bool up = probe.open(endpoint(), options)
+                || probe.lastError().kind == RedisError::Kind::PasswordRequired; // requirepass given
+            if (up) {
+                QObject::connect(m_process.get(), &QProcess::finished, m_process.get(), [this] {
+                    if (m_onExit)
+                        m_onExit();
+                });
                 return true;
-            const auto kind = probe.lastError().kind;
-            if (kind == RedisError::Kind::PasswordRequired) // requirepass in the extra arguments
-                return true;
+            }
         }
         if (m_process->state() != QProcess::Running || deadline.hasExpired())
             break;
@@ -199,6 +203,7 @@ void PrivateRedisServer::stop()
 void PrivateRedisServer::stopProcess()
 {
     if (m_process) {
+        QObject::disconnect(m_process.get(), &QProcess::finished, nullptr, nullptr); // not by itself
         if (m_process->state() != QProcess::NotRunning) {
             m_process->terminate();
             if (!m_process->waitForFinished(5000)) {

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 // A redis-server of zsetlab's own: a unix socket in a private temporary folder, no TCP port, no
@@ -32,6 +33,10 @@ public:
     bool restart(std::chrono::milliseconds timeout = std::chrono::seconds(10));
     void stop();
     bool isRunning() const;
+    // Called (on the thread that started the server) when redis-server ends by itself: killed,
+    // crashed or shut down by a client; not after stop() or restart(). Do not destroy or restart
+    // the server from inside the call: queue that.
+    void setExitHandler(std::function<void()> handler) { m_onExit = std::move(handler); }
 
     RedisEndpoint endpoint() const { return RedisEndpoint::unixSocket(socketPath()); }
     QString socketPath() const;
@@ -48,4 +53,5 @@ private:
     std::unique_ptr<QProcess> m_process;
     QString m_folder;
     QString m_error;
+    std::function<void()> m_onExit;
 };

@@ -33,7 +33,7 @@ bool RedisServerChoice::resolve(const Request& request)
     // A quick look at the usual local port; a refused connection answers at once.
     ConnectOptions quick = m_options;
     quick.connectTimeout = std::min(quick.connectTimeout, std::chrono::milliseconds(500));
-    {
+    if (!request.privateServer) {
         RedisConnection connection;
         if (connection.open(RedisEndpoint::defaultLocal(), quick)) {
             m_origin = Origin::LocalDefault;
@@ -52,7 +52,7 @@ bool RedisServerChoice::resolve(const Request& request)
         }
     }
 
-    if (!request.allowSpawn) {
+    if (!request.allowSpawn && !request.privateServer) {
         m_error = {RedisError::Kind::Refused,
                    QStringLiteral("No Redis server answers at 127.0.0.1:6379 and starting a private one was "
                                   "turned off (--no-spawn). Start redis-server, or pass --redis URL.")};

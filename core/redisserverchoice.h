@@ -16,6 +16,8 @@ public:
     {
         QString url; // empty: try redis://127.0.0.1:6379, then a private server
         bool allowSpawn = true;
+        // Start a private server without looking at 6379: a clean, empty Redis (for a class).
+        bool privateServer = false;
         ConnectOptions options;
     };
 

@@ -1,5 +1,6 @@
 #include "serversession.h"
 
+#include <QDateTime>
 #include <QMetaObject>
 #include <QThread>
 
@@ -27,9 +28,12 @@ void ServerSession::connectTo(const RedisServerChoice::Request& request)
     m_lastError.clear();
     m_health.stop();
     m_private.reset();
+    m_replacedAtMs.clear();
     ++m_attempt;
     setState(State::Connecting);
-    if (!request.url.trimmed().isEmpty()) {
+    if (request.privateServer && request.url.trimmed().isEmpty()) {
+        startPrivate();
+    } else if (!request.url.trimmed().isEmpty()) {
         RedisEndpoint endpoint;
         QString why;
         if (!RedisEndpoint::parse(request.url, &endpoint, &why)) {
@@ -113,8 +117,47 @@ void ServerSession::startPrivate()
         return;
     }
     const RedisEndpoint endpoint = server->endpoint();
+    // Queued: replacing destroys the process object that reports the exit.
+    server->setExitHandler(
+        [this] { QMetaObject::invokeMethod(this, &ServerSession::replacePrivate, Qt::QueuedConnection); });
     m_private = std::move(server);
     probe(endpoint, RedisServerChoice::Origin::Private, false);
+}
+
+void ServerSession::replacePrivate()
+{
+    if (!m_private || m_private->isRunning() || m_origin != RedisServerChoice::Origin::Private
+        || (m_state != State::Connected && m_state != State::Lost))
+        return;
+    // The socket and its folder went with the server; only zsetlab can bring them back, so the
+    // message says what happens instead of advising to start redis-server there.
+    m_lastError = tr("zsetlab's private Redis server stopped. A new, empty one is starting on the same socket.");
+    setState(State::Lost);
+    emit lost(m_lastError);
+
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_replacedAtMs.append(now);
+    while (!m_replacedAtMs.isEmpty() && now - m_replacedAtMs.first() > 60000)
+        m_replacedAtMs.removeFirst();
+    if (m_replacedAtMs.size() > 3) {
+        m_lastError = tr("zsetlab's private Redis server stopped four times within a minute; it is not started "
+                         "again. Connect to another server (Burst > Connect to Redis).");
+        m_private.reset();
+        setState(State::Disconnected);
+        emit failed(m_lastError);
+        return;
+    }
+    if (!m_private->restart()) {
+        m_lastError = m_private->errorString();
+        m_private.reset();
+        setState(State::Disconnected);
+        emit failed(m_lastError);
+        return;
+    }
+    m_lastError.clear();
+    setState(State::Connected);
+    emit restored();
+    emit privateServerReplaced();
 }
 
 void ServerSession::checkHealth()

@@ -5,6 +5,7 @@
 #include "redisserverchoice.h"
 #include "taskthread.h"
 
+#include <QList>
 #include <QObject>
 #include <QTimer>
 
@@ -23,7 +24,9 @@ public:
     explicit ServerSession(QObject* parent = nullptr);
     ~ServerSession() override;
 
-    // Connects as RedisServerChoice would: the URL, else local 6379, else a private server.
+    // Connects as RedisServerChoice would: the URL, else local 6379, else a private server. When a
+    // private server ends by itself (killed, crashed), a new, empty one starts at once on the same
+    // socket, so that a running burst reconnects to it.
     void connectTo(const RedisServerChoice::Request& request);
     void disconnectFromServer();
 
@@ -37,6 +40,8 @@ public:
     // "Redis 7.0.15 · private server · unix:///tmp/…/redis.sock"
     QString description() const;
     QString lastError() const { return m_lastError; }
+    // The private server, while the session uses one.
+    const PrivateRedisServer* privateServer() const { return m_private.get(); }
     // How often reachability is checked while connected (ms); the default is 2000.
     void setHealthInterval(int ms) { m_health.setInterval(ms); }
 
@@ -46,12 +51,15 @@ signals:
     void failed(const QString& message);
     void lost(const QString& message);
     void restored();
+    // A private server ended and a new, empty one took its place.
+    void privateServerReplaced();
 
 private:
     void probe(const RedisEndpoint& endpoint, RedisServerChoice::Origin origin, bool fallBackToPrivate);
     void onProbed(quint64 attempt, bool ok, const RedisEndpoint& endpoint, RedisServerChoice::Origin origin,
                   const ServerInfo& info, const RedisError& error, bool fallBackToPrivate);
     void startPrivate();
+    void replacePrivate();
     void checkHealth();
     void setState(State state);
 
@@ -63,6 +71,7 @@ private:
     QString m_lastError;
     quint64 m_attempt = 0;
     bool m_checking = false;
+    QList<qint64> m_replacedAtMs; // recent replacements: a server that keeps dying is given up
     QTimer m_health;
     std::unique_ptr<PrivateRedisServer> m_private;
     TaskThread m_thread; // last: joined first on destruction

@@ -43,6 +43,9 @@ void TestCommandLine::parses_data()
     QTest::newRow("stray argument") << args({"scenario.json"}) << Outcome::UsageError << "scenario.json";
     QTest::newRow("missing value") << args({"--redis"}) << Outcome::UsageError << "redis";
     QTest::newRow("bad language") << args({"--lang", "fr"}) << Outcome::UsageError << "--lang must be en or vi";
+    QTest::newRow("--private") << args({"--private"}) << Outcome::Run << QString();
+    QTest::newRow("--private with --redis")
+        << args({"--private", "--redis", "redis://127.0.0.1"}) << Outcome::UsageError << "--private";
     QTest::newRow("export without scenario")
         << args({"--export-png", "x.png"}) << Outcome::UsageError << "need --scenario";
     QTest::newRow("bad size") << args({"--scenario", "s.json", "--export-png", "x.png", "--size", "big"})

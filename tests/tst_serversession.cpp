@@ -13,6 +13,7 @@ private slots:
     void refusesABadUrlAtOnce();
     void reportsAServerThatIsNotThere();
     void reportsLossAndRecovery();
+    void replacesADeadPrivateServer();
 };
 
 void TestServerSession::connectsToAGivenUrl()
@@ -74,6 +75,38 @@ void TestServerSession::reportsLossAndRecovery()
     ::kill(pid, SIGCONT);
     QTRY_COMPARE_WITH_TIMEOUT(restored.count(), 1, 5000);
     QVERIFY(session.isUsable());
+}
+
+void TestServerSession::replacesADeadPrivateServer()
+{
+    ServerSession session;
+    QSignalSpy lost(&session, &ServerSession::lost);
+    QSignalSpy replaced(&session, &ServerSession::privateServerReplaced);
+    RedisServerChoice::Request request;
+    request.privateServer = true; // not 6379, even if something answers there
+    session.connectTo(request);
+    QTRY_VERIFY_WITH_TIMEOUT(session.isUsable(), 10000);
+    QCOMPARE(session.origin(), RedisServerChoice::Origin::Private);
+    const RedisEndpoint endpoint = session.endpoint();
+    const qint64 firstPid = session.privateServer()->serverPid();
+    QVERIFY(firstPid > 0);
+
+    ::kill(static_cast<pid_t>(firstPid), SIGKILL);
+    QTRY_COMPARE_WITH_TIMEOUT(replaced.count(), 1, 5000);
+    QCOMPARE(lost.count(), 1);
+    QVERIFY(!lost.at(0).at(0).toString().contains(QLatin1String("start redis-server")));
+    QVERIFY(session.isUsable());
+    QVERIFY(session.lastError().isEmpty());
+    QCOMPARE(session.endpoint().displayUrl(), endpoint.displayUrl());
+    QVERIFY(session.privateServer()->serverPid() != firstPid);
+    RedisConnection connection;
+    QVERIFY2(connection.open(session.endpoint(), session.options()), qPrintable(connection.lastError().message));
+    QCOMPARE(connection.command({"PING"}).text(), QStringLiteral("PONG"));
+
+    session.disconnectFromServer(); // a deliberate stop is not replaced
+    QCoreApplication::processEvents();
+    QCOMPARE(replaced.count(), 1);
+    QVERIFY(!QFile::exists(endpoint.socketPath));
 }
 
 QTEST_GUILESS_MAIN(TestServerSession)
