@@ -7,7 +7,12 @@
 #include "serversession.h"
 #include "zsetpanel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QEvent>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -38,13 +43,53 @@ LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
     m_action = new QPushButton(this);
     m_back = new QPushButton(this);
     m_next = new QPushButton(this);
+    m_askFirst = new QCheckBox(this);
+    m_asksFirst = QSettings().value(QStringLiteral("lesson/askFirst"), true).toBool();
+    m_askFirst->setChecked(m_asksFirst);
+    connect(m_askFirst, &QCheckBox::toggled, this, &LessonPanel::setAsksFirst);
+
+    m_question = new QWidget(this);
+    auto* question = new QVBoxLayout(m_question);
+    question->setContentsMargins(0, 0, 0, 0);
+    m_prompt = new QLabel(m_question);
+    m_prompt->setWordWrap(true);
+    m_prompt->setTextFormat(Qt::RichText);
+    m_guessLabel = new QLabel(m_question);
+    m_guessNumber = new QSpinBox(m_question);
+    m_guessNumber->setRange(-1, 1000000000);
+    m_guessNumber->setGroupSeparatorShown(true);
+    m_guessNumber->setValue(-1);
+    m_guessChoice = new QComboBox(m_question);
+    m_guessChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_guessLabel->setBuddy(m_guessNumber);
+    auto* guessRow = new QHBoxLayout;
+    guessRow->addWidget(m_guessLabel);
+    guessRow->addWidget(m_guessNumber);
+    guessRow->addWidget(m_guessChoice, 1);
+    guessRow->addStretch(1);
+    question->addWidget(m_prompt);
+    question->addLayout(guessRow);
+    connect(m_guessNumber, &QSpinBox::valueChanged, this, [this](int value) {
+        if (!m_guessNumber->isHidden())
+            m_guesses[m_step] = value;
+    });
+    connect(m_guessChoice, &QComboBox::activated, this, [this](int index) {
+        if (!m_guessChoice->isHidden())
+            m_guesses[m_step] = index - 1; // item 0: no guess
+    });
+
+    auto* heading = new QHBoxLayout;
+    heading->addWidget(m_counter);
+    heading->addStretch(1);
+    heading->addWidget(m_askFirst);
     auto* navigation = new QHBoxLayout;
     navigation->addWidget(m_back);
     navigation->addStretch(1);
     navigation->addWidget(m_next);
-    layout->addWidget(m_counter);
+    layout->addLayout(heading);
     layout->addWidget(m_title);
     layout->addWidget(m_body, 1);
+    layout->addWidget(m_question);
     layout->addWidget(m_action);
     layout->addWidget(m_result);
     layout->addLayout(navigation);
@@ -66,6 +111,11 @@ void LessonPanel::retranslate()
     m_back->setText(tr("◀ Back"));
     m_next->setText(tr("Next ▶"));
     m_action->setToolTip(tr("Do this step on the real Redis server."));
+    m_askFirst->setText(tr("Ask the class first"));
+    m_askFirst->setToolTip(tr("Before each step's action, ask the class to predict what Redis will do, enter "
+                              "their guess, then compare it with the result."));
+    m_guessLabel->setText(tr("The class's guess:"));
+    m_guessNumber->setSpecialValueText(tr("no guess"));
     showStep();
 }
 
@@ -78,6 +128,7 @@ void LessonPanel::goToStep(int index)
 {
     m_step = std::clamp(index, 0, stepCount() - 1);
     m_resultOf = nullptr;
+    m_answers.remove(m_step); // the result goes with the step's run
     showStep();
 }
 
@@ -111,6 +162,77 @@ QString LessonPanel::resultText() const
     return m_resultOf ? m_resultOf() : QString();
 }
 
+void LessonPanel::setAsksFirst(bool on)
+{
+    m_asksFirst = on;
+    QSettings().setValue(QStringLiteral("lesson/askFirst"), on);
+    const QSignalBlocker blocker(m_askFirst);
+    m_askFirst->setChecked(on);
+    showStep();
+}
+
+bool LessonPanel::hasQuestion() const
+{
+    return !const_cast<LessonPanel*>(this)->steps().value(m_step).question.prompt.isEmpty();
+}
+
+QString LessonPanel::questionText() const
+{
+    return const_cast<LessonPanel*>(this)->steps().value(m_step).question.prompt;
+}
+
+QStringList LessonPanel::questionChoices() const
+{
+    return const_cast<LessonPanel*>(this)->steps().value(m_step).question.choices;
+}
+
+void LessonPanel::setGuess(qint64 guess)
+{
+    m_guesses[m_step] = guess;
+    showStep();
+}
+
+QString LessonPanel::guessVersusAnswer() const
+{
+    const qint64 guess = this->guess();
+    const qint64 answer = this->answer();
+    if (!m_asksFirst || !hasQuestion() || answer < 0)
+        return QString();
+    const QStringList choices = questionChoices();
+    auto said = [&choices, this](qint64 value) {
+        return choices.isEmpty() ? locale().toString(value) : choices.value(int(value));
+    };
+    if (guess < 0)
+        return tr("Redis: %1 (no guess entered)").arg(said(answer));
+    return (guess == answer ? tr("Class: %1 · Redis: %2 · the class was right")
+                            : tr("Class: %1 · Redis: %2 · not what the class expected"))
+        .arg(said(guess), said(answer));
+}
+
+void LessonPanel::showQuestion(const Step& step)
+{
+    const bool asking = m_asksFirst && !step.question.prompt.isEmpty();
+    m_question->setVisible(asking);
+    if (!asking)
+        return;
+    m_prompt->setText(tr("<b>Ask the class:</b> %1").arg(step.question.prompt.toHtmlEscaped()));
+    const qint64 guess = m_guesses.value(m_step, -1);
+    const bool choosing = !step.question.choices.isEmpty();
+    m_guessNumber->setVisible(!choosing);
+    m_guessChoice->setVisible(choosing);
+    if (choosing) {
+        m_guessChoice->clear();
+        m_guessChoice->addItem(tr("no guess"));
+        m_guessChoice->addItems(step.question.choices);
+        m_guessChoice->setCurrentIndex(int(guess) + 1);
+        m_guessLabel->setBuddy(m_guessChoice);
+    } else {
+        const QSignalBlocker blocker(m_guessNumber);
+        m_guessNumber->setValue(int(std::min<qint64>(guess, m_guessNumber->maximum())));
+        m_guessLabel->setBuddy(m_guessNumber);
+    }
+}
+
 void LessonPanel::showStep()
 {
     const QVector<Step> all = steps();
@@ -121,8 +243,12 @@ void LessonPanel::showStep()
     m_action->setText(step.actionLabel);
     m_action->setVisible(!step.actionLabel.isEmpty());
     m_action->setEnabled(true);
+    showQuestion(step);
     const QString result = resultText(); // made in the language of the moment
-    m_result->setText(result.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(result.toHtmlEscaped()));
+    QString shown = result.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(result.toHtmlEscaped());
+    if (const QString compared = guessVersusAnswer(); !compared.isEmpty())
+        shown += QStringLiteral("<br>") + tr("<b>Guess first:</b> %1").arg(compared.toHtmlEscaped());
+    m_result->setText(shown);
     m_back->setEnabled(m_step > 0);
     m_next->setEnabled(m_step + 1 < all.size());
 }
@@ -141,9 +267,13 @@ void LessonPanel::runAction()
     all.at(m_step).action();
 }
 
-void LessonPanel::finish(std::function<QString()> result, QWidget* spotlight)
+void LessonPanel::finish(std::function<QString()> result, QWidget* spotlight, qint64 answer)
 {
     m_resultOf = std::move(result);
+    if (answer >= 0)
+        m_answers[m_step] = answer;
+    else
+        m_answers.remove(m_step);
     showStep();
     if (spotlight && m_stage.spotlight)
         m_stage.spotlight(spotlight);
@@ -219,6 +349,18 @@ QString LessonPanel::describeRun(const Ran& ran, bool withCounts)
     return text;
 }
 
+namespace {
+// The EXPIRE step's choices, from a PTTL reply: about a second, about 1000 s, no expiry.
+qint64 expiryChoice(qint64 pttl)
+{
+    if (pttl == -1)
+        return 2;
+    if (pttl < 0)
+        return -1; // no key, or no answer: nothing to compare
+    return pttl > 10000 ? 1 : 0;
+}
+} // namespace
+
 QVector<LessonPanel::Step> LessonPanel::steps()
 {
     QVector<Step> all;
@@ -250,11 +392,12 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    tr("Send 3 requests in one millisecond"),
                    [this] {
                        fire(lessonPlan("now", 3, 0), [this] {
-                           finish([ran = ran(LimiterExperiment::Left)] { return describeRun(ran, true); },
-                                  m_stage.left);
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish([left] { return describeRun(left, true); }, m_stage.left, left.summary.finalCount);
                        });
                    },
-                   QStringLiteral("now")});
+                   QStringLiteral("now"),
+                   {tr("3 requests arrive in the same millisecond. How many members will the ZSET hold?")}});
 
     all.push_back(
         {tr("Why: a member is unique"),
@@ -266,13 +409,15 @@ QVector<LessonPanel::Step> LessonPanel::steps()
          [this, left] {
              const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
              m_stage.zset->selectMember(member);
+             const int writes = m_stage.left->writes().writesOf(member);
              finish(
-                 [member, writes = m_stage.left->writes().writesOf(member)] {
+                 [member, writes] {
                      return tr("member %1 was written by %2 request(s)").arg(QString::fromUtf8(member)).arg(writes);
                  },
-                 m_stage.zset);
+                 m_stage.zset, writes);
          },
-         QString()});
+         QString(),
+         {tr("The ZSET holds one member. How many requests wrote it?")}});
 
     all.push_back({tr("Atomic is not correct"),
                    tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
@@ -283,11 +428,14 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                        ExperimentPlan plan = lessonPlan("now", 30, 0);
                        plan.burst.connections = 3;
                        fire(plan, [this] {
-                           finish([ran = ran(LimiterExperiment::Left)] { return describeRun(ran, false); },
-                                  m_stage.left->numbers());
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish([left] { return describeRun(left, false); }, m_stage.left->numbers(),
+                                  left.summary.finalCount);
                        });
                    },
-                   QStringLiteral("now")});
+                   QStringLiteral("now"),
+                   {tr("30 requests over 3 connections at once, all in one millisecond. How many members will "
+                       "the ZSET hold?")}});
 
     all.push_back({tr("The consequence: the burst goes through"),
                    tr("<p>Set a limit of 5 requests per window and send 20 in one millisecond. The count the "
@@ -297,17 +445,19 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    tr("Send 20 requests with limit 5"),
                    [this, left] {
                        fire(lessonPlan("now", 20, 5), [this] {
+                           const Ran left = ran(LimiterExperiment::Left);
                            finish(
-                               [ran = ran(LimiterExperiment::Left)] {
+                               [left] {
                                    return tr("%1: %L2 admitted with limit 5; %L3 of them beyond the limit")
-                                       .arg(whatRan(ran))
-                                       .arg(ran.summary.admitted)
-                                       .arg(ran.summary.admittedOverLimit);
+                                       .arg(whatRan(left))
+                                       .arg(left.summary.admitted)
+                                       .arg(left.summary.admittedOverLimit);
                                },
-                               m_stage.left->numbers());
+                               m_stage.left->numbers(), left.summary.admitted);
                        });
                    },
-                   QStringLiteral("now")});
+                   QStringLiteral("now"),
+                   {tr("Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?")}});
 
     all.push_back({tr("The fix: a unique member"),
                    tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
@@ -319,8 +469,9 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                        plan.compare = true;
                        plan.fix = LimiterCatalog::builtin("request-id");
                        fire(plan, [this] {
+                           const Ran right = ran(LimiterExperiment::Right);
                            finish(
-                               [left = ran(LimiterExperiment::Left), right = ran(LimiterExperiment::Right)] {
+                               [left = ran(LimiterExperiment::Left), right] {
                                    return tr("%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the "
                                              "limit")
                                        .arg(whatRan(left))
@@ -330,10 +481,12 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                                        .arg(right.summary.stored)
                                        .arg(right.summary.admittedOverLimit);
                                },
-                               m_stage.runs);
+                               m_stage.runs, right.summary.admitted);
                        });
                    },
-                   QStringLiteral("request-id")});
+                   QStringLiteral("request-id"),
+                   {tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
+                       "limiter admit now?")}});
 
     all.push_back({tr("Trap 1: math.random() is not random everywhere"),
                    tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
@@ -346,8 +499,9 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    [this] {
                        fire(lessonPlan("random", 100, 0), [this] {
                            const auto& server = m_stage.session->server();
+                           const Ran left = ran(LimiterExperiment::Left);
                            finish(
-                               [ran = ran(LimiterExperiment::Left), reseeds = server.reseedsLuaRandomPerCall(),
+                               [ran = left, reseeds = server.reseedsLuaRandomPerCall(),
                                 version = server.version]() -> QString {
                                    return describeRun(ran, false)
                                        + (reseeds ? tr(": this server reseeds per call, the fix collides here")
@@ -355,10 +509,12 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                                                        "same burst stores 1")
                                                         .arg(version));
                                },
-                               m_stage.zset);
+                               m_stage.zset, left.summary.finalCount);
                        });
                    },
-                   QStringLiteral("random")});
+                   QStringLiteral("random"),
+                   {tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
+                       "will the ZSET hold on this server?")}});
 
     all.push_back({tr("Trap 2: microseconds merge into text"),
                    tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
@@ -377,17 +533,20 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                            for (int i = 0; i < log.size(); ++i)
                                if (log.isDone(i))
                                    distinct.insert(log.now(i));
+                           const Ran ran = this->ran(LimiterExperiment::Left);
                            finish(
-                               [ran = ran(LimiterExperiment::Left), timestamps = qint64(distinct.size())] {
+                               [ran, timestamps = qint64(distinct.size())] {
                                    return tr("%1: %L2 distinct microsecond timestamps were stored as %L3 members")
                                        .arg(whatRan(ran))
                                        .arg(timestamps)
                                        .arg(ran.summary.stored);
                                },
-                               m_stage.zset);
+                               m_stage.zset, ran.summary.finalCount);
                        });
                    },
-                   QStringLiteral("microseconds")});
+                   QStringLiteral("microseconds"),
+                   {tr("300 requests, each with its own microsecond timestamp in its member. How many members "
+                       "will the ZSET hold?")}});
 
     all.push_back({tr("Trap 3: EXPIRE counts seconds"),
                    tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
@@ -420,12 +579,14 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                                                          .arg(double(ttl) / 1000.0, 0, 'f', 0)
                                                    : tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
                                            },
-                                           nullptr);
+                                           nullptr, expiryChoice(ttl));
                                    },
                                    Qt::QueuedConnection);
                            });
                        });
                    },
-                   QStringLiteral("now")});
+                   QStringLiteral("now"),
+                   {tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
+                    {tr("about 1 second"), tr("about 17 minutes"), tr("until it is deleted")}}});
     return all;
 }

@@ -4,14 +4,18 @@
 #include "experimentplan.h"
 #include "taskthread.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <functional>
 
 class FireControl;
 class LimiterExperiment;
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 class QTextBrowser;
 class RunView;
 class ServerSession;
@@ -55,6 +59,21 @@ public:
     QString stepLimiter() const;
     QString resultText() const;
 
+    // Guess first: before a step's action, the class predicts its outcome; after it, guess and
+    // Redis's answer show side by side. Off, the questions hide.
+    bool asksFirst() const { return m_asksFirst; }
+    void setAsksFirst(bool on);
+    bool hasQuestion() const;
+    QString questionText() const;
+    QStringList questionChoices() const; // empty: the answer is a number
+    // The class's guess for the current step: a number, or a choice's index; -1: none.
+    void setGuess(qint64 guess);
+    qint64 guess() const { return m_guesses.value(m_step, -1); }
+    // What Redis answered, once the step ran; -1 before.
+    qint64 answer() const { return m_answers.value(m_step, -1); }
+    // "Class: 3 · Redis: 1", in the current language; empty before the step ran or without a guess.
+    QString guessVersusAnswer() const;
+
 signals:
     void actionFinished();
 
@@ -62,6 +81,12 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // A prediction to ask for before the action; its answer is what the action measured.
+    struct Question
+    {
+        QString prompt = {}; // empty: no question
+        QStringList choices = {}; // empty: a number
+    };
     struct Step
     {
         QString title;
@@ -69,12 +94,15 @@ private:
         QString actionLabel; // empty: nothing to run
         std::function<void()> action;
         QString limiter; // the limiter the text names and the action fires
+        Question question = {};
     };
     QVector<Step> steps();
     void showStep();
     void retranslate();
     // Shows a step's result: a function, so that a language change makes the line again.
-    void finish(std::function<QString()> result, QWidget* spotlight);
+    // `answer` answers the step's question: a number, or a choice's index.
+    void finish(std::function<QString()> result, QWidget* spotlight, qint64 answer = -1);
+    void showQuestion(const Step& step);
     // Fires a plan and calls `then` when every run has ended.
     void fire(const ExperimentPlan& plan, std::function<void()> then);
     static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
@@ -101,6 +129,15 @@ private:
     QPushButton* m_action = nullptr;
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;
+    QCheckBox* m_askFirst = nullptr;
+    QWidget* m_question = nullptr;
+    QLabel* m_prompt = nullptr;
+    QLabel* m_guessLabel = nullptr;
+    QSpinBox* m_guessNumber = nullptr;
+    QComboBox* m_guessChoice = nullptr;
+    bool m_asksFirst = true;
+    QHash<int, qint64> m_guesses; // by step
+    QHash<int, qint64> m_answers; // by step, once run
     std::function<QString()> m_resultOf;
     TaskThread m_thread; // reads the lesson's facts (TTL) off the GUI thread
 };

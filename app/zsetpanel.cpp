@@ -84,8 +84,11 @@ ZsetPanel::ZsetPanel(QWidget* parent)
             showNote();
         }
     });
-    connect(m_reader, &ZsetReader::rowReady, this, [this](quint64 generation, const QByteArray&, qint64 row) {
-        if (generation != m_reader->generation() || row < 0 || row >= m_model->rowCount())
+    connect(m_reader, &ZsetReader::rowReady, this, [this](quint64 generation, const QByteArray& member, qint64 row) {
+        if (generation != m_reader->generation() || member != m_wantedMember)
+            return; // asked of a table shown before: applyFilters() asks the new one
+        m_wantedMember.clear();
+        if (row < 0 || row >= m_model->rowCount())
             return;
         m_view->selectRow(int(row));
         m_view->scrollTo(m_model->index(int(row), ZsetModel::MemberColumn), QAbstractItemView::PositionAtCenter);
@@ -194,6 +197,8 @@ void ZsetPanel::applyFilters()
     if (ok)
         query.maxScore = max;
     m_model->setQuery(query);
+    if (!m_wantedMember.isEmpty()) // the table changed before the selection's row came back
+        m_reader->requestRowOf(m_wantedMember);
 }
 
 void ZsetPanel::refresh()
@@ -217,6 +222,7 @@ void ZsetPanel::clear()
 
 void ZsetPanel::selectMember(const QByteArray& member)
 {
+    m_wantedMember = member;
     if (!member.isEmpty())
         m_reader->requestRowOf(member);
 }

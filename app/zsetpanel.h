@@ -68,6 +68,7 @@ private:
     QLineEdit* m_memberFilter = nullptr;
     QLineEdit* m_minScore = nullptr;
     QLineEdit* m_maxScore = nullptr;
+    QByteArray m_wantedMember; // selectMember()'s, until its row is known
     QByteArray m_key;
     const MemberWrites* m_writes = nullptr;
 };

@@ -7,7 +7,9 @@
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
+#include <QComboBox>
 #include <QDockWidget>
+#include <QSpinBox>
 #include <QRegularExpression>
 #include <QTableView>
 #include <QtTest>
@@ -23,6 +25,7 @@ private slots:
     void navigates();
     void everyStepDoesWhatItSays();
     void everyStepFiresTheLimiterItNames();
+    void guessFirstSetsTheClassAgainstRedis();
 
 private:
     void runStep(int step);
@@ -36,6 +39,8 @@ private:
 
 void TestLesson::initTestCase()
 {
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    QStandardPaths::setTestModeEnabled(true);
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);
     m_window->show();
@@ -191,6 +196,75 @@ void TestLesson::everyStepFiresTheLimiterItNames()
         ++checked;
     }
     QVERIFY(checked >= 6);
+}
+
+// Guess first: each question's answer is what Redis did, read here from Redis itself, and the
+// result line sets it beside the class's guess; switched off, no question and no comparison.
+void TestLesson::guessFirstSetsTheClassAgainstRedis()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    m_lesson->setAsksFirst(true);
+    int asked = 0;
+    for (int step = 0; step < m_lesson->stepCount(); ++step) {
+        m_lesson->goToStep(step);
+        if (!m_lesson->hasQuestion())
+            continue;
+        const QString question = m_lesson->questionText();
+        QVERIFY(m_lesson->hasAction());
+        QCOMPARE(m_lesson->answer(), qint64(-1)); // nothing run yet
+        QVERIFY(m_lesson->guessVersusAnswer().isEmpty());
+        const qint64 guess = m_lesson->questionChoices().isEmpty() ? 7 : 0;
+        m_lesson->setGuess(guess);
+        runStep(step);
+        QCOMPARE(m_lesson->guess(), guess);
+        const qint64 answer = m_lesson->answer();
+        QVERIFY2(answer >= 0, qPrintable(question));
+
+        LimiterExperiment* experiment = m_window->experiment();
+        const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
+        const BurstEngine& engine = experiment->engine(side);
+        if (question.contains(QLatin1String("How many members"))) {
+            QCOMPARE(answer, redis.command({"ZCARD", engine.key()}).toInteger());
+        } else if (question.contains(QLatin1String("admit"))) {
+            const RequestLog& log = engine.log();
+            qint64 admitted = 0;
+            for (int i = 0; i < log.size(); ++i)
+                admitted += log.isDone(i) && !log.isFailed(i) && log.count(i) <= engine.plan().limit ? 1 : 0;
+            QCOMPARE(answer, admitted);
+        } else if (question.contains(QLatin1String("wrote it"))) {
+            const RequestLog& log = engine.log();
+            const QByteArray member = redis.command({"ZRANGE", engine.key(), "0", "0"}).elements().at(0).text().toUtf8();
+            qint64 writers = 0;
+            for (int i = 0; i < log.size(); ++i)
+                writers += log.member(i) == member ? 1 : 0;
+            QCOMPARE(answer, writers);
+        } else if (question.contains(QLatin1String("EXPIRE"))) {
+            const qint64 ttl = redis.command({"PTTL", engine.key()}).toInteger();
+            QCOMPARE(answer, ttl == -1 ? 2 : ttl > 10000 ? 1 : 0);
+        } else {
+            QFAIL(qPrintable(QStringLiteral("a question this test cannot check against Redis: ") + question));
+        }
+        const QString compared = m_lesson->guessVersusAnswer();
+        const QStringList choices = m_lesson->questionChoices();
+        auto said = [&choices](qint64 value) {
+            return choices.isEmpty() ? QLocale().toString(value) : choices.at(int(value));
+        };
+        QVERIFY2(compared.contains(QStringLiteral("Class: ") + said(guess)), qPrintable(compared));
+        QVERIFY2(compared.contains(QStringLiteral("Redis: ") + said(answer)), qPrintable(compared));
+        QVERIFY2(compared.contains(guess == answer ? QLatin1String("right") : QLatin1String("not what")),
+                 qPrintable(compared));
+        ++asked;
+    }
+    QVERIFY(asked >= 6);
+
+    // Off: the same step asks nothing and compares nothing, and the setting is kept.
+    m_lesson->setAsksFirst(false);
+    QVERIFY(m_lesson->guessVersusAnswer().isEmpty());
+    QVERIFY(!m_lesson->findChild<QSpinBox*>()->isVisible());
+    QVERIFY(!m_lesson->findChild<QComboBox*>()->isVisible());
+    QVERIFY(!QSettings().value(QStringLiteral("lesson/askFirst")).toBool());
+    m_lesson->setAsksFirst(true);
 }
 
 QTEST_MAIN(TestLesson)
