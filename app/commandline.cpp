@@ -54,7 +54,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "Without --redis, zsetlab uses redis://127.0.0.1:6379 if a server answers there, else "
                        "starts a private redis-server of its own (unix socket, no persistence).\n\n"
                        "Headless pictures for documentation (no display needed):\n"
-                       "  zsetlab --scenario demo.json --export-png demo.png --size 1600x900 --scale 2"));
+                       "  zsetlab --scenario demo.json --export-png demo.png --size 1600x900 --scale 2\n"
+                       "  zsetlab --lesson all --export-png handouts/ --lang vi --size 1280x720"));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption redisOption(QStringLiteral("redis"),
@@ -83,7 +84,12 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                                          QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"), QStringLiteral("Language: en or vi (default: the system's)."), QStringLiteral("en|vi"));
-    parser.addOptions({redisOption, noSpawnOption, privateOption, scenarioOption, pngOption, svgOption, jsonOption,
+    const QCommandLineOption lessonOption(
+        QStringLiteral("lesson"),
+        QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
+                       "(a folder for all) and exit."),
+        QStringLiteral("N|all"));
+    parser.addOptions({redisOption, noSpawnOption, privateOption, lessonOption, scenarioOption, pngOption, svgOption, jsonOption,
                        sizeOption, scaleOption, langOption});
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -122,10 +128,24 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(QStringLiteral("--lang must be en or vi, not \"%1\".").arg(options.language));
 
     options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
-    if (!options.exporting)
+    if (parser.isSet(lessonOption)) {
+        const QString lesson = parser.value(lessonOption);
+        bool ok = false;
+        options.lessonStep = lesson == QLatin1String("all") ? 0 : lesson.toInt(&ok);
+        if (lesson != QLatin1String("all") && (!ok || options.lessonStep < 1))
+            return usageError(QStringLiteral("--lesson must be a step number from 1, or all, not \"%1\".").arg(lesson));
+        if (!options.scenarioPath.isEmpty())
+            return usageError(QStringLiteral("--lesson runs the lesson's own plans: it goes without --scenario."));
+        if (!parser.isSet(pngOption) && !parser.isSet(jsonOption))
+            return usageError(QStringLiteral("--lesson needs --export-png (a file, or a folder for all) or "
+                                             "--export-json."));
+        if (parser.isSet(svgOption))
+            return usageError(QStringLiteral("--lesson writes PNG pictures; --export-svg is for --scenario."));
+    } else if (!options.exporting) {
         return result;
-    if (options.scenarioPath.isEmpty())
+    } else if (options.scenarioPath.isEmpty()) {
         return usageError(QStringLiteral("--export-png, --export-svg and --export-json need --scenario FILE."));
+    }
     if (!parseSize(parser.value(sizeOption), &options.job.size))
         return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
                               .arg(parser.value(sizeOption)));

@@ -15,6 +15,7 @@ struct AppOptions
     QString scenarioPath;
     QString language; // "en", "vi" or empty for the system's
     bool exporting = false;
+    int lessonStep = -1; // --lesson: a 1-based step, 0 for all; -1 without --lesson
     HeadlessExport::Job job; // size, scale and output files when exporting
 };
 

@@ -157,6 +157,11 @@ QString LessonPanel::stepLimiter() const
     return const_cast<LessonPanel*>(this)->steps().value(m_step).limiter;
 }
 
+bool LessonPanel::buildsOnPreviousStep() const
+{
+    return const_cast<LessonPanel*>(this)->steps().value(m_step).buildsOnPrevious;
+}
+
 QString LessonPanel::resultText() const
 {
     return m_resultOf ? m_resultOf() : QString();
@@ -417,7 +422,8 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                  m_stage.zset, writes);
          },
          QString(),
-         {tr("The ZSET holds one member. How many requests wrote it?")}});
+         {tr("The ZSET holds one member. How many requests wrote it?")},
+         true});
 
     all.push_back({tr("Atomic is not correct"),
                    tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "

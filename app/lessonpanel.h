@@ -57,6 +57,8 @@ public:
     // The catalog id of the limiter the current step's text is about and its action fires
     // (empty: the step fires nothing).
     QString stepLimiter() const;
+    // The current step shows what the step before it fired, so that step must run first.
+    bool buildsOnPreviousStep() const;
     QString resultText() const;
 
     // Guess first: before a step's action, the class predicts its outcome; after it, guess and
@@ -95,6 +97,7 @@ private:
         std::function<void()> action;
         QString limiter; // the limiter the text names and the action fires
         Question question = {};
+        bool buildsOnPrevious = false; // shows what the step before fired
     };
     QVector<Step> steps();
     void showStep();

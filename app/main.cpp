@@ -1,6 +1,7 @@
 #include "commandline.h"
 #include "firecontrol.h"
 #include "headlessexport.h"
+#include "lessonexport.h"
 #include "language.h"
 #include "mainwindow.h"
 
@@ -43,7 +44,7 @@ int main(int argc, char* argv[])
     }
 
     // Export runs need no display.
-    if (options.exporting && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if ((options.exporting || options.lessonStep >= 0) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     setIdentity();
@@ -65,6 +66,27 @@ int main(int argc, char* argv[])
     request.url = options.redisUrl;
     request.allowSpawn = options.allowSpawn;
     request.privateServer = options.privateServer;
+    if (options.lessonStep >= 0) {
+        LessonExport::Job job;
+        job.step = options.lessonStep;
+        job.png = options.job.png;
+        job.json = options.job.json;
+        job.size = options.job.size;
+        job.scale = options.job.scale;
+        LessonExport::Stage stage;
+        stage.window = &window;
+        stage.session = window.session();
+        stage.experiment = window.experiment();
+        stage.lesson = window.lessonPanel();
+        stage.showLesson = [&window] { window.showLesson(); };
+        window.fireControl()->setRemoteAllowed(false, false); // nobody to ask
+        auto* lesson = new LessonExport(stage, job, &window);
+        QObject::connect(lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
+        window.show();
+        lesson->start(); // listening before connecting: a bad server fails at once
+        window.connectToServer(request);
+        return QApplication::exec();
+    }
     if (options.exporting) {
         HeadlessExport::Job job = options.job;
         job.scenario = scenario;

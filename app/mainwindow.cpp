@@ -188,6 +188,13 @@ void MainWindow::wireExperiment()
     }
 }
 
+void MainWindow::showLesson()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("LessonDock"));
+    dock->show();
+    dock->raise();
+}
+
 void MainWindow::createMenus()
 {
     auto* file = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));

@@ -60,6 +60,8 @@ public:
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    // Brings the lesson's dock to the front (it shares a tab with the Burst panel).
+    void showLesson();
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
     ZsetPanel* zsetPanel() const { return m_zsetPanel; }

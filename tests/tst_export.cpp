@@ -9,7 +9,9 @@
 #include "testredis.h"
 #include "zsetkeys.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -49,6 +51,10 @@ private slots:
     void headlessExportRefusesBadInput_data();
     void headlessExportRefusesBadInput();
     void headlessExportStoresWhatTheCliStores();
+    void lessonStepForAHandout();
+    void everyLessonStepForHandouts();
+    void lessonExportRefusesWhatItCannotDo_data();
+    void lessonExportRefusesWhatItCannotDo();
 
 private:
     std::unique_ptr<MainWindow> m_window;
@@ -256,6 +262,107 @@ void TestExport::headlessExportStoresWhatTheCliStores()
                                 QString::fromUtf8(QJsonDocument(QJsonObject {{QStringLiteral("v"),
                                                                               command.value(QLatin1String(figure))}})
                                                       .toJson(QJsonDocument::Compact)))));
+}
+
+// `zsetlab --lesson N`: the step's action runs against Redis, the picture has the asked size, and
+// the JSON names the limiter that ran and figures that Redis confirms.
+void TestExport::lessonStepForAHandout()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_APP"))
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    const QString png = m_dir.filePath(QStringLiteral("step-2-vi.png"));
+    const QString json = m_dir.filePath(QStringLiteral("step-2-vi.json"));
+    const CliResult result = runAppWithoutDisplay({QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+                                                   QStringLiteral("--lesson"), QStringLiteral("2"),
+                                                   QStringLiteral("--export-png"), png, QStringLiteral("--export-json"),
+                                                   json, QStringLiteral("--lang"), QStringLiteral("vi"),
+                                                   QStringLiteral("--size"), QStringLiteral("1280x720")},
+                                                  120000);
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(1280, 720));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(root.value(QStringLiteral("schema")).toString(), QStringLiteral("zsetlab.lesson/1"));
+    QCOMPARE(root.value(QStringLiteral("language")).toString(), QStringLiteral("vi"));
+    const QJsonArray steps = root.value(QStringLiteral("steps")).toArray();
+    QCOMPARE(steps.size(), 1);
+    const QJsonObject step = steps.at(0).toObject();
+    QCOMPARE(step.value(QStringLiteral("step")).toInt(), 2);
+    QCOMPARE(step.value(QStringLiteral("strategy")).toString(), QStringLiteral("now"));
+    const QJsonObject run = step.value(QStringLiteral("runs")).toArray().at(0).toObject();
+    QCOMPARE(run.value(QStringLiteral("strategy")).toString(), QStringLiteral("now"));
+    QCOMPARE(run.value(QStringLiteral("sent")).toInt(), 3);
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const qint64 members = redis.command({"ZCARD", run.value(QStringLiteral("key")).toString().toUtf8()}).toInteger();
+    QCOMPARE(members, 1);
+    QCOMPARE(step.value(QStringLiteral("question")).toObject().value(QStringLiteral("answer")).toInteger(), members);
+    QVERIFY2(step.value(QStringLiteral("result")).toString().contains(QStringLiteral("đã gửi 3")),
+             qPrintable(step.value(QStringLiteral("result")).toString()));
+}
+
+// `--lesson all --export-png DIR/`: one picture per step; a step that shows what the one before
+// fired (the member's writes) has that burst behind it.
+void TestExport::everyLessonStepForHandouts()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_APP"))
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    const QString folder = m_dir.filePath(QStringLiteral("handouts/"));
+    const QString json = m_dir.filePath(QStringLiteral("handouts.json"));
+    const CliResult result = runAppWithoutDisplay(
+        {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--lesson"),
+         QStringLiteral("all"), QStringLiteral("--export-png"), folder, QStringLiteral("--export-json"), json,
+         QStringLiteral("--size"), QStringLiteral("1000x700")},
+        300000);
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray steps = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("steps")).toArray();
+    QVERIFY(steps.size() >= 9);
+    for (int i = 0; i < steps.size(); ++i) {
+        const QString picture = QDir(folder).filePath(QStringLiteral("step-%1.png").arg(i + 1, 2, 10, QLatin1Char('0')));
+        QCOMPARE(QImage(picture).size(), QSize(1000, 700));
+        QCOMPARE(steps.at(i).toObject().value(QStringLiteral("step")).toInt(), i + 1);
+    }
+    // Step 3 counts the writes of step 2's member: 3, as step 2 sent.
+    QCOMPARE(steps.at(2).toObject().value(QStringLiteral("question")).toObject().value(QStringLiteral("answer")).toInt(),
+             steps.at(1).toObject().value(QStringLiteral("runs")).toArray().at(0).toObject().value(QStringLiteral("sent")).toInt());
+    QStringList strategies;
+    for (const QJsonValue& step : steps)
+        strategies << step.toObject().value(QStringLiteral("strategy")).toString();
+    QVERIFY2(strategies.contains(QStringLiteral("random")) && strategies.contains(QStringLiteral("request-id"))
+                 && strategies.contains(QStringLiteral("microseconds")),
+             qPrintable(strategies.join(QLatin1Char(','))));
+}
+
+void TestExport::lessonExportRefusesWhatItCannotDo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no such step") << QStringList {QStringLiteral("--lesson"), QStringLiteral("99"),
+                                                  QStringLiteral("--export-json"), QStringLiteral("x.json")}
+                                  << 2 << "no step 99";
+    QTest::newRow("not a step") << QStringList {QStringLiteral("--lesson"), QStringLiteral("two"),
+                                                QStringLiteral("--export-png"), QStringLiteral("x.png")}
+                                << 2 << "--lesson must be";
+    QTest::newRow("nothing to write") << QStringList {QStringLiteral("--lesson"), QStringLiteral("2")} << 2
+                                      << "--lesson needs --export-png";
+}
+
+void TestExport::lessonExportRefusesWhatItCannotDo()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_APP"))
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const CliResult result = runAppWithoutDisplay(
+        QStringList {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl()} + arguments, 60000);
+    QCOMPARE(result.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(result.err).contains(message), result.err.constData());
 }
 
 QTEST_MAIN(TestExport)

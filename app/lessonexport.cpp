@@ -1,0 +1,162 @@
+#include "lessonexport.h"
+
+#include "lessonpanel.h"
+#include "limiterexperiment.h"
+#include "pictureexport.h"
+#include "serversession.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QSaveFile>
+#include <QTextStream>
+#include <QWidget>
+
+LessonExport::LessonExport(Stage stage, Job job, QObject* parent)
+    : QObject(parent)
+    , m_stage(std::move(stage))
+    , m_job(std::move(job))
+{
+    m_timeout.setSingleShot(true);
+    m_timeout.setInterval(m_job.timeoutMs);
+    connect(&m_timeout, &QTimer::timeout, this,
+            [this] { fail(tr("The lesson did not end within %1 s.").arg(m_job.timeoutMs / 1000), 1); });
+}
+
+void LessonExport::start()
+{
+    m_stage.window->resize(m_job.size);
+    m_timeout.start();
+    ServerSession* session = m_stage.session;
+    connect(session, &ServerSession::failed, this, [this](const QString& message) { fail(message, 3); });
+    if (session->isUsable())
+        begin();
+    else
+        connect(session, &ServerSession::connected, this, &LessonExport::begin, Qt::SingleShotConnection);
+}
+
+QString LessonExport::pictureOf(int index) const
+{
+    if (m_job.step > 0)
+        return m_job.png;
+    return QDir(m_job.png).filePath(QStringLiteral("step-%1.png").arg(index + 1, 2, 10, QLatin1Char('0')));
+}
+
+void LessonExport::begin()
+{
+    if (m_done)
+        return;
+    LessonPanel* lesson = m_stage.lesson;
+    const int count = lesson->stepCount();
+    if (m_job.step > count)
+        return fail(tr("--lesson: the lesson has %1 steps, there is no step %2.").arg(count).arg(m_job.step), 2);
+    if (m_job.step > 0) {
+        const int index = m_job.step - 1;
+        lesson->goToStep(index);
+        if (index > 0 && lesson->buildsOnPreviousStep())
+            m_queue << index - 1; // run, not pictured
+        m_queue << index;
+    } else {
+        if (!m_job.png.isEmpty() && !QDir().mkpath(m_job.png))
+            return fail(tr("Cannot make the folder %1.").arg(m_job.png), 1);
+        for (int i = 0; i < count; ++i)
+            m_queue << i;
+    }
+    m_stage.showLesson();
+    runNext();
+}
+
+void LessonExport::runNext()
+{
+    if (m_done)
+        return;
+    if (m_queue.isEmpty())
+        return done();
+    m_current = m_queue.takeFirst();
+    m_pictureCurrent = m_job.step <= 0 || m_current == m_job.step - 1;
+    LessonPanel* lesson = m_stage.lesson;
+    lesson->goToStep(m_current);
+    // Let the views take the last batch and lay out before the picture.
+    auto settle = [this] { QTimer::singleShot(150, this, &LessonExport::record); };
+    if (!lesson->hasAction())
+        return settle();
+    connect(lesson, &LessonPanel::actionFinished, this, settle, Qt::SingleShotConnection);
+    lesson->runAction();
+}
+
+void LessonExport::record()
+{
+    if (m_done)
+        return;
+    LessonPanel* lesson = m_stage.lesson;
+    LimiterExperiment* experiment = m_stage.experiment;
+    const QString named = lesson->stepLimiter();
+    if (!named.isEmpty()) {
+        const BurstFailure failure = experiment->engine(LimiterExperiment::Left).summary().failure;
+        if (failure.isFailure())
+            return fail(tr("Step %1: %2").arg(m_current + 1).arg(failure.message),
+                        failure.kind == BurstFailure::Kind::Connection ? 3 : 4);
+    }
+    if (m_pictureCurrent) {
+        QString error;
+        if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, pictureOf(m_current), m_job.scale, &error))
+            return fail(error, 1);
+        if (!m_job.png.isEmpty())
+            m_written << pictureOf(m_current);
+
+        QJsonObject step;
+        step[QStringLiteral("step")] = m_current + 1;
+        step[QStringLiteral("title")] = lesson->stepTitle();
+        step[QStringLiteral("result")] = lesson->resultText();
+        if (!named.isEmpty()) {
+            // What ran, as the engines say: the fix's side in a comparison.
+            const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
+            step[QStringLiteral("strategy")] = experiment->engine(side).summary().strategy;
+            QJsonArray runs;
+            runs.append(experiment->engine(LimiterExperiment::Left).summary().toJson());
+            if (experiment->isCompare() && experiment->hasRun(LimiterExperiment::Right))
+                runs.append(experiment->engine(LimiterExperiment::Right).summary().toJson());
+            step[QStringLiteral("runs")] = runs;
+        }
+        if (lesson->hasQuestion()) {
+            QJsonObject question;
+            question[QStringLiteral("text")] = lesson->questionText();
+            if (!lesson->questionChoices().isEmpty())
+                question[QStringLiteral("choices")] = QJsonArray::fromStringList(lesson->questionChoices());
+            question[QStringLiteral("answer")] = lesson->answer();
+            step[QStringLiteral("question")] = question;
+        }
+        m_steps.append(step);
+    }
+    runNext();
+}
+
+void LessonExport::done()
+{
+    if (!m_job.json.isEmpty()) {
+        QJsonObject root;
+        root[QStringLiteral("schema")] = QStringLiteral("zsetlab.lesson/1");
+        root[QStringLiteral("language")] = QLocale().name().left(2);
+        root[QStringLiteral("server")] = m_stage.session->server().version;
+        root[QStringLiteral("steps")] = m_steps;
+        QSaveFile file(m_job.json);
+        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 || !file.commit())
+            return fail(tr("Cannot write %1: %2").arg(m_job.json, file.errorString()), 1);
+        m_written << m_job.json;
+    }
+    m_done = true;
+    m_timeout.stop();
+    QTextStream(stderr) << "zsetlab: wrote " << m_written.join(QStringLiteral(", ")) << '\n';
+    emit finished(0);
+}
+
+void LessonExport::fail(const QString& message, int code)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_timeout.stop();
+    QTextStream(stderr) << "zsetlab: " << message << '\n';
+    emit finished(code);
+}

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QList>
+#include <QObject>
+#include <QSize>
+#include <QTimer>
+
+#include <functional>
+
+class LessonPanel;
+class LimiterExperiment;
+class ServerSession;
+class QWidget;
+
+// `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-json FILE]`: runs lesson steps headless,
+// each with its action, against the Redis in use, and writes what the window shows for each, for
+// handouts. A step that builds on the one before (showing the member that step wrote) runs that
+// one first. The JSON names, for every step, the limiter that ran and Redis's figures.
+class LessonExport : public QObject
+{
+    Q_OBJECT
+public:
+    struct Job
+    {
+        int step = 0; // 1-based; 0: every step
+        QString png; // a file, or a folder for every step
+        QString json;
+        QSize size {1600, 900};
+        double scale = 1.0;
+        int timeoutMs = 10 * 60 * 1000;
+    };
+    struct Stage
+    {
+        QWidget* window = nullptr;
+        ServerSession* session = nullptr;
+        LimiterExperiment* experiment = nullptr;
+        LessonPanel* lesson = nullptr;
+        std::function<void()> showLesson; // brings the lesson panel to the front
+    };
+
+    LessonExport(Stage stage, Job job, QObject* parent = nullptr);
+    // Listens to the session (call it before connecting); finished(code) when done.
+    void start();
+    // Where step `index` (0-based) is written.
+    QString pictureOf(int index) const;
+
+signals:
+    void finished(int exitCode);
+
+private:
+    void begin();
+    void runNext();
+    void record();
+    void done();
+    void fail(const QString& message, int code);
+
+    Stage m_stage;
+    Job m_job;
+    QTimer m_timeout;
+    QList<int> m_queue; // 0-based steps still to run
+    int m_current = -1;
+    bool m_pictureCurrent = false;
+    QStringList m_written;
+    QJsonArray m_steps;
+    bool m_done = false;
+};
