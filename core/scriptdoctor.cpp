@@ -1,6 +1,7 @@
 #include "scriptdoctor.h"
 
 #include "luaflow.h"
+#include "luasyntax.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -20,6 +21,7 @@ using namespace LuaFlow;
 
 namespace {
 using Severity = ScriptFinding::Severity;
+constexpr int maxExcerpt = 160; // characters of a line quoted with a finding
 
 QString unitWord(int unit)
 {
@@ -72,12 +74,14 @@ public:
         , m_reading(reading)
     { }
 
-    QVector<ScriptFinding> findings()
+    QVector<ScriptFinding> findings(const LuaSyntax& syntax)
     {
+        if (!syntax.compiles)
+            checkSyntax(syntax);
         for (const RedisCall& call : m_reading.calls)
             checkCall(call);
         checkKeyStories();
-        checkFacts();
+        checkFacts(!syntax.compiles);
         std::stable_sort(m_findings.begin(), m_findings.end(),
                          [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
         return m_findings;
@@ -100,6 +104,8 @@ private:
         finding.explanation = explanation;
         finding.suggestion = suggestion;
         finding.excerpt = QString::fromUtf8(m_lines.value(line - 1).trimmed());
+        if (finding.excerpt.size() > maxExcerpt)
+            finding.excerpt = finding.excerpt.left(maxExcerpt) + QStringLiteral("…");
         m_findings.append(finding);
     }
 
@@ -374,7 +380,33 @@ private:
         return tokens.join(QLatin1Char(' '));
     }
 
-    void checkFacts()
+    void checkSyntax(const LuaSyntax& syntax)
+    {
+        const int line = std::max(1, syntax.line);
+        if (syntax.bytecode)
+            add(line, Severity::Error, "syntax-error", Text::tr("The file is compiled Lua, not a script"),
+                Text::tr("The file starts with the mark of precompiled Lua bytecode. Redis loads only Lua source "
+                         "text, so EVAL and SCRIPT LOAD refuse it, and the doctor cannot read it either."),
+                Text::tr("Give the .lua source the bytecode was compiled from."));
+        else if (syntax.binary)
+            add(line, Severity::Error, "syntax-error", Text::tr("The file is not a Lua script"),
+                Text::tr("The file holds binary data (NUL or other control bytes), not Lua source; Lua 5.1 stops "
+                         "at line %1: %2. Redis would refuse it as well.")
+                    .arg(line)
+                    .arg(syntax.message),
+                Text::tr("Check the file name: give the limiter's .lua source file."));
+        else
+            add(line, Severity::Error, "syntax-error", Text::tr("Lua cannot compile the script"),
+                Text::tr("Lua 5.1 (the Lua that Redis runs) stops at line %1: %2. Redis refuses the whole script "
+                         "(SCRIPT LOAD and EVAL fail), so no request is ever counted, and the findings about "
+                         "the rest of the script may be incomplete.")
+                    .arg(line)
+                    .arg(syntax.message),
+                Text::tr("Fix the line the compiler names; a file that is not a Lua script (a binary, a wrong "
+                         "file) cannot be checked at all."));
+    }
+
+    void checkFacts(bool syntaxFound)
     {
         QSet<int> missingArgs, missingKeys;
         for (const Fact& fact : m_reading.facts) {
@@ -448,6 +480,8 @@ private:
                         Text::tr("Remove the math.randomseed() call."));
                 break;
             case Fact::Kind::Unread:
+                if (syntaxFound)
+                    break; // the compiler's message says more
                 add(fact.line, Severity::Info, "unread", Text::tr("zsetlab could not follow the script here"),
                     Text::tr("This line uses a form the doctor does not read (or a syntax error): findings "
                              "about the lines after it may be missing. The live probe still runs the script."),
@@ -483,7 +517,9 @@ ScriptExamination examine(const QByteArray& source, const CallTemplate& call)
 {
     const Reading reading = LuaFlow::read(source, call);
     ScriptExamination examination;
-    examination.findings = Doctor(source, call, reading).findings();
+    const LuaSyntax syntax = LuaSyntax::check(source);
+    examination.compiles = syntax.compiles;
+    examination.findings = Doctor(source, call, reading).findings(syntax);
     examination.keySuffixes = reading.keySuffixes;
     examination.readsLimit = reading.readsLimit;
     return examination;

@@ -73,6 +73,8 @@ private slots:
     void snippets_data();
     void snippets();
     void everyFindingSaysWhatToChange();
+    void compilesWithLua_data();
+    void compilesWithLua();
     void namesTheKeysTheScriptDerives();
     void noticesWhoComparesTheLimit_data();
     void noticesWhoComparesTheLimit();
@@ -264,9 +266,10 @@ void TestScriptDoctor::snippets_data()
                   "local doc = [==[ZADD key now now]==]\n"
                   "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
         << defaultArgs << QStringList();
-    QTest::newRow("a line the doctor cannot read")
+    // Lua's own compiler names the error; the doctor still reads the lines after it.
+    QTest::newRow("a syntax error, and a finding after it")
         << script("local x = = 3\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])") << defaultArgs
-        << names({"member-is-time", "unread"});
+        << names({"member-is-time", "syntax-error"});
 }
 
 void TestScriptDoctor::snippets()
@@ -296,6 +299,41 @@ void TestScriptDoctor::everyFindingSaysWhatToChange()
         }
     }
     QVERIFY(findings > 0);
+}
+
+void TestScriptDoctor::compilesWithLua_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<int>("line"); // 0: compiles
+    QTest::addColumn<QString>("titlePart");
+    QTest::newRow("zsetlab's own script") << LimiterCatalog::builtin("sequence")->script.source() << 0 << "";
+    QTest::newRow("an operator missing its operand")
+        << QByteArray("local key = KEYS[1]\nlocal n = 1 +\nreturn n\n") << 3 << "cannot compile";
+    QTest::newRow("an if without end") << QByteArray("if true then\n  return 1\n") << 3 << "cannot compile";
+    QTest::newRow("Lua 5.4 syntax Redis does not know")
+        << QByteArray("local limit <const> = 5\nreturn limit\n") << 1 << "cannot compile";
+    QTest::newRow("binary data") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 18) << 1 << "not a Lua script";
+    QTest::newRow("precompiled bytecode") << QByteArray("\x1bLuaQ\0\x01\x04", 9) << 1 << "compiled Lua";
+    QTest::newRow("an escape sequence in code")
+        << QByteArray("redis.call('SET', KEYS[1], 1)\nlocal x = \x1b[2J\n") << 2 << "cannot compile";
+}
+
+void TestScriptDoctor::compilesWithLua()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(int, line);
+    QFETCH(QString, titlePart);
+    const ScriptExamination examination = ScriptDoctor::examine(source);
+    QCOMPARE(examination.compiles, line == 0);
+    const auto syntax = std::find_if(examination.findings.begin(), examination.findings.end(),
+                                     [](const ScriptFinding& f) { return f.code == QLatin1String("syntax-error"); });
+    QCOMPARE(syntax != examination.findings.end(), line > 0);
+    if (line == 0)
+        return;
+    QCOMPARE(syntax->line, line);
+    QCOMPARE(syntax->severity, ScriptFinding::Severity::Error);
+    QVERIFY2(syntax->title.contains(titlePart), qPrintable(syntax->title));
+    QVERIFY(examination.hasProblem());
 }
 
 void TestScriptDoctor::namesTheKeysTheScriptDerives()
