@@ -5,6 +5,7 @@
 #include "scriptdoctor.h"
 #include "scriptprobe.h"
 #include "serveroptions.h"
+#include "terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -71,13 +72,29 @@ QJsonObject findingJson(const ScriptFinding& finding)
     return json;
 }
 
-// Wraps text for a terminal, every line indented.
+QJsonObject examinationJson(const QString& path, const CallTemplate& call, const ScriptExamination& examination)
+{
+    QJsonArray findings;
+    for (const ScriptFinding& finding : examination.findings)
+        findings.append(findingJson(finding));
+    QJsonObject json;
+    json.insert(QStringLiteral("schema"), 1);
+    json.insert(QStringLiteral("script"), path);
+    json.insert(QStringLiteral("keys"), call.keysText());
+    json.insert(QStringLiteral("args"), call.argsText());
+    json.insert(QStringLiteral("compiles"), examination.compiles);
+    json.insert(QStringLiteral("findings"), findings);
+    json.insert(QStringLiteral("problem"), examination.hasProblem());
+    return json;
+}
+
+// Wraps text for a terminal, every line indented; control characters are shown, not sent.
 QString wrapped(const QString& text, int indent, int width = 100)
 {
     const QString pad(indent, QLatin1Char(' '));
     QString out;
     QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    for (const QString& word : terminalSafe(text).split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         if (!line.isEmpty() && indent + line.size() + 1 + word.size() > width) {
             out += pad + line + QLatin1Char('\n');
             line.clear();
@@ -91,9 +108,9 @@ QString wrapped(const QString& text, int indent, int width = 100)
 
 QString findingsText(const QString& script, const CallTemplate& call, const ScriptExamination& examination)
 {
-    QString text
-        = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
-              .arg(script, call.keysText(), call.argsText().isEmpty() ? QStringLiteral("(none)") : call.argsText());
+    QString text = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
+                       .arg(terminalSafe(script), terminalSafe(call.keysText()),
+                            call.argsText().isEmpty() ? QStringLiteral("(none)") : terminalSafe(call.argsText()));
     const int errors = examination.count(ScriptFinding::Severity::Error);
     const int warnings = examination.count(ScriptFinding::Severity::Warning);
     const int infos = examination.count(ScriptFinding::Severity::Info);
@@ -109,9 +126,9 @@ QString findingsText(const QString& script, const CallTemplate& call, const Scri
     for (const ScriptFinding& finding : examination.findings) {
         text += QStringLiteral("\nline %1  %2  %3  [%4]\n")
                     .arg(finding.line)
-                    .arg(ScriptDoctor::severityName(finding.severity), finding.title, finding.code);
+                    .arg(ScriptDoctor::severityName(finding.severity), terminalSafe(finding.title), finding.code);
         if (!finding.excerpt.isEmpty())
-            text += QStringLiteral("    > ") + finding.excerpt + QLatin1Char('\n');
+            text += QStringLiteral("    > ") + terminalSafe(finding.excerpt) + QLatin1Char('\n');
         text += wrapped(finding.explanation, 4);
         text += wrapped(QStringLiteral("Change: ") + finding.suggestion, 4);
     }
@@ -195,10 +212,22 @@ int runDoctorCommand(const QStringList& arguments)
 
     LimiterScript script;
     if (!LimiterScript::fromFile(positional.at(1), &script, &error)) {
-        err << "zsetlab-cli doctor: " << error << '\n';
+        err << "zsetlab-cli doctor: " << terminalSafe(error) << '\n';
         return ExitScript;
     }
     const ScriptExamination examination = ScriptDoctor::examine(script.source(), call);
+    if (!examination.compiles) {
+        // Nothing can run it: say where it breaks, and probe nothing.
+        if (parser.isSet(o.json))
+            out << QJsonDocument(examinationJson(positional.at(1), call, examination)).toJson(QJsonDocument::Compact)
+                << '\n';
+        else
+            out << findingsText(script.name(), call, examination);
+        out.flush();
+        err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name())
+            << (live ? "; the live probe did not run" : "") << ".\n";
+        return ExitScript;
+    }
 
     ProbeReport report;
     QString serverText;
@@ -220,15 +249,7 @@ int runDoctorCommand(const QStringList& arguments)
     }
 
     if (parser.isSet(o.json)) {
-        QJsonArray findings;
-        for (const ScriptFinding& finding : examination.findings)
-            findings.append(findingJson(finding));
-        QJsonObject json;
-        json.insert(QStringLiteral("schema"), 1);
-        json.insert(QStringLiteral("script"), positional.at(1));
-        json.insert(QStringLiteral("keys"), call.keysText());
-        json.insert(QStringLiteral("args"), call.argsText());
-        json.insert(QStringLiteral("findings"), findings);
+        QJsonObject json = examinationJson(positional.at(1), call, examination);
         if (live)
             json.insert(QStringLiteral("live"), report.toJson());
         json.insert(QStringLiteral("problem"), examination.hasProblem() || (live && report.hasProblem()));
@@ -244,11 +265,11 @@ int runDoctorCommand(const QStringList& arguments)
     case ProbeReport::Failure::None:
         break;
     case ProbeReport::Failure::Script:
-        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitScript;
     case ProbeReport::Failure::Connection:
     case ProbeReport::Failure::Cancelled:
-        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitConnection;
     }
     return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
