@@ -265,6 +265,7 @@ int runDoctorCommand(const QStringList& arguments)
     case ProbeReport::Failure::None:
         break;
     case ProbeReport::Failure::Script:
+    case ProbeReport::Failure::Runaway:
         err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitScript;
     case ProbeReport::Failure::Connection:

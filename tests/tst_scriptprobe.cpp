@@ -188,8 +188,12 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("randomseed(now): same now, same member")
         << "random-reseeded.lua"
         << "{now} {window} {limit}" << 0 << false << ReplyStyle::Admitted << "same-now" << 1;
-    QTest::newRow("count before trim: refused after the window moved")
-        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "slide" << 1;
+    // A window apart, the key has expired (its TTL is the window) and the client is admitted; half a
+    // window apart, the expired entry is still counted and the third call is refused.
+    QTest::newRow("count before trim: refused while an old entry is still counted")
+        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "overlap" << 4;
+    QTest::newRow("count before trim: a window apart, the key's TTL has run out")
+        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "slide" << 5;
     QTest::newRow("window first, caller sequence: right")
         << "window-first-sequence.lua"
         << "{window} {limit} {now} {seq}" << 1 << false << ReplyStyle::CountBeforeCall << "rate-10-limit" << 5;
