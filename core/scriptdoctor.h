@@ -24,7 +24,7 @@ struct ScriptFinding
     // Stable identifier, for tools and tests: member-is-time, member-is-constant,
     // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
-    // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error.
+    // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key.
     QString code;
     QString excerpt; // the script's line, trimmed
 };

@@ -73,11 +73,15 @@ private slots:
     void snippets_data();
     void snippets();
     void everyFindingSaysWhatToChange();
+    void gradesATimeMemberByItsClock_data();
+    void gradesATimeMemberByItsClock();
     void compilesWithLua_data();
     void compilesWithLua();
     void namesTheKeysTheScriptDerives();
     void noticesWhoComparesTheLimit_data();
     void noticesWhoComparesTheLimit();
+    void suggestsArgumentsFromWhatTheScriptDoes_data();
+    void suggestsArgumentsFromWhatTheScriptDoes();
     void templatesParse_data();
     void templatesParse();
     void templatesExpand_data();
@@ -158,7 +162,7 @@ void TestScriptDoctor::snippets_data()
     QTest::addColumn<QStringList>("expected");
     const QByteArray trim = "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n";
     const QByteArray expire = "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
-    auto script = [&](const char* body) -> QByteArray { return trim + body + '\n' + expire; };
+    auto script = [&](const QByteArray& body) -> QByteArray { return trim + body + '\n' + expire; };
 
     QTest::newRow("member from string.format('%d')")
         << script("local now = tonumber(ARGV[1])\n"
@@ -180,7 +184,8 @@ void TestScriptDoctor::snippets_data()
         << script("local function remember(k, t, m)\n  return redis.call('ZADD', k, t, m)\nend\n"
                   "remember(KEYS[1], tonumber(ARGV[1]), ARGV[4])")
         << defaultArgs << QStringList();
-    QTest::newRow("member from INCR") << script("redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', 'x'))")
+    QTest::newRow("member from INCR") << script(
+        "redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[1] .. ':seq'))")
                                       << defaultArgs << QStringList();
     QTest::newRow("ms timestamp and id concatenated: exact and unique")
         << script("local now = tonumber(ARGV[1])\nredis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])")
@@ -260,6 +265,32 @@ void TestScriptDoctor::snippets_data()
     QTest::newRow("KEYS beyond the call template")
         << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\nredis.call('INCR', KEYS[2])") << defaultArgs
         << names({"keys-missing"});
+    const QByteArray add("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n");
+    QTest::newRow("a fixed key name") << script(QByteArray(add) + "redis.call('SET', 'victim', 'x')") << defaultArgs
+                                      << names({"foreign-key"});
+    QTest::newRow("a prefix in front of KEYS[1]")
+        << script("local k = 'prefix:' .. KEYS[1]\nredis.call('ZADD', k, ARGV[1], ARGV[4])") << defaultArgs
+        << names({"foreign-key", "no-expiry"});
+    QTest::newRow("a suffix after KEYS[1] is the caller's key")
+        << script(QByteArray(add) + "redis.call('INCR', KEYS[1] .. ':seq')\nredis.call('SET', KEYS[1] .. ARGV[4], 1)")
+        << defaultArgs << QStringList();
+    QTest::newRow("a key from ARGV") << script(QByteArray(add) + "redis.call('INCR', ARGV[4])") << defaultArgs
+                                     << names({"foreign-key"});
+    QTest::newRow("string.format after the key, and before it")
+        << script(QByteArray(add)
+                  + "redis.call('INCR', string.format('%s:hits', KEYS[1]))\n"
+                    "redis.call('INCR', string.format('rl:%s', KEYS[1]))")
+        << defaultArgs << names({"foreign-key"});
+    QTest::newRow("the whole database") << script(QByteArray(add) + "redis.call('FLUSHDB')") << defaultArgs
+                                        << names({"foreign-key"});
+    QTest::newRow("a second key among several")
+        << script(QByteArray(add) + "redis.call('DEL', KEYS[1] .. ':x', 'global')") << defaultArgs
+        << names({"foreign-key"});
+    QTest::newRow("ZUNIONSTORE with numkeys")
+        << script(QByteArray(add) + "redis.call('ZUNIONSTORE', KEYS[1] .. ':u', 2, KEYS[1], 'all')") << defaultArgs
+        << names({"foreign-key"});
+    QTest::newRow("a key the doctor cannot follow is left alone")
+        << script(QByteArray(add) + "local t = {}\nredis.call('INCR', t.key)") << defaultArgs << QStringList();
     QTest::newRow("comments and strings are not code")
         << script("--[[ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1]) ]]\n"
                   "-- redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])\n"
@@ -299,6 +330,50 @@ void TestScriptDoctor::everyFindingSaysWhatToChange()
         }
     }
     QVERIFY(findings > 0);
+}
+
+void TestScriptDoctor::gradesATimeMemberByItsClock_data()
+{
+    QTest::addColumn<QByteArray>("member"); // Lua for the member; t = redis.call('TIME'), now = ARGV[1]
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<ScriptFinding::Severity>("severity");
+    QTest::addColumn<QString>("explanationPart");
+    using S = ScriptFinding::Severity;
+    QTest::newRow("the caller's milliseconds: error")
+        << QByteArray("now") << "{now} {window}" << S::Error << "same millisecond";
+    QTest::newRow("the server's milliseconds: error")
+        << QByteArray("t[1] * 1000 + math.floor(t[2] / 1000)") << "{now} {window}" << S::Error << "same millisecond";
+    QTest::newRow("the server's microseconds as text: a note")
+        << QByteArray("t[1] .. string.format('%06d', t[2])") << "{now} {window}" << S::Info << "clock that steps back";
+    QTest::newRow("the server's seconds and microseconds joined: a note")
+        << QByteArray("t[1] .. '.' .. t[2]") << "{now} {window}" << S::Info << "never get the same member";
+    // Redis writes a number argument of redis.call with every digit; Lua's own .. keeps 14.
+    QTest::newRow("the server's milliseconds with the microsecond fraction: a note")
+        << QByteArray("t[1] * 1000 + t[2] / 1000") << "{now} {window}" << S::Info << "never get the same member";
+    QTest::newRow("the same made text with ..: error, in 100 us steps")
+        << QByteArray("(t[1] * 1000 + t[2] / 1000) .. ''") << "{now} {window}" << S::Error << "100-microsecond step";
+    QTest::newRow("the caller's microseconds: a warning")
+        << QByteArray("ARGV[1]") << "{now_us} {window}" << S::Warning << "Two app servers";
+}
+
+void TestScriptDoctor::gradesATimeMemberByItsClock()
+{
+    QFETCH(QByteArray, member);
+    QFETCH(QString, args);
+    QFETCH(ScriptFinding::Severity, severity);
+    QFETCH(QString, explanationPart);
+    const QByteArray source = "local t = redis.call('TIME')\nlocal now = tonumber(ARGV[1])\n"
+                              "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[2])\n"
+                              "redis.call('ZADD', KEYS[1], now, "
+        + member + ")\nredis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(args));
+    const auto finding = std::find_if(examination.findings.begin(), examination.findings.end(),
+                                      [](const ScriptFinding& f) { return f.code == QLatin1String("member-is-time"); });
+    QVERIFY2(finding != examination.findings.end(), qPrintable(found(examination).join(QLatin1Char(' '))));
+    QCOMPARE(finding->severity, severity);
+    QVERIFY2(finding->explanation.contains(explanationPart), qPrintable(finding->explanation));
+    if (severity == ScriptFinding::Severity::Info || explanationPart.contains(QLatin1String("micro")))
+        QVERIFY2(!finding->explanation.contains(QLatin1String("millisecond")), qPrintable(finding->explanation));
 }
 
 void TestScriptDoctor::compilesWithLua_data()
@@ -369,6 +444,49 @@ void TestScriptDoctor::noticesWhoComparesTheLimit()
     QCOMPARE(ScriptDoctor::examine(source, callWith(args)).readsLimit, readsLimit);
 }
 
+void TestScriptDoctor::suggestsArgumentsFromWhatTheScriptDoes_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("suggested"); // empty: no template-mismatch finding
+    const QByteArray clearBefore = "local now = tonumber(ARGV[1])\nlocal clear_before = tonumber(ARGV[2])\n"
+                                   "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, clear_before)\n"
+                                   "redis.call('ZADD', KEYS[1], now, ARGV[3])\n"
+                                   "redis.call('PEXPIRE', KEYS[1], 60000)\n";
+    QTest::newRow("the window's start, given") << clearBefore << "{now} {now-window} {uuid}" << QString();
+    QTest::newRow("the window's start, given the window")
+        << clearBefore << "{now} {window} {uuid}" << QStringLiteral("{now} {now-window} {uuid}");
+    // Its name says a time; EXPIRE says a duration in seconds.
+    const QByteArray timeframe = "local limit = tonumber(ARGV[1])\nlocal timeframe = tonumber(ARGV[2])\n"
+                                 "local now = tonumber(ARGV[3])\n"
+                                 "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - timeframe)\n"
+                                 "if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end\n"
+                                 "redis.call('ZADD', KEYS[1], now, ARGV[4])\n"
+                                 "redis.call('EXPIRE', KEYS[1], timeframe)\nreturn 1\n";
+    QTest::newRow("a window in seconds that its name calls a time")
+        << timeframe << "{now} {window} {limit} {uuid}" << QStringLiteral("{limit} {window_s} {now_s} {uuid}");
+}
+
+void TestScriptDoctor::suggestsArgumentsFromWhatTheScriptDoes()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(QString, args);
+    QFETCH(QString, suggested);
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(args));
+    QStringList suggestions;
+    for (const ScriptFinding& finding : examination.findings) {
+        if (finding.code == QLatin1String("template-mismatch"))
+            suggestions << finding.suggestion;
+    }
+    if (suggested.isEmpty()) {
+        QVERIFY2(suggestions.isEmpty(), qPrintable(suggestions.join(QLatin1Char('\n'))));
+        return;
+    }
+    QVERIFY(!suggestions.isEmpty());
+    for (const QString& suggestion : std::as_const(suggestions))
+        QVERIFY2(suggestion.contains(QStringLiteral("--args \"%1\"").arg(suggested)), qPrintable(suggestion));
+}
+
 void TestScriptDoctor::templatesParse_data()
 {
     QTest::addColumn<QString>("keys");
@@ -390,6 +508,16 @@ void TestScriptDoctor::templatesParse_data()
                                     << "{now" << -1 << "not closed";
     QTest::newRow("stray closing brace") << "{key}"
                                          << "now}" << -1 << "without its {";
+    QTest::newRow("the window's start") << "{key}"
+                                        << "{now} {now-window} {now_s-window_s+1} {limit-1}" << 4 << "";
+    QTest::newRow("milliseconds minus seconds") << "{key}"
+                                                << "{now-window_s}" << -1 << "mixes units";
+    QTest::newRow("arithmetic on an id") << "{key}"
+                                         << "{now-uuid}" << -1 << "can be added and subtracted";
+    QTest::newRow("an operator without its operand") << "{key}"
+                                                     << "{now-}" << -1 << "is not a placeholder";
+    QTest::newRow("a number first") << "{key}"
+                                    << "{5-now}" << -1 << "start with a placeholder";
     QTest::newRow("unclosed quote") << "{key}"
                                     << "'{now} {window}" << -1 << "not closed";
 }
@@ -424,6 +552,10 @@ void TestScriptDoctor::templatesExpand_data()
     QTest::newRow("sequence in a literal") << "req-{seq}" << QByteArray("req-7");
     QTest::newRow("key with a suffix") << "{key}:seq" << QByteArray("zsetlab:k:seq");
     QTest::newRow("escaped braces") << "{{x}}" << QByteArray("{x}");
+    QTest::newRow("the window's start in ms") << "{now-window}" << QByteArray("1709999998623");
+    QTest::newRow("the window's start in seconds") << "{now_s-window_s}" << QByteArray("1709999998");
+    QTest::newRow("now plus a number") << "{now+1000}" << QByteArray("1710000001123");
+    QTest::newRow("limit minus one, in a literal") << "max={limit-1}" << QByteArray("max=4");
 }
 
 void TestScriptDoctor::templatesExpand()
