@@ -19,26 +19,47 @@ namespace {
 const char description[] = R"(Read your own limiter script and tell whether it counts right: findings with the
 line, why it matters and what to change; with --live, evidence from a real Redis.
 
+The script is first compiled with Lua 5.1 (the Lua Redis runs); a script that does not
+compile (or is not a script at all) ends with exit code 4. Findings include members that
+collide, numbers turned into text with lost digits, units mixed up, expired entries
+counted, and keys the script touches that the caller does not pass in KEYS.
+
 Say how the script is called with --keys and --args: tokens in the order the script
 reads KEYS and ARGV, made of placeholders and literals:
   {key}     a fresh key under zsetlab: (every key must start with it)
   {now}     the request's time in ms        {now_s} in seconds   {now_us} in microseconds
   {window}  the window in ms                {window_s} in seconds
   {limit}   the limit                       {uuid} {seq} an id unique per request
+  {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start)
 Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
 
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
-0.5, 2, 10 and 50 per ms (with and without the limit) and calls a window apart; then it
-reads the sorted sets and the replies (a count, 0/1, true/false or {count, ...}) and deletes
-every key it named.
+0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
+a window apart; then it reads the sorted sets and the replies and deletes every key it
+named. Where the simulated clock passes a TTL the script set, the key is let expire.
+
+It never changes a key it did not create on a server it did not start: every call runs
+first on a private redis-server of zsetlab's own, where MONITOR shows each key the script
+touches. A script that touches any other key (or the whole database) is reported and is
+not run on the given server; the output says where the probe ran. A call that does not
+finish within --script-timeout is ended with SCRIPT KILL; a script Redis cannot kill
+(it already wrote) is reported with what to do, and a server zsetlab did not start is
+never shut down.
+
+Replies: a count (with or before the call), 1/0 or true/false for admitted, 0/1 or
+"false"/"true" for limited, nil for admitted, or {allowed, ...}; the probe learns which
+from its own calls (the first calls under a limit are admissions), or take it from
+--reply: count, count-before, allowed=1, allowed=0, limited=true, allowed=nil.
 
 Examples:
   zsetlab-cli doctor my_limiter.lua
   zsetlab-cli doctor my_limiter.lua --args "{now_s} {window_s} {limit}" --live
   zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
+  zsetlab-cli doctor gate.lua --args "{now} {now-window} {limit}" --reply limited=true --live
 
-Exit codes: 0 clean, 1 a problem was found, 2 bad usage, 3 cannot connect or
-authenticate, 4 the script cannot be read, loaded or run.)";
+Exit codes: 0 clean, 1 a problem was found (a finding, a wrong count, a key outside the
+script's own), 2 bad usage, 3 cannot connect or authenticate, 4 the script cannot be read,
+compiled, loaded or run, or did not finish within --script-timeout.)";
 
 struct DoctorOptions
 {
@@ -56,6 +77,14 @@ struct DoctorOptions
                                QStringLiteral("60000")};
     QCommandLineOption limit {QStringLiteral("limit"), QStringLiteral("Limit of the live probe (default 5)."),
                               QStringLiteral("L"), QStringLiteral("5")};
+    QCommandLineOption reply {QStringLiteral("reply"),
+                              QStringLiteral("How the script's replies read, instead of learning it: count, "
+                                             "count-before, allowed=1, allowed=0, limited=true, allowed=nil."),
+                              QStringLiteral("STYLE")};
+    QCommandLineOption scriptTimeout {QStringLiteral("script-timeout"),
+                                      QStringLiteral("End a call of the script that runs longer than this, in ms "
+                                                     "(default 1000)."),
+                                      QStringLiteral("MS"), QStringLiteral("1000")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -137,7 +166,10 @@ QString findingsText(const QString& script, const CallTemplate& call, const Scri
 
 QString probeText(const ProbeReport& report, const QString& server)
 {
-    QString text = QStringLiteral("\nLive probe on %1:\n").arg(server);
+    QString text = report.ranOnTarget
+        ? QStringLiteral("\nLive probe on %1:\n").arg(terminalSafe(server))
+        : QStringLiteral("\nLive probe on a private redis-server zsetlab started (Redis %1) instead of %2:\n")
+              .arg(terminalSafe(report.serverVersion), terminalSafe(server));
     for (const QString& sentence : report.verdict)
         text += wrapped(sentence, 2);
     const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
@@ -179,7 +211,7 @@ int runDoctorCommand(const QStringList& arguments)
     const DoctorOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.json});
+    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -196,7 +228,8 @@ int runDoctorCommand(const QStringList& arguments)
     if (positional.size() > 2)
         return usageError(QStringLiteral("unexpected argument \"%1\".").arg(positional.at(2)));
     const bool live = parser.isSet(o.live);
-    for (const QCommandLineOption* only : {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit}) {
+    for (const QCommandLineOption* only :
+         {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit, &o.reply, &o.scriptTimeout}) {
         if (!live && parser.isSet(*only))
             return usageError(
                 QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));
@@ -209,6 +242,13 @@ int runDoctorCommand(const QStringList& arguments)
     if (!readInteger(parser, o.window, 1000, 365LL * 24 * 3600 * 1000, &settings.windowMs, &error)
         || !readInteger(parser, o.limit, 1, 100'000, &settings.limit, &error))
         return usageError(error);
+    qint64 scriptTimeoutMs = 0;
+    if (!readInteger(parser, o.scriptTimeout, 10, 600'000, &scriptTimeoutMs, &error))
+        return usageError(error);
+    settings.scriptTimeout = std::chrono::milliseconds(scriptTimeoutMs);
+    if (parser.isSet(o.reply) && !parseReplyStyle(parser.value(o.reply), &settings.replyStyle))
+        return usageError(
+            QStringLiteral("--reply must be one of %1, not \"%2\".").arg(replyStyleChoices(), parser.value(o.reply)));
 
     LimiterScript script;
     if (!LimiterScript::fromFile(positional.at(1), &script, &error)) {
