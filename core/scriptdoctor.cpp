@@ -414,8 +414,13 @@ private:
             add(story.countLine, Severity::Error, "count-before-trim",
                 Text::tr("The script counts before removing expired entries"),
                 Text::tr("The count runs before ZREMRANGEBYSCORE, so it includes requests that have already "
-                         "left the window: the limiter refuses requests it should admit, and a script that "
-                         "returns early on a refusal never trims, so the client stays blocked."),
+                         "left the window: the limiter refuses requests it should admit. If the script returns "
+                         "early on a refusal, nothing trims while the client is refused, so it stays refused "
+                         "until %1.")
+                    .arg(story.expires.isEmpty()
+                             ? Text::tr("someone deletes the key: nothing expires it")
+                             : Text::tr("the key expires, a TTL after its last admitted request, rather than when "
+                                        "its oldest request leaves the window")),
                 Text::tr("Remove the expired entries first, then count; or count only the window with "
                          "ZCOUNT key (now - window) +inf."));
         }
