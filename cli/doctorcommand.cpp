@@ -264,7 +264,11 @@ int runDoctorCommand(const QStringList& arguments)
         else
             out << findingsText(script.name(), call, examination);
         out.flush();
-        err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name())
+        const auto syntax
+            = std::find_if(examination.findings.cbegin(), examination.findings.cend(),
+                           [](const ScriptFinding& f) { return f.code == QLatin1String("syntax-error"); });
+        err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name()) << " (line "
+            << (syntax != examination.findings.cend() ? syntax->line : 0) << ")"
             << (live ? "; the live probe did not run" : "") << ".\n";
         return ExitScript;
     }

@@ -635,6 +635,9 @@ private:
                 }
                 break;
             case Fact::Kind::TemplateMismatch:
+                // The name said one thing, the script's use of the argument says what the call passes.
+                if (suggestedArgs().simplified() == m_call.argsText().simplified())
+                    break;
                 add(fact.line, Severity::Warning, "template-mismatch",
                     Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3")
                         .arg(fact.a)

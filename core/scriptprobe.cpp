@@ -268,7 +268,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
             break;
     }
     forgetConnection();
-    if (guard.outcome() != RunawayGuard::Outcome::None) {
+    if (guard.outcome() != RunawayGuard::Outcome::None && report.failure != ProbeReport::Failure::Runaway) {
         report.failure = ProbeReport::Failure::Runaway;
         report.failureMessage = guard.message();
     }
@@ -415,6 +415,13 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
         } else if (guard.outcome() != RunawayGuard::Outcome::None) {
             report->failure = ProbeReport::Failure::Runaway;
             report->failureMessage = guard.message();
+            // A killed script's error names the line it was running.
+            report->failureLine = reply.isServerError() ? ScriptError::fromReply(reply.text()).line : 0;
+            if (report->failureLine > 0)
+                report->failureMessage += Text::tr(" It was running line %1 of the %2 scenario's call %3.")
+                                              .arg(report->failureLine)
+                                              .arg(scenario->name)
+                                              .arg(i + 1);
             ok = false;
         } else if (reply.isConnectionLost()) {
             report->failure = ProbeReport::Failure::Connection;
