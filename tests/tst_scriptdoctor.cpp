@@ -144,6 +144,29 @@ void TestScriptDoctor::corpus_data()
         << names({"template-mismatch@14", "template-mismatch@15", "template-mismatch@16"});
     QTest::newRow("PEXPIRE with seconds") << "pexpire-seconds.lua"
                                           << "{now_s} {window_s} {uuid}" << names({"pexpire-in-seconds@18"});
+    // Issue 17: real-world shapes, and no false alarms.
+    QTest::newRow("a fixed key beside the window")
+        << "foreign-fixed-key.lua" << defaultArgs << names({"foreign-key@25"});
+    QTest::newRow("a prefix in front of the key, no expiry")
+        << "foreign-prefix-key.lua" << defaultArgs
+        << names({"foreign-key@19", "foreign-key@20", "foreign-key@21", "no-expiry@21"});
+    QTest::newRow("a loop waiting for a slot: nothing to read") << "runaway-wait.lua" << defaultArgs << QStringList();
+    QTest::newRow("a loop after a write: nothing to read") << "runaway-after-write.lua" << defaultArgs << QStringList();
+    QTest::newRow("\"true\" when limited, given the window's start")
+        << "reply-limited-strings.lua"
+        << "{now} {now-window} {limit} {uuid}" << QStringList();
+    QTest::newRow("the window's start given as the window")
+        << "reply-limited-strings.lua" << defaultArgs << names({"template-mismatch@16"});
+    QTest::newRow("nil when admitted: clean") << "reply-nil-admitted.lua" << defaultArgs << QStringList();
+    QTest::newRow("{allowed, remaining}: clean") << "reply-allowed-remaining.lua" << defaultArgs << QStringList();
+    QTest::newRow("server microseconds: a note") << "server-time-microseconds.lua"
+                                                 << "{window}" << names({"member-is-time@22"});
+    QTest::newRow("a window in seconds named like a time: clean")
+        << "window-seconds-named-time.lua"
+        << "{limit} {window_s} {now_s} {uuid}" << QStringList();
+    QTest::newRow("a syntax error") << "syntax-error.lua" << defaultArgs << names({"syntax-error@20"});
+    QTest::newRow("escape sequences in the member")
+        << "ansi-escapes.lua" << defaultArgs << names({"member-is-constant@19"});
 }
 
 void TestScriptDoctor::corpus()
@@ -153,6 +176,12 @@ void TestScriptDoctor::corpus()
     QFETCH(QStringList, expected);
     const ScriptExamination examination = ScriptDoctor::examine(corpusScript(file), callWith(args));
     QCOMPARE(found(examination), sorted(expected));
+    QCOMPARE(examination.compiles, !expected.contains(QLatin1String("syntax-error@20")));
+    // A note alone is no problem: server microseconds are unique on one server.
+    const bool onlyNotes
+        = std::all_of(examination.findings.begin(), examination.findings.end(),
+                      [](const ScriptFinding& f) { return f.severity == ScriptFinding::Severity::Info; });
+    QCOMPARE(examination.hasProblem(), !onlyNotes);
 }
 
 void TestScriptDoctor::snippets_data()
