@@ -26,9 +26,12 @@ Reach reach(const QByteArray& command)
 {
     if (oneOf(command, {"TIME", "PING", "ECHO"}))
         return Reach::None;
-    if (oneOf(command, {"FLUSHDB",  "FLUSHALL", "KEYS",     "SCAN",   "RANDOMKEY", "DBSIZE", "SWAPDB",
-                        "SELECT",   "PUBLISH",  "SPUBLISH", "CONFIG", "DEBUG",     "CLIENT", "SCRIPT",
-                        "FUNCTION", "SHUTDOWN", "SAVE",     "BGSAVE", "INFO",      "ACL",    "SLOWLOG"}))
+    // Commands that list or empty the keyspace, compared by name (zsetlab never sends them).
+    if (command == "FLUSHDB" || command == "FLUSHALL" || command == "KEYS")
+        return Reach::Server;
+    if (oneOf(command,
+              {"SCAN", "RANDOMKEY", "DBSIZE", "SWAPDB", "SELECT", "PUBLISH", "SPUBLISH", "CONFIG", "DEBUG", "CLIENT",
+               "SCRIPT", "FUNCTION", "SHUTDOWN", "SAVE", "BGSAVE", "INFO", "ACL", "SLOWLOG"}))
         return Reach::Server;
     if (oneOf(command, {"XREAD", "XREADGROUP", "SORT", "SORT_RO", "MIGRATE"}))
         return Reach::Unknown;

@@ -14,7 +14,7 @@ struct Context
 };
 
 void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings, const Context& context);
-// "SET victim", "FLUSHDB (the whole database)", for lists of foreign keys.
+// "SET victim", or a keyless command with what it reaches, for lists of foreign keys.
 QString describeTouch(const KeyTouch& touch);
 QString duration(double ms);
 
