@@ -160,32 +160,35 @@ void RunawayGuard::handleOverrun(std::unique_lock<std::mutex>& lock)
 QString RunawayGuard::message() const
 {
     const std::lock_guard<std::mutex> lock(m_mutex);
-    const QString lead = Text::tr("The script did not finish within %1 ms").arg(m_limit.count());
+    const qint64 ms = m_limit.count();
     switch (m_outcome) {
     case Outcome::None:
         return {};
     case Outcome::Killed:
-        return lead
-            + Text::tr(": zsetlab ended it with SCRIPT KILL, and the server answers again. A limiter script "
-                       "runs in well under a millisecond; look for a loop that never ends.");
+        return Text::tr("The script did not finish within %1 ms: zsetlab ended it with SCRIPT KILL, and the server "
+                        "answers again. A limiter script runs in well under a millisecond; look for a loop that "
+                        "never ends.")
+            .arg(ms);
     case Outcome::Stopped:
-        return lead
-            + Text::tr(", and it had already written, so Redis refused SCRIPT KILL (UNKILLABLE). The server was "
-                       "zsetlab's own private one, so zsetlab shut it down (SHUTDOWN NOSAVE). Look for a loop "
-                       "that never ends.");
+        return Text::tr("The script did not finish within %1 ms, and it had already written, so Redis refused SCRIPT "
+                        "KILL (UNKILLABLE). The server was zsetlab's own private one, so zsetlab shut it down "
+                        "(SHUTDOWN NOSAVE). Look for a loop that never ends.")
+            .arg(ms);
     case Outcome::Unkillable:
-        return lead
-            + Text::tr(", and Redis refused SCRIPT KILL because the script had already written (UNKILLABLE: "
-                       "\"%1\"). The server at %2 stays busy and answers every client with BUSY until the script "
-                       "ends, which for an endless loop is never. zsetlab does not shut down a server it did not "
-                       "start. The operator can wait for the script to end, or run SHUTDOWN NOSAVE on that server "
-                       "(every write since the last save is lost) and start it again.")
-                  .arg(m_detail, m_endpoint.address());
+        return Text::tr("The script did not finish within %1 ms, and Redis refused SCRIPT KILL because the script had "
+                        "already written (UNKILLABLE: \"%2\"). The server at %3 stays busy and answers every client "
+                        "with BUSY until the script ends, which for an endless loop is never. zsetlab does not shut "
+                        "down a server it did not start. The operator can wait for the script to end, or run "
+                        "SHUTDOWN NOSAVE on that server (every write since the last save is lost) and start it "
+                        "again.")
+            .arg(ms)
+            .arg(m_detail, m_endpoint.address());
     case Outcome::NoAnswer:
-        return lead
-            + Text::tr(", and the server at %1 did not answer PING or SCRIPT KILL in time (%2). It may still be "
-                       "running the script: check with redis-cli PING, and end it with SCRIPT KILL.")
-                  .arg(m_endpoint.address(), m_detail);
+        return Text::tr("The script did not finish within %1 ms, and the server at %2 did not answer PING or SCRIPT "
+                        "KILL in time (%3). It may still be running the script: check with redis-cli PING, and end "
+                        "it with SCRIPT KILL.")
+            .arg(ms)
+            .arg(m_endpoint.address(), m_detail);
     }
     return {};
 }
