@@ -184,9 +184,9 @@ QString RunawayGuard::message() const
             .arg(ms)
             .arg(m_detail, m_endpoint.address());
     case Outcome::NoAnswer:
-        return Text::tr("The script did not finish within %1 ms, and the server at %2 did not answer PING or SCRIPT "
-                        "KILL in time (%3). It may still be running the script: check with redis-cli PING, and end "
-                        "it with SCRIPT KILL.")
+        return Text::tr("The script did not finish within %1 ms, and zsetlab could not end it on the server at %2 "
+                        "(%3). It may still be running the script: check with redis-cli PING, and end it with "
+                        "SCRIPT KILL.")
             .arg(ms)
             .arg(m_endpoint.address(), m_detail);
     }

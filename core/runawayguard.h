@@ -24,7 +24,7 @@ public:
         Killed, // SCRIPT KILL ended the script; the server answers again
         Stopped, // UNKILLABLE on zsetlab's own server: it was shut down
         Unkillable, // UNKILLABLE on a server zsetlab did not start: it stays busy
-        NoAnswer, // the server answered neither PING nor SCRIPT KILL in time
+        NoAnswer, // PING or SCRIPT KILL got no answer in time, or an error (NOPERM)
     };
 
     // ownServer: zsetlab started this server and may stop it.
