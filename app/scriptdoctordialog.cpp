@@ -131,6 +131,14 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
         CallTemplate call;
         if (!readTemplate(&call) || source().trimmed().isEmpty())
             return;
+        if (m_probed && !m_report.foreign.isEmpty()) {
+            // A burst runs the script on the connected server: it would change those keys there.
+            showDetails([] {
+                return tr("<p>The probe saw this script touch keys it was not given, so zsetlab does not fire it "
+                          "at a server. Pass every key in KEYS (or name it from KEYS[1]) and probe again.</p>");
+            });
+            return;
+        }
         const ReplyStyle style
             = m_probed && m_report.replyStyle != ReplyStyle::Unknown ? m_report.replyStyle : ReplyStyle::CountWithCall;
         emit scriptChosen(LimiterScript::fromSource(m_name, source()), std::make_shared<const CallTemplate>(call),
@@ -303,7 +311,10 @@ QString ScriptDoctorDialog::reportHtml() const
     // The verdict's sentences are the probe's record, in the language of the moment it ran.
     if (m_report.failure != ProbeReport::Failure::None)
         return tr("<h3>The probe could not finish</h3><p>%1</p>").arg(m_report.failureMessage.toHtmlEscaped());
-    QString html = m_report.hasProblem() ? tr("<h3>It counts wrong</h3>") : tr("<h3>It counts right</h3>");
+    QString html = !m_report.countsRight ? tr("<h3>It counts wrong</h3>")
+        : !m_report.foreign.isEmpty()    ? tr("<h3>It touches keys it was not given</h3>")
+        : m_report.ttlProblem            ? tr("<h3>It counts right, but its expiry is wrong</h3>")
+                                         : tr("<h3>It counts right</h3>");
     html += QStringLiteral("<ul>");
     for (const QString& sentence : m_report.verdict)
         html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");

@@ -5,6 +5,7 @@
 #include "scriptdoctor.h"
 #include "scriptprobe.h"
 #include "serveroptions.h"
+#include "terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -18,26 +19,47 @@ namespace {
 const char description[] = R"(Read your own limiter script and tell whether it counts right: findings with the
 line, why it matters and what to change; with --live, evidence from a real Redis.
 
+The script is first compiled with Lua 5.1 (the Lua Redis runs); a script that does not
+compile (or is not a script at all) ends with exit code 4. Findings include members that
+collide, numbers turned into text with lost digits, units mixed up, expired entries
+counted, and keys the script touches that the caller does not pass in KEYS.
+
 Say how the script is called with --keys and --args: tokens in the order the script
 reads KEYS and ARGV, made of placeholders and literals:
   {key}     a fresh key under zsetlab: (every key must start with it)
   {now}     the request's time in ms        {now_s} in seconds   {now_us} in microseconds
   {window}  the window in ms                {window_s} in seconds
   {limit}   the limit                       {uuid} {seq} an id unique per request
+  {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start)
 Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
 
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
-0.5, 2, 10 and 50 per ms (with and without the limit) and calls a window apart; then it
-reads the sorted sets and the replies (a count, 0/1, true/false or {count, ...}) and deletes
-every key it named.
+0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
+a window apart; then it reads the sorted sets and the replies and deletes every key it
+named. Where the simulated clock passes a TTL the script set, the key is let expire.
+
+It never changes a key it did not create on a server it did not start: every call runs
+first on a private redis-server of zsetlab's own, where MONITOR shows each key the script
+touches. A script that touches any other key (or the whole database) is reported and is
+not run on the given server; the output says where the probe ran. A call that does not
+finish within --script-timeout is ended with SCRIPT KILL; a script Redis cannot kill
+(it already wrote) is reported with what to do, and a server zsetlab did not start is
+never shut down.
+
+Replies: a count (with or before the call), 1/0 or true/false for admitted, 0/1 or
+"false"/"true" for limited, nil for admitted, or {allowed, ...}; the probe learns which
+from its own calls (the first calls under a limit are admissions), or take it from
+--reply: count, count-before, allowed=1, allowed=0, limited=true, allowed=nil.
 
 Examples:
   zsetlab-cli doctor my_limiter.lua
   zsetlab-cli doctor my_limiter.lua --args "{now_s} {window_s} {limit}" --live
   zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
+  zsetlab-cli doctor gate.lua --args "{now} {now-window} {limit}" --reply limited=true --live
 
-Exit codes: 0 clean, 1 a problem was found, 2 bad usage, 3 cannot connect or
-authenticate, 4 the script cannot be read, loaded or run.)";
+Exit codes: 0 clean, 1 a problem was found (a finding, a wrong count, a key outside the
+script's own), 2 bad usage, 3 cannot connect or authenticate, 4 the script cannot be read,
+compiled, loaded or run, or did not finish within --script-timeout.)";
 
 struct DoctorOptions
 {
@@ -55,6 +77,14 @@ struct DoctorOptions
                                QStringLiteral("60000")};
     QCommandLineOption limit {QStringLiteral("limit"), QStringLiteral("Limit of the live probe (default 5)."),
                               QStringLiteral("L"), QStringLiteral("5")};
+    QCommandLineOption reply {QStringLiteral("reply"),
+                              QStringLiteral("How the script's replies read, instead of learning it: count, "
+                                             "count-before, allowed=1, allowed=0, limited=true, allowed=nil."),
+                              QStringLiteral("STYLE")};
+    QCommandLineOption scriptTimeout {QStringLiteral("script-timeout"),
+                                      QStringLiteral("End a call of the script that runs longer than this, in ms "
+                                                     "(default 1000)."),
+                                      QStringLiteral("MS"), QStringLiteral("1000")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -71,13 +101,29 @@ QJsonObject findingJson(const ScriptFinding& finding)
     return json;
 }
 
-// Wraps text for a terminal, every line indented.
+QJsonObject examinationJson(const QString& path, const CallTemplate& call, const ScriptExamination& examination)
+{
+    QJsonArray findings;
+    for (const ScriptFinding& finding : examination.findings)
+        findings.append(findingJson(finding));
+    QJsonObject json;
+    json.insert(QStringLiteral("schema"), 1);
+    json.insert(QStringLiteral("script"), path);
+    json.insert(QStringLiteral("keys"), call.keysText());
+    json.insert(QStringLiteral("args"), call.argsText());
+    json.insert(QStringLiteral("compiles"), examination.compiles);
+    json.insert(QStringLiteral("findings"), findings);
+    json.insert(QStringLiteral("problem"), examination.hasProblem());
+    return json;
+}
+
+// Wraps text for a terminal, every line indented; control characters are shown, not sent.
 QString wrapped(const QString& text, int indent, int width = 100)
 {
     const QString pad(indent, QLatin1Char(' '));
     QString out;
     QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    for (const QString& word : terminalSafe(text).split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         if (!line.isEmpty() && indent + line.size() + 1 + word.size() > width) {
             out += pad + line + QLatin1Char('\n');
             line.clear();
@@ -91,9 +137,9 @@ QString wrapped(const QString& text, int indent, int width = 100)
 
 QString findingsText(const QString& script, const CallTemplate& call, const ScriptExamination& examination)
 {
-    QString text
-        = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
-              .arg(script, call.keysText(), call.argsText().isEmpty() ? QStringLiteral("(none)") : call.argsText());
+    QString text = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
+                       .arg(terminalSafe(script), terminalSafe(call.keysText()),
+                            call.argsText().isEmpty() ? QStringLiteral("(none)") : terminalSafe(call.argsText()));
     const int errors = examination.count(ScriptFinding::Severity::Error);
     const int warnings = examination.count(ScriptFinding::Severity::Warning);
     const int infos = examination.count(ScriptFinding::Severity::Info);
@@ -109,9 +155,9 @@ QString findingsText(const QString& script, const CallTemplate& call, const Scri
     for (const ScriptFinding& finding : examination.findings) {
         text += QStringLiteral("\nline %1  %2  %3  [%4]\n")
                     .arg(finding.line)
-                    .arg(ScriptDoctor::severityName(finding.severity), finding.title, finding.code);
+                    .arg(ScriptDoctor::severityName(finding.severity), terminalSafe(finding.title), finding.code);
         if (!finding.excerpt.isEmpty())
-            text += QStringLiteral("    > ") + finding.excerpt + QLatin1Char('\n');
+            text += QStringLiteral("    > ") + terminalSafe(finding.excerpt) + QLatin1Char('\n');
         text += wrapped(finding.explanation, 4);
         text += wrapped(QStringLiteral("Change: ") + finding.suggestion, 4);
     }
@@ -120,7 +166,10 @@ QString findingsText(const QString& script, const CallTemplate& call, const Scri
 
 QString probeText(const ProbeReport& report, const QString& server)
 {
-    QString text = QStringLiteral("\nLive probe on %1:\n").arg(server);
+    QString text = report.ranOnTarget
+        ? QStringLiteral("\nLive probe on %1:\n").arg(terminalSafe(server))
+        : QStringLiteral("\nLive probe on a private redis-server zsetlab started (Redis %1) instead of %2:\n")
+              .arg(terminalSafe(report.serverVersion), terminalSafe(server));
     for (const QString& sentence : report.verdict)
         text += wrapped(sentence, 2);
     const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
@@ -162,7 +211,7 @@ int runDoctorCommand(const QStringList& arguments)
     const DoctorOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.json});
+    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -179,7 +228,8 @@ int runDoctorCommand(const QStringList& arguments)
     if (positional.size() > 2)
         return usageError(QStringLiteral("unexpected argument \"%1\".").arg(positional.at(2)));
     const bool live = parser.isSet(o.live);
-    for (const QCommandLineOption* only : {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit}) {
+    for (const QCommandLineOption* only :
+         {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit, &o.reply, &o.scriptTimeout}) {
         if (!live && parser.isSet(*only))
             return usageError(
                 QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));
@@ -192,13 +242,36 @@ int runDoctorCommand(const QStringList& arguments)
     if (!readInteger(parser, o.window, 1000, 365LL * 24 * 3600 * 1000, &settings.windowMs, &error)
         || !readInteger(parser, o.limit, 1, 100'000, &settings.limit, &error))
         return usageError(error);
+    qint64 scriptTimeoutMs = 0;
+    if (!readInteger(parser, o.scriptTimeout, 10, 600'000, &scriptTimeoutMs, &error))
+        return usageError(error);
+    settings.scriptTimeout = std::chrono::milliseconds(scriptTimeoutMs);
+    if (parser.isSet(o.reply) && !parseReplyStyle(parser.value(o.reply), &settings.replyStyle))
+        return usageError(
+            QStringLiteral("--reply must be one of %1, not \"%2\".").arg(replyStyleChoices(), parser.value(o.reply)));
 
     LimiterScript script;
     if (!LimiterScript::fromFile(positional.at(1), &script, &error)) {
-        err << "zsetlab-cli doctor: " << error << '\n';
+        err << "zsetlab-cli doctor: " << terminalSafe(error) << '\n';
         return ExitScript;
     }
     const ScriptExamination examination = ScriptDoctor::examine(script.source(), call);
+    if (!examination.compiles) {
+        // Nothing can run it: say where it breaks, and probe nothing.
+        if (parser.isSet(o.json))
+            out << QJsonDocument(examinationJson(positional.at(1), call, examination)).toJson(QJsonDocument::Compact)
+                << '\n';
+        else
+            out << findingsText(script.name(), call, examination);
+        out.flush();
+        const auto syntax
+            = std::find_if(examination.findings.cbegin(), examination.findings.cend(),
+                           [](const ScriptFinding& f) { return f.code == QLatin1String("syntax-error"); });
+        err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name()) << " (line "
+            << (syntax != examination.findings.cend() ? syntax->line : 0) << ")"
+            << (live ? "; the live probe did not run" : "") << ".\n";
+        return ExitScript;
+    }
 
     ProbeReport report;
     QString serverText;
@@ -220,15 +293,7 @@ int runDoctorCommand(const QStringList& arguments)
     }
 
     if (parser.isSet(o.json)) {
-        QJsonArray findings;
-        for (const ScriptFinding& finding : examination.findings)
-            findings.append(findingJson(finding));
-        QJsonObject json;
-        json.insert(QStringLiteral("schema"), 1);
-        json.insert(QStringLiteral("script"), positional.at(1));
-        json.insert(QStringLiteral("keys"), call.keysText());
-        json.insert(QStringLiteral("args"), call.argsText());
-        json.insert(QStringLiteral("findings"), findings);
+        QJsonObject json = examinationJson(positional.at(1), call, examination);
         if (live)
             json.insert(QStringLiteral("live"), report.toJson());
         json.insert(QStringLiteral("problem"), examination.hasProblem() || (live && report.hasProblem()));
@@ -244,11 +309,12 @@ int runDoctorCommand(const QStringList& arguments)
     case ProbeReport::Failure::None:
         break;
     case ProbeReport::Failure::Script:
-        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+    case ProbeReport::Failure::Runaway:
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitScript;
     case ProbeReport::Failure::Connection:
     case ProbeReport::Failure::Cancelled:
-        err << "zsetlab-cli doctor: " << report.failureMessage << '\n';
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitConnection;
     }
     return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;

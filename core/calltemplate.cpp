@@ -1,6 +1,9 @@
 #include "calltemplate.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace {
 struct Text
@@ -66,12 +69,64 @@ bool splitWords(const QString& text, QStringList* words, QString* error)
     return true;
 }
 
+// {now-window}, {now_s-window_s+1}, {limit-1}: numeric placeholders and whole numbers, one unit.
+bool parseArithmetic(const QString& text, CallTemplate::Piece* piece, QString* error)
+{
+    static const QRegularExpression shape(QStringLiteral("^[a-z_]+(?:[+-](?:[a-z_]+|[0-9]+))+$"));
+    auto refuse = [&](const QString& why) {
+        *error = why;
+        return false;
+    };
+    const QString names = QStringLiteral("{now} {now_s} {now_us} {window} {window_s} {limit} {seq}");
+    if (!text.isEmpty() && text.front().isDigit())
+        return refuse(Text::tr("{%1}: start with a placeholder, e.g. {now-window}").arg(text));
+    if (!shape.match(text).hasMatch())
+        return refuse(Text::tr("{%1} is not a placeholder; use one of %2, or add and subtract: {now-window}")
+                          .arg(text, CallTemplate::placeholderNames().join(QStringLiteral(" "))));
+    static const QRegularExpression termRe(QStringLiteral("([+-]?)([a-z_]+|[0-9]+)"));
+    int unit = -1;
+    bool first = true;
+    auto it = termRe.globalMatch(text);
+    while (it.hasNext()) {
+        const auto match = it.next();
+        CallTemplate::Term term;
+        term.sign = match.captured(1) == QLatin1String("-") ? -1 : 1;
+        const QString name = match.captured(2);
+        bool isNumber = false;
+        term.number = name.toLongLong(&isNumber);
+        if (!isNumber) {
+            if (!placeholderFromName(name, &term.placeholder))
+                return refuse(Text::tr("{%1}: {%2} is not a placeholder").arg(text, name));
+            using P = CallTemplate::Placeholder;
+            if (term.placeholder == P::Key || term.placeholder == P::Uuid)
+                return refuse(Text::tr("{%1}: only %2 and whole numbers can be added and subtracted").arg(text, names));
+            const int termUnit = CallTemplate::unitOf(term.placeholder);
+            if (termUnit >= 0 && unit >= 0 && termUnit != unit)
+                return refuse(Text::tr("{%1} mixes units; use {now-window} (milliseconds), {now_s-window_s} "
+                                       "(seconds) or {now_us} alone")
+                                  .arg(text));
+            unit = std::max(unit, termUnit);
+            term.isPlaceholder = true;
+        } else if (first) {
+            return refuse(Text::tr("{%1}: start with a placeholder, e.g. {now-window}").arg(text));
+        }
+        if (first) {
+            piece->isPlaceholder = true;
+            piece->placeholder = term.placeholder;
+            first = false;
+        } else {
+            piece->terms.append(term);
+        }
+    }
+    return true;
+}
+
 bool parseToken(const QString& word, CallTemplate::Token* token, QString* error)
 {
     QString literal;
     auto flushLiteral = [&] {
         if (!literal.isEmpty())
-            token->append({false, CallTemplate::Placeholder::Key, literal});
+            token->append({false, CallTemplate::Placeholder::Key, literal, {}});
         literal.clear();
     };
     for (int i = 0; i < word.size(); ++i) {
@@ -101,13 +156,20 @@ bool parseToken(const QString& word, CallTemplate::Token* token, QString* error)
         }
         const QString name = word.mid(i + 1, close - i - 1);
         CallTemplate::Placeholder placeholder;
-        if (!placeholderFromName(name, &placeholder)) {
+        CallTemplate::Piece piece;
+        if (placeholderFromName(name, &placeholder)) {
+            piece.isPlaceholder = true;
+            piece.placeholder = placeholder;
+        } else if (name.contains(QLatin1Char('+')) || name.contains(QLatin1Char('-'))) {
+            if (!parseArithmetic(name, &piece, error))
+                return false;
+        } else {
             *error = Text::tr("{%1} is not a placeholder; use one of %2")
                          .arg(name, CallTemplate::placeholderNames().join(QStringLiteral(" ")));
             return false;
         }
         flushLiteral();
-        token->append({true, placeholder, {}});
+        token->append(piece);
         i = close;
     }
     flushLiteral();
@@ -219,7 +281,7 @@ bool CallTemplate::argIsPlaceholder(int index, Placeholder* placeholder) const
     if (index < 1 || index > m_args.size())
         return false;
     const Token& token = m_args.at(index - 1);
-    if (token.size() != 1 || !token.first().isPlaceholder)
+    if (token.size() != 1 || !token.first().isPlaceholder || token.first().isArithmetic())
         return false;
     *placeholder = token.first().placeholder;
     return true;
@@ -232,6 +294,10 @@ bool CallTemplate::uses(Placeholder placeholder) const
             for (const Piece& piece : token) {
                 if (piece.isPlaceholder && piece.placeholder == placeholder)
                     return true;
+                for (const Term& term : piece.terms) {
+                    if (term.isPlaceholder && term.placeholder == placeholder)
+                        return true;
+                }
             }
         }
     }
@@ -246,9 +312,61 @@ bool CallTemplate::carriesTime() const
 QByteArray CallTemplate::expand(const Token& token, const CallValues& values)
 {
     QByteArray text;
-    for (const Piece& piece : token)
-        text += piece.isPlaceholder ? valueOf(piece.placeholder, values) : piece.literal.toUtf8();
+    for (const Piece& piece : token) {
+        if (!piece.isPlaceholder) {
+            text += piece.literal.toUtf8();
+        } else if (piece.terms.isEmpty()) {
+            text += valueOf(piece.placeholder, values);
+        } else {
+            qint64 sum = valueOf(piece.placeholder, values).toLongLong();
+            for (const Term& term : piece.terms)
+                sum += term.sign * (term.isPlaceholder ? valueOf(term.placeholder, values).toLongLong() : term.number);
+            text += QByteArray::number(sum);
+        }
+    }
     return text;
+}
+
+bool CallTemplate::Piece::isWindowStart() const
+{
+    if (!isArithmetic() || unitOf(placeholder) < 0
+        || (placeholder != Placeholder::Now && placeholder != Placeholder::NowS && placeholder != Placeholder::NowUs))
+        return false;
+    return std::any_of(terms.begin(), terms.end(), [](const Term& term) {
+        return term.sign < 0 && term.isPlaceholder
+            && (term.placeholder == Placeholder::Window || term.placeholder == Placeholder::WindowS);
+    });
+}
+
+bool CallTemplate::argIsArithmetic(int index, Piece* piece) const
+{
+    if (index < 1 || index > m_args.size())
+        return false;
+    const Token& token = m_args.at(index - 1);
+    if (token.size() != 1 || !token.first().isArithmetic())
+        return false;
+    *piece = token.first();
+    return true;
+}
+
+int CallTemplate::unitOf(Placeholder placeholder)
+{
+    switch (placeholder) {
+    case Placeholder::NowS:
+    case Placeholder::WindowS:
+        return 0;
+    case Placeholder::Now:
+    case Placeholder::Window:
+        return 1;
+    case Placeholder::NowUs:
+        return 2;
+    case Placeholder::Key:
+    case Placeholder::Limit:
+    case Placeholder::Uuid:
+    case Placeholder::Seq:
+        break;
+    }
+    return -1;
 }
 
 RedisArgs CallTemplate::expandKeys(const CallValues& values) const

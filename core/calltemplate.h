@@ -24,6 +24,8 @@ struct CallValues
 // whitespace-separated tokens of placeholders and literals, e.g. keys "{key}" and args
 // "{now} {window} {limit} {uuid}" (zsetlab's own convention). A token may mix both
 // ("{key}:seq", "req-{seq}"), may be quoted ("a b" or 'a b') and writes a brace as {{ or }}.
+// A placeholder may add or subtract numbers and other numeric placeholders of the same unit:
+// {now-window} (the window's start, ms), {now_s-window_s}, {now+1000}, {limit-1}.
 class CallTemplate
 {
 public:
@@ -39,11 +41,24 @@ public:
         Seq,
     };
 
+    // One more term of an arithmetic placeholder: {now-window} is now, then -window.
+    struct Term
+    {
+        int sign = 1;
+        bool isPlaceholder = false;
+        Placeholder placeholder = Placeholder::Now;
+        qint64 number = 0;
+    };
     struct Piece
     {
         bool isPlaceholder = false;
-        Placeholder placeholder = Placeholder::Key;
+        Placeholder placeholder = Placeholder::Key; // the first term of an arithmetic placeholder
         QString literal;
+        QVector<Term> terms; // after the first: {now-window} has one, -window
+
+        bool isArithmetic() const { return isPlaceholder && !terms.isEmpty(); }
+        // {now-window}, {now_s-window_s}: the start of the window.
+        bool isWindowStart() const;
     };
     using Token = QVector<Piece>;
 
@@ -65,8 +80,13 @@ public:
     const QVector<Token>& keys() const { return m_keys; }
     const QVector<Token>& args() const { return m_args; }
 
-    // ARGV[index] (1-based): true with *placeholder when the token is exactly one placeholder.
+    // ARGV[index] (1-based): true with *placeholder when the token is exactly one placeholder
+    // (not arithmetic).
     bool argIsPlaceholder(int index, Placeholder* placeholder) const;
+    // ARGV[index] is one arithmetic placeholder: *piece is it.
+    bool argIsArithmetic(int index, Piece* piece) const;
+    // 0 seconds, 1 milliseconds, 2 microseconds; -1 no unit ({limit}, {seq}, {uuid}, {key}).
+    static int unitOf(Placeholder placeholder);
     bool uses(Placeholder placeholder) const;
     // True when the calls carry a time of zsetlab's choosing ({now}, {now_s} or {now_us}); a
     // script without one reads the server clock itself.

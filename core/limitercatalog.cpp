@@ -93,18 +93,20 @@ void LimiterEntry::readReply(const RedisReply& reply, const QByteArray& requestI
         readLimiterReply(reply, record->now, requestId, record);
         return;
     }
-    // A user's script that answers in another style (learned by the script doctor's probe).
+    // A user's script that answers in another style (learned by the script doctor's probe, or given).
     const ReplyReading reading = ReplyReading::read(reply);
-    if (!reading.readable || replyStyle == ReplyStyle::Unknown) {
+    const std::optional<bool> admitted = readAdmission(replyStyle, reading);
+    const bool counts = replyStyle == ReplyStyle::CountBeforeCall && reading.readable;
+    if (!counts && !admitted) {
         record->error = Text::tr("Cannot read the script's reply %1 as %2.")
                             .arg(reply.toDisplayString().left(200), replyStyleDescription(replyStyle));
         return;
     }
     record->added = static_cast<qint8>(reading.added < 0 ? -1 : (reading.added > 0 ? 1 : 0));
-    if (replyStyle == ReplyStyle::CountBeforeCall)
+    if (counts)
         record->count = reading.value + 1;
     else
-        record->verdict = static_cast<qint8>(reading.value != 0 ? 1 : 0);
+        record->verdict = static_cast<qint8>(*admitted ? 1 : 0);
 }
 
 LimiterStore LimiterEntry::storeOf(const CallTemplate* call)

@@ -340,6 +340,16 @@ private:
             return;
         m_reading.argBindings.append({index, meaning});
         CallTemplate::Placeholder placeholder;
+        CallTemplate::Piece arithmetic;
+        if (m_call.argIsArithmetic(index, &arithmetic)) {
+            const Meaning passed = arithmetic.isWindowStart() ? Meaning::Boundary : Meaning::None;
+            if (passed != Meaning::None && passed != meaning) {
+                Fact& mismatch = fact(Fact::Kind::TemplateMismatch, line, index);
+                mismatch.text = QString::fromUtf8(variable);
+                mismatch.detail = m_call.argsText().split(QLatin1Char(' ')).value(index - 1);
+            }
+            return;
+        }
         if (!m_call.argIsPlaceholder(index, &placeholder))
             return;
         Meaning passed = Meaning::None;
@@ -601,6 +611,7 @@ private:
             Value value = unknown();
             value.sources = FromKey;
             value.keyName = "KEYS[" + QByteArray::number(n) + ']';
+            value.keyRoot = value.keyName;
             return value;
         }
         if (base.path == "ARGV" && key.hasLiteral)
@@ -609,7 +620,7 @@ private:
             m_reading.readsLimit = true; // read by a computed index: assume it may be the limit
         if (base.timeArray && key.hasLiteral && (key.literal == 1 || key.literal == 2)) {
             Value value = unknown();
-            value.sources = FromTime;
+            value.sources = FromTime | FromServerTime;
             value.role = key.literal == 1 ? Role::Time : Role::SubSecond;
             value.unit = value.resolution = key.literal == 1 ? 0 : 2;
             return value;
@@ -634,30 +645,21 @@ private:
                 value.sources |= FromConstant;
                 continue;
             }
-            switch (piece.placeholder) {
-            case CallTemplate::Placeholder::Key:
-                value.sources |= FromKey;
-                break;
-            case CallTemplate::Placeholder::Now:
-            case CallTemplate::Placeholder::NowS:
-            case CallTemplate::Placeholder::NowUs:
-                value.sources |= FromTime;
-                break;
-            case CallTemplate::Placeholder::Window:
-            case CallTemplate::Placeholder::WindowS:
-                value.sources |= FromDuration;
-                break;
-            case CallTemplate::Placeholder::Limit:
-                value.sources |= FromLimit;
-                break;
-            case CallTemplate::Placeholder::Uuid:
-            case CallTemplate::Placeholder::Seq:
-                value.sources |= FromUnique;
-                break;
-            }
+            value.sources |= sourceOf(piece.placeholder);
+            for (const CallTemplate::Term& term : piece.terms)
+                value.sources |= term.isPlaceholder ? sourceOf(term.placeholder) : FromConstant;
         }
         CallTemplate::Placeholder placeholder;
-        if (m_call.argIsPlaceholder(n, &placeholder)) {
+        CallTemplate::Piece arithmetic;
+        if (m_call.argIsArithmetic(n, &arithmetic)) {
+            // {now-window}: still a point in time, in the unit of its now.
+            const int unit = CallTemplate::unitOf(arithmetic.placeholder);
+            const bool time = (sourceOf(arithmetic.placeholder) & FromTime) != 0;
+            if (time && unit >= 0) {
+                value.role = Role::Time;
+                value.unit = value.resolution = unit;
+            }
+        } else if (m_call.argIsPlaceholder(n, &placeholder)) {
             using P = CallTemplate::Placeholder;
             if (placeholder == P::Now || placeholder == P::NowS || placeholder == P::NowUs) {
                 value.role = Role::Time;
@@ -671,6 +673,27 @@ private:
             value.text = token.first().literal.toUtf8();
         }
         return value;
+    }
+
+    static unsigned sourceOf(CallTemplate::Placeholder placeholder)
+    {
+        switch (placeholder) {
+        case CallTemplate::Placeholder::Key:
+            return FromKey;
+        case CallTemplate::Placeholder::Now:
+        case CallTemplate::Placeholder::NowS:
+        case CallTemplate::Placeholder::NowUs:
+            return FromTime;
+        case CallTemplate::Placeholder::Window:
+        case CallTemplate::Placeholder::WindowS:
+            return FromDuration;
+        case CallTemplate::Placeholder::Limit:
+            return FromLimit;
+        case CallTemplate::Placeholder::Uuid:
+        case CallTemplate::Placeholder::Seq:
+            return FromUnique;
+        }
+        return FromUnknown;
     }
 
     Value call(const Value& callee, const QVector<Value>& args, int line)
@@ -712,7 +735,7 @@ private:
         }
         if (call.command == "TIME") {
             Value value = unknown();
-            value.sources = FromTime;
+            value.sources = FromTime | FromServerTime;
             value.timeArray = true;
             return value;
         }
@@ -749,6 +772,9 @@ Meaning meaningOfName(const QByteArray& name)
     auto containsAny = [&n](std::initializer_list<const char*> parts) {
         return std::any_of(parts.begin(), parts.end(), [&n](const char* part) { return n.contains(part); });
     };
+    // The window's start before the window itself: "window_start", "clear_before" are points in time.
+    if (containsAny({"start", "cutoff", "since", "clear", "before", "oldest", "boundary", "min_score", "minscore"}))
+        return Meaning::Boundary;
     // Durations first: "timeout" and "ttl" are no timestamps.
     if (containsAny({"window", "interval", "period", "duration", "ttl", "expire", "timeout", "span"}))
         return Meaning::Duration;

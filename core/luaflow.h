@@ -24,6 +24,7 @@ enum Source : unsigned {
     FromConstant = 1u << 6, // literals, the same in every call
     FromKey = 1u << 7,
     FromUnknown = 1u << 8,
+    FromServerTime = 1u << 9, // redis.call('TIME'): the server's clock (always with FromTime)
 };
 
 // What a number means, for unit checks.
@@ -48,6 +49,8 @@ struct Value
     bool literalText = false; // a string known in full
     QByteArray text;
     QByteArray keyName; // "KEYS[1]", "KEYS[1]:seq"
+    QByteArray keyRoot; // "KEYS[1]" when the text starts with a key the caller passed (KEYS[1] .. anything)
+    bool leadingText = false; // the text starts with literal text ('prefix:' .. x)
     QByteArray path; // "redis.call", "math.random": globals and their fields
     int argIndex = 0; // straight from ARGV[argIndex]
     int function = -1;
@@ -73,8 +76,9 @@ struct Fact
     QString detail; // TemplateMismatch: the placeholder
 };
 
-// What a script's variable names say an argument is.
-enum class Meaning { None, Time, Duration, Limit, Id };
+// What a script's variable names say an argument is. Boundary: the start of the window, now -
+// window (clear_before, window_start, cutoff, ...).
+enum class Meaning { None, Time, Duration, Limit, Id, Boundary };
 Meaning meaningOfName(const QByteArray& name);
 
 struct ArgBinding

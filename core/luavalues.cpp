@@ -42,6 +42,7 @@ Value unite(const Value& a, const Value& b)
     Value value;
     value.sources = a.sources | b.sources;
     value.lossyLines = a.lossyLines + b.lossyLines;
+    value.resolution = std::max(a.resolution, b.resolution); // the finest time the text carries
     return value;
 }
 
@@ -110,6 +111,8 @@ Value ValueRules::concatenate(const Value& a, const Value& b, int line)
     Value value = unite(a, b);
     value.lossyLines += lossyAt(a, line) + lossyAt(b, line);
     value.builtLine = line;
+    value.keyRoot = a.keyRoot;
+    value.leadingText = a.literalText || a.leadingText;
     if (a.literalText && b.literalText) {
         value.literalText = true;
         value.text = a.text + b.text;
@@ -259,6 +262,13 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
                 value.lossyLines += lossyAt(args[i], line);
         }
         value.builtLine = line;
+        if (path == "string.format" && first.literalText) {
+            // string.format('%s:x', KEYS[1]) names a key the way KEYS[1] .. ':x' does.
+            if (first.text.startsWith("%s") && args.size() > 1)
+                value.keyRoot = args[1].keyRoot;
+            else if (!first.text.startsWith('%'))
+                value.leadingText = true;
+        }
         return value;
     }
     return std::nullopt;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,6 +50,7 @@ ReplyReading readScalar(const RedisReply& reply)
     case RedisReply::Type::Nil: // a Lua false
         reading.readable = true;
         reading.value = 0;
+        reading.nil = true;
         break;
     case RedisReply::Type::String:
     case RedisReply::Type::Status:
@@ -70,10 +72,42 @@ QString replyStyleName(ReplyStyle style)
         return QStringLiteral("count-before-call");
     case ReplyStyle::Admitted:
         return QStringLiteral("admitted");
+    case ReplyStyle::Limited:
+        return QStringLiteral("limited");
+    case ReplyStyle::NilAdmitted:
+        return QStringLiteral("nil-admitted");
     case ReplyStyle::Unknown:
         break;
     }
     return QStringLiteral("unknown");
+}
+
+bool parseReplyStyle(const QString& text, ReplyStyle* style)
+{
+    const QString t = text.trimmed().toLower();
+    static const QStringList admitted {QStringLiteral("allowed=1"), QStringLiteral("allowed=true"),
+                                       QStringLiteral("admitted")};
+    static const QStringList limited {QStringLiteral("allowed=0"), QStringLiteral("allowed=false"),
+                                      QStringLiteral("limited=1"), QStringLiteral("limited=true"),
+                                      QStringLiteral("limited")};
+    if (t == QLatin1String("count") || t == QLatin1String("count-with-call"))
+        *style = ReplyStyle::CountWithCall;
+    else if (t == QLatin1String("count-before") || t == QLatin1String("count-before-call"))
+        *style = ReplyStyle::CountBeforeCall;
+    else if (admitted.contains(t))
+        *style = ReplyStyle::Admitted;
+    else if (limited.contains(t))
+        *style = ReplyStyle::Limited;
+    else if (t == QLatin1String("allowed=nil") || t == QLatin1String("nil-admitted"))
+        *style = ReplyStyle::NilAdmitted;
+    else
+        return false;
+    return true;
+}
+
+QString replyStyleChoices()
+{
+    return QStringLiteral("count, count-before, allowed=1, allowed=0, limited=true, allowed=nil");
 }
 
 QString replyStyleDescription(ReplyStyle style)
@@ -85,6 +119,10 @@ QString replyStyleDescription(ReplyStyle style)
         return Text::tr("the count before the call (admitted while count < limit)");
     case ReplyStyle::Admitted:
         return Text::tr("the script's own decision (1/true = admitted, 0/false = refused)");
+    case ReplyStyle::Limited:
+        return Text::tr("whether the call is limited (0/false/nil = admitted, 1/true or a wait = refused)");
+    case ReplyStyle::NilAdmitted:
+        return Text::tr("nil for an admitted call, anything else for a refused one");
     case ReplyStyle::Unknown:
         break;
     }
@@ -99,6 +137,7 @@ ReplyReading ReplyReading::read(const RedisReply& reply)
     ReplyReading reading;
     if (!parts.empty() && parts[0].type() != RedisReply::Type::Array)
         reading = readScalar(parts[0]);
+    reading.nil = reading.nil || parts.empty(); // {false, n}: Redis stops the array at the false
     reading.shown = reply.toDisplayString();
     if (parts.size() == 3 && parts[1].type() == RedisReply::Type::Integer
         && (parts[1].toInteger() == 0 || parts[1].toInteger() == 1))
@@ -147,6 +186,81 @@ ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
     return ReplyStyle::Unknown;
 }
 
+ReplyStyle learnReplyStyle(const QVector<QVector<ReplyReading>>& batches, const QVector<LimitedReplies>& limited,
+                           QString* why)
+{
+    const QVector<ReplyReading> unlimited = batches.value(0);
+    const ReplyStyle style = inferReplyStyle(unlimited, why);
+    if (style == ReplyStyle::Admitted) {
+        for (int i = 1; i < batches.size(); ++i) {
+            QString ignored;
+            if (inferReplyStyle(batches[i], &ignored) == ReplyStyle::CountWithCall)
+                return ReplyStyle::CountWithCall;
+        }
+    }
+    const bool allZero = !unlimited.isEmpty()
+        && std::all_of(unlimited.begin(), unlimited.end(),
+                       [](const ReplyReading& r) { return r.nil || (r.readable && r.value == 0); });
+    if (style != ReplyStyle::Unknown || !allZero)
+        return style;
+    const bool nilAdmits = std::all_of(unlimited.begin(), unlimited.end(), [](const ReplyReading& r) { return r.nil; });
+    // Under a limit the first calls are admissions: do they keep that reply, and do later calls
+    // answer otherwise?
+    bool changed = false;
+    bool laterReadable = true;
+    for (const LimitedReplies& calls : limited) {
+        const int under = int(std::min<qint64>(calls.limit, calls.readings.size()));
+        bool firstAlike = under > 0;
+        for (int i = 0; i < under; ++i) {
+            const ReplyReading& r = calls.readings[i];
+            firstAlike = firstAlike && (nilAdmits ? r.nil : (r.nil || (r.readable && r.value == 0)));
+        }
+        if (!firstAlike)
+            continue;
+        for (int i = under; i < calls.readings.size(); ++i) {
+            const ReplyReading& r = calls.readings[i];
+            const bool same = nilAdmits ? r.nil : (r.nil || (r.readable && r.value == 0));
+            if (!same) {
+                changed = true;
+                laterReadable = laterReadable && r.readable && r.value != 0;
+            }
+        }
+    }
+    if (!changed) {
+        *why = Text::tr("every call replied %1, with and without a limit, so the replies do not tell an "
+                        "admitted call from a refused one; say how they read with --reply")
+                   .arg(unlimited.first().shown.left(40));
+        return ReplyStyle::Unknown;
+    }
+    why->clear();
+    return nilAdmits && !laterReadable ? ReplyStyle::NilAdmitted : ReplyStyle::Limited;
+}
+
+std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
+{
+    switch (style) {
+    case ReplyStyle::Admitted:
+        if (reading.nil || (reading.readable && reading.value <= 0))
+            return false;
+        if (reading.readable && reading.value == 1)
+            return true;
+        return std::nullopt;
+    case ReplyStyle::Limited:
+        if (reading.nil || (reading.readable && reading.value == 0))
+            return true;
+        if (reading.readable)
+            return false; // 1, true or a wait time
+        return std::nullopt;
+    case ReplyStyle::NilAdmitted:
+        return reading.nil;
+    case ReplyStyle::CountWithCall:
+    case ReplyStyle::CountBeforeCall:
+    case ReplyStyle::Unknown:
+        break;
+    }
+    return std::nullopt;
+}
+
 AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& readings, qint64 limit,
                                bool scriptReadsLimit)
 {
@@ -156,18 +270,21 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         passedLimit = passedLimit || (reading.readable && reading.value > limit);
     bool reachedLimit = false;
     int repeatsAtLimit = 0;
+    const bool decides
+        = style == ReplyStyle::Admitted || style == ReplyStyle::Limited || style == ReplyStyle::NilAdmitted;
     for (const ReplyReading& reading : readings) {
-        if (!reading.readable || style == ReplyStyle::Unknown) {
+        // A deciding reply may be unreadable as a number and still say something (nil, {false}).
+        if ((!reading.readable && !decides) || style == ReplyStyle::Unknown) {
             ++count.unclear;
             continue;
         }
         const qint64 v = reading.value;
         switch (style) {
         case ReplyStyle::Admitted:
-            if (v == 1)
-                ++count.admitted;
-            else if (v <= 0)
-                ++count.refused;
+        case ReplyStyle::Limited:
+        case ReplyStyle::NilAdmitted:
+            if (const std::optional<bool> admitted = readAdmission(style, reading))
+                *admitted ? ++count.admitted : ++count.refused;
             else
                 ++count.unclear;
             break;
@@ -198,6 +315,6 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
     else if (count.unclear > 0 && style == ReplyStyle::Unknown)
         count.note = Text::tr("the replies could not be read");
     else if (count.unclear > 0)
-        count.note = Text::tr("%1 replies were neither 0 nor 1").arg(count.unclear);
+        count.note = Text::tr("%1 replies did not say whether the call was admitted").arg(count.unclear);
     return count;
 }

@@ -5,15 +5,25 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 // How a limiter script answers a call, as far as its replies tell.
 enum class ReplyStyle {
     Unknown, // zsetlab cannot read the replies: it says so rather than guess
     CountWithCall, // the count including this call (1, 2, 3, ...): the caller admits while count <= limit
     CountBeforeCall, // the count before this call (0, 1, 2, ...): admitted while count < limit
     Admitted, // the script decides: 1/0, true/false (false arrives as nil), "true"/"false"
+    Limited, // the script says whether the call is limited: 1/true/"true" (or a wait time) refused, 0/false/nil
+             // admitted
+    NilAdmitted, // nil (or {false, ...}, which arrives empty) admitted; any other reply refused
 };
-QString replyStyleName(ReplyStyle style); // "count-with-call", "count-before-call", "admitted", "unknown"
+// "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted", "unknown"
+QString replyStyleName(ReplyStyle style);
 QString replyStyleDescription(ReplyStyle style); // for people
+// --reply: count, count-before, allowed=1, allowed=true, allowed=0, allowed=false, limited=1,
+// limited=true, allowed=nil, or a name replyStyleName() gives. False for anything else.
+bool parseReplyStyle(const QString& text, ReplyStyle* style);
+QString replyStyleChoices(); // the forms parseReplyStyle() accepts, for help texts
 
 // One reply reduced to the number that matters: the reply itself, or the first element of an
 // array ({count, added, member}, {allowed, remaining}, ...).
@@ -22,6 +32,7 @@ struct ReplyReading
     bool readable = false;
     qint64 value = 0;
     qint64 added = -1; // ZADD's reply when the script answers {count, added, member}; -1 otherwise
+    bool nil = false; // nil (a Lua false or nil), or an empty array ({false, n} arrives empty)
     QString shown; // the reply as people read it
 
     static ReplyReading read(const RedisReply& reply);
@@ -30,6 +41,27 @@ struct ReplyReading
 // Infers the style from calls made without a limit and spread in time, so that a correct limiter
 // stores every one of them. Unknown with *why when the replies fit no style.
 ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why);
+
+// The replies of calls made under a limit, in order.
+struct LimitedReplies
+{
+    qint64 limit = 0;
+    QVector<ReplyReading> readings;
+};
+
+// Like inferReplyStyle() on the first batch without a limit, with what the other batches add:
+// replies that are all 1 there (a decision, or a count that never passed 1 because the entries
+// expired between the calls) read as a count when another batch without a limit counts up; and
+// when every call without a limit gave the same 0/false/nil (which the counting styles cannot
+// read), the calls under a limit decide: the first calls under it are admissions, so a reply
+// that stays 0/false/nil there and turns into something else later means 0/false/nil is
+// admitted (Limited, or NilAdmitted when the others are not 1/true).
+ReplyStyle learnReplyStyle(const QVector<QVector<ReplyReading>>& unlimited, const QVector<LimitedReplies>& limited,
+                           QString* why);
+
+// For the deciding styles (Admitted, Limited, NilAdmitted): whether the reply admits the call;
+// nullopt when it does not say.
+std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading);
 
 struct AdmissionCount
 {

@@ -1,6 +1,8 @@
 #include "scriptdoctor.h"
 
+#include "commandkeys.h"
 #include "luaflow.h"
+#include "luasyntax.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -20,6 +22,7 @@ using namespace LuaFlow;
 
 namespace {
 using Severity = ScriptFinding::Severity;
+constexpr int maxExcerpt = 160; // characters of a line quoted with a finding
 
 QString unitWord(int unit)
 {
@@ -72,12 +75,14 @@ public:
         , m_reading(reading)
     { }
 
-    QVector<ScriptFinding> findings()
+    QVector<ScriptFinding> findings(const LuaSyntax& syntax)
     {
+        if (!syntax.compiles)
+            checkSyntax(syntax);
         for (const RedisCall& call : m_reading.calls)
             checkCall(call);
         checkKeyStories();
-        checkFacts();
+        checkFacts(!syntax.compiles);
         std::stable_sort(m_findings.begin(), m_findings.end(),
                          [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
         return m_findings;
@@ -100,6 +105,8 @@ private:
         finding.explanation = explanation;
         finding.suggestion = suggestion;
         finding.excerpt = QString::fromUtf8(m_lines.value(line - 1).trimmed());
+        if (finding.excerpt.size() > maxExcerpt)
+            finding.excerpt = finding.excerpt.left(maxExcerpt) + QStringLiteral("…");
         m_findings.append(finding);
     }
 
@@ -127,9 +134,69 @@ private:
             .arg(viaId);
     }
 
+    // A key that does not start with one the caller passed: known text, ARGV, or literal text in
+    // front of KEYS[n]. Values the reading could not follow are left alone.
+    static QString keyDescription(const Value& key)
+    {
+        if (key.literalText)
+            return Text::tr("the fixed name '%1'").arg(QString::fromUtf8(key.text.left(80)));
+        if (key.argIndex > 0)
+            return Text::tr("ARGV[%1], an argument, not a key").arg(key.argIndex);
+        if (key.leadingText)
+            return Text::tr("built with text in front of it ('prefix:' .. KEYS[1] is another key than KEYS[1])");
+        return Text::tr("built from arguments or constants, not from KEYS");
+    }
+
+    void checkKeys(const RedisCall& call)
+    {
+        const QString command = QString::fromUtf8(call.command);
+        const CommandKeys::Reach reach = CommandKeys::reach(call.command);
+        if (reach == CommandKeys::Reach::Server) {
+            add(call.line, Severity::Warning, "foreign-key",
+                Text::tr("%1 reaches beyond the script's keys").arg(command),
+                Text::tr("%1 works on the whole database or server, not on a key the caller passes: it can read or "
+                         "change other clients' data, Redis Cluster cannot route it, and zsetlab's live probe runs "
+                         "such a script only on a private redis-server of its own, never on the given one.")
+                    .arg(command),
+                Text::tr("A limiter needs only its own keys: remove the %1 call.").arg(command));
+            return;
+        }
+        if (reach != CommandKeys::Reach::Keys)
+            return;
+        const auto numberAt = [&call](int i) -> qint64 {
+            if (i >= call.args.size())
+                return -1;
+            const Value& v = call.args[i];
+            if (v.hasLiteral)
+                return qint64(v.literal);
+            bool ok = false;
+            const qint64 n = v.literalText ? v.text.toLongLong(&ok) : -1;
+            return ok ? n : -1;
+        };
+        for (const int index : CommandKeys::keyArguments(call.command, int(call.args.size()), numberAt)) {
+            const Value& key = call.args.value(index);
+            if (index >= call.args.size() || !key.keyRoot.isEmpty())
+                continue;
+            if (!key.literalText && !key.leadingText && (key.sources & FromUnknown))
+                continue;
+            add(call.line, Severity::Warning, "foreign-key",
+                Text::tr("%1 uses a key the caller does not pass in KEYS").arg(command),
+                Text::tr("The key of this %1 is %2. Redis expects every key a script touches in KEYS: Redis "
+                         "Cluster refuses others (\"Script attempted to access a non local key\"), a key that is "
+                         "the same for every caller is shared by all of them, and nobody can tell whose data it "
+                         "is. zsetlab's live probe runs such a script on a private redis-server of its own first, "
+                         "and on the given server only when that run touched no other key.")
+                    .arg(command, keyDescription(key)),
+                Text::tr("Pass the key in KEYS (--keys \"{key} {key}:other\", then KEYS[2]), or name it from "
+                         "KEYS[1]: KEYS[1] .. ':suffix'."));
+        }
+    }
+
     void checkCall(const RedisCall& call)
     {
         const QByteArray& command = call.command;
+        if (!command.isEmpty())
+            checkKeys(call);
         if (command == "ZADD")
             checkAdd(call);
         else if (command == "EXPIRE" || command == "PEXPIRE" || command == "EXPIREAT" || command == "PEXPIREAT")
@@ -181,16 +248,8 @@ private:
             }
             return;
         }
-        const int unit = score.role == Role::Time ? score.unit : member.role == Role::Time ? member.unit : -1;
         if (member.sources & FromTime) {
-            add(line, Severity::Error, "member-is-time", Text::tr("The ZSET member is the timestamp"),
-                Text::tr("The member is made from the time alone, so every call that carries the same %1 "
-                         "writes the same member: ZADD only updates the existing entry (it replies 0), the "
-                         "count does not grow, and a burst within one %1 passes the limit. Atomic scripts "
-                         "prevent races, not this.")
-                        .arg(unitWord(unit))
-                    + builtOn,
-                uniqueMemberSuggestion());
+            checkTimeMember(line, score, member, builtOn);
         } else {
             add(line, Severity::Error, "member-is-constant", Text::tr("The ZSET member is the same for every call"),
                 Text::tr("The member does not depend on the request, so every call writes the same entry and "
@@ -198,6 +257,56 @@ private:
                     + builtOn,
                 uniqueMemberSuggestion());
         }
+    }
+
+    // A member made from the time is graded by how fine that time is and whose clock it is: a
+    // millisecond (or a second) repeats within a burst; the server's microseconds do not repeat
+    // on one server, which runs one script at a time; a client's microseconds repeat between
+    // app servers.
+    void checkTimeMember(int line, const Value& score, const Value& member, const QString& builtOn)
+    {
+        const int unit = score.role == Role::Time ? score.unit : member.role == Role::Time ? member.unit : -1;
+        const int resolution = member.resolution >= 0 ? member.resolution : unit;
+        const bool lossy = !member.lossyLines.isEmpty();
+        const bool server = member.sources & FromServerTime;
+        if (resolution >= 2 && !lossy && server) {
+            add(line, Severity::Info, "member-is-time",
+                Text::tr("The ZSET member is the server's time in microseconds"),
+                Text::tr("The member is redis.call('TIME') to the microsecond. A server runs one script at a time and "
+                         "a call takes longer than a microsecond, so two calls on one server never get the same "
+                         "member (the live probe's back-to-back calls are stored one each). What is left: a clock "
+                         "that steps back (an NTP correction, a failover to a replica with another clock) can give "
+                         "a member again, and then ZADD overwrites an entry and the count is one short.")
+                    + builtOn,
+                Text::tr("Nothing is needed on one server. To be safe from clock steps as well, add a counter: "
+                         "t[1] .. t[2] .. '-' .. redis.call('INCR', KEYS[1] .. ':seq')."));
+            return;
+        }
+        if (resolution >= 2 && !lossy) {
+            add(line, Severity::Warning, "member-is-time",
+                Text::tr("The ZSET member is the caller's time in microseconds"),
+                Text::tr("The member is the time the caller sends, to the microsecond: unique only while no two "
+                         "requests carry the same microsecond. Two app servers can (their clocks are independent), "
+                         "and a client whose clock has only milliseconds and multiplies by 1000 makes every "
+                         "request of one millisecond collide.")
+                    + builtOn,
+                uniqueMemberSuggestion());
+            return;
+        }
+        const QString span = lossy ? Text::tr("100-microsecond step") : unitWord(resolution);
+        add(line, Severity::Error, "member-is-time",
+            server ? Text::tr("The ZSET member is the server's time in %1")
+                         .arg(lossy ? Text::tr("rounded microseconds") : unitPlural(resolution))
+                   : Text::tr("The ZSET member is the timestamp"),
+            Text::tr("The member is made from the time alone, so every call that carries the same %1 writes the same "
+                     "member: ZADD only updates the existing entry (it replies 0), the count does not grow, and a "
+                     "burst within one %1 passes the limit. Atomic scripts prevent races, not this.")
+                    .arg(span)
+                + (lossy ? Text::tr(" (Lua keeps 14 digits when it writes a number as text, so a microsecond time "
+                                    "becomes steps of 100 microseconds.)")
+                         : QString())
+                + builtOn,
+            uniqueMemberSuggestion());
     }
 
     void checkExpire(const RedisCall& call)
@@ -305,8 +414,13 @@ private:
             add(story.countLine, Severity::Error, "count-before-trim",
                 Text::tr("The script counts before removing expired entries"),
                 Text::tr("The count runs before ZREMRANGEBYSCORE, so it includes requests that have already "
-                         "left the window: the limiter refuses requests it should admit, and a script that "
-                         "returns early on a refusal never trims, so the client stays blocked."),
+                         "left the window: the limiter refuses requests it should admit. If the script returns "
+                         "early on a refusal, nothing trims while the client is refused, so it stays refused "
+                         "until %1.")
+                    .arg(story.expires.isEmpty()
+                             ? Text::tr("someone deletes the key: nothing expires it")
+                             : Text::tr("the key expires, a TTL after its last admitted request, rather than when "
+                                        "its oldest request leaves the window")),
                 Text::tr("Remove the expired entries first, then count; or count only the window with "
                          "ZCOUNT key (now - window) +inf."));
         }
@@ -333,31 +447,90 @@ private:
         }
     }
 
+    // What the script does with ARGV[index]: its use says more than its name (EXPIRE takes
+    // seconds, ZADD's score is a time, ZREMRANGEBYSCORE's upper bound is the window's start).
+    struct ArgUse
+    {
+        Meaning meaning = Meaning::None;
+        int unit = -1;
+        bool conflicting = false;
+    };
+    QHash<int, ArgUse> argUses() const
+    {
+        QHash<int, ArgUse> uses;
+        auto note = [&uses](const Value& value, Meaning meaning, int unit) {
+            if (value.argIndex <= 0)
+                return;
+            ArgUse& use = uses[value.argIndex];
+            if (use.meaning != Meaning::None && use.meaning != meaning)
+                use.conflicting = true;
+            use.meaning = meaning;
+            if (unit >= 0)
+                use.unit = unit;
+        };
+        for (const RedisCall& call : m_reading.calls) {
+            const QByteArray& c = call.command;
+            if ((c == "EXPIRE" || c == "SETEX") && call.args.size() > 1)
+                note(call.args[1], Meaning::Duration, 0);
+            else if ((c == "PEXPIRE" || c == "PSETEX") && call.args.size() > 1)
+                note(call.args[1], Meaning::Duration, 1);
+            else if (c == "ZADD" && call.args.size() > 2)
+                note(call.args[call.args.size() - 2], Meaning::Time, -1);
+            else if (c == "ZREMRANGEBYSCORE" && call.args.size() > 2)
+                note(call.args[2], Meaning::Boundary, -1);
+        }
+        QHash<int, ArgUse> named;
+        for (const ArgBinding& binding : m_reading.argBindings) {
+            ArgUse& use = named[binding.index];
+            if (use.meaning != Meaning::None && use.meaning != binding.meaning)
+                use.conflicting = true;
+            use.meaning = binding.meaning;
+        }
+        for (auto it = named.cbegin(); it != named.cend(); ++it) {
+            if (!uses.contains(it.key()))
+                uses.insert(it.key(), it.value());
+        }
+        return uses;
+    }
+
+    // The --args the script reads, as far as it shows them; "?" where it does not say.
     QString suggestedArgs() const
     {
         QStringList tokens;
         int count = m_call.argCount();
         for (const ArgBinding& binding : m_reading.argBindings)
             count = std::max(count, binding.index);
+        const QHash<int, ArgUse> uses = argUses();
+        for (auto it = uses.cbegin(); it != uses.cend(); ++it)
+            count = std::max(count, it.key());
         const bool seconds = m_call.uses(CallTemplate::Placeholder::NowS)
             && !m_call.uses(CallTemplate::Placeholder::Now) && !m_call.uses(CallTemplate::Placeholder::NowUs);
+        const bool micro = m_call.uses(CallTemplate::Placeholder::NowUs);
+        // A script keeps one unit: a window it gives EXPIRE in seconds means its now is in seconds.
+        int shownUnit = -1;
+        for (const ArgUse& use : uses) {
+            if (use.meaning == Meaning::Duration && use.unit >= 0 && !use.conflicting)
+                shownUnit = use.unit;
+        }
+        const QStringList words = m_call.argsText().split(QLatin1Char(' '));
         for (int i = 1; i <= count; ++i) {
-            QString token = QStringLiteral("?");
-            if (i <= m_call.argCount()) {
-                const QStringList words = m_call.argsText().split(QLatin1Char(' '));
-                token = words.value(i - 1, token);
-            }
-            for (const ArgBinding& binding : m_reading.argBindings) {
-                if (binding.index != i)
-                    continue;
-                switch (binding.meaning) {
+            QString token = i <= m_call.argCount() ? words.value(i - 1, QStringLiteral("?")) : QStringLiteral("?");
+            const ArgUse use = uses.value(i);
+            const bool inSeconds = use.unit >= 0 ? use.unit == 0 : shownUnit >= 0 ? shownUnit == 0 : seconds;
+            if (use.conflicting) {
+                token = QStringLiteral("?");
+            } else {
+                switch (use.meaning) {
                 case Meaning::Time:
-                    token = m_call.uses(CallTemplate::Placeholder::NowUs) ? QStringLiteral("{now_us}")
-                        : seconds                                         ? QStringLiteral("{now_s}")
-                                                                          : QStringLiteral("{now}");
+                    token = micro && shownUnit < 0 ? QStringLiteral("{now_us}")
+                        : inSeconds                ? QStringLiteral("{now_s}")
+                                                   : QStringLiteral("{now}");
                     break;
                 case Meaning::Duration:
-                    token = seconds ? QStringLiteral("{window_s}") : QStringLiteral("{window}");
+                    token = inSeconds ? QStringLiteral("{window_s}") : QStringLiteral("{window}");
+                    break;
+                case Meaning::Boundary:
+                    token = inSeconds ? QStringLiteral("{now_s-window_s}") : QStringLiteral("{now-window}");
                     break;
                 case Meaning::Limit:
                     token = QStringLiteral("{limit}");
@@ -374,7 +547,41 @@ private:
         return tokens.join(QLatin1Char(' '));
     }
 
-    void checkFacts()
+    // Said after a suggestion when some argument's meaning is not known.
+    static QString unknownArgsNote(const QString& args)
+    {
+        return args.contains(QLatin1Char('?'))
+            ? Text::tr(" (? marks an argument whose meaning the script does not show: fill it in yourself)")
+            : QString();
+    }
+
+    void checkSyntax(const LuaSyntax& syntax)
+    {
+        const int line = std::max(1, syntax.line);
+        if (syntax.bytecode)
+            add(line, Severity::Error, "syntax-error", Text::tr("The file is compiled Lua, not a script"),
+                Text::tr("The file starts with the mark of precompiled Lua bytecode. Redis loads only Lua source "
+                         "text, so EVAL and SCRIPT LOAD refuse it, and the doctor cannot read it either."),
+                Text::tr("Give the .lua source the bytecode was compiled from."));
+        else if (syntax.binary)
+            add(line, Severity::Error, "syntax-error", Text::tr("The file is not a Lua script"),
+                Text::tr("The file holds binary data (NUL or other control bytes), not Lua source; Lua 5.1 stops "
+                         "at line %1: %2. Redis would refuse it as well.")
+                    .arg(line)
+                    .arg(syntax.message),
+                Text::tr("Check the file name: give the limiter's .lua source file."));
+        else
+            add(line, Severity::Error, "syntax-error", Text::tr("Lua cannot compile the script"),
+                Text::tr("Lua 5.1 (the Lua that Redis runs) stops at line %1: %2. Redis refuses the whole script "
+                         "(SCRIPT LOAD and EVAL fail), so no request is ever counted, and the findings about "
+                         "the rest of the script may be incomplete.")
+                    .arg(line)
+                    .arg(syntax.message),
+                Text::tr("Fix the line the compiler names; a file that is not a Lua script (a binary, a wrong "
+                         "file) cannot be checked at all."));
+    }
+
+    void checkFacts(bool syntaxFound)
     {
         QSet<int> missingArgs, missingKeys;
         for (const Fact& fact : m_reading.facts) {
@@ -410,7 +617,8 @@ private:
                             .arg(m_call.argCount()),
                         Text::tr("Describe every argument the script reads with --args, in its order, e.g. "
                                  "--args \"%1\".")
-                            .arg(suggestedArgs()));
+                                .arg(suggestedArgs())
+                            + unknownArgsNote(suggestedArgs()));
                 }
                 break;
             case Fact::Kind::MissingKey:
@@ -427,6 +635,9 @@ private:
                 }
                 break;
             case Fact::Kind::TemplateMismatch:
+                // The name said one thing, the script's use of the argument says what the call passes.
+                if (suggestedArgs().simplified() == m_call.argsText().simplified())
+                    break;
                 add(fact.line, Severity::Warning, "template-mismatch",
                     Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3")
                         .arg(fact.a)
@@ -435,8 +646,8 @@ private:
                              "findings and the live probe would describe calls the script never gets.")
                         .arg(fact.a)
                         .arg(fact.text, fact.detail),
-                    Text::tr("Give --args in the order the script reads ARGV, e.g. --args \"%1\".")
-                        .arg(suggestedArgs()));
+                    Text::tr("Give --args in the order the script reads ARGV, e.g. --args \"%1\".").arg(suggestedArgs())
+                        + unknownArgsNote(suggestedArgs()));
                 break;
             case Fact::Kind::RandomSeed:
                 if (!m_randomSeedExplained)
@@ -448,6 +659,8 @@ private:
                         Text::tr("Remove the math.randomseed() call."));
                 break;
             case Fact::Kind::Unread:
+                if (syntaxFound)
+                    break; // the compiler's message says more
                 add(fact.line, Severity::Info, "unread", Text::tr("zsetlab could not follow the script here"),
                     Text::tr("This line uses a form the doctor does not read (or a syntax error): findings "
                              "about the lines after it may be missing. The live probe still runs the script."),
@@ -483,7 +696,9 @@ ScriptExamination examine(const QByteArray& source, const CallTemplate& call)
 {
     const Reading reading = LuaFlow::read(source, call);
     ScriptExamination examination;
-    examination.findings = Doctor(source, call, reading).findings();
+    const LuaSyntax syntax = LuaSyntax::check(source);
+    examination.compiles = syntax.compiles;
+    examination.findings = Doctor(source, call, reading).findings(syntax);
     examination.keySuffixes = reading.keySuffixes;
     examination.readsLimit = reading.readsLimit;
     return examination;

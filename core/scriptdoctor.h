@@ -24,7 +24,7 @@ struct ScriptFinding
     // Stable identifier, for tools and tests: member-is-time, member-is-constant,
     // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
-    // no-expiry, argv-missing, keys-missing, template-mismatch, unread.
+    // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key.
     QString code;
     QString excerpt; // the script's line, trimmed
 };
@@ -38,6 +38,9 @@ struct ScriptExamination
     QList<QByteArray> keySuffixes;
     // The script compares the limit itself (it decides, not its caller).
     bool readsLimit = false;
+    // Lua 5.1's compiler accepted the script; when not, a syntax-error finding says where and
+    // nothing can run it (zsetlab-cli doctor exits with 4).
+    bool compiles = true;
 
     // A Warning or an Error: zsetlab-cli doctor exits with 1.
     bool hasProblem() const;

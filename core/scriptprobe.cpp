@@ -1,5 +1,8 @@
 #include "scriptprobe.h"
 
+#include "privateredisserver.h"
+#include "probeverdict.h"
+#include "runawayguard.h"
 #include "scriptdoctor.h"
 #include "zsetkeys.h"
 
@@ -19,27 +22,10 @@ struct Text
 
 constexpr int shownReplies = 5;
 constexpr int shownMembers = 5;
-
-QString entries(int n)
-{
-    return n == 1 ? Text::tr("1 entry") : Text::tr("%1 entries").arg(n);
-}
-
-QString rate(double perMs)
-{
-    return QString::number(perMs, 'g', 4);
-}
-
-QString duration(double ms)
-{
-    if (ms < 1000)
-        return QStringLiteral("%1 ms").arg(QString::number(ms, 'g', 3));
-    if (ms < 120'000)
-        return QStringLiteral("%1 s").arg(QString::number(ms / 1000, 'g', 4));
-    if (ms < 2 * 3'600'000)
-        return QStringLiteral("%1 min").arg(QString::number(ms / 60'000, 'f', 1));
-    return QStringLiteral("%1 h").arg(QString::number(ms / 3'600'000, 'f', 1));
-}
+// Keys the script makes under KEYS[1] beyond the ones it names in its text: a few fixed
+// suffixes are learned from the private run and deleted on the given server too; a new key per
+// call cannot be named, so such a script does not run on a server zsetlab did not start.
+constexpr int maxLearnedSuffixes = 16;
 
 QString joinArgs(const RedisArgs& args)
 {
@@ -49,32 +35,10 @@ QString joinArgs(const RedisArgs& args)
     return shown.join(QStringLiteral(", "));
 }
 
-// "with limit 5, 20 were admitted (a correct limiter admits 5)"
-QString admittedClause(const ProbeScenario& s, bool withLimit = true)
+// The private server answers other clients 50 ms into a busy script, so a runaway is ended soon.
+QStringList privateServerArguments()
 {
-    const QString lead = withLimit ? Text::tr("with limit %1, ").arg(s.limit) : QString();
-    if (s.admitted < 0)
-        return lead + Text::tr("the replies do not say how many were admitted");
-    QString text = s.unclear > 0
-        ? lead
-            + Text::tr("%1 were admitted and %2 replies were unclear (%3)")
-                  .arg(s.admitted)
-                  .arg(s.unclear)
-                  .arg(s.replyNote)
-        : lead + (s.admitted == 1 ? Text::tr("1 was admitted") : Text::tr("%1 were admitted").arg(s.admitted));
-    if (s.problem)
-        text += Text::tr(" (a correct limiter admits %1)").arg(s.expectedAdmitted);
-    return text;
-}
-
-QString storedClause(const ProbeScenario& s)
-{
-    if (s.stored < 0)
-        return Text::tr("left no sorted set under the keys they named");
-    QString text = Text::tr("were stored as %1").arg(entries(s.stored));
-    if (s.problem)
-        text += Text::tr(" (a correct limiter stores %1)").arg(s.expectedStored);
-    return text;
+    return {QStringLiteral("--lua-time-limit"), QStringLiteral("50")};
 }
 } // namespace
 
@@ -105,15 +69,31 @@ QJsonObject ProbeReport::toJson() const
         o.insert(QStringLiteral("unclear"), s.unclear);
         o.insert(QStringLiteral("reply_note"), s.replyNote);
         o.insert(QStringLiteral("ttl_ms"), double(s.ttlMs));
+        o.insert(QStringLiteral("expired_keys"), s.expiredKeys);
         o.insert(QStringLiteral("members"), QJsonArray::fromStringList(s.members));
         o.insert(QStringLiteral("replies"), QJsonArray::fromStringList(s.replies));
         o.insert(QStringLiteral("problem"), s.problem);
         list.append(o);
     }
+    QJsonArray foreignKeys;
+    for (const KeyTouch& touch : foreign) {
+        QJsonObject o;
+        o.insert(QStringLiteral("command"), QString::fromUtf8(touch.command));
+        o.insert(QStringLiteral("key"), QString::fromUtf8(touch.key));
+        o.insert(QStringLiteral("db"), touch.db);
+        foreignKeys.append(o);
+    }
     QJsonObject json;
     json.insert(QStringLiteral("server_version"), serverVersion);
+    json.insert(QStringLiteral("screened"), screened);
+    json.insert(QStringLiteral("screen_version"), screenVersion);
+    json.insert(QStringLiteral("ran_on_given_server"), ranOnTarget);
+    json.insert(QStringLiteral("foreign_keys"), foreignKeys);
+    if (!foreignNote.isEmpty())
+        json.insert(QStringLiteral("foreign_note"), foreignNote);
     json.insert(QStringLiteral("clock_controlled"), clockControlled);
     json.insert(QStringLiteral("reply_style"), replyStyleName(replyStyle));
+    json.insert(QStringLiteral("reply_style_given"), replyStyleGiven);
     if (!replyStyleWhy.isEmpty())
         json.insert(QStringLiteral("reply_style_why"), replyStyleWhy);
     json.insert(QStringLiteral("counts_right"), countsRight);
@@ -121,7 +101,7 @@ QJsonObject ProbeReport::toJson() const
     json.insert(QStringLiteral("verdict"), QJsonArray::fromStringList(verdict));
     json.insert(QStringLiteral("scenarios"), list);
     if (failure != Failure::None) {
-        static const char* const names[] = {"none", "connection", "script", "cancelled"};
+        static const char* const names[] = {"none", "connection", "script", "cancelled", "runaway"};
         QJsonObject f;
         f.insert(QStringLiteral("kind"), QLatin1String(names[int(failure)]));
         f.insert(QStringLiteral("message"), failureMessage);
@@ -155,10 +135,75 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
-    RedisConnection connection;
-    if (!connection.open(endpoint, options)) {
+    {
+        // The given server first: a wrong URL or password fails before anything runs.
+        RedisConnection check;
+        if (!check.open(endpoint, options)) {
+            report.failure = ProbeReport::Failure::Connection;
+            report.failureMessage = check.lastError().message;
+            return report;
+        }
+    }
+
+    PrivateRedisServer privateServer(privateServerArguments());
+    if (!privateServer.start()) {
         report.failure = ProbeReport::Failure::Connection;
-        report.failureMessage = connection.lastError().message;
+        report.failureMessage = Text::tr("zsetlab runs a script on a private redis-server of its own first, to see "
+                                         "which keys it touches, and cannot start one: %1")
+                                    .arg(privateServer.errorString());
+        return report;
+    }
+    ProbeReport trial = runOn(privateServer.endpoint(), {}, Stage::Private);
+    trial.screened = true;
+    trial.ranOnTarget = false;
+    trial.screenVersion = trial.serverVersion;
+    if (trial.failure != ProbeReport::Failure::None) {
+        if (trial.failure != ProbeReport::Failure::Cancelled)
+            trial.failureMessage = Text::tr("On a private redis-server that zsetlab started to try the script "
+                                            "first (%1 saw nothing of it): %2")
+                                       .arg(endpoint.address(), trial.failureMessage);
+        return trial;
+    }
+    if (!trial.foreign.isEmpty() || !trial.foreignNote.isEmpty()) {
+        const QString why = trial.foreign.isEmpty() ? trial.foreignNote
+                                                    : Text::tr("it touched keys other than the ones the probe gave it");
+        trial.verdict.prepend(Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis "
+                                       "%1), not on %2: %3. That private server, with everything the script left "
+                                       "on it, is gone.")
+                                  .arg(trial.serverVersion, endpoint.address(), why));
+        return trial;
+    }
+    privateServer.stop();
+
+    report = runOn(endpoint, options, Stage::Given);
+    report.screened = true;
+    report.screenVersion = trial.serverVersion;
+    if (report.failure == ProbeReport::Failure::None)
+        report.verdict.prepend(Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
+                                        "touched no key but its own, so the probe ran it on %2.")
+                                   .arg(trial.serverVersion, endpoint.address()));
+    return report;
+}
+
+ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage)
+{
+    ProbeReport report;
+    report.clockControlled = m_call.carriesTime();
+    RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private);
+    ConnectOptions callOptions = options;
+    callOptions.commandTimeout = std::max(options.commandTimeout, guard.callTimeout());
+    RedisConnection connection;
+    QString why;
+    if (!connection.open(endpoint, callOptions) || !guard.start(endpoint, options, &why)) {
+        report.failure = ProbeReport::Failure::Connection;
+        report.failureMessage = connection.isOpen() ? why : connection.lastError().message;
+        return report;
+    }
+    ScriptKeyWatch watch;
+    ScriptKeyWatch* watching = stage == Stage::Private ? &watch : nullptr;
+    if (watching && !watch.start(endpoint, &why)) {
+        report.failure = ProbeReport::Failure::Connection;
+        report.failureMessage = why;
         return report;
     }
     {
@@ -204,25 +249,38 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
     add(ProbeScenario::Kind::SameNow, together + QStringLiteral("-limit"), p.sameNowCalls, 0, p.limit);
     if (report.clockControlled) {
         for (const double perMs : p.ratesPerMs) {
-            const QString name = QStringLiteral("rate-") + rate(perMs);
+            const QString name = QStringLiteral("rate-") + QString::number(perMs, 'g', 4);
             const qint64 spacing = std::llround(1000.0 / perMs);
             add(ProbeScenario::Kind::Rate, name, p.callsPerRate, spacing, 0, perMs);
             add(ProbeScenario::Kind::Rate, name + QStringLiteral("-limit"), p.callsPerRate, spacing, p.limit, perMs);
         }
         add(ProbeScenario::Kind::Slide, QStringLiteral("slide"), p.slideCalls, (p.windowMs + 1000) * 1000, 1);
+        add(ProbeScenario::Kind::Overlap, QStringLiteral("overlap"), p.overlapCalls, (p.windowMs / 2 + 1000) * 1000, 2);
     }
 
     QVector<QVector<ReplyReading>> readings;
     for (ProbeScenario& scenario : plan) {
         QVector<ReplyReading> replies;
-        const bool ok = runScenario(connection, runner, &scenario, &replies, &report);
+        const bool ok = runScenario(connection, runner, guard, watching, &scenario, &replies, &report);
         report.scenarios << scenario;
         readings << replies;
         if (!ok)
             break;
     }
     forgetConnection();
-    if (!connection.isOpen() && !report.keys.isEmpty()) {
+    if (guard.outcome() != RunawayGuard::Outcome::None && report.failure != ProbeReport::Failure::Runaway) {
+        report.failure = ProbeReport::Failure::Runaway;
+        report.failureMessage = guard.message();
+    }
+    if (watching && connection.isOpen() && report.failure == ProbeReport::Failure::None) {
+        why.clear();
+        const bool finished = watch.finish(connection, &why);
+        if (finished)
+            sortTouches(watch, endpoint, &report);
+        if (!finished || !why.isEmpty())
+            report.foreignNote = Text::tr("MONITOR could not tell every key the script touched (%1)").arg(why);
+    }
+    if (!connection.isOpen() && !report.keys.isEmpty() && guard.outcome() == RunawayGuard::Outcome::None) {
         // Cancelled or cut off mid-scenario: delete what the calls may have written on a fresh
         // connection, if the server still answers.
         RedisConnection cleanup;
@@ -232,16 +290,77 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
             cleanup.command(del);
         }
     }
-    if (report.failure == ProbeReport::Failure::None)
-        judge(&report, readings);
+    if (report.failure == ProbeReport::Failure::None) {
+        ProbeVerdict::Context context;
+        context.settings = &m_settings;
+        context.microseconds = m_call.uses(CallTemplate::Placeholder::NowUs);
+        context.scriptReadsLimit = m_scriptReadsLimit;
+        ProbeVerdict::judge(&report, readings, context);
+    }
     return report;
 }
 
-bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner, ProbeScenario* scenario,
-                              QVector<ReplyReading>* readings, ProbeReport* report)
+void ScriptProbe::sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& endpoint, ProbeReport* report)
+{
+    QList<QByteArray> learned;
+    RedisArgs leftBehind {QByteArrayLiteral("DEL")};
+    for (const KeyTouch& touch : watch.touches()) {
+        QByteArray base;
+        for (const ProbeScenario& s : std::as_const(report->scenarios)) {
+            if (!touch.key.isEmpty() && touch.db == endpoint.db && touch.key.startsWith(s.key))
+                base = s.key;
+        }
+        if (base.isEmpty()) {
+            report->foreign << touch;
+            if (!touch.key.isEmpty() && touch.db == endpoint.db)
+                leftBehind << touch.key;
+            continue;
+        }
+        const QByteArray suffix = touch.key.mid(base.size());
+        if (!suffix.isEmpty() && !m_keySuffixes.contains(suffix) && !learned.contains(suffix))
+            learned << suffix;
+    }
+    if (learned.size() > maxLearnedSuffixes)
+        report->foreignNote = Text::tr("the script made %1 different keys under the key it was given (such as %2), a "
+                                       "new one per call, which zsetlab could not name to delete on a server it did "
+                                       "not start")
+                                  .arg(learned.size())
+                                  .arg(QString::fromUtf8(report->scenarios.first().key + learned.first()));
+    else
+        m_keySuffixes << learned; // deleted by name on the given server
+    // The private server goes next, and everything with it; delete what the script left outside
+    // the probe's keys now all the same, so that nothing of it outlives the run even by a moment.
+    RedisConnection cleanup;
+    if (leftBehind.size() > 1 && cleanup.open(endpoint))
+        cleanup.command(leftBehind);
+}
+
+void ScriptProbe::expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
+                                     ProbeScenario* scenario)
+{
+    // The probe's clock jumps; Redis's does not. Move each key's TTL on by the jump, so that a key
+    // expires when the simulated time passes its TTL, as it would in real use.
+    for (const QByteArray& key : keys) {
+        const qint64 ttl = connection.command({QByteArrayLiteral("PTTL"), key}).toInteger();
+        if (ttl < 0)
+            continue; // no key, or no expiry
+        const qint64 left = ttl - gapMicros / 1000;
+        if (left <= 0) {
+            connection.command({QByteArrayLiteral("DEL"), key});
+            ++scenario->expiredKeys;
+        } else {
+            connection.command({QByteArrayLiteral("PEXPIRE"), key, QByteArray::number(left)});
+        }
+    }
+}
+
+bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard,
+                              ScriptKeyWatch* watch, ProbeScenario* scenario, QVector<ReplyReading>* readings,
+                              ProbeReport* report)
 {
     CallValues values;
     values.key = ZsetKeys::freshRunKey() + ':' + scenario->name.toUtf8();
+    scenario->key = values.key;
     values.windowMs = m_settings.windowMs;
     values.limit = scenario->limit > 0 ? scenario->limit : ProbeSettings::noLimit;
     QList<QByteArray> named; // every key the calls named, in order: the ones to read and delete
@@ -249,13 +368,19 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
         if (ZsetKeys::isOwnKey(key) && !named.contains(key))
             named << key;
     };
+    // Only where the simulated clock jumps by seconds can it pass a TTL.
+    const bool jumps = scenario->kind == ProbeScenario::Kind::Spread || scenario->kind == ProbeScenario::Kind::Slide
+        || scenario->kind == ProbeScenario::Kind::Overlap;
     QElapsedTimer clock;
     clock.start();
     bool ok = true;
     for (int i = 0; i < scenario->calls && ok; ++i) {
+        const qint64 previous = values.nowMicros;
         values.nowMicros = m_baseMicros
             + (scenario->kind == ProbeScenario::Kind::Rate ? std::llround(i * 1000.0 / scenario->perMs)
                                                            : i * scenario->spacingMicros);
+        if (jumps && i > 0 && connection.isOpen())
+            expireAsTimePasses(connection, named, values.nowMicros - previous, scenario);
         values.seq = ++m_seq;
         values.uuid = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
         const RedisArgs keys = m_call.expandKeys(values);
@@ -273,11 +398,30 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
                     nameKey(CallTemplate::expand(token, values));
             }
         }
-        const RedisReply reply = m_cancelled ? RedisReply::connectionLost(QStringLiteral("cancelled"))
-                                             : runner.run(connection, keys, args);
+        RedisReply reply;
+        if (m_cancelled) {
+            reply = RedisReply::connectionLost(QStringLiteral("cancelled"));
+        } else {
+            guard.arm(&connection);
+            reply = runner.run(connection, keys, args);
+            guard.disarm();
+        }
+        if (watch)
+            watch->poll();
         if (m_cancelled) {
             report->failure = ProbeReport::Failure::Cancelled;
             report->failureMessage = Text::tr("The probe was cancelled.");
+            ok = false;
+        } else if (guard.outcome() != RunawayGuard::Outcome::None) {
+            report->failure = ProbeReport::Failure::Runaway;
+            report->failureMessage = guard.message();
+            // A killed script's error names the line it was running.
+            report->failureLine = reply.isServerError() ? ScriptError::fromReply(reply.text()).line : 0;
+            if (report->failureLine > 0)
+                report->failureMessage += Text::tr(" It was running line %1 of the %2 scenario's call %3.")
+                                              .arg(report->failureLine)
+                                              .arg(scenario->name)
+                                              .arg(i + 1);
             ok = false;
         } else if (reply.isConnectionLost()) {
             report->failure = ProbeReport::Failure::Connection;
@@ -327,117 +471,4 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
     }
     report->keys << named;
     return ok;
-}
-
-void ScriptProbe::judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings) const
-{
-    // The first scenario teaches the reply style: no limit, and (unless the script reads its own
-    // clock) calls spread so that a correct limiter stores every one of them.
-    report->replyStyle = inferReplyStyle(readings.value(0), &report->replyStyleWhy);
-
-    const bool micro = m_call.uses(CallTemplate::Placeholder::NowUs);
-    int problems = 0;
-    QStringList& verdict = report->verdict;
-    if (report->replyStyle == ReplyStyle::Unknown)
-        verdict << Text::tr("zsetlab cannot read the replies: %1. The numbers below come from the sorted set "
-                            "alone.")
-                       .arg(report->replyStyleWhy);
-    for (int i = 0; i < report->scenarios.size(); ++i) {
-        ProbeScenario& s = report->scenarios[i];
-        if (s.limit > 0) {
-            const AdmissionCount count
-                = countAdmissions(report->replyStyle, readings.value(i), s.limit, m_scriptReadsLimit);
-            s.admitted = report->replyStyle == ReplyStyle::Unknown ? -1 : count.admitted;
-            s.unclear = count.unclear;
-            s.replyNote = count.note;
-            s.expectedAdmitted
-                = s.kind == ProbeScenario::Kind::Slide ? s.calls : int(std::min<qint64>(s.calls, s.limit));
-            if (s.admitted >= 0)
-                s.problem = s.admitted > s.expectedAdmitted || (s.unclear == 0 && s.admitted < s.expectedAdmitted);
-        } else {
-            s.expectedStored = s.calls;
-            s.problem = s.stored >= 0 && s.stored < s.calls;
-        }
-        problems += s.problem ? 1 : 0;
-    }
-
-    for (int i = 0; i < report->scenarios.size(); ++i) {
-        const ProbeScenario& s = report->scenarios[i];
-        const ProbeScenario* limited = i + 1 < report->scenarios.size() ? &report->scenarios[i + 1] : nullptr;
-        switch (s.kind) {
-        case ProbeScenario::Kind::Spread:
-            verdict << Text::tr("%1 calls %2 apart %3; the replies read as %4.")
-                           .arg(s.calls)
-                           .arg(duration(double(s.spacingMicros) / 1000), storedClause(s),
-                                replyStyleDescription(report->replyStyle));
-            break;
-        case ProbeScenario::Kind::SameNow:
-        case ProbeScenario::Kind::Rate:
-            if (s.limit > 0)
-                break; // told with the scenario before it
-            {
-                QString lead;
-                if (s.kind == ProbeScenario::Kind::Rate)
-                    lead = Text::tr("%1 calls at %2 per ms (over %3)")
-                               .arg(s.calls)
-                               .arg(rate(s.perMs), duration(double(s.calls - 1) / s.perMs));
-                else if (report->clockControlled)
-                    lead = Text::tr("%1 calls in one %2")
-                               .arg(s.calls)
-                               .arg(micro ? Text::tr("microsecond") : Text::tr("millisecond"));
-                else
-                    lead = Text::tr("%1 calls sent back to back (%2; the script reads the server's clock)")
-                               .arg(s.calls)
-                               .arg(duration(s.elapsedMs));
-                QString sentence = lead + QLatin1Char(' ') + storedClause(s);
-                if (limited && limited->limit > 0)
-                    sentence += QStringLiteral("; ") + admittedClause(*limited);
-                verdict << sentence + QLatin1Char('.');
-            }
-            break;
-        case ProbeScenario::Kind::Slide:
-            verdict << Text::tr("%1 calls %2 apart, each after the previous one left the %3 window: %4.")
-                           .arg(s.calls)
-                           .arg(duration(double(s.spacingMicros) / 1000), duration(double(m_settings.windowMs)),
-                                admittedClause(s));
-            break;
-        }
-    }
-
-    // The expiry, seen on the first scenario's sorted set right after its calls.
-    const ProbeScenario& first = report->scenarios.first();
-    const double window = double(m_settings.windowMs);
-    if (first.stored >= 0) {
-        if (first.ttlMs == -1) {
-            report->ttlProblem = true;
-            verdict << Text::tr("The sorted set has no expiry: the keys of idle clients stay for ever.");
-        } else if (first.ttlMs == -2) {
-            report->ttlProblem = true;
-            verdict << Text::tr("The sorted set was gone right after the calls: its expiry deletes it at once.");
-        } else if (first.ttlMs > 10 * window) {
-            report->ttlProblem = true;
-            verdict << Text::tr("The sorted set expires after %1, %2 times the %3 window: idle keys linger.")
-                           .arg(duration(double(first.ttlMs)))
-                           .arg(std::llround(double(first.ttlMs) / window))
-                           .arg(duration(window));
-        } else if (first.ttlMs < window / 2) {
-            report->ttlProblem = true;
-            verdict << Text::tr("The sorted set expires after %1, before the %2 window ends: requests still in "
-                                "the window are forgotten.")
-                           .arg(duration(double(first.ttlMs)), duration(window));
-        } else {
-            verdict << Text::tr("The sorted set expires after %1 (window %2).")
-                           .arg(duration(double(first.ttlMs)), duration(window));
-        }
-    }
-
-    report->countsRight = problems == 0;
-    if (problems > 0)
-        verdict << Text::tr("Verdict: the script counts wrong in %1 of %2 scenarios.")
-                       .arg(problems)
-                       .arg(report->scenarios.size());
-    else if (report->ttlProblem)
-        verdict << Text::tr("Verdict: the script counted right in every scenario, but its expiry is wrong.");
-    else
-        verdict << Text::tr("Verdict: the script counted right in every scenario.");
 }

@@ -4,12 +4,14 @@
 #include "limiterscript.h"
 #include "redisconnection.h"
 #include "replyreading.h"
+#include "scriptkeywatch.h"
 
 #include <QJsonObject>
 #include <QStringList>
 #include <QVector>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 
 // What the probe fires. Without a limit, {limit} carries noLimit so that no call is refused.
@@ -22,6 +24,12 @@ struct ProbeSettings
     QVector<double> ratesPerMs {0.5, 2, 10, 50};
     int callsPerRate = 100;
     int slideCalls = 5; // each after the previous one left the window, with limit 1
+    int overlapCalls = 5; // half a window apart, with limit 2: each call's previous one is still in
+    // A call that has not returned by then is a runaway: the probe ends it (SCRIPT KILL).
+    std::chrono::milliseconds scriptTimeout {1000};
+    // How the replies read; Unknown: learned from the calls (the first ones under a limit are
+    // admissions).
+    ReplyStyle replyStyle = ReplyStyle::Unknown;
 
     static constexpr qint64 noLimit = 1'000'000;
 };
@@ -29,11 +37,12 @@ struct ProbeSettings
 // One batch of calls on fresh keys, and what Redis showed afterwards.
 struct ProbeScenario
 {
-    enum class Kind { Spread, SameNow, Rate, Slide };
+    enum class Kind { Spread, SameNow, Rate, Slide, Overlap };
     Kind kind = Kind::SameNow;
     // "spread", "same-now", "same-now-limit" (or "back-to-back..." when the script reads the
-    // server's clock), "rate-2", "rate-2-limit", "slide"
+    // server's clock), "rate-2", "rate-2-limit", "slide", "overlap"
     QString name;
+    QByteArray key; // the fresh key of its calls: KEYS[1] is this key, or starts with it
     int calls = 0;
     double perMs = 0; // Rate
     qint64 spacingMicros = 0; // between the `now` of two calls (0 for same-now)
@@ -48,6 +57,8 @@ struct ProbeScenario
     int unclear = 0;
     QString replyNote;
 
+    int expiredKeys = 0; // keys deleted between calls because their TTL ran out in the simulated time
+
     int expectedStored = -1; // what a correct limiter stores (scenarios without a limit)
     int expectedAdmitted = -1; // what a correct limiter admits (scenarios with a limit)
     bool problem = false;
@@ -55,7 +66,13 @@ struct ProbeScenario
 
 struct ProbeReport
 {
-    enum class Failure { None, Connection, Script, Cancelled };
+    enum class Failure {
+        None,
+        Connection,
+        Script,
+        Cancelled,
+        Runaway, // a call did not finish within the script timeout (failureMessage says what was done)
+    };
     Failure failure = Failure::None;
     QString failureMessage; // what happened and what to do
     int failureLine = 0; // the script's line, for Lua errors
@@ -63,6 +80,7 @@ struct ProbeReport
     QString serverVersion;
     bool clockControlled = true; // false: the script reads the server clock (no {now} in the call)
     ReplyStyle replyStyle = ReplyStyle::Unknown;
+    bool replyStyleGiven = false; // from ProbeSettings (--reply), not learned
     QString replyStyleWhy; // when Unknown
     QVector<ProbeScenario> scenarios;
     QStringList verdict; // sentences with the numbers; the last one sums up
@@ -70,16 +88,31 @@ struct ProbeReport
     bool ttlProblem = false; // the key expires far too late, too early, or never
     QList<QByteArray> keys; // every key the calls named; all deleted again
 
-    bool hasProblem() const { return failure != Failure::None || !countsRight || ttlProblem; }
+    // Before a server zsetlab did not start sees the script, a private redis-server of zsetlab's
+    // own runs it while MONITOR watches which keys it touches.
+    bool screened = false;
+    QString screenVersion; // the private server's Redis version
+    bool ranOnTarget = true; // false: the report is the private run's; the given server saw nothing
+    QVector<KeyTouch> foreign; // keys (or server-wide commands) outside the probe's own keys
+    QString foreignNote; // why the private run was not followed by the real one, beyond foreign keys
+
+    bool hasProblem() const { return failure != Failure::None || !countsRight || ttlProblem || !foreign.isEmpty(); }
     const ProbeScenario* scenario(const QString& name) const;
     QJsonObject toJson() const;
 };
+
+class RunawayGuard;
 
 // Runs a user's limiter script on a real Redis, on fresh zsetlab: keys, the way a rate limiter
 // is used: calls spread in time, calls sharing one `now`, calls at a few rates, with and without
 // a limit, and calls more than a window apart. It reads the sorted sets the script wrote and
 // its replies, and says with numbers whether it counted right. Blocking, on its own connection:
 // call run() from a worker thread in a GUI; cancel() may come from any thread.
+//
+// It never changes a key it did not create on a server it did not start: it first runs the same
+// calls on a private redis-server of its own while MONITOR shows every key the script touches,
+// and runs on the given server only when the script touched no key but the probe's own. A call
+// that runs longer than the script timeout is ended with SCRIPT KILL.
 class ScriptProbe
 {
 public:
@@ -89,14 +122,18 @@ public:
     void cancel();
 
 private:
-    bool runScenario(RedisConnection& connection, ScriptRunner& runner, ProbeScenario* scenario,
-                     QVector<ReplyReading>* readings, ProbeReport* report);
-    void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings) const;
+    enum class Stage { Private, Given };
+    ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage);
+    bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,
+                     ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
+    void expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
+                            ProbeScenario* scenario);
+    void sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& endpoint, ProbeReport* report);
 
     LimiterScript m_script;
     CallTemplate m_call;
     ProbeSettings m_settings;
-    QList<QByteArray> m_keySuffixes;
+    QList<QByteArray> m_keySuffixes; // what the script appends to KEYS[1] (read, then learned)
     bool m_scriptReadsLimit = true;
     qint64 m_baseMicros = 0;
     qint64 m_seq = 0;

@@ -2,7 +2,7 @@
 // EVALSHA of a custom script. The input is parsed as RESP by hiredis's own reader (the parser the
 // connections use), turned into RedisReply values and handed to readLimiterReply() and the error
 // readers the burst uses for failed calls, and, as one series of calls, to the script doctor's
-// ReplyReading, inferReplyStyle() and countAdmissions().
+// ReplyReading, inferReplyStyle(), learnReplyStyle() and countAdmissions().
 #include "limiterreply.h"
 #include "limiterscript.h"
 #include "redisreply.h"
@@ -91,6 +91,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         const AdmissionCount count = countAdmissions(style, readings, 10, scriptReadsLimit);
         if (count.admitted + count.refused + count.unclear != readings.size())
             abort(); // every call is counted exactly once
+    }
+    // The same replies as the probe's batches: the first half without a limit, the rest under one.
+    const int half = int(readings.size()) / 2;
+    const ReplyStyle learned = learnReplyStyle({readings.mid(0, half)}, {LimitedReplies {3, readings.mid(half)}}, &why);
+    if (learned == ReplyStyle::Unknown && why.isEmpty())
+        abort();
+    for (const ReplyStyle deciding : {ReplyStyle::Admitted, ReplyStyle::Limited, ReplyStyle::NilAdmitted}) {
+        const AdmissionCount count = countAdmissions(deciding, readings, 3, true);
+        if (count.admitted + count.refused + count.unclear != readings.size())
+            abort();
     }
     return 0;
 }

@@ -73,9 +73,15 @@ private slots:
     void snippets_data();
     void snippets();
     void everyFindingSaysWhatToChange();
+    void gradesATimeMemberByItsClock_data();
+    void gradesATimeMemberByItsClock();
+    void compilesWithLua_data();
+    void compilesWithLua();
     void namesTheKeysTheScriptDerives();
     void noticesWhoComparesTheLimit_data();
     void noticesWhoComparesTheLimit();
+    void suggestsArgumentsFromWhatTheScriptDoes_data();
+    void suggestsArgumentsFromWhatTheScriptDoes();
     void templatesParse_data();
     void templatesParse();
     void templatesExpand_data();
@@ -138,6 +144,29 @@ void TestScriptDoctor::corpus_data()
         << names({"template-mismatch@14", "template-mismatch@15", "template-mismatch@16"});
     QTest::newRow("PEXPIRE with seconds") << "pexpire-seconds.lua"
                                           << "{now_s} {window_s} {uuid}" << names({"pexpire-in-seconds@18"});
+    // Issue 17: real-world shapes, and no false alarms.
+    QTest::newRow("a fixed key beside the window")
+        << "foreign-fixed-key.lua" << defaultArgs << names({"foreign-key@25"});
+    QTest::newRow("a prefix in front of the key, no expiry")
+        << "foreign-prefix-key.lua" << defaultArgs
+        << names({"foreign-key@19", "foreign-key@20", "foreign-key@21", "no-expiry@21"});
+    QTest::newRow("a loop waiting for a slot: nothing to read") << "runaway-wait.lua" << defaultArgs << QStringList();
+    QTest::newRow("a loop after a write: nothing to read") << "runaway-after-write.lua" << defaultArgs << QStringList();
+    QTest::newRow("\"true\" when limited, given the window's start")
+        << "reply-limited-strings.lua"
+        << "{now} {now-window} {limit} {uuid}" << QStringList();
+    QTest::newRow("the window's start given as the window")
+        << "reply-limited-strings.lua" << defaultArgs << names({"template-mismatch@16"});
+    QTest::newRow("nil when admitted: clean") << "reply-nil-admitted.lua" << defaultArgs << QStringList();
+    QTest::newRow("{allowed, remaining}: clean") << "reply-allowed-remaining.lua" << defaultArgs << QStringList();
+    QTest::newRow("server microseconds: a note") << "server-time-microseconds.lua"
+                                                 << "{window}" << names({"member-is-time@22"});
+    QTest::newRow("a window in seconds named like a time: clean")
+        << "window-seconds-named-time.lua"
+        << "{limit} {window_s} {now_s} {uuid}" << QStringList();
+    QTest::newRow("a syntax error") << "syntax-error.lua" << defaultArgs << names({"syntax-error@20"});
+    QTest::newRow("escape sequences in the member")
+        << "ansi-escapes.lua" << defaultArgs << names({"member-is-constant@19"});
 }
 
 void TestScriptDoctor::corpus()
@@ -147,6 +176,12 @@ void TestScriptDoctor::corpus()
     QFETCH(QStringList, expected);
     const ScriptExamination examination = ScriptDoctor::examine(corpusScript(file), callWith(args));
     QCOMPARE(found(examination), sorted(expected));
+    QCOMPARE(examination.compiles, !expected.contains(QLatin1String("syntax-error@20")));
+    // A note alone is no problem: server microseconds are unique on one server.
+    const bool onlyNotes
+        = std::all_of(examination.findings.begin(), examination.findings.end(),
+                      [](const ScriptFinding& f) { return f.severity == ScriptFinding::Severity::Info; });
+    QCOMPARE(examination.hasProblem(), !onlyNotes);
 }
 
 void TestScriptDoctor::snippets_data()
@@ -156,7 +191,7 @@ void TestScriptDoctor::snippets_data()
     QTest::addColumn<QStringList>("expected");
     const QByteArray trim = "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n";
     const QByteArray expire = "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
-    auto script = [&](const char* body) -> QByteArray { return trim + body + '\n' + expire; };
+    auto script = [&](const QByteArray& body) -> QByteArray { return trim + body + '\n' + expire; };
 
     QTest::newRow("member from string.format('%d')")
         << script("local now = tonumber(ARGV[1])\n"
@@ -178,7 +213,8 @@ void TestScriptDoctor::snippets_data()
         << script("local function remember(k, t, m)\n  return redis.call('ZADD', k, t, m)\nend\n"
                   "remember(KEYS[1], tonumber(ARGV[1]), ARGV[4])")
         << defaultArgs << QStringList();
-    QTest::newRow("member from INCR") << script("redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', 'x'))")
+    QTest::newRow("member from INCR") << script(
+        "redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[1] .. ':seq'))")
                                       << defaultArgs << QStringList();
     QTest::newRow("ms timestamp and id concatenated: exact and unique")
         << script("local now = tonumber(ARGV[1])\nredis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])")
@@ -258,15 +294,42 @@ void TestScriptDoctor::snippets_data()
     QTest::newRow("KEYS beyond the call template")
         << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\nredis.call('INCR', KEYS[2])") << defaultArgs
         << names({"keys-missing"});
+    const QByteArray add("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n");
+    QTest::newRow("a fixed key name") << script(QByteArray(add) + "redis.call('SET', 'victim', 'x')") << defaultArgs
+                                      << names({"foreign-key"});
+    QTest::newRow("a prefix in front of KEYS[1]")
+        << script("local k = 'prefix:' .. KEYS[1]\nredis.call('ZADD', k, ARGV[1], ARGV[4])") << defaultArgs
+        << names({"foreign-key", "no-expiry"});
+    QTest::newRow("a suffix after KEYS[1] is the caller's key")
+        << script(QByteArray(add) + "redis.call('INCR', KEYS[1] .. ':seq')\nredis.call('SET', KEYS[1] .. ARGV[4], 1)")
+        << defaultArgs << QStringList();
+    QTest::newRow("a key from ARGV") << script(QByteArray(add) + "redis.call('INCR', ARGV[4])") << defaultArgs
+                                     << names({"foreign-key"});
+    QTest::newRow("string.format after the key, and before it")
+        << script(QByteArray(add)
+                  + "redis.call('INCR', string.format('%s:hits', KEYS[1]))\n"
+                    "redis.call('INCR', string.format('rl:%s', KEYS[1]))")
+        << defaultArgs << names({"foreign-key"});
+    QTest::newRow("the whole database") << script(QByteArray(add) + "redis.call('FLUSHDB')") << defaultArgs
+                                        << names({"foreign-key"});
+    QTest::newRow("a second key among several")
+        << script(QByteArray(add) + "redis.call('DEL', KEYS[1] .. ':x', 'global')") << defaultArgs
+        << names({"foreign-key"});
+    QTest::newRow("ZUNIONSTORE with numkeys")
+        << script(QByteArray(add) + "redis.call('ZUNIONSTORE', KEYS[1] .. ':u', 2, KEYS[1], 'all')") << defaultArgs
+        << names({"foreign-key"});
+    QTest::newRow("a key the doctor cannot follow is left alone")
+        << script(QByteArray(add) + "local t = {}\nredis.call('INCR', t.key)") << defaultArgs << QStringList();
     QTest::newRow("comments and strings are not code")
         << script("--[[ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1]) ]]\n"
                   "-- redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])\n"
                   "local doc = [==[ZADD key now now]==]\n"
                   "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
         << defaultArgs << QStringList();
-    QTest::newRow("a line the doctor cannot read")
+    // Lua's own compiler names the error; the doctor still reads the lines after it.
+    QTest::newRow("a syntax error, and a finding after it")
         << script("local x = = 3\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])") << defaultArgs
-        << names({"member-is-time", "unread"});
+        << names({"member-is-time", "syntax-error"});
 }
 
 void TestScriptDoctor::snippets()
@@ -296,6 +359,85 @@ void TestScriptDoctor::everyFindingSaysWhatToChange()
         }
     }
     QVERIFY(findings > 0);
+}
+
+void TestScriptDoctor::gradesATimeMemberByItsClock_data()
+{
+    QTest::addColumn<QByteArray>("member"); // Lua for the member; t = redis.call('TIME'), now = ARGV[1]
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<ScriptFinding::Severity>("severity");
+    QTest::addColumn<QString>("explanationPart");
+    using S = ScriptFinding::Severity;
+    QTest::newRow("the caller's milliseconds: error")
+        << QByteArray("now") << "{now} {window}" << S::Error << "same millisecond";
+    QTest::newRow("the server's milliseconds: error")
+        << QByteArray("t[1] * 1000 + math.floor(t[2] / 1000)") << "{now} {window}" << S::Error << "same millisecond";
+    QTest::newRow("the server's microseconds as text: a note")
+        << QByteArray("t[1] .. string.format('%06d', t[2])") << "{now} {window}" << S::Info << "clock that steps back";
+    QTest::newRow("the server's seconds and microseconds joined: a note")
+        << QByteArray("t[1] .. '.' .. t[2]") << "{now} {window}" << S::Info << "never get the same member";
+    // Redis writes a number argument of redis.call with every digit; Lua's own .. keeps 14.
+    QTest::newRow("the server's milliseconds with the microsecond fraction: a note")
+        << QByteArray("t[1] * 1000 + t[2] / 1000") << "{now} {window}" << S::Info << "never get the same member";
+    QTest::newRow("the same made text with ..: error, in 100 us steps")
+        << QByteArray("(t[1] * 1000 + t[2] / 1000) .. ''") << "{now} {window}" << S::Error << "100-microsecond step";
+    QTest::newRow("the caller's microseconds: a warning")
+        << QByteArray("ARGV[1]") << "{now_us} {window}" << S::Warning << "Two app servers";
+}
+
+void TestScriptDoctor::gradesATimeMemberByItsClock()
+{
+    QFETCH(QByteArray, member);
+    QFETCH(QString, args);
+    QFETCH(ScriptFinding::Severity, severity);
+    QFETCH(QString, explanationPart);
+    const QByteArray source = "local t = redis.call('TIME')\nlocal now = tonumber(ARGV[1])\n"
+                              "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[2])\n"
+                              "redis.call('ZADD', KEYS[1], now, "
+        + member + ")\nredis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(args));
+    const auto finding = std::find_if(examination.findings.begin(), examination.findings.end(),
+                                      [](const ScriptFinding& f) { return f.code == QLatin1String("member-is-time"); });
+    QVERIFY2(finding != examination.findings.end(), qPrintable(found(examination).join(QLatin1Char(' '))));
+    QCOMPARE(finding->severity, severity);
+    QVERIFY2(finding->explanation.contains(explanationPart), qPrintable(finding->explanation));
+    if (severity == ScriptFinding::Severity::Info || explanationPart.contains(QLatin1String("micro")))
+        QVERIFY2(!finding->explanation.contains(QLatin1String("millisecond")), qPrintable(finding->explanation));
+}
+
+void TestScriptDoctor::compilesWithLua_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<int>("line"); // 0: compiles
+    QTest::addColumn<QString>("titlePart");
+    QTest::newRow("zsetlab's own script") << LimiterCatalog::builtin("sequence")->script.source() << 0 << "";
+    QTest::newRow("an operator missing its operand")
+        << QByteArray("local key = KEYS[1]\nlocal n = 1 +\nreturn n\n") << 3 << "cannot compile";
+    QTest::newRow("an if without end") << QByteArray("if true then\n  return 1\n") << 3 << "cannot compile";
+    QTest::newRow("Lua 5.4 syntax Redis does not know")
+        << QByteArray("local limit <const> = 5\nreturn limit\n") << 1 << "cannot compile";
+    QTest::newRow("binary data") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 18) << 1 << "not a Lua script";
+    QTest::newRow("precompiled bytecode") << QByteArray("\x1bLuaQ\0\x01\x04", 9) << 1 << "compiled Lua";
+    QTest::newRow("an escape sequence in code")
+        << QByteArray("redis.call('SET', KEYS[1], 1)\nlocal x = \x1b[2J\n") << 2 << "cannot compile";
+}
+
+void TestScriptDoctor::compilesWithLua()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(int, line);
+    QFETCH(QString, titlePart);
+    const ScriptExamination examination = ScriptDoctor::examine(source);
+    QCOMPARE(examination.compiles, line == 0);
+    const auto syntax = std::find_if(examination.findings.begin(), examination.findings.end(),
+                                     [](const ScriptFinding& f) { return f.code == QLatin1String("syntax-error"); });
+    QCOMPARE(syntax != examination.findings.end(), line > 0);
+    if (line == 0)
+        return;
+    QCOMPARE(syntax->line, line);
+    QCOMPARE(syntax->severity, ScriptFinding::Severity::Error);
+    QVERIFY2(syntax->title.contains(titlePart), qPrintable(syntax->title));
+    QVERIFY(examination.hasProblem());
 }
 
 void TestScriptDoctor::namesTheKeysTheScriptDerives()
@@ -331,6 +473,49 @@ void TestScriptDoctor::noticesWhoComparesTheLimit()
     QCOMPARE(ScriptDoctor::examine(source, callWith(args)).readsLimit, readsLimit);
 }
 
+void TestScriptDoctor::suggestsArgumentsFromWhatTheScriptDoes_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("suggested"); // empty: no template-mismatch finding
+    const QByteArray clearBefore = "local now = tonumber(ARGV[1])\nlocal clear_before = tonumber(ARGV[2])\n"
+                                   "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, clear_before)\n"
+                                   "redis.call('ZADD', KEYS[1], now, ARGV[3])\n"
+                                   "redis.call('PEXPIRE', KEYS[1], 60000)\n";
+    QTest::newRow("the window's start, given") << clearBefore << "{now} {now-window} {uuid}" << QString();
+    QTest::newRow("the window's start, given the window")
+        << clearBefore << "{now} {window} {uuid}" << QStringLiteral("{now} {now-window} {uuid}");
+    // Its name says a time; EXPIRE says a duration in seconds.
+    const QByteArray timeframe = "local limit = tonumber(ARGV[1])\nlocal timeframe = tonumber(ARGV[2])\n"
+                                 "local now = tonumber(ARGV[3])\n"
+                                 "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - timeframe)\n"
+                                 "if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end\n"
+                                 "redis.call('ZADD', KEYS[1], now, ARGV[4])\n"
+                                 "redis.call('EXPIRE', KEYS[1], timeframe)\nreturn 1\n";
+    QTest::newRow("a window in seconds that its name calls a time")
+        << timeframe << "{now} {window} {limit} {uuid}" << QStringLiteral("{limit} {window_s} {now_s} {uuid}");
+}
+
+void TestScriptDoctor::suggestsArgumentsFromWhatTheScriptDoes()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(QString, args);
+    QFETCH(QString, suggested);
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(args));
+    QStringList suggestions;
+    for (const ScriptFinding& finding : examination.findings) {
+        if (finding.code == QLatin1String("template-mismatch"))
+            suggestions << finding.suggestion;
+    }
+    if (suggested.isEmpty()) {
+        QVERIFY2(suggestions.isEmpty(), qPrintable(suggestions.join(QLatin1Char('\n'))));
+        return;
+    }
+    QVERIFY(!suggestions.isEmpty());
+    for (const QString& suggestion : std::as_const(suggestions))
+        QVERIFY2(suggestion.contains(QStringLiteral("--args \"%1\"").arg(suggested)), qPrintable(suggestion));
+}
+
 void TestScriptDoctor::templatesParse_data()
 {
     QTest::addColumn<QString>("keys");
@@ -352,6 +537,16 @@ void TestScriptDoctor::templatesParse_data()
                                     << "{now" << -1 << "not closed";
     QTest::newRow("stray closing brace") << "{key}"
                                          << "now}" << -1 << "without its {";
+    QTest::newRow("the window's start") << "{key}"
+                                        << "{now} {now-window} {now_s-window_s+1} {limit-1}" << 4 << "";
+    QTest::newRow("milliseconds minus seconds") << "{key}"
+                                                << "{now-window_s}" << -1 << "mixes units";
+    QTest::newRow("arithmetic on an id") << "{key}"
+                                         << "{now-uuid}" << -1 << "can be added and subtracted";
+    QTest::newRow("an operator without its operand") << "{key}"
+                                                     << "{now-}" << -1 << "is not a placeholder";
+    QTest::newRow("a number first") << "{key}"
+                                    << "{5-now}" << -1 << "start with a placeholder";
     QTest::newRow("unclosed quote") << "{key}"
                                     << "'{now} {window}" << -1 << "not closed";
 }
@@ -386,6 +581,10 @@ void TestScriptDoctor::templatesExpand_data()
     QTest::newRow("sequence in a literal") << "req-{seq}" << QByteArray("req-7");
     QTest::newRow("key with a suffix") << "{key}:seq" << QByteArray("zsetlab:k:seq");
     QTest::newRow("escaped braces") << "{{x}}" << QByteArray("{x}");
+    QTest::newRow("the window's start in ms") << "{now-window}" << QByteArray("1709999998623");
+    QTest::newRow("the window's start in seconds") << "{now_s-window_s}" << QByteArray("1709999998");
+    QTest::newRow("now plus a number") << "{now+1000}" << QByteArray("1710000001123");
+    QTest::newRow("limit minus one, in a literal") << "max={limit-1}" << QByteArray("max=4");
 }
 
 void TestScriptDoctor::templatesExpand()

@@ -88,6 +88,14 @@ private slots:
     void corpus_data();
     void corpus();
     void deletesEveryKeyItNamed();
+    void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
+    void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys();
+    void endsARunawayScript_data();
+    void endsARunawayScript();
+    void learnsReplyConventionsFromItsOwnCalls_data();
+    void learnsReplyConventionsFromItsOwnCalls();
+    void readsTheReplyOption_data();
+    void readsTheReplyOption();
     void readsRepliesAsScriptsMeanThem_data();
     void readsRepliesAsScriptsMeanThem();
     void learnsTheReplyStyle_data();
@@ -188,8 +196,12 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("randomseed(now): same now, same member")
         << "random-reseeded.lua"
         << "{now} {window} {limit}" << 0 << false << ReplyStyle::Admitted << "same-now" << 1;
-    QTest::newRow("count before trim: refused after the window moved")
-        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "slide" << 1;
+    // A window apart, the key has expired (its TTL is the window) and the client is admitted; half a
+    // window apart, the expired entry is still counted and the third call is refused.
+    QTest::newRow("count before trim: refused while an old entry is still counted")
+        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "overlap" << 4;
+    QTest::newRow("count before trim: a window apart, the key's TTL has run out")
+        << "count-before-trim.lua" << defaultArgs << 0 << false << ReplyStyle::Admitted << "slide" << 5;
     QTest::newRow("window first, caller sequence: right")
         << "window-first-sequence.lua"
         << "{window} {limit} {now} {seq}" << 1 << false << ReplyStyle::CountBeforeCall << "rate-10-limit" << 5;
@@ -197,6 +209,22 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("PEXPIRE with seconds: expires within the window")
         << "pexpire-seconds.lua"
         << "{now_s} {window_s} {uuid}" << -1 << true << ReplyStyle::CountWithCall << "slide" << 5;
+    QTest::newRow("\"true\" when limited, count > limit: one too many")
+        << "reply-limited-strings.lua"
+        << "{now} {now-window} {limit} {uuid}" << 0 << false << ReplyStyle::Limited << "same-now-limit" << 6;
+    QTest::newRow("the window's start from {now-window}: the window slides")
+        << "reply-limited-strings.lua"
+        << "{now} {now-window} {limit} {uuid}" << 0 << false << ReplyStyle::Limited << "slide" << 5;
+    QTest::newRow("nil when admitted, a message when not: right")
+        << "reply-nil-admitted.lua" << defaultArgs << 1 << false << ReplyStyle::NilAdmitted << "rate-50-limit" << 5;
+    QTest::newRow("{allowed, remaining} with a boolean: right")
+        << "reply-allowed-remaining.lua" << defaultArgs << 1 << false << ReplyStyle::Admitted << "rate-10-limit" << 5;
+    QTest::newRow("server microseconds: every back-to-back call stored")
+        << "server-time-microseconds.lua"
+        << "{window}" << 1 << false << ReplyStyle::CountWithCall << "back-to-back" << 20;
+    QTest::newRow("a window in seconds named like a time: right")
+        << "window-seconds-named-time.lua"
+        << "{limit} {window_s} {now_s} {uuid}" << 1 << false << ReplyStyle::Admitted << "overlap" << 5;
 }
 
 void TestScriptProbe::corpus()
@@ -244,6 +272,148 @@ void TestScriptProbe::deletesEveryKeyItNamed()
         QVERIFY2(std::any_of(report.keys.begin(), report.keys.end(),
                              [&](const QByteArray& key) { return key.endsWith(companion); }),
                  "the key the script derives is named, so it is deleted too");
+    }
+}
+
+void TestScriptProbe::runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("touched"); // a command and key among the foreign ones
+    QTest::newRow("a fixed key") << "foreign-fixed-key.lua"
+                                 << "HINCRBY limiter:stats";
+    QTest::newRow("a prefix in front of the key") << "foreign-prefix-key.lua"
+                                                  << "ZADD ratelimit:zsetlab:run:";
+}
+
+void TestScriptProbe::runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, touched);
+    m_connection.command({"HSET", "limiter:stats", "admitted", "41", "owner", "someone else"});
+    const RedisReply before = m_connection.command({"HGETALL", "limiter:stats"});
+    const qint64 keysBefore = m_connection.command({"DBSIZE"}).toInteger();
+
+    const ProbeReport report = probe(corpusScript(file), CallTemplate::zsetlabConvention());
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QVERIFY(report.screened);
+    QVERIFY(!report.ranOnTarget);
+    QVERIFY(report.hasProblem());
+    QStringList foreign;
+    for (const KeyTouch& touch : report.foreign)
+        foreign << QString::fromUtf8(touch.command + ' ' + touch.key);
+    QVERIFY2(std::any_of(foreign.begin(), foreign.end(), [&](const QString& t) { return t.startsWith(touched); }),
+             qPrintable(foreign.join(QLatin1Char('\n'))));
+    const QString verdict = report.verdict.join(QLatin1Char('\n'));
+    QVERIFY2(verdict.contains(QLatin1String("ran only on a private redis-server")), qPrintable(verdict));
+    QVERIFY2(verdict.contains(touched.section(QLatin1Char(' '), 0, 0)), qPrintable(verdict));
+
+    // The given server saw nothing: its hash is as it was, and no key came or went.
+    QCOMPARE(m_connection.command({"HGETALL", "limiter:stats"}).toDisplayString(), before.toDisplayString());
+    QCOMPARE(m_connection.command({"DBSIZE"}).toInteger(), keysBefore);
+    m_connection.command({"DEL", "limiter:stats"});
+}
+
+void TestScriptProbe::endsARunawayScript_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("a loop that only reads: SCRIPT KILL") << "runaway-wait.lua"
+                                                         << "ended it with SCRIPT KILL";
+    QTest::newRow("a loop after a write: UNKILLABLE, the private server shut down") << "runaway-after-write.lua"
+                                                                                    << "UNKILLABLE";
+}
+
+void TestScriptProbe::endsARunawayScript()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, messagePart);
+    ProbeSettings settings;
+    settings.scriptTimeout = std::chrono::milliseconds(300);
+    const ProbeReport report = probe(corpusScript(file), CallTemplate::zsetlabConvention(), settings);
+    QCOMPARE(report.failure, ProbeReport::Failure::Runaway);
+    QVERIFY2(report.failureMessage.contains(QLatin1String("did not finish within 300 ms")),
+             qPrintable(report.failureMessage));
+    QVERIFY2(report.failureMessage.contains(messagePart), qPrintable(report.failureMessage));
+    QVERIFY2(report.failureMessage.contains(QLatin1String("saw nothing of it")), qPrintable(report.failureMessage));
+    QVERIFY(!report.ranOnTarget);
+    QCOMPARE(m_connection.command({"PING"}).text(), QStringLiteral("PONG"));
+}
+
+void TestScriptProbe::learnsReplyConventionsFromItsOwnCalls_data()
+{
+    QTest::addColumn<QStringList>("unlimited"); // Lua values the calls replied, without a limit
+    QTest::addColumn<QStringList>("limited"); // with limit 3
+    QTest::addColumn<ReplyStyle>("style");
+    const QStringList falses = names({"'false'", "'false'", "'false'", "'false'"});
+    QTest::newRow("\"false\" then \"true\": true means limited")
+        << falses << names({"'false'", "'false'", "'false'", "'true'", "'true'"}) << ReplyStyle::Limited;
+    QTest::newRow("0 then 1: an inverted decision")
+        << names({"0", "0", "0"}) << names({"0", "0", "0", "1", "1"}) << ReplyStyle::Limited;
+    QTest::newRow("nil then a wait time in ms")
+        << names({"nil", "nil"}) << names({"nil", "nil", "nil", "850", "420"}) << ReplyStyle::Limited;
+    QTest::newRow("nil then a message") << names({"nil", "nil"}) << names({"nil", "nil", "nil", "'slow down'"})
+                                        << ReplyStyle::NilAdmitted;
+    QTest::newRow("0 everywhere: no way to tell")
+        << names({"0", "0"}) << names({"0", "0", "0", "0", "0"}) << ReplyStyle::Unknown;
+    QTest::newRow("{true, n} then {false, 0}")
+        << names({"{true, 9}", "{true, 8}"}) << names({"{true, 2}", "{true, 1}", "{true, 0}", "{false, 0}"})
+        << ReplyStyle::Admitted;
+    QTest::newRow("a count stays a count")
+        << names({"1", "2", "3"}) << names({"1", "2", "3", "4"}) << ReplyStyle::CountWithCall;
+}
+
+void TestScriptProbe::learnsReplyConventionsFromItsOwnCalls()
+{
+    QFETCH(QStringList, unlimited);
+    QFETCH(QStringList, limited);
+    QFETCH(ReplyStyle, style);
+    // Real replies: each value goes through Redis's own Lua-to-reply conversion.
+    auto read = [this](const QStringList& values) {
+        QVector<ReplyReading> readings;
+        for (const QString& value : values)
+            readings << ReplyReading::read(m_connection.command({"EVAL", "return " + value.toUtf8(), "0"}));
+        return readings;
+    };
+    QString why;
+    const ReplyStyle learned = learnReplyStyle({read(unlimited)}, {LimitedReplies {3, read(limited)}}, &why);
+    QCOMPARE(learned, style);
+    QCOMPARE(why.isEmpty(), style != ReplyStyle::Unknown);
+    if (style == ReplyStyle::Unknown)
+        QVERIFY2(why.contains(QLatin1String("--reply")), qPrintable(why));
+    // Read that way, the calls under the limit admit exactly the first three.
+    if (style != ReplyStyle::Unknown && style != ReplyStyle::CountWithCall) {
+        const AdmissionCount count = countAdmissions(style, read(limited), 3, true);
+        QCOMPARE(count.admitted, 3);
+        QCOMPARE(count.unclear, 0);
+    }
+}
+
+void TestScriptProbe::readsTheReplyOption_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<ReplyStyle>("style"); // Unknown: refused
+    QTest::newRow("count") << "count" << ReplyStyle::CountWithCall;
+    QTest::newRow("count-before") << "count-before" << ReplyStyle::CountBeforeCall;
+    QTest::newRow("allowed=1") << "allowed=1" << ReplyStyle::Admitted;
+    QTest::newRow("allowed=true") << "allowed=true" << ReplyStyle::Admitted;
+    QTest::newRow("allowed=0") << "allowed=0" << ReplyStyle::Limited;
+    QTest::newRow("limited=true") << "Limited=True" << ReplyStyle::Limited;
+    QTest::newRow("allowed=nil") << "allowed=nil" << ReplyStyle::NilAdmitted;
+    QTest::newRow("a name the JSON uses") << "nil-admitted" << ReplyStyle::NilAdmitted;
+    QTest::newRow("nonsense") << "allowed=maybe" << ReplyStyle::Unknown;
+}
+
+void TestScriptProbe::readsTheReplyOption()
+{
+    QFETCH(QString, text);
+    QFETCH(ReplyStyle, style);
+    ReplyStyle parsed = ReplyStyle::Unknown;
+    QCOMPARE(parseReplyStyle(text, &parsed), style != ReplyStyle::Unknown);
+    if (style != ReplyStyle::Unknown) {
+        QCOMPARE(parsed, style);
+        ReplyStyle again = ReplyStyle::Unknown;
+        QVERIFY(parseReplyStyle(replyStyleName(parsed), &again));
+        QCOMPARE(again, parsed);
     }
 }
 
@@ -430,6 +600,15 @@ void TestScriptProbe::doctorUsageErrors_data()
                                  << now << QStringLiteral("--live") << QStringLiteral("--limit") << QStringLiteral("0"))
                              << "--limit";
     QTest::newRow("unknown flag") << (names({"doctor"}) << now << QStringLiteral("--deep")) << "deep";
+    QTest::newRow("a reply style it does not know")
+        << (names({"doctor"}) << now << QStringLiteral("--live") << QStringLiteral("--reply") << QStringLiteral("yes"))
+        << "--reply must be one of";
+    QTest::newRow("--reply without --live")
+        << (names({"doctor"}) << now << QStringLiteral("--reply") << QStringLiteral("count")) << "add --live";
+    QTest::newRow("a script timeout of 0")
+        << (names({"doctor"}) << now << QStringLiteral("--live") << QStringLiteral("--script-timeout")
+                              << QStringLiteral("0"))
+        << "--script-timeout";
 }
 
 void TestScriptProbe::doctorUsageErrors()
@@ -465,6 +644,24 @@ void TestScriptProbe::doctorExitCodes_data()
                               << QStringLiteral("{now_s} {window_s} {limit}") << live)
         << 1 << "were stored as 1 entry";
     QTest::newRow("missing script: 4") << names({"doctor", "/nonexistent/limiter.lua"}) << 4 << "";
+    QTest::newRow("syntax error: 4") << (names({"doctor"}) << corpusFile("syntax-error.lua")) << 4 << "syntax-error";
+    QTest::newRow("syntax error, live: 4, nothing runs")
+        << (names({"doctor"}) << corpusFile("syntax-error.lua") << live) << 4 << "line 20";
+    QTest::newRow("a fixed key, live: 1, only on a private server")
+        << (names({"doctor"}) << corpusFile("foreign-fixed-key.lua") << live) << 1 << "instead of";
+    QTest::newRow("a runaway loop, live: 4")
+        << (names({"doctor"}) << corpusFile("runaway-wait.lua") << live) << 4 << "No findings.";
+    QTest::newRow("nil when admitted, live: 0")
+        << (names({"doctor"}) << corpusFile("reply-nil-admitted.lua") << live) << 0 << "counted right";
+    QTest::newRow("\"true\" when limited, given as --reply, live: 1")
+        << (names({"doctor"}) << corpusFile("reply-limited-strings.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{now} {now-window} {limit} {uuid}") << QStringLiteral("--reply")
+                              << QStringLiteral("limited=true") << live)
+        << 1 << "admits limit + 1";
+    QTest::newRow("server microseconds: a note, and the live run agrees: 0")
+        << (names({"doctor"}) << corpusFile("server-time-microseconds.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{window}") << live)
+        << 0 << "counted right in every scenario";
     QTest::newRow("script fails on Redis: 4")
         << (names({"doctor"}) << corpusFile("window-first-sequence.lua") << QStringLiteral("--args")
                               << QStringLiteral("{window}") << live)
