@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -34,7 +35,9 @@ ExportDialog::ExportDialog(const QList<Part>& parts, QWidget* parent)
     form->addRow(tr("&Part"), m_part);
     form->addRow(tr("&Format"), m_format);
     form->addRow(tr("&Scale"), m_scale);
-    form->addRow(tr("&File"), pathRow);
+    auto* fileLabel = new QLabel(tr("&File"), this); // a layout cannot be a buddy: the line edit is
+    fileLabel->setBuddy(m_path);
+    form->addRow(fileLabel, pathRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);

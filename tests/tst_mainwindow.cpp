@@ -1,12 +1,15 @@
 #include "burstpanel.h"
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
+#include "connectdialog.h"
+#include "exportdialog.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "planfields.h"
 #include "planmodel.h"
 #include "runview.h"
+#include "scriptdoctordialog.h"
 #include "serverbar.h"
 #include "serversession.h"
 #include "testredis.h"
@@ -72,6 +75,7 @@ private slots:
     void scenarioPlanSurvivesOpenFireSave_data();
     void scenarioPlanSurvivesOpenFireSave();
     void windowImageIsNotBlank();
+    void mnemonicLabelsHaveBuddies();
 
 private:
     void connectWindow();
@@ -360,6 +364,28 @@ void TestMainWindow::windowImageIsNotBlank()
     QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
     QVERIFY2(inkShare(image) > 0.2, "the window picture is nearly one colour");
     QVERIFY(m_window->runView(LimiterExperiment::Left)->counts()->plottedPoints() > 0);
+}
+
+// A label's "&F" underlines F and moves the focus to its buddy; without a buddy Qt shows the "&"
+// itself ("&File" in Export Picture once did).
+void TestMainWindow::mnemonicLabelsHaveBuddies()
+{
+    ExportDialog exportDialog({{QStringLiteral("window"), m_window.get()}}, m_window.get());
+    ConnectDialog connectDialog(RedisServerChoice::Request(), m_window.get());
+    ScriptDoctorDialog doctor(m_window->session(), m_window.get());
+    int checked = 0;
+    for (const QWidget* root :
+         std::initializer_list<const QWidget*> {m_window.get(), &exportDialog, &connectDialog, &doctor}) {
+        for (const QLabel* label : root->findChildren<QLabel*>()) {
+            QString text = label->text();
+            text.remove(QStringLiteral("&&"));
+            if (!text.contains(QLatin1Char('&')) || Qt::mightBeRichText(label->text()))
+                continue;
+            QVERIFY2(label->buddy(), qPrintable(QStringLiteral("\"%1\" has no buddy").arg(label->text())));
+            ++checked;
+        }
+    }
+    QVERIFY(checked >= 5);
 }
 
 QTEST_MAIN(TestMainWindow)
