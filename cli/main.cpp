@@ -33,8 +33,8 @@ int main(int argc, char* argv[])
         QTextStream(stdout) << "zsetlab-cli " << ZSETLAB_VERSION << '\n';
         return 0;
     }
-    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h") ||
-        command == QLatin1String("help")) {
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")
+        || command == QLatin1String("help")) {
         QTextStream(command.isEmpty() ? stderr : stdout) << usage;
         return command.isEmpty() ? 2 : 0;
     }

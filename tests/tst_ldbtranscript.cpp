@@ -257,14 +257,24 @@ void TestLdbTranscript::showsRoundedNumbersWhole_data()
     QTest::addColumn<QString>("printed");
     QTest::addColumn<QString>("shown");
     // LDB's %g text of each local, and what the debugger view shows.
-    QTest::newRow("now = tonumber(ARGV[1])") << "now" << "1.79611e+12" << "1796110592123";
-    QTest::newRow("oldest = now - window") << "oldest" << "1.79611e+12" << "1796110591123";
-    QTest::newRow("a small number stays") << "window" << "1000" << "1000";
-    QTest::newRow("text stays") << "member" << "\"1796110592123\"" << "\"1796110592123\"";
+    QTest::newRow("now = tonumber(ARGV[1])") << "now"
+                                             << "1.79611e+12"
+                                             << "1796110592123";
+    QTest::newRow("oldest = now - window") << "oldest"
+                                           << "1.79611e+12"
+                                           << "1796110591123";
+    QTest::newRow("a small number stays") << "window"
+                                          << "1000"
+                                          << "1000";
+    QTest::newRow("text stays") << "member"
+                                << "\"1796110592123\""
+                                << "\"1796110592123\"";
     QTest::newRow("not defined from ARGV: marked as rounded")
-        << "count" << "4.2e+15" << QStringLiteral("≈ 4.2e+15 (the debugger prints 6 digits)");
+        << "count"
+        << "4.2e+15" << QStringLiteral("≈ 4.2e+15 (the debugger prints 6 digits)");
     QTest::newRow("defined, yet not what LDB printed: not guessed")
-        << "limit" << "1.5e+12" << QStringLiteral("≈ 1.5e+12 (the debugger prints 6 digits)");
+        << "limit"
+        << "1.5e+12" << QStringLiteral("≈ 1.5e+12 (the debugger prints 6 digits)");
 }
 
 void TestLdbTranscript::showsRoundedNumbersWhole()
