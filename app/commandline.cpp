@@ -89,8 +89,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
-    parser.addOptions({redisOption, noSpawnOption, privateOption, lessonOption, scenarioOption, pngOption, svgOption, jsonOption,
-                       sizeOption, scaleOption, langOption});
+    parser.addOptions({redisOption, noSpawnOption, privateOption, lessonOption, scenarioOption, pngOption, svgOption,
+                       jsonOption, sizeOption, scaleOption, langOption});
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
 

@@ -10,13 +10,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QSettings>
-#include <QSignalBlocker>
-#include <QSpinBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -31,10 +31,7 @@ LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
     m_counter = new QLabel(this);
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
-    m_title->setFont(titleFont);
+    applyFonts();
     m_body = new QTextBrowser(this);
     m_body->setOpenExternalLinks(false);
     m_result = new QLabel(this);
@@ -104,6 +101,17 @@ void LessonPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::FontChange)
+        applyFonts();
+}
+
+void LessonPanel::applyFonts()
+{
+    // The heading stays larger than the text as the window's text grows.
+    QFont heading = font();
+    heading.setBold(true);
+    heading.setPointSizeF(font().pointSizeF() * 1.3);
+    m_title->setFont(heading);
 }
 
 void LessonPanel::retranslate()
@@ -494,33 +502,33 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    {tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
                        "limiter admit now?")}});
 
-    all.push_back({tr("Trap 1: math.random() is not random everywhere"),
-                   tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
-                      "reseed Lua's generator with the same seed at the start of every script call, so the "
-                      "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
-                      "and the fix still collides. Redis 7 keeps one generator running.</p>"
-                      "<p>Your server is Redis %1.</p>")
-                       .arg(version.toHtmlEscaped()),
-                   tr("Send 100 requests in one millisecond with math.random()"),
-                   [this] {
-                       fire(lessonPlan("random", 100, 0), [this] {
-                           const auto& server = m_stage.session->server();
-                           const Ran left = ran(LimiterExperiment::Left);
-                           finish(
-                               [ran = left, reseeds = server.reseedsLuaRandomPerCall(),
-                                version = server.version]() -> QString {
-                                   return describeRun(ran, false)
-                                       + (reseeds ? tr(": this server reseeds per call, the fix collides here")
-                                                  : tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
-                                                       "same burst stores 1")
-                                                        .arg(version));
-                               },
-                               m_stage.zset, left.summary.finalCount);
-                       });
-                   },
-                   QStringLiteral("random"),
-                   {tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
-                       "will the ZSET hold on this server?")}});
+    all.push_back(
+        {tr("Trap 1: math.random() is not random everywhere"),
+         tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
+            "reseed Lua's generator with the same seed at the start of every script call, so the "
+            "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
+            "and the fix still collides. Redis 7 keeps one generator running.</p>"
+            "<p>Your server is Redis %1.</p>")
+             .arg(version.toHtmlEscaped()),
+         tr("Send 100 requests in one millisecond with math.random()"),
+         [this] {
+             fire(lessonPlan("random", 100, 0), [this] {
+                 const auto& server = m_stage.session->server();
+                 const Ran left = ran(LimiterExperiment::Left);
+                 finish(
+                     [ran = left, reseeds = server.reseedsLuaRandomPerCall(), version = server.version]() -> QString {
+                         return describeRun(ran, false)
+                             + (reseeds ? tr(": this server reseeds per call, the fix collides here")
+                                        : tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
+                                             "same burst stores 1")
+                                              .arg(version));
+                     },
+                     m_stage.zset, left.summary.finalCount);
+             });
+         },
+         QStringLiteral("random"),
+         {tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
+             "will the ZSET hold on this server?")}});
 
     all.push_back({tr("Trap 2: microseconds merge into text"),
                    tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "

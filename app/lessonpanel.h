@@ -102,6 +102,7 @@ private:
     QVector<Step> steps();
     void showStep();
     void retranslate();
+    void applyFonts();
     // Shows a step's result: a function, so that a language change makes the line again.
     // `answer` answers the step's question: a number, or a choice's index.
     void finish(std::function<QString()> result, QWidget* spotlight, qint64 answer = -1);

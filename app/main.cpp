@@ -1,8 +1,8 @@
 #include "commandline.h"
 #include "firecontrol.h"
 #include "headlessexport.h"
-#include "lessonexport.h"
 #include "language.h"
+#include "lessonexport.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -66,6 +66,8 @@ int main(int argc, char* argv[])
     request.url = options.redisUrl;
     request.allowSpawn = options.allowSpawn;
     request.privateServer = options.privateServer;
+    if (options.lessonStep >= 0 || options.exporting)
+        window.setPictureSize(options.job.size); // whatever the screen
     if (options.lessonStep >= 0) {
         LessonExport::Job job;
         job.step = options.lessonStep;

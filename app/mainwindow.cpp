@@ -5,6 +5,7 @@
 #include "charts/timelineview.h"
 #include "connectdialog.h"
 #include "debuggerview.h"
+#include "elidinglabel.h"
 #include "exportactions.h"
 #include "firecontrol.h"
 #include "language.h"
@@ -13,11 +14,13 @@
 #include "presentation.h"
 #include "runview.h"
 #include "scenarioactions.h"
+#include "screenfit.h"
 #include "scriptdoctordialog.h"
 #include "scriptview.h"
 #include "serverbar.h"
 #include "serversession.h"
 #include "sweepwindow.h"
+#include "verticalscrollarea.h"
 #include "zsetpanel.h"
 
 #include <QAction>
@@ -31,6 +34,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -80,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
 
     createDocks();
-    m_serverStatus = new QLabel(this);
+    m_serverStatus = new ElidingLabel(this);
     statusBar()->addPermanentWidget(m_serverStatus);
     createMenus();
 
@@ -97,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
     connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
     connect(m_session, &ServerSession::stateChanged, this, [this] {
-        m_serverStatus->setText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
+        m_serverStatus->setFullText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
     });
     connect(m_session, &ServerSession::failed, this, [this](const QString& message) { showStatus(message, 10000); });
     connect(m_session, &ServerSession::privateServerReplaced, this, [this] {
@@ -117,12 +121,7 @@ void MainWindow::createDocks()
     auto* burstDock = new QDockWidget(this);
     m_texts.add([burstDock] { burstDock->setWindowTitle(tr("Burst")); });
     burstDock->setObjectName(QStringLiteral("BurstDock"));
-    auto* scroll = new QScrollArea(burstDock);
-    scroll->setWidget(m_burstPanel);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(std::min(m_burstPanel->sizeHint().width() + 16, 330));
-    burstDock->setWidget(scroll);
+    burstDock->setWidget(new VerticalScrollArea(m_burstPanel, burstDock));
     addDockWidget(Qt::LeftDockWidgetArea, burstDock);
 
     m_zsetPanel = new ZsetPanel(this);
@@ -130,7 +129,6 @@ void MainWindow::createDocks()
     m_texts.add([zsetDock] { zsetDock->setWindowTitle(tr("ZSET contents")); });
     zsetDock->setObjectName(QStringLiteral("ZsetDock"));
     zsetDock->setWidget(m_zsetPanel);
-    m_zsetPanel->setMinimumWidth(280);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
 
     LessonStage stage;
@@ -146,10 +144,14 @@ void MainWindow::createDocks()
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
     lessonDock->setObjectName(QStringLiteral("LessonDock"));
-    lessonDock->setWidget(m_lessonPanel);
+    lessonDock->setWidget(new VerticalScrollArea(m_lessonPanel, lessonDock));
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
     tabifyDockWidget(burstDock, lessonDock);
     burstDock->raise();
+    m_screenFit = new ScreenFit(this, zsetDock, lessonDock);
+    m_presentation->setFitCheck([this] { return m_screenFit->fit(); });
+    connect(m_presentation, &Presentation::zoomLimited, this,
+            [this] { showStatus(tr("The text is as large as this screen allows."), 5000); });
 }
 
 void MainWindow::wireExperiment()
@@ -186,6 +188,13 @@ void MainWindow::wireExperiment()
             m_zsetPanel->selectMember(member);
         });
     }
+}
+
+void MainWindow::setPictureSize(QSize size)
+{
+    m_screenFit->setFixedRoom(size);
+    resize(size);
+    m_screenFit->fit();
 }
 
 void MainWindow::showLesson()
@@ -304,7 +313,38 @@ void MainWindow::changeEvent(QEvent* event)
         m_exportActions->retranslate();
         m_scenarioActions->retranslate();
         updateRunTitles();
+        // Once every panel has its new texts: a longer language may need the room of a dock.
+        QTimer::singleShot(0, this, &MainWindow::fitScreen);
     }
+    if (event->type() == QEvent::WindowStateChange)
+        QTimer::singleShot(0, this, &MainWindow::fitScreen);
+}
+
+void MainWindow::fitScreen()
+{
+    // Sizes that settle after a zoom (panels that measure their text later) can still push the
+    // window past its screen: then the text steps back down to the largest size that fits.
+    bool limited = false;
+    while (!m_screenFit->fit() && m_presentation->zoom() > 1.0 + 1e-9) {
+        m_presentation->zoomOut();
+        limited = true;
+    }
+    if (limited)
+        showStatus(tr("The text is as large as this screen allows."), 5000);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // A panel that grew (a longer text, a larger font) can push the window past its screen.
+    if (screen() && !screen()->availableGeometry().contains(frameGeometry()))
+        QTimer::singleShot(0, this, &MainWindow::fitScreen);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }
 
 void MainWindow::connectToServer(const RedisServerChoice::Request& request)

@@ -24,7 +24,9 @@ class RunView;
 class ScenarioActions;
 class ScriptDoctorDialog;
 class ScriptView;
+class ScreenFit;
 class ServerBar;
+class ElidingLabel;
 class ServerSession;
 class ZsetPanel;
 
@@ -60,6 +62,9 @@ public:
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    // Pictures of a given size (headless exports): the window is that size and arranges its docks
+    // as a screen of that size would have them, whatever the screen.
+    void setPictureSize(QSize size);
     // Brings the lesson's dock to the front (it shares a tab with the Burst panel).
     void showLesson();
     BurstPanel* burstPanel() const { return m_burstPanel; }
@@ -78,8 +83,12 @@ public slots:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // Arranges the docks for the screen, and steps the zoom down when even that does not fit.
+    void fitScreen();
     void createDocks();
     void createMenus();
     void createLanguageMenu(QMenu* view);
@@ -113,7 +122,8 @@ private:
     RunView* m_right = nullptr;
     QSplitter* m_runs = nullptr;
     ZsetPanel* m_zsetPanel = nullptr;
-    QLabel* m_serverStatus = nullptr;
+    ElidingLabel* m_serverStatus = nullptr;
+    ScreenFit* m_screenFit = nullptr;
     QAction* m_fire = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_reset = nullptr;

@@ -25,13 +25,26 @@ void Presentation::setZoom(double zoom)
     zoom = std::clamp(zoom, minZoom, maxZoom);
     if (qFuzzyCompare(zoom, m_zoom))
         return;
+    const double before = m_zoom;
+    applyZoom(zoom);
+    if (m_fits && !m_fits() && zoom > before) {
+        // Larger text would push the window off its screen: stay where it fitted.
+        applyZoom(before);
+        m_fits();
+        emit zoomLimited(before);
+        return;
+    }
+    emit zoomChanged(zoom);
+}
+
+void Presentation::applyZoom(double zoom)
+{
     m_zoom = zoom;
     // The application font: every widget that does not set its own follows, and the panels that
     // size their fonts relative to it (figures, charts) rescale on the FontChange event.
     QFont font = QApplication::font();
     font.setPointSizeF(m_baseFontPointSize * zoom);
     QApplication::setFont(font);
-    emit zoomChanged(zoom);
 }
 
 void Presentation::zoomIn()
@@ -56,12 +69,14 @@ void Presentation::setPresenting(bool on)
     m_presenting = on;
     if (on) {
         m_zoomBeforePresenting = m_zoom;
+        m_window->showFullScreen(); // first: the zoom is checked against the full screen
         setZoom(std::max(m_zoom, presentingZoom));
-        m_window->showFullScreen();
     } else {
         setZoom(m_zoomBeforePresenting);
         m_window->showNormal();
     }
+    if (m_fits)
+        m_fits();
     emit presentingChanged(on);
 }
 

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QPalette>
 
+#include <functional>
+
 class QMainWindow;
 
 // What a teacher needs on a projector: the whole UI zoomed (fonts of panels and charts alike),
@@ -14,7 +16,11 @@ public:
     explicit Presentation(QMainWindow* window);
 
     double zoom() const { return m_zoom; }
+    // A larger zoom that the check refuses (the window would not fit its screen) is not taken:
+    // zoomLimited() instead.
     void setZoom(double zoom);
+    // Arranges the window for the zoom just applied; false when it does not fit its screen.
+    void setFitCheck(std::function<bool()> fits) { m_fits = std::move(fits); }
     void zoomIn();
     void zoomOut();
     void resetZoom();
@@ -31,10 +37,13 @@ public:
 
 signals:
     void zoomChanged(double zoom);
+    void zoomLimited(double zoom);
     void presentingChanged(bool on);
     void highContrastChanged(bool on);
 
 private:
+    void applyZoom(double zoom);
+
     QMainWindow* m_window;
     double m_baseFontPointSize = 0;
     double m_zoom = 1.0;
@@ -42,4 +51,5 @@ private:
     bool m_presenting = false;
     bool m_highContrast = false;
     QPalette m_systemPalette;
+    std::function<bool()> m_fits;
 };

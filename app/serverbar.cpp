@@ -1,5 +1,7 @@
 #include "serverbar.h"
 
+#include "elidinglabel.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,7 +17,7 @@ ServerBar::ServerBar(ServerSession* session, QWidget* parent)
     auto* row = new QHBoxLayout;
     m_light = new QLabel(this);
     m_light->setFixedSize(14, 14);
-    m_status = new QLabel(this);
+    m_status = new ElidingLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_connect = new QPushButton(this);
     m_disconnect = new QPushButton(this);
@@ -89,13 +91,13 @@ void ServerBar::update()
         break;
     }
     m_light->setStyleSheet(QStringLiteral("background:%1; border-radius:7px;").arg(light.name()));
-    m_status->setText(text);
+    m_status->setFullText(text);
     m_disconnect->setEnabled(m_session->state() != ServerSession::State::Disconnected);
 }
 
 QString ServerBar::statusText() const
 {
-    return m_status->text();
+    return m_status->fullText();
 }
 
 bool ServerBar::isBannerVisible() const

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class ElidingLabel;
 class QLabel;
 class QPushButton;
 
@@ -30,7 +31,7 @@ private:
 
     ServerSession* m_session;
     QLabel* m_light = nullptr;
-    QLabel* m_status = nullptr;
+    ElidingLabel* m_status = nullptr;
     QPushButton* m_connect = nullptr;
     QPushButton* m_disconnect = nullptr;
     QLabel* m_banner = nullptr;

@@ -123,6 +123,15 @@ int ZsetModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
+void ZsetModel::setFixedFont(const QFont& font)
+{
+    if (font == m_fixedFont)
+        return;
+    m_fixedFont = font;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1), {Qt::FontRole});
+}
+
 QVariant ZsetModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -131,7 +140,7 @@ QVariant ZsetModel::data(const QModelIndex& index, int role) const
         return index.column() == MemberColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && index.column() != WritesColumn)
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        return m_fixedFont;
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != MemberRole && role != ScoreRole)
         return {};
     const ZsetEntry* entry = entryAt(index.row());

@@ -3,6 +3,8 @@
 #include "zsetreader.h"
 
 #include <QAbstractTableModel>
+#include <QFont>
+#include <QFontDatabase>
 #include <QHash>
 #include <QSet>
 
@@ -28,6 +30,8 @@ public:
     void refresh();
     void clear();
     void setWrites(const MemberWrites* writes);
+    // The font of members, scores and ranks (fixed width), sized by the view's text.
+    void setFixedFont(const QFont& font);
     bool isTruncated() const { return m_truncated; }
     // True when no page or count request is outstanding.
     bool isSettled() const { return m_pendingPages.isEmpty() && !m_countPending; }
@@ -42,6 +46,7 @@ signals:
     void readFailed(const QString& message);
 
 private:
+    QFont m_fixedFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     void onCount(quint64 generation, qint64 rows, bool truncated);
     void onPage(quint64 generation, qint64 firstRow, const QVector<ZsetEntry>& entries);
     const ZsetEntry* entryAt(int row) const;

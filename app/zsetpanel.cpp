@@ -12,6 +12,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QScrollBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 
@@ -45,17 +47,7 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::MemberColumn, QHeaderView::Stretch);
-    // Widths from the font, not ResizeToContents: measuring contents asks the model for a thousand
-    // rows, i.e. fetches pages nobody looks at, on every refresh of a large ZSET.
-    const QFontMetrics digits(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_view->horizontalHeader()->resizeSection(ZsetModel::RankColumn,
-                                              digits.horizontalAdvance(QStringLiteral("00000")) + 10);
-    m_view->horizontalHeader()->resizeSection(ZsetModel::ScoreColumn,
-                                              digits.horizontalAdvance(QStringLiteral("0000000000000")) + 10);
-    m_view->horizontalHeader()->resizeSection(ZsetModel::WritesColumn,
-                                              digits.horizontalAdvance(QStringLiteral("0000")) + 10);
     m_view->setAlternatingRowColors(true);
 
     layout->addWidget(m_caption, 0, 0, 1, 3);
@@ -94,6 +86,7 @@ ZsetPanel::ZsetPanel(QWidget* parent)
         m_view->scrollTo(m_model->index(int(row), ZsetModel::MemberColumn), QAbstractItemView::PositionAtCenter);
     });
     retranslate();
+    fitColumns();
 }
 
 void ZsetPanel::retranslate()
@@ -153,6 +146,38 @@ void ZsetPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+        fitColumns();
+}
+
+void ZsetPanel::fitColumns()
+{
+    // The table's fixed-width text grows with the window's, and each column is as wide as its
+    // widest digits or its title, whichever is wider. Widths from the font, not ResizeToContents:
+    // measuring contents asks the model for a thousand rows, i.e. fetches pages nobody looks at,
+    // on every refresh of a large ZSET.
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    fixed.setPointSizeF(font().pointSizeF());
+    m_model->setFixedFont(fixed);
+    const QFontMetrics digits(fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(std::max(digits.height(), fontMetrics().height()) + 6);
+    QHeaderView* header = m_view->horizontalHeader();
+    const QFontMetrics titles(header->font());
+    const int padding = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 8;
+    auto width = [&](int column, const char* widest) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        return std::max(digits.horizontalAdvance(QLatin1String(widest)), titles.horizontalAdvance(title)) + padding;
+    };
+    header->resizeSection(ZsetModel::RankColumn, width(ZsetModel::RankColumn, "00000"));
+    header->resizeSection(ZsetModel::ScoreColumn, width(ZsetModel::ScoreColumn, "0000000000000"));
+    header->resizeSection(ZsetModel::WritesColumn, width(ZsetModel::WritesColumn, "0000"));
+    // The member column gets what is left, at least room for a millisecond member.
+    header->setMinimumSectionSize(
+        std::min(width(ZsetModel::RankColumn, "00000"), digits.horizontalAdvance(QLatin1Char('0')) * 4));
+    // Narrower, the table scrolls sideways: the member column keeps room for a few characters.
+    m_view->setMinimumWidth(header->sectionSize(ZsetModel::RankColumn) + header->sectionSize(ZsetModel::ScoreColumn)
+                            + header->sectionSize(ZsetModel::WritesColumn) + width(ZsetModel::MemberColumn, "0000")
+                            + m_view->verticalScrollBar()->sizeHint().width() + 2 * m_view->frameWidth());
 }
 
 void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)

@@ -54,6 +54,7 @@ protected:
 private:
     void applyFilters();
     void retranslate();
+    void fitColumns();
     void showCount(qint64 rows, bool truncated);
     void showNote();
 

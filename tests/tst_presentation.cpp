@@ -1,9 +1,11 @@
 #include "burstpanel.h"
+#include "chartlabels.h"
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
+#include "offscreenscreen.h"
 #include "pictureexport.h"
 #include "planmodel.h"
 #include "presentation.h"
@@ -77,9 +79,13 @@ void TestPresentation::zoomScalesPanelsAndCharts()
 
 void TestPresentation::zoomIsBounded()
 {
+    QSignalSpy limited(m_window->presentation(), &Presentation::zoomLimited);
     for (int i = 0; i < 30; ++i)
         m_window->presentation()->zoomIn();
-    QCOMPARE(m_window->presentation()->zoom(), 3.0);
+    // 3x at most, and less when the screen is full first (the window stays on it).
+    const double zoom = m_window->presentation()->zoom();
+    QVERIFY2(qFuzzyCompare(zoom, 3.0) || (zoom < 3.0 && limited.count() > 0), qPrintable(QString::number(zoom)));
+    QVERIFY(m_window->screen()->availableGeometry().contains(m_window->frameGeometry()));
     for (int i = 0; i < 30; ++i)
         m_window->presentation()->zoomOut();
     QCOMPARE(m_window->presentation()->zoom(), 0.6);
@@ -123,22 +129,6 @@ void TestPresentation::highContrastReachesTheCharts()
     QTRY_COMPARE(counts->chart()->theme(), QChart::ChartThemeLight);
 }
 
-namespace {
-// The legend's label texts as drawn; a label that did not fit ends in "...".
-QStringList drawnLegendLabels(QLegend* legend)
-{
-    QStringList labels;
-    QList<QGraphicsItem*> items = legend->childItems();
-    while (!items.isEmpty()) {
-        QGraphicsItem* item = items.takeFirst();
-        if (auto* text = qgraphicsitem_cast<QGraphicsTextItem*>(item); text && item->isVisible())
-            labels << text->toPlainText();
-        items << item->childItems();
-    }
-    return labels;
-}
-} // namespace
-
 void TestPresentation::legendLabelsAreNotCutShort_data()
 {
     QTest::addColumn<QString>("language");
@@ -161,9 +151,7 @@ void TestPresentation::legendLabelsAreNotCutShort()
     QLegend* legend = m_window->runView(LimiterExperiment::Left)->counts()->chart()->legend();
     const auto whole = [legend] {
         const QStringList labels = drawnLegendLabels(legend);
-        return labels.size() >= 5 && std::none_of(labels.begin(), labels.end(), [](const QString& label) {
-                   return label.isEmpty() || label.endsWith(QLatin1String("...")) || label.endsWith(QChar(0x2026));
-               });
+        return labels.size() >= 5 && std::none_of(labels.begin(), labels.end(), isCutShort);
     };
     QTRY_VERIFY2(whole(), qPrintable(drawnLegendLabels(legend).join(QStringLiteral(" | "))));
     QVERIFY(legend->font().pointSizeF()
@@ -171,5 +159,6 @@ void TestPresentation::legendLabelsAreNotCutShort()
     QVERIFY(Language::set(QStringLiteral("en")));
 }
 
-QTEST_MAIN(TestPresentation)
+// A desktop screen: the window may grow with its text until the screen is full.
+ZSETLAB_TEST_MAIN_ON_SCREEN(TestPresentation, QSize(1920, 1080))
 #include "tst_presentation.moc"

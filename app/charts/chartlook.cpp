@@ -1,5 +1,7 @@
 #include "chartlook.h"
 
+#include <cmath>
+
 #include "presentation.h"
 
 #include <QAbstractAxis>
@@ -60,25 +62,37 @@ void fitLegend(QChartView* view)
     legend->setShowToolTips(true); // a label cut short after all can still be read
     const QMargins margins = view->chart()->margins();
     const qreal room = view->chart()->size().width() - margins.left() - margins.right();
-    // What one row needs: per entry its label, its marker and the gaps around them.
-    const auto needed = [legend](const QFont& font) {
-        const QFontMetricsF metrics(font);
-        qreal width = 0;
-        for (const QLegendMarker* marker : legend->markers()) {
-            if (marker->isVisible())
-                width += metrics.horizontalAdvance(marker->label()) + 2.5 * metrics.height();
-        }
-        return width;
-    };
     const QFont full = view->font();
     QFont font = full;
-    for (qreal scale = 1.0; scale > 0.69 && room > 0; scale -= 0.05) {
+    for (qreal scale = 1.0; scale > smallestLegendScale - 0.01 && room > 0; scale -= 0.05) {
         font.setPointSizeF(full.pointSizeF() * scale);
-        if (needed(font) <= room)
+        if (legendRowWidth(view, font) <= room)
             break;
     }
     if (legend->font() != font)
         legend->setFont(font);
+}
+
+qreal legendRowWidth(QChartView* view, const QFont& font)
+{
+    // Per entry, as Qt Charts lays it out: the label with its text margins, the marker, and the
+    // gaps on either side of it (about 20 px, and a marker that grows with the text); then the
+    // legend's own margins.
+    const QFontMetricsF metrics(font);
+    qreal width = 20;
+    // Every marker, shown or not yet (a chart that was never shown has hidden ones).
+    for (const QLegendMarker* marker : view->chart()->legend()->markers())
+        width += metrics.horizontalAdvance(marker->label()) + 0.8 * metrics.height() + 20;
+    return width;
+}
+
+int minimumWidth(QChartView* view)
+{
+    // The legend in one row at its smallest font, within the chart's margins.
+    QFont font = view->font();
+    font.setPointSizeF(font.pointSizeF() * smallestLegendScale);
+    const QMargins margins = view->chart()->margins();
+    return int(std::ceil(legendRowWidth(view, font))) + margins.left() + margins.right() + 2 * view->frameWidth() + 8;
 }
 
 } // namespace ChartLook

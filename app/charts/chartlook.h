@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFont>
 #include <QList>
 
 class QAbstractAxis;
@@ -18,4 +19,10 @@ void localize(QChartView* view);
 // languages, wider when zoomed) do not fit the view's width, the legend's font shrinks, down to
 // 70 % of the view's. Call after apply(), on resize and when the labels change.
 void fitLegend(QChartView* view);
+// The legend shrinks its font down to this share of the chart's, no further.
+constexpr qreal smallestLegendScale = 0.7;
+// What the legend needs in one row with `font`.
+qreal legendRowWidth(QChartView* view, const QFont& font);
+// The width below which the legend would be cut even at its smallest font: the chart's minimum.
+int minimumWidth(QChartView* view);
 } // namespace ChartLook

@@ -30,6 +30,7 @@ CountsChart::CountsChart(QWidget* parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
+    connect(chart, &QChart::plotAreaChanged, this, &CountsChart::placeAxisTitle);
 
     m_gapUpper = new QLineSeries(this);
     m_gapLower = new QLineSeries(this);
@@ -76,9 +77,12 @@ void CountsChart::retranslate()
     m_limit->setName(tr("limit"));
     m_overLimit->setName(tr("> limit"));
     m_x->setTitleText(tr("request"));
-    m_y->setTitleText(tr("in the window"));
+    placeAxisTitle();
     ChartLook::localize(this);
     ChartLook::fitLegend(this);
+    // Wide enough for the legend in one row (labels longer in Vietnamese, larger when zoomed).
+    // An explicit minimum: Qt Charts sets one of its own, which a size hint would not beat.
+    setMinimumWidth(ChartLook::minimumWidth(this));
 }
 
 void CountsChart::resizeEvent(QResizeEvent* event)
@@ -110,6 +114,7 @@ void CountsChart::applyLook()
     m_overLimit->setColor(overLimitColour);
     m_overLimit->setBorderColor(dark ? Qt::white : Qt::black); // a shape with an outline: not colour alone
     m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
+    setMinimumWidth(ChartLook::minimumWidth(this)); // as in retranslate()
 }
 
 void CountsChart::setLive(bool live)
@@ -117,9 +122,17 @@ void CountsChart::setLive(bool live)
     setRenderHint(QPainter::Antialiasing, !live);
 }
 
-void CountsChart::setTitle(const QString& title)
+void CountsChart::placeAxisTitle()
 {
-    chart()->setTitle(title);
+    const QString title = tr("in the window");
+    const double needed = QFontMetricsF(m_y->titleFont()).horizontalAdvance(title) + 4;
+    // The room along the axis, as if the title were there: the title above takes a line of it.
+    const bool above = !chart()->title().isEmpty();
+    const double room = chart()->plotArea().height() + (above ? QFontMetricsF(chart()->titleFont()).height() + 4 : 0.0);
+    const bool fits = needed <= room;
+    m_y->setTitleText(title);
+    m_y->setTitleVisible(fits);
+    chart()->setTitle(fits ? QString() : title);
 }
 
 void CountsChart::start(int requests, qint64 limit)

@@ -29,7 +29,6 @@ public:
     // Draws what was added (call at a steady rate during a burst, not per batch).
     void refresh();
     void clear();
-    void setTitle(const QString& title);
     // While a burst streams in, draw without antialiasing: the shaded area costs tens of ms per
     // frame otherwise, and the GUI must stay fluid. The final picture is antialiased.
     void setLive(bool live);
@@ -61,6 +60,9 @@ private:
     // The chart's theme, fonts and series colours from the widget's palette and font.
     void applyLook();
     void retranslate();
+    // The y axis's title runs along the axis while it fits, else it moves above the plot: Qt
+    // Charts would cut it short ("in the wi…") on a low chart.
+    void placeAxisTitle();
 
     bool m_started = false;
     int m_requests = 0;

@@ -1,0 +1,147 @@
+#include "screenfit.h"
+
+#include <QAbstractScrollArea>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QLayout>
+#include <QMainWindow>
+#include <QScreen>
+#include <QStyle>
+
+#include <functional>
+
+ScreenFit::ScreenFit(QMainWindow* window, QDockWidget* movable, QDockWidget* tabWith)
+    : QObject(window)
+    , m_window(window)
+    , m_movable(movable)
+    , m_tabWith(tabWith)
+{ }
+
+QSize ScreenFit::room() const
+{
+    if (m_fixedRoom.isValid())
+        return m_fixedRoom;
+    const QScreen* screen = m_window->screen();
+    if (!screen)
+        return {};
+    // The frame (title bar, borders) takes its share; none when full screen.
+    const QSize frame
+        = m_window->isFullScreen() ? QSize() : m_window->frameGeometry().size() - m_window->geometry().size();
+    return (m_window->isFullScreen() ? screen->geometry().size() : screen->availableGeometry().size()) - frame;
+}
+
+bool ScreenFit::fits() const
+{
+    const QSize room = this->room();
+    if (!room.isValid())
+        return true;
+    // A new application font reaches the widgets by posted events, and panels that size
+    // themselves on a font or language change ask for a new layout by posted events: take those
+    // sizes now.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    m_window->layout()->activate();
+    const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+    if (needed.width() > room.width() || needed.height() > room.height())
+        return false;
+    if (!overflows())
+        return true;
+    // A window smaller than its screen may grow to make room; a full one cannot.
+    if (m_window->isFullScreen() || m_window->isMaximized() || m_window->size() == room)
+        return false;
+    m_window->resize(room);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return !overflows();
+}
+
+bool ScreenFit::overflows() const
+{
+    // Docks parked behind another's tab are not laid out; what scrolls may lie beyond its view.
+    QList<const QWidget*> skipped;
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        if (!dock->isVisible()
+            || (!m_window->tabifiedDockWidgets(const_cast<QDockWidget*>(dock)).isEmpty()
+                && dock->visibleRegion().isEmpty()))
+            skipped << dock;
+    for (const QAbstractScrollArea* area : m_window->findChildren<QAbstractScrollArea*>())
+        skipped << area->viewport();
+    const std::function<bool(const QWidget*)> within = [&](const QWidget* parent) {
+        for (const QObject* object : parent->children()) {
+            const auto* child = qobject_cast<const QWidget*>(object);
+            if (!child || child->isWindow() || !child->isVisible() || skipped.contains(child))
+                continue;
+            if (!parent->rect().adjusted(-1, -1, 1, 1).contains(child->geometry()))
+                return false;
+            if (!within(child))
+                return false;
+        }
+        return true;
+    };
+    return !within(m_window);
+}
+
+bool ScreenFit::fit()
+{
+    if (m_moved && fits()) {
+        // Back in its place when the room allows it beside the others (as far as the minimum
+        // sizes tell; should they be wrong, it goes back into the tabs at once).
+        const int separator = m_window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, m_window);
+        const int needed = m_window->minimumSizeHint().width() + m_movable->minimumSizeHint().width() + separator + 8;
+        if (needed <= room().width()) {
+            m_window->addDockWidget(Qt::RightDockWidgetArea, m_movable);
+            m_moved = false;
+            if (!fits()) {
+                m_window->tabifyDockWidget(m_tabWith, m_movable);
+                m_moved = true;
+            }
+        }
+    } else if (!fits() && m_movable->isVisible() && !m_movable->isFloating()
+               && m_window->tabifiedDockWidgets(m_movable).isEmpty()) {
+        m_window->tabifyDockWidget(m_tabWith, m_movable);
+        m_moved = true;
+    }
+    const bool fitting = fits();
+    keepOnScreen();
+    return fitting;
+}
+
+void ScreenFit::keepOnScreen()
+{
+    if (m_fixedRoom.isValid()) {
+        if (m_window->size() != m_fixedRoom)
+            m_window->resize(m_fixedRoom);
+        return;
+    }
+    const QScreen* screen = m_window->screen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    const QRect frame = m_window->frameGeometry();
+    const QRect screenRect = m_window->isFullScreen() ? screen->geometry() : available;
+    if (screenRect.contains(frame))
+        return;
+    const Qt::WindowStates state = m_window->windowState();
+    if (state & (Qt::WindowFullScreen | Qt::WindowMaximized)) {
+        const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+        if (minimum.width() > screenRect.width() || minimum.height() > screenRect.height())
+            return; // the window system cannot do better either
+        // Grown past the screen by a minimum size that has shrunk since: back to the screen's
+        // size, in the same state (a new geometry may end the state on some window systems).
+        const QRect inner = m_window->geometry();
+        m_window->setGeometry(
+            screenRect.marginsRemoved(QMargins(inner.left() - frame.left(), inner.top() - frame.top(),
+                                               frame.right() - inner.right(), frame.bottom() - inner.bottom())));
+        if (m_window->windowState() != state)
+            m_window->setWindowState(state);
+        return;
+    }
+    const QSize margins = frame.size() - m_window->geometry().size();
+    const QSize size = m_window->geometry().size().boundedTo(available.size() - margins);
+    m_window->resize(size);
+    QRect placed(frame.topLeft(), size + margins);
+    placed.moveLeft(std::clamp(placed.left(), available.left(),
+                               std::max(available.left(), available.right() - placed.width() + 1)));
+    placed.moveTop(
+        std::clamp(placed.top(), available.top(), std::max(available.top(), available.bottom() - placed.height() + 1)));
+    m_window->move(placed.topLeft());
+}
