@@ -125,5 +125,12 @@
             <numerusform>%Ln members</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The burst&apos;s key holds %Ln member(s) now.</source>
+        <translation>
+            <numerusform>The burst&apos;s key holds %Ln member now.</numerusform>
+            <numerusform>The burst&apos;s key holds %Ln members now.</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

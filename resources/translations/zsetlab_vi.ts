@@ -388,6 +388,26 @@
         <source>--keys: every key must start with {key} (a fresh key under zsetlab:, deleted afterwards), e.g. &quot;{key}&quot; or &quot;{key}:tokens&quot;; &quot;%1&quot; does not.</source>
         <translation>--keys: mọi key phải bắt đầu bằng {key} (một key mới dưới zsetlab:, sẽ bị xoá sau khi chạy xong), ví dụ &quot;{key}&quot; hoặc &quot;{key}:tokens&quot;; còn &quot;%1&quot; thì không.</translation>
     </message>
+    <message>
+        <source>{%1}: start with a placeholder, e.g. {now-window}</source>
+        <translation>{%1}: hãy bắt đầu bằng một placeholder, ví dụ {now-window}</translation>
+    </message>
+    <message>
+        <source>{%1} is not a placeholder; use one of %2, or add and subtract: {now-window}</source>
+        <translation>{%1} không phải là placeholder hợp lệ; hãy dùng một trong số: %2, hoặc cộng trừ chúng: {now-window}</translation>
+    </message>
+    <message>
+        <source>{%1}: {%2} is not a placeholder</source>
+        <translation>{%1}: {%2} không phải là placeholder hợp lệ</translation>
+    </message>
+    <message>
+        <source>{%1}: only %2 and whole numbers can be added and subtracted</source>
+        <translation>{%1}: chỉ có thể cộng và trừ %2 với các số nguyên</translation>
+    </message>
+    <message>
+        <source>{%1} mixes units; use {now-window} (milliseconds), {now_s-window_s} (seconds) or {now_us} alone</source>
+        <translation>{%1} trộn lẫn các đơn vị; hãy dùng {now-window} (millisecond), {now_s-window_s} (giây) hoặc chỉ một mình {now_us}</translation>
+    </message>
 </context>
 <context>
     <name>ClientProfile</name>
@@ -917,6 +937,29 @@
     </message>
 </context>
 <context>
+    <name>LessonExport</name>
+    <message>
+        <source>The lesson did not end within %1 s.</source>
+        <translation>Bài học không kết thúc trong vòng %1 s.</translation>
+    </message>
+    <message>
+        <source>--lesson: the lesson has %1 steps, there is no step %2.</source>
+        <translation>--lesson: bài học có %1 bước, không có bước %2.</translation>
+    </message>
+    <message>
+        <source>Cannot make the folder %1.</source>
+        <translation>Không tạo được thư mục %1.</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>Bước %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>◀ Back</source>
@@ -1106,6 +1149,86 @@
         <source>%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer than the window</source>
         <translation>%1: window 1000 ms, TTL của key là %L2 s: dài gấp %L3 lần window</translation>
     </message>
+    <message>
+        <source>Ask the class first</source>
+        <translation>Hỏi cả lớp trước</translation>
+    </message>
+    <message>
+        <source>Before each step&apos;s action, ask the class to predict what Redis will do, enter their guess, then compare it with the result.</source>
+        <translation>Trước thao tác của mỗi bước, hãy yêu cầu cả lớp dự đoán Redis sẽ làm gì, nhập dự đoán của lớp, rồi so sánh với kết quả.</translation>
+    </message>
+    <message>
+        <source>The class&apos;s guess:</source>
+        <translation>Dự đoán của lớp:</translation>
+    </message>
+    <message>
+        <source>no guess</source>
+        <translation>chưa đoán</translation>
+    </message>
+    <message>
+        <source>Redis: %1 (no guess entered)</source>
+        <translation>Redis: %1 (chưa nhập dự đoán)</translation>
+    </message>
+    <message>
+        <source>Class: %1 · Redis: %2 · the class was right</source>
+        <translation>Lớp: %1 · Redis: %2 · lớp đã đoán đúng</translation>
+    </message>
+    <message>
+        <source>Class: %1 · Redis: %2 · not what the class expected</source>
+        <translation>Lớp: %1 · Redis: %2 · khác với dự đoán của lớp</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Ask the class:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Hỏi cả lớp:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Guess first:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Dự đoán trước:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>3 requests arrive in the same millisecond. How many members will the ZSET hold?</source>
+        <translation>3 request đến trong cùng một millisecond. ZSET sẽ có bao nhiêu member?</translation>
+    </message>
+    <message>
+        <source>The ZSET holds one member. How many requests wrote it?</source>
+        <translation>ZSET có một member. Có bao nhiêu request đã ghi vào member đó?</translation>
+    </message>
+    <message>
+        <source>30 requests over 3 connections at once, all in one millisecond. How many members will the ZSET hold?</source>
+        <translation>30 request qua 3 kết nối cùng lúc, tất cả trong một millisecond. ZSET sẽ có bao nhiêu member?</translation>
+    </message>
+    <message>
+        <source>Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?</source>
+        <translation>Giới hạn 5: 20 request đến trong một millisecond. Rate limiter sẽ cho qua bao nhiêu request?</translation>
+    </message>
+    <message>
+        <source>The same 20 requests and limit 5, each with a request id of its own. How many will the limiter admit now?</source>
+        <translation>Vẫn 20 request đó với giới hạn 5, nhưng mỗi request có một request id riêng. Lần này rate limiter sẽ cho qua bao nhiêu request?</translation>
+    </message>
+    <message>
+        <source>100 requests in one millisecond, member = now .. &apos;-&apos; .. math.random(). How many members will the ZSET hold on this server?</source>
+        <translation>100 request trong một millisecond, member = now .. &apos;-&apos; .. math.random(). Trên server này, ZSET sẽ có bao nhiêu member?</translation>
+    </message>
+    <message>
+        <source>300 requests, each with its own microsecond timestamp in its member. How many members will the ZSET hold?</source>
+        <translation>300 request, mỗi request có timestamp microsecond riêng trong member của nó. ZSET sẽ có bao nhiêu member?</translation>
+    </message>
+    <message>
+        <source>The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?</source>
+        <translation>Script kết thúc bằng EXPIRE key 1000 cho window 1000 ms. Một key không còn dùng đến sẽ tồn tại bao lâu?</translation>
+    </message>
+    <message>
+        <source>about 1 second</source>
+        <translation>khoảng 1 giây</translation>
+    </message>
+    <message>
+        <source>about 17 minutes</source>
+        <translation>khoảng 17 phút</translation>
+    </message>
+    <message>
+        <source>until it is deleted</source>
+        <translation>cho đến khi bị xoá</translation>
+    </message>
 </context>
 <context>
     <name>LimiterCatalog</name>
@@ -1220,6 +1343,17 @@
     <message>
         <source>The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it is: choose another key.</source>
         <translation>Key %1 đang chứa một %2, trong khi rate limiter này lưu một %3 ở đó. zsetlab để nguyên key đó: hãy chọn key khác.</translation>
+    </message>
+</context>
+<context>
+    <name>LuaSyntax</name>
+    <message>
+        <source>this is precompiled Lua bytecode, not Lua source; Redis runs only source</source>
+        <translation>đây là Lua bytecode đã biên dịch sẵn, không phải mã nguồn Lua; Redis chỉ chạy mã nguồn</translation>
+    </message>
+    <message>
+        <source>out of memory while compiling</source>
+        <translation>hết bộ nhớ trong khi biên dịch</translation>
     </message>
 </context>
 <context>
@@ -1389,6 +1523,18 @@
     <message>
         <source>Done: %1</source>
         <translation>Xong: %1</translation>
+    </message>
+    <message>
+        <source>A new private Redis server took the place of the one that stopped; it starts empty.</source>
+        <translation>Một server Redis riêng mới đã thay thế server vừa dừng; server mới bắt đầu với dữ liệu trống.</translation>
+    </message>
+    <message>
+        <source>The text is as large as this screen allows.</source>
+        <translation>Chữ đã lớn nhất ở mức màn hình này cho phép.</translation>
+    </message>
+    <message>
+        <source>Lost the connection: zsetlab&apos;s private Redis server stopped. A new, empty one starts on the same socket and the burst goes on there.</source>
+        <translation>Mất kết nối: server Redis riêng của zsetlab đã dừng. Một server mới, trống, khởi động trên cùng socket đó và burst tiếp tục chạy ở đó.</translation>
     </message>
 </context>
 <context>
@@ -1712,8 +1858,58 @@
         <translation>không đọc được các phản hồi</translation>
     </message>
     <message>
-        <source>%1 replies were neither 0 nor 1</source>
-        <translation>%1 phản hồi không phải 0 cũng không phải 1</translation>
+        <source>whether the call is limited (0/false/nil = admitted, 1/true or a wait = refused)</source>
+        <translation>lệnh gọi có bị giới hạn hay không (0/false/nil = được cho qua, 1/true hoặc một thời gian chờ = bị từ chối)</translation>
+    </message>
+    <message>
+        <source>nil for an admitted call, anything else for a refused one</source>
+        <translation>nil nếu lệnh gọi được cho qua, bất kỳ giá trị nào khác nếu bị từ chối</translation>
+    </message>
+    <message>
+        <source>every call replied %1, with and without a limit, so the replies do not tell an admitted call from a refused one; say how they read with --reply</source>
+        <translation>mọi lệnh gọi đều trả về %1, dù có hay không có giới hạn, nên các phản hồi không phân biệt được lệnh gọi được cho qua với lệnh gọi bị từ chối; hãy chỉ rõ cách đọc chúng bằng --reply</translation>
+    </message>
+    <message>
+        <source>%1 replies did not say whether the call was admitted</source>
+        <translation>%1 phản hồi không cho biết lệnh gọi có được cho qua hay không</translation>
+    </message>
+</context>
+<context>
+    <name>RunView</name>
+    <message>
+        <source>Timeline</source>
+        <translation>Dòng thời gian</translation>
+    </message>
+    <message>
+        <source>Counts</source>
+        <translation>Số đếm</translation>
+    </message>
+    <message>
+        <source>The charts share this place: the screen is too low for both at this text size.</source>
+        <translation>Hai biểu đồ dùng chung chỗ này: màn hình quá thấp để hiện cả hai ở cỡ chữ này.</translation>
+    </message>
+</context>
+<context>
+    <name>RunawayGuard</name>
+    <message>
+        <source>the call did not return although the server answered PING</source>
+        <translation>lệnh gọi không trả về dù server vẫn phản hồi PING</translation>
+    </message>
+    <message>
+        <source>The script did not finish within %1 ms: zsetlab ended it with SCRIPT KILL, and the server answers again. A limiter script runs in well under a millisecond; look for a loop that never ends.</source>
+        <translation>Script không chạy xong trong vòng %1 ms: zsetlab đã kết thúc nó bằng SCRIPT KILL, và server đã phản hồi trở lại. Một script rate limiter chạy mất chưa tới một millisecond; hãy tìm một vòng lặp không bao giờ kết thúc.</translation>
+    </message>
+    <message>
+        <source>The script did not finish within %1 ms, and it had already written, so Redis refused SCRIPT KILL (UNKILLABLE). The server was zsetlab&apos;s own private one, so zsetlab shut it down (SHUTDOWN NOSAVE). Look for a loop that never ends.</source>
+        <translation>Script không chạy xong trong vòng %1 ms, và nó đã ghi dữ liệu, nên Redis từ chối SCRIPT KILL (UNKILLABLE). Server đó là server riêng của zsetlab, nên zsetlab đã tắt nó (SHUTDOWN NOSAVE). Hãy tìm một vòng lặp không bao giờ kết thúc.</translation>
+    </message>
+    <message>
+        <source>The script did not finish within %1 ms, and Redis refused SCRIPT KILL because the script had already written (UNKILLABLE: &quot;%2&quot;). The server at %3 stays busy and answers every client with BUSY until the script ends, which for an endless loop is never. zsetlab does not shut down a server it did not start. The operator can wait for the script to end, or run SHUTDOWN NOSAVE on that server (every write since the last save is lost) and start it again.</source>
+        <translation>Script không chạy xong trong vòng %1 ms, và Redis từ chối SCRIPT KILL vì script đã ghi dữ liệu (UNKILLABLE: &quot;%2&quot;). Server tại %3 vẫn bận và trả lời mọi client bằng BUSY cho đến khi script kết thúc, mà với một vòng lặp vô tận thì sẽ không bao giờ kết thúc. zsetlab không tắt một server mà nó không khởi động. Người vận hành có thể chờ script kết thúc, hoặc chạy SHUTDOWN NOSAVE trên server đó (mọi thao tác ghi kể từ lần lưu gần nhất sẽ bị mất) rồi khởi động lại server.</translation>
+    </message>
+    <message>
+        <source>The script did not finish within %1 ms, and zsetlab could not end it on the server at %2 (%3). It may still be running the script: check with redis-cli PING, and end it with SCRIPT KILL.</source>
+        <translation>Script không chạy xong trong vòng %1 ms, và zsetlab không kết thúc được nó trên server tại %2 (%3). Server có thể vẫn đang chạy script: hãy kiểm tra bằng redis-cli PING, và kết thúc script bằng SCRIPT KILL.</translation>
     </message>
 </context>
 <context>
@@ -2124,10 +2320,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>Script đếm trước khi xoá các phần tử đã hết hạn</translation>
     </message>
     <message>
-        <source>The count runs before ZREMRANGEBYSCORE, so it includes requests that have already left the window: the limiter refuses requests it should admit, and a script that returns early on a refusal never trims, so the client stays blocked.</source>
-        <translation>Bước đếm chạy trước ZREMRANGEBYSCORE, nên count gồm cả các request đã ra khỏi window: rate limiter từ chối những request lẽ ra phải được cho qua, và một script trả về sớm khi từ chối sẽ không bao giờ cắt bỏ phần cũ, nên client bị chặn mãi.</translation>
-    </message>
-    <message>
         <source>Remove the expired entries first, then count; or count only the window with ZCOUNT key (now - window) +inf.</source>
         <translation>Hãy xoá các phần tử đã hết hạn trước, rồi mới đếm; hoặc chỉ đếm trong window bằng ZCOUNT key (now - window) +inf.</translation>
     </message>
@@ -2254,6 +2446,134 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Run with --live for evidence from Redis itself.</source>
         <translation>Hãy chạy với --live để có bằng chứng từ chính Redis.</translation>
+    </message>
+    <message>
+        <source>the fixed name &apos;%1&apos;</source>
+        <translation>tên cố định &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>ARGV[%1], an argument, not a key</source>
+        <translation>ARGV[%1], một tham số, không phải key</translation>
+    </message>
+    <message>
+        <source>built with text in front of it (&apos;prefix:&apos; .. KEYS[1] is another key than KEYS[1])</source>
+        <translation>được tạo bằng cách ghép chuỗi vào phía trước (&apos;prefix:&apos; .. KEYS[1] là một key khác với KEYS[1])</translation>
+    </message>
+    <message>
+        <source>built from arguments or constants, not from KEYS</source>
+        <translation>được tạo từ tham số hoặc hằng số, không phải từ KEYS</translation>
+    </message>
+    <message>
+        <source>%1 reaches beyond the script&apos;s keys</source>
+        <translation>%1 vượt ra ngoài các key của script</translation>
+    </message>
+    <message>
+        <source>%1 works on the whole database or server, not on a key the caller passes: it can read or change other clients&apos; data, Redis Cluster cannot route it, and zsetlab&apos;s live probe runs such a script only on a private redis-server of its own, never on the given one.</source>
+        <translation>%1 tác động lên toàn bộ cơ sở dữ liệu hoặc server, chứ không phải lên một key mà phía gọi truyền vào: nó có thể đọc hoặc thay đổi dữ liệu của các client khác, Redis Cluster không định tuyến được nó, và lần chạy thử trên Redis của zsetlab chỉ chạy một script như vậy trên một redis-server riêng của chính zsetlab, không bao giờ chạy trên server được chỉ định.</translation>
+    </message>
+    <message>
+        <source>A limiter needs only its own keys: remove the %1 call.</source>
+        <translation>Rate limiter chỉ cần các key của riêng nó: hãy bỏ lệnh gọi %1.</translation>
+    </message>
+    <message>
+        <source>%1 uses a key the caller does not pass in KEYS</source>
+        <translation>%1 dùng một key mà phía gọi không truyền vào trong KEYS</translation>
+    </message>
+    <message>
+        <source>The key of this %1 is %2. Redis expects every key a script touches in KEYS: Redis Cluster refuses others (&quot;Script attempted to access a non local key&quot;), a key that is the same for every caller is shared by all of them, and nobody can tell whose data it is. zsetlab&apos;s live probe runs such a script on a private redis-server of its own first, and on the given server only when that run touched no other key.</source>
+        <translation>Key của lệnh %1 này: %2. Redis cần mọi key mà script động tới đều nằm trong KEYS: Redis Cluster từ chối các key khác (&quot;Script attempted to access a non local key&quot;), một key giống nhau với mọi phía gọi sẽ bị tất cả dùng chung, và không ai biết được dữ liệu trong đó là của ai. Lần chạy thử trên Redis của zsetlab chạy một script như vậy trên một redis-server riêng của chính zsetlab trước, và chỉ chạy trên server được chỉ định khi lần chạy đó không động tới key nào khác.</translation>
+    </message>
+    <message>
+        <source>Pass the key in KEYS (--keys &quot;{key} {key}:other&quot;, then KEYS[2]), or name it from KEYS[1]: KEYS[1] .. &apos;:suffix&apos;.</source>
+        <translation>Hãy truyền key đó trong KEYS (--keys &quot;{key} {key}:other&quot;, rồi dùng KEYS[2]), hoặc đặt tên nó dựa trên KEYS[1]: KEYS[1] .. &apos;:suffix&apos;.</translation>
+    </message>
+    <message>
+        <source>The ZSET member is the server&apos;s time in microseconds</source>
+        <translation>Member của ZSET là thời gian của server tính bằng microsecond</translation>
+    </message>
+    <message>
+        <source>The member is redis.call(&apos;TIME&apos;) to the microsecond. A server runs one script at a time and a call takes longer than a microsecond, so two calls on one server never get the same member (the live probe&apos;s back-to-back calls are stored one each). What is left: a clock that steps back (an NTP correction, a failover to a replica with another clock) can give a member again, and then ZADD overwrites an entry and the count is one short.</source>
+        <translation>Member là redis.call(&apos;TIME&apos;) chính xác đến từng microsecond. Một server chỉ chạy một script tại một thời điểm và một lệnh gọi mất hơn một microsecond, nên hai lệnh gọi trên cùng một server không bao giờ nhận cùng một member (các lệnh gọi liền nhau của lần chạy thử trên Redis đều được lưu, mỗi lệnh gọi một phần tử). Điều còn lại: đồng hồ bị lùi lại (do hiệu chỉnh NTP, do failover sang một replica có đồng hồ khác) có thể cho ra một member đã có, khi đó ZADD ghi đè lên một phần tử và count bị thiếu một.</translation>
+    </message>
+    <message>
+        <source>Nothing is needed on one server. To be safe from clock steps as well, add a counter: t[1] .. t[2] .. &apos;-&apos; .. redis.call(&apos;INCR&apos;, KEYS[1] .. &apos;:seq&apos;).</source>
+        <translation>Trên một server thì không cần làm gì. Để an toàn cả khi đồng hồ bị nhảy, hãy thêm một bộ đếm: t[1] .. t[2] .. &apos;-&apos; .. redis.call(&apos;INCR&apos;, KEYS[1] .. &apos;:seq&apos;).</translation>
+    </message>
+    <message>
+        <source>The ZSET member is the caller&apos;s time in microseconds</source>
+        <translation>Member của ZSET là thời gian của phía gọi tính bằng microsecond</translation>
+    </message>
+    <message>
+        <source>The member is the time the caller sends, to the microsecond: unique only while no two requests carry the same microsecond. Two app servers can (their clocks are independent), and a client whose clock has only milliseconds and multiplies by 1000 makes every request of one millisecond collide.</source>
+        <translation>Member là thời gian mà phía gọi gửi lên, chính xác đến từng microsecond: chỉ duy nhất khi không có hai request nào mang cùng một microsecond. Mà hai app server thì hoàn toàn có thể (đồng hồ của chúng độc lập với nhau), và một client có đồng hồ chỉ chính xác đến millisecond rồi nhân với 1000 sẽ khiến mọi request trong cùng một millisecond bị trùng nhau.</translation>
+    </message>
+    <message>
+        <source>100-microsecond step</source>
+        <translation>khoảng 100 microsecond</translation>
+    </message>
+    <message>
+        <source>The ZSET member is the server&apos;s time in %1</source>
+        <translation>Member của ZSET là thời gian của server tính bằng %1</translation>
+    </message>
+    <message>
+        <source>rounded microseconds</source>
+        <translation>microsecond đã bị làm tròn</translation>
+    </message>
+    <message>
+        <source> (Lua keeps 14 digits when it writes a number as text, so a microsecond time becomes steps of 100 microseconds.)</source>
+        <translation> (Lua chỉ giữ 14 chữ số khi đổi một số thành chuỗi, nên thời gian tính bằng microsecond bị gộp thành từng bước 100 microsecond.)</translation>
+    </message>
+    <message>
+        <source>The count runs before ZREMRANGEBYSCORE, so it includes requests that have already left the window: the limiter refuses requests it should admit. If the script returns early on a refusal, nothing trims while the client is refused, so it stays refused until %1.</source>
+        <translation>Việc đếm chạy trước ZREMRANGEBYSCORE, nên count tính cả những request đã ra khỏi window: rate limiter từ chối cả những request mà lẽ ra nó phải cho qua. Nếu script trả về sớm khi từ chối, thì trong lúc client bị từ chối không có gì cắt bỏ các phần tử cũ, nên client cứ bị từ chối cho đến khi %1.</translation>
+    </message>
+    <message>
+        <source>someone deletes the key: nothing expires it</source>
+        <translation>có người xoá key: không có gì làm key hết hạn</translation>
+    </message>
+    <message>
+        <source>the key expires, a TTL after its last admitted request, rather than when its oldest request leaves the window</source>
+        <translation>key hết hạn, tức là một khoảng TTL sau request cuối cùng được cho qua, chứ không phải khi request cũ nhất của nó ra khỏi window</translation>
+    </message>
+    <message>
+        <source> (? marks an argument whose meaning the script does not show: fill it in yourself)</source>
+        <translation> (? đánh dấu một tham số mà script không cho thấy ý nghĩa: hãy tự điền vào)</translation>
+    </message>
+    <message>
+        <source>The file is compiled Lua, not a script</source>
+        <translation>Tệp này là Lua đã biên dịch, không phải script</translation>
+    </message>
+    <message>
+        <source>The file starts with the mark of precompiled Lua bytecode. Redis loads only Lua source text, so EVAL and SCRIPT LOAD refuse it, and the doctor cannot read it either.</source>
+        <translation>Tệp bắt đầu bằng dấu hiệu của Lua bytecode đã biên dịch sẵn. Redis chỉ nạp mã nguồn Lua dạng văn bản, nên EVAL và SCRIPT LOAD đều từ chối nó, và Bác sĩ script cũng không đọc được.</translation>
+    </message>
+    <message>
+        <source>Give the .lua source the bytecode was compiled from.</source>
+        <translation>Hãy đưa vào tệp nguồn .lua đã dùng để biên dịch ra bytecode này.</translation>
+    </message>
+    <message>
+        <source>The file is not a Lua script</source>
+        <translation>Tệp này không phải là Lua script</translation>
+    </message>
+    <message>
+        <source>The file holds binary data (NUL or other control bytes), not Lua source; Lua 5.1 stops at line %1: %2. Redis would refuse it as well.</source>
+        <translation>Tệp chứa dữ liệu nhị phân (NUL hoặc các byte điều khiển khác), không phải mã nguồn Lua; Lua 5.1 dừng ở dòng %1: %2. Redis cũng sẽ từ chối nó.</translation>
+    </message>
+    <message>
+        <source>Check the file name: give the limiter&apos;s .lua source file.</source>
+        <translation>Hãy kiểm tra tên tệp: đưa vào tệp nguồn .lua của rate limiter.</translation>
+    </message>
+    <message>
+        <source>Lua cannot compile the script</source>
+        <translation>Lua không biên dịch được script</translation>
+    </message>
+    <message>
+        <source>Lua 5.1 (the Lua that Redis runs) stops at line %1: %2. Redis refuses the whole script (SCRIPT LOAD and EVAL fail), so no request is ever counted, and the findings about the rest of the script may be incomplete.</source>
+        <translation>Lua 5.1 (bản Lua mà Redis chạy) dừng ở dòng %1: %2. Redis từ chối toàn bộ script (SCRIPT LOAD và EVAL đều thất bại), nên không request nào được đếm, và các phát hiện về phần còn lại của script có thể chưa đầy đủ.</translation>
+    </message>
+    <message>
+        <source>Fix the line the compiler names; a file that is not a Lua script (a binary, a wrong file) cannot be checked at all.</source>
+        <translation>Hãy sửa dòng mà trình biên dịch chỉ ra; một tệp không phải Lua script (tệp nhị phân, tệp nhầm) thì hoàn toàn không kiểm tra được.</translation>
     </message>
 </context>
 <context>
@@ -2390,6 +2710,33 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>error</source>
         <translation>lỗi</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;The probe saw this script touch keys it was not given, so zsetlab does not fire it at a server. Pass every key in KEYS (or name it from KEYS[1]) and probe again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Lần chạy thử thấy script này động tới những key không được truyền vào, nên zsetlab không bắn nó vào server. Hãy truyền mọi key trong KEYS (hoặc đặt tên chúng dựa trên KEYS[1]) rồi chạy thử lại.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;It touches keys it was not given&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Script này động tới những key không được truyền vào&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;It counts right, but its expiry is wrong&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Script này đếm đúng, nhưng thời hạn bị đặt sai&lt;/h3&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptKeyWatch</name>
+    <message>
+        <source>MONITOR failed on the private server: %1</source>
+        <translation>MONITOR bị lỗi trên server riêng: %1</translation>
+    </message>
+    <message>
+        <source>MONITOR on the private server stopped answering</source>
+        <translation>MONITOR trên server riêng đã ngừng phản hồi</translation>
+    </message>
+    <message>
+        <source>the script issued more than %1 distinct commands; only those were examined</source>
+        <translation>script đã gửi hơn %1 lệnh khác nhau; chỉ chừng đó lệnh đầu tiên được xem xét</translation>
+    </message>
 </context>
 <context>
     <name>ScriptProbe</name>
@@ -2450,10 +2797,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>zsetlab không đọc được các phản hồi: %1. Các con số dưới đây chỉ lấy từ sorted set.</translation>
     </message>
     <message>
-        <source>%1 calls %2 apart %3; the replies read as %4.</source>
-        <translation>%1 lệnh gọi cách nhau %2 %3; các phản hồi được hiểu là %4.</translation>
-    </message>
-    <message>
         <source>%1 calls at %2 per ms (over %3)</source>
         <translation>%1 lệnh gọi với tốc độ %2 mỗi ms (trong %3)</translation>
     </message>
@@ -2472,10 +2815,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>%1 calls sent back to back (%2; the script reads the server&apos;s clock)</source>
         <translation>%1 lệnh gọi gửi liền nhau (%2; script đọc đồng hồ của server)</translation>
-    </message>
-    <message>
-        <source>%1 calls %2 apart, each after the previous one left the %3 window: %4.</source>
-        <translation>%1 lệnh gọi cách nhau %2, mỗi lệnh gọi đến sau khi lệnh gọi trước đã ra khỏi window %3: %4.</translation>
     </message>
     <message>
         <source>The sorted set has no expiry: the keys of idle clients stay for ever.</source>
@@ -2508,6 +2847,82 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Verdict: the script counted right in every scenario.</source>
         <translation>Kết luận: script đếm đúng ở mọi kịch bản.</translation>
+    </message>
+    <message>
+        <source> (between these calls the simulated time passed a TTL the script set, so zsetlab deleted the key as Redis would have; %1 time(s))</source>
+        <translation> (giữa các lệnh gọi này, thời gian mô phỏng đã vượt qua một TTL do script đặt, nên zsetlab đã xoá key giống như Redis sẽ làm; %1 lần)</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>và %1 mục khác</translation>
+    </message>
+    <message>
+        <source>%1 (no key: it reaches the whole database or server)</source>
+        <translation>%1 (không có key: lệnh này tác động tới toàn bộ cơ sở dữ liệu hoặc server)</translation>
+    </message>
+    <message>
+        <source> in database %1</source>
+        <translation> trong cơ sở dữ liệu %1</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart %3%4; the replies read as %5%6.</source>
+        <translation>%1 lệnh gọi cách nhau %2 %3%4; các phản hồi được hiểu là %5%6.</translation>
+    </message>
+    <message>
+        <source> (as given)</source>
+        <translation> (như đã chỉ định)</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart, each after the previous one left the %3 window: %4%5.</source>
+        <translation>%1 lệnh gọi cách nhau %2, mỗi lệnh gọi đến sau khi lệnh gọi trước đã ra khỏi window %3: %4%5.</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart, so that each finds only the one before it in the %3 window: %4%5.</source>
+        <translation>%1 lệnh gọi cách nhau %2, sao cho mỗi lệnh gọi chỉ thấy đúng lệnh gọi ngay trước nó trong window %3: %4%5.</translation>
+    </message>
+    <message>
+        <source>The script admits limit + 1 in every burst (%1 with limit %2): its comparison is off by one. A count taken before the request is added must refuse at count &gt;= limit (not count &gt; limit); a count that includes the request, at count &gt; limit.</source>
+        <translation>Script cho qua limit + 1 request trong mọi burst (%1 với giới hạn %2): phép so sánh của nó bị lệch một. Count lấy trước khi thêm request phải từ chối khi count &gt;= limit (không phải count &gt; limit); còn count đã tính cả request thì từ chối khi count &gt; limit.</translation>
+    </message>
+    <message>
+        <source>Besides its own keys the script touched: %1. Pass every key a script uses in KEYS: Redis Cluster refuses other keys (&quot;Script attempted to access a non local key&quot;), and a key shared by every caller is changed by all of them.</source>
+        <translation>Ngoài các key của chính nó, script còn động tới: %1. Hãy truyền mọi key mà script dùng trong KEYS: Redis Cluster từ chối các key khác (&quot;Script attempted to access a non local key&quot;), và một key dùng chung cho mọi phía gọi sẽ bị tất cả bọn họ thay đổi.</translation>
+    </message>
+    <message>
+        <source>Verdict: the script counted right in every scenario, but it touches keys it was not given.</source>
+        <translation>Kết luận: script đếm đúng ở mọi kịch bản, nhưng nó động tới những key không được truyền vào.</translation>
+    </message>
+    <message>
+        <source>zsetlab runs a script on a private redis-server of its own first, to see which keys it touches, and cannot start one: %1</source>
+        <translation>zsetlab chạy script trên một redis-server riêng của chính mình trước để xem script động tới những key nào, nhưng không khởi động được server đó: %1</translation>
+    </message>
+    <message>
+        <source>On a private redis-server that zsetlab started to try the script first (%1 saw nothing of it): %2</source>
+        <translation>Trên một redis-server riêng mà zsetlab khởi động để chạy thử script trước (%1 không bị động tới chút nào): %2</translation>
+    </message>
+    <message>
+        <source>it touched keys other than the ones the probe gave it</source>
+        <translation>script đã động tới những key khác với các key mà lần chạy thử đưa cho nó</translation>
+    </message>
+    <message>
+        <source>The probe ran only on a private redis-server that zsetlab started (Redis %1), not on %2: %3. That private server, with everything the script left on it, is gone.</source>
+        <translation>Lần chạy thử chỉ chạy trên một redis-server riêng do zsetlab khởi động (Redis %1), không chạy trên %2: %3. Server riêng đó, cùng mọi thứ script để lại trên nó, đã không còn nữa.</translation>
+    </message>
+    <message>
+        <source>A private redis-server (Redis %1) ran the same calls first: the script touched no key but its own, so the probe ran it on %2.</source>
+        <translation>Một redis-server riêng (Redis %1) đã chạy các lệnh gọi y hệt trước: script không động tới key nào ngoài các key của chính nó, nên lần chạy thử đã chạy nó trên %2.</translation>
+    </message>
+    <message>
+        <source>MONITOR could not tell every key the script touched (%1)</source>
+        <translation>MONITOR không cho biết được mọi key mà script đã động tới (%1)</translation>
+    </message>
+    <message>
+        <source>the script made %1 different keys under the key it was given (such as %2), a new one per call, which zsetlab could not name to delete on a server it did not start</source>
+        <translation>script đã tạo ra %1 key khác nhau dưới key được truyền vào (chẳng hạn %2), mỗi lệnh gọi một key mới, và zsetlab không xác định được tên chúng để xoá trên một server mà nó không khởi động</translation>
+    </message>
+    <message>
+        <source> It was running line %1 of the %2 scenario&apos;s call %3.</source>
+        <translation> Khi đó script đang chạy dòng %1 trong lần gọi thứ %3 của kịch bản %2.</translation>
     </message>
 </context>
 <context>
@@ -2589,6 +3004,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Redis %1 · %2 · %3</source>
         <translation>Redis %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>zsetlab&apos;s private Redis server stopped. A new, empty one is starting on the same socket.</source>
+        <translation>Server Redis riêng của zsetlab đã dừng. Một server mới, trống, đang khởi động trên cùng socket đó.</translation>
+    </message>
+    <message>
+        <source>zsetlab&apos;s private Redis server stopped four times within a minute; it is not started again. Connect to another server (Burst &gt; Connect to Redis).</source>
+        <translation>Server Redis riêng của zsetlab đã dừng bốn lần trong vòng một phút; nó sẽ không được khởi động lại nữa. Hãy kết nối tới một server khác (Burst &gt; Kết nối tới Redis).</translation>
     </message>
 </context>
 <context>
@@ -3133,10 +3556,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Chỉ hiện các member có score (giá trị now của request) nằm trong khoảng này.</translation>
     </message>
     <message>
-        <source>The live contents of the ZSET, sorted by score. Writes: how many requests of the burst wrote that member.</source>
-        <translation>Nội dung hiện tại của ZSET, sắp xếp theo score. Số lần ghi: số request của burst đã ghi vào member đó.</translation>
-    </message>
-    <message>
         <source>No burst yet.</source>
         <translation>Chưa có burst nào.</translation>
     </message>
@@ -3148,6 +3567,28 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>%Ln member(s)</source>
         <translation>
             <numerusform>%Ln member</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The contents of the ZSET, sorted by score: live while a burst runs, then as they were when it ended. Writes: how many requests of the burst wrote that member.</source>
+        <translation>Nội dung của ZSET, sắp xếp theo score: cập nhật trực tiếp khi burst đang chạy, sau đó giữ nguyên như lúc burst kết thúc. Số lần ghi: số request của burst đã ghi vào member đó.</translation>
+    </message>
+    <message>
+        <source>(%L1 requests stored a member; the window of %L2 ms trimmed the older ones)</source>
+        <translation>(%L1 request đã lưu được một member; window %L2 ms đã cắt bỏ các member cũ hơn)</translation>
+    </message>
+    <message>
+        <source>As it was when the burst ended, at %1.</source>
+        <translation>Như lúc burst kết thúc, vào %1.</translation>
+    </message>
+    <message>
+        <source>The burst&apos;s key has expired since (its limiter sets a TTL).</source>
+        <translation>Key của burst đã hết hạn kể từ đó (rate limiter của nó có đặt TTL).</translation>
+    </message>
+    <message numerus="yes">
+        <source>The burst&apos;s key holds %Ln member(s) now.</source>
+        <translation>
+            <numerusform>Key của burst hiện có %Ln member.</numerusform>
         </translation>
     </message>
 </context>
