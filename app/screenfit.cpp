@@ -90,19 +90,28 @@ bool ScreenFit::fit()
         if (needed <= room().width()) {
             m_window->addDockWidget(Qt::RightDockWidgetArea, m_movable);
             m_moved = false;
-            if (!fits()) {
-                m_window->tabifyDockWidget(m_tabWith, m_movable);
-                m_moved = true;
-            }
+            if (!fits())
+                moveIntoTabs();
         }
     } else if (!fits() && m_movable->isVisible() && !m_movable->isFloating()
                && m_window->tabifiedDockWidgets(m_movable).isEmpty()) {
-        m_window->tabifyDockWidget(m_tabWith, m_movable);
-        m_moved = true;
+        moveIntoTabs();
     }
     const bool fitting = fits();
     keepOnScreen();
     return fitting;
+}
+
+void ScreenFit::moveIntoTabs()
+{
+    // Behind the tab in front: the lesson or the Burst panel stays in view.
+    QDockWidget* front = m_tabWith;
+    for (QDockWidget* dock : m_window->tabifiedDockWidgets(m_tabWith))
+        if (!dock->visibleRegion().isEmpty())
+            front = dock;
+    m_window->tabifyDockWidget(m_tabWith, m_movable);
+    front->raise();
+    m_moved = true;
 }
 
 void ScreenFit::keepOnScreen()

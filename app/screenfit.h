@@ -31,6 +31,7 @@ private:
     // asks for more height than the minimum sizes say).
     bool overflows() const;
     void keepOnScreen();
+    void moveIntoTabs();
 
     QMainWindow* m_window;
     QDockWidget* m_movable;
