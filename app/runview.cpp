@@ -7,7 +7,10 @@
 #include <QEvent>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 RunView::RunView(QWidget* parent)
     : QWidget(parent)
@@ -20,17 +23,29 @@ RunView::RunView(QWidget* parent)
     m_numbers = new NumbersPanel(this);
     m_timeline = new TimelineView(this);
     m_counts = new CountsChart(this);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_timeline);
-    splitter->addWidget(m_counts);
-    m_counts->setMinimumHeight(200);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({420, 340});
-    splitter->setChildrenCollapsible(false);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(m_timeline);
+    m_splitter->addWidget(m_counts);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({420, 340});
+    m_splitter->setChildrenCollapsible(false);
+    m_chartTabs = new QTabBar(this);
+    m_chartTabs->addTab(QString());
+    m_chartTabs->addTab(QString());
+    m_chartTabs->setDrawBase(false);
+    m_chartTabs->hide();
+    connect(m_chartTabs, &QTabBar::currentChanged, this, [this] {
+        if (!m_stacked)
+            return;
+        m_timeline->setVisible(m_chartTabs->currentIndex() == 0);
+        m_counts->setVisible(m_chartTabs->currentIndex() == 1);
+    });
     layout->addWidget(m_title);
     layout->addWidget(m_numbers);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_chartTabs);
+    layout->addWidget(m_splitter, 1);
+    retranslate();
 
     QEvent fontChange(QEvent::FontChange);
     changeEvent(&fontChange); // the title's font
@@ -40,9 +55,73 @@ RunView::RunView(QWidget* parent)
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
 }
 
+void RunView::retranslate()
+{
+    m_chartTabs->setTabText(0, tr("Timeline"));
+    m_chartTabs->setTabText(1, tr("Counts"));
+    m_chartTabs->setToolTip(tr("The charts share this place: the screen is too low for both at this text size."));
+}
+
+int RunView::chartsNeed() const
+{
+    return m_timeline->minimumSizeHint().height()
+        + std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()) + m_splitter->handleWidth();
+}
+
+QSize RunView::minimumSizeHint() const
+{
+    const int spacing = layout()->spacing();
+    // The figures wrap their lines: at this width they may need more than their minimum.
+    int numbers = m_numbers->minimumSizeHint().height();
+    if (m_numbers->hasHeightForWidth())
+        numbers = std::max(numbers, m_numbers->heightForWidth(contentsRect().width()));
+    int height = numbers + spacing + m_chartTabs->sizeHint().height() + spacing
+        + std::max(m_timeline->minimumSizeHint().height(),
+                   std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()));
+    if (!m_title->isHidden())
+        height += m_title->sizeHint().height() + spacing;
+    return {QWidget::minimumSizeHint().width(), height};
+}
+
+void RunView::arrangeCharts()
+{
+    // The room below the figures; the tab bar's own line counts as room when it is shown.
+    const int spacing = layout()->spacing();
+    int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
+    const bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
+    if (stacked == m_stacked)
+        return;
+    m_stacked = stacked;
+    m_chartTabs->setVisible(stacked);
+    m_timeline->setVisible(!stacked || m_chartTabs->currentIndex() == 0);
+    m_counts->setVisible(!stacked || m_chartTabs->currentIndex() == 1);
+}
+
+void RunView::showCounts()
+{
+    if (m_stacked)
+        m_chartTabs->setCurrentIndex(1);
+}
+
+void RunView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeCharts();
+}
+
+bool RunView::event(QEvent* event)
+{
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::LayoutRequest) // the figures or the fonts changed height
+        arrangeCharts();
+    return handled;
+}
+
 void RunView::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     if (event->type() != QEvent::FontChange)
         return;
     QFont titleFont = font();

@@ -10,10 +10,14 @@
 class CountsChart;
 class NumbersPanel;
 class QLabel;
+class QSplitter;
+class QTabBar;
 class TimelineView;
 
 // Everything about one run: its figures, its timeline and its counts chart, fed with the engine's
 // batches (values) and redrawn at a steady rate while it runs. Compare mode shows two side by side.
+// When the two charts do not fit one above the other (a projector's low screen, large text), they
+// share the place as two tabs.
 class RunView : public QWidget
 {
     Q_OBJECT
@@ -34,15 +38,25 @@ public:
     CountsChart* counts() const { return m_counts; }
     NumbersPanel* numbers() const { return m_numbers; }
     int refreshes() const { return m_refreshes; }
+    bool chartsShareAPlace() const { return m_stacked; }
+    // Brings the counts chart into view (its tab, when the charts share a place).
+    void showCounts();
+    // As low as the charts in tabs allow.
+    QSize minimumSizeHint() const override;
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
 
 signals:
     void millisecondClicked(qint64 ms, const QByteArray& member);
 
 private:
     void refreshSlowViews();
+    void arrangeCharts();
+    void retranslate();
+    int chartsNeed() const;
 
     MemberWrites m_writes;
     BurstSummary m_latest; // the figures of the last batch
@@ -50,6 +64,9 @@ private:
     NumbersPanel* m_numbers = nullptr;
     TimelineView* m_timeline = nullptr;
     CountsChart* m_counts = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QTabBar* m_chartTabs = nullptr;
+    bool m_stacked = false;
     QTimer m_refresh; // the chart and figures: 25 times a second, not per batch
     bool m_dirty = false;
     int m_refreshes = 0;

@@ -23,11 +23,14 @@
 #include <QAbstractScrollArea>
 #include <QChart>
 #include <QDockWidget>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QValueAxis>
@@ -59,6 +62,7 @@ private slots:
     void initTestCase();
     void fitsTheScreen_data();
     void fitsTheScreen();
+    void chartsShareAPlaceWhenLow();
 
 private:
     QStringList problems() const;
@@ -147,6 +151,44 @@ void TestScreenFit::fitsTheScreen()
                             .arg(m_window->frameGeometry().width())
                             .arg(m_window->frameGeometry().height())
                         + found.join(QStringLiteral("\n  "))));
+}
+
+// A run's two charts stand one above the other while there is room for both, else they share the
+// place as two tabs; each tab shows its chart, and room brings them back together.
+void TestScreenFit::chartsShareAPlaceWhenLow()
+{
+    QWidget holder; // a window would keep its layout's minimum; a panel in the window does not
+    RunView& view = *new RunView(&holder);
+    QFont large = view.font();
+    large.setPointSizeF(large.pointSizeF() * 2);
+    view.setFont(large);
+    const int both = view.timeline()->minimumSizeHint().height() + view.counts()->minimumHeight();
+    view.resize(900, both * 2);
+    holder.resize(900, both * 2);
+    holder.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&holder));
+    auto* tabs = view.findChild<QTabBar*>();
+    QVERIFY(tabs);
+    QTRY_VERIFY(!view.chartsShareAPlace());
+    QVERIFY(view.timeline()->isVisible() && view.counts()->isVisible() && !tabs->isVisible());
+
+    view.resize(900, view.minimumSizeHint().height());
+    QTRY_VERIFY(view.chartsShareAPlace());
+    QVERIFY(tabs->isVisible());
+    QCOMPARE(tabs->count(), 2);
+    QVERIFY(view.timeline()->isVisible() != view.counts()->isVisible());
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+    QVERIFY(view.counts()->isVisible() && !view.timeline()->isVisible());
+    QTRY_VERIFY(view.counts()->height() >= view.counts()->minimumHeight());
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
+    QVERIFY(view.timeline()->isVisible() && !view.counts()->isVisible());
+    QTRY_VERIFY(view.timeline()->height() >= view.timeline()->minimumSizeHint().height());
+    view.showCounts();
+    QVERIFY(view.counts()->isVisible());
+
+    view.resize(900, both * 2);
+    QTRY_VERIFY(!view.chartsShareAPlace());
+    QVERIFY(view.timeline()->isVisible() && view.counts()->isVisible() && !tabs->isVisible());
 }
 
 // Lets the layouts settle: events are processed until no widget moves or resizes any more (a
@@ -245,6 +287,20 @@ QStringList TestScreenFit::problems() const
     for (auto* view : m_window->findChildren<QChartView*>()) {
         if (!view->isVisible())
             continue;
+        for (const QGraphicsItem* item : view->scene()->items()) {
+            const auto* text = qgraphicsitem_cast<const QGraphicsTextItem*>(item);
+            if (text && text->isVisible() && !text->toPlainText().isEmpty() && isCutShort(text->toPlainText()))
+                found << QStringLiteral("a chart text is cut short: \"%1\" at %2,%3 (chart %4x%5, plot %6x%7)")
+                             .arg(text->toPlainText())
+                             .arg(text->scenePos().x())
+                             .arg(text->scenePos().y())
+                             .arg(view->width())
+                             .arg(view->height())
+                             .arg(view->chart()->plotArea().width())
+                             .arg(view->chart()->plotArea().height());
+        }
+        if (view->height() < view->minimumSizeHint().height() || view->height() < view->minimumHeight())
+            found << QStringLiteral("a chart is lower than it needs: %1 px").arg(view->height());
         const QStringList labels = drawnLegendLabels(view->chart()->legend());
         if (std::any_of(labels.begin(), labels.end(), isCutShort))
             found << QStringLiteral("a legend is cut short: ") + labels.join(QStringLiteral(" | "))
@@ -267,6 +323,12 @@ QStringList TestScreenFit::problems() const
                              .arg(needed);
         }
     }
+    // The timeline's own drawing: its caption runs along the plot, which needs the height.
+    for (auto* timeline : m_window->findChildren<TimelineView*>())
+        if (timeline->isVisible() && timeline->height() < timeline->minimumSizeHint().height())
+            found << QStringLiteral("the timeline is %1 px high, its caption needs %2")
+                         .arg(timeline->height())
+                         .arg(timeline->minimumSizeHint().height());
     // Text that grows with the zoom.
     const double text = QApplication::font().pointSizeF();
     auto* table = m_window->zsetPanel()->view();

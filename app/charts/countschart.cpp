@@ -31,6 +31,7 @@ CountsChart::CountsChart(QWidget* parent)
     chart->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
     connect(chart, &QChart::plotAreaChanged, this, &CountsChart::placeAxisTitle);
+    connect(chart, &QChart::plotAreaChanged, this, &CountsChart::fitAxes);
 
     m_gapUpper = new QLineSeries(this);
     m_gapLower = new QLineSeries(this);
@@ -115,6 +116,8 @@ void CountsChart::applyLook()
     m_overLimit->setBorderColor(dark ? Qt::white : Qt::black); // a shape with an outline: not colour alone
     m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
     setMinimumWidth(ChartLook::minimumWidth(this)); // as in retranslate()
+    // High enough for a plot of a few lines between the legend, the axis labels and titles.
+    setMinimumHeight(std::max(160, int(std::ceil(QFontMetricsF(font()).height() * 11)) + 16));
 }
 
 void CountsChart::setLive(bool live)
@@ -160,10 +163,9 @@ void CountsChart::clear()
     for (QXYSeries* series :
          std::initializer_list<QXYSeries*> {m_truth, m_counted, m_limit, m_gapUpper, m_gapLower, m_overLimit})
         series->clear();
-    fitAxis(m_x, 10);
-    fitAxis(m_y, 10);
-    m_xRangeFor = -1;
-    m_yRangeFor = -1;
+    m_xRangeFor = 10;
+    m_yRangeFor = 10;
+    fitAxes();
 }
 
 int CountsChart::plottedPoints() const
@@ -176,10 +178,23 @@ QList<QPointF> CountsChart::beyondLimitMarks() const
     return m_overLimit->points();
 }
 
-void CountsChart::fitAxis(QValueAxis* axis, double max)
+void CountsChart::fitAxes()
 {
-    // About five whole-number steps, so that "%d" never labels a line 2 that sits at 2.5.
-    const double raw = std::max(1.0, max / 5.0);
+    // At most five steps, fewer on a small plot: Qt Charts cuts a label short ("…") when the
+    // labels are closer than their own height (y) or width (x).
+    const QRectF plot = chart()->plotArea();
+    const QFontMetricsF metrics(m_y->labelsFont());
+    const int ySteps = std::clamp(int(plot.height() / (metrics.height() * 1.8)), 1, 5);
+    const QString widest = locale().toString(qint64(std::ceil(m_xRangeFor)));
+    const int xSteps = std::clamp(int(plot.width() / (metrics.horizontalAdvance(widest) + metrics.height() * 2)), 1, 5);
+    fitAxis(m_x, m_xRangeFor, xSteps);
+    fitAxis(m_y, m_yRangeFor, ySteps);
+}
+
+void CountsChart::fitAxis(QValueAxis* axis, double max, int steps)
+{
+    // Whole-number steps, so that "%d" never labels a line 2 that sits at 2.5.
+    const double raw = std::max(1.0, max / steps);
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     double step = 10 * magnitude;
     for (const double factor : {1.0, 2.0, 5.0}) {
@@ -315,12 +330,9 @@ void CountsChart::refresh()
     // only when it changes.
     const double xMax = std::max(m_requests - 1, 4);
     const double yMax = double(std::max({m_top, m_limitValue, qint64(1)})) * 1.1;
-    if (xMax != m_xRangeFor) { // the burst's size: set once per burst
+    if (xMax != m_xRangeFor || yMax != m_yRangeFor) { // the burst's size: set once per burst
         m_xRangeFor = xMax;
-        fitAxis(m_x, xMax);
-    }
-    if (yMax != m_yRangeFor) {
         m_yRangeFor = yMax;
-        fitAxis(m_y, yMax);
+        fitAxes();
     }
 }

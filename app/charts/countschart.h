@@ -53,8 +53,11 @@ private:
         int truthMinAt = 0, truthMaxAt = 0, countMinAt = 0, countMaxAt = 0;
         int overLimitAt = -1; // the first request of the column admitted beyond the limit
     };
-    // An axis from 0 to max in whole-number steps of 1, 2 or 5 times a power of ten.
-    static void fitAxis(QValueAxis* axis, double max);
+    // An axis from 0 to max in at most about `steps` whole-number steps of 1, 2 or 5 times a
+    // power of ten.
+    static void fitAxis(QValueAxis* axis, double max, int steps);
+    // Both axes to the data's range, with as many steps as the plot has room for.
+    void fitAxes();
     void absorb(const CountedRequest& request);
     static Column merged(const Column& a, const Column& b);
     // The chart's theme, fonts and series colours from the widget's palette and font.
@@ -80,6 +83,6 @@ private:
     int m_perColumn = 1;
     int m_absorbed = 0;
     qint64 m_top = 1;
-    double m_xRangeFor = -1; // the x range was set for this many requests
-    double m_yRangeFor = -1; // and the y range for this top
+    double m_xRangeFor = 10; // the x range was set for this many requests
+    double m_yRangeFor = 10; // and the y range for this top
 };

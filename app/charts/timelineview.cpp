@@ -155,6 +155,17 @@ QSize TimelineView::sizeHint() const
     return {760, topMargin(metrics) + bottomMargin(metrics) + laneHeight * m_model.laneCount()};
 }
 
+QSize TimelineView::minimumSizeHint() const
+{
+    const QFontMetrics metrics = fontMetrics();
+    int plot = 3 * metrics.height();
+    if (!isMultiLane()) // the rotated caption runs along the plot's height
+        plot = std::max({plot, metrics.horizontalAdvance(tr("requests in the ms")) + 8,
+                         metrics.horizontalAdvance(tr("requests per %n ms", nullptr, 500)) + 8});
+    const int width = std::max(240, 3 * metrics.height() + 12 + metrics.horizontalAdvance(QStringLiteral("00000")) * 5);
+    return {width, topMargin(metrics) + bottomMargin(metrics) + plot};
+}
+
 QRectF TimelineView::plotArea() const
 {
     const QFontMetrics metrics(font());

@@ -52,7 +52,8 @@ public:
     TimelineScale scale() const;
 
     QSize sizeHint() const override;
-    QSize minimumSizeHint() const override { return {240, 140}; }
+    // High enough for the y caption along the plot, wide enough for a few tick labels.
+    QSize minimumSizeHint() const override;
 
 signals:
     // A millisecond was clicked; member is the survivor's ZSET member (empty if none survived).
