@@ -9,6 +9,7 @@
 #include <QValueAxis>
 
 #include <QFontMetricsF>
+#include <QScopedValueRollback>
 
 #include <algorithm>
 #include <cmath>
@@ -180,6 +181,11 @@ QList<QPointF> CountsChart::beyondLimitMarks() const
 
 void CountsChart::fitAxes()
 {
+    // A new range lays the chart out again, which reports a new plot area: not once more from
+    // inside (the labels' widths could swing the steps back and forth).
+    if (m_fittingAxes)
+        return;
+    const QScopedValueRollback<bool> fitting(m_fittingAxes, true);
     // At most five steps, fewer on a small plot: Qt Charts cuts a label short ("…") when the
     // labels are closer than their own height (y) or width (x).
     const QRectF plot = chart()->plotArea();

@@ -85,4 +85,5 @@ private:
     qint64 m_top = 1;
     double m_xRangeFor = 10; // the x range was set for this many requests
     double m_yRangeFor = 10; // and the y range for this top
+    bool m_fittingAxes = false;
 };
