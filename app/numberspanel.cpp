@@ -7,12 +7,14 @@
 #include <QLabel>
 #include <QLocale>
 
+#include <algorithm>
+#include <limits>
+
 NumbersPanel::NumbersPanel(QWidget* parent)
     : QWidget(parent)
 {
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
-    layout->setHorizontalSpacing(18);
     layout->setVerticalSpacing(0);
     m_sent = addFigure(QColor());
     m_stored = addFigure(Palette::stored);
@@ -62,6 +64,7 @@ NumbersPanel::Figure NumbersPanel::addFigure(const QColor& accent)
     // The layout may give a figure less than its text wants: the font shrinks instead (fitFigures).
     figure.value->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     figure.value->installEventFilter(this); // its own resize fits its font
+    figure.caption->installEventFilter(this); // and the captions'
     figure.value->setMinimumWidth(1);
     figure.value->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     figure.caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -89,7 +92,12 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
     if (summary.addedKnown()) {
         m_stored.value->setText(locale.toString(summary.stored));
         m_lost.value->setText(locale.toString(summary.lost));
-        m_lost.caption->setText(tr("lost (%1 %)").arg(locale.toString(summary.lostPercent(), 'f', 1)));
+        // "(81.5 %)" stays on one line: the space before % does not break.
+        m_lost.caption->setText(tr("lost (%1 %)")
+                                    .arg(locale.toString(summary.lostPercent(), 'f', 1))
+                                    .replace(QLatin1String(" %"), QStringLiteral("\u00a0%")));
+        arrangeForWidth();
+        fitCaptions();
         m_overwritten.value->setText(locale.toString(summary.overwritten));
     } else {
         // The replies do not say whether ZADD added: a 0 here would claim every request lost.
@@ -102,8 +110,8 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
     if (!summary.addedKnown())
         note = summary.membersAtEnd >= 0
             ? tr("The script's replies do not say whether ZADD added a member (it answers only a count); the "
-                 "ZSET held %L1 member(s) when the burst ended.")
-                  .arg(summary.membersAtEnd)
+                 "ZSET held %Ln member(s) when the burst ended.",
+                 nullptr, int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
             : tr("The script's replies do not say whether ZADD added a member (it answers only a count).");
     if (summary.limit == 0)
         note += QLatin1Char(' ') + tr("No limit set: every request is admitted.");
@@ -118,6 +126,14 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
 void NumbersPanel::arrange(int perRow)
 {
     // Figures in rows of perRow, each value above its caption; the note below them all.
+    if (perRow == m_perRow)
+        return;
+    m_perRow = perRow;
+    for (const Figure& figure : figures()) {
+        m_layout->removeWidget(figure.value);
+        m_layout->removeWidget(figure.caption);
+    }
+    m_layout->removeWidget(m_note);
     int i = 0;
     for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond}) {
         const int row = 2 * (i / perRow);
@@ -134,9 +150,61 @@ void NumbersPanel::arrange(int perRow)
 
 void NumbersPanel::setCompact(bool compact)
 {
-    arrange(compact ? 3 : 5);
+    m_widestRow = compact ? 3 : 5;
     m_scale = compact ? 2.0 : 2.6;
     applyFonts();
+    arrangeForWidth();
+}
+
+int NumbersPanel::widestCaptionWord(const QFont& font) const
+{
+    // A caption wraps between words, never inside one: the longest word sets a column's width.
+    const QFontMetrics metrics(font);
+    int word = 0;
+    for (const Figure& figure : figures())
+        for (const QString& part : figure.caption->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            word = std::max(word, metrics.horizontalAdvance(part));
+    return word;
+}
+void NumbersPanel::arrangeForWidth()
+{
+    // As many figures in a row as the width has room for: first the gaps between them shrink
+    // (18 px to 6 px), then the captions' text (to 80 %, fitCaptions), then a row breaks in two.
+    constexpr int widestGap = 18, narrowestGap = 6;
+    const int word = std::max(1, widestCaptionWord(font()));
+    QFont smallest = font();
+    smallest.setPointSizeF(font().pointSizeF() * smallestCaption);
+    const int smallestWord = widestCaptionWord(smallest) + 2; // two pixels for the grid's rounding
+    const QMargins margins = m_layout->contentsMargins();
+    const int room = width() - margins.left() - margins.right();
+    int perRow = m_widestRow;
+    while (perRow > 2 && perRow * smallestWord + (perRow - 1) * narrowestGap > room)
+        --perRow;
+    m_layout->setHorizontalSpacing(std::clamp(int(room - perRow * (word + 2)) / (perRow - 1), narrowestGap, widestGap));
+    arrange(perRow);
+}
+
+void NumbersPanel::fitCaptions()
+{
+    // One size for every caption, so that they look alike: the largest, up to the panel's own,
+    // whose longest word fits the narrowest caption. Text does not scale evenly (sizes round to
+    // whole pixels): measure, and step down again.
+    int column = std::numeric_limits<int>::max();
+    for (const Figure& figure : figures())
+        if (figure.caption->isVisible() && figure.caption->width() > 0)
+            column = std::min(column, figure.caption->contentsRect().width());
+    QFont captionFont = font();
+    if (column != std::numeric_limits<int>::max()) {
+        int word = widestCaptionWord(captionFont);
+        for (double scale = 1.0; word > column && scale > smallestCaption;) {
+            scale = std::max(smallestCaption, scale * std::min(0.98, double(column) / word));
+            captionFont.setPointSizeF(font().pointSizeF() * scale);
+            word = widestCaptionWord(captionFont);
+        }
+    }
+    for (const Figure& figure : figures())
+        if (figure.caption->font() != captionFont)
+            figure.caption->setFont(captionFont);
 }
 
 void NumbersPanel::applyFonts()
@@ -179,13 +247,16 @@ bool NumbersPanel::figuresFit() const
 void NumbersPanel::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    arrangeForWidth();
     fitFigures();
 }
 
 bool NumbersPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() == QEvent::Resize)
+    if (event->type() == QEvent::Resize) {
         fitFigures();
+        fitCaptions();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -201,6 +272,10 @@ void NumbersPanel::changeEvent(QEvent* event)
         applyFonts();
     else if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange) {
+        arrangeForWidth();
+        fitCaptions();
+    }
 }
 
 QString NumbersPanel::figure(const QString& name) const

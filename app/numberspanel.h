@@ -41,6 +41,11 @@ private:
         QLabel* caption = nullptr;
     };
     void arrange(int perRow);
+    int widestCaptionWord(const QFont& font) const;
+    // As many figures in a row as the width has room for, up to m_widestRow.
+    void arrangeForWidth();
+    void fitCaptions();
+    static constexpr double smallestCaption = 0.8; // of the panel's text size
     void applyFonts();
     void fitFigures(); // each figure's font: the big one, or smaller until its text fits
     QList<Figure> figures() const { return {m_sent, m_stored, m_lost, m_overwritten, m_beyond}; }
@@ -55,6 +60,8 @@ private:
     QLabel* m_note = nullptr;
     QGridLayout* m_layout = nullptr;
     double m_scale = 2.6;
+    int m_widestRow = 5; // figures in a row: five, three when compact
+    int m_perRow = 0; // as arranged
     QFont m_big; // the figures' font before fitting
     BurstSummary m_last;
     bool m_shown = false;

@@ -73,8 +73,8 @@ QSize RunView::minimumSizeHint() const
     const int spacing = layout()->spacing();
     // The figures wrap their lines: at this width they may need more than their minimum.
     int numbers = m_numbers->minimumSizeHint().height();
-    if (m_numbers->hasHeightForWidth())
-        numbers = std::max(numbers, m_numbers->heightForWidth(contentsRect().width()));
+    if (m_numbers->hasHeightForWidth() && m_numbers->width() > 0)
+        numbers = std::max(numbers, m_numbers->heightForWidth(m_numbers->width()));
     int height = numbers + spacing + m_chartTabs->sizeHint().height() + spacing
         + std::max(m_timeline->minimumSizeHint().height(),
                    std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()));
