@@ -1,6 +1,9 @@
 #include "elidinglabel.h"
 
 #include <QEvent>
+#include <QStatusBar>
+
+#include <algorithm>
 
 ElidingLabel::ElidingLabel(QWidget* parent)
     : QLabel(parent)
@@ -44,6 +47,7 @@ void ElidingLabel::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange) {
         updateGeometry();
         elide();
+        makeRoomForMessage();
     }
 }
 
@@ -52,4 +56,35 @@ void ElidingLabel::elide()
     const QString shown = fontMetrics().elidedText(m_full, Qt::ElideMiddle, contentsRect().width());
     if (shown != text())
         QLabel::setText(shown);
+}
+
+void ElidingLabel::giveWayToMessages(QStatusBar* bar)
+{
+    // A status bar gives a permanent widget its size hint and cuts the message: the message is
+    // news, this line is not. Measured again when the message, the bar's width or the text size
+    // changes.
+    m_bar = bar;
+    connect(bar, &QStatusBar::messageChanged, this, &ElidingLabel::makeRoomForMessage);
+    bar->installEventFilter(this);
+}
+
+void ElidingLabel::makeRoomForMessage()
+{
+    if (!m_bar)
+        return;
+    const QString message = m_bar->currentMessage();
+    int widest = QWIDGETSIZE_MAX;
+    if (!message.isEmpty()) {
+        const int messageWidth = m_bar->fontMetrics().horizontalAdvance(message) + 3 * fontMetrics().averageCharWidth();
+        widest = std::max(minimumSizeHint().width(), m_bar->width() - messageWidth);
+    }
+    if (maximumWidth() != widest)
+        setMaximumWidth(widest);
+}
+
+bool ElidingLabel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_bar && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        makeRoomForMessage();
+    return QLabel::eventFilter(watched, event);
 }

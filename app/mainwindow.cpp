@@ -42,6 +42,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 namespace {
 // What the window fires before the user changes anything: enough to show the bug on the first click.
 ExperimentPlan windowDefaults()
@@ -86,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     m_serverStatus = new ElidingLabel(this);
     statusBar()->addPermanentWidget(m_serverStatus);
+    m_serverStatus->giveWayToMessages(statusBar());
     createMenus();
 
     m_zsetRefresh = new QTimer(this);
@@ -453,9 +457,9 @@ void MainWindow::onAllFinished()
     m_stop->setEnabled(false);
     const QString figures = summary.addedKnown()
         ? tr("%L1 sent, %L2 stored, %L3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost)
-        : tr("%L1 sent; stored unknown (the replies do not say), %L2 member(s) in the ZSET.")
-              .arg(summary.sent)
-              .arg(summary.membersAtEnd);
+        : tr("%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.", nullptr,
+             int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
+              .arg(summary.sent);
     showStatus(summary.failure.isFailure() ? summary.failure.message
                    : summary.stopped       ? tr("Stopped: %1").arg(figures)
                                            : tr("Done: %1").arg(figures),

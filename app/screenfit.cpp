@@ -8,6 +8,7 @@
 #include <QScreen>
 #include <QStyle>
 
+#include <algorithm>
 #include <functional>
 
 ScreenFit::ScreenFit(QMainWindow* window, QDockWidget* movable, QDockWidget* tabWith)
@@ -38,9 +39,16 @@ bool ScreenFit::fits() const
     // A new application font reaches the widgets by posted events, and panels that size
     // themselves on a font or language change ask for a new layout by posted events: take those
     // sizes now.
+    // A layout that resizes a panel may make that panel ask for another (text that wraps anew
+    // at its new width): a few rounds, until the geometries stand still.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    m_window->layout()->activate();
+    for (int round = 0; round < 8; ++round) {
+        const QRect central = m_window->centralWidget() ? m_window->centralWidget()->geometry() : QRect();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        m_window->layout()->activate();
+        if (round > 0 && m_window->centralWidget() && m_window->centralWidget()->geometry() == central)
+            break;
+    }
     const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
     if (needed.width() > room.width() || needed.height() > room.height())
         return false;
@@ -97,7 +105,11 @@ bool ScreenFit::fit()
                && m_window->tabifiedDockWidgets(m_movable).isEmpty()) {
         moveIntoTabs();
     }
-    const bool fitting = fits();
+    bool fitting = fits();
+    if (!fitting && m_moved) { // the tabs may have kept a width from a larger text
+        narrowTabs();
+        fitting = fits();
+    }
     keepOnScreen();
     return fitting;
 }
@@ -112,6 +124,16 @@ void ScreenFit::moveIntoTabs()
     m_window->tabifyDockWidget(m_tabWith, m_movable);
     front->raise();
     m_moved = true;
+    narrowTabs();
+}
+
+void ScreenFit::narrowTabs()
+{
+    // The tabs as narrow as their panels allow: the width the ZSET panel had goes to the charts.
+    int narrowest = m_tabWith->minimumSizeHint().width();
+    for (QDockWidget* dock : m_window->tabifiedDockWidgets(m_tabWith))
+        narrowest = std::max(narrowest, dock->minimumSizeHint().width());
+    m_window->resizeDocks({m_tabWith}, {narrowest}, Qt::Horizontal);
 }
 
 void ScreenFit::keepOnScreen()

@@ -32,6 +32,7 @@ private:
     bool overflows() const;
     void keepOnScreen();
     void moveIntoTabs();
+    void narrowTabs();
 
     QMainWindow* m_window;
     QDockWidget* m_movable;

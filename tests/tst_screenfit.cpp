@@ -30,6 +30,7 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollBar>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -262,6 +263,20 @@ QStringList TestScreenFit::problems() const
             if (label->contentsRect().width() + 2 * label->frameWidth() < needed - 1)
                 found << describe(label) + QStringLiteral(" is cut: %1 px for %2").arg(label->width()).arg(needed);
         }
+        if (auto* label = qobject_cast<QLabel*>(widget); label && label->wordWrap() && !label->text().isEmpty()
+            && label->textFormat() != Qt::RichText && !Qt::mightBeRichText(label->text())) {
+            // A wrapped line breaks between words: a word wider than the label is cut.
+            for (const QString& word :
+                 label->text().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+                if (label->fontMetrics().horizontalAdvance(word) > label->contentsRect().width() + 1) {
+                    found << describe(label)
+                            + QStringLiteral(": the word \"%1\" is cut: %2 px for %3")
+                                  .arg(word)
+                                  .arg(label->contentsRect().width())
+                                  .arg(label->fontMetrics().horizontalAdvance(word));
+                    break;
+                }
+        }
         if (auto* button = qobject_cast<QAbstractButton*>(widget);
             button && !button->text().isEmpty() && button->width() < button->sizeHint().width() - 1)
             found << describe(button)
@@ -322,6 +337,20 @@ QStringList TestScreenFit::problems() const
                              .arg(room)
                              .arg(needed);
         }
+    }
+    // The status bar's message is read whole; the permanent server line beside it gives way.
+    if (const QString message = m_window->statusBar()->currentMessage(); !message.isEmpty()) {
+        int end = m_window->statusBar()->width();
+        for (const QWidget* permanent :
+             m_window->statusBar()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            if (permanent->isVisible() && permanent->x() > 0)
+                end = std::min(end, permanent->x());
+        const int needed = m_window->statusBar()->fontMetrics().horizontalAdvance(message) + 6;
+        if (needed > end)
+            found << QStringLiteral("the status bar's message \"%1\" is cut: %2 px for %3")
+                         .arg(message)
+                         .arg(end)
+                         .arg(needed);
     }
     // The timeline's own drawing: its caption runs along the plot, which needs the height.
     for (auto* timeline : m_window->findChildren<TimelineView*>())

@@ -238,8 +238,10 @@ void TimelineView::paintEvent(QPaintEvent*)
     painter.restore();
     if (!scale.drawsStacks() && !m_model.isEmpty()) {
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRectF(area.left() + 4, area.top(), 200, fontMetrics().height()), Qt::AlignLeft | Qt::AlignTop,
-                         tr("tallest %n request(s)", nullptr, tallest));
+        const QString tallestText = tr("tallest %n request(s)", nullptr, tallest);
+        painter.drawText(QRectF(area.left() + 4, area.top(), fontMetrics().horizontalAdvance(tallestText) + 2,
+                                fontMetrics().height()),
+                         Qt::AlignLeft | Qt::AlignTop, tallestText);
     }
     drawLegend(painter, area);
     if (m_model.isEmpty() && m_placeholder) {
@@ -329,6 +331,7 @@ void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, c
     const int fitsWithCount = std::max(1, int((rect.height() - fontMetrics().height()) / cell));
     const TimelineRange& range = m_viewport->range();
     const auto& buckets = m_model.lane(lane);
+    double countsEnd = rect.left() - 1e9; // where the last count written above a stack ends
     for (auto it = buckets.lower_bound(qint64(std::floor(range.fromMs)));
          it != buckets.end() && it->first <= range.toMs; ++it) {
         const MillisecondBucket& bucket = it->second;
@@ -345,10 +348,15 @@ void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, c
         stack(Mark::Overwritten, bucket.overwritten);
         stack(Mark::Unknown, bucket.unknown);
         stack(Mark::Failed, bucket.failed);
-        if (drawn < bucket.requests) { // more than fit: say how many
-            painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(QRectF(centre - 40, rect.top(), 80, fontMetrics().height()), Qt::AlignCenter,
-                             QLocale().toString(bucket.requests));
+        if (drawn < bucket.requests) { // more than fit: say how many, unless it would run into the last count
+            const QString count = QLocale().toString(bucket.requests);
+            const double half = fontMetrics().horizontalAdvance(count) / 2.0 + 2;
+            if (centre - half >= countsEnd) {
+                painter.setPen(palette().color(QPalette::Text));
+                painter.drawText(QRectF(centre - half, rect.top(), 2 * half, fontMetrics().height()), Qt::AlignCenter,
+                                 count);
+                countsEnd = centre + half;
+            }
         }
     }
 }
