@@ -193,8 +193,9 @@ void DebuggerView::showStep(const DebugStep& step)
         m_editor->goToLine(step.line);
     }
     if (!step.ended)
-        m_status->setText(
-            tr("Stopped at line %1. ZSET: %2 member(s). %3").arg(step.line).arg(step.zsetSize).arg(step.zsetNote));
+        m_status->setText(tr("Stopped at line %1. ZSET: %Ln member(s). %2", nullptr, int(step.zsetSize))
+                              .arg(step.line)
+                              .arg(step.zsetNote));
     emit stepShown();
 }
 

@@ -26,6 +26,7 @@ private slots:
     void everyStepDoesWhatItSays();
     void everyStepFiresTheLimiterItNames();
     void guessFirstSetsTheClassAgainstRedis();
+    void resultComesIntoView();
 
 private:
     void runStep(int step);
@@ -49,6 +50,29 @@ void TestLesson::initTestCase()
     m_window->connectToServer(request);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
     m_lesson = m_window->lessonPanel();
+}
+
+// On a low screen the lesson panel scrolls: after the step's action, its result (and the class's
+// guess beside Redis's answer) is scrolled into view, not left below the fold.
+void TestLesson::resultComesIntoView()
+{
+    m_lesson->setAsksFirst(true);
+    m_window->showLesson();
+    QFont large = m_lesson->font();
+    large.setPointSizeF(large.pointSizeF() * 1.6);
+    m_lesson->setFont(large);
+    m_window->resize(1400, 520);
+    auto* result = m_lesson->findChild<QLabel*>(QStringLiteral("LessonResult"));
+    QVERIFY(result);
+    m_lesson->goToStep(1);
+    QVERIFY(m_lesson->hasQuestion());
+    runStep(1);
+    QTRY_VERIFY(!result->visibleRegion().isEmpty());
+    const QRect shown = result->visibleRegion().boundingRect();
+    QVERIFY2(shown.height() >= std::min(result->height(), 3 * result->fontMetrics().height()),
+             qPrintable(QStringLiteral("%1 of %2 px in view").arg(shown.height()).arg(result->height())));
+    m_lesson->setFont(QFont());
+    m_window->resize(1400, 860);
 }
 
 void TestLesson::cleanupTestCase()

@@ -12,12 +12,32 @@
     </message>
 </context>
 <context>
+    <name>DebuggerView</name>
+    <message numerus="yes">
+        <source>Stopped at line %1. ZSET: %Ln member(s). %2</source>
+        <translation>
+            <numerusform>Stopped at line %1. ZSET: %Ln member. %2</numerusform>
+            <numerusform>Stopped at line %1. ZSET: %Ln members. %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ExportActions</name>
     <message numerus="yes">
         <source>Saved %Ln member(s) to %1</source>
         <translation>
             <numerusform>Saved %Ln member to %1</numerusform>
             <numerusform>Saved %Ln members to %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LessonPanel</name>
+    <message numerus="yes">
+        <source>%1: %L2 sent, %L3 stored, %Ln member(s) in the ZSET</source>
+        <translation>
+            <numerusform>%1: %L2 sent, %L3 stored, %Ln member in the ZSET</numerusform>
+            <numerusform>%1: %L2 sent, %L3 stored, %Ln members in the ZSET</numerusform>
         </translation>
     </message>
 </context>
@@ -30,6 +50,13 @@
             <numerusform>Firing %Ln requests…</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.</source>
+        <translation>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln member in the ZSET.</numerusform>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>NumbersPanel</name>
@@ -38,6 +65,13 @@
         <translation>
             <numerusform> %n request failed.</numerusform>
             <numerusform> %n requests failed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %Ln member(s) when the burst ended.</source>
+        <translation>
+            <numerusform>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %Ln member when the burst ended.</numerusform>
+            <numerusform>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %Ln members when the burst ended.</numerusform>
         </translation>
     </message>
 </context>

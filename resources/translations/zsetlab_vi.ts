@@ -727,10 +727,6 @@
         <translation>Chế độ fork: một bản sao của server chạy script; mọi thứ script ghi vào đều không được giữ lại.</translation>
     </message>
     <message>
-        <source>Stopped at line %1. ZSET: %2 member(s). %3</source>
-        <translation>Dừng ở dòng %1. ZSET: %2 member. %3</translation>
-    </message>
-    <message>
         <source>Forked (changes rolled back)</source>
         <translation>Fork (thay đổi được hoàn tác)</translation>
     </message>
@@ -749,6 +745,12 @@
     <message>
         <source>Redis&apos;s debugger printed %1.</source>
         <translation>Trình gỡ lỗi của Redis in ra %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped at line %1. ZSET: %Ln member(s). %2</source>
+        <translation>
+            <numerusform>Dừng ở dòng %1. ZSET: %Ln member. %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1130,10 +1132,6 @@
         <translation>%1: key không có TTL (%2)</translation>
     </message>
     <message>
-        <source>%1: %L2 sent, %L3 stored, %L4 member(s) in the ZSET</source>
-        <translation>%1: đã gửi %L2, lưu được %L3, ZSET có %L4 member</translation>
-    </message>
-    <message>
         <source>%1: %L2 admitted with limit 5; %L3 of them beyond the limit</source>
         <translation>%1: %L2 request được cho qua với giới hạn 5; %L3 trong số đó vượt giới hạn</translation>
     </message>
@@ -1228,6 +1226,12 @@
     <message>
         <source>until it is deleted</source>
         <translation>cho đến khi bị xoá</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %L2 sent, %L3 stored, %Ln member(s) in the ZSET</source>
+        <translation>
+            <numerusform>%1: đã gửi %L2, lưu được %L3, ZSET có %Ln member</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1513,10 +1517,6 @@
         <translation>đã gửi %L1, lưu được %L2, mất %L3.</translation>
     </message>
     <message>
-        <source>%L1 sent; stored unknown (the replies do not say), %L2 member(s) in the ZSET.</source>
-        <translation>đã gửi %L1; không rõ số được lưu (phản hồi không cho biết), ZSET có %L2 member.</translation>
-    </message>
-    <message>
         <source>Stopped: %1</source>
         <translation>Đã dừng: %1</translation>
     </message>
@@ -1535,6 +1535,12 @@
     <message>
         <source>Lost the connection: zsetlab&apos;s private Redis server stopped. A new, empty one starts on the same socket and the burst goes on there.</source>
         <translation>Mất kết nối: server Redis riêng của zsetlab đã dừng. Một server mới, trống, khởi động trên cùng socket đó và burst tiếp tục chạy ở đó.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.</source>
+        <translation>
+            <numerusform>đã gửi %L1; không rõ số được lưu (phản hồi không cho biết), ZSET có %Ln member.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1598,12 +1604,14 @@
         <translation>không rõ</translation>
     </message>
     <message>
-        <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %L1 member(s) when the burst ended.</source>
-        <translation>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count); khi burst kết thúc, ZSET có %L1 member.</translation>
-    </message>
-    <message>
         <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count).</source>
         <translation>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count).</translation>
+    </message>
+    <message numerus="yes">
+        <source>The script&apos;s replies do not say whether ZADD added a member (it answers only a count); the ZSET held %Ln member(s) when the burst ended.</source>
+        <translation>
+            <numerusform>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count); khi burst kết thúc, ZSET có %Ln member.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
