@@ -1807,6 +1807,14 @@
         <source>Unexpected URL options &quot;?%1&quot;: put the database in the path, as in redis://host:port/2.</source>
         <translation>Không dùng được tuỳ chọn URL &quot;?%1&quot;: hãy đặt cơ sở dữ liệu trong đường dẫn, như redis://host:port/2.</translation>
     </message>
+    <message>
+        <source>The socket path contains a NUL character (%00), which no socket path can hold: remove it.</source>
+        <translation>Đường dẫn socket chứa ký tự NUL (%00), điều mà không đường dẫn socket nào chứa được: hãy bỏ nó đi.</translation>
+    </message>
+    <message>
+        <source>The socket path is %1 bytes long; a unix socket path can have at most %2. Use a shorter path (a link to the socket&apos;s folder, say).</source>
+        <translation>Đường dẫn socket dài %1 byte; đường dẫn của một unix socket chỉ được tối đa %2 byte. Hãy dùng một đường dẫn ngắn hơn (chẳng hạn một liên kết tới thư mục chứa socket).</translation>
+    </message>
 </context>
 <context>
     <name>RedisReply</name>
