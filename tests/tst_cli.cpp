@@ -28,6 +28,8 @@ private slots:
     void scriptErrorExitsFourWithTheLine();
     void refusesRemoteServersWithoutConsent();
     void deletesItsKeyUnlessAskedToKeep();
+    void endlessFileInputsAreRefused_data();
+    void endlessFileInputsAreRefused();
 };
 
 void TestCli::initTestCase()
@@ -167,6 +169,23 @@ void TestCli::deletesItsKeyUnlessAskedToKeep()
         = QJsonDocument::fromJson(dropped.out).object().value(QLatin1String("key")).toString().toUtf8();
     QVERIFY(key.startsWith("zsetlab:run:"));
     QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
+}
+
+void TestCli::endlessFileInputsAreRefused_data()
+{
+    // Issue #20: these reached 9.6 GB and 3.3 GB of memory within seconds.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("run --script /dev/zero") << QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(),
+                                                            QStringLiteral("--script"), QStringLiteral("/dev/zero")};
+    QTest::newRow("doctor /dev/zero") << args({"doctor", "/dev/zero"});
+}
+
+void TestCli::endlessFileInputsAreRefused()
+{
+    QFETCH(QStringList, arguments);
+    const CliResult result = runCli(arguments, 30000);
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("/dev/zero holds more than 1048576 bytes"), result.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

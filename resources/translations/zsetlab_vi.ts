@@ -1337,6 +1337,10 @@
         <source>The server does not have the script loaded (NOSCRIPT) and reloading it failed.</source>
         <translation>Server chưa nạp script này (NOSCRIPT) và việc nạp lại cũng thất bại.</translation>
     </message>
+    <message>
+        <source>%1 holds more than %2 bytes: too large for a limiter script. Give the path of a Lua file.</source>
+        <translation>%1 chứa hơn %2 byte: quá lớn đối với một script rate limiter. Hãy đưa đường dẫn của một tệp Lua.</translation>
+    </message>
 </context>
 <context>
     <name>LimiterStore</name>
@@ -2007,16 +2011,16 @@
         <translation>Không mở được kịch bản %1: %2.</translation>
     </message>
     <message>
-        <source>%1 is %2 bytes: too large for a scenario file.</source>
-        <translation>%1 có kích thước %2 byte: quá lớn đối với một tệp kịch bản.</translation>
-    </message>
-    <message>
         <source>Cannot write %1: %2.</source>
         <translation>Không ghi được %1: %2.</translation>
     </message>
     <message>
         <source>%1 must be %2, not %3.</source>
         <translation>%1 phải là %2, không phải %3.</translation>
+    </message>
+    <message>
+        <source>%1 holds more than %2 bytes: too large for a scenario file. Give the path of a scenario&apos;s JSON file.</source>
+        <translation>%1 chứa hơn %2 byte: quá lớn đối với một tệp kịch bản. Hãy đưa đường dẫn của tệp JSON của một kịch bản.</translation>
     </message>
 </context>
 <context>
