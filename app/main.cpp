@@ -81,9 +81,12 @@ int main(int argc, char* argv[])
         stage.experiment = window.experiment();
         stage.lesson = window.lessonPanel();
         stage.showLesson = [&window] { window.showLesson(); };
-        window.fireControl()->setRemoteAllowed(false, false); // nobody to ask
+        window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);
-        QObject::connect(lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
+        // Queued: a failure while connecting comes before exec(), where exit() would be lost.
+        QObject::connect(
+            lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
+            Qt::QueuedConnection);
         window.show();
         lesson->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);
@@ -97,9 +100,12 @@ int main(int argc, char* argv[])
         stage.session = window.session();
         stage.experiment = window.experiment();
         stage.fireControl = window.fireControl();
-        stage.fireControl->setRemoteAllowed(false, false); // nobody to ask
+        stage.fireControl->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* headless = new HeadlessExport(stage, job, &window);
-        QObject::connect(headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
+        // Queued: a failure while connecting comes before exec(), where exit() would be lost.
+        QObject::connect(
+            headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
+            Qt::QueuedConnection);
         window.show();
         headless->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);
