@@ -180,7 +180,7 @@ void BurstRun::coordinate()
         return announceEnd();
     }
     m_serverVersion = control.server().version;
-    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key); !taken.isEmpty()) {
+    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
         fail(BurstFailure::Kind::Script, taken);
         return announceEnd();
     }

@@ -56,6 +56,7 @@ void TestCli::usageErrors_data()
     QTest::newRow("negative limit") << args({"run", "--limit", "-3"}) << "--limit";
     QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
     QTest::newRow("tls url") << args({"run", "--redis", "rediss://127.0.0.1"}) << "TLS";
+    QTest::newRow("--reuse-key without --key") << args({"run", "--reuse-key"}) << "--reuse-key goes with --key";
 }
 
 void TestCli::usageErrors()

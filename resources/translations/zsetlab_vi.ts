@@ -306,6 +306,10 @@
         <source>key: zsetlab writes only keys that start with &quot;zsetlab:&quot; (got &quot;%1&quot;).</source>
         <translation>key: zsetlab chỉ ghi vào các key bắt đầu bằng &quot;zsetlab:&quot; (nhận được &quot;%1&quot;).</translation>
     </message>
+    <message>
+        <source>key: a fresh key has nothing to reuse; name the key to reuse.</source>
+        <translation>key: một key mới không có gì để dùng lại; hãy nêu tên key cần dùng lại.</translation>
+    </message>
 </context>
 <context>
     <name>BurstRun</name>
@@ -1347,6 +1351,14 @@
     <message>
         <source>The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it is: choose another key.</source>
         <translation>Key %1 đang chứa một %2, trong khi rate limiter này lưu một %3 ở đó. zsetlab để nguyên key đó: hãy chọn key khác.</translation>
+    </message>
+    <message>
+        <source>Cannot check the key %1 before writing it: %2</source>
+        <translation>Không kiểm tra được key %1 trước khi ghi vào nó: %2</translation>
+    </message>
+    <message>
+        <source>The key %1 already exists (a %2) and this run did not create it. zsetlab leaves it as it is: choose another key, or allow the run to write into it (zsetlab-cli run --reuse-key).</source>
+        <translation>Key %1 đã tồn tại (một %2) và lần chạy này không tạo ra nó. zsetlab để nguyên key đó: hãy chọn key khác, hoặc cho phép lần chạy ghi vào nó (zsetlab-cli run --reuse-key).</translation>
     </message>
 </context>
 <context>
