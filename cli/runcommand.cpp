@@ -30,8 +30,9 @@ maxmemory) count as errors too, and the run goes on unless --stop-on-error.
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 the script failed to load or run (or --stop-on-error stopped it, or a key the run
-would write exists already: nothing was written; see --reuse-key). On 3 and 4 the summary
-of what was answered is printed all the same.)";
+would write exists already: nothing was written; see --reuse-key), 130 stopped by Ctrl+C
+or SIGTERM before the end. On 3, 4 and 130 the summary of what was answered is printed all
+the same.)";
 
 struct RunOptions
 {
@@ -193,5 +194,5 @@ int runRunCommand(const QStringList& arguments)
         err << "zsetlab-cli: kept the key " << engine.key() << '\n';
 
     err.flush();
-    return exitCodeForBurst(summary.failure, "zsetlab-cli run");
+    return exitCodeForRun(summary, "zsetlab-cli run");
 }

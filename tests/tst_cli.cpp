@@ -1,11 +1,14 @@
 #include "cliprocess.h"
 #include "testredis.h"
+#include "zsetkeys.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QtTest>
+
+#include <csignal>
 
 namespace {
 QString testUrl()
@@ -30,6 +33,7 @@ private slots:
     void deletesItsKeyUnlessAskedToKeep();
     void endlessFileInputsAreRefused_data();
     void endlessFileInputsAreRefused();
+    void interruptedRunSaysSoInItsExitCode();
 };
 
 void TestCli::initTestCase()
@@ -187,6 +191,31 @@ void TestCli::endlessFileInputsAreRefused()
     const CliResult result = runCli(arguments, 30000);
     QCOMPARE(result.exitCode, 4);
     QVERIFY2(result.err.contains("/dev/zero holds more than 1048576 bytes"), result.err.constData());
+}
+
+// Issue #20: a run ended by Ctrl+C exited 0, as if it had sent every request.
+void TestCli::interruptedRunSaysSoInItsExitCode()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const QByteArray key = TestRedis::uniqueKey("interrupted");
+    QProcess cli;
+    // One request per ms for 1000 s: still running when interrupted.
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
+               QStringLiteral("1000000"), QStringLiteral("--pace"), QStringLiteral("interval:1000"),
+               QStringLiteral("--key"), QString::fromUtf8(key), QStringLiteral("--json")});
+    QVERIFY(cli.waitForStarted(10000));
+    // The first request is in Redis: the run, and its handler of SIGINT, are under way.
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"EXISTS", key}).toInteger() == 1, 20000);
+    ::kill(pid_t(cli.processId()), SIGINT);
+    QVERIFY(cli.waitForFinished(10000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 130);
+    const QJsonObject summary = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(summary.value(QLatin1String("stopped")).toBool(), true);
+    QVERIFY(summary.value(QLatin1String("sent")).toInt() < 1000000);
+    QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
