@@ -99,6 +99,7 @@ private slots:
     void cliRunLeavesForeignKeysAlone();
     void cliKeyThatExistsIsNotWrittenWithoutConsent_data();
     void cliKeyThatExistsIsNotWrittenWithoutConsent();
+    void reusedKeyIsNotDeletedAtTheEnd();
     void scannerFindsForbiddenCommands_data();
     void scannerFindsForbiddenCommands();
     void productNeverListsOrFlushes_data();
@@ -490,6 +491,28 @@ void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
                  qint64(existing.size()));
     }
     QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+// A key the user let a run write into held data before it: the run's cleanup, which deletes the
+// keys a run created, leaves it even when the plan does not ask to keep its key.
+void TestForeignData::reusedKeyIsNotDeletedAtTheEnd()
+{
+    const QByteArray key = TestRedis::uniqueKey("reused");
+    QVERIFY(!m_redis.command({"ZADD", key, "1", "earlier"}).isError());
+    BurstPlan plan;
+    plan.key = key;
+    plan.reuseKey = true;
+    plan.keepKey = false;
+    plan.requests = 20;
+    plan.windowMs = 60000;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QVERIFY(!finished.at(0).at(0).value<BurstSummary>().failure.isFailure());
+    QCOMPARE(m_redis.command({"EXISTS", key}).toInteger(), 1LL);
+    QVERIFY(ZsetKeys::deleteRunKeys(m_redis, key));
+    QCOMPARE(foreignDataDamage(), QString());
 }
 
 void TestForeignData::scannerFindsForbiddenCommands_data()
