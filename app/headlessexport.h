@@ -52,5 +52,6 @@ private:
     Stage m_stage;
     Job m_job;
     QTimer m_timeout;
+    bool m_fired = false; // the burst was handed to FireControl
     bool m_done = false;
 };

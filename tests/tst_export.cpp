@@ -21,6 +21,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <csignal>
+
 namespace {
 double inkShare(const QImage& image)
 {
@@ -52,6 +54,7 @@ private slots:
     void headlessExportRefusesBadInput_data();
     void headlessExportRefusesBadInput();
     void headlessExportStoresWhatTheCliStores();
+    void headlessExportWritesPartialResultsWhenTheServerDies();
     void lessonStepForAHandout();
     void everyLessonStepForHandouts();
     void lessonExportRefusesWhatItCannotDo_data();
@@ -285,6 +288,47 @@ void TestExport::headlessExportStoresWhatTheCliStores()
                                 QString::fromUtf8(QJsonDocument(QJsonObject {{QStringLiteral("v"),
                                                                               command.value(QLatin1String(figure))}})
                                                       .toJson(QJsonDocument::Compact)))));
+}
+
+// Issue #20: with the server killed mid-run, the export exited 3 with neither the PNG nor the
+// JSON: what was answered is worth a picture, and the summary says it is partial.
+void TestExport::headlessExportWritesPartialResultsWhenTheServerDies()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    // 1,000,000 requests, 5 per ms: 200 s, still running when the server goes.
+    const QString scenario = m_dir.filePath(QStringLiteral("long.json"));
+    QFile file(scenario);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema": "zsetlab.scenario/1", "plan": {"strategy": "now", "requests": 1000000,
+                "pace": "interval:200", "reconnect_for_ms": 0}})");
+    file.close();
+    const QString png = m_dir.filePath(QStringLiteral("partial.png"));
+    const QString json = m_dir.filePath(QStringLiteral("partial.json"));
+    QProcess process;
+    process.start(app,
+                  {QStringLiteral("--redis"), server.endpoint().displayUrl(), QStringLiteral("--scenario"), scenario,
+                   QStringLiteral("--export-png"), png, QStringLiteral("--export-json"), json, QStringLiteral("--size"),
+                   QStringLiteral("800x600")});
+    QVERIFY(process.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(admin.command({"DBSIZE"}).toInteger() >= 1, 30000); // the burst is writing
+    ::kill(pid_t(server.serverPid()), SIGKILL);
+    QVERIFY(process.waitForFinished(30000));
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 3, err.constData());
+    QVERIFY2(err.contains("partial"), err.constData());
+    QCOMPARE(QImage(png).size(), QSize(800, 600));
+    QFile summaryFile(json);
+    QVERIFY(summaryFile.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(summaryFile.readAll()).object();
+    QVERIFY(summary.value(QLatin1String("sent")).toInt() > 0);
+    QVERIFY(summary.value(QLatin1String("sent")).toInt() < 1000000);
+    QVERIFY(summary.value(QLatin1String("error")).isObject());
 }
 
 // `zsetlab --lesson N`: the step's action runs against Redis, the picture has the asked size, and
