@@ -10,6 +10,11 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
+namespace {
+// 128 + SIGINT, as shells report it and as zsetlab-cli exits when interrupted.
+constexpr int interruptedExitCode = 130;
+} // namespace
+
 HeadlessExport::HeadlessExport(Stage stage, Job job, QObject* parent)
     : QObject(parent)
     , m_stage(stage)
@@ -51,6 +56,16 @@ void HeadlessExport::fire()
         fail(m_stage.fireControl->error(), 1);
 }
 
+void HeadlessExport::interrupt()
+{
+    if (m_done)
+        return;
+    m_interrupted = true;
+    if (!m_fired)
+        return fail(tr("Interrupted before the burst started."), interruptedExitCode);
+    m_stage.experiment->stop(); // allFinished follows, then write()
+}
+
 void HeadlessExport::write()
 {
     const BurstSummary summary = m_stage.experiment->engine(LimiterExperiment::Left).summary();
@@ -73,6 +88,11 @@ void HeadlessExport::write()
     const QString written = QStringList {m_job.png, m_job.svg, m_job.json}
                                 .filter(QRegularExpression(QStringLiteral(".")))
                                 .join(QStringLiteral(", "));
+    if (m_interrupted) {
+        QTextStream(stderr) << "zsetlab: wrote the partial results (" << summary.sent << " of " << summary.requests
+                            << " requests sent) to " << written << '\n';
+        return fail(tr("Interrupted: the burst was stopped before its end."), interruptedExitCode);
+    }
     if (summary.failure.isFailure()) {
         QTextStream(stderr) << "zsetlab: wrote the partial results (" << summary.sent << " of " << summary.requests
                             << " requests sent) to " << written << '\n';

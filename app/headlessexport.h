@@ -40,6 +40,9 @@ public:
     // Listens to the session (call it before connecting): fires once connected, fails when the
     // session cannot connect; finished(code) when done.
     void start();
+    // SIGTERM or SIGINT: before the burst, ends at once; during it, stops it, writes what was
+    // answered, and ends with 130 either way.
+    void interrupt();
 
 signals:
     void finished(int exitCode);
@@ -53,5 +56,6 @@ private:
     Job m_job;
     QTimer m_timeout;
     bool m_fired = false; // the burst was handed to FireControl
+    bool m_interrupted = false;
     bool m_done = false;
 };

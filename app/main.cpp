@@ -1,6 +1,7 @@
 #include "commandline.h"
 #include "firecontrol.h"
 #include "headlessexport.h"
+#include "interrupts.h"
 #include "language.h"
 #include "lessonexport.h"
 #include "mainwindow.h"
@@ -87,6 +88,8 @@ int main(int argc, char* argv[])
         QObject::connect(
             lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
             Qt::QueuedConnection);
+        // A signal ends the lesson through exec()'s return, so the window deletes its keys.
+        onInterrupt([] { QCoreApplication::exit(130); });
         window.show();
         lesson->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);
@@ -106,6 +109,7 @@ int main(int argc, char* argv[])
         QObject::connect(
             headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
             Qt::QueuedConnection);
+        onInterrupt([headless] { headless->interrupt(); });
         window.show();
         headless->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);

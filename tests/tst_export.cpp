@@ -55,6 +55,7 @@ private slots:
     void headlessExportRefusesBadInput();
     void headlessExportStoresWhatTheCliStores();
     void headlessExportWritesPartialResultsWhenTheServerDies();
+    void headlessExportEndsThroughItsCleanupOnSigterm();
     void lessonStepForAHandout();
     void everyLessonStepForHandouts();
     void lessonExportRefusesWhatItCannotDo_data();
@@ -329,6 +330,44 @@ void TestExport::headlessExportWritesPartialResultsWhenTheServerDies()
     QVERIFY(summary.value(QLatin1String("sent")).toInt() > 0);
     QVERIFY(summary.value(QLatin1String("sent")).toInt() < 1000000);
     QVERIFY(summary.value(QLatin1String("error")).isObject());
+}
+
+// Issue #20: SIGTERM ended a headless export on the spot and left its zsetlab:run:* keys with
+// about 1,000 s to live. It stops the burst, writes what was answered, deletes its keys, exits 130.
+void TestExport::headlessExportEndsThroughItsCleanupOnSigterm()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    const QString scenario = m_dir.filePath(QStringLiteral("long-sigterm.json"));
+    QFile file(scenario);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema": "zsetlab.scenario/1", "plan": {"strategy": "sequence", "requests": 1000000,
+                "pace": "interval:200"}})");
+    file.close();
+    const QString png = m_dir.filePath(QStringLiteral("sigterm.png"));
+    const QString json = m_dir.filePath(QStringLiteral("sigterm.json"));
+    QProcess process;
+    process.start(app,
+                  {QStringLiteral("--redis"), server.endpoint().displayUrl(), QStringLiteral("--scenario"), scenario,
+                   QStringLiteral("--export-png"), png, QStringLiteral("--export-json"), json, QStringLiteral("--size"),
+                   QStringLiteral("800x600")});
+    QVERIFY(process.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(admin.command({"DBSIZE"}).toInteger() >= 2, 30000); // the ZSET and its counter
+    process.terminate(); // SIGTERM
+    QVERIFY(process.waitForFinished(30000));
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 130, err.constData());
+    QCOMPARE(QImage(png).size(), QSize(800, 600));
+    QFile summaryFile(json);
+    QVERIFY(summaryFile.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(summaryFile.readAll()).object();
+    QCOMPARE(summary.value(QLatin1String("stopped")).toBool(), true);
+    QCOMPARE(admin.command({"DBSIZE"}).toInteger(), 0LL); // its keys went with it
 }
 
 // `zsetlab --lesson N`: the step's action runs against Redis, the picture has the asked size, and

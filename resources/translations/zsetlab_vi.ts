@@ -932,6 +932,14 @@
         <source>The burst did not end within %1 s.</source>
         <translation>Burst không kết thúc trong vòng %1 s.</translation>
     </message>
+    <message>
+        <source>Interrupted before the burst started.</source>
+        <translation>Bị ngắt trước khi burst bắt đầu.</translation>
+    </message>
+    <message>
+        <source>Interrupted: the burst was stopped before its end.</source>
+        <translation>Bị ngắt: burst đã dừng trước khi kết thúc.</translation>
+    </message>
 </context>
 <context>
     <name>LdbTranscript</name>
