@@ -98,6 +98,10 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
             *error = QStringLiteral("--key needs a name.");
             return false;
         }
+        if (const QString problem = ZsetKeys::userKeyProblem(parser.value(o.key)); !problem.isEmpty()) {
+            *error = QStringLiteral("--key: ") + problem;
+            return false;
+        }
         plan->key = ZsetKeys::userKey(parser.value(o.key));
         plan->keepKey = true;
     }

@@ -61,6 +61,10 @@ void TestCli::usageErrors_data()
     QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
     QTest::newRow("tls url") << args({"run", "--redis", "rediss://127.0.0.1"}) << "TLS";
     QTest::newRow("--reuse-key without --key") << args({"run", "--reuse-key"}) << "--reuse-key goes with --key";
+    // Issue #20: control characters were echoed raw, and bytes that are not UTF-8 became U+FFFD.
+    QTest::newRow("--key with an escape sequence") << args({"run", "--key", "a\x1b[2Jb"}) << "--key: ";
+    QTest::newRow("--key with a newline") << args({"run", "--key", "a\nb"}) << "--key: ";
+    QTest::newRow("--key that was not UTF-8") << args({"run", "--key", "a\xef\xbf\xbd"}) << "--key: ";
 }
 
 void TestCli::usageErrors()

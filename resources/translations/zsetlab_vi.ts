@@ -3533,6 +3533,13 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     </message>
 </context>
 <context>
+    <name>ZsetKeys</name>
+    <message>
+        <source>A key name takes printable UTF-8 text: this one has a control character or bytes that are not UTF-8. Choose a name you can type.</source>
+        <translation>Tên key phải là văn bản UTF-8 in được: tên này có một ký tự điều khiển hoặc các byte không phải UTF-8. Hãy chọn một tên bạn gõ được.</translation>
+    </message>
+</context>
+<context>
     <name>ZsetModel</name>
     <message numerus="yes">
         <source>%n requests wrote this member: all but one were overwritten</source>
