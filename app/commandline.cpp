@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "redisserverchoice.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -67,6 +69,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption privateOption(
         QStringLiteral("private"),
         QStringLiteral("Start a private redis-server even if one answers on 6379: a clean, empty server."));
+    const QCommandLineOption allowRemoteOption(
+        QStringLiteral("allow-remote"),
+        QStringLiteral("Exports and lessons: allow firing at a --redis server that is not on this machine (not "
+                       "loopback, not a unix socket). The window asks instead."));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
                                             QStringLiteral("FILE"));
     const QCommandLineOption pngOption(QStringLiteral("export-png"),
@@ -89,8 +95,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
-    parser.addOptions({redisOption, noSpawnOption, privateOption, lessonOption, scenarioOption, pngOption, svgOption,
-                       jsonOption, sizeOption, scaleOption, langOption});
+    parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, lessonOption, scenarioOption,
+                       pngOption, svgOption, jsonOption, sizeOption, scaleOption, langOption});
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
 
@@ -122,10 +128,17 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     if (options.privateServer && (!options.redisUrl.isEmpty() || !options.allowSpawn))
         return usageError(QStringLiteral("--private starts a server of zsetlab's own: it goes with neither --redis "
                                          "nor --no-spawn."));
+    options.allowRemote = parser.isSet(allowRemoteOption);
     options.scenarioPath = parser.value(scenarioOption);
     options.language = parser.value(langOption);
     if (parser.isSet(langOption) && options.language != QLatin1String("en") && options.language != QLatin1String("vi"))
         return usageError(QStringLiteral("--lang must be en or vi, not \"%1\".").arg(options.language));
+
+    // A URL that does not parse is a usage error in the window too (it asks about remote servers).
+    RedisServerChoice::Request request;
+    request.url = options.redisUrl;
+    if (const QString refused = RedisServerChoice::refusalBeforeConnecting(request, true); !refused.isEmpty())
+        return usageError(refused);
 
     options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
     if (parser.isSet(lessonOption)) {
@@ -156,5 +169,9 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     options.job.png = parser.value(pngOption);
     options.job.svg = parser.value(svgOption);
     options.job.json = parser.value(jsonOption);
+    // Nobody is there to confirm a remote server: the CLI's rule, before any connection or lookup.
+    if (const QString refused = RedisServerChoice::refusalBeforeConnecting(request, options.allowRemote);
+        !refused.isEmpty())
+        return usageError(refused);
     return result;
 }

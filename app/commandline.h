@@ -12,6 +12,7 @@ struct AppOptions
     QString redisUrl;
     bool allowSpawn = true;
     bool privateServer = false; // --private: a fresh private server, not 6379
+    bool allowRemote = false; // --allow-remote: headless runs may fire at a server not on this machine
     QString scenarioPath;
     QString language; // "en", "vi" or empty for the system's
     bool exporting = false;

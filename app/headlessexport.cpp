@@ -10,6 +10,11 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
+namespace {
+// 128 + SIGINT, as shells report it and as zsetlab-cli exits when interrupted.
+constexpr int interruptedExitCode = 130;
+} // namespace
+
 HeadlessExport::HeadlessExport(Stage stage, Job job, QObject* parent)
     : QObject(parent)
     , m_stage(stage)
@@ -26,7 +31,12 @@ void HeadlessExport::start()
     m_stage.window->resize(m_job.size);
     m_timeout.start();
     ServerSession* session = m_stage.session;
-    connect(session, &ServerSession::failed, this, [this](const QString& message) { fail(message, 3); });
+    // Before the burst: no server, nothing to show. Once it runs, the burst's own end decides
+    // (write()), so that what it got before the server went is written.
+    connect(session, &ServerSession::failed, this, [this](const QString& message) {
+        if (!m_fired)
+            fail(message, 3);
+    });
     if (session->isUsable())
         fire();
     else
@@ -37,6 +47,7 @@ void HeadlessExport::fire()
 {
     if (m_done)
         return;
+    m_fired = true;
     connect(m_stage.experiment, &LimiterExperiment::allFinished, this, [this] {
         // Let the views take the last batch and lay out at the asked size before the picture.
         QTimer::singleShot(150, this, &HeadlessExport::write);
@@ -45,11 +56,25 @@ void HeadlessExport::fire()
         fail(m_stage.fireControl->error(), 1);
 }
 
+void HeadlessExport::interrupt()
+{
+    if (m_done)
+        return;
+    m_interrupted = true;
+    if (!m_fired)
+        return fail(tr("Interrupted before the burst started."), interruptedExitCode);
+    m_stage.experiment->stop(); // allFinished follows, then write()
+}
+
 void HeadlessExport::write()
 {
     const BurstSummary summary = m_stage.experiment->engine(LimiterExperiment::Left).summary();
-    if (summary.failure.isFailure())
-        return fail(summary.failure.message, summary.failure.kind == BurstFailure::Kind::Connection ? 3 : 4);
+    const int failureCode = summary.failure.kind == BurstFailure::Kind::Connection ? 3 : 4;
+    // Nothing was sent (a refused key, a script that does not load): there is nothing to show.
+    if (summary.failure.isFailure() && summary.sent == 0)
+        return fail(summary.failure.message, failureCode);
+    // A burst the server ended still shows what was answered: the partial picture and summary
+    // (whose JSON carries the error) are written before the failure is reported.
     QString error;
     if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, m_job.png, m_job.scale, &error))
         return fail(error, 1);
@@ -60,13 +85,22 @@ void HeadlessExport::write()
         return fail(error, 1);
     if (!m_job.json.isEmpty() && !ExportActions::writeSummary(*m_stage.experiment, m_job.json, &error))
         return fail(error, 1);
+    const QString written = QStringList {m_job.png, m_job.svg, m_job.json}
+                                .filter(QRegularExpression(QStringLiteral(".")))
+                                .join(QStringLiteral(", "));
+    if (m_interrupted) {
+        QTextStream(stderr) << "zsetlab: wrote the partial results (" << summary.sent << " of " << summary.requests
+                            << " requests sent) to " << written << '\n';
+        return fail(tr("Interrupted: the burst was stopped before its end."), interruptedExitCode);
+    }
+    if (summary.failure.isFailure()) {
+        QTextStream(stderr) << "zsetlab: wrote the partial results (" << summary.sent << " of " << summary.requests
+                            << " requests sent) to " << written << '\n';
+        return fail(summary.failure.message, failureCode);
+    }
     m_done = true;
     m_timeout.stop();
-    QTextStream(stderr) << "zsetlab: wrote "
-                        << QStringList {m_job.png, m_job.svg, m_job.json}
-                               .filter(QRegularExpression(QStringLiteral(".")))
-                               .join(QStringLiteral(", "))
-                        << '\n';
+    QTextStream(stderr) << "zsetlab: wrote " << written << '\n';
     emit finished(0);
 }
 

@@ -40,6 +40,9 @@ public:
     // Listens to the session (call it before connecting): fires once connected, fails when the
     // session cannot connect; finished(code) when done.
     void start();
+    // SIGTERM or SIGINT: before the burst, ends at once; during it, stops it, writes what was
+    // answered, and ends with 130 either way.
+    void interrupt();
 
 signals:
     void finished(int exitCode);
@@ -52,5 +55,7 @@ private:
     Stage m_stage;
     Job m_job;
     QTimer m_timeout;
+    bool m_fired = false; // the burst was handed to FireControl
+    bool m_interrupted = false;
     bool m_done = false;
 };

@@ -1,6 +1,7 @@
 #include "commandline.h"
 #include "firecontrol.h"
 #include "headlessexport.h"
+#include "interrupts.h"
 #include "language.h"
 #include "lessonexport.h"
 #include "mainwindow.h"
@@ -81,9 +82,14 @@ int main(int argc, char* argv[])
         stage.experiment = window.experiment();
         stage.lesson = window.lessonPanel();
         stage.showLesson = [&window] { window.showLesson(); };
-        window.fireControl()->setRemoteAllowed(false, false); // nobody to ask
+        window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);
-        QObject::connect(lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
+        // Queued: a failure while connecting comes before exec(), where exit() would be lost.
+        QObject::connect(
+            lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
+            Qt::QueuedConnection);
+        // A signal ends the lesson through exec()'s return, so the window deletes its keys.
+        onInterrupt([] { QCoreApplication::exit(130); });
         window.show();
         lesson->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);
@@ -97,9 +103,13 @@ int main(int argc, char* argv[])
         stage.session = window.session();
         stage.experiment = window.experiment();
         stage.fireControl = window.fireControl();
-        stage.fireControl->setRemoteAllowed(false, false); // nobody to ask
+        stage.fireControl->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* headless = new HeadlessExport(stage, job, &window);
-        QObject::connect(headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); });
+        // Queued: a failure while connecting comes before exec(), where exit() would be lost.
+        QObject::connect(
+            headless, &HeadlessExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
+            Qt::QueuedConnection);
+        onInterrupt([headless] { headless->interrupt(); });
         window.show();
         headless->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);

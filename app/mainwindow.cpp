@@ -21,6 +21,7 @@
 #include "serversession.h"
 #include "sweepwindow.h"
 #include "verticalscrollarea.h"
+#include "zsetkeys.h"
 #include "zsetpanel.h"
 
 #include <QAction>
@@ -525,7 +526,9 @@ DebuggerView* MainWindow::stepNextRequest()
     const qint64 now = ran && log.truthPrefix() > 0 ? log.now(log.truthPrefix() - 1)
                                                     : QDateTime::currentMSecsSinceEpoch() * plan.nowUnitsPerMs();
     CallValues values;
-    values.key = ran ? engine.key() : QByteArray("zsetlab:debug");
+    // The run's own key, or before any run a fresh one: a fixed name may hold data this window did
+    // not create, and the synchronous mode keeps the script's writes.
+    values.key = ran ? engine.key() : ZsetKeys::freshRunKey();
     values.unitsPerMs = plan.nowUnitsPerMs();
     values.nowMicros = now * (1000 / values.unitsPerMs);
     values.windowMs = plan.windowMs;

@@ -35,7 +35,7 @@ Examples:
   zsetlab-cli clients pace=interval:500 pace=interval:500,drift=20000 --clock schedule
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run.)";
+away), 4 the script failed to load or run, 130 stopped by Ctrl+C or SIGTERM before the end.)";
 
 struct ClientsOptions
 {
@@ -165,5 +165,5 @@ int runClientsCommand(const QStringList& arguments)
     }
 
     err.flush();
-    return exitCodeForBurst(summary.failure, "zsetlab-cli clients");
+    return exitCodeForRun(summary, "zsetlab-cli clients");
 }

@@ -18,3 +18,9 @@ int exitCodeForBurst(const BurstFailure& failure, const char* command)
     }
     return ExitDone;
 }
+
+int exitCodeForRun(const BurstSummary& summary, const char* command)
+{
+    const int code = exitCodeForBurst(summary.failure, command);
+    return code == ExitDone && summary.stopped ? ExitInterrupted : code;
+}

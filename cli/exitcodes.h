@@ -7,9 +7,15 @@ enum ExitCode {
     ExitUsage = 2, // bad usage, with the reason on stderr
     ExitConnection = 3, // cannot connect or authenticate, or the server went away
     ExitScript = 4, // the script failed to load or run
+    // Ctrl+C or SIGTERM ended a run before every request was sent (128 + SIGINT, as shells report
+    // it); the partial summary is printed. Distinct from 0 so that a script sees the run was cut short.
+    ExitInterrupted = 130,
 };
 
 struct BurstFailure;
+struct BurstSummary;
 
 // The exit code for how a burst ended; the failure's message goes to stderr, after "command: ".
 int exitCodeForBurst(const BurstFailure& failure, const char* command);
+// The same for a whole run: ExitInterrupted when it was stopped before the end without a failure.
+int exitCodeForRun(const BurstSummary& summary, const char* command);

@@ -29,8 +29,10 @@ were on their way count as errors. Requests the server refuses one by one (OOM u
 maxmemory) count as errors too, and the run goes on unless --stop-on-error.
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run (or --stop-on-error stopped it). On 3 and 4 the
-summary of what was answered is printed all the same.)";
+away), 4 the script failed to load or run (or --stop-on-error stopped it, or a key the run
+would write exists already: nothing was written; see --reuse-key), 130 stopped by Ctrl+C
+or SIGTERM before the end. On 3, 4 and 130 the summary of what was answered is printed all
+the same.)";
 
 struct RunOptions
 {
@@ -53,9 +55,16 @@ struct RunOptions
                                               "limit, request id; reply {count, added, member} or a count)."),
                                QStringLiteral("FILE.lua")};
     QCommandLineOption key {QStringLiteral("key"),
-                            QStringLiteral("Use this key (under the zsetlab: prefix) and keep it. Default: a fresh "
-                                           "zsetlab:run:... key, deleted at the end."),
+                            QStringLiteral("Use this key (under the zsetlab: prefix) and keep it. It must not exist "
+                                           "yet, nor its companions (NAME:seq for sequence), unless --reuse-key. "
+                                           "Default: a fresh zsetlab:run:... key, deleted at the end."),
                             QStringLiteral("NAME")};
+    QCommandLineOption reuseKey {
+        QStringLiteral("reuse-key"),
+        QStringLiteral("Let the run write into the --key NAME and its companions although they exist already: the "
+                       "limiter removes their members older than the window, adds its own, increments a counter "
+                       "(sequence), and sets their TTL to the window (a key without a TTL gets one). Without it, an "
+                       "existing key stops the run before anything is written.")};
     QCommandLineOption keep {QStringLiteral("keep"), QStringLiteral("Keep the key at the end (to inspect it).")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")};
 };
@@ -89,9 +98,18 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
             *error = QStringLiteral("--key needs a name.");
             return false;
         }
+        if (const QString problem = ZsetKeys::userKeyProblem(parser.value(o.key)); !problem.isEmpty()) {
+            *error = QStringLiteral("--key: ") + problem;
+            return false;
+        }
         plan->key = ZsetKeys::userKey(parser.value(o.key));
         plan->keepKey = true;
     }
+    if (parser.isSet(o.reuseKey) && !parser.isSet(o.key)) {
+        *error = QStringLiteral("--reuse-key goes with --key NAME: a fresh key has nothing to reuse.");
+        return false;
+    }
+    plan->reuseKey = parser.isSet(o.reuseKey);
     plan->keepKey = plan->keepKey || parser.isSet(o.keep);
     const QString invalid = plan->validate();
     if (!invalid.isEmpty()) {
@@ -114,7 +132,7 @@ int runRunCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     o.plan.addTo(parser);
-    parser.addOptions({o.script, o.key, o.keep, o.json});
+    parser.addOptions({o.script, o.key, o.reuseKey, o.keep, o.json});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli run: " << parser.errorText() << "\nSee zsetlab-cli run --help.\n";
         return ExitUsage;
@@ -176,9 +194,9 @@ int runRunCommand(const QStringList& arguments)
         out << QJsonDocument(summary.toJson()).toJson(QJsonDocument::Compact) << '\n';
     else
         out << summary.toText() << '\n';
-    if (plan.keepKey)
+    if (plan.keepKey && summary.sent > 0) // a run refused before its first call wrote nothing to keep
         err << "zsetlab-cli: kept the key " << engine.key() << '\n';
 
     err.flush();
-    return exitCodeForBurst(summary.failure, "zsetlab-cli run");
+    return exitCodeForRun(summary, "zsetlab-cli run");
 }

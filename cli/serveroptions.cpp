@@ -36,14 +36,11 @@ int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* 
     request.options.connectTimeout = std::chrono::milliseconds(timeoutMs);
     request.options.commandTimeout = std::chrono::milliseconds(timeoutMs);
 
-    // Refuse a remote server before connecting to it at all.
-    if (firesRequests && !request.url.isEmpty() && !parser.isSet(allowRemote)) {
-        RedisEndpoint endpoint;
-        QString why;
-        if (RedisEndpoint::parse(request.url, &endpoint, &why) && !endpoint.isLocal()) {
-            err << "zsetlab-cli: " << endpoint.address()
-                << " is not on this machine. zsetlab fires bursts of writes; if this server is yours to load, "
-                   "add --allow-remote.\n";
+    // Refuse a bad URL or a remote server before connecting to it at all.
+    if (firesRequests) {
+        const QString refused = RedisServerChoice::refusalBeforeConnecting(request, parser.isSet(allowRemote));
+        if (!refused.isEmpty()) {
+            err << "zsetlab-cli: " << refused << '\n';
             return ExitUsage;
         }
     }

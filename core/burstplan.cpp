@@ -142,6 +142,8 @@ QString BurstPlan::validate() const
     if (!key.isEmpty() && !ZsetKeys::isOwnKey(key))
         return Text::tr("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));
+    if (reuseKey && key.isEmpty())
+        return Text::tr("key: a fresh key has nothing to reuse; name the key to reuse.");
     return {};
 }
 

@@ -62,6 +62,10 @@ struct BurstPlan
     // The limiter fired: a catalog entry, or a user's script made into one.
     LimiterRef limiter = LimiterCatalog::builtin("now");
     QByteArray key; // empty: a fresh zsetlab:run:… key
+    // The user agreed that the run may write into `key` and its companions although they exist
+    // already (the limiter trims them, adds members, sets their TTL). Without it, an existing key
+    // stops the run before the first call: zsetlab writes no key it did not create in this run.
+    bool reuseKey = false;
     quint64 seed = 1;
     bool keepKey = false; // false: the run deletes its key when it ends
     // Replays these `now` values (one per request, sent as fast as possible) instead of the clock:

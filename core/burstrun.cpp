@@ -180,7 +180,7 @@ void BurstRun::coordinate()
         return announceEnd();
     }
     m_serverVersion = control.server().version;
-    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key); !taken.isEmpty()) {
+    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
         fail(BurstFailure::Kind::Script, taken);
         return announceEnd();
     }
@@ -260,8 +260,20 @@ void BurstRun::coordinate()
         m_finalCount = m_plan.limiter->store.countInWindow(control, m_key, m_plan.windowInNowUnits());
         m_membersAtEnd = m_plan.limiter->store.size(control, m_key);
     }
-    if (!m_plan.keepKey && control.isOpen())
-        m_plan.limiter->store.deleteKeys(control, m_key);
+    // A reused key held data before the run: it stays, whatever keepKey says.
+    if (!m_plan.keepKey && !m_plan.reuseKey) {
+        // A failed run may have lost this connection too (CLIENT KILL, a dropped link) while the
+        // server still answers: try once more on a new one, briefly, rather than leave the keys
+        // to their TTL (about 1,000 s for `now`, whose EXPIRE takes seconds).
+        if (!control.isOpen() || !m_plan.limiter->store.deleteKeys(control, m_key)) {
+            ConnectOptions quick;
+            quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
+            quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
+            RedisConnection cleanup;
+            if (cleanup.open(m_endpoint, quick))
+                m_plan.limiter->store.deleteKeys(cleanup, m_key);
+        }
+    }
     m_connections.clear();
     announceEnd();
 }

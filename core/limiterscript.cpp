@@ -1,5 +1,6 @@
 #include "limiterscript.h"
 
+#include "cappedfile.h"
 #include "redisconnection.h"
 
 #include <QCoreApplication>
@@ -36,17 +37,23 @@ LimiterScript LimiterScript::fromSource(const QString& name, const QByteArray& s
 
 bool LimiterScript::fromFile(const QString& path, LimiterScript* script, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = Text::tr("Cannot read the script %1: %2.").arg(path, file.errorString());
+    const CappedFile file = CappedFile::read(path, maxSourceBytes);
+    if (file.status == CappedFile::Status::CannotOpen) {
+        *error = Text::tr("Cannot read the script %1: %2.").arg(path, file.why);
         return false;
     }
-    const QByteArray source = file.readAll();
-    if (source.trimmed().isEmpty()) {
+    if (file.status == CappedFile::Status::TooLarge) {
+        *error = Text::tr("%1 holds more than %2 bytes: too large for a limiter script. Give the path of a Lua "
+                          "file.")
+                     .arg(path)
+                     .arg(maxSourceBytes);
+        return false;
+    }
+    if (file.bytes.trimmed().isEmpty()) {
         *error = Text::tr("The script %1 is empty.").arg(path);
         return false;
     }
-    *script = fromSource(QFileInfo(path).fileName(), source);
+    *script = fromSource(QFileInfo(path).fileName(), file.bytes);
     return true;
 }
 

@@ -17,7 +17,9 @@ public:
     // lua/<name>.lua, compiled in as :/lua/<name>.lua.
     static LimiterScript fromResource(const QString& name);
     static LimiterScript fromSource(const QString& name, const QByteArray& source);
-    // Reads a script file; false with a message when it cannot be read or is empty.
+    // A script file is read up to this many bytes; a longer one (or /dev/zero) is refused.
+    static constexpr qint64 maxSourceBytes = 1024 * 1024;
+    // Reads a script file; false with a message when it cannot be read, is too large or is empty.
     static bool fromFile(const QString& path, LimiterScript* script, QString* error);
 
     bool isValid() const { return !m_source.isEmpty(); }

@@ -29,17 +29,26 @@ QList<QByteArray> LimiterStore::keysFor(const QByteArray& runKey) const
     return keys;
 }
 
-QString LimiterStore::checkKeys(RedisConnection& connection, const QByteArray& runKey) const
+QString LimiterStore::checkKeys(RedisConnection& connection, const QByteArray& runKey, bool mayReuse) const
 {
     for (const Key& key : m_keys) {
         const QByteArray name = runKey + key.suffix;
         const RedisReply type = connection.command({QByteArrayLiteral("TYPE"), name});
-        if (type.type() != RedisReply::Type::Status || type.bytes() == "none" || key.type.isEmpty()
-            || type.bytes() == key.type)
+        // A key that cannot be checked is not written: nothing says it is free.
+        if (type.type() != RedisReply::Type::Status)
+            return Text::tr("Cannot check the key %1 before writing it: %2").arg(QString::fromUtf8(name), type.text());
+        if (type.bytes() == "none")
             continue;
-        return Text::tr("The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it "
-                        "is: choose another key.")
-            .arg(QString::fromUtf8(name), type.text(), QString::fromLatin1(key.type));
+        if (!key.type.isEmpty() && type.bytes() != key.type)
+            return Text::tr("The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it "
+                            "is: choose another key.")
+                .arg(QString::fromUtf8(name), type.text(), QString::fromLatin1(key.type));
+        // The prefix is no consent: the key may hold another run's or a person's data.
+        if (!mayReuse)
+            return Text::tr("The key %1 already exists (a %2) and this run did not create it. zsetlab leaves it as "
+                            "it is: choose another key, or allow the run to write into it (zsetlab-cli run "
+                            "--reuse-key).")
+                .arg(QString::fromUtf8(name), type.text());
     }
     return {};
 }

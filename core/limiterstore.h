@@ -29,9 +29,10 @@ public:
     Kind kind() const { return m_kind; }
     const QVector<Key>& keys() const { return m_keys; }
     QList<QByteArray> keysFor(const QByteArray& runKey) const;
-    // Empty when each key is free or holds what this limiter writes there; else what is wrong
-    // and what to do (reads only: TYPE).
-    QString checkKeys(RedisConnection& connection, const QByteArray& runKey) const;
+    // Empty when the run may write every key of the store: each is free, or (mayReuse: the user
+    // said so) holds what this limiter writes there. Else what is wrong, naming the key, and what
+    // to do. Reads only: TYPE of each key, no listing.
+    QString checkKeys(RedisConnection& connection, const QByteArray& runKey, bool mayReuse = false) const;
     // The requests the store holds in the window that ends at its newest entry; -1 unknown.
     qint64 countInWindow(RedisConnection& connection, const QByteArray& runKey, qint64 windowInNowUnits) const;
     // The requests the store holds at all (ZCARD); -1 unknown.

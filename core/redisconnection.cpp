@@ -121,6 +121,11 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     m_server = {};
 
     const timeval connectTimeout = toTimeval(options.connectTimeout);
+    if (endpoint.transport == RedisEndpoint::Transport::Unix) {
+        // An endpoint made without parse(): never let a cut-short path reach another server.
+        if (const QString problem = RedisEndpoint::socketPathProblem(endpoint.socketPath); !problem.isEmpty())
+            return fail(RedisError::Kind::BadUrl, problem);
+    }
     if (endpoint.transport == RedisEndpoint::Transport::Unix)
         m_context = redisConnectUnixWithTimeout(endpoint.socketPath.toLocal8Bit().constData(), connectTimeout);
     else

@@ -4,6 +4,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <sys/un.h>
+
 namespace {
 struct Text
 {
@@ -77,6 +79,8 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
         // A path ending in "/" names a directory, never a socket ("unix:///", "unix:////").
         if (result.socketPath.isEmpty() || result.socketPath.endsWith(QLatin1Char('/')))
             return fail(error, Text::tr("The unix URL has no socket path: write unix:///path/to/redis.sock."));
+        if (const QString problem = socketPathProblem(result.socketPath); !problem.isEmpty())
+            return fail(error, problem);
         const QUrlQuery query(url);
         for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
             if (item.first == QLatin1String("db")) {
@@ -120,6 +124,22 @@ RedisEndpoint RedisEndpoint::unixSocket(const QString& path)
     endpoint.port = 0;
     endpoint.socketPath = path;
     return endpoint;
+}
+
+const int RedisEndpoint::maxSocketPathBytes = int(sizeof(sockaddr_un::sun_path)) - 1;
+
+QString RedisEndpoint::socketPathProblem(const QString& path)
+{
+    // "%00" in a URL: C ends the path there, so the server at the prefix would answer.
+    if (path.contains(QChar(0)))
+        return Text::tr("The socket path contains a NUL character (%00), which no socket path can hold: remove it.");
+    const qsizetype bytes = path.toLocal8Bit().size();
+    if (bytes > maxSocketPathBytes)
+        return Text::tr("The socket path is %1 bytes long; a unix socket path can have at most %2. Use a shorter "
+                        "path (a link to the socket's folder, say).")
+            .arg(bytes)
+            .arg(maxSocketPathBytes);
+    return {};
 }
 
 RedisEndpoint RedisEndpoint::defaultLocal()

@@ -20,6 +20,11 @@ struct RedisEndpoint
     // Parses a URL; on failure returns false and sets *error to a message that says what to fix.
     static bool parse(const QString& url, RedisEndpoint* endpoint, QString* error);
     static RedisEndpoint unixSocket(const QString& path);
+    // The longest socket path the kernel takes (sizeof(sockaddr_un::sun_path) - 1: 107 on Linux).
+    static const int maxSocketPathBytes;
+    // Empty when a socket at `path` can be connected to as named; else why not. A longer path
+    // would be cut short by hiredis, reaching whatever server listens at the prefix.
+    static QString socketPathProblem(const QString& path);
     static RedisEndpoint defaultLocal();
 
     // The URL back, with the password masked: safe to show on screen or in a log.

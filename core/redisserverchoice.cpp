@@ -13,6 +13,22 @@ bool RedisServerChoice::connectTo(const RedisEndpoint& endpoint)
     return true;
 }
 
+QString RedisServerChoice::refusalBeforeConnecting(const Request& request, bool allowRemote)
+{
+    if (request.url.trimmed().isEmpty())
+        return {}; // this machine: 6379 or a private server
+    RedisEndpoint endpoint;
+    QString why;
+    if (!RedisEndpoint::parse(request.url, &endpoint, &why))
+        return QStringLiteral("--redis: ") + why;
+    // By the URL's text alone: resolving the name would already reach out to the network.
+    if (!endpoint.isLocal() && !allowRemote)
+        return endpoint.address()
+            + QStringLiteral(" is not on this machine. zsetlab fires bursts of writes; if this server is yours to "
+                             "load, add --allow-remote.");
+    return {};
+}
+
 bool RedisServerChoice::resolve(const Request& request)
 {
     m_private.reset();

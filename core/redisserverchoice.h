@@ -21,6 +21,12 @@ public:
         ConnectOptions options;
     };
 
+    // The rule for every program that fires bursts (the CLI's commands, the headless export and
+    // lesson), checked before any connection or name lookup: the URL must parse, and a server that
+    // is not on this machine is loaded only with the user's consent (allowRemote). Empty when the
+    // request may be resolved; else what is wrong and what to do, a usage error.
+    static QString refusalBeforeConnecting(const Request& request, bool allowRemote);
+
     // Resolves the request; false with error() when no server can be used.
     bool resolve(const Request& request);
 

@@ -1,5 +1,6 @@
 #include "scenario.h"
 
+#include "cappedfile.h"
 #include "fieldreader.h"
 
 #include <QCoreApplication>
@@ -104,16 +105,19 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
 
 bool Scenario::load(const QString& path, Scenario* scenario, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = Text::tr("Cannot open the scenario %1: %2.").arg(path, file.errorString());
+    const CappedFile file = CappedFile::read(path, maxFileBytes);
+    if (file.status == CappedFile::Status::CannotOpen) {
+        *error = Text::tr("Cannot open the scenario %1: %2.").arg(path, file.why);
         return false;
     }
-    if (file.size() > 1024 * 1024) {
-        *error = Text::tr("%1 is %2 bytes: too large for a scenario file.").arg(path).arg(file.size());
+    if (file.status == CappedFile::Status::TooLarge) {
+        *error = Text::tr("%1 holds more than %2 bytes: too large for a scenario file. Give the path of a "
+                          "scenario's JSON file.")
+                     .arg(path)
+                     .arg(maxFileBytes);
         return false;
     }
-    if (!fromJson(file.readAll(), scenario, error)) {
+    if (!fromJson(file.bytes, scenario, error)) {
         *error = QStringLiteral("%1: %2").arg(path, *error);
         return false;
     }

@@ -3,8 +3,16 @@
 #include "limitercatalog.h"
 #include "redisconnection.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QRandomGenerator>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ZsetKeys)
+};
+} // namespace
 
 namespace ZsetKeys {
 
@@ -19,6 +27,16 @@ QByteArray userKey(const QString& name)
 {
     const QByteArray key = name.toUtf8();
     return isOwnKey(key) ? key : QByteArray(prefix) + key;
+}
+
+QString userKeyProblem(const QString& name)
+{
+    for (const QChar c : name) {
+        if (c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter)
+            return Text::tr("A key name takes printable UTF-8 text: this one has a control character or bytes "
+                            "that are not UTF-8. Choose a name you can type.");
+    }
+    return {};
 }
 
 bool isOwnKey(const QByteArray& key)

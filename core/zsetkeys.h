@@ -14,6 +14,10 @@ inline constexpr char prefix[] = "zsetlab:";
 QByteArray freshRunKey();
 // A user-named key, kept under the prefix: "limiter" -> "zsetlab:limiter"; "zsetlab:x" stays.
 QByteArray userKey(const QString& name);
+// Empty when `name` can name a key; else why not. A control character would act on the terminal
+// each time the key is shown, and U+FFFD stands for bytes that were not UTF-8: the key written
+// would not be the one given.
+QString userKeyProblem(const QString& name);
 bool isOwnKey(const QByteArray& key);
 // The keys a built-in limiter may create beside a run's ZSET (the sequence counter): the
 // companions of the catalog's stores.

@@ -1,11 +1,14 @@
 #include "cliprocess.h"
 #include "testredis.h"
+#include "zsetkeys.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QtTest>
+
+#include <csignal>
 
 namespace {
 QString testUrl()
@@ -28,6 +31,9 @@ private slots:
     void scriptErrorExitsFourWithTheLine();
     void refusesRemoteServersWithoutConsent();
     void deletesItsKeyUnlessAskedToKeep();
+    void endlessFileInputsAreRefused_data();
+    void endlessFileInputsAreRefused();
+    void interruptedRunSaysSoInItsExitCode();
 };
 
 void TestCli::initTestCase()
@@ -54,6 +60,11 @@ void TestCli::usageErrors_data()
     QTest::newRow("negative limit") << args({"run", "--limit", "-3"}) << "--limit";
     QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
     QTest::newRow("tls url") << args({"run", "--redis", "rediss://127.0.0.1"}) << "TLS";
+    QTest::newRow("--reuse-key without --key") << args({"run", "--reuse-key"}) << "--reuse-key goes with --key";
+    // Issue #20: control characters were echoed raw, and bytes that are not UTF-8 became U+FFFD.
+    QTest::newRow("--key with an escape sequence") << args({"run", "--key", "a\x1b[2Jb"}) << "--key: ";
+    QTest::newRow("--key with a newline") << args({"run", "--key", "a\nb"}) << "--key: ";
+    QTest::newRow("--key that was not UTF-8") << args({"run", "--key", "a\xef\xbf\xbd"}) << "--key: ";
 }
 
 void TestCli::usageErrors()
@@ -167,6 +178,48 @@ void TestCli::deletesItsKeyUnlessAskedToKeep()
         = QJsonDocument::fromJson(dropped.out).object().value(QLatin1String("key")).toString().toUtf8();
     QVERIFY(key.startsWith("zsetlab:run:"));
     QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
+}
+
+void TestCli::endlessFileInputsAreRefused_data()
+{
+    // Issue #20: these reached 9.6 GB and 3.3 GB of memory within seconds.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("run --script /dev/zero") << QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(),
+                                                            QStringLiteral("--script"), QStringLiteral("/dev/zero")};
+    QTest::newRow("doctor /dev/zero") << args({"doctor", "/dev/zero"});
+}
+
+void TestCli::endlessFileInputsAreRefused()
+{
+    QFETCH(QStringList, arguments);
+    const CliResult result = runCli(arguments, 30000);
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("/dev/zero holds more than 1048576 bytes"), result.err.constData());
+}
+
+// Issue #20: a run ended by Ctrl+C exited 0, as if it had sent every request.
+void TestCli::interruptedRunSaysSoInItsExitCode()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const QByteArray key = TestRedis::uniqueKey("interrupted");
+    QProcess cli;
+    // One request per ms for 1000 s: still running when interrupted.
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
+               QStringLiteral("1000000"), QStringLiteral("--pace"), QStringLiteral("interval:1000"),
+               QStringLiteral("--key"), QString::fromUtf8(key), QStringLiteral("--json")});
+    QVERIFY(cli.waitForStarted(10000));
+    // The first request is in Redis: the run, and its handler of SIGINT, are under way.
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"EXISTS", key}).toInteger() == 1, 20000);
+    ::kill(pid_t(cli.processId()), SIGINT);
+    QVERIFY(cli.waitForFinished(10000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 130);
+    const QJsonObject summary = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(summary.value(QLatin1String("stopped")).toBool(), true);
+    QVERIFY(summary.value(QLatin1String("sent")).toInt() < 1000000);
+    QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -50,6 +50,16 @@ void TestCommandLine::parses_data()
         << args({"--export-png", "x.png"}) << Outcome::UsageError << "need --scenario";
     QTest::newRow("bad size") << args({"--scenario", "s.json", "--export-png", "x.png", "--size", "big"})
                               << Outcome::UsageError << "--size";
+    QTest::newRow("--redis that does not parse")
+        << args({"--redis", "redis://[::1"}) << Outcome::UsageError << "--redis: ";
+    // The window asks before firing at a remote server; an export has nobody to ask.
+    QTest::newRow("remote server in the window") << args({"--redis", "redis://10.1.2.3"}) << Outcome::Run << QString();
+    QTest::newRow("remote server, export")
+        << args({"--scenario", "s.json", "--export-png", "x.png", "--redis", "redis://10.1.2.3"}) << Outcome::UsageError
+        << "add --allow-remote";
+    QTest::newRow("remote server, export, --allow-remote")
+        << args({"--scenario", "s.json", "--export-png", "x.png", "--redis", "redis://10.1.2.3", "--allow-remote"})
+        << Outcome::Run << QString();
 }
 
 void TestCommandLine::parses()

@@ -15,6 +15,7 @@ class TestDebuggerView : public QObject
 private slots:
     void stepsTheNextRequestToItsZadd_data();
     void stepsTheNextRequestToItsZadd();
+    void beforeAnyBurstAFixedKeyIsLeftAlone();
 };
 
 void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
@@ -71,6 +72,41 @@ void TestDebuggerView::stepsTheNextRequestToItsZadd()
     quick.commandTimeout = std::chrono::milliseconds(500);
     QVERIFY(other.open(TestRedis::endpoint(), quick));
     QCOMPARE(other.command({"PING"}).text(), QStringLiteral("PONG"));
+}
+
+// Issue #20: before any burst the next request was stepped on "zsetlab:debug", a key this window
+// did not create; the synchronous mode kept the script's writes there.
+void TestDebuggerView::beforeAnyBurstAFixedKeyIsLeftAlone()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const RedisArgs fixedKeys {"zsetlab:debug", "zsetlab:debug:seq"};
+    QVERIFY(!redis.command({"ZADD", "zsetlab:debug", "1700000000000", "someone-else"}).isError());
+    QVERIFY(!redis.command({"SET", "zsetlab:debug:seq", "100"}).isError());
+    const QByteArray zsetBefore = redis.command({"DUMP", "zsetlab:debug"}).bytes();
+    const QByteArray seqBefore = redis.command({"DUMP", "zsetlab:debug:seq"}).bytes();
+
+    MainWindow window;
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    window.planModel()->edit(
+        [](ExperimentPlan& experiment) { experiment.burst.limiter = LimiterCatalog::builtin("sequence"); });
+    DebuggerView* view = window.stepNextRequest();
+    view->findChildren<QRadioButton*>().at(1)->setChecked(true); // synchronous: writes are kept
+    QSignalSpy finished(view->debugger(), &ScriptDebugger::finished);
+    QSignalSpy shown(view, &DebuggerView::stepShown);
+    view->start();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+    view->debugger()->continueToEnd();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(redis.command({"DUMP", "zsetlab:debug"}).bytes(), zsetBefore);
+    QCOMPARE(redis.command({"DUMP", "zsetlab:debug:seq"}).bytes(), seqBefore);
+    QCOMPARE(redis.command({"PTTL", "zsetlab:debug"}).toInteger(), -1LL);
+    QCOMPARE(redis.command({"PTTL", "zsetlab:debug:seq"}).toInteger(), -1LL);
+    redis.command(RedisArgs {"DEL"} + fixedKeys);
 }
 
 QTEST_MAIN(TestDebuggerView)

@@ -130,6 +130,7 @@ private slots:
     void killedServerIsReportedWithinASecond_data();
     void killedServerIsReportedWithinASecond();
     void restartedServerLetsTheRunGoOn();
+    void killedConnectionsLeaveNoRunKeys();
     void outOfMemoryCountsErrors_data();
     void outOfMemoryCountsErrors();
     void missingAclPermissionNamesTheFix_data();
@@ -198,6 +199,31 @@ void TestFaults::killedServerIsReportedWithinASecond()
     QVERIFY(summary.sent >= 200);
     QVERIFY(summary.sent < plan.requests);
     verifyConsistent(engine, summary);
+}
+
+// Issue #20: `--reconnect-for 0` then CLIENT KILL TYPE normal failed the run and left its key
+// with about 1,000 s to live: the control connection that was to delete it was killed too.
+void TestFaults::killedConnectionsLeaveNoRunKeys()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    BurstEngine engine;
+    BurstPlan plan = pacedPlan(QStringLiteral("sequence"), 100000, "interval:200"); // 20 s
+    plan.reconnectForMs = 0;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(server.endpoint(), plan));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 200, 20000);
+    const QByteArray key = engine.key();
+    QCOMPARE(admin.command({"EXISTS", key, key + ":seq"}).toInteger(), 2LL);
+
+    // Every connection but this one (SKIPME yes): the run's and its control connection.
+    QVERIFY(admin.command({"CLIENT", "KILL", "TYPE", "normal"}).toInteger() >= 2);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QCOMPARE(summary.failure.kind, BurstFailure::Kind::Connection);
+    QCOMPARE(admin.command({"EXISTS", key, key + ":seq"}).toInteger(), 0LL);
 }
 
 void TestFaults::restartedServerLetsTheRunGoOn()

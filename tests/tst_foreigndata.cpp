@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <map>
@@ -96,6 +97,9 @@ private slots:
     void deleteRunKeysRefusesForeignKeys();
     void cliRunLeavesForeignKeysAlone_data();
     void cliRunLeavesForeignKeysAlone();
+    void cliKeyThatExistsIsNotWrittenWithoutConsent_data();
+    void cliKeyThatExistsIsNotWrittenWithoutConsent();
+    void reusedKeyIsNotDeletedAtTheEnd();
     void scannerFindsForbiddenCommands_data();
     void scannerFindsForbiddenCommands();
     void productNeverListsOrFlushes_data();
@@ -109,6 +113,8 @@ private:
     QList<QByteArray> allKeys();
 
     RedisConnection m_redis;
+    // A server that answers DEBUG DIGEST-VALUE (the shared one refuses DEBUG, as Redis 7 does by default).
+    std::unique_ptr<PrivateRedisServer> m_debuggable;
     std::map<QByteArray, ForeignKey> m_foreign;
     QElapsedTimer m_sinceSnapshot;
 };
@@ -379,6 +385,134 @@ void TestForeignData::cliRunLeavesForeignKeysAlone()
         QVERIFY(ZsetKeys::deleteRunKeys(m_redis, key));
         QCOMPARE(foreignDataDamage(), QString());
     }
+}
+
+void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent_data()
+{
+    QTest::addColumn<QString>("strategy"); // a catalog id, or "custom" for a --script
+    QTest::addColumn<QByteArrayList>("existing"); // suffixes of the --key that exist before the run
+    QTest::addColumn<bool>("reuse");
+    QTest::addColumn<QByteArray>("named"); // the suffix of the key the refusal must name
+    const QStringList strategies = LimiterCatalog::ids() << QStringLiteral("custom");
+    for (const QString& strategy : strategies) {
+        const QByteArray id = strategy.toUtf8();
+        // Every key the entry's store keeps: the ZSET and its companions (sequence's :seq).
+        const LimiterStore store = strategy == QLatin1String("custom") ? LimiterEntry::storeOf(nullptr)
+                                                                       : LimiterCatalog::builtin(strategy)->store;
+        QByteArrayList all;
+        for (const LimiterStore::Key& key : store.keys())
+            all << key.suffix;
+        QTest::addRow("%s: the ZSET and its companions exist", id.constData())
+            << strategy << all << false << QByteArray();
+        for (const QByteArray& companion : all.mid(1))
+            QTest::addRow("%s: only %s exists", id.constData(), companion.constData())
+                << strategy << QByteArrayList {companion} << false << companion;
+        QTest::addRow("%s: --reuse-key", id.constData()) << strategy << all << true << QByteArray();
+    }
+}
+
+// Issue #20: "--key foreign-zset --strategy sequence" trimmed an existing ZSET before INCR failed
+// on its counter, and named the wrong key. A key the run did not create is not written unless the
+// user says so, whatever its prefix.
+void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
+{
+    QFETCH(QString, strategy);
+    QFETCH(QByteArrayList, existing);
+    QFETCH(bool, reuse);
+    QFETCH(QByteArray, named);
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    if (!m_debuggable) {
+        m_debuggable = std::make_unique<PrivateRedisServer>(
+            QStringList {QStringLiteral("--enable-debug-command"), QStringLiteral("local")});
+        QVERIFY2(m_debuggable->start(), qPrintable(m_debuggable->errorString()));
+    }
+    RedisConnection redis;
+    QVERIFY(redis.open(m_debuggable->endpoint()));
+    static int row = 0;
+    const QString name = QStringLiteral("foreign-%1-%2").arg(strategy).arg(++row);
+    const QByteArray key = ZsetKeys::userKey(name);
+    // An earlier run's ZSET (3 members, no TTL) and counter (a string, no TTL): another run's data.
+    for (const QByteArray& suffix : existing) {
+        const RedisReply write = suffix.isEmpty()
+            ? redis.command({"ZADD", key, "1700000000000", "a", "1700000000001", "b", "1700000000002", "c"})
+            : redis.command({"SET", key + suffix, "100"});
+        QVERIFY2(!write.isError(), qPrintable(write.toDisplayString()));
+    }
+    const auto state = [&redis, &key, &existing] {
+        QByteArrayList digests;
+        for (const QByteArray& suffix : existing) {
+            const RedisReply digest = redis.command({"DEBUG", "DIGEST-VALUE", key + suffix});
+            digests << QByteArray(digest.toDisplayString().toUtf8() + " pttl "
+                                  + QByteArray::number(redis.command({"PTTL", key + suffix}).toInteger()));
+        }
+        return digests;
+    };
+    const QByteArrayList before = state();
+    QVERIFY2(!before.join().contains("ERR"), before.join().constData());
+
+    QStringList arguments {QStringLiteral("run"),
+                           QStringLiteral("--redis"),
+                           m_debuggable->endpoint().displayUrl(),
+                           QStringLiteral("--requests"),
+                           QStringLiteral("50"),
+                           QStringLiteral("--key"),
+                           name};
+    QTemporaryDir dir;
+    if (strategy == QLatin1String("custom")) {
+        // A user's script that keeps a counter beside its ZSET, named from KEYS[1].
+        QFile script(dir.filePath(QStringLiteral("mine.lua")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("local now = tonumber(ARGV[1])\n"
+                     "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - tonumber(ARGV[2]))\n"
+                     "redis.call('ZADD', KEYS[1], now, now .. '-' .. redis.call('INCR', KEYS[1] .. ':seq'))\n"
+                     "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+                     "return redis.call('ZCARD', KEYS[1])\n");
+        script.close();
+        arguments << QStringLiteral("--script") << script.fileName();
+    } else {
+        arguments << QStringLiteral("--strategy") << strategy;
+    }
+    if (reuse)
+        arguments << QStringLiteral("--reuse-key");
+    QProcess cli;
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
+    QVERIFY(cli.waitForFinished(60000));
+    const QByteArray err = cli.readAllStandardError();
+    if (reuse) {
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, err.constData());
+    } else {
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 4, err.constData());
+        QVERIFY2(err.contains(QByteArray("The key " + key + named + " already exists")), err.constData());
+        QVERIFY2(err.contains("--reuse-key"), err.constData());
+        QCOMPARE(state(), before);
+        // Nor is a key of the store created beside the existing one.
+        QCOMPARE(redis.command(RedisArgs {"EXISTS"} + LimiterEntry::storeOf(nullptr).keysFor(key)).toInteger(),
+                 qint64(existing.size()));
+    }
+    QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+// A key the user let a run write into held data before it: the run's cleanup, which deletes the
+// keys a run created, leaves it even when the plan does not ask to keep its key.
+void TestForeignData::reusedKeyIsNotDeletedAtTheEnd()
+{
+    const QByteArray key = TestRedis::uniqueKey("reused");
+    QVERIFY(!m_redis.command({"ZADD", key, "1", "earlier"}).isError());
+    BurstPlan plan;
+    plan.key = key;
+    plan.reuseKey = true;
+    plan.keepKey = false;
+    plan.requests = 20;
+    plan.windowMs = 60000;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QVERIFY(!finished.at(0).at(0).value<BurstSummary>().failure.isFailure());
+    QCOMPARE(m_redis.command({"EXISTS", key}).toInteger(), 1LL);
+    QVERIFY(ZsetKeys::deleteRunKeys(m_redis, key));
+    QCOMPARE(foreignDataDamage(), QString());
 }
 
 void TestForeignData::scannerFindsForbiddenCommands_data()

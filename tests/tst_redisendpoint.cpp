@@ -1,3 +1,4 @@
+#include "redisconnection.h"
 #include "redisendpoint.h"
 
 #include <QtTest>
@@ -10,6 +11,8 @@ private slots:
     void parsesGoodUrls();
     void refusesBadUrls_data();
     void refusesBadUrls();
+    void socketPathUpToTheKernelsLimitIsTaken();
+    void connectionRefusesAPathItWouldCutShort();
     void masksThePasswordWhenShown();
     void knowsWhatIsLocal_data();
     void knowsWhatIsLocal();
@@ -113,6 +116,15 @@ void TestRedisEndpoint::refusesBadUrls_data()
                                          << "Unknown URL option";
     QTest::newRow("tcp with query") << "redis://host?db=2"
                                     << "Unexpected URL options";
+    // Issue #20: hiredis cut a longer path short and reached the server listening at the prefix.
+    QTest::newRow("socket path of 108 bytes")
+        << QStringLiteral("unix://") + QLatin1Char('/') + QString(107, QLatin1Char('s')) << "at most 107";
+    QTest::newRow("socket path of 200 bytes")
+        << QStringLiteral("unix:///tmp/") + QString(195, QLatin1Char('s')) << "200 bytes";
+    QTest::newRow("NUL in the socket path") << "unix:///tmp/redis.sock%00.other"
+                                            << "%00";
+    QTest::newRow("NUL at the start of the path") << "unix:///%00/tmp/redis.sock"
+                                                  << "%00";
 }
 
 void TestRedisEndpoint::refusesBadUrls()
@@ -123,6 +135,26 @@ void TestRedisEndpoint::refusesBadUrls()
     QString error;
     QVERIFY(!RedisEndpoint::parse(url, &endpoint, &error));
     QVERIFY2(error.contains(messagePart, Qt::CaseInsensitive), qPrintable(error));
+}
+
+void TestRedisEndpoint::socketPathUpToTheKernelsLimitIsTaken()
+{
+    // 107 bytes and the NUL that ends it fill sun_path exactly.
+    const QString path = QLatin1Char('/') + QString(106, QLatin1Char('s'));
+    RedisEndpoint endpoint;
+    QString error;
+    QVERIFY2(RedisEndpoint::parse(QStringLiteral("unix://") + path, &endpoint, &error), qPrintable(error));
+    QCOMPARE(endpoint.socketPath, path);
+    QCOMPARE(RedisEndpoint::maxSocketPathBytes, 107);
+}
+
+void TestRedisEndpoint::connectionRefusesAPathItWouldCutShort()
+{
+    // An endpoint made without a URL (unixSocket()) gets the same check when connecting.
+    RedisConnection connection;
+    QVERIFY(!connection.open(RedisEndpoint::unixSocket(QStringLiteral("/tmp/") + QString(120, QLatin1Char('s')))));
+    QCOMPARE(connection.lastError().kind, RedisError::Kind::BadUrl);
+    QVERIFY2(connection.lastError().message.contains(QLatin1String("107")), qPrintable(connection.lastError().message));
 }
 
 void TestRedisEndpoint::masksThePasswordWhenShown()

@@ -306,6 +306,10 @@
         <source>key: zsetlab writes only keys that start with &quot;zsetlab:&quot; (got &quot;%1&quot;).</source>
         <translation>key: zsetlab chỉ ghi vào các key bắt đầu bằng &quot;zsetlab:&quot; (nhận được &quot;%1&quot;).</translation>
     </message>
+    <message>
+        <source>key: a fresh key has nothing to reuse; name the key to reuse.</source>
+        <translation>key: một key mới không có gì để dùng lại; hãy nêu tên key cần dùng lại.</translation>
+    </message>
 </context>
 <context>
     <name>BurstRun</name>
@@ -930,6 +934,14 @@
         <source>The burst did not end within %1 s.</source>
         <translation>Burst không kết thúc trong vòng %1 s.</translation>
     </message>
+    <message>
+        <source>Interrupted before the burst started.</source>
+        <translation>Bị ngắt trước khi burst bắt đầu.</translation>
+    </message>
+    <message>
+        <source>Interrupted: the burst was stopped before its end.</source>
+        <translation>Bị ngắt: burst đã dừng trước khi kết thúc.</translation>
+    </message>
 </context>
 <context>
     <name>LdbTranscript</name>
@@ -1341,12 +1353,24 @@
         <source>The server does not have the script loaded (NOSCRIPT) and reloading it failed.</source>
         <translation>Server chưa nạp script này (NOSCRIPT) và việc nạp lại cũng thất bại.</translation>
     </message>
+    <message>
+        <source>%1 holds more than %2 bytes: too large for a limiter script. Give the path of a Lua file.</source>
+        <translation>%1 chứa hơn %2 byte: quá lớn đối với một script rate limiter. Hãy đưa đường dẫn của một tệp Lua.</translation>
+    </message>
 </context>
 <context>
     <name>LimiterStore</name>
     <message>
         <source>The key %1 already holds a %2, where this limiter keeps a %3. zsetlab leaves it as it is: choose another key.</source>
         <translation>Key %1 đang chứa một %2, trong khi rate limiter này lưu một %3 ở đó. zsetlab để nguyên key đó: hãy chọn key khác.</translation>
+    </message>
+    <message>
+        <source>Cannot check the key %1 before writing it: %2</source>
+        <translation>Không kiểm tra được key %1 trước khi ghi vào nó: %2</translation>
+    </message>
+    <message>
+        <source>The key %1 already exists (a %2) and this run did not create it. zsetlab leaves it as it is: choose another key, or allow the run to write into it (zsetlab-cli run --reuse-key).</source>
+        <translation>Key %1 đã tồn tại (một %2) và lần chạy này không tạo ra nó. zsetlab để nguyên key đó: hãy chọn key khác, hoặc cho phép lần chạy ghi vào nó (zsetlab-cli run --reuse-key).</translation>
     </message>
 </context>
 <context>
@@ -1815,6 +1839,14 @@
         <source>Unexpected URL options &quot;?%1&quot;: put the database in the path, as in redis://host:port/2.</source>
         <translation>Không dùng được tuỳ chọn URL &quot;?%1&quot;: hãy đặt cơ sở dữ liệu trong đường dẫn, như redis://host:port/2.</translation>
     </message>
+    <message>
+        <source>The socket path contains a NUL character (%00), which no socket path can hold: remove it.</source>
+        <translation>Đường dẫn socket chứa ký tự NUL (%00), điều mà không đường dẫn socket nào chứa được: hãy bỏ nó đi.</translation>
+    </message>
+    <message>
+        <source>The socket path is %1 bytes long; a unix socket path can have at most %2. Use a shorter path (a link to the socket&apos;s folder, say).</source>
+        <translation>Đường dẫn socket dài %1 byte; đường dẫn của một unix socket chỉ được tối đa %2 byte. Hãy dùng một đường dẫn ngắn hơn (chẳng hạn một liên kết tới thư mục chứa socket).</translation>
+    </message>
 </context>
 <context>
     <name>RedisReply</name>
@@ -2007,16 +2039,16 @@
         <translation>Không mở được kịch bản %1: %2.</translation>
     </message>
     <message>
-        <source>%1 is %2 bytes: too large for a scenario file.</source>
-        <translation>%1 có kích thước %2 byte: quá lớn đối với một tệp kịch bản.</translation>
-    </message>
-    <message>
         <source>Cannot write %1: %2.</source>
         <translation>Không ghi được %1: %2.</translation>
     </message>
     <message>
         <source>%1 must be %2, not %3.</source>
         <translation>%1 phải là %2, không phải %3.</translation>
+    </message>
+    <message>
+        <source>%1 holds more than %2 bytes: too large for a scenario file. Give the path of a scenario&apos;s JSON file.</source>
+        <translation>%1 chứa hơn %2 byte: quá lớn đối với một tệp kịch bản. Hãy đưa đường dẫn của tệp JSON của một kịch bản.</translation>
     </message>
 </context>
 <context>
@@ -3506,6 +3538,13 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</source>
         <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ZsetKeys</name>
+    <message>
+        <source>A key name takes printable UTF-8 text: this one has a control character or bytes that are not UTF-8. Choose a name you can type.</source>
+        <translation>Tên key phải là văn bản UTF-8 in được: tên này có một ký tự điều khiển hoặc các byte không phải UTF-8. Hãy chọn một tên bạn gõ được.</translation>
     </message>
 </context>
 <context>
