@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 namespace {
 // What the window fires before the user changes anything: enough to show the bug on the first click.
@@ -110,9 +111,12 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_session, &ServerSession::failed, this, [this](const QString& message) { showStatus(message, 10000); });
     connect(m_session, &ServerSession::privateServerReplaced, this, [this] {
-        if (!m_experiment->isRunning())
-            showStatus(tr("A new private Redis server took the place of the one that stopped; it starts empty."),
-                       10000);
+        // Said whether or not the burst noticed: a replacement can be quicker than its next look.
+        showStatus(m_experiment->isRunning()
+                       ? tr("zsetlab's private Redis server stopped. A new, empty one took its place on the same "
+                            "socket and the burst goes on there.")
+                       : tr("A new private Redis server took the place of the one that stopped; it starts empty."),
+                   10000);
     });
     wireExperiment();
     restoreSettings();
@@ -176,17 +180,23 @@ void MainWindow::wireExperiment()
             });
     connect(m_experiment, &LimiterExperiment::failed, this,
             [this](const QString& message) { showStatus(message, 15000); });
+    auto shownLoss = std::make_shared<QString>(); // cleared on reconnecting, unless something came since
     for (auto side : {LimiterExperiment::Left, LimiterExperiment::Right}) {
         // A dropped connection shows at once, not at the end of the run's reconnect attempts.
-        connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this, [this](const QString& message) {
-            // The burst's own message would advise starting redis-server on a socket that only
-            // zsetlab can bring back, and does at once.
-            statusBar()->showMessage(m_session->origin() == RedisServerChoice::Origin::Private
-                                         ? tr("Lost the connection: zsetlab's private Redis server stopped. A new, "
-                                              "empty one starts on the same socket and the burst goes on there.")
-                                         : message);
+        connect(&m_experiment->engine(side), &BurstEngine::connectionLost, this,
+                [this, shownLoss](const QString& message) {
+                    // The burst's own message would advise starting redis-server on a socket that only
+                    // zsetlab can bring back, and does at once.
+                    *shownLoss = m_session->origin() == RedisServerChoice::Origin::Private
+                        ? tr("Lost the connection: zsetlab's private Redis server stopped. A new, "
+                             "empty one starts on the same socket and the burst goes on there.")
+                        : message;
+                    statusBar()->showMessage(*shownLoss);
+                });
+        connect(&m_experiment->engine(side), &BurstEngine::connectionRestored, this, [this, shownLoss] {
+            if (statusBar()->currentMessage() == *shownLoss)
+                statusBar()->clearMessage();
         });
-        connect(&m_experiment->engine(side), &BurstEngine::connectionRestored, statusBar(), &QStatusBar::clearMessage);
         connect(runView(side), &RunView::millisecondClicked, this, [this, side](qint64, const QByteArray& member) {
             if (m_zsetSide != side)
                 showZsetOf(side);

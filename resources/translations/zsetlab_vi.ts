@@ -1566,6 +1566,10 @@
             <numerusform>đã gửi %L1; không rõ số được lưu (phản hồi không cho biết), ZSET có %Ln member.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>zsetlab&apos;s private Redis server stopped. A new, empty one took its place on the same socket and the burst goes on there.</source>
+        <translation>Redis server riêng của zsetlab đã dừng. Một server mới, trống, đã thay chỗ nó trên cùng socket và burst tiếp tục ở đó.</translation>
+    </message>
 </context>
 <context>
     <name>NumbersPanel</name>
