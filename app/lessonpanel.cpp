@@ -38,6 +38,7 @@ LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
     m_body->setOpenExternalLinks(false);
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("LessonResult"));
+    m_result->installEventFilter(this); // its size once laid out: see bringResultIntoView
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_action = new QPushButton(this);
@@ -139,6 +140,7 @@ void LessonPanel::goToStep(int index)
 {
     m_step = std::clamp(index, 0, stepCount() - 1);
     m_resultOf = nullptr;
+    m_showResult = false;
     m_answers.remove(m_step); // the result goes with the step's run
     showStep();
 }
@@ -293,15 +295,10 @@ void LessonPanel::finish(std::function<QString()> result, QWidget* spotlight, qi
     showStep();
     if (spotlight && m_stage.spotlight)
         m_stage.spotlight(spotlight);
-    // In a panel that scrolls (a low screen, large text) the result may lie below the fold: once
-    // laid out, bring it into view.
-    QTimer::singleShot(0, this, [this] {
-        for (QWidget* parent = parentWidget(); parent; parent = parent->parentWidget())
-            if (auto* area = qobject_cast<QScrollArea*>(parent)) {
-                area->ensureWidgetVisible(m_result, 0, 0);
-                break;
-            }
-    });
+    // In a panel that scrolls (a low screen, large text) the result may lie below the fold: it
+    // comes into view once laid out, and as it grows (bringResultIntoView).
+    m_showResult = true;
+    bringResultIntoView();
     emit actionFinished();
 }
 
@@ -617,4 +614,23 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    {tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
                     {tr("about 1 second"), tr("about 17 minutes"), tr("until it is deleted")}}});
     return all;
+}
+
+void LessonPanel::bringResultIntoView()
+{
+    for (QWidget* parent = parentWidget(); parent; parent = parent->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(parent)) {
+            area->ensureWidgetVisible(m_result, 0, 0);
+            return;
+        }
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_result && m_showResult && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
+        QTimer::singleShot(0, this, [this] {
+            if (m_showResult)
+                bringResultIntoView();
+        });
+    return QWidget::eventFilter(watched, event);
 }

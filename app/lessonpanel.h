@@ -80,9 +80,13 @@ signals:
     void actionFinished();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
+    // Scrolls the panel's scroll area (if any) to the result.
+    void bringResultIntoView();
+    bool m_showResult = false; // a run just finished: its result is kept in view
     // A prediction to ask for before the action; its answer is what the action measured.
     struct Question
     {

@@ -178,7 +178,9 @@ QRectF TimelineView::plotArea() const
         }
         left = std::min(labels, maxLaneLabelWidth) + 14;
     }
-    return QRectF(left, topMargin(metrics), std::max(10, width() - left - 12),
+    // On the right, room for half of a tick label centred on the plot's edge.
+    const int right = std::max(12, metrics.horizontalAdvance(QStringLiteral("00,000")) / 2 + 2);
+    return QRectF(left, topMargin(metrics), std::max(10, width() - left - right),
                   std::max(10, height() - topMargin(metrics) - bottomMargin(metrics)));
 }
 
