@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "manualdialog.h"
+
 #include "burstpanel.h"
 #include "charts/palette.h"
 #include "charts/timelineview.h"
@@ -291,6 +293,9 @@ void MainWindow::createMenus()
         view->addAction(findChild<QDockWidget*>(QLatin1String(name))->toggleViewAction());
 
     auto* help = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+    QAction* manual = translated(help->addAction(QString(), this, &MainWindow::showManual), QT_TR_NOOP("&Manual"));
+    manual->setObjectName(QStringLiteral("ManualAction"));
+    manual->setShortcut(QKeySequence::HelpContents);
     translated(help->addAction(QString(), this, &MainWindow::showAbout), QT_TR_NOOP("&About zsetlab"));
 }
 
@@ -609,6 +614,16 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error)
         return false;
     }
     return true;
+}
+
+void MainWindow::showManual()
+{
+    if (!m_manual) {
+        m_manual = new ManualDialog(this);
+        m_manual->setObjectName(QStringLiteral("ManualDialog"));
+    }
+    m_manual->show();
+    m_manual->raise();
 }
 
 void MainWindow::showAbout()

@@ -15,6 +15,7 @@ class DebuggerView;
 class ExportActions;
 class FireControl;
 class LessonPanel;
+class ManualDialog;
 class PlanModel;
 class Presentation;
 class QAction;
@@ -109,6 +110,7 @@ private:
     void showConnectDialog();
     void showScriptDoctor();
     void showAbout();
+    void showManual();
     void restoreSettings();
     void saveSettings() const;
 
@@ -138,6 +140,7 @@ private:
     ScriptView* m_scriptView = nullptr;
     DebuggerView* m_debuggerView = nullptr;
     ScriptDoctorDialog* m_scriptDoctor = nullptr;
+    ManualDialog* m_manual = nullptr;
     Scenario m_scenario; // the last one applied: its title and view range
     Retranslator m_texts;
 };

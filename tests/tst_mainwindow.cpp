@@ -5,6 +5,7 @@
 #include "exportdialog.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
+#include "manualdialog.h"
 #include "numberspanel.h"
 #include "planfields.h"
 #include "planmodel.h"
@@ -64,6 +65,7 @@ private slots:
     void initTestCase();
     void init();
     void cleanup();
+    void helpShowsTheManual();
     void buildsWithAllPanels();
     void burstPanelEditsThePlanModel();
     void frozenBurstWithNowStoresOneMember();
@@ -96,6 +98,26 @@ void TestMainWindow::init()
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);
     m_window->show();
+}
+
+// Help > Manual (F1): the README itself, compiled in, readable without a network.
+void TestMainWindow::helpShowsTheManual()
+{
+    auto* action = m_window->findChild<QAction*>(QStringLiteral("ManualAction"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    action->trigger();
+    auto* manual = m_window->findChild<ManualDialog*>(QStringLiteral("ManualDialog"));
+    QVERIFY(manual);
+    QVERIFY(manual->isVisible());
+    QFile readme(QStringLiteral(ZSETLAB_SOURCE_DIR "/README.md"));
+    QVERIFY(readme.open(QIODevice::ReadOnly));
+    const QString source = QString::fromUtf8(readme.readAll());
+    for (const char* heading : {"Quick start (Debian 12)", "Teaching with it", "Command line: `zsetlab-cli`"}) {
+        QVERIFY2(source.contains(QStringLiteral("## ") + QString::fromUtf8(heading)), heading);
+        QVERIFY2(manual->text().contains(QString::fromUtf8(heading).remove(QLatin1Char('`'))), heading);
+    }
+    QVERIFY(!manual->text().contains(QLatin1String("](docs/screenshots"))); // no broken pictures
 }
 
 void TestMainWindow::cleanup()

@@ -1570,6 +1570,17 @@
         <source>zsetlab&apos;s private Redis server stopped. A new, empty one took its place on the same socket and the burst goes on there.</source>
         <translation>Redis server riêng của zsetlab đã dừng. Một server mới, trống, đã thay chỗ nó trên cùng socket và burst tiếp tục ở đó.</translation>
     </message>
+    <message>
+        <source>&amp;Manual</source>
+        <translation>&amp;Hướng dẫn sử dụng</translation>
+    </message>
+</context>
+<context>
+    <name>ManualDialog</name>
+    <message>
+        <source>zsetlab manual</source>
+        <translation>Hướng dẫn sử dụng zsetlab</translation>
+    </message>
 </context>
 <context>
     <name>NumbersPanel</name>
