@@ -2,13 +2,79 @@
 
 #include "exportdialog.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QClipboard>
 #include <QImageWriter>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPointer>
 #include <QSvgGenerator>
 #include <QWidget>
+
+#include <functional>
+#include <vector>
+
+namespace {
+// A label's or button's shortcut letter is drawn as its own underlined run: in an SVG,
+// "&Requests" became the texts "R" and "equests". While the SVG is written the texts go without
+// their mnemonics, and come back after.
+class MnemonicsHidden
+{
+public:
+    explicit MnemonicsHidden(QWidget* root)
+    {
+        for (QWidget* widget : root->findChildren<QWidget*>()) {
+            if (auto* label = qobject_cast<QLabel*>(widget); label && hasMnemonic(label->text()))
+                hide(label, label->text(), [label](const QString& text) { label->setText(text); });
+            else if (auto* button = qobject_cast<QAbstractButton*>(widget); button && hasMnemonic(button->text()))
+                hide(button, button->text(), [button](const QString& text) { button->setText(text); });
+        }
+    }
+    ~MnemonicsHidden()
+    {
+        for (const Hidden& hidden : m_hidden)
+            if (hidden.widget)
+                hidden.set(hidden.text);
+    }
+    MnemonicsHidden(const MnemonicsHidden&) = delete;
+    MnemonicsHidden& operator=(const MnemonicsHidden&) = delete;
+
+private:
+    struct Hidden
+    {
+        QPointer<QWidget> widget;
+        QString text;
+        std::function<void(const QString&)> set;
+    };
+    static bool hasMnemonic(const QString& text)
+    {
+        for (qsizetype i = text.indexOf(QLatin1Char('&')); i >= 0 && i + 1 < text.size();
+             i = text.indexOf(QLatin1Char('&'), i + 2))
+            if (text.at(i + 1) != QLatin1Char('&'))
+                return true;
+        return false;
+    }
+    static QString withoutMnemonic(const QString& text)
+    {
+        QString plain;
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            if (text.at(i) == QLatin1Char('&') && i + 1 < text.size())
+                ++i; // "&&" is one "&"; "&R" is "R"
+            plain += text.at(i);
+        }
+        return plain;
+    }
+    void hide(QWidget* widget, const QString& text, std::function<void(const QString&)> set)
+    {
+        set(withoutMnemonic(text));
+        m_hidden.push_back({widget, text, std::move(set)});
+    }
+
+    std::vector<Hidden> m_hidden;
+};
+} // namespace
 
 namespace PictureExport {
 
@@ -47,7 +113,10 @@ bool writeSvg(QWidget* widget, const QString& path, const QString& title, QStrin
             *error = QApplication::translate("PictureExport", "Cannot write %1.").arg(path);
         return false;
     }
-    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    {
+        const MnemonicsHidden plainText(widget);
+        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    }
     painter.end();
     return true;
 }

@@ -1,3 +1,4 @@
+#include "burstpanel.h"
 #include "charts/countschart.h"
 #include "charts/timelineview.h"
 #include "cliprocess.h"
@@ -15,7 +16,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -50,6 +53,7 @@ private slots:
     void pngHasTheAskedSizeAndIsNotBlank_data();
     void pngHasTheAskedSizeAndIsNotBlank();
     void svgParsesAndKeepsText();
+    void svgKeepsWordsWhole();
     void headlessExportWritesItsFiles();
     void headlessExportRefusesBadInput_data();
     void headlessExportRefusesBadInput();
@@ -141,6 +145,37 @@ void TestExport::svgParsesAndKeepsText()
     QVERIFY2(texts > 3, "axis labels and the legend stay text");
     QVERIFY2(words.join(QLatin1Char(' ')).contains(QLatin1String("stored")), qPrintable(words.join(QLatin1Char('|'))));
     QVERIFY(QSvgRenderer(path).isValid());
+}
+
+// A form's labels have shortcut letters ("&Requests"): the SVG holds the word, not "R" + "equests",
+// and the window keeps its shortcuts after the export.
+void TestExport::svgKeepsWordsWhole()
+{
+    QWidget* panel = m_window->burstPanel();
+    QStringList mnemonics;
+    for (QLabel* label : panel->findChildren<QLabel*>())
+        if (label->text().contains(QRegularExpression(QStringLiteral("&[^&]"))))
+            mnemonics << label->text();
+    QVERIFY2(!mnemonics.isEmpty(), "the Burst panel's labels have shortcut letters");
+    const QString path = m_dir.filePath(QStringLiteral("burst.svg"));
+    QString error;
+    QVERIFY2(PictureExport::writeSvg(panel, path, QStringLiteral("burst"), &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    QStringList texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    for (QString text : std::as_const(mnemonics)) {
+        text.remove(QRegularExpression(QStringLiteral("&(?=[^&])")));
+        QVERIFY2(texts.contains(text), qPrintable(text + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
+    }
+    QStringList after;
+    for (QLabel* label : panel->findChildren<QLabel*>())
+        if (label->text().contains(QRegularExpression(QStringLiteral("&[^&]"))))
+            after << label->text();
+    QCOMPARE(after, mnemonics);
 }
 
 void TestExport::headlessExportWritesItsFiles()
