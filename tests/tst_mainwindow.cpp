@@ -14,6 +14,7 @@
 #include "serverbar.h"
 #include "serversession.h"
 #include "testredis.h"
+#include "timelinescale.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
@@ -279,7 +280,7 @@ void TestMainWindow::timelineClickSelectsTheMember()
     timeline->setVisibleRange(0, 20);
     QSignalSpy clicked(timeline, &TimelineView::millisecondClicked);
     // Click in the middle of millisecond 7.
-    const double x = 46 + (7.5 / 20.0) * (timeline->width() - 46 - 12);
+    const double x = timeline->scale().xOf(7.5);
     QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(int(x), timeline->height() - 40));
     QCOMPARE(clicked.count(), 1);
     QCOMPARE(clicked.at(0).at(0).toLongLong(), 7);
