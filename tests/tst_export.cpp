@@ -9,6 +9,7 @@
 #include "serversession.h"
 #include "testredis.h"
 #include "zsetkeys.h"
+#include "zsetpanel.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,6 +21,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSvgRenderer>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -114,8 +116,10 @@ void TestExport::pngHasTheAskedSizeAndIsNotBlank()
         : part == QLatin1String("runs")               ? m_window->runsArea()
         : part == QLatin1String("timeline")           ? static_cast<QWidget*>(left->timeline())
         : part == QLatin1String("counts")             ? static_cast<QWidget*>(left->counts())
-                                          : m_window->findChild<QWidget*>(QStringLiteral("qt_scrollarea_viewport"));
+                                                      : m_window->zsetPanel()->view()->viewport();
     QVERIFY(widget);
+    if (part == QLatin1String("table")) // the snapshot is read after the burst, on its own time
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->zsetPanel()->view()->model()->rowCount() > 0, 10000);
     const QString path = m_dir.filePath(part + QString::number(scale) + QStringLiteral(".png"));
     QString error;
     QVERIFY2(PictureExport::writePng(widget, path, scale, &error), qPrintable(error));
