@@ -1,6 +1,7 @@
 #include "burstpanel.h"
 
 #include "planmodel.h"
+#include "wholetextcombobox.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -45,7 +46,7 @@ BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     m_member->addButton(unique, 1);
     m_nowButton = now;
     m_uniqueButton = unique;
-    m_uniqueKind = new QComboBox(memberBox);
+    m_uniqueKind = new WholeTextComboBox(memberBox);
     auto* uniqueRow = new QHBoxLayout;
     uniqueRow->addWidget(unique);
     uniqueRow->addWidget(m_uniqueKind, 1);
@@ -70,15 +71,18 @@ BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     auto* burstBox = new QGroupBox(this);
     m_burstBox = burstBox;
     auto* form = new QFormLayout(burstBox);
+    // A choice whose text is longer than the room beside its label goes below it, whole (a
+    // projector's large text, Vietnamese).
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_requests = spinBox(1, BurstPlan::maxRequests, 200, burstBox);
     m_connections = spinBox(1, BurstPlan::maxConnections, 1, burstBox);
     m_pipeline = spinBox(1, BurstPlan::maxPipeline, 1, burstBox);
-    m_pacing = new QComboBox(burstBox);
+    m_pacing = new WholeTextComboBox(burstBox);
     m_pacing->addItem(QString(), int(Pacing::Kind::Burst));
     m_pacing->addItem(QString(), int(Pacing::Kind::Interval));
     m_pacing->addItem(QString(), int(Pacing::Kind::Poisson));
     m_pacingValue = new QDoubleSpinBox(burstBox);
-    m_clock = new QComboBox(burstBox);
+    m_clock = new WholeTextComboBox(burstBox);
     m_clock->addItem(QString(), int(ClockKind::SystemMs));
     m_clock->addItem(QString(), int(ClockKind::SystemUs));
     m_clock->addItem(QString(), int(ClockKind::Frozen));

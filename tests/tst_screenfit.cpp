@@ -22,6 +22,7 @@
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
 #include <QChart>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -31,6 +32,7 @@
 #include <QScreen>
 #include <QScrollBar>
 #include <QStatusBar>
+#include <QStyleOptionComboBox>
 #include <QTabBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -276,6 +278,19 @@ QStringList TestScreenFit::problems() const
                                   .arg(label->fontMetrics().horizontalAdvance(word));
                     break;
                 }
+        }
+        if (auto* combo = qobject_cast<QComboBox*>(widget); combo && !combo->currentText().isEmpty()) {
+            QStyleOptionComboBox option;
+            option.initFrom(combo);
+            option.editable = combo->isEditable();
+            const QRect field
+                = combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+            const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
+            if (field.width() < needed)
+                found << QStringLiteral("combo box \"%1\" is cut: %2 px for %3")
+                             .arg(combo->currentText())
+                             .arg(field.width())
+                             .arg(needed);
         }
         if (auto* button = qobject_cast<QAbstractButton*>(widget);
             button && !button->text().isEmpty() && button->width() < button->sizeHint().width() - 1)
