@@ -78,7 +78,7 @@ void NumbersPanel::clear()
     m_shown = false;
     for (const Figure& figure : {m_sent, m_stored, m_lost, m_overwritten, m_beyond})
         figure.value->setText(QStringLiteral("–"));
-    m_lost.caption->setText(tr("lost"));
+    setLostCaption(tr("lost"));
     m_note->clear();
     fitFigures();
 }
@@ -93,17 +93,15 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
         m_stored.value->setText(locale.toString(summary.stored));
         m_lost.value->setText(locale.toString(summary.lost));
         // "(81.5 %)" stays on one line: the space before % does not break.
-        m_lost.caption->setText(tr("lost (%1 %)")
-                                    .arg(locale.toString(summary.lostPercent(), 'f', 1))
-                                    .replace(QLatin1String(" %"), QStringLiteral("\u00a0%")));
-        arrangeForWidth();
-        fitCaptions();
+        setLostCaption(tr("lost (%1 %)")
+                           .arg(locale.toString(summary.lostPercent(), 'f', 1))
+                           .replace(QLatin1String(" %"), QStringLiteral("\u00a0%")));
         m_overwritten.value->setText(locale.toString(summary.overwritten));
     } else {
         // The replies do not say whether ZADD added: a 0 here would claim every request lost.
         for (const Figure& figure : {m_stored, m_lost, m_overwritten})
             figure.value->setText(tr("unknown"));
-        m_lost.caption->setText(tr("lost"));
+        setLostCaption(tr("lost"));
     }
     m_beyond.value->setText(summary.limit > 0 ? locale.toString(summary.admittedOverLimit) : QStringLiteral("–"));
     QString note;
@@ -254,8 +252,13 @@ void NumbersPanel::resizeEvent(QResizeEvent* event)
 bool NumbersPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::Resize) {
-        fitFigures();
-        fitCaptions();
+        const QList<Figure> all = figures();
+        const bool caption = std::any_of(all.begin(), all.end(),
+                                         [watched](const Figure& figure) { return figure.caption == watched; });
+        if (caption)
+            fitCaptions();
+        else
+            fitFigures();
     }
     return QWidget::eventFilter(watched, event);
 }
@@ -291,4 +294,14 @@ QString NumbersPanel::figure(const QString& name) const
     if (name == QLatin1String("beyond"))
         return m_beyond.value->text();
     return {};
+}
+
+void NumbersPanel::setLostCaption(const QString& text)
+{
+    // The one caption that changes with the figures: the row is arranged again only when it does.
+    if (m_lost.caption->text() == text)
+        return;
+    m_lost.caption->setText(text);
+    arrangeForWidth();
+    fitCaptions();
 }

@@ -45,6 +45,7 @@ private:
     // As many figures in a row as the width has room for, up to m_widestRow.
     void arrangeForWidth();
     void fitCaptions();
+    void setLostCaption(const QString& text);
     static constexpr double smallestCaption = 0.8; // of the panel's text size
     void applyFonts();
     void fitFigures(); // each figure's font: the big one, or smaller until its text fits

@@ -35,12 +35,7 @@ RunView::RunView(QWidget* parent)
     m_chartTabs->addTab(QString());
     m_chartTabs->setDrawBase(false);
     m_chartTabs->hide();
-    connect(m_chartTabs, &QTabBar::currentChanged, this, [this] {
-        if (!m_stacked)
-            return;
-        m_timeline->setVisible(m_chartTabs->currentIndex() == 0);
-        m_counts->setVisible(m_chartTabs->currentIndex() == 1);
-    });
+    connect(m_chartTabs, &QTabBar::currentChanged, this, &RunView::showCharts);
     layout->addWidget(m_title);
     layout->addWidget(m_numbers);
     layout->addWidget(m_chartTabs);
@@ -62,10 +57,22 @@ void RunView::retranslate()
     m_chartTabs->setToolTip(tr("The charts share this place: the screen is too low for both at this text size."));
 }
 
+int RunView::countsNeed() const
+{
+    return std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height());
+}
+
 int RunView::chartsNeed() const
 {
-    return m_timeline->minimumSizeHint().height()
-        + std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()) + m_splitter->handleWidth();
+    return m_timeline->minimumSizeHint().height() + countsNeed() + m_splitter->handleWidth();
+}
+
+void RunView::showCharts()
+{
+    // Both, or the one whose tab is current.
+    m_chartTabs->setVisible(m_stacked);
+    m_timeline->setVisible(!m_stacked || m_chartTabs->currentIndex() == 0);
+    m_counts->setVisible(!m_stacked || m_chartTabs->currentIndex() == 1);
 }
 
 QSize RunView::minimumSizeHint() const
@@ -76,8 +83,7 @@ QSize RunView::minimumSizeHint() const
     if (m_numbers->hasHeightForWidth() && m_numbers->width() > 0)
         numbers = std::max(numbers, m_numbers->heightForWidth(m_numbers->width()));
     int height = numbers + spacing + m_chartTabs->sizeHint().height() + spacing
-        + std::max(m_timeline->minimumSizeHint().height(),
-                   std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()));
+        + std::max(m_timeline->minimumSizeHint().height(), countsNeed());
     if (!m_title->isHidden())
         height += m_title->sizeHint().height() + spacing;
     return {QWidget::minimumSizeHint().width(), height};
@@ -87,14 +93,12 @@ void RunView::arrangeCharts()
 {
     // The room below the figures; the tab bar's own line counts as room when it is shown.
     const int spacing = layout()->spacing();
-    int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
+    const int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
     const bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
     if (stacked == m_stacked)
         return;
     m_stacked = stacked;
-    m_chartTabs->setVisible(stacked);
-    m_timeline->setVisible(!stacked || m_chartTabs->currentIndex() == 0);
-    m_counts->setVisible(!stacked || m_chartTabs->currentIndex() == 1);
+    showCharts();
 }
 
 void RunView::showCounts()

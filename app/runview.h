@@ -56,7 +56,9 @@ private:
     void refreshSlowViews();
     void arrangeCharts();
     void retranslate();
+    int countsNeed() const;
     int chartsNeed() const;
+    void showCharts();
 
     MemberWrites m_writes;
     BurstSummary m_latest; // the figures of the last batch
