@@ -416,7 +416,7 @@ void BurstRun::interruptConnections()
         connection->interrupt();
 }
 
-void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch, bool mayReconnect)
+void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch)
 {
     if (m_stop) { // our own interrupt after Stop: unanswered calls are simply not counted
         lane.closed = true;
@@ -439,7 +439,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     lane.loadPending = false;
     lane.unflushed = false;
     handOver(batch);
-    if (!mayReconnect || m_plan.reconnectForMs <= 0) {
+    if (m_plan.reconnectForMs <= 0) {
         lane.closed = true;
         fail(BurstFailure::Kind::Connection, lostMessage(why));
         return;
@@ -639,7 +639,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             if (lane.unflushed) {
                 bool allWritten = false;
                 if (!lane.connection->flush(&allWritten)) {
-                    loseLane(lane, lane.connection->failureText(), &batch, true);
+                    loseLane(lane, lane.connection->failureText(), &batch);
                     continue;
                 }
                 lane.unflushed = !allWritten;
@@ -680,17 +680,19 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             Lane& lane = *polledLanes[i];
             if (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) {
                 if (!lane.connection->readAvailable()) {
-                    loseLane(lane, lane.connection->failureText(), &batch, true);
+                    loseLane(lane, lane.connection->failureText(), &batch);
                     continue;
                 }
                 RedisReply reply;
                 while (!lane.inFlight.empty() && lane.connection->nextReply(&reply))
                     handleReply(lane, reply, &batch);
             }
+            // A server that stopped answering (paused, swapping, a long script) gets the same retry
+            // window as one that dropped the connection: the lane connects again on a new socket.
             if (!lane.closed && !lane.inFlight.empty() && now - lane.waitingSince >= commandTimeout)
                 loseLane(lane,
                          Text::tr("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
-                         &batch, false);
+                         &batch);
         }
         if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
             handOver(&batch);

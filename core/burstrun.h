@@ -82,9 +82,9 @@ private:
     void coordinate();
     void work(const std::vector<int>& connectionIndexes);
     void handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
-    // mayReconnect: the server went away (not a timeout): make the connection again if the plan
-    // allows it; otherwise the run fails.
-    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch, bool mayReconnect);
+    // The server went away or stopped answering: make the connection again if the plan allows it
+    // (plan.reconnectForMs); otherwise the run fails.
+    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
     void reconnect(Lane& lane);
     void closeDownLane(Lane& lane);
     bool hasWorkLeft(const Lane& lane, int claimed) const;
