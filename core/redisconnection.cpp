@@ -28,8 +28,7 @@ timeval toTimeval(std::chrono::milliseconds ms)
 QString credentialsHint(const RedisEndpoint& endpoint)
 {
     if (endpoint.transport == RedisEndpoint::Transport::Unix)
-        return Text::tr("unix://USER:PASSWORD@/path/to.sock is not accepted; use a TCP URL "
-                        "redis://USER:PASSWORD@host:port, or the Connect dialog");
+        return Text::tr("unix://:PASSWORD@%1 (or unix://USER:PASSWORD@%1 for an ACL user)").arg(endpoint.socketPath);
     return Text::tr("redis://:PASSWORD@%1 (or redis://USER:PASSWORD@%1 for an ACL user)").arg(endpoint.address());
 }
 } // namespace

@@ -46,6 +46,8 @@ private slots:
     void timesOutOnASilentServer();
     void passwords_data();
     void passwords();
+    void passwordHintOfAUnixUrlWorks_data();
+    void passwordHintOfAUnixUrlWorks();
     void namesMissingAclPermissions();
     void refusesADatabaseTheServerLacks();
     void selectsTheDatabaseOfTheUrl();
@@ -161,6 +163,35 @@ void TestRedisConnection::passwords()
                  qPrintable(connection.lastError().message));
         QVERIFY(password.size() < 4 || !connection.lastError().message.contains(password));
     }
+}
+
+void TestRedisConnection::passwordHintOfAUnixUrlWorks_data()
+{
+    QTest::addColumn<QString>("hintPart");
+    QTest::addColumn<QString>("credentials");
+    QTest::newRow("default user") << QStringLiteral("unix://:PASSWORD@") << QStringLiteral(":s3cret@");
+    QTest::newRow("acl user") << QStringLiteral("unix://USER:PASSWORD@") << QStringLiteral("alice:wonder@");
+}
+
+void TestRedisConnection::passwordHintOfAUnixUrlWorks()
+{
+    // The message names a URL form for the socket; written out with the real password, it must
+    // parse and connect.
+    QFETCH(QString, hintPart);
+    QFETCH(QString, credentials);
+    RedisConnection refused;
+    QVERIFY(!refused.open(m_guarded->endpoint()));
+    const QString message = refused.lastError().message;
+    const QString hinted = hintPart + m_guarded->endpoint().socketPath;
+    QVERIFY2(message.contains(hinted), qPrintable(message));
+
+    QString url = hinted;
+    url.replace(hintPart, QStringLiteral("unix://") + credentials);
+    RedisEndpoint endpoint;
+    QString error;
+    QVERIFY2(RedisEndpoint::parse(url, &endpoint, &error), qPrintable(error));
+    RedisConnection connection;
+    QVERIFY2(connection.open(endpoint), qPrintable(connection.lastError().message));
 }
 
 void TestRedisConnection::namesMissingAclPermissions()
