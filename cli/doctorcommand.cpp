@@ -59,7 +59,8 @@ Examples:
 
 Exit codes: 0 clean, 1 a problem was found (a finding, a wrong count, a key outside the
 script's own), 2 bad usage, 3 cannot connect or authenticate, 4 the script cannot be read,
-compiled, loaded or run, or did not finish within --script-timeout.)";
+compiled, loaded or run, or did not finish within --script-timeout, 130 the live probe
+was stopped by Ctrl+C or SIGTERM.)";
 
 struct DoctorOptions
 {
@@ -282,12 +283,14 @@ int runDoctorCommand(const QStringList& arguments)
         serverText = choice.description();
         ScriptProbe probe(script, call, settings);
         // The probe blocks; run it beside the event loop so that Ctrl+C can cancel it.
+        onInterrupt([&probe] { probe.cancel(); });
+        err << "zsetlab-cli doctor: probing the script live (Ctrl+C stops the probe)\n";
+        err.flush();
         std::thread worker([&] {
             report = probe.run(choice.endpoint(), choice.options());
             QMetaObject::invokeMethod(
                 qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
         });
-        onInterrupt([&probe] { probe.cancel(); });
         QCoreApplication::exec();
         worker.join();
     }
@@ -313,9 +316,11 @@ int runDoctorCommand(const QStringList& arguments)
         err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitScript;
     case ProbeReport::Failure::Connection:
-    case ProbeReport::Failure::Cancelled:
         err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitConnection;
+    case ProbeReport::Failure::Cancelled:
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
+        return ExitInterrupted;
     }
     return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
 }

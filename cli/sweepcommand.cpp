@@ -30,7 +30,8 @@ Examples:
   zsetlab-cli sweep --clock system-ms --requests 2000 --pipeline 8
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run.)";
+away), 4 the script failed to load or run, 130 stopped by Ctrl+C or SIGTERM (the rates
+measured so far are printed, with "stopped": true).)";
 
 QString defaultRatesText()
 {
@@ -156,7 +157,7 @@ int runSweepCommand(const QStringList& arguments)
 
     switch (result.failure.kind) {
     case BurstFailure::Kind::None:
-        return ExitDone;
+        return result.stopped ? ExitInterrupted : ExitDone;
     case BurstFailure::Kind::Plan:
         err << "zsetlab-cli sweep: " << result.failure.message << '\n';
         return ExitUsage;

@@ -1,4 +1,6 @@
 #include "cliprocess.h"
+#include "privateredisserver.h"
+#include "redisconnection.h"
 #include "testredis.h"
 
 #include <QJsonArray>
@@ -8,6 +10,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <csignal>
 
 // zsetlab-cli sweep and zsetlab-cli clients, run as a user would.
 namespace {
@@ -30,6 +33,8 @@ private slots:
     void sweepJsonHasOneEntryPerRate();
     void sweepPrintsATableBesideTheTheory();
     void sweepCannotConnectExitsThree();
+    void interruptedSweepSaysSoInItsExitCode();
+    void interruptedDoctorProbeSaysSoInItsExitCode();
     void clientsShowCollisionsAcrossServers_data();
     void clientsShowCollisionsAcrossServers();
 };
@@ -162,6 +167,59 @@ void TestSweepCli::sweepCannotConnectExitsThree()
                                      QStringLiteral("unix://") + dir.filePath(QStringLiteral("none.sock"))});
     QCOMPARE(result.exitCode, 3);
     QVERIFY2(result.err.contains("none.sock"), result.err.constData());
+}
+
+// Issue #20: a sweep ended by Ctrl+C exited 0, as if every rate had been measured.
+void TestSweepCli::interruptedSweepSaysSoInItsExitCode()
+{
+    PrivateRedisServer server; // its own, so that any EVALSHA it counts is this sweep's
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection redis;
+    QVERIFY2(redis.open(server.endpoint()), qPrintable(redis.lastError().message));
+    QProcess cli;
+    // One request per ms on the real clock for 1,000 s: still running when interrupted.
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("sweep"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
+               QStringLiteral("--clock"), QStringLiteral("system-ms"), QStringLiteral("--rates"), QStringLiteral("1,2"),
+               QStringLiteral("--requests"), QStringLiteral("1000000"), QStringLiteral("--json")});
+    QVERIFY(cli.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"INFO", "commandstats"}).bytes().contains("cmdstat_evalsha"), 20000);
+    ::kill(pid_t(cli.processId()), SIGINT);
+    QVERIFY(cli.waitForFinished(10000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 130);
+    const QJsonObject result = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(result.value(QLatin1String("stopped")).toBool(), true);
+}
+
+// The same for the doctor's live probe, cancelled while it runs the script.
+void TestSweepCli::interruptedDoctorProbeSaysSoInItsExitCode()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QTemporaryDir dir;
+    const QString script = dir.filePath(QStringLiteral("slow.lua"));
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    // Counts like a limiter, but each call is busy for 300 ms: the probe takes minutes.
+    file.write("local function usec() local t = redis.call('TIME'); return t[1] * 1000000 + t[2] end\n"
+               "local start = usec()\n"
+               "while usec() - start < 300000 do end\n"
+               "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])\n"
+               "return redis.call('ZCARD', KEYS[1])\n");
+    file.close();
+    QProcess cli;
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("doctor"), script, QStringLiteral("--live"), QStringLiteral("--redis"),
+               server.endpoint().displayUrl(), QStringLiteral("--json")});
+    QVERIFY(cli.waitForStarted(10000));
+    // Said once Ctrl+C is handled; the probe then takes minutes with this script.
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains("Ctrl+C stops the probe"), 20000);
+    ::kill(pid_t(cli.processId()), SIGINT);
+    QVERIFY(cli.waitForFinished(20000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 130);
 }
 
 void TestSweepCli::clientsShowCollisionsAcrossServers_data()
