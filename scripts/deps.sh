@@ -46,7 +46,8 @@ zsetlab_build() {
     if [ ! -f "build/$preset/CMakeCache.txt" ]; then
         cmake --preset "$preset"
     fi
-    cmake --build --preset "$preset"
+    shift || true
+    cmake --build --preset "$preset" "$@"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
