@@ -44,7 +44,7 @@ struct WatchedKey
     qint64 distinctMembers = 0; // members ZADD created (each request that got a member of its own)
     qint64 size = 0; // members now: what ZCARD answers, the count the limiter sees
     qint64 trueCount = -1; // requests in the set's window had each kept its own member; -1 unknown
-    bool stateKnown = true; // false: the key held members before the watch that it never saw
+    bool stateKnown = false; // false: the key may hold members from before the watch that it never saw
     bool exists = false;
     qint64 expiresAtUs = -1; // the key's deadline by the server's clock; -1 none
     QVector<WatchSource> sources;

@@ -498,12 +498,15 @@ void WatchShadow::setKnownState(int db, const QByteArray& keyName, const std::ve
     Key* key = keyFor(db, keyName, true);
     if (!key)
         return;
-    key->members.clear();
-    key->truth.clear();
+    // The requests seen since the key was first seen stay counted; a member the watch did not
+    // write was written before it: one request more.
     for (const auto& [member, score] : members) {
-        key->members.set(member, score);
-        key->truth.insert(score);
+        if (!key->members.contains(member))
+            key->truth.insert(score);
     }
+    key->members.clear();
+    for (const auto& [member, score] : members)
+        key->members.set(member, score);
     key->truthKnown = true;
     key->figures.stateKnown = true;
     key->figures.exists = !members.empty();
