@@ -3,6 +3,7 @@
 #include "runcommand.h"
 #include "servercommand.h"
 #include "sweepcommand.h"
+#include "watchcommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -16,6 +17,7 @@ Commands:
   clients   fire one burst from several app servers, each with its own rate and clock
   server    start a private redis-server and print its URL
   doctor    read your own limiter script (and with --live, probe it): does it count right?
+  watch     watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
 )";
@@ -48,6 +50,8 @@ int main(int argc, char* argv[])
         return runServerCommand(arguments);
     if (command == QLatin1String("doctor"))
         return runDoctorCommand(arguments);
+    if (command == QLatin1String("watch"))
+        return runWatchCommand(arguments);
     QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;
     return 2;
 }

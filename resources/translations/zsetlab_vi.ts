@@ -1583,6 +1583,29 @@
     </message>
 </context>
 <context>
+    <name>MonitorLine</name>
+    <message>
+        <source>This is not a line of Redis&apos;s MONITOR output (it should start with a time such as 1710000000.123456 and a [db client] tag).</source>
+        <translation>Đây không phải là một dòng đầu ra MONITOR của Redis (dòng phải bắt đầu bằng một thời điểm như 1710000000.123456 và một thẻ [db client]).</translation>
+    </message>
+    <message>
+        <source>Argument %1 of the MONITOR line does not start with a quote at column %2: the line is cut off or not from MONITOR.</source>
+        <translation>Đối số %1 của dòng MONITOR không bắt đầu bằng dấu ngoặc kép ở cột %2: dòng bị cắt cụt hoặc không đến từ MONITOR.</translation>
+    </message>
+    <message>
+        <source>Argument %1 of the MONITOR line has a bad escape or no closing quote: the line is cut off or not from MONITOR.</source>
+        <translation>Đối số %1 của dòng MONITOR có chuỗi thoát sai hoặc thiếu dấu ngoặc kép đóng: dòng bị cắt cụt hoặc không đến từ MONITOR.</translation>
+    </message>
+    <message>
+        <source>Argument %1 of the MONITOR line is not followed by a space at column %2: the line is cut off or not from MONITOR.</source>
+        <translation>Sau đối số %1 của dòng MONITOR không có dấu cách ở cột %2: dòng bị cắt cụt hoặc không đến từ MONITOR.</translation>
+    </message>
+    <message>
+        <source>The MONITOR line names no command.</source>
+        <translation>Dòng MONITOR không nêu lệnh nào.</translation>
+    </message>
+</context>
+<context>
     <name>NumbersPanel</name>
     <message>
         <source>sent</source>
@@ -3553,6 +3576,36 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</source>
         <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>WatchReport</name>
+    <message>
+        <source>No request reached a watched key. Check --pattern and the database, and that the app sends requests while the watch runs.</source>
+        <translation>Không có request nào chạm tới key đang theo dõi. Hãy kiểm tra --pattern và database, và xem ứng dụng có gửi request trong lúc theo dõi không.</translation>
+    </message>
+    <message>
+        <source>None of %1 requests overwrote a member: each request kept a member of its own.</source>
+        <translation>Không request nào trong %1 request ghi đè lên một member: mỗi request giữ một member riêng.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests overwrote a member: the member is the time, so requests in the same millisecond share one member and the limiter counts them once. Use a unique member: the time plus a request id or a per-key sequence number.</source>
+        <translation>%1 trong %2 request đã ghi đè lên một member: member chính là timestamp, nên các request trong cùng một millisecond dùng chung một member và limiter chỉ đếm chúng một lần. Hãy dùng member duy nhất: timestamp kèm request id hoặc số thứ tự riêng của từng key.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests overwrote a member: requests share members, so the limiter counts them once. Use a unique member: the time plus a request id or a per-key sequence number.</source>
+        <translation>%1 trong %2 request đã ghi đè lên một member: các request dùng chung member, nên limiter chỉ đếm chúng một lần. Hãy dùng member duy nhất: timestamp kèm request id hoặc số thứ tự riêng của từng key.</translation>
+    </message>
+</context>
+<context>
+    <name>WatchSession</name>
+    <message>
+        <source>The ACL user &quot;%1&quot; may not run MONITOR (%2). Grant it with: ACL SETUSER %1 +monitor (and +echo +select +zcard +zrange to read the keys the watch first sees mid-stream).</source>
+        <translation>Người dùng ACL &quot;%1&quot; không được chạy MONITOR (%2). Hãy cấp quyền bằng: ACL SETUSER %1 +monitor (và +echo +select +zcard +zrange để đọc các key mà phiên theo dõi gặp lần đầu giữa chừng).</translation>
+    </message>
+    <message>
+        <source>The server at %1 went away during the watch (%2). The figures below are what the watch saw until then.</source>
+        <translation>Máy chủ tại %1 đã ngừng trong lúc theo dõi (%2). Các số liệu dưới đây là những gì phiên theo dõi thấy được tới lúc đó.</translation>
     </message>
 </context>
 <context>

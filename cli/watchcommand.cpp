@@ -1,0 +1,250 @@
+#include "watchcommand.h"
+
+#include "exitcodes.h"
+#include "interrupts.h"
+#include "serveroptions.h"
+#include "terminaltext.h"
+#include "watchsession.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QTextStream>
+
+namespace {
+const char description[] = R"(Watch the Redis your app uses, read-only, through MONITOR: replay every command
+on the sorted sets whose keys match --pattern, and count the requests whose ZADD found
+its member there already (an overwrite: the limiter counts that request with an
+earlier one). Nothing is written. MONITOR costs the server much of its throughput
+while it runs: the watch ends after --duration, or at once on Ctrl+C.
+
+Examples:
+  zsetlab-cli watch --redis redis://127.0.0.1:6379 --pattern 'rl:*' --duration 10000
+  zsetlab-cli watch --redis unix:///run/redis/redis.sock --pattern 'limit:*' --json
+
+Exit codes: 0 no overwrite seen, 1 an overwrite was seen, 2 bad usage (or a server not
+on this machine without --allow-remote), 3 cannot connect, authenticate or MONITOR (no
+permission), or the server went away (what was seen is printed), 130 stopped by
+Ctrl+C or SIGTERM before --duration (what was seen is printed).)";
+
+const char schema[] = "zsetlab.watch/1";
+
+struct WatchOptions
+{
+    QCommandLineOption pattern {QStringLiteral("pattern"),
+                                QStringLiteral("Watch the sorted sets whose keys match this Redis glob (*, ?, [abc], "
+                                               "\\x). Give it again for more. Default: every key."),
+                                QStringLiteral("GLOB")};
+    QCommandLineOption db {QStringLiteral("db"),
+                           QStringLiteral("Watch only this database (0 to 15...). Default: every database."),
+                           QStringLiteral("N")};
+    QCommandLineOption duration {QStringLiteral("duration"),
+                                 QStringLiteral("Stop watching after this many ms (default 60000)."),
+                                 QStringLiteral("MS"), QStringLiteral("60000")};
+    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the report as one JSON object.")};
+};
+
+QString endName(WatchResult::End end)
+{
+    switch (end) {
+    case WatchResult::End::Duration:
+        return QStringLiteral("duration");
+    case WatchResult::End::Stopped:
+        return QStringLiteral("stopped");
+    case WatchResult::End::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+QJsonObject reportJson(const WatchResult& result)
+{
+    QJsonArray keys;
+    for (const WatchedKey& key : result.snapshot.keys)
+        keys.append(key.toJson());
+    QJsonObject json {{QStringLiteral("schema"), QLatin1String(schema)},
+                      {QStringLiteral("server_version"), result.serverVersion},
+                      {QStringLiteral("duration_ms"), result.snapshot.elapsedMs},
+                      {QStringLiteral("ended"), endName(result.end)},
+                      {QStringLiteral("commands_seen"), result.snapshot.commandsSeen},
+                      {QStringLiteral("dropped_lines"), result.snapshot.droppedLines},
+                      {QStringLiteral("dropped_keys"), result.snapshot.droppedKeys},
+                      {QStringLiteral("script_calls"), result.snapshot.scriptCalls},
+                      {QStringLiteral("keys_read"), result.keysRead},
+                      {QStringLiteral("keys_too_large_to_read"), result.keysTooLarge},
+                      {QStringLiteral("requests"), result.snapshot.requests()},
+                      {QStringLiteral("overwrites"), result.snapshot.overwrites()},
+                      {QStringLiteral("verdict"), result.snapshot.verdict()},
+                      {QStringLiteral("keys"), keys}};
+    if (result.error.isError())
+        json.insert(QStringLiteral("error"), result.error.message);
+    return json;
+}
+
+QString sourcesText(const WatchedKey& key)
+{
+    QStringList parts;
+    for (const WatchSource& source : key.sources) {
+        const QString id = QString::fromUtf8(source.id);
+        parts << (source.kind == WatchSource::Kind::Script ? QStringLiteral("script ") + id.left(12)
+                                                           : QStringLiteral("client ") + id);
+    }
+    if (key.otherSources > 0)
+        parts << QStringLiteral("+%1 more requests").arg(key.otherSources);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString reportText(const WatchResult& result)
+{
+    const QLocale locale;
+    const WatchSnapshot& s = result.snapshot;
+    QString text;
+    QTextStream out(&text);
+    out << "watched Redis " << result.serverVersion << " for " << QString::number(double(s.elapsedMs) / 1000.0, 'f', 1)
+        << " s: " << locale.toString(s.commandsSeen) << " commands, " << locale.toString(s.scriptCalls)
+        << " script calls\n";
+    if (s.keys.isEmpty()) {
+        out << "  no sorted set matched\n";
+    } else {
+        out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
+                   .arg(QStringLiteral("key"), -30)
+                   .arg(QStringLiteral("requests"), 10)
+                   .arg(QStringLiteral("zadds"), 10)
+                   .arg(QStringLiteral("overwrites"), 10)
+                   .arg(QStringLiteral("members"), 9)
+                   .arg(QStringLiteral("size"), 8)
+                   .arg(QStringLiteral("true"), 8)
+                   .arg(QStringLiteral("from"));
+        for (const WatchedKey& key : s.keys) {
+            QString name = terminalSafe(QString::fromUtf8(key.key));
+            if (key.db != 0)
+                name = QStringLiteral("%1 (db %2)").arg(name).arg(key.db);
+            out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
+                       .arg(name, -30)
+                       .arg(locale.toString(key.requests), 10)
+                       .arg(locale.toString(key.zadds), 10)
+                       .arg(locale.toString(key.overwrites), 10)
+                       .arg(locale.toString(key.distinctMembers), 9)
+                       .arg(locale.toString(key.size), 8)
+                       .arg(key.trueCount < 0 ? QStringLiteral("?") : locale.toString(key.trueCount), 8)
+                       .arg(terminalSafe(sourcesText(key)));
+            if (!key.stateKnown)
+                out << "      (the key held members before the watch that it did not see: its counts may miss "
+                       "overwrites of them)\n";
+        }
+        out << "  size: members now, the count the limiter sees; true: the requests still in the window "
+               "had each kept a member of its own\n";
+    }
+    if (s.droppedLines > 0 || s.droppedKeys > 0)
+        out << "  not followed: " << s.droppedLines << " lines that were not MONITOR lines, " << s.droppedKeys
+            << " keys beyond the bound\n";
+    out << s.verdict();
+    return text;
+}
+} // namespace
+
+int runWatchCommand(const QStringList& arguments)
+{
+    QTextStream err(stderr);
+    QTextStream out(stdout);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); // "9,870", as run prints
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(description));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("watch"), QStringLiteral("The command."));
+    const WatchOptions o;
+    const ServerOptions server;
+    server.addTo(parser);
+    parser.addOptions({o.pattern, o.db, o.duration, o.json});
+    if (!parser.parse(arguments)) {
+        err << "zsetlab-cli watch: " << parser.errorText() << "\nSee zsetlab-cli watch --help.\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return ExitDone;
+    }
+    if (parser.positionalArguments().size() > 1) {
+        err << "zsetlab-cli watch: unexpected argument \"" << parser.positionalArguments().at(1) << "\".\n";
+        return ExitUsage;
+    }
+
+    WatchSession::Settings settings;
+    bool ok = false;
+    const qint64 durationMs = parser.value(o.duration).toLongLong(&ok);
+    if (!ok || durationMs < 1 || durationMs > 86400000) {
+        err << "zsetlab-cli watch: --duration must be a number of milliseconds from 1 to 86400000 (a day), not \""
+            << parser.value(o.duration) << "\".\n";
+        return ExitUsage;
+    }
+    settings.duration = std::chrono::milliseconds(durationMs);
+    if (parser.isSet(o.db)) {
+        settings.db = parser.value(o.db).toInt(&ok);
+        if (!ok || settings.db < 0) {
+            err << "zsetlab-cli watch: --db must be a database number such as 0, not \"" << parser.value(o.db)
+                << "\".\n";
+            return ExitUsage;
+        }
+    }
+    for (const QString& glob : parser.values(o.pattern)) {
+        if (glob.isEmpty()) {
+            err << "zsetlab-cli watch: --pattern needs a glob such as 'rl:*'.\n";
+            return ExitUsage;
+        }
+        settings.patterns.append(KeyPattern(glob.toUtf8()));
+    }
+    if (parser.isSet(server.redis)) {
+        // Refused before any connection or name lookup, as run refuses it.
+        RedisEndpoint endpoint;
+        QString why;
+        if (!RedisEndpoint::parse(parser.value(server.redis), &endpoint, &why)) {
+            err << "zsetlab-cli watch: --redis: " << why << '\n';
+            return ExitUsage;
+        }
+        if (!endpoint.isLocal() && !parser.isSet(server.allowRemote)) {
+            err << "zsetlab-cli watch: " << endpoint.address()
+                << " is not on this machine. MONITOR costs a server much of its throughput while it runs; if this "
+                   "server is yours to watch, add --allow-remote.\n";
+            return ExitUsage;
+        }
+    }
+    RedisServerChoice choice;
+    if (const int code = server.resolve(parser, &choice, false); code != ExitDone)
+        return code;
+    if (choice.origin() != RedisServerChoice::Origin::Private)
+        err << "zsetlab-cli watch: MONITOR slows this server while the watch runs (Redis's MONITOR page: SET "
+               "from about 95k to 42k requests/s with one monitor); it ends after "
+            << durationMs << " ms or on Ctrl+C." << Qt::endl;
+    settings.endpoint = choice.endpoint();
+    settings.options = choice.options();
+
+    WatchSession session;
+    WatchResult result;
+    QObject::connect(&session, &WatchSession::finished, &session, [&result](const WatchResult& finished) {
+        result = finished;
+        QCoreApplication::quit();
+    });
+    QObject::connect(&session, &WatchSession::started, &session,
+                     [&err] { err << "zsetlab-cli watch: watching; MONITOR is on." << Qt::endl; });
+    onInterrupt([&session] { session.stop(); });
+    session.start(settings);
+    QCoreApplication::exec();
+
+    if (result.error.isError())
+        err << "zsetlab-cli watch: " << result.error.message << Qt::endl;
+    const bool watched = !result.serverVersion.isEmpty() && result.error.kind != RedisError::Kind::NoPermission;
+    if (watched) {
+        if (parser.isSet(o.json))
+            out << QJsonDocument(reportJson(result)).toJson(QJsonDocument::Compact) << '\n';
+        else
+            out << reportText(result) << '\n';
+    }
+    out.flush();
+    if (result.end == WatchResult::End::Failed)
+        return ExitConnection;
+    if (result.end == WatchResult::End::Stopped)
+        return ExitInterrupted;
+    return result.snapshot.overwrites() > 0 ? ExitFinding : ExitDone;
+}

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "keypattern.h"
+#include "redisconnection.h"
+#include "watchreport.h"
+#include "watchshadow.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+// How a watch ended, with what it saw until then.
+struct WatchResult
+{
+    enum class End {
+        Duration, // the time was up
+        Stopped, // stop() (Esc, Ctrl+C, SIGTERM)
+        Failed, // could not connect or MONITOR, or the server went away: see error
+    };
+    End end = End::Duration;
+    RedisError error;
+    QString serverVersion;
+    qint64 keysRead = 0; // keys first seen mid-stream and read once with ZRANGE
+    qint64 keysTooLarge = 0; // ... left unknown, as they held more than the read bound
+    WatchSnapshot snapshot; // the figures at the end (records: those since the last snapshot)
+};
+Q_DECLARE_METATYPE(WatchResult)
+
+// zsetlab watch: one MONITOR connection to a server, read on a thread of its own, each line
+// replayed by a WatchShadow. Never writes: besides MONITOR it sends only ECHO, SELECT, ZCARD and
+// ZRANGE, on a second connection, to read once a key it first sees mid-stream.
+//
+// Snapshots come as values, every snapshotInterval, to the thread that owns the session; then
+// finished() once. MONITOR costs the server much of its throughput: the duration is bounded.
+class WatchSession : public QObject
+{
+    Q_OBJECT
+public:
+    struct Settings
+    {
+        RedisEndpoint endpoint;
+        ConnectOptions options;
+        QList<KeyPattern> patterns; // empty: every key
+        int db = -1; // -1: every database
+        std::chrono::milliseconds duration {60000};
+        std::chrono::milliseconds snapshotInterval {250};
+        qint64 readBound = 100000; // read a key mid-stream only when it holds at most this many members
+        WatchShadow::Limits limits;
+    };
+
+    explicit WatchSession(QObject* parent = nullptr);
+    ~WatchSession() override; // stops and waits for the thread
+
+    // False when a watch runs already.
+    bool start(const Settings& settings);
+    // Ends the watch at once (from the owning thread or a signal handler's queued call).
+    void stop();
+    bool isRunning() const { return m_thread.joinable() && !m_done; }
+
+signals:
+    // MONITOR answered: the watch is on. serverVersion is INFO's redis_version.
+    void started(const QString& serverVersion);
+    void snapshotAvailable(const WatchSnapshot& snapshot);
+    void finished(const WatchResult& result);
+
+private:
+    void run(Settings settings);
+
+    std::thread m_thread;
+    int m_wake = -1; // eventfd: stop() writes, the thread's poll() wakes
+    std::atomic<bool> m_done {false};
+};

@@ -1,0 +1,562 @@
+#include "watchshadow.h"
+
+#include <QCryptographicHash>
+
+#include <cmath>
+#include <limits>
+
+struct WatchShadow::Key
+{
+    WatchedKey figures; // counters and sources; records are kept below
+    ZsetShadow members;
+    // One score per request still inside the set's trims, as if each request had kept a member of
+    // its own: the count a limiter with unique members would see.
+    std::multiset<double> truth;
+    bool truthKnown = false;
+    double lowestWritten = std::numeric_limits<double>::infinity(); // since the state became unknown
+    qint64 expiresAtMs = -1;
+    qint64 lastCallId = -1;
+    int currentSource = -1; // the source of the request being replayed, in figures.sources
+    QVector<WatchRecord> records;
+    QHash<QByteArray, int> sourceIndex;
+};
+
+namespace {
+const qint64 noDeadline = -1;
+
+QByteArray nameOf(int db, const QByteArray& key)
+{
+    return QByteArray::number(db) + ':' + key;
+}
+
+QByteArray sha1Hex(const QByteArray& body)
+{
+    return QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex();
+}
+
+bool isScriptCall(const QByteArray& command)
+{
+    return command == "EVAL" || command == "EVALSHA" || command == "EVAL_RO" || command == "EVALSHA_RO"
+        || command == "FCALL" || command == "FCALL_RO";
+}
+
+bool readInteger(const QByteArray& text, qint64* value)
+{
+    bool ok = false;
+    *value = text.toLongLong(&ok);
+    return ok;
+}
+
+// Commands that leave a key's content to something the shadow does not replay: its state is
+// unknown afterwards. The value is the argument that names such a key, or -1: any argument may
+// (ZMPOP, BZPOPMIN: which key they popped from is not in the line).
+int unknownAfter(const QByteArray& command)
+{
+    if (command == "ZUNIONSTORE" || command == "ZINTERSTORE" || command == "ZDIFFSTORE" || command == "ZRANGESTORE"
+        || command == "RESTORE" || command == "SET" || command == "GETSET" || command == "MOVE")
+        return 1;
+    if (command == "COPY")
+        return 2;
+    if (command == "ZMPOP" || command == "BZMPOP" || command == "BZPOPMIN" || command == "BZPOPMAX")
+        return -1;
+    return 0;
+}
+} // namespace
+
+WatchShadow::WatchShadow(QList<KeyPattern> patterns, int db, Limits limits)
+    : m_patterns(std::move(patterns))
+    , m_db(db)
+    , m_limits(limits)
+{ }
+
+WatchShadow::~WatchShadow() = default;
+
+bool WatchShadow::watches(int db, const QByteArray& key) const
+{
+    return (m_db < 0 || db == m_db) && KeyPattern::anyMatches(m_patterns, key);
+}
+
+bool WatchShadow::feed(const QByteArray& rawLine)
+{
+    MonitorLine line;
+    if (!MonitorLine::parse(rawLine, &line)) {
+        ++m_droppedLines;
+        return false;
+    }
+    feed(line);
+    return true;
+}
+
+WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create)
+{
+    if (!watches(db, key))
+        return nullptr;
+    const QByteArray name = nameOf(db, key);
+    const auto found = m_keys.constFind(name);
+    if (found != m_keys.constEnd())
+        return found->get();
+    if (!create)
+        return nullptr;
+    if (m_keys.size() >= m_limits.keys) {
+        ++m_droppedKeys;
+        return nullptr;
+    }
+    auto made = std::make_shared<Key>();
+    made->figures.db = db;
+    made->figures.key = key;
+    made->figures.stateKnown = false;
+    m_keys.insert(name, made);
+    m_toRead.append({db, key});
+    return made.get();
+}
+
+void WatchShadow::feed(const MonitorLine& line)
+{
+    ++m_commandsSeen;
+    m_nowUs = line.timeUs;
+    const QByteArray command = line.command();
+    if (!line.fromScript()) {
+        m_call.active = isScriptCall(command);
+        if (m_call.active) {
+            ++m_scriptCalls;
+            ++m_call.id;
+            m_call.kind = WatchSource::Kind::Script;
+            const QByteArray target = line.arguments.value(1);
+            if (command.startsWith("FCALL")) {
+                m_call.sourceId = "function " + target;
+            } else if (command.startsWith("EVALSHA")) {
+                m_call.sourceId = target.toLower();
+            } else {
+                m_call.sourceId = sha1Hex(target);
+                noteScript(target);
+            }
+            return;
+        }
+        if (command == "SCRIPT" && line.arguments.value(1).toUpper() == "LOAD")
+            noteScript(line.arguments.value(2));
+    } else if (!m_call.active) { // the watch began inside a script's run
+        m_call.active = true;
+        ++m_call.id;
+        m_call.kind = WatchSource::Kind::Script;
+        m_call.sourceId = "?";
+    }
+
+    if (command == "FLUSHALL" || command == "FLUSHDB") {
+        for (const auto& key : std::as_const(m_keys)) {
+            if (command == "FLUSHALL" || key->figures.db == line.db)
+                deleteKey(key.get(), true);
+        }
+        return;
+    }
+    if (command == "SWAPDB") {
+        for (const auto& key : std::as_const(m_keys)) {
+            key->figures.stateKnown = false;
+            key->truthKnown = false;
+            key->lowestWritten = std::numeric_limits<double>::infinity();
+        }
+        return;
+    }
+    if (command == "DEL" || command == "UNLINK") {
+        for (qsizetype i = 1; i < line.arguments.size(); ++i) {
+            if (Key* key = keyFor(line.db, line.arguments.at(i), false)) {
+                touch(key, line);
+                deleteKey(key, true);
+            }
+        }
+        return;
+    }
+    if (command == "RENAME" || command == "RENAMENX") {
+        applyRename(line, command == "RENAMENX");
+        return;
+    }
+    if (const int first = unknownAfter(command); first != 0) {
+        const qsizetype from = first > 0 ? first : 1;
+        const qsizetype to = first > 0 ? first + 1 : line.arguments.size();
+        for (qsizetype i = from; i < to && i < line.arguments.size(); ++i) {
+            if (Key* key = keyFor(line.db, line.arguments.at(i), false)) {
+                key->figures.stateKnown = false;
+                key->truthKnown = false;
+                key->lowestWritten = std::numeric_limits<double>::infinity();
+                m_toRead.append({line.db, key->figures.key});
+            }
+        }
+        return;
+    }
+
+    const QByteArray keyName = line.arguments.value(1);
+    const bool sortedSetCommand = command.startsWith('Z') && line.arguments.size() >= 2;
+    Key* key = keyFor(line.db, keyName, sortedSetCommand);
+    if (!key)
+        return;
+    touch(key, line);
+    if (command == "ZADD")
+        applyZadd(key, line);
+    else if (command == "ZINCRBY")
+        applyZincrby(key, line);
+    else if (command == "ZREM" || command == "ZREMRANGEBYSCORE" || command == "ZREMRANGEBYRANK"
+             || command == "ZREMRANGEBYLEX" || command == "ZPOPMIN" || command == "ZPOPMAX")
+        applyRemove(key, line, command);
+    else if (command == "EXPIRE" || command == "PEXPIRE" || command == "EXPIREAT" || command == "PEXPIREAT"
+             || command == "PERSIST")
+        applyExpire(key, line, command);
+}
+
+void WatchShadow::touch(Key* key, const MonitorLine& line)
+{
+    // A key past its deadline is gone when a command next reaches it, as Redis expires it then.
+    if (key->expiresAtMs != noDeadline && m_nowUs / 1000 > key->expiresAtMs)
+        deleteKey(key, true);
+    if (line.fromScript())
+        countRequest(key, line);
+}
+
+void WatchShadow::countRequest(Key* key, const MonitorLine& line)
+{
+    WatchSource::Kind kind = WatchSource::Kind::Client;
+    QByteArray sourceId = line.source;
+    if (line.fromScript()) {
+        if (key->lastCallId == m_call.id) // one request per script call, however many commands it ran
+            return;
+        key->lastCallId = m_call.id;
+        kind = m_call.kind;
+        sourceId = m_call.sourceId;
+    }
+    ++key->figures.requests;
+    const QByteArray sourceKey = (kind == WatchSource::Kind::Script ? 's' : 'c') + sourceId;
+    const auto found = key->sourceIndex.constFind(sourceKey);
+    if (found != key->sourceIndex.constEnd()) {
+        key->currentSource = *found;
+        ++key->figures.sources[*found].requests;
+    } else if (key->figures.sources.size() < m_limits.sourcesPerKey) {
+        key->currentSource = int(key->figures.sources.size());
+        key->sourceIndex.insert(sourceKey, key->currentSource);
+        key->figures.sources.append({kind, sourceId, 1, 0});
+    } else {
+        key->currentSource = -1;
+        ++key->figures.otherSources;
+    }
+}
+
+void WatchShadow::record(Key* key, const WatchRecord& record)
+{
+    if (key->records.size() >= m_limits.recordsPerKey) {
+        ++key->figures.droppedRecords;
+        return;
+    }
+    key->records.append(record);
+}
+
+void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
+{
+    const QList<QByteArray>& args = line.arguments;
+    bool nx = false, xx = false, gt = false, lt = false, incr = false;
+    qsizetype i = 2;
+    for (; i < args.size(); ++i) {
+        const QByteArray option = args.at(i).toUpper();
+        if (option == "NX")
+            nx = true;
+        else if (option == "XX")
+            xx = true;
+        else if (option == "GT")
+            gt = true;
+        else if (option == "LT")
+            lt = true;
+        else if (option == "INCR")
+            incr = true;
+        else if (option != "CH")
+            break;
+    }
+    const qsizetype pairs = (args.size() - i) / 2;
+    // The combinations Redis refuses change nothing (the command fails before writing).
+    if (pairs == 0 || (args.size() - i) % 2 != 0 || (nx && xx) || (nx && (gt || lt)) || (gt && lt)
+        || (incr && pairs != 1))
+        return;
+    std::vector<double> scores(static_cast<size_t>(pairs));
+    for (qsizetype p = 0; p < pairs; ++p) {
+        if (!parseScore(args.at(i + 2 * p), &scores[size_t(p)]))
+            return;
+    }
+    if (!line.fromScript())
+        countRequest(key, line);
+    key->figures.exists = true;
+    for (qsizetype p = 0; p < pairs; ++p) {
+        const QByteArray& member = args.at(i + 2 * p + 1);
+        const double given = scores[size_t(p)];
+        ++key->figures.zadds;
+        WatchRecord made {line.timeUs, given, member, WatchRecord::Outcome::Stored};
+        if (key->members.contains(member)) {
+            // The request found its member there already: whatever ZADD does to the score, the
+            // set did not grow, and the limiter counts this request with an earlier one.
+            const double old = key->members.score(member);
+            const double updated = incr ? old + given : given;
+            const bool write = !nx && !std::isnan(updated) && !(gt && updated <= old) && !(lt && updated >= old);
+            if (write)
+                key->members.set(member, updated);
+            made.outcome = WatchRecord::Outcome::Overwrote;
+            made.score = write ? updated : old;
+            ++key->figures.overwrites;
+            bool numeric = false;
+            if (member.toDouble(&numeric) == given && numeric)
+                ++key->figures.overwritesOfTime;
+            if (key->currentSource >= 0)
+                ++key->figures.sources[key->currentSource].overwrites;
+        } else if (xx) {
+            made.outcome = WatchRecord::Outcome::Skipped;
+        } else {
+            key->members.set(member, given);
+            ++key->figures.distinctMembers;
+        }
+        if (made.outcome != WatchRecord::Outcome::Skipped) {
+            key->lowestWritten = std::min(key->lowestWritten, made.score);
+            // Kept while the state is unknown too: a trim that makes it known keeps what it held.
+            key->truth.insert(given);
+            if (qint64(key->truth.size()) > m_limits.truthPerKey) {
+                key->truthKnown = false;
+                key->truth.clear();
+            }
+        }
+        record(key, made);
+    }
+}
+
+void WatchShadow::applyZincrby(Key* key, const MonitorLine& line)
+{
+    double increment = 0;
+    if (line.arguments.size() != 4 || !parseScore(line.arguments.at(2), &increment))
+        return;
+    const QByteArray& member = line.arguments.at(3);
+    const double score = key->members.contains(member) ? key->members.score(member) + increment : increment;
+    if (std::isnan(score))
+        return;
+    key->members.set(member, score);
+    key->figures.exists = true;
+}
+
+void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArray& command)
+{
+    const QList<QByteArray>& args = line.arguments;
+    if (command == "ZREM") {
+        for (qsizetype i = 2; i < args.size(); ++i) {
+            const QByteArray& member = args.at(i);
+            if (!key->members.contains(member))
+                continue;
+            const auto one = key->truth.find(key->members.score(member));
+            if (one != key->truth.end())
+                key->truth.erase(one);
+            key->members.remove(member);
+        }
+    } else if (command == "ZREMRANGEBYSCORE") {
+        ScoreBound min, max;
+        if (args.size() != 4 || !ScoreBound::parse(args.at(2), &min) || !ScoreBound::parse(args.at(3), &max))
+            return;
+        key->members.removeByScore(min, max);
+        if (min.value < max.value || (min.value == max.value && !min.exclusive && !max.exclusive)) {
+            const auto from = min.exclusive ? key->truth.upper_bound(min.value) : key->truth.lower_bound(min.value);
+            const auto to = max.exclusive ? key->truth.lower_bound(max.value) : key->truth.upper_bound(max.value);
+            key->truth.erase(from, to);
+        }
+        // A trim from the lowest scores past every score written since the watch began removes all
+        // that the key held before it, when scores are times (as a limiter's are): known from here.
+        if (!key->figures.stateKnown && min.value <= 0 && max.value >= key->lowestWritten) {
+            key->figures.stateKnown = true;
+            key->truthKnown = true;
+        }
+    } else if (command == "ZREMRANGEBYRANK" || command == "ZREMRANGEBYLEX") {
+        qint64 removed = 0;
+        if (command == "ZREMRANGEBYRANK") {
+            qint64 start = 0, stop = 0;
+            if (args.size() != 4 || !readInteger(args.at(2), &start) || !readInteger(args.at(3), &stop))
+                return;
+            removed = key->members.removeByRank(start, stop);
+            if (start == 0 && stop == -1) { // everything: empty, whatever it held
+                deleteKey(key, true);
+                removed = 0;
+            }
+        } else {
+            LexBound min, max;
+            if (args.size() != 4 || !LexBound::parse(args.at(2), &min) || !LexBound::parse(args.at(3), &max))
+                return;
+            removed = key->members.removeByLex(min, max);
+        }
+        if (removed > 0) // which requests' entries went is not known for ranks and names
+            key->truthKnown = false;
+    } else { // ZPOPMIN, ZPOPMAX
+        qint64 count = 1;
+        if (args.size() > 3 || (args.size() == 3 && (!readInteger(args.at(2), &count) || count < 0)))
+            return;
+        const bool highest = command == "ZPOPMAX";
+        key->members.pop(count, highest);
+        for (qint64 n = 0; n < count && !key->truth.empty(); ++n)
+            key->truth.erase(highest ? std::prev(key->truth.end()) : key->truth.begin());
+    }
+    if (key->figures.stateKnown && key->members.size() == 0) { // Redis deletes an empty set
+        key->figures.exists = false;
+        key->expiresAtMs = noDeadline;
+    }
+}
+
+void WatchShadow::applyExpire(Key* key, const MonitorLine& line, const QByteArray& command)
+{
+    const QList<QByteArray>& args = line.arguments;
+    if (key->figures.stateKnown && key->members.size() == 0)
+        return; // no key, nothing to expire
+    if (command == "PERSIST") {
+        if (args.size() == 2)
+            key->expiresAtMs = noDeadline;
+        return;
+    }
+    qint64 amount = 0;
+    if (args.size() < 3 || args.size() > 4 || !readInteger(args.at(2), &amount))
+        return;
+    const qint64 nowMs = m_nowUs / 1000;
+    qint64 when = 0;
+    if (command == "EXPIRE")
+        when = nowMs + amount * 1000;
+    else if (command == "PEXPIRE")
+        when = nowMs + amount;
+    else if (command == "EXPIREAT")
+        when = amount * 1000;
+    else
+        when = amount;
+    if (args.size() == 4) {
+        const QByteArray flag = args.at(3).toUpper();
+        const bool hasDeadline = key->expiresAtMs != noDeadline;
+        if ((flag == "NX" && hasDeadline) || (flag == "XX" && !hasDeadline)
+            || (flag == "GT" && (!hasDeadline || when <= key->expiresAtMs))
+            || (flag == "LT" && hasDeadline && when >= key->expiresAtMs))
+            return;
+        if (flag != "NX" && flag != "XX" && flag != "GT" && flag != "LT")
+            return;
+    }
+    if (when <= nowMs) { // a deadline in the past deletes the key at once
+        deleteKey(key, true);
+        return;
+    }
+    key->expiresAtMs = when;
+}
+
+void WatchShadow::deleteKey(Key* key, bool known)
+{
+    key->members.clear();
+    key->truth.clear();
+    key->truthKnown = known;
+    key->figures.stateKnown = known;
+    key->figures.exists = false;
+    key->expiresAtMs = noDeadline;
+    key->lowestWritten = std::numeric_limits<double>::infinity();
+}
+
+void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
+{
+    if (line.arguments.size() != 3)
+        return;
+    const QByteArray& from = line.arguments.at(1);
+    const QByteArray& to = line.arguments.at(2);
+    if (from == to)
+        return;
+    Key* source = keyFor(line.db, from, false);
+    Key* target = keyFor(line.db, to, source != nullptr);
+    if (source)
+        touch(source, line);
+    if (target) {
+        touch(target, line);
+        if (onlyIfAbsent && (target->figures.exists || !target->figures.stateKnown))
+            return; // RENAMENX did nothing, or (unknown target) may have done nothing: read again below
+    }
+    if (target) {
+        if (source) {
+            target->members = source->members;
+            target->truth = source->truth;
+            target->truthKnown = source->truthKnown;
+            target->figures.stateKnown = source->figures.stateKnown;
+            target->figures.exists = source->figures.exists;
+            target->expiresAtMs = source->expiresAtMs; // RENAME keeps the time to live
+            target->lowestWritten = source->lowestWritten;
+        } else { // the content comes from a key the watch does not follow
+            deleteKey(target, false);
+            m_toRead.append({line.db, to});
+        }
+    }
+    if (source)
+        deleteKey(source, true);
+}
+
+void WatchShadow::noteScript(const QByteArray& body)
+{
+    if (body.isEmpty() || m_scripts.size() >= m_limits.scripts)
+        return;
+    m_scripts.insert(sha1Hex(body), body);
+}
+
+QList<WatchShadow::KeyName> WatchShadow::takeKeysToRead()
+{
+    return std::exchange(m_toRead, {});
+}
+
+void WatchShadow::setKnownState(int db, const QByteArray& keyName, const std::vector<ZsetShadow::Member>& members)
+{
+    Key* key = keyFor(db, keyName, true);
+    if (!key)
+        return;
+    // The requests seen since the key was first seen stay counted; a member the watch did not
+    // write was written before it: one request more.
+    for (const auto& [member, score] : members) {
+        if (!key->members.contains(member))
+            key->truth.insert(score);
+    }
+    key->members.clear();
+    for (const auto& [member, score] : members)
+        key->members.set(member, score);
+    key->truthKnown = true;
+    key->figures.stateKnown = true;
+    key->figures.exists = !members.empty();
+    if (members.empty())
+        key->expiresAtMs = noDeadline;
+}
+
+WatchedKey WatchShadow::figuresOf(Key& key, bool takeRecords)
+{
+    WatchedKey figures = key.figures;
+    figures.size = key.members.size();
+    figures.trueCount = key.truthKnown ? qint64(key.truth.size()) : -1;
+    figures.expiresAtUs = key.expiresAtMs == noDeadline ? -1 : key.expiresAtMs * 1000;
+    if (takeRecords)
+        figures.records = std::exchange(key.records, {});
+    return figures;
+}
+
+WatchSnapshot WatchShadow::snapshot(bool takeRecords)
+{
+    WatchSnapshot result;
+    result.commandsSeen = m_commandsSeen;
+    result.droppedLines = m_droppedLines;
+    result.droppedKeys = m_droppedKeys;
+    result.scriptCalls = m_scriptCalls;
+    result.keys.reserve(m_keys.size());
+    for (const auto& key : std::as_const(m_keys)) {
+        if (key->expiresAtMs != noDeadline && m_nowUs / 1000 > key->expiresAtMs)
+            deleteKey(key.get(), true);
+        result.keys.append(figuresOf(*key, takeRecords));
+    }
+    std::sort(result.keys.begin(), result.keys.end(),
+              [](const WatchedKey& a, const WatchedKey& b) { return a.db != b.db ? a.db < b.db : a.key < b.key; });
+    return result;
+}
+
+WatchedKey WatchShadow::figures(int db, const QByteArray& key) const
+{
+    const auto found = m_keys.constFind(nameOf(db, key));
+    if (found == m_keys.constEnd())
+        return {};
+    WatchedKey figures = (*found)->figures;
+    figures.size = (*found)->members.size();
+    figures.trueCount = (*found)->truthKnown ? qint64((*found)->truth.size()) : -1;
+    figures.expiresAtUs = (*found)->expiresAtMs == noDeadline ? -1 : (*found)->expiresAtMs * 1000;
+    return figures;
+}
+
+const ZsetShadow* WatchShadow::members(int db, const QByteArray& key) const
+{
+    const auto found = m_keys.constFind(nameOf(db, key));
+    return found == m_keys.constEnd() ? nullptr : &(*found)->members;
+}

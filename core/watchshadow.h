@@ -1,0 +1,99 @@
+#pragma once
+
+#include "keypattern.h"
+#include "monitorline.h"
+#include "watchreport.h"
+#include "zsetshadow.h"
+
+#include <QHash>
+
+#include <deque>
+#include <memory>
+#include <set>
+
+// Bounds on what a watch keeps in memory.
+struct WatchLimits
+{
+    int keys = 10000; // keys watched at once; later ones are counted in droppedKeys
+    int recordsPerKey = 100000; // ZADD records kept per key between two snapshots
+    int sourcesPerKey = 32;
+    qint64 truthPerKey = 2000000; // requests kept for the true count; beyond: unknown
+    int scripts = 64; // script bodies kept (from EVAL and SCRIPT LOAD)
+};
+
+// Replays a MONITOR stream onto copies of the sorted sets whose keys match the patterns, and
+// counts, per key, the requests and the ZADDs that found their member there already (overwrites).
+// Groups each EVAL/EVALSHA with the "[db lua]" commands its script ran (they follow it at once:
+// Redis runs one command at a time). Plain values in, WatchSnapshot out; no Redis, no threads.
+class WatchShadow
+{
+public:
+    using Limits = WatchLimits;
+    struct KeyName
+    {
+        int db = 0;
+        QByteArray key;
+    };
+
+    // db < 0: every database.
+    explicit WatchShadow(QList<KeyPattern> patterns = {}, int db = -1, Limits limits = Limits());
+    ~WatchShadow();
+
+    bool watches(int db, const QByteArray& key) const;
+    // Parses and replays one line; false (and the line counted as dropped) when it is not one.
+    bool feed(const QByteArray& rawLine);
+    void feed(const MonitorLine& line);
+
+    // Keys seen for the first time since the previous call that held members the watch did not
+    // see (or may have). The caller may read them once and hand the result to setKnownState().
+    QList<KeyName> takeKeysToRead();
+    // The key's members as read at this point of the stream: its state is known from here on.
+    void setKnownState(int db, const QByteArray& key, const std::vector<ZsetShadow::Member>& members);
+
+    qint64 commandsSeen() const { return m_commandsSeen; }
+    QByteArray scriptBody(const QByteArray& sha) const { return m_scripts.value(sha); }
+    QList<QByteArray> scriptShas() const { return m_scripts.keys(); }
+
+    // The figures of every key now; with takeRecords, the ZADD records since the previous take.
+    WatchSnapshot snapshot(bool takeRecords = true);
+    // The copy of one key's set, or null when the watch does not follow the key.
+    const ZsetShadow* members(int db, const QByteArray& key) const;
+    // The figures of one key (no records); exists == false when the watch does not know it.
+    WatchedKey figures(int db, const QByteArray& key) const;
+
+private:
+    struct Key;
+    struct ScriptCall
+    {
+        qint64 id = 0;
+        bool active = false;
+        WatchSource::Kind kind = WatchSource::Kind::Script;
+        QByteArray sourceId;
+    };
+
+    Key* keyFor(int db, const QByteArray& key, bool create);
+    void touch(Key* key, const MonitorLine& line);
+    void countRequest(Key* key, const MonitorLine& line);
+    void applyZadd(Key* key, const MonitorLine& line);
+    void applyZincrby(Key* key, const MonitorLine& line);
+    void applyRemove(Key* key, const MonitorLine& line, const QByteArray& command);
+    void applyExpire(Key* key, const MonitorLine& line, const QByteArray& command);
+    void applyRename(const MonitorLine& line, bool onlyIfAbsent);
+    void deleteKey(Key* key, bool known);
+    void record(Key* key, const WatchRecord& record);
+    void noteScript(const QByteArray& body);
+    WatchedKey figuresOf(Key& key, bool takeRecords);
+
+    QList<KeyPattern> m_patterns;
+    int m_db = -1;
+    Limits m_limits;
+    QHash<QByteArray, std::shared_ptr<Key>> m_keys; // by "db:key"
+    QList<KeyName> m_toRead;
+    QHash<QByteArray, QByteArray> m_scripts; // SHA1 -> body
+    ScriptCall m_call;
+    qint64 m_nowUs = 0;
+    qint64 m_commandsSeen = 0;
+    qint64 m_droppedLines = 0;
+    qint64 m_droppedKeys = 0;
+    qint64 m_scriptCalls = 0;
+};

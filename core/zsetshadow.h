@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <QHash>
+#include <set>
+#include <utility>
+#include <vector>
+
+// One end of a ZREMRANGEBYSCORE range: "5", "(5", "-inf", "+inf".
+struct ScoreBound
+{
+    double value = 0;
+    bool exclusive = false;
+
+    static bool parse(const QByteArray& text, ScoreBound* bound);
+};
+
+// One end of a ZREMRANGEBYLEX range: "-", "+", "[member", "(member".
+struct LexBound
+{
+    enum class Kind { Lowest, Highest, Inclusive, Exclusive };
+    Kind kind = Kind::Lowest;
+    QByteArray member;
+
+    static bool parse(const QByteArray& text, LexBound* bound);
+};
+
+// A score as Redis reads one (ZADD, ZINCRBY): a finite number or ±inf; never NaN.
+bool parseScore(const QByteArray& text, double* score);
+
+// A copy of one sorted set's members and scores, kept in Redis's order (score, then the member's
+// bytes), with the operations of the commands that change it. Each returns what it removed.
+class ZsetShadow
+{
+public:
+    using Member = std::pair<QByteArray, double>;
+
+    qint64 size() const { return static_cast<qint64>(m_scores.size()); }
+    bool contains(const QByteArray& member) const { return m_scores.contains(member); }
+    double score(const QByteArray& member) const { return m_scores.value(member); }
+
+    void set(const QByteArray& member, double score);
+    bool remove(const QByteArray& member);
+    void clear();
+    qint64 removeByScore(const ScoreBound& min, const ScoreBound& max);
+    qint64 removeByRank(qint64 start, qint64 stop);
+    qint64 removeByLex(const LexBound& min, const LexBound& max);
+    // ZPOPMIN (lowest first) or ZPOPMAX.
+    qint64 pop(qint64 count, bool highest);
+    std::vector<Member> members() const; // in order
+
+private:
+    struct Entry
+    {
+        double score;
+        QByteArray member;
+        bool operator<(const Entry& other) const
+        {
+            return score < other.score || (score == other.score && member < other.member);
+        }
+    };
+    void eraseEntry(std::set<Entry>::iterator it);
+
+    QHash<QByteArray, double> m_scores;
+    std::set<Entry> m_ordered;
+};

@@ -1,0 +1,176 @@
+#include "cliprocess.h"
+#include "privateredisserver.h"
+#include "redisconnection.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+#include <csignal>
+#include <memory>
+
+namespace {
+// Starts zsetlab-cli watch and returns once MONITOR is on (its own line on stderr says so).
+bool startWatch(QProcess& watch, const QStringList& arguments, QByteArray* err)
+{
+    watch.start(qEnvironmentVariable("ZSETLAB_CLI"), QStringList {QStringLiteral("watch")} + arguments);
+    if (!watch.waitForStarted(10000))
+        return false;
+    QElapsedTimer clock;
+    clock.start();
+    while (!err->contains("MONITOR is on") && clock.elapsed() < 30000 && watch.state() == QProcess::Running) {
+        watch.waitForReadyRead(1000);
+        *err += watch.readAllStandardError();
+    }
+    return err->contains("MONITOR is on");
+}
+
+QJsonObject keyObject(const QJsonObject& report, const QString& key)
+{
+    for (const QJsonValue& item : report.value(QLatin1String("keys")).toArray()) {
+        if (item.toObject().value(QLatin1String("key")).toString() == key)
+            return item.toObject();
+    }
+    return {};
+}
+} // namespace
+
+class TestWatchCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void usageErrors_data();
+    void usageErrors();
+    void reportsWhatTheRunOverwrote_data();
+    void reportsWhatTheRunOverwrote();
+    void withoutMonitorPermissionExitsThree();
+    void interruptedWatchPrintsWhatItSaw();
+
+private:
+    std::unique_ptr<PrivateRedisServer> m_server;
+    QString url() const { return m_server->endpoint().displayUrl(); }
+};
+
+void TestWatchCli::initTestCase()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    m_server = std::make_unique<PrivateRedisServer>();
+    QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+}
+
+void TestWatchCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("duration zero") << args({"watch", "--duration", "0"}) << "--duration";
+    QTest::newRow("duration not a number") << args({"watch", "--duration", "soon"}) << "--duration";
+    QTest::newRow("db not a number") << args({"watch", "--db", "x"}) << "--db";
+    QTest::newRow("empty pattern") << args({"watch", "--pattern", ""}) << "--pattern";
+    QTest::newRow("bad url") << args({"watch", "--redis", "http://x"}) << "--redis";
+    QTest::newRow("remote server without consent")
+        << args({"watch", "--redis", "redis://203.0.113.7:6379"}) << "--allow-remote";
+    QTest::newRow("unknown flag") << args({"watch", "--write"}) << "write";
+}
+
+void TestWatchCli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, messagePart);
+    const CliResult result = runCli(arguments, 30000);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(result.err).contains(messagePart), result.err.constData());
+}
+
+void TestWatchCli::reportsWhatTheRunOverwrote_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("now overwrites: exit 1") << QStringLiteral("now") << 1;
+    QTest::newRow("request-id: none, exit 0") << QStringLiteral("request-id") << 0;
+}
+
+void TestWatchCli::reportsWhatTheRunOverwrote()
+{
+    QFETCH(QString, strategy);
+    QFETCH(int, exitCode);
+    const QString name = QStringLiteral("cliwatch-") + strategy;
+    const QString key = QStringLiteral("zsetlab:") + name;
+    QProcess watch;
+    QByteArray err;
+    QVERIFY2(startWatch(watch,
+                        {QStringLiteral("--redis"), url(), QStringLiteral("--pattern"), key,
+                         QStringLiteral("--duration"), QStringLiteral("8000"), QStringLiteral("--json")},
+                        &err),
+             err.constData());
+    QVERIFY2(err.contains("MONITOR slows this server"), err.constData());
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), url(), QStringLiteral("--strategy"), strategy,
+                  QStringLiteral("--requests"), QStringLiteral("1000"), QStringLiteral("--window"),
+                  QStringLiteral("60000"), QStringLiteral("--key"), name, QStringLiteral("--json")},
+                 60000);
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+    QVERIFY(watch.waitForFinished(60000));
+    QCOMPARE(watch.exitCode(), exitCode);
+    const QJsonObject report = QJsonDocument::fromJson(watch.readAllStandardOutput()).object();
+    QCOMPARE(report.value(QLatin1String("schema")).toString(), QStringLiteral("zsetlab.watch/1"));
+    QCOMPARE(report.value(QLatin1String("server_version")).toString(), QStringLiteral("7.0.15"));
+    const QJsonObject watched = keyObject(report, key);
+    QVERIFY2(!watched.isEmpty(), QJsonDocument(report).toJson().constData());
+    QCOMPARE(watched.value(QLatin1String("requests")).toInt(), summary.value(QLatin1String("sent")).toInt());
+    QCOMPARE(watched.value(QLatin1String("overwrites")).toInt(), summary.value(QLatin1String("overwritten")).toInt());
+    QCOMPARE(watched.value(QLatin1String("distinct_members")).toInt(), summary.value(QLatin1String("stored")).toInt());
+    QCOMPARE(watched.value(QLatin1String("state_known")).toBool(), true);
+    RedisConnection redis;
+    QVERIFY(redis.open(m_server->endpoint()));
+    QCOMPARE(qint64(watched.value(QLatin1String("size")).toInteger()),
+             redis.command({"ZCARD", key.toUtf8()}).toInteger());
+    const QJsonObject source = watched.value(QLatin1String("sources")).toArray().first().toObject();
+    QCOMPARE(source.value(QLatin1String("kind")).toString(), QStringLiteral("script"));
+    QCOMPARE(source.value(QLatin1String("sha")).toString().size(), 40);
+    redis.command({"DEL", key.toUtf8(), (key + QStringLiteral(":seq")).toUtf8()});
+}
+
+void TestWatchCli::withoutMonitorPermissionExitsThree()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    QCOMPARE(admin.command({"ACL", "SETUSER", "default", "-monitor"}).text(), QStringLiteral("OK"));
+    const CliResult result = runCli(
+        {QStringLiteral("watch"), QStringLiteral("--redis"), server.endpoint().displayUrl(), QStringLiteral("--json")},
+        30000);
+    QCOMPARE(result.exitCode, 3);
+    QVERIFY2(result.err.contains("ACL SETUSER default +monitor"), result.err.constData());
+    QVERIFY(result.out.isEmpty());
+}
+
+void TestWatchCli::interruptedWatchPrintsWhatItSaw()
+{
+    QProcess watch;
+    QByteArray err;
+    QVERIFY2(startWatch(watch,
+                        {QStringLiteral("--redis"), url(), QStringLiteral("--pattern"),
+                         QStringLiteral("zsetlab:cli-interrupted")},
+                        &err),
+             err.constData());
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    app.command({"ZADD", "zsetlab:cli-interrupted", "7", "7"});
+    app.command({"ZADD", "zsetlab:cli-interrupted", "7", "7"});
+    ::kill(pid_t(watch.processId()), SIGINT);
+    QVERIFY(watch.waitForFinished(20000));
+    QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(watch.exitCode(), 130);
+    const QByteArray out = watch.readAllStandardOutput();
+    QVERIFY2(out.contains("watched Redis 7.0.15"), out.constData());
+    app.command({"DEL", "zsetlab:cli-interrupted"});
+}
+
+QTEST_GUILESS_MAIN(TestWatchCli)
+#include "tst_watchcli.moc"

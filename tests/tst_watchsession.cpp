@@ -1,0 +1,329 @@
+#include "burstengine.h"
+#include "limitercatalog.h"
+#include "privateredisserver.h"
+#include "testredis.h"
+#include "watchsession.h"
+#include "zsetkeys.h"
+
+#include <QtTest>
+
+#include <memory>
+
+namespace {
+// Sums the records that the snapshots hand on, one by one, as a window would.
+struct RecordTally
+{
+    qint64 stored = 0;
+    qint64 overwrote = 0;
+    void add(const WatchSnapshot& snapshot)
+    {
+        for (const WatchedKey& key : snapshot.keys) {
+            for (const WatchRecord& record : key.records) {
+                if (record.outcome == WatchRecord::Outcome::Stored)
+                    ++stored;
+                else if (record.outcome == WatchRecord::Outcome::Overwrote)
+                    ++overwrote;
+            }
+        }
+    }
+};
+
+WatchedKey keyIn(const WatchSnapshot& snapshot, const QByteArray& key)
+{
+    for (const WatchedKey& item : snapshot.keys) {
+        if (item.key == key)
+            return item;
+    }
+    return {};
+}
+
+// The commands INFO commandstats counts, with their calls.
+QHash<QByteArray, qint64> commandCalls(RedisConnection& redis)
+{
+    QHash<QByteArray, qint64> calls;
+    const RedisReply info = redis.command({"INFO", "commandstats"});
+    for (const QByteArray& line : info.bytes().split('\n')) {
+        if (!line.startsWith("cmdstat_"))
+            continue;
+        const qsizetype colon = line.indexOf(':');
+        const qsizetype from = line.indexOf("calls=") + 6;
+        calls.insert(line.mid(8, colon - 8), line.mid(from, line.indexOf(',', from) - from).toLongLong());
+    }
+    return calls;
+}
+} // namespace
+
+class TestWatchSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void seesWhatTheBurstDid_data();
+    void seesWhatTheBurstDid();
+    void plainPipelineIsAttributedToItsClient();
+    void readsAKeyFirstSeenMidStreamAndWritesNothing();
+    void withoutMonitorPermissionNamesTheGrant();
+    void serverGoingAwayKeepsWhatWasSeen();
+    void deadServerFailsClearly();
+    void stopEndsAtOnce();
+
+private:
+    // A server of this test's own that answers DEBUG DIGEST (the shared fixture's refuses DEBUG).
+    std::unique_ptr<PrivateRedisServer> m_server;
+    WatchSession::Settings settingsFor(const QByteArray& pattern) const;
+    bool waitUntilStarted(WatchSession& session);
+};
+
+void TestWatchSession::initTestCase()
+{
+    m_server = std::make_unique<PrivateRedisServer>(
+        QStringList {QStringLiteral("--enable-debug-command"), QStringLiteral("local")});
+    QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+}
+
+WatchSession::Settings TestWatchSession::settingsFor(const QByteArray& pattern) const
+{
+    WatchSession::Settings settings;
+    settings.endpoint = m_server->endpoint();
+    settings.patterns = {KeyPattern(pattern)};
+    settings.duration = std::chrono::milliseconds(120000);
+    settings.snapshotInterval = std::chrono::milliseconds(50);
+    return settings;
+}
+
+bool TestWatchSession::waitUntilStarted(WatchSession& session)
+{
+    QSignalSpy started(&session, &WatchSession::started);
+    return started.wait(20000);
+}
+
+void TestWatchSession::seesWhatTheBurstDid_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("member = now overwrites") << QStringLiteral("now");
+    QTest::newRow("unique member overwrites nothing") << QStringLiteral("request-id");
+}
+
+void TestWatchSession::seesWhatTheBurstDid()
+{
+    QFETCH(QString, strategy);
+    const QByteArray key = TestRedis::uniqueKey("watched-burst");
+    WatchSession session;
+    WatchSnapshot latest;
+    RecordTally tally;
+    connect(&session, &WatchSession::snapshotAvailable, this, [&](const WatchSnapshot& snapshot) {
+        latest = snapshot;
+        tally.add(snapshot);
+    });
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key)));
+    QVERIFY(waitUntilStarted(session));
+
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin(strategy);
+    plan.clock = ClockKind::SystemMs;
+    plan.requests = 3000;
+    plan.connections = 2;
+    plan.pipeline = 8;
+    plan.windowMs = 60000;
+    plan.key = key;
+    plan.keepKey = true;
+    BurstEngine engine;
+    QSignalSpy burstDone(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(m_server->endpoint(), plan), qPrintable(engine.planError()));
+    QTRY_COMPARE_WITH_TIMEOUT(burstDone.count(), 1, 120000);
+    const auto summary = burstDone.at(0).at(0).value<BurstSummary>();
+    QCOMPARE(summary.sent, 3000);
+    QCOMPARE(summary.errors, 0);
+
+    // Every ZADD of the burst has gone by in the stream.
+    QTRY_COMPARE_WITH_TIMEOUT(keyIn(latest, key).zadds, summary.sent, 30000);
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const auto result = finished.at(0).at(0).value<WatchResult>();
+    QCOMPARE(result.end, WatchResult::End::Stopped);
+    tally.add(result.snapshot);
+    const WatchedKey watched = keyIn(result.snapshot, key);
+    RedisConnection redis;
+    QVERIFY(redis.open(m_server->endpoint()));
+    QVERIFY(watched.stateKnown);
+    QCOMPARE(watched.requests, summary.sent);
+    QCOMPARE(watched.overwrites, summary.overwritten);
+    QCOMPARE(watched.distinctMembers, summary.stored);
+    QCOMPARE(watched.size, redis.command({"ZCARD", key}).toInteger());
+    QCOMPARE(watched.trueCount, summary.sent); // the window (60 s) holds every request
+    QCOMPARE(tally.overwrote, summary.overwritten);
+    QCOMPARE(tally.stored, summary.stored);
+    QCOMPARE(watched.sources.size(), 1);
+    QCOMPARE(watched.sources.first().kind, WatchSource::Kind::Script);
+    QCOMPARE(watched.sources.first().id, plan.limiter->script.sha1());
+    if (strategy == QLatin1String("now"))
+        QVERIFY2(summary.overwritten > 0, "the burst should have shared milliseconds");
+    else
+        QCOMPARE(watched.overwrites, 0);
+    QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+void TestWatchSession::plainPipelineIsAttributedToItsClient()
+{
+    const QByteArray key = TestRedis::uniqueKey("watched-pipeline");
+    WatchSession session;
+    WatchSnapshot latest;
+    connect(&session, &WatchSession::snapshotAvailable, this, [&](const WatchSnapshot& s) { latest = s; });
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key)));
+    QVERIFY(waitUntilStarted(session));
+
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    for (int i = 0; i < 100; ++i) {
+        const QByteArray now = QByteArray::number(1710000000000 + i / 4); // four requests per millisecond
+        QVERIFY(app.append({"ZADD", key, now, now}));
+    }
+    for (int i = 0; i < 100; ++i)
+        QVERIFY(!app.readReply().isError());
+    QTRY_COMPARE_WITH_TIMEOUT(keyIn(latest, key).zadds, 100, 30000);
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const WatchedKey watched = keyIn(finished.at(0).at(0).value<WatchResult>().snapshot, key);
+    QCOMPARE(watched.requests, 100);
+    QCOMPARE(watched.overwrites, 75);
+    QCOMPARE(watched.size, app.command({"ZCARD", key}).toInteger());
+    QCOMPARE(watched.size, 25);
+    QCOMPARE(watched.sources.size(), 1);
+    QCOMPARE(watched.sources.first().kind, WatchSource::Kind::Client);
+    QCOMPARE(watched.sources.first().id, "unix:" + m_server->socketPath().toUtf8());
+    QVERIFY(watched.verdict().contains(QLatin1String("75 of 100 requests overwrote a member: the member is the time")));
+    app.command({"DEL", key});
+}
+
+void TestWatchSession::readsAKeyFirstSeenMidStreamAndWritesNothing()
+{
+    const QByteArray key = TestRedis::uniqueKey("watched-before");
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    QCOMPARE(app.command({"ZADD", key, "1", "a", "2", "b", "3", "c"}).toInteger(), 3);
+    const QByteArray digestBefore = app.command({"DEBUG", "DIGEST"}).bytes();
+    const qint64 sizeBefore = app.command({"DBSIZE"}).toInteger();
+    QVERIFY(!digestBefore.isEmpty());
+    const QHash<QByteArray, qint64> callsBefore = commandCalls(app);
+
+    WatchSession session;
+    WatchSnapshot latest;
+    connect(&session, &WatchSession::snapshotAvailable, this, [&](const WatchSnapshot& s) { latest = s; });
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key)));
+    QVERIFY(waitUntilStarted(session));
+    // Traffic the watch sees: reads of a key it has never seen, so it reads the key itself.
+    QCOMPARE(app.command({"ZCARD", key}).toInteger(), 3);
+    QTRY_VERIFY_WITH_TIMEOUT(keyIn(latest, key).stateKnown, 30000);
+    QCOMPARE(keyIn(latest, key).size, 3);
+    QCOMPARE(keyIn(latest, key).trueCount, 3);
+    // A ZADD after the read is an overwrite of a member that was there before the watch.
+    QCOMPARE(app.command({"ZADD", key, "4", "a"}).toInteger(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(keyIn(latest, key).overwrites, 1, 30000);
+    QCOMPARE(app.command({"ZADD", key, "1", "a"}).toInteger(), 0); // back as it was
+    QTRY_COMPARE_WITH_TIMEOUT(keyIn(latest, key).overwrites, 2, 30000);
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(finished.at(0).at(0).value<WatchResult>().keysRead, 1);
+
+    QCOMPARE(app.command({"DEBUG", "DIGEST"}).bytes(), digestBefore);
+    QCOMPARE(app.command({"DBSIZE"}).toInteger(), sizeBefore);
+    // The only commands that ran besides this test's own: MONITOR and the read of the key.
+    const QHash<QByteArray, qint64> callsAfter = commandCalls(app);
+    const QSet<QByteArray> allowed {"monitor", "echo", "select", "zcard", "zrange", "info", "zadd", "debug", "dbsize"};
+    for (auto it = callsAfter.cbegin(); it != callsAfter.cend(); ++it) {
+        if (it.value() != callsBefore.value(it.key()))
+            QVERIFY2(allowed.contains(it.key()), it.key().constData());
+    }
+    QCOMPARE(callsAfter.value("zadd") - callsBefore.value("zadd"), 2); // this test's own two
+    QCOMPARE(callsAfter.value("monitor") - callsBefore.value("monitor"), 1);
+    QCOMPARE(callsAfter.value("zrange") - callsBefore.value("zrange"), 1);
+    app.command({"DEL", key});
+}
+
+void TestWatchSession::withoutMonitorPermissionNamesTheGrant()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    QCOMPARE(admin.command({"ACL", "SETUSER", "default", "-monitor"}).text(), QStringLiteral("OK"));
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    WatchSession::Settings settings;
+    settings.endpoint = server.endpoint();
+    QVERIFY(session.start(settings));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    const auto result = finished.at(0).at(0).value<WatchResult>();
+    QCOMPARE(result.end, WatchResult::End::Failed);
+    QCOMPARE(result.error.kind, RedisError::Kind::NoPermission);
+    QVERIFY2(result.error.message.contains(QLatin1String("ACL SETUSER default +monitor")),
+             qPrintable(result.error.message));
+}
+
+void TestWatchSession::serverGoingAwayKeepsWhatWasSeen()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    WatchSession session;
+    WatchSnapshot latest;
+    connect(&session, &WatchSession::snapshotAvailable, this, [&](const WatchSnapshot& s) { latest = s; });
+    QSignalSpy finished(&session, &WatchSession::finished);
+    WatchSession::Settings settings;
+    settings.endpoint = server.endpoint();
+    settings.snapshotInterval = std::chrono::milliseconds(50);
+    QVERIFY(session.start(settings));
+    QVERIFY(waitUntilStarted(session));
+    RedisConnection app;
+    QVERIFY(app.open(server.endpoint()));
+    for (int i = 0; i < 10; ++i)
+        app.command({"ZADD", "zsetlab:gone", "5", "5"});
+    QTRY_COMPARE_WITH_TIMEOUT(keyIn(latest, "zsetlab:gone").zadds, 10, 30000);
+    server.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    const auto result = finished.at(0).at(0).value<WatchResult>();
+    QCOMPARE(result.end, WatchResult::End::Failed);
+    QCOMPARE(result.error.kind, RedisError::Kind::ConnectionLost);
+    QVERIFY2(result.error.message.contains(QLatin1String("went away")), qPrintable(result.error.message));
+    QCOMPARE(keyIn(result.snapshot, "zsetlab:gone").overwrites, 9);
+}
+
+void TestWatchSession::deadServerFailsClearly()
+{
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    WatchSession::Settings settings;
+    settings.endpoint = RedisEndpoint::unixSocket(m_server->folder() + QStringLiteral("/nothing-here.sock"));
+    QVERIFY(session.start(settings));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    const auto result = finished.at(0).at(0).value<WatchResult>();
+    QCOMPARE(result.end, WatchResult::End::Failed);
+    QCOMPARE(result.error.kind, RedisError::Kind::NoSocket);
+}
+
+void TestWatchSession::stopEndsAtOnce()
+{
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    WatchSession::Settings settings = settingsFor("zsetlab:nothing");
+    settings.duration = std::chrono::milliseconds(600000);
+    QVERIFY(session.start(settings));
+    QVERIFY(waitUntilStarted(session));
+    QElapsedTimer clock;
+    clock.start();
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QVERIFY(clock.elapsed() < 2000);
+    QCOMPARE(finished.at(0).at(0).value<WatchResult>().end, WatchResult::End::Stopped);
+
+    // And the duration ends it by itself.
+    settings.duration = std::chrono::milliseconds(300);
+    QVERIFY(session.start(settings));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+    QCOMPARE(finished.at(1).at(0).value<WatchResult>().end, WatchResult::End::Duration);
+}
+
+QTEST_GUILESS_MAIN(TestWatchSession)
+#include "tst_watchsession.moc"
