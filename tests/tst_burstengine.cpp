@@ -361,6 +361,7 @@ void TestBurstEngine::timesOutOnAPausedServer()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
     BurstPlan plan = planOf(QStringLiteral("now"), ClockKind::SystemMs, "interval:1000", 100000);
+    plan.reconnectForMs = 0; // no retry window (tst_faults covers the retries after a pause)
     ConnectOptions options;
     options.commandTimeout = std::chrono::milliseconds(300);
     QSignalSpy finished(&engine, &BurstEngine::finished);
