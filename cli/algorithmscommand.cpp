@@ -3,13 +3,16 @@
 #include "algorithmcomparison.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "planfields.h"
 #include "planoptions.h"
 #include "progressbar.h"
+#include "scenario.h"
 #include "serveroptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 namespace {
@@ -33,6 +36,7 @@ Examples:
   zsetlab-cli algorithms --pace bursts:100@1 --requests 200 --limit 100
   zsetlab-cli algorithms --limiters fixed-window,sliding-log,gcra --pace poisson:10 --json
   zsetlab-cli algorithms --users 100 --requests 100000 --pace poisson:50
+  zsetlab-cli algorithms --scenario resources/scenarios/algorithms-boundary-bursts.json
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 a script failed to load or run (or a key it would write exists already:
@@ -66,6 +70,11 @@ struct AlgorithmsOptions
                                              "user i mod K), each with its own keys and limit (1 to %1). Default: 1.")
                                   .arg(ComparisonPlan::maxUsers),
                               QStringLiteral("K"), QStringLiteral("1")};
+    QCommandLineOption scenario {
+        QStringLiteral("scenario"),
+        QStringLiteral("Take the traffic from a scenario file's plan (requests, pace, clock, window, limit, seed, "
+                       "pipeline); the options given beside it override its fields."),
+        QStringLiteral("FILE.json")};
     QCommandLineOption keep {QStringLiteral("keep"),
                              QStringLiteral("Keep each algorithm's keys at the end (to inspect them); the JSON names "
                                             "each run key (users > 1: KEY:u0, KEY:u1, ...).")};
@@ -74,8 +83,27 @@ struct AlgorithmsOptions
 
 bool readPlan(const QCommandLineParser& parser, const AlgorithmsOptions& o, ComparisonPlan* plan, QString* error)
 {
-    if (!o.plan.read(parser, &plan->burst, error))
+    if (parser.isSet(o.scenario)) {
+        // The scenario's fields first, then only the options typed beside it (not their defaults).
+        Scenario scenario;
+        if (!Scenario::load(parser.value(o.scenario), &scenario, error)) {
+            error->prepend(QStringLiteral("--scenario: "));
+            return false;
+        }
+        plan->burst = scenario.experiment.burst;
+        const QStringList fields {QStringLiteral("requests"),  QStringLiteral("pace"),  QStringLiteral("clock"),
+                                  QStringLiteral("window_ms"), QStringLiteral("limit"), QStringLiteral("seed"),
+                                  QStringLiteral("pipeline")};
+        QJsonObject typed;
+        for (const QString& field : fields) {
+            if (parser.isSet(o.plan.option(field)))
+                typed[field] = parser.value(o.plan.option(field));
+        }
+        if (!PlanFields::fromCommandLine(typed, &plan->burst, error))
+            return false;
+    } else if (!o.plan.read(parser, &plan->burst, error)) {
         return false;
+    }
     if (parser.isSet(o.limiters)) {
         plan->limiters.clear();
         for (const QString& id : parser.value(o.limiters).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -112,7 +140,7 @@ int runAlgorithmsCommand(const QStringList& arguments)
     const AlgorithmsOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.limiters, o.users});
+    parser.addOptions({o.limiters, o.users, o.scenario});
     o.plan.addTo(parser);
     parser.addOptions({o.keep, o.json});
     if (!parser.parse(arguments)) {

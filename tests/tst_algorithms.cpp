@@ -26,6 +26,7 @@ private slots:
     void usersEachHaveTheirOwnKeysAndLimit();
     void keysAreGoneAfterTheComparison();
     void commandLineJsonMatchesWhatRedisHolds();
+    void theBoundaryScenarioShowsTheFixedWindowsDouble();
     void commandLineRefusesBadInput_data();
     void commandLineRefusesBadInput();
 
@@ -284,6 +285,29 @@ void TestAlgorithms::commandLineJsonMatchesWhatRedisHolds()
         QCOMPARE(algorithm.value(QLatin1String("admitted_over_limit")).toInteger(), admitted - 20);
         QVERIFY(limiter->store.deleteKeys(m_redis, key));
     }
+}
+
+void TestAlgorithms::theBoundaryScenarioShowsTheFixedWindowsDouble()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    const CliResult cli
+        = runCli({QStringLiteral("algorithms"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+                  QStringLiteral("--scenario"),
+                  QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/algorithms-boundary-bursts.json"),
+                  QStringLiteral("--limiters"), QStringLiteral("fixed-window,sliding-log,sliding-counter"),
+                  QStringLiteral("--json")});
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(cli.out).object();
+    QCOMPARE(json.value(QLatin1String("plan")).toObject().value(QLatin1String("pace")).toString(),
+             QStringLiteral("bursts:100@1"));
+    const QJsonArray algorithms = json.value(QLatin1String("algorithms")).toArray();
+    QCOMPARE(algorithms.size(), 3);
+    QCOMPARE(algorithms.at(0).toObject().value(QLatin1String("admitted")).toInt(), 200);
+    QCOMPARE(algorithms.at(0).toObject().value(QLatin1String("admitted_over_limit")).toInt(), 100);
+    QCOMPARE(algorithms.at(1).toObject().value(QLatin1String("admitted")).toInt(), 100);
+    // The weighted previous window sees the first burst almost whole: nothing more gets through.
+    QCOMPARE(algorithms.at(2).toObject().value(QLatin1String("admitted_over_limit")).toInt(), 0);
 }
 
 void TestAlgorithms::commandLineRefusesBadInput_data()
