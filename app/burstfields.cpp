@@ -28,11 +28,23 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
     texts.add([strategy, limiters] {
         for (int i = 0; i < limiters.size(); ++i) {
             const LimiterEntry& limiter = *limiters[i];
-            strategy->setItemText(i,
-                                  limiter.role == LimiterEntry::Role::Bug
-                                      ? tr("%1 (the bug)").arg(limiter.displayName())
-                                      : limiter.isUnique() ? tr("unique: %1").arg(limiter.displayName())
-                                                           : tr("trap: %1").arg(limiter.displayName()));
+            QString text;
+            switch (limiter.role) {
+            case LimiterEntry::Role::Bug:
+                text = tr("%1 (the bug)").arg(limiter.displayName());
+                break;
+            case LimiterEntry::Role::Fix:
+                text = tr("unique: %1").arg(limiter.displayName());
+                break;
+            case LimiterEntry::Role::Algorithm:
+                text = tr("algorithm: %1").arg(limiter.displayName());
+                break;
+            case LimiterEntry::Role::Trap:
+            case LimiterEntry::Role::Custom:
+                text = tr("trap: %1").arg(limiter.displayName());
+                break;
+            }
+            strategy->setItemText(i, text);
             strategy->setItemData(i, limiter.displaySummary(), Qt::ToolTipRole);
         }
     });

@@ -1,3 +1,4 @@
+#include "algorithmscommand.h"
 #include "clientscommand.h"
 #include "doctorcommand.h"
 #include "runcommand.h"
@@ -12,12 +13,13 @@ namespace {
 const char usage[] = R"(Usage: zsetlab-cli COMMAND [OPTIONS]
 
 Commands:
-  run       fire a burst at a limiter script and report what the ZSET counted
-  sweep     measure the stored fraction over a list of arrival rates, beside the theory
-  clients   fire one burst from several app servers, each with its own rate and clock
-  server    start a private redis-server and print its URL
-  doctor    read your own limiter script (and with --live, probe it): does it count right?
-  watch     watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
+  run         fire a burst at a limiter script and report what the ZSET counted
+  sweep       measure the stored fraction over a list of arrival rates, beside the theory
+  clients     fire one burst from several app servers, each with its own rate and clock
+  algorithms  the same traffic at each limiter algorithm: accuracy, memory, server time
+  server      start a private redis-server and print its URL
+  doctor      read your own limiter script (and with --live, probe it): does it count right?
+  watch       watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
 )";
@@ -46,6 +48,8 @@ int main(int argc, char* argv[])
         return runSweepCommand(arguments);
     if (command == QLatin1String("clients"))
         return runClientsCommand(arguments);
+    if (command == QLatin1String("algorithms"))
+        return runAlgorithmsCommand(arguments);
     if (command == QLatin1String("server"))
         return runServerCommand(arguments);
     if (command == QLatin1String("doctor"))

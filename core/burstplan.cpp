@@ -62,8 +62,23 @@ bool Pacing::parse(const QString& text, Pacing* pacing, QString* error)
         }
         result.kind = Kind::Poisson;
         result.perMs = rate;
+    } else if (kind == QLatin1String("bursts")) {
+        const int at = number.indexOf(QLatin1Char('@'));
+        bool everyOk = false;
+        const int size = number.left(at).toInt(&ok);
+        const qlonglong everyMs = at < 0 ? 0 : number.mid(at + 1).toLongLong(&everyOk);
+        if (!ok || !everyOk || size < 1 || size > 1'000'000 || everyMs < 1 || everyMs > 86'400'000) {
+            *error = Text::tr("pace: bursts:N@MS needs N requests at once (1 to 1000000) every MS milliseconds (1 "
+                              "to 86400000), e.g. bursts:100@1000, not \"%1\".")
+                         .arg(text);
+            return false;
+        }
+        result.kind = Kind::Bursts;
+        result.burstSize = size;
+        result.intervalMicros = everyMs * 1000;
     } else {
-        *error = Text::tr("pace: \"%1\" is not a pacing; use burst, interval:MICROS or poisson:PER_MS.").arg(text);
+        *error = Text::tr("pace: \"%1\" is not a pacing; use burst, interval:MICROS, poisson:PER_MS or bursts:N@MS.")
+                     .arg(text);
         return false;
     }
     *pacing = result;
@@ -79,6 +94,8 @@ QString Pacing::toString() const
         return QStringLiteral("interval:%1").arg(intervalMicros);
     case Kind::Poisson:
         return QStringLiteral("poisson:%1").arg(perMs);
+    case Kind::Bursts:
+        return QStringLiteral("bursts:%1@%2").arg(burstSize).arg(intervalMicros / 1000);
     }
     return {};
 }
@@ -133,6 +150,9 @@ QString BurstPlan::validate() const
         return invalid;
     if (!limiter || !limiter->script.isValid())
         return Text::tr("script: a custom strategy needs a script file.");
+    if (limiter->needsLimit() && limit < 1)
+        return Text::tr("limit: the %1 limiter decides by its limit itself: give a limit of 1 or more.")
+            .arg(limiter->id);
     if (replayNows && replayNows->size() < static_cast<size_t>(requests))
         return Text::tr("replay: %1 timestamps for %2 requests.").arg(replayNows->size()).arg(requests);
     if (reconnectForMs < 0 || reconnectForMs > maxReconnectForMs)
@@ -182,6 +202,10 @@ std::vector<qint64> BurstPlan::scheduleMicros(std::vector<quint16>* clientOf) co
         }
         break;
     }
+    case Pacing::Kind::Bursts:
+        for (size_t i = 0; i < offsets.size(); ++i)
+            offsets[i] = static_cast<qint64>(i / size_t(std::max(pacing.burstSize, 1))) * pacing.intervalMicros;
+        break;
     }
     return offsets;
 }

@@ -14,12 +14,16 @@
 // When requests are sent, relative to the start of the burst.
 struct Pacing
 {
-    enum class Kind { Burst, Interval, Poisson };
+    // Bursts: groups of burstSize requests in one instant, one group every intervalMicros. With
+    // a group the size of the limit every millisecond, the first two groups fall at the end of a
+    // window and the start of the next when the traffic starts at a window's last millisecond.
+    enum class Kind { Burst, Interval, Poisson, Bursts };
     Kind kind = Kind::Burst;
-    qint64 intervalMicros = 0; // Interval: one request every intervalMicros
+    qint64 intervalMicros = 0; // Interval: one request every intervalMicros; Bursts: one group
     double perMs = 0; // Poisson: mean arrivals per millisecond
+    int burstSize = 0; // Bursts: requests per group
 
-    // "burst", "interval:MICROS", "poisson:PER_MS"
+    // "burst", "interval:MICROS", "poisson:PER_MS", "bursts:N@MS"
     static bool parse(const QString& text, Pacing* pacing, QString* error);
     QString toString() const;
 };

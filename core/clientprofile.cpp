@@ -28,6 +28,10 @@ QString pacingProblem(const Pacing& pacing)
     case Pacing::Kind::Poisson:
         return pacing.perMs >= 0.0001 && pacing.perMs <= 1000 ? QString()
                                                               : Text::tr("the rate must be from 0.0001 to 1000 per ms");
+    case Pacing::Kind::Bursts:
+        return pacing.burstSize >= 1 && pacing.intervalMicros >= 1000
+            ? QString()
+            : Text::tr("a group must have at least 1 request and come every 1 ms or more");
     }
     return {};
 }
@@ -57,6 +61,9 @@ public:
         case Pacing::Kind::Poisson:
             m_t += m_gap(m_random);
             m_next = static_cast<qint64>(std::floor(m_t));
+            break;
+        case Pacing::Kind::Bursts:
+            m_next = (m_sent / std::max(m_pacing.burstSize, 1)) * m_pacing.intervalMicros;
             break;
         }
     }

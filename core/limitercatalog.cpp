@@ -25,6 +25,23 @@ LimiterRef entry(const char* id, LimiterEntry::Role role, const char* name, cons
     return limiter;
 }
 
+// An algorithm that decides itself: called with the keys and arguments it reads (each key under
+// the run key), answering {allowed, count}.
+LimiterRef algorithm(const char* id, const char* name, const char* summary, LimiterStore store, const char* keys,
+                     const char* args)
+{
+    auto limiter = std::const_pointer_cast<LimiterEntry>(entry(id, LimiterEntry::Role::Algorithm, name, summary));
+    limiter->store = std::move(store);
+    CallTemplate call;
+    QString error;
+    const bool parsed = CallTemplate::parse(QString::fromLatin1(keys), QString::fromLatin1(args), &call, &error);
+    Q_ASSERT_X(parsed, id, "a built-in call template does not parse");
+    Q_UNUSED(parsed);
+    limiter->call = std::make_shared<const CallTemplate>(call);
+    limiter->replyStyle = ReplyStyle::AdmittedWithCount;
+    return limiter;
+}
+
 // The built-in limiters: lua/<id>.lua each, called by zsetlab's convention, replying
 // {count, added, member}.
 QVector<LimiterRef> makeCatalog()
@@ -50,6 +67,42 @@ QVector<LimiterRef> makeCatalog()
               QT_TRANSLATE_NOOP("LimiterCatalog",
                                 "'req:' .. now in microseconds: Lua writes the number with 14 digits, so every "
                                 "request in the same 100 µs gets the same member.")),
+        algorithm("fixed-window", QT_TRANSLATE_NOOP("LimiterCatalog", "fixed window"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "INCR of one counter per window, PEXPIRE: one integer, but twice the limit gets "
+                                    "through across a window's boundary."),
+                  LimiterStore::counter({{QByteArrayLiteral(":window"), QByteArrayLiteral("string")}}),
+                  "{key} {key}:window", "{now} {window} {limit}"),
+        algorithm("sliding-log", QT_TRANSLATE_NOOP("LimiterCatalog", "sliding log"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "A ZSET member per admitted request, unique by its request id: exact, and one "
+                                    "member per request in the window."),
+                  LimiterStore::sortedSet(), "{key}", "{now} {window} {limit} {uuid}"),
+        algorithm("sliding-log-now", QT_TRANSLATE_NOOP("LimiterCatalog", "sliding log, member = now"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "The sliding log with the timestamp as the member: requests in one millisecond "
+                                    "share a member and all get through."),
+                  LimiterStore::sortedSet(), "{key}", "{now} {window} {limit}"),
+        algorithm("sliding-counter", QT_TRANSLATE_NOOP("LimiterCatalog", "sliding window counter"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "Two fixed-window counts in a hash, the previous one weighted by how much of it "
+                                    "the window still covers: an estimate."),
+                  LimiterStore::hash(QByteArrayLiteral("current")), "{key}", "{now} {window} {limit}"),
+        algorithm("token-bucket", QT_TRANSLATE_NOOP("LimiterCatalog", "token bucket"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "A bucket of limit tokens in a hash, refilled at limit per window: a burst of "
+                                    "limit, then the refill rate."),
+                  LimiterStore::hash(), "{key}", "{now} {window} {limit}"),
+        algorithm("gcra", QT_TRANSLATE_NOOP("LimiterCatalog", "GCRA"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "One theoretical arrival time per client: requests window / limit apart, with "
+                                    "a burst of limit allowed."),
+                  LimiterStore::arrivalTime(), "{key}", "{now} {window} {limit}"),
+        algorithm("list-log", QT_TRANSLATE_NOOP("LimiterCatalog", "list log"),
+                  QT_TRANSLATE_NOOP("LimiterCatalog",
+                                    "LPUSH + LTRIM of the newest limit admitted times in a LIST: exact, with memory "
+                                    "bounded by the limit."),
+                  LimiterStore::list(), "{key}", "{now} {window} {limit}"),
     };
 }
 } // namespace
@@ -91,6 +144,10 @@ void LimiterEntry::readReply(const RedisReply& reply, const QByteArray& requestI
 {
     if (replyStyle == ReplyStyle::CountWithCall) {
         readLimiterReply(reply, record->now, requestId, record);
+        return;
+    }
+    if (replyStyle == ReplyStyle::AdmittedWithCount) {
+        readDecisionReply(reply, record);
         return;
     }
     // A user's script that answers in another style (learned by the script doctor's probe, or given).
@@ -174,6 +231,14 @@ QStringList ids()
 {
     QStringList list;
     for (const LimiterRef& limiter : all())
+        list << limiter->id;
+    return list;
+}
+
+QStringList algorithmIds()
+{
+    QStringList list;
+    for (const LimiterRef& limiter : withRole(LimiterEntry::Role::Algorithm))
         list << limiter->id;
     return list;
 }

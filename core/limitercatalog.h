@@ -24,6 +24,9 @@ struct LimiterEntry
         Bug, // the member is the time: requests in one millisecond collide
         Fix, // a member unique per request
         Trap, // looks unique and is not (shown in the lesson, not offered as a fix)
+        // Another way to limit (fixed window, token bucket, GCRA, ...) that decides itself and
+        // answers {allowed, count}: compared on the same traffic by AlgorithmComparison
+        Algorithm,
         Custom, // a user's script, made at run time
     };
 
@@ -39,6 +42,8 @@ struct LimiterEntry
     LimiterStore store = LimiterStore::sortedSet();
 
     bool isUnique() const { return role == Role::Fix; }
+    // The script compares with the limit itself: a plan without one (limit 0) cannot run it.
+    bool needsLimit() const { return role == Role::Algorithm; }
     bool isBuiltin() const { return role != Role::Custom; }
     // The translated name and summary (a user's script: its file name).
     QString displayName() const;
@@ -64,6 +69,8 @@ LimiterRef builtin(const QString& id);
 LimiterRef builtin(const char* id);
 QStringList ids();
 QVector<LimiterRef> withRole(LimiterEntry::Role role);
+// The ids of the algorithms compared by `zsetlab-cli algorithms`, in the catalog's order.
+QStringList algorithmIds();
 // A user's script as an entry, made at run time: called through `call` (null: zsetlab's
 // convention) and read as `style`.
 LimiterRef custom(const LimiterScript& script, std::shared_ptr<const CallTemplate> call = nullptr,

@@ -42,3 +42,22 @@ bool readLimiterReply(const RedisReply& reply, qint64 now, const QByteArray& req
                         .arg(reply.toDisplayString().left(200));
     return false;
 }
+
+bool readDecisionReply(const RedisReply& reply, RequestRecord* record)
+{
+    const auto& parts = reply.elements();
+    const auto integerAt
+        = [&parts](size_t i) { return parts.size() > i && parts[i].type() == RedisReply::Type::Integer; };
+    if (reply.type() != RedisReply::Type::Array || !integerAt(0) || parts[0].toInteger() < 0
+        || parts[0].toInteger() > 1) {
+        record->error = Text::tr("Cannot read the script's reply %1: expected {allowed, count} with allowed 1 or 0.")
+                            .arg(reply.toDisplayString().left(200));
+        return false;
+    }
+    record->verdict = static_cast<qint8>(parts[0].toInteger());
+    if (integerAt(1))
+        record->count = parts[1].toInteger();
+    if (integerAt(2))
+        record->added = static_cast<qint8>(parts[2].toInteger() > 0 ? 1 : 0);
+    return true;
+}

@@ -11,3 +11,7 @@
 // Returns false, with record->error set, when the reply has neither shape. A free function (not
 // part of BurstRun) so that replies straight off the wire can be fuzzed without a server.
 bool readLimiterReply(const RedisReply& reply, qint64 now, const QByteArray& requestId, RequestRecord* record);
+
+// Reads {allowed, count, added} (count and added when the script has them) from the catalog's
+// algorithms: the script's decision into record->verdict. False, with record->error, otherwise.
+bool readDecisionReply(const RedisReply& reply, RequestRecord* record);

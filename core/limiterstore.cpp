@@ -12,13 +12,40 @@ struct Text
 };
 } // namespace
 
-LimiterStore LimiterStore::sortedSet(QVector<Key> companions)
+LimiterStore LimiterStore::make(Kind kind, const QByteArray& type, QVector<Key> companions)
 {
     LimiterStore store;
-    store.m_kind = Kind::SortedSet;
-    store.m_keys = {{QByteArray(), QByteArrayLiteral("zset")}};
+    store.m_kind = kind;
+    store.m_keys = {{QByteArray(), type}};
     store.m_keys += companions;
     return store;
+}
+
+LimiterStore LimiterStore::sortedSet(QVector<Key> companions)
+{
+    return make(Kind::SortedSet, QByteArrayLiteral("zset"), std::move(companions));
+}
+
+LimiterStore LimiterStore::counter(QVector<Key> companions)
+{
+    return make(Kind::Counter, QByteArrayLiteral("string"), std::move(companions));
+}
+
+LimiterStore LimiterStore::hash(const QByteArray& countField)
+{
+    LimiterStore store = make(Kind::Hash, QByteArrayLiteral("hash"));
+    store.m_countField = countField;
+    return store;
+}
+
+LimiterStore LimiterStore::list()
+{
+    return make(Kind::List, QByteArrayLiteral("list"));
+}
+
+LimiterStore LimiterStore::arrivalTime()
+{
+    return make(Kind::ArrivalTime, QByteArrayLiteral("string"));
 }
 
 QList<QByteArray> LimiterStore::keysFor(const QByteArray& runKey) const
@@ -67,6 +94,39 @@ qint64 LimiterStore::countInWindow(RedisConnection& connection, const QByteArray
             {QByteArrayLiteral("ZCOUNT"), runKey, '(' + QByteArray::number(newest - windowInNowUnits), "+inf"});
         return count.type() == RedisReply::Type::Integer ? count.toInteger() : -1;
     }
+    case Kind::Counter: {
+        const RedisReply value = connection.command({QByteArrayLiteral("GET"), runKey});
+        if (value.type() == RedisReply::Type::Nil)
+            return 0;
+        bool ok = false;
+        const qint64 count = value.bytes().toLongLong(&ok);
+        return ok ? count : -1;
+    }
+    case Kind::Hash: {
+        if (m_countField.isEmpty())
+            return -1;
+        const RedisReply value = connection.command({QByteArrayLiteral("HGET"), runKey, m_countField});
+        if (value.type() == RedisReply::Type::Nil)
+            return 0;
+        bool ok = false;
+        const qint64 count = value.bytes().toLongLong(&ok);
+        return ok ? count : -1;
+    }
+    case Kind::List: {
+        // The list holds at most `limit` times, newest first; a bounded read all the same.
+        const RedisReply times = connection.command({QByteArrayLiteral("LRANGE"), runKey, "0", "9999"});
+        if (times.type() != RedisReply::Type::Array)
+            return -1;
+        if (times.elements().empty())
+            return 0;
+        const qint64 newest = times.elements().front().bytes().toLongLong();
+        qint64 count = 0;
+        for (const RedisReply& time : times.elements())
+            count += time.bytes().toLongLong() > newest - windowInNowUnits ? 1 : 0;
+        return count;
+    }
+    case Kind::ArrivalTime:
+        break;
     }
     return -1;
 }
@@ -78,8 +138,35 @@ qint64 LimiterStore::size(RedisConnection& connection, const QByteArray& runKey)
         const RedisReply card = connection.command({QByteArrayLiteral("ZCARD"), runKey});
         return card.type() == RedisReply::Type::Integer ? card.toInteger() : -1;
     }
+    case Kind::List: {
+        const RedisReply length = connection.command({QByteArrayLiteral("LLEN"), runKey});
+        return length.type() == RedisReply::Type::Integer ? length.toInteger() : -1;
+    }
+    case Kind::Counter:
+    case Kind::Hash:
+    case Kind::ArrivalTime:
+        break;
     }
     return -1;
+}
+
+qint64 LimiterStore::memoryBytes(RedisConnection& connection, const QByteArray& runKey, int* keys) const
+{
+    qint64 bytes = 0;
+    int existing = 0;
+    for (const QByteArray& key : keysFor(runKey)) {
+        // SAMPLES 0: every member of a collection is measured, not an estimate from five of them.
+        const RedisReply usage = connection.command({QByteArrayLiteral("MEMORY"), "USAGE", key, "SAMPLES", "0"});
+        if (usage.type() == RedisReply::Type::Nil)
+            continue;
+        if (usage.type() != RedisReply::Type::Integer)
+            return -1;
+        bytes += usage.toInteger();
+        ++existing;
+    }
+    if (keys)
+        *keys = existing;
+    return bytes;
 }
 
 bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& runKey) const

@@ -11,11 +11,17 @@ class RedisConnection;
 // keys before the first call (so a key of another type fails the run with nothing written), read
 // the count left in the window when the run ends, and delete the keys. A run key is the store's
 // first key; companions (a counter beside a ZSET) are named by a suffix of it.
+// Each kind says what "the count left in the window" means for it: members of a log, a counter,
+// a field of a hash, or nothing (a time, from which the count cannot be read without the clock).
 class LimiterStore
 {
 public:
     enum class Kind {
         SortedSet, // one member per request, scored by its time (the sliding log)
+        Counter, // a string holding the requests of the current window (INCR)
+        Hash, // a few numbers in one hash (two window counters, a token bucket)
+        List, // the times of the newest requests, newest first (LPUSH + LTRIM)
+        ArrivalTime, // a string holding a time (GCRA's theoretical arrival time)
     };
     struct Key
     {
@@ -25,6 +31,12 @@ public:
 
     // A ZSET at the run key, and the given companions.
     static LimiterStore sortedSet(QVector<Key> companions = {});
+    // A counter (a string) at the run key, and the given companions.
+    static LimiterStore counter(QVector<Key> companions = {});
+    // A hash at the run key; countField names the field that holds a count ("" = none).
+    static LimiterStore hash(const QByteArray& countField = {});
+    static LimiterStore list();
+    static LimiterStore arrivalTime();
 
     Kind kind() const { return m_kind; }
     const QVector<Key>& keys() const { return m_keys; }
@@ -35,12 +47,18 @@ public:
     QString checkKeys(RedisConnection& connection, const QByteArray& runKey, bool mayReuse = false) const;
     // The requests the store holds in the window that ends at its newest entry; -1 unknown.
     qint64 countInWindow(RedisConnection& connection, const QByteArray& runKey, qint64 windowInNowUnits) const;
-    // The requests the store holds at all (ZCARD); -1 unknown.
+    // The requests the store holds at all (ZCARD, LLEN); -1 unknown or not a collection.
     qint64 size(RedisConnection& connection, const QByteArray& runKey) const;
+    // Bytes the store's keys take in the server (MEMORY USAGE, every nested value counted), and
+    // in *keys how many of them exist; -1 when the server cannot tell.
+    qint64 memoryBytes(RedisConnection& connection, const QByteArray& runKey, int* keys = nullptr) const;
     // DEL of every key; refuses (false) keys outside zsetlab's prefix.
     bool deleteKeys(RedisConnection& connection, const QByteArray& runKey) const;
 
 private:
+    static LimiterStore make(Kind kind, const QByteArray& type, QVector<Key> companions = {});
+
     Kind m_kind = Kind::SortedSet;
     QVector<Key> m_keys;
+    QByteArray m_countField; // Hash: the field holding the count
 };

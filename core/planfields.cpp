@@ -33,7 +33,7 @@ bool read(FieldReader& fields, BurstPlan* plan)
     number = plan->pipeline;
     fields.integer("pipeline", 1, BurstPlan::maxPipeline, &number);
     plan->pipeline = int(number);
-    fields.parsed("pace", Text::tr("burst, interval:MICROS or poisson:PER_MS"),
+    fields.parsed("pace", Text::tr("burst, interval:MICROS, poisson:PER_MS or bursts:N@MS"),
                   [plan](const QString& text, QString* why) {
                       // Only a malformed number says more than the expected forms do.
                       const bool parsed = Pacing::parse(text, &plan->pacing, why);
@@ -94,8 +94,8 @@ const QVector<Field>& fields()
         {"connections", "connections", "C", "Connections sending at once."},
         {"pipeline", "pipeline", "P", "Calls in flight per connection."},
         {"pace", "pace", "PACE",
-         "burst (as fast as possible), interval:MICROS (evenly spaced) or poisson:PER_MS (random arrivals, "
-         "seeded)."},
+         "burst (as fast as possible), interval:MICROS (evenly spaced), poisson:PER_MS (random arrivals, "
+         "seeded) or bursts:N@MS (N at once every MS ms)."},
         {"clock", "clock", "CLOCK",
          "The now each request carries: system-ms (wall clock, ms), system-us, frozen (one now for all) or "
          "schedule (the pacing's own timestamps, exact and repeatable)."},

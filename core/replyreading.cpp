@@ -76,6 +76,8 @@ QString replyStyleName(ReplyStyle style)
         return QStringLiteral("limited");
     case ReplyStyle::NilAdmitted:
         return QStringLiteral("nil-admitted");
+    case ReplyStyle::AdmittedWithCount:
+        return QStringLiteral("admitted-with-count");
     case ReplyStyle::Unknown:
         break;
     }
@@ -94,6 +96,8 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
         *style = ReplyStyle::CountWithCall;
     else if (t == QLatin1String("count-before") || t == QLatin1String("count-before-call"))
         *style = ReplyStyle::CountBeforeCall;
+    else if (t == QLatin1String("admitted-with-count"))
+        *style = ReplyStyle::AdmittedWithCount;
     else if (admitted.contains(t))
         *style = ReplyStyle::Admitted;
     else if (limited.contains(t))
@@ -123,6 +127,9 @@ QString replyStyleDescription(ReplyStyle style)
         return Text::tr("whether the call is limited (0/false/nil = admitted, 1/true or a wait = refused)");
     case ReplyStyle::NilAdmitted:
         return Text::tr("nil for an admitted call, anything else for a refused one");
+    case ReplyStyle::AdmittedWithCount:
+        return Text::tr("{allowed, count}: the script's own decision (1 = admitted, 0 = refused) and what it "
+                        "counts against the limit");
     case ReplyStyle::Unknown:
         break;
     }
@@ -240,6 +247,7 @@ std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
 {
     switch (style) {
     case ReplyStyle::Admitted:
+    case ReplyStyle::AdmittedWithCount:
         if (reading.nil || (reading.readable && reading.value <= 0))
             return false;
         if (reading.readable && reading.value == 1)
@@ -281,6 +289,7 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         const qint64 v = reading.value;
         switch (style) {
         case ReplyStyle::Admitted:
+        case ReplyStyle::AdmittedWithCount:
         case ReplyStyle::Limited:
         case ReplyStyle::NilAdmitted:
             if (const std::optional<bool> admitted = readAdmission(style, reading))

@@ -16,8 +16,12 @@ enum class ReplyStyle {
     Limited, // the script says whether the call is limited: 1/true/"true" (or a wait time) refused, 0/false/nil
              // admitted
     NilAdmitted, // nil (or {false, ...}, which arrives empty) admitted; any other reply refused
+    // {allowed, count, added}: the script decides (1/0), then what it counts against the limit
+    // and ZADD's reply, each when it has one (the catalog's algorithms: fixed-window, gcra, ...)
+    AdmittedWithCount,
 };
-// "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted", "unknown"
+// "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted",
+// "admitted-with-count", "unknown"
 QString replyStyleName(ReplyStyle style);
 QString replyStyleDescription(ReplyStyle style); // for people
 // --reply: count, count-before, allowed=1, allowed=true, allowed=0, allowed=false, limited=1,

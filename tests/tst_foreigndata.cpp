@@ -432,11 +432,22 @@ void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
     static int row = 0;
     const QString name = QStringLiteral("foreign-%1-%2").arg(strategy).arg(++row);
     const QByteArray key = ZsetKeys::userKey(name);
-    // An earlier run's ZSET (3 members, no TTL) and counter (a string, no TTL): another run's data.
+    // An earlier run's data, of the type the limiter keeps there, without a TTL: a ZSET (3 members),
+    // a counter (a string), a hash, a list.
+    const LimiterStore store = strategy == QLatin1String("custom") ? LimiterEntry::storeOf(nullptr)
+                                                                   : LimiterCatalog::builtin(strategy)->store;
     for (const QByteArray& suffix : existing) {
-        const RedisReply write = suffix.isEmpty()
-            ? redis.command({"ZADD", key, "1700000000000", "a", "1700000000001", "b", "1700000000002", "c"})
-            : redis.command({"SET", key + suffix, "100"});
+        QByteArray type = "string";
+        for (const LimiterStore::Key& stored : store.keys()) {
+            if (stored.suffix == suffix && !stored.type.isEmpty())
+                type = stored.type;
+        }
+        const QByteArray name = key + suffix;
+        const RedisReply write = type == "zset"
+            ? redis.command({"ZADD", name, "1700000000000", "a", "1700000000001", "b", "1700000000002", "c"})
+            : type == "hash" ? redis.command({"HSET", name, "tokens", "3", "at", "1700000000000"})
+            : type == "list" ? redis.command({"RPUSH", name, "1700000000000", "1700000000001"})
+                             : redis.command({"SET", name, "100"});
         QVERIFY2(!write.isError(), qPrintable(write.toDisplayString()));
     }
     const auto state = [&redis, &key, &existing] {
@@ -451,13 +462,11 @@ void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
     const QByteArrayList before = state();
     QVERIFY2(!before.join().contains("ERR"), before.join().constData());
 
-    QStringList arguments {QStringLiteral("run"),
-                           QStringLiteral("--redis"),
-                           m_debuggable->endpoint().displayUrl(),
-                           QStringLiteral("--requests"),
-                           QStringLiteral("50"),
-                           QStringLiteral("--key"),
-                           name};
+    QStringList arguments {
+        QStringLiteral("run"),        QStringLiteral("--redis"), m_debuggable->endpoint().displayUrl(),
+        QStringLiteral("--requests"), QStringLiteral("50"),
+        QStringLiteral("--limit"), // the algorithms decide by it; the others compare with it
+        QStringLiteral("10"),         QStringLiteral("--key"),   name};
     QTemporaryDir dir;
     if (strategy == QLatin1String("custom")) {
         // A user's script that keeps a counter beside its ZSET, named from KEYS[1].

@@ -5,6 +5,9 @@
 
 #include <QtTest>
 
+#include <array>
+#include <map>
+
 // The limiter catalog: every entry runs through the burst engine by its own call and reply, checks
 // its keys before the first call and deletes them after, and every list of limiters is read from it.
 class TestLimiterCatalog : public QObject
@@ -16,6 +19,7 @@ private slots:
     void everyLimiterRunsAndCleansUp();
     void aCompanionOfAnotherTypeStopsTheRunBeforeAnyWrite();
     void aUsersScriptIsAnEntryMadeAtRunTime();
+    void anAlgorithmNeedsALimit();
     void theCommandLineListsTheCatalog();
 
 private:
@@ -46,27 +50,49 @@ BurstSummary TestLimiterCatalog::run(const BurstPlan& plan, QByteArray* key)
 void TestLimiterCatalog::everyLimiterRunsAndCleansUp_data()
 {
     QTest::addColumn<QString>("id");
-    QTest::addColumn<int>("stored");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<int>("stored"); // requests whose ZADD added a member; -1: not a ZSET the reply tells of
+    QTest::addColumn<int>("admitted");
+    QTest::addColumn<int>("finalCount"); // what the store counts in the window at the end; -1 unknown
     const bool reseeds = m_redis.server().reseedsLuaRandomPerCall();
-    // 50 requests carrying one millisecond.
+    // 50 requests carrying one millisecond; the algorithms, which decide themselves, under a limit of 10.
     for (const LimiterRef& limiter : LimiterCatalog::all()) {
+        const QByteArray id = limiter->id.toUtf8();
+        if (limiter->needsLimit()) {
+            const std::map<QByteArray, std::array<int, 3>> expected {
+                // stored, admitted, final count
+                {"fixed-window", {-1, 10, 50}}, // the counter counts refused calls too
+                {"sliding-log", {10, 10, 10}},     {"sliding-log-now", {1, 50, 1}}, // one member for the whole
+                                                                                    // millisecond
+                {"sliding-counter", {-1, 10, 10}}, {"token-bucket", {-1, 10, -1}},  {"gcra", {-1, 10, -1}},
+                {"list-log", {-1, 10, 10}},
+            };
+            QVERIFY2(expected.count(id), id.constData());
+            const auto& e = expected.at(id);
+            QTest::newRow(id.constData()) << limiter->id << 10 << e[0] << e[1] << e[2];
+            continue;
+        }
         int stored = limiter->isUnique() ? 50 : 1;
         if (limiter->id == QLatin1String("random") && reseeds)
             stored = 1;
-        QTest::newRow(qPrintable(limiter->id)) << limiter->id << stored;
+        QTest::newRow(id.constData()) << limiter->id << 0 << stored << 50 << stored;
     }
 }
 
 void TestLimiterCatalog::everyLimiterRunsAndCleansUp()
 {
     QFETCH(QString, id);
+    QFETCH(int, limit);
     QFETCH(int, stored);
+    QFETCH(int, admitted);
+    QFETCH(int, finalCount);
     const LimiterRef limiter = LimiterCatalog::builtin(id);
     QVERIFY(limiter->displayName().size() > 1);
     QVERIFY(limiter->displaySummary().size() > 20);
     BurstPlan plan;
     plan.limiter = limiter;
     plan.requests = 50;
+    plan.limit = limit;
     plan.clock = ClockKind::Frozen;
     plan.windowMs = 60000;
     QByteArray key;
@@ -75,8 +101,10 @@ void TestLimiterCatalog::everyLimiterRunsAndCleansUp()
     QCOMPARE(summary.strategy, id);
     QCOMPARE(summary.sent, 50);
     QCOMPARE(summary.errors, 0);
-    QCOMPARE(summary.stored, stored);
-    QCOMPARE(summary.finalCount, stored);
+    QCOMPARE(summary.admitted, qint64(admitted));
+    if (stored >= 0)
+        QCOMPARE(summary.stored, qint64(stored));
+    QCOMPARE(summary.finalCount, qint64(finalCount));
     // Every key of its store is gone: the run key and its companions.
     const QList<QByteArray> keys = limiter->store.keysFor(key);
     QVERIFY(!keys.isEmpty());
@@ -130,6 +158,17 @@ void TestLimiterCatalog::aUsersScriptIsAnEntryMadeAtRunTime()
     QCOMPARE(summary.strategy, QStringLiteral("hits.lua"));
     QCOMPARE(summary.stored, 20);
     QCOMPARE(m_redis.command({"EXISTS", key, key + ":hits"}).toInteger(), 0LL);
+}
+
+void TestLimiterCatalog::anAlgorithmNeedsALimit()
+{
+    // The algorithms decide by the limit themselves: without one, the plan says so before a call.
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("gcra");
+    plan.limit = 0;
+    QVERIFY2(plan.validate().contains(QLatin1String("limit")), qPrintable(plan.validate()));
+    plan.limit = 1;
+    QCOMPARE(plan.validate(), QString());
 }
 
 void TestLimiterCatalog::theCommandLineListsTheCatalog()

@@ -91,9 +91,10 @@ void TestScenario::namesTheBadField_data()
                                    << "plan.requests";
     QTest::newRow("unknown strategy")
         << head + R"("plan":{"strategy":"uuid"}})"
-        << "plan.strategy: expected one of now, request-id, random, sequence, microseconds, got \"uuid\"";
+        << "plan.strategy: expected one of now, request-id, random, sequence, microseconds, fixed-window, sliding-log, "
+           "sliding-log-now, sliding-counter, token-bucket, gcra, list-log, got \"uuid\"";
     QTest::newRow("bad pace") << head + R"("plan":{"pace":"steady"}})"
-                              << "plan.pace: expected burst, interval:MICROS or poisson:PER_MS";
+                              << "plan.pace: expected burst, interval:MICROS, poisson:PER_MS or bursts:N@MS";
     QTest::newRow("bad clock") << head + R"("plan":{"clock":"sundial"}})"
                                << "plan.clock";
     QTest::newRow("negative limit") << head + R"("plan":{"limit":-1}})"

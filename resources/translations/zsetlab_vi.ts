@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="vi_VN">
 <context>
+    <name>AlgorithmComparison</name>
+    <message>
+        <source>A comparison is running: stop it first.</source>
+        <translation>Đang có một phép so sánh chạy: hãy dừng nó trước.</translation>
+    </message>
+    <message>
+        <source>Cannot load the script of %1: %2</source>
+        <translation>Không nạp được script của %1: %2</translation>
+    </message>
+    <message>
+        <source>The server stopped answering during %1: %2</source>
+        <translation>Server ngừng trả lời trong lúc chạy %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot send to the server: %1</source>
+        <translation>Không gửi được tới server: %1</translation>
+    </message>
+    <message>
+        <source>limit: the algorithms are compared on how they keep a limit: give a limit of 1 or more.</source>
+        <translation>limit: các thuật toán được so sánh ở cách chúng giữ giới hạn: hãy đặt limit từ 1 trở lên.</translation>
+    </message>
+    <message>
+        <source>users must be from 1 to %1 (got %2).</source>
+        <translation>users phải từ 1 đến %1 (nhận được %2).</translation>
+    </message>
+    <message>
+        <source>limiters: &quot;%1&quot; is not a limiter; choose from %2.</source>
+        <translation>limiters: &quot;%1&quot; không phải là một limiter; hãy chọn trong %2.</translation>
+    </message>
+    <message>
+        <source>limiters: name each limiter once.</source>
+        <translation>limiters: mỗi limiter chỉ ghi một lần.</translation>
+    </message>
+</context>
+<context>
     <name>BurstEngine</name>
     <message>
         <source>A burst is already running: stop it first.</source>
@@ -53,6 +92,10 @@
     <message>
         <source>trap: %1</source>
         <translation>bẫy: %1</translation>
+    </message>
+    <message>
+        <source>algorithm: %1</source>
+        <translation>thuật toán: %1</translation>
     </message>
 </context>
 <context>
@@ -259,10 +302,6 @@
         <translation>pace: poisson:PER_MS cần tốc độ trung bình mỗi millisecond từ 0.0001 đến 1000 (ví dụ poisson:2.5), chứ không phải &quot;%1&quot;.</translation>
     </message>
     <message>
-        <source>pace: &quot;%1&quot; is not a pacing; use burst, interval:MICROS or poisson:PER_MS.</source>
-        <translation>pace: &quot;%1&quot; không phải là một nhịp gửi hợp lệ; hãy dùng burst, interval:MICROS hoặc poisson:PER_MS.</translation>
-    </message>
-    <message>
         <source>requests must be from 1 to %L1 (got %L2).</source>
         <translation>requests phải từ 1 đến %L1 (nhận được %L2).</translation>
     </message>
@@ -309,6 +348,18 @@
     <message>
         <source>key: a fresh key has nothing to reuse; name the key to reuse.</source>
         <translation>key: một key mới không có gì để dùng lại; hãy nêu tên key cần dùng lại.</translation>
+    </message>
+    <message>
+        <source>pace: bursts:N@MS needs N requests at once (1 to 1000000) every MS milliseconds (1 to 86400000), e.g. bursts:100@1000, not &quot;%1&quot;.</source>
+        <translation>pace: bursts:N@MS cần N request cùng lúc (1 đến 1000000) sau mỗi MS millisecond (1 đến 86400000), ví dụ bursts:100@1000, chứ không phải &quot;%1&quot;.</translation>
+    </message>
+    <message>
+        <source>pace: &quot;%1&quot; is not a pacing; use burst, interval:MICROS, poisson:PER_MS or bursts:N@MS.</source>
+        <translation>pace: &quot;%1&quot; không phải là một nhịp gửi hợp lệ; hãy dùng burst, interval:MICROS, poisson:PER_MS hoặc bursts:N@MS.</translation>
+    </message>
+    <message>
+        <source>limit: the %1 limiter decides by its limit itself: give a limit of 1 or more.</source>
+        <translation>limit: limiter %1 tự quyết định theo limit của nó: hãy đặt limit từ 1 trở lên.</translation>
     </message>
 </context>
 <context>
@@ -466,6 +517,10 @@
     <message>
         <source>clients: client %1: %2.</source>
         <translation>clients: client thứ %1: %2.</translation>
+    </message>
+    <message>
+        <source>a group must have at least 1 request and come every 1 ms or more</source>
+        <translation>mỗi nhóm phải có ít nhất 1 request và cách nhau từ 1 ms trở lên</translation>
     </message>
 </context>
 <context>
@@ -1300,6 +1355,62 @@
         <source>Cannot read the script&apos;s reply %1 as %2.</source>
         <translation>Không đọc được phản hồi %1 của script dưới dạng %2.</translation>
     </message>
+    <message>
+        <source>fixed window</source>
+        <translation>cửa sổ cố định</translation>
+    </message>
+    <message>
+        <source>INCR of one counter per window, PEXPIRE: one integer, but twice the limit gets through across a window&apos;s boundary.</source>
+        <translation>INCR một bộ đếm cho mỗi cửa sổ, rồi PEXPIRE: chỉ một số nguyên, nhưng gấp đôi limit lọt qua ở ranh giới giữa hai cửa sổ.</translation>
+    </message>
+    <message>
+        <source>sliding log</source>
+        <translation>sliding log</translation>
+    </message>
+    <message>
+        <source>A ZSET member per admitted request, unique by its request id: exact, and one member per request in the window.</source>
+        <translation>Mỗi request được nhận là một member ZSET, duy nhất nhờ request id: chính xác, và tốn một member cho mỗi request trong cửa sổ.</translation>
+    </message>
+    <message>
+        <source>sliding log, member = now</source>
+        <translation>sliding log, member = now</translation>
+    </message>
+    <message>
+        <source>The sliding log with the timestamp as the member: requests in one millisecond share a member and all get through.</source>
+        <translation>Sliding log dùng timestamp làm member: các request trong cùng một millisecond chung một member và đều lọt qua hết.</translation>
+    </message>
+    <message>
+        <source>sliding window counter</source>
+        <translation>bộ đếm cửa sổ trượt</translation>
+    </message>
+    <message>
+        <source>Two fixed-window counts in a hash, the previous one weighted by how much of it the window still covers: an estimate.</source>
+        <translation>Hai bộ đếm cửa sổ cố định trong một hash, bộ đếm trước được nhân theo phần cửa sổ trượt còn phủ lên nó: một ước lượng.</translation>
+    </message>
+    <message>
+        <source>token bucket</source>
+        <translation>token bucket</translation>
+    </message>
+    <message>
+        <source>A bucket of limit tokens in a hash, refilled at limit per window: a burst of limit, then the refill rate.</source>
+        <translation>Một thùng chứa limit token trong một hash, được nạp lại limit token mỗi cửa sổ: cho qua một burst bằng limit, rồi theo tốc độ nạp lại.</translation>
+    </message>
+    <message>
+        <source>GCRA</source>
+        <translation>GCRA</translation>
+    </message>
+    <message>
+        <source>One theoretical arrival time per client: requests window / limit apart, with a burst of limit allowed.</source>
+        <translation>Mỗi client một thời điểm đến lý thuyết: các request cách nhau window / limit, cho phép một burst bằng limit.</translation>
+    </message>
+    <message>
+        <source>list log</source>
+        <translation>list log</translation>
+    </message>
+    <message>
+        <source>LPUSH + LTRIM of the newest limit admitted times in a LIST: exact, with memory bounded by the limit.</source>
+        <translation>LPUSH + LTRIM giữ limit thời điểm được nhận mới nhất trong một LIST: chính xác, bộ nhớ bị chặn bởi limit.</translation>
+    </message>
 </context>
 <context>
     <name>LimiterExperiment</name>
@@ -1313,6 +1424,10 @@
     <message>
         <source>Cannot read the script&apos;s reply %1: expected {count, added, member} or a count.</source>
         <translation>Không đọc được phản hồi %1 của script: cần có dạng {count, added, member} hoặc một count.</translation>
+    </message>
+    <message>
+        <source>Cannot read the script&apos;s reply %1: expected {allowed, count} with allowed 1 or 0.</source>
+        <translation>Không đọc được phản hồi %1 của script: cần có dạng {allowed, count} với allowed là 1 hoặc 0.</translation>
     </message>
 </context>
 <context>
@@ -1951,6 +2066,10 @@
         <source>%1 replies did not say whether the call was admitted</source>
         <translation>%1 phản hồi không cho biết lệnh gọi có được cho qua hay không</translation>
     </message>
+    <message>
+        <source>{allowed, count}: the script&apos;s own decision (1 = admitted, 0 = refused) and what it counts against the limit</source>
+        <translation>{allowed, count}: quyết định của chính script (1 = được nhận, 0 = bị từ chối) và số nó đếm so với limit</translation>
+    </message>
 </context>
 <context>
     <name>RunView</name>
@@ -2033,10 +2152,6 @@
         <translation>một trong các giá trị %1</translation>
     </message>
     <message>
-        <source>burst, interval:MICROS or poisson:PER_MS</source>
-        <translation>burst, interval:MICROS hoặc poisson:PER_MS</translation>
-    </message>
-    <message>
         <source>a list of milliseconds</source>
         <translation>một danh sách các số millisecond</translation>
     </message>
@@ -2087,6 +2202,10 @@
     <message>
         <source>%1 holds more than %2 bytes: too large for a scenario file. Give the path of a scenario&apos;s JSON file.</source>
         <translation>%1 chứa hơn %2 byte: quá lớn đối với một tệp kịch bản. Hãy đưa đường dẫn của tệp JSON của một kịch bản.</translation>
+    </message>
+    <message>
+        <source>burst, interval:MICROS, poisson:PER_MS or bursts:N@MS</source>
+        <translation>burst, interval:MICROS, poisson:PER_MS hoặc bursts:N@MS</translation>
     </message>
 </context>
 <context>
