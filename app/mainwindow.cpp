@@ -23,6 +23,7 @@
 #include "serversession.h"
 #include "sweepwindow.h"
 #include "verticalscrollarea.h"
+#include "watchpanel.h"
 #include "zsetkeys.h"
 #include "zsetpanel.h"
 
@@ -121,6 +122,9 @@ MainWindow::MainWindow(QWidget* parent)
                    10000);
     });
     wireExperiment();
+    // Esc stops a watch as it stops a burst.
+    connect(m_watchPanel, &WatchPanel::runningChanged, this,
+            [this](bool watching) { m_stop->setEnabled(watching || m_experiment->isRunning()); });
     restoreSettings();
 }
 
@@ -158,6 +162,18 @@ void MainWindow::createDocks()
     lessonDock->setWidget(new VerticalScrollArea(m_lessonPanel, lessonDock));
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
     tabifyDockWidget(burstDock, lessonDock);
+
+    WatchPanel::Stage watch;
+    watch.session = m_session;
+    watch.timeline = m_left;
+    watch.timelineBusy = [this] { return m_experiment->isRunning(); };
+    m_watchPanel = new WatchPanel(watch, this);
+    auto* watchDock = new QDockWidget(this);
+    m_texts.add([watchDock] { watchDock->setWindowTitle(tr("Watch")); });
+    watchDock->setObjectName(QStringLiteral("WatchDock"));
+    watchDock->setWidget(new VerticalScrollArea(m_watchPanel, watchDock));
+    addDockWidget(Qt::LeftDockWidgetArea, watchDock);
+    tabifyDockWidget(lessonDock, watchDock);
     burstDock->raise();
     m_screenFit = new ScreenFit(this, zsetDock, lessonDock);
     m_presentation->setFitCheck([this] { return m_screenFit->fit(); });
@@ -212,6 +228,13 @@ void MainWindow::setPictureSize(QSize size)
     m_screenFit->setFixedRoom(size);
     resize(size);
     m_screenFit->fit();
+}
+
+void MainWindow::showWatch()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("WatchDock"));
+    dock->show();
+    dock->raise();
 }
 
 void MainWindow::showLesson()
@@ -289,7 +312,7 @@ void MainWindow::createMenus()
     connect(contrast, &QAction::toggled, m_presentation, &Presentation::setHighContrast);
     createLanguageMenu(view);
     view->addSeparator();
-    for (const char* name : {"BurstDock", "LessonDock", "ZsetDock"})
+    for (const char* name : {"BurstDock", "LessonDock", "WatchDock", "ZsetDock"})
         view->addAction(findChild<QDockWidget*>(QLatin1String(name))->toggleViewAction());
 
     auto* help = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
@@ -417,6 +440,7 @@ void MainWindow::fire()
 void MainWindow::stop()
 {
     m_experiment->stop();
+    m_watchPanel->stop();
 }
 
 void MainWindow::reset()
@@ -439,6 +463,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
         m_burstPanel->setRunning(true);
         m_fire->setEnabled(false);
         m_stop->setEnabled(true);
+        m_watchPanel->releaseTimeline(); // the burst takes the run view; the watch goes on
     }
     // The right side replays the left side's timestamps: the same origin lines them up.
     const qint64 origin
@@ -470,7 +495,7 @@ void MainWindow::onAllFinished()
     m_zsetPanel->refresh();
     m_burstPanel->setRunning(false);
     m_fire->setEnabled(true);
-    m_stop->setEnabled(false);
+    m_stop->setEnabled(m_watchPanel->isWatching());
     const QString figures = summary.addedKnown()
         ? tr("%L1 sent, %L2 stored, %L3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost)
         : tr("%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.", nullptr,

@@ -29,6 +29,7 @@ class ScreenFit;
 class ServerBar;
 class ElidingLabel;
 class ServerSession;
+class WatchPanel;
 class ZsetPanel;
 
 // The zsetlab window. It composes the panels and the core objects (the server session, the plan
@@ -63,11 +64,13 @@ public:
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    WatchPanel* watchPanel() const { return m_watchPanel; }
     // Pictures of a given size (headless exports): the window is that size and arranges its docks
     // as a screen of that size would have them, whatever the screen.
     void setPictureSize(QSize size);
     // Brings the lesson's dock to the front (it shares a tab with the Burst panel).
     void showLesson();
+    void showWatch();
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
     ZsetPanel* zsetPanel() const { return m_zsetPanel; }
@@ -137,6 +140,7 @@ private:
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
+    WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
     DebuggerView* m_debuggerView = nullptr;
     ScriptDoctorDialog* m_scriptDoctor = nullptr;

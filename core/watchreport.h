@@ -21,6 +21,10 @@ struct WatchRecord
     double score = 0;
     QByteArray member;
     Outcome outcome = Outcome::Stored;
+    // Right after this ZADD: the set's size (what a ZCARD that follows it counts, as a limiter's
+    // script does) and the requests in the window had each kept its own member (-1 unknown).
+    qint64 sizeAfter = -1;
+    qint64 truthAfter = -1;
 };
 
 // Where a key's requests came from: a script (by SHA1) or a client's own commands (by address).

@@ -315,6 +315,8 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
                 key->truth.clear();
             }
         }
+        made.sizeAfter = key->members.size();
+        made.truthAfter = key->truthKnown ? qint64(key->truth.size()) : -1;
         record(key, made);
     }
 }

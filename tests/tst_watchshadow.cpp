@@ -309,6 +309,16 @@ void TestWatchShadow::plainPipelineIsOneRequestPerZadd()
     QCOMPARE(key.sources.first().id, QByteArray("127.0.0.1:5000"));
     QVERIFY2(key.verdict().contains(QLatin1String("7 of 10 requests overwrote a member: the member is the time")),
              qPrintable(key.verdict()));
+
+    // Each ZADD's record carries what the ZCARD after it counted and the true count: the timeline's
+    // counts chart draws these two.
+    const QVector<WatchRecord> records = shadow.snapshot().keys.first().records;
+    QCOMPARE(records.size(), 10);
+    const qint64 counted[] = {1, 1, 1, 1, 2, 2, 2, 2, 3, 3};
+    for (int i = 0; i < 10; ++i) {
+        QCOMPARE(records.at(i).sizeAfter, counted[i]);
+        QCOMPARE(records.at(i).truthAfter, qint64(i + 1));
+    }
 }
 
 void TestWatchShadow::followsOnlyMatchingKeysAndDatabase()

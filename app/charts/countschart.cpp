@@ -334,7 +334,8 @@ void CountsChart::refresh()
         m_limit->clear();
     // Whole-number ticks, fitted to the data: a new range lays the whole chart out again, so
     // only when it changes.
-    const double xMax = std::max(m_requests - 1, 4);
+    // A watch does not know its requests ahead: the axis follows what came.
+    const double xMax = std::max({m_requests - 1, m_absorbed - 1, 4});
     const double yMax = double(std::max({m_top, m_limitValue, qint64(1)})) * 1.1;
     if (xMax != m_xRangeFor || yMax != m_yRangeFor) { // the burst's size: set once per burst
         m_xRangeFor = xMax;

@@ -141,6 +141,40 @@
     </message>
 </context>
 <context>
+    <name>WatchKeyModel</name>
+    <message numerus="yes">
+        <source>%n more request(s)</source>
+        <translation>
+            <numerusform>%n more request</numerusform>
+            <numerusform>%n more requests</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>WatchPanel</name>
+    <message numerus="yes">
+        <source>Watch %1 with MONITOR for up to %n s?</source>
+        <translation>
+            <numerusform>Watch %1 with MONITOR for up to %n s?</numerusform>
+            <numerusform>Watch %1 with MONITOR for up to %n s?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Watching Redis %1 for %2 s of %3: %Ln key(s), </source>
+        <translation>
+            <numerusform>Watching Redis %1 for %2 s of %3: %Ln key, </numerusform>
+            <numerusform>Watching Redis %1 for %2 s of %3: %Ln keys, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln request(s).</source>
+        <translation>
+            <numerusform>%Ln request.</numerusform>
+            <numerusform>%Ln requests.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ZsetModel</name>
     <message numerus="yes">
         <source>%n requests wrote this member: all but one were overwritten</source>

@@ -1,0 +1,320 @@
+#include "watchpanel.h"
+
+#include "runview.h"
+#include "serversession.h"
+#include "watchkeymodel.h"
+
+#include <QEvent>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+// Per key, the ZADDs kept for drawing a key chosen later (the watch itself keeps no history).
+constexpr qsizetype keptRecordsPerKey = 200'000;
+
+QByteArray nameOf(int db, const QByteArray& key)
+{
+    return QByteArray::number(db) + ':' + key;
+}
+} // namespace
+
+WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
+    : QWidget(parent)
+    , m_stage(stage)
+    , m_session(new WatchSession(this))
+    , m_model(new WatchKeyModel(this))
+{
+    m_confirm = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Watch this server?"), question, QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel)
+            == QMessageBox::Yes;
+    };
+
+    m_intro = new QLabel(this);
+    m_intro->setWordWrap(true);
+    m_pattern = new QLineEdit(QStringLiteral("*"), this);
+    m_pattern->setObjectName(QStringLiteral("WatchPattern"));
+    m_duration = new QSpinBox(this);
+    m_duration->setObjectName(QStringLiteral("WatchDuration"));
+    m_duration->setRange(1, 3600);
+    m_duration->setValue(60);
+    m_patternLabel = new QLabel(this);
+    m_durationLabel = new QLabel(this);
+    m_patternLabel->setBuddy(m_pattern);
+    m_durationLabel->setBuddy(m_duration);
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->addRow(m_patternLabel, m_pattern);
+    form->addRow(m_durationLabel, m_duration);
+
+    m_start = new QPushButton(this);
+    m_start->setObjectName(QStringLiteral("WatchStart"));
+    m_stop = new QPushButton(this);
+    m_stop->setObjectName(QStringLiteral("WatchStop"));
+    m_stop->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_stop);
+    buttons->addStretch();
+
+    m_cost = new QLabel(this);
+    m_cost->setWordWrap(true);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("WatchStatus"));
+    m_status->setWordWrap(true);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("WatchVerdict"));
+    m_verdict->setWordWrap(true);
+    QFont bold = m_verdict->font();
+    bold.setBold(true);
+    m_verdict->setFont(bold);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("WatchKeys"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setMinimumHeight(120);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_intro);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_cost);
+    layout->addWidget(m_status);
+    layout->addWidget(m_verdict);
+    layout->addWidget(m_table, 1);
+
+    connect(m_start, &QPushButton::clicked, this, &WatchPanel::start);
+    connect(m_stop, &QPushButton::clicked, this, &WatchPanel::stop);
+    connect(m_session, &WatchSession::started, this, &WatchPanel::onStarted);
+    connect(m_session, &WatchSession::snapshotAvailable, this, &WatchPanel::onSnapshot);
+    connect(m_session, &WatchSession::finished, this, &WatchPanel::onFinished);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid() && current.row() < m_model->keys().size()) {
+                    const WatchedKey& key = m_model->keys().at(current.row());
+                    if (!m_feeding || !m_feed.isFor(key)) // not when a new row only moved it
+                        showKey(key.db, key.key);
+                }
+            });
+    if (m_stage.session)
+        connect(m_stage.session, &ServerSession::stateChanged, this, &WatchPanel::retranslate);
+    retranslate();
+}
+
+void WatchPanel::retranslate()
+{
+    m_intro->setText(tr("Point zsetlab at the Redis your app uses and watch its limiter from the outside: the "
+                        "server's MONITOR stream shows every ZADD, and one that finds its member already there "
+                        "is an overwrite. zsetlab writes nothing."));
+    m_patternLabel->setText(tr("&Keys matching:"));
+    m_pattern->setToolTip(tr("Redis glob patterns, separated by spaces, e.g. rl:* limit:{user}*"));
+    m_durationLabel->setText(tr("Stop &after:"));
+    m_duration->setSuffix(tr(" s"));
+    m_start->setText(tr("&Watch"));
+    m_stop->setText(tr("Stop (Esc)"));
+    const bool own = m_stage.session && m_stage.session->origin() == RedisServerChoice::Origin::Private;
+    m_cost->setText(own ? tr("This is zsetlab's private server: run your app or zsetlab-cli against it and watch.")
+                        : tr("MONITOR costs the server a large share of its throughput (Redis's own figures: SET "
+                             "from about 95,000 to 42,000 requests/s with one monitor). The watch stops after the "
+                             "time above, or at once with Stop."));
+    showProgress();
+}
+
+void WatchPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+QString WatchPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString WatchPanel::verdictText() const
+{
+    return m_verdict->text();
+}
+
+bool WatchPanel::start()
+{
+    if (m_watching)
+        return false;
+    if (!m_stage.session || !m_stage.session->isUsable()) {
+        m_status->setText(tr("Not connected to Redis: use Connect… first."));
+        return false;
+    }
+    const RedisEndpoint endpoint = m_stage.session->endpoint();
+    if (m_stage.session->origin() != RedisServerChoice::Origin::Private) {
+        QString question
+            = tr("Watch %1 with MONITOR for up to %n s?", nullptr, m_duration->value()).arg(endpoint.address())
+            + QStringLiteral("\n\n") + m_cost->text();
+        if (!endpoint.isLocal())
+            question += QStringLiteral("\n\n")
+                + tr("This server is not on this machine: the watch slows it for everyone who uses it.");
+        if (!m_confirm(question)) {
+            m_status->setText(tr("Not watched."));
+            return false;
+        }
+    }
+    WatchSession::Settings settings;
+    settings.endpoint = endpoint;
+    settings.options = m_stage.session->options();
+    for (const QString& glob : m_pattern->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        settings.patterns.append(KeyPattern(glob.toUtf8()));
+    settings.duration = std::chrono::seconds(m_duration->value());
+    if (!m_session->start(settings))
+        return false;
+    m_model->clear();
+    m_records.clear();
+    m_latest = WatchSnapshot();
+    m_serverVersion.clear();
+    m_ended.clear();
+    m_feeding = false;
+    m_feed.reset(-1, {});
+    setWatching(true);
+    showProgress();
+    return true;
+}
+
+void WatchPanel::stop()
+{
+    if (m_watching)
+        m_session->stop();
+}
+
+void WatchPanel::setWatching(bool watching)
+{
+    m_watching = watching;
+    m_start->setEnabled(!watching);
+    m_stop->setEnabled(watching);
+    m_pattern->setEnabled(!watching);
+    m_duration->setEnabled(!watching);
+    emit runningChanged(watching);
+}
+
+void WatchPanel::onStarted(const QString& serverVersion)
+{
+    m_serverVersion = serverVersion;
+    showProgress();
+}
+
+void WatchPanel::onSnapshot(const WatchSnapshot& snapshot)
+{
+    keep(snapshot);
+    m_latest = snapshot;
+    m_model->setKeys(snapshot.keys);
+    feedTimeline(snapshot); // before a first choice below, which draws the kept records, these too
+    // The key on the timeline keeps its row selected when others come; the first key is shown
+    // until the user chooses one.
+    const int shown = m_feeding ? m_model->rowOf(m_feed.db(), m_feed.key()) : -1;
+    if (shown >= 0 && m_table->selectionModel()->currentIndex().row() != shown)
+        m_table->selectRow(shown);
+    else if (!m_table->selectionModel()->currentIndex().isValid() && !snapshot.keys.isEmpty())
+        m_table->selectRow(0);
+    m_table->resizeColumnsToContents();
+    showProgress();
+}
+
+void WatchPanel::onFinished(const WatchResult& result)
+{
+    onSnapshot(result.snapshot);
+    switch (result.end) {
+    case WatchResult::End::Duration:
+        m_ended = tr("The watch ended after %1 s.").arg(m_duration->value());
+        break;
+    case WatchResult::End::Stopped:
+        m_ended = tr("The watch was stopped.");
+        break;
+    case WatchResult::End::Failed:
+        m_ended = result.error.message;
+        break;
+    }
+    setWatching(false);
+    showProgress();
+}
+
+void WatchPanel::keep(const WatchSnapshot& snapshot)
+{
+    for (const WatchedKey& key : snapshot.keys) {
+        if (key.records.isEmpty())
+            continue;
+        QVector<WatchRecord>& kept = m_records[nameOf(key.db, key.key)];
+        const qsizetype room = keptRecordsPerKey - kept.size();
+        kept.append(key.records.mid(0, std::max<qsizetype>(0, std::min(room, key.records.size()))));
+    }
+}
+
+void WatchPanel::feedTimeline(const WatchSnapshot& snapshot)
+{
+    if (!m_feeding || !m_stage.timeline)
+        return;
+    for (const WatchedKey& key : snapshot.keys) {
+        if (m_feed.isFor(key))
+            m_stage.timeline->addBatch(m_feed.take(key));
+    }
+}
+
+void WatchPanel::showKey(int db, const QByteArray& key)
+{
+    const int row = m_model->rowOf(db, key);
+    if (row < 0 || !m_stage.timeline)
+        return;
+    if (m_stage.timelineBusy && m_stage.timelineBusy()) {
+        m_feeding = false;
+        m_status->setText(tr("A burst is using the timeline: choose the key again once it ends."));
+        return;
+    }
+    m_feeding = true;
+    m_feed.reset(db, key);
+    m_stage.timeline->setTitle(tr("Watched: %1").arg(QString::fromUtf8(key)));
+    m_stage.timeline->start(0, 0);
+    // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
+    WatchedKey whole = m_model->keys().at(row);
+    whole.records = m_records.value(nameOf(db, key));
+    m_stage.timeline->addBatch(m_feed.take(whole));
+}
+
+void WatchPanel::releaseTimeline()
+{
+    m_feeding = false;
+}
+
+void WatchPanel::showProgress()
+{
+    const QLocale locale;
+    QString status;
+    if (m_watching) {
+        status = m_serverVersion.isEmpty()
+            ? tr("Starting MONITOR…")
+            : tr("Watching Redis %1 for %2 s of %3: %Ln key(s), ", nullptr, int(m_latest.keys.size()))
+                    .arg(m_serverVersion)
+                    .arg(m_latest.elapsedMs / 1000)
+                    .arg(m_duration->value())
+                + tr("%Ln request(s).", nullptr, int(std::min<qint64>(m_latest.requests(), 2'000'000'000)));
+    } else if (!m_ended.isEmpty()) {
+        status = m_ended;
+    }
+    m_status->setText(status);
+    if (m_latest.keys.isEmpty())
+        m_verdict->setText(m_watching && !m_serverVersion.isEmpty()
+                               ? tr("No request reached a watched key yet: run your app (or zsetlab-cli run) "
+                                    "against this server, or check the pattern.")
+                               : QString());
+    else
+        m_verdict->setText(m_latest.verdict());
+}

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "watchreport.h"
+#include "watchsession.h"
+#include "watchtimelinefeed.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class RunView;
+class ServerSession;
+class WatchKeyModel;
+
+// Watch mode, beside Burst and Lesson: zsetlab reads the MONITOR stream of the server in use,
+// writes nothing, and shows each watched sorted set's requests and overwrites; the key chosen in
+// the table is drawn on the run view's timeline as a burst of zsetlab's own would be.
+class WatchPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    struct Stage
+    {
+        ServerSession* session = nullptr;
+        RunView* timeline = nullptr; // drawn on while the window fires no burst
+        std::function<bool()> timelineBusy; // a burst is using the run view
+    };
+    WatchPanel(const Stage& stage, QWidget* parent = nullptr);
+
+    // Asked before watching a server zsetlab did not start (MONITOR's cost) and, in other words,
+    // before one that is not on this machine; true to go on. A message box unless replaced.
+    void setConfirm(std::function<bool(const QString& question)> confirm) { m_confirm = std::move(confirm); }
+
+    bool isWatching() const { return m_watching; }
+    // False with the reason in the status line when nothing was started.
+    bool start();
+    void stop();
+    // A burst takes the run view: the watch goes on, its timeline comes back when a key is chosen.
+    void releaseTimeline();
+    void showKey(int db, const QByteArray& key);
+
+    WatchKeyModel* keys() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    QString statusText() const;
+    QString verdictText() const;
+    const WatchSnapshot& latest() const { return m_latest; }
+
+signals:
+    void runningChanged(bool watching);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void onStarted(const QString& serverVersion);
+    void onSnapshot(const WatchSnapshot& snapshot);
+    void onFinished(const WatchResult& result);
+    void keep(const WatchSnapshot& snapshot);
+    void feedTimeline(const WatchSnapshot& snapshot);
+    void showProgress();
+    void setWatching(bool watching);
+
+    Stage m_stage;
+    WatchSession* m_session = nullptr;
+    WatchKeyModel* m_model = nullptr;
+    WatchTimelineFeed m_feed;
+    bool m_feeding = false;
+    bool m_watching = false;
+    std::function<bool(const QString&)> m_confirm;
+    // Each key's ZADDs so far (snapshots hand on only what is new), so that a key chosen later is
+    // drawn whole; bounded per key.
+    QHash<QByteArray, QVector<WatchRecord>> m_records;
+    WatchSnapshot m_latest;
+    QString m_serverVersion;
+    QString m_ended;
+
+    QLabel* m_intro = nullptr;
+    QLabel* m_patternLabel = nullptr;
+    QLineEdit* m_pattern = nullptr;
+    QLabel* m_durationLabel = nullptr;
+    QSpinBox* m_duration = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_stop = nullptr;
+    QLabel* m_cost = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_verdict = nullptr;
+    QTableView* m_table = nullptr;
+};

@@ -1,0 +1,171 @@
+// Watch mode in the window: what its table, verdict and timeline say about an app's limiter is
+// what Redis did, read from the run's own summary and from the server.
+#include "charts/timelineview.h"
+#include "cliprocess.h"
+#include "limiterexperiment.h"
+#include "mainwindow.h"
+#include "numberspanel.h"
+#include "redisconnection.h"
+#include "runview.h"
+#include "serversession.h"
+#include "watchkeymodel.h"
+#include "watchpanel.h"
+#include "zsetkeys.h"
+
+#include <QAction>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QTableView>
+#include <QtTest>
+
+class TestWatchPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void showsWhatRedisDid_data();
+    void showsWhatRedisDid();
+    void asksBeforeWatchingAServerItDidNotStart();
+
+private:
+    void connectWindow(MainWindow& window, const PrivateRedisServer& server);
+};
+
+void TestWatchPanel::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    QStandardPaths::setTestModeEnabled(true);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    if (PrivateRedisServer::executable().isEmpty())
+        QSKIP("redis-server is not installed");
+}
+
+void TestWatchPanel::connectWindow(MainWindow& window, const PrivateRedisServer& server)
+{
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = server.endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+}
+
+void TestWatchPanel::showsWhatRedisDid_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("the member is the time") << QStringLiteral("now");
+    QTest::newRow("a unique member") << QStringLiteral("request-id");
+}
+
+void TestWatchPanel::showsWhatRedisDid()
+{
+    QFETCH(QString, strategy);
+    PrivateRedisServer server; // the app's server: one zsetlab did not start in this window
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    MainWindow window;
+    connectWindow(window, server);
+    WatchPanel* panel = window.watchPanel();
+    QString asked;
+    panel->setConfirm([&asked](const QString& question) {
+        asked = question;
+        return true;
+    });
+    window.showWatch();
+    QVERIFY(panel->start());
+    QVERIFY2(asked.contains(QLatin1String("MONITOR")), qPrintable(asked));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusText().contains(QLatin1String("Watching Redis")), 10000);
+    QVERIFY(window.stopAction()->isEnabled()); // Esc stops a watch
+
+    // The app: another process with its own limiter calls, on the same server.
+    const QByteArray key = "zsetlab:watched-" + strategy.toUtf8();
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
+                  QStringLiteral("--strategy"), strategy, QStringLiteral("--requests"), QStringLiteral("3000"),
+                  QStringLiteral("--key"), QString::fromUtf8(key.mid(8)), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+    const qint64 sent = summary.value(QLatin1String("sent")).toInteger();
+    const qint64 overwritten = summary.value(QLatin1String("overwritten")).toInteger();
+    const qint64 stored = summary.value(QLatin1String("stored")).toInteger();
+    QCOMPARE(sent, 3000);
+    QCOMPARE(overwritten > 0, strategy == QLatin1String("now"));
+    RedisConnection redis;
+    QVERIFY(redis.open(server.endpoint()));
+    const qint64 zcard = redis.command({"ZCARD", key}).toInteger();
+
+    const WatchKeyModel* keys = panel->keys();
+    auto cell = [keys, &key](int column) {
+        const int row = keys->rowOf(0, key);
+        return row < 0 ? QVariant() : keys->data(keys->index(row, column), WatchKeyModel::ValueRole);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(cell(WatchKeyModel::RequestsColumn).toLongLong(), sent, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(cell(WatchKeyModel::OverwritesColumn).toLongLong(), overwritten, 5000);
+    QCOMPARE(cell(WatchKeyModel::SizeColumn).toLongLong(), zcard);
+    // The true count is what a unique member would have kept: the set itself when members are
+    // unique; more than the set when requests shared members (the window may have trimmed some).
+    const qint64 trueCount = cell(WatchKeyModel::TrueCountColumn).toLongLong();
+    if (overwritten == 0)
+        QCOMPARE(trueCount, zcard);
+    else
+        QVERIFY2(trueCount >= zcard && trueCount <= sent, qPrintable(QString::number(trueCount)));
+    const QString shown = keys->data(keys->index(keys->rowOf(0, key), WatchKeyModel::RequestsColumn)).toString();
+    QCOMPARE(shown, QLocale().toString(sent));
+    QVERIFY2(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key))).startsWith(QLatin1String("script ")),
+             qPrintable(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key)))));
+
+    // The verdict in words, with the run's own numbers.
+    if (overwritten > 0)
+        QVERIFY2(
+            panel->verdictText().contains(QStringLiteral("%1 of %2 requests overwrote a member: the member is the time")
+                                              .arg(QLocale().toString(overwritten), QLocale().toString(sent))),
+            qPrintable(panel->verdictText()));
+    else
+        QVERIFY2(panel->verdictText().contains(QLatin1String("None of 3,000 requests overwrote a member")),
+                 qPrintable(panel->verdictText()));
+
+    // The key's timeline: stored and overwritten as the run counted them, and its figures. The
+    // first key was chosen when it came (each request drawn once), and choosing it again draws it
+    // whole from what the panel kept.
+    RunView* timeline = window.runView(LimiterExperiment::Left);
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->timeline()->model().requests(), int(sent), 5000);
+    QCOMPARE(timeline->timeline()->model().laneTotal(0).overwritten, int(overwritten));
+    panel->showKey(0, key);
+    QCOMPARE(timeline->timeline()->model().requests(), int(sent));
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->timeline()->model().laneTotal(0).overwritten, int(overwritten), 5000);
+    QCOMPARE(timeline->timeline()->model().laneTotal(0).stored, int(stored));
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->numbers()->figure(QStringLiteral("overwritten")),
+                              QLocale().toString(overwritten), 5000);
+
+    // Esc ends the watch at once; what was seen stays.
+    window.stopAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isWatching(), 3000);
+    QVERIFY2(panel->statusText().contains(QLatin1String("stopped")), qPrintable(panel->statusText()));
+    QCOMPARE(cell(WatchKeyModel::OverwritesColumn).toLongLong(), overwritten);
+    QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+void TestWatchPanel::asksBeforeWatchingAServerItDidNotStart()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    MainWindow window;
+    connectWindow(window, server);
+    WatchPanel* panel = window.watchPanel();
+    QString asked;
+    panel->setConfirm([&asked](const QString& question) {
+        asked = question;
+        return false;
+    });
+    QVERIFY(!panel->start());
+    QVERIFY(!panel->isWatching());
+    QVERIFY2(asked.contains(QLatin1String("95,000 to 42,000")), qPrintable(asked));
+    QVERIFY2(asked.contains(server.endpoint().socketPath), qPrintable(asked));
+    QCOMPARE(panel->statusText(), QStringLiteral("Not watched."));
+    // Nothing reached the server: no MONITOR in its statistics.
+    RedisConnection redis;
+    QVERIFY(redis.open(server.endpoint()));
+    QVERIFY(!redis.command({"INFO", "commandstats"}).bytes().contains("cmdstat_monitor"));
+}
+
+QTEST_MAIN(TestWatchPanel)
+#include "tst_watchpanel.moc"
