@@ -122,6 +122,10 @@ MainWindow::MainWindow(QWidget* parent)
                    10000);
     });
     wireExperiment();
+    connect(m_watchPanel, &WatchPanel::scriptRequested, this, [this](const QString& name, const QByteArray& source) {
+        scriptDoctor()->setSource(name, source);
+        showScriptDoctor();
+    });
     // Esc stops a watch as it stops a burst.
     connect(m_watchPanel, &WatchPanel::runningChanged, this,
             [this](bool watching) { m_stop->setEnabled(watching || m_experiment->isRunning()); });

@@ -86,6 +86,9 @@ WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setMinimumHeight(120);
+    m_openScript = new QPushButton(this);
+    m_openScript->setObjectName(QStringLiteral("WatchOpenScript"));
+    m_openScript->setEnabled(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_intro);
@@ -95,9 +98,19 @@ WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(m_verdict);
     layout->addWidget(m_table, 1);
+    auto* below = new QHBoxLayout;
+    below->addWidget(m_openScript);
+    below->addStretch();
+    layout->addLayout(below);
 
     connect(m_start, &QPushButton::clicked, this, &WatchPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &WatchPanel::stop);
+    connect(m_openScript, &QPushButton::clicked, this, [this] {
+        const QByteArray sha = chosenScriptSha();
+        if (!sha.isEmpty())
+            emit scriptRequested(tr("script %1 (seen by the watch)").arg(QString::fromLatin1(sha.left(12))),
+                                 m_latest.scripts.value(sha));
+    });
     connect(m_session, &WatchSession::started, this, &WatchPanel::onStarted);
     connect(m_session, &WatchSession::snapshotAvailable, this, &WatchPanel::onSnapshot);
     connect(m_session, &WatchSession::finished, this, &WatchPanel::onFinished);
@@ -125,6 +138,9 @@ void WatchPanel::retranslate()
     m_duration->setSuffix(tr(" s"));
     m_start->setText(tr("&Watch"));
     m_stop->setText(tr("Stop (Esc)"));
+    m_openScript->setText(tr("Open Its Script in the Script Doctor…"));
+    m_openScript->setToolTip(tr("The Lua script behind the chosen key's calls, as the stream showed it (EVAL or "
+                                "SCRIPT LOAD while the watch ran)."));
     const bool own = m_stage.session && m_stage.session->origin() == RedisServerChoice::Origin::Private;
     m_cost->setText(own ? tr("This is zsetlab's private server: run your app or zsetlab-cli against it and watch.")
                         : tr("MONITOR costs the server a large share of its throughput (Redis's own figures: SET "
@@ -227,6 +243,7 @@ void WatchPanel::onSnapshot(const WatchSnapshot& snapshot)
     else if (!m_table->selectionModel()->currentIndex().isValid() && !snapshot.keys.isEmpty())
         m_table->selectRow(0);
     m_table->resizeColumnsToContents();
+    updateScriptButton();
     showProgress();
 }
 
@@ -287,6 +304,30 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     WatchedKey whole = m_model->keys().at(row);
     whole.records = m_records.value(nameOf(db, key));
     m_stage.timeline->addBatch(m_feed.take(whole));
+    updateScriptButton();
+}
+
+QByteArray WatchPanel::chosenScriptSha() const
+{
+    const int row = m_feeding ? m_model->rowOf(m_feed.db(), m_feed.key()) : m_table->currentIndex().row();
+    if (row < 0 || row >= m_model->keys().size())
+        return {};
+    // The source with the most requests whose body is known.
+    QByteArray best;
+    qint64 most = -1;
+    for (const WatchSource& source : m_model->keys().at(row).sources) {
+        if (source.kind == WatchSource::Kind::Script && source.requests > most
+            && m_latest.scripts.contains(source.id.toLower())) {
+            best = source.id.toLower();
+            most = source.requests;
+        }
+    }
+    return best;
+}
+
+void WatchPanel::updateScriptButton()
+{
+    m_openScript->setEnabled(!chosenScriptSha().isEmpty());
 }
 
 void WatchPanel::releaseTimeline()

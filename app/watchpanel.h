@@ -51,8 +51,13 @@ public:
     QString verdictText() const;
     const WatchSnapshot& latest() const { return m_latest; }
 
+    // The script behind the chosen key's calls, when the stream showed its body; empty otherwise.
+    QByteArray chosenScriptSha() const;
+
 signals:
     void runningChanged(bool watching);
+    // Open this script, seen in the stream, in the Script Doctor.
+    void scriptRequested(const QString& name, const QByteArray& source);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -66,6 +71,7 @@ private:
     void feedTimeline(const WatchSnapshot& snapshot);
     void showProgress();
     void setWatching(bool watching);
+    void updateScriptButton();
 
     Stage m_stage;
     WatchSession* m_session = nullptr;
@@ -88,6 +94,7 @@ private:
     QSpinBox* m_duration = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_stop = nullptr;
+    QPushButton* m_openScript = nullptr;
     QLabel* m_cost = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_verdict = nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
@@ -71,6 +72,9 @@ struct WatchSnapshot
     qint64 scriptCalls = 0;
     qint64 droppedKeys = 0;
     QVector<WatchedKey> keys;
+    // The bodies of the scripts seen in the stream (EVAL, SCRIPT LOAD), by SHA1 in lower case:
+    // what the window opens in the Script Doctor.
+    QHash<QByteArray, QByteArray> scripts;
 
     qint64 requests() const;
     qint64 overwrites() const;

@@ -534,6 +534,7 @@ WatchSnapshot WatchShadow::snapshot(bool takeRecords)
     result.droppedLines = m_droppedLines;
     result.droppedKeys = m_droppedKeys;
     result.scriptCalls = m_scriptCalls;
+    result.scripts = m_scripts;
     result.keys.reserve(m_keys.size());
     for (const auto& key : std::as_const(m_keys)) {
         if (key->expiresAtMs != noDeadline && m_nowUs / 1000 > key->expiresAtMs)

@@ -2,20 +2,24 @@
 // what Redis did, read from the run's own summary and from the server.
 #include "charts/timelineview.h"
 #include "cliprocess.h"
+#include "limitercatalog.h"
 #include "limiterexperiment.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "redisconnection.h"
 #include "runview.h"
+#include "scriptdoctordialog.h"
 #include "serversession.h"
 #include "watchkeymodel.h"
 #include "watchpanel.h"
 #include "zsetkeys.h"
 
 #include <QAction>
+#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QPushButton>
 #include <QTableView>
 #include <QtTest>
 
@@ -135,6 +139,16 @@ void TestWatchPanel::showsWhatRedisDid()
     QCOMPARE(timeline->timeline()->model().laneTotal(0).stored, int(stored));
     QTRY_COMPARE_WITH_TIMEOUT(timeline->numbers()->figure(QStringLiteral("overwritten")),
                               QLocale().toString(overwritten), 5000);
+
+    // The script behind the key, as SCRIPT LOAD showed it in the stream, opens in the Script Doctor.
+    const QByteArray builtIn = LimiterCatalog::builtin(strategy)->script.source();
+    QCOMPARE(panel->chosenScriptSha(), QCryptographicHash::hash(builtIn, QCryptographicHash::Sha1).toHex());
+    auto* openScript = panel->findChild<QPushButton*>(QStringLiteral("WatchOpenScript"));
+    QVERIFY(openScript && openScript->isEnabled());
+    openScript->click();
+    QVERIFY(window.scriptDoctor()->isVisible());
+    QCOMPARE(window.scriptDoctor()->source(), builtIn);
+    window.scriptDoctor()->close();
 
     // Esc ends the watch at once; what was seen stays.
     window.stopAction()->trigger();

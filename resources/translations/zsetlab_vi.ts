@@ -3850,6 +3850,18 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
             <numerusform>%Ln request.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>script %1 (seen by the watch)</source>
+        <translation>script %1 (phiên theo dõi thấy được)</translation>
+    </message>
+    <message>
+        <source>Open Its Script in the Script Doctor…</source>
+        <translation>Mở script của nó trong Bác sĩ script…</translation>
+    </message>
+    <message>
+        <source>The Lua script behind the chosen key&apos;s calls, as the stream showed it (EVAL or SCRIPT LOAD while the watch ran).</source>
+        <translation>Script Lua đứng sau các lệnh gọi tới key đã chọn, đúng như luồng MONITOR cho thấy (EVAL hoặc SCRIPT LOAD trong lúc theo dõi).</translation>
+    </message>
 </context>
 <context>
     <name>WatchReport</name>
