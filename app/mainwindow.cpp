@@ -126,9 +126,19 @@ MainWindow::MainWindow(QWidget* parent)
         scriptDoctor()->setSource(name, source);
         showScriptDoctor();
     });
+    // The watched key's members, read as for a burst (ZRANGE, page by page), while it is drawn.
+    connect(m_watchPanel, &WatchPanel::keyShown, this, [this](int db, const QByteArray& key) {
+        if (db != m_session->endpoint().db)
+            return; // the table reads the session's database
+        m_zsetPanel->showKey(key, &m_left->writes(), tr("%1 (watched)").arg(QString::fromUtf8(key)));
+        m_zsetRefresh->start();
+    });
     // Esc stops a watch as it stops a burst.
-    connect(m_watchPanel, &WatchPanel::runningChanged, this,
-            [this](bool watching) { m_stop->setEnabled(watching || m_experiment->isRunning()); });
+    connect(m_watchPanel, &WatchPanel::runningChanged, this, [this](bool watching) {
+        m_stop->setEnabled(watching || m_experiment->isRunning());
+        if (!watching && !m_experiment->isRunning())
+            m_zsetRefresh->stop();
+    });
     restoreSettings();
 }
 

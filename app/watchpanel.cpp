@@ -305,6 +305,7 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     whole.records = m_records.value(nameOf(db, key));
     m_stage.timeline->addBatch(m_feed.take(whole));
     updateScriptButton();
+    emit keyShown(db, key);
 }
 
 QByteArray WatchPanel::chosenScriptSha() const

@@ -56,6 +56,8 @@ public:
 
 signals:
     void runningChanged(bool watching);
+    // The timeline now draws this key.
+    void keyShown(int db, const QByteArray& key);
     // Open this script, seen in the stream, in the Script Doctor.
     void scriptRequested(const QString& name, const QByteArray& source);
 

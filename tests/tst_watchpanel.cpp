@@ -13,6 +13,7 @@
 #include "watchkeymodel.h"
 #include "watchpanel.h"
 #include "zsetkeys.h"
+#include "zsetpanel.h"
 
 #include <QAction>
 #include <QCryptographicHash>
@@ -135,6 +136,8 @@ void TestWatchPanel::showsWhatRedisDid()
     QCOMPARE(timeline->timeline()->model().laneTotal(0).overwritten, int(overwritten));
     panel->showKey(0, key);
     QCOMPARE(timeline->timeline()->model().requests(), int(sent));
+    // Its members in the ZSET table, as Redis holds them.
+    QTRY_COMPARE_WITH_TIMEOUT(window.zsetPanel()->view()->model()->rowCount(), int(zcard), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(timeline->timeline()->model().laneTotal(0).overwritten, int(overwritten), 5000);
     QCOMPARE(timeline->timeline()->model().laneTotal(0).stored, int(stored));
     QTRY_COMPARE_WITH_TIMEOUT(timeline->numbers()->figure(QStringLiteral("overwritten")),

@@ -1693,6 +1693,10 @@
         <source>Watch</source>
         <translation>Theo dõi</translation>
     </message>
+    <message>
+        <source>%1 (watched)</source>
+        <translation>%1 (đang theo dõi)</translation>
+    </message>
 </context>
 <context>
     <name>ManualDialog</name>
