@@ -2,6 +2,8 @@
 
 #include "manualdialog.h"
 
+#include "algorithmswindow.h"
+
 #include "burstpanel.h"
 #include "charts/palette.h"
 #include "charts/timelineview.h"
@@ -269,6 +271,9 @@ void MainWindow::createMenus()
     // The rate sweep and the simulated app servers, in a window of their own.
     translated(view->addAction(QString(), this, [this] { SweepWindow::showFor(this, m_session); }),
                QT_TR_NOOP("Collision &Curve and Servers…"));
+    // The limiter algorithms on the same traffic: accuracy against memory.
+    translated(view->addAction(QString(), this, [this] { AlgorithmsWindow::showFor(this, m_session); }),
+               QT_TR_NOOP("Compare &Algorithms…"));
     view->addSeparator();
     QAction* zoomIn
         = translated(view->addAction(QString(), m_presentation, &Presentation::zoomIn), QT_TR_NOOP("Zoom &In"));
