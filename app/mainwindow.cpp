@@ -153,6 +153,7 @@ void MainWindow::createDocks()
     stage.zset = m_zsetPanel;
     stage.showScript = [this](const QString& id) { showScriptView(id); };
     stage.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    stage.traffic = [this] { return m_planModel->plan().burst; };
     m_lessonPanel = new LessonPanel(stage, this);
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
