@@ -353,15 +353,15 @@ void AlgorithmsWindow::validate()
 {
     const bool ok = plan(nullptr);
     if (!ok)
-        showProgress(
+        showLine(
             [this]() -> QString {
                 QString why;
                 plan(nullptr, &why);
                 return QStringLiteral("⚠ ") + why;
             },
             true);
-    else if (m_progress->property("warning").toBool())
-        showProgress([] { return QString(); });
+    else
+        showLine(m_status, m_statusWarning); // the last run's status, once the plan is fine again
     m_run->setEnabled(ok && !isRunning());
 }
 
@@ -497,6 +497,13 @@ void AlgorithmsWindow::exportPicture()
 }
 
 void AlgorithmsWindow::showProgress(std::function<QString()> text, bool warning)
+{
+    m_status = text;
+    m_statusWarning = warning;
+    showLine(std::move(text), warning);
+}
+
+void AlgorithmsWindow::showLine(std::function<QString()> text, bool warning)
 {
     m_progress->setProperty("warning", warning);
     // A warning in a colour that reads on light and dark.

@@ -80,7 +80,9 @@ private:
     void validate();
     void setRunning(bool running);
     // The progress line, made again in the new language on a language change.
+    // The status of the last run (kept: a plan warning shows in its place while the plan is invalid).
     void showProgress(std::function<QString()> text, bool warning = false);
+    void showLine(std::function<QString()> text, bool warning);
     void onProgress(int index, int answered, int total);
     void onAlgorithmFinished(const AlgorithmTally& tally);
     void onFinished();
@@ -106,6 +108,8 @@ private:
     QTableView* m_table = nullptr;
     AlgorithmsTableModel* m_model = nullptr;
     QElapsedTimer m_elapsed;
+    std::function<QString()> m_status = [] { return QString(); };
+    bool m_statusWarning = false;
     Retranslator m_texts;
     QString m_confirmedRemote; // the remote endpoint the user agreed to load
     BurstPlan m_traffic; // what the fields do not show (seed, pipeline), from the last plan set
