@@ -274,7 +274,7 @@ void MainWindow::createMenus()
                QT_TR_NOOP("Collision &Curve and Servers…"));
     // The limiter algorithms on the same traffic: accuracy against memory.
     translated(view->addAction(QString(), this, [this] { AlgorithmsWindow::showFor(this, m_session); }),
-               QT_TR_NOOP("Compare &Algorithms…"));
+               QT_TR_NOOP("Compare Al&gorithms…"));
     view->addSeparator();
     QAction* zoomIn
         = translated(view->addAction(QString(), m_presentation, &Presentation::zoomIn), QT_TR_NOOP("Zoom &In"));

@@ -3,6 +3,7 @@
 #include "chartlook.h"
 #include "palette.h"
 
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -95,52 +96,65 @@ void AlgorithmsChart::addTally(const AlgorithmTally& tally)
 
 void AlgorithmsChart::label()
 {
-    // Points close together share one label that names them all, so no label covers another: a
-    // point joins its neighbour when their bytes differ by less than a factor 2 and their wrong
-    // shares by less than a tenth of the axis. The label is text alone (a format without @xPoint or
-    // @yPoint shows itself), on the point with the fewest bytes of the group.
-    QList<int> order;
+    // Labels that would touch on screen merge into one that names every point of the group, so
+    // no label covers another: each group's label sits over its leftmost point, as wide as its
+    // text. The label is text alone (a format without @xPoint or @yPoint shows itself).
+    const QFontMetricsF metrics(labelFont());
+    struct Group
+    {
+        QList<int> members;
+        QPointF at; // the leftmost point, in pixels
+        QString text;
+    };
+    QList<Group> groups;
     for (int i = 0; i < m_points.size(); ++i)
-        order << i;
-    std::sort(order.begin(), order.end(), [this](int a, int b) {
-        const QPointF pa = m_points.at(a)->at(0);
-        const QPointF pb = m_points.at(b)->at(0);
-        return pa.y() != pb.y() ? pa.y() < pb.y() : pa.x() < pb.x();
-    });
-    const double band = (m_y->max() - m_y->min()) / 10;
-    QList<QList<int>> groups;
-    for (const int index : std::as_const(order)) {
-        const QPointF point = m_points.at(index)->at(0);
-        bool joined = false;
-        for (QList<int>& group : groups) {
-            for (const int member : std::as_const(group)) {
-                const QPointF other = m_points.at(member)->at(0);
-                if (std::abs(std::log10(point.x() / other.x())) < std::log10(2.0)
-                    && std::abs(point.y() - other.y()) < band) {
-                    group << index;
-                    joined = true;
-                    break;
-                }
+        groups.push_back({{i}, chart()->mapToPosition(m_points.at(i)->at(0), m_points.at(i)), m_points.at(i)->name()});
+    const auto touch = [&metrics](const Group& a, const Group& b) {
+        const double half = (metrics.horizontalAdvance(a.text) + metrics.horizontalAdvance(b.text)) / 2 + 2;
+        return std::abs(a.at.x() - b.at.x()) < half && std::abs(a.at.y() - b.at.y()) < metrics.height() * 1.5;
+    };
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (int a = 0; a < groups.size() && !merged; ++a) {
+            for (int b = a + 1; b < groups.size() && !merged; ++b) {
+                if (!touch(groups.at(a), groups.at(b)))
+                    continue;
+                Group& into = groups[a];
+                into.members += groups.at(b).members;
+                std::sort(into.members.begin(), into.members.end(),
+                          [this](int x, int y) { return m_points.at(x)->at(0).x() < m_points.at(y)->at(0).x(); });
+                into.at = chart()->mapToPosition(m_points.at(into.members.first())->at(0),
+                                                 m_points.at(into.members.first()));
+                QStringList names;
+                for (const int member : std::as_const(into.members))
+                    names << m_points.at(member)->name();
+                into.text = names.join(QStringLiteral(", "));
+                groups.removeAt(b);
+                merged = true;
             }
-            if (joined)
-                break;
-        }
-        if (!joined)
-            groups << QList<int> {index};
-    }
-    for (const QList<int>& group : std::as_const(groups)) {
-        QStringList names;
-        int first = group.first();
-        for (const int member : group) {
-            names << m_points.at(member)->name();
-            if (m_points.at(member)->at(0).x() < m_points.at(first)->at(0).x())
-                first = member;
-        }
-        for (const int member : group) {
-            m_points.at(member)->setPointLabelsVisible(member == first);
-            m_points.at(member)->setPointLabelsFormat(member == first ? names.join(QStringLiteral(", ")) : QString());
         }
     }
+    for (const Group& group : std::as_const(groups)) {
+        for (const int member : group.members) {
+            const bool shown = member == group.members.first();
+            m_points.at(member)->setPointLabelsVisible(shown);
+            m_points.at(member)->setPointLabelsFormat(shown ? group.text : QString());
+        }
+    }
+}
+
+QFont AlgorithmsChart::labelFont() const
+{
+    // A little smaller than the axes' numbers: ids side by side stay apart on a narrow chart.
+    QFont label = font();
+    label.setPointSizeF(font().pointSizeF() * 0.9);
+    return label;
+}
+
+void AlgorithmsChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event); // lays the chart out: the points' pixels change
+    label();
 }
 
 QString AlgorithmsChart::labelOf(const QString& id) const
@@ -195,9 +209,7 @@ void AlgorithmsChart::applyLook()
         series->setBorderColor(dark ? QColor(255, 255, 255) : QColor(0, 0, 0));
         series->setMarkerSize(marker);
         series->setPointLabelsColor(text);
-        QFont label = font();
-        label.setBold(true);
-        series->setPointLabelsFont(label);
+        series->setPointLabelsFont(labelFont());
         ++index;
     }
 }
@@ -215,8 +227,9 @@ void AlgorithmsChart::retranslate()
 void AlgorithmsChart::changeEvent(QEvent* event)
 {
     QChartView::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
         applyLook();
-    else if (event->type() == QEvent::LanguageChange)
+        label();
+    } else if (event->type() == QEvent::LanguageChange)
         retranslate();
 }

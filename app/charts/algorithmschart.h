@@ -37,12 +37,14 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void applyLook();
     void retranslate();
     void fitAxes();
     void label();
+    QFont labelFont() const;
 
     QVector<AlgorithmTally> m_tallies;
     QList<QScatterSeries*> m_points;

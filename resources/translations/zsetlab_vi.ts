@@ -1598,7 +1598,7 @@
     </message>
     <message>
         <source>&lt;p&gt;The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests per ms, one user&apos;s key holds %L3 members%4.&lt;/p&gt;&lt;p&gt;The action fires them in one millisecond at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE. What the cheaper ones give up:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, one counter: across a window boundary up to twice the limit gets through.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, two counters: an estimate that assumes the previous window&apos;s requests came evenly.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt;, one or two numbers: they limit a rate with a burst allowance, not the count in a sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; Compare Algorithms runs them all on other traffic.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng. Với window %L1 ms và tốc độ %2 request mỗi ms của bạn, key của một người dùng chứa %L3 member%4.&lt;/p&gt;&lt;p&gt;Thao tác này bắn chúng trong một millisecond vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng. Với window %L1 ms và tốc độ %2 request mỗi ms của bạn, key của một người dùng chứa %L3 member%4.&lt;/p&gt;&lt;p&gt;Thao tác này bắn chúng trong một millisecond vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Xem &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Measure the memory per user</source>
@@ -2014,8 +2014,8 @@
         <translation>&amp;Hướng dẫn sử dụng</translation>
     </message>
     <message>
-        <source>Compare &amp;Algorithms…</source>
-        <translation>So sánh &amp;thuật toán…</translation>
+        <source>Compare Al&amp;gorithms…</source>
+        <translation>So sánh thuật t&amp;oán…</translation>
     </message>
 </context>
 <context>
