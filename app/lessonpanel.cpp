@@ -23,7 +23,42 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <set>
+
+namespace {
+// "The price of the fix" fires at most this many requests per algorithm (a window of a busy
+// user's traffic can hold millions; the bytes per member stay the same).
+constexpr qint64 maxPriceRequests = 20'000;
+
+// Requests per ms in the user's traffic; a burst counts as its requests spread over one window.
+double ratePerMs(const BurstPlan& traffic)
+{
+    const double window = double(std::max<qint64>(traffic.windowMs, 1));
+    const Pacing& pacing = traffic.pacing;
+    switch (pacing.kind) {
+    case Pacing::Kind::Poisson:
+        return pacing.perMs;
+    case Pacing::Kind::Interval:
+        return pacing.intervalMicros > 0 ? 1000.0 / double(pacing.intervalMicros) : 1.0;
+    case Pacing::Kind::Bursts:
+        return pacing.intervalMicros > 0 ? pacing.burstSize * 1000.0 / double(pacing.intervalMicros)
+                                         : double(pacing.burstSize);
+    case Pacing::Kind::Burst:
+        break;
+    }
+    return double(traffic.requests) / window;
+}
+
+BurstPlan defaultTraffic()
+{
+    BurstPlan traffic;
+    traffic.windowMs = 1000;
+    traffic.pacing.kind = Pacing::Kind::Interval;
+    traffic.pacing.intervalMicros = 1000;
+    return traffic;
+}
+} // namespace
 
 LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
     : QWidget(parent)
@@ -97,6 +132,13 @@ LessonPanel::LessonPanel(LessonStage stage, QWidget* parent)
     connect(m_back, &QPushButton::clicked, this, &LessonPanel::back);
     connect(m_next, &QPushButton::clicked, this, &LessonPanel::next);
     connect(m_action, &QPushButton::clicked, this, &LessonPanel::runAction);
+    m_price = new AlgorithmComparison(this);
+    connect(m_price, &AlgorithmComparison::finished, this, [this](const ComparisonResult& result) {
+        const AlgorithmTally* log = nullptr;
+        for (const AlgorithmTally& tally : result.algorithms)
+            log = tally.id == QLatin1String("sliding-log") ? &tally : log;
+        finish([result] { return describePrice(result); }, nullptr, log ? log->admitted : -1);
+    });
     retranslate();
 }
 
@@ -613,7 +655,79 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                    QStringLiteral("now"),
                    {tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
                     {tr("about 1 second"), tr("about 17 minutes"), tr("until it is deleted")}}});
+
+    const BurstPlan traffic = m_stage.traffic ? m_stage.traffic() : defaultTraffic();
+    const ComparisonPlan price = pricePlan(traffic);
+    QString capped;
+    if (std::llround(ratePerMs(traffic) * double(price.burst.windowMs)) > maxPriceRequests)
+        capped = tr(" (measured on the first %L1: each member costs about the same)").arg(maxPriceRequests);
+    all.push_back(
+        {tr("The price of the fix"),
+         tr("<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
+            "admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests "
+            "per ms, one user's key holds %L3 members%4.</p>"
+            "<p>The action fires them in one millisecond at the sliding log and at four cheaper algorithms on "
+            "the real server, and reads each key's MEMORY USAGE. What the cheaper ones give up:</p>"
+            "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
+            "through.</li>"
+            "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
+            "came evenly.</li>"
+            "<li><b>token-bucket</b> and <b>gcra</b>, one or two numbers: they limit a rate with a burst "
+            "allowance, not the count in a sliding window.</li></ul>"
+            "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
+             .arg(price.burst.windowMs)
+             .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
+             .arg(price.burst.requests)
+             .arg(capped),
+         tr("Measure the memory per user"),
+         [this] { measurePrice(); },
+         QString(),
+         {tr("At your window and rate, how many entries will one user's sliding log keep?")}});
     return all;
+}
+
+ComparisonPlan LessonPanel::pricePlan(const BurstPlan& traffic)
+{
+    ComparisonPlan plan;
+    plan.burst.windowMs = std::max<qint64>(traffic.windowMs, 1);
+    const qint64 members
+        = std::clamp<qint64>(std::llround(ratePerMs(traffic) * double(plan.burst.windowMs)), 1, maxPriceRequests);
+    plan.burst.requests = int(members);
+    plan.burst.pacing = Pacing(); // one burst
+    plan.burst.clock = ClockKind::Frozen; // all in the window, none trimmed before the count
+    plan.burst.limit = members; // every request admitted: the log holds them all
+    plan.burst.pipeline = 64;
+    plan.limiters = {QStringLiteral("sliding-log"), QStringLiteral("fixed-window"), QStringLiteral("sliding-counter"),
+                     QStringLiteral("token-bucket"), QStringLiteral("gcra")};
+    return plan;
+}
+
+void LessonPanel::measurePrice()
+{
+    const ComparisonPlan plan = pricePlan(m_stage.traffic ? m_stage.traffic() : defaultTraffic());
+    if (!m_price->start(m_stage.session->endpoint(), plan, m_stage.session->options()))
+        finish([error = m_price->planError()] { return error; }, nullptr);
+}
+
+QString LessonPanel::describePrice(const ComparisonResult& result)
+{
+    if (result.failure.isFailure())
+        return tr("Failed: %1").arg(result.failure.message);
+    QString log;
+    QStringList cheaper;
+    for (const AlgorithmTally& tally : result.algorithms) {
+        const auto bytes = qint64(std::llround(tally.memoryBytesPerKey));
+        if (tally.id == QLatin1String("sliding-log")) {
+            const double perMember = tally.admitted > 0 ? tally.memoryBytesPerKey / double(tally.admitted) : 0;
+            log = tr("sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes per member)")
+                      .arg(tally.admitted)
+                      .arg(bytes)
+                      .arg(perMember, 0, 'f', 0);
+        } else {
+            cheaper << tr("%1: %L2 bytes").arg(tally.id).arg(bytes);
+        }
+    }
+    return tr("%1; cheaper: %2").arg(log, cheaper.join(QStringLiteral(", ")));
 }
 
 void LessonPanel::bringResultIntoView()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "algorithmcomparison.h"
 #include "burstsummary.h"
 #include "experimentplan.h"
 #include "taskthread.h"
@@ -34,6 +35,9 @@ struct LessonStage
     ZsetPanel* zset = nullptr;
     std::function<void(const QString& limiterId)> showScript;
     std::function<void(QWidget*)> spotlight;
+    // The user's own traffic (the Burst panel's plan): the window and rate "the price of the fix"
+    // is measured at. Unset: a 1000 ms window at 1 request per ms.
+    std::function<BurstPlan()> traffic;
 };
 
 // The guided lesson: one step at a time, each with a short text and, where it fits, an action
@@ -75,6 +79,12 @@ public:
     qint64 answer() const { return m_answers.value(m_step, -1); }
     // "Class: 3 · Redis: 1", in the current language; empty before the step ran or without a guess.
     QString guessVersusAnswer() const;
+
+    // "The price of the fix": the traffic it measures at (the user's window and rate, one user's
+    // window full of requests in one millisecond, the limit that many), and what it measured.
+    static ComparisonPlan pricePlan(const BurstPlan& traffic);
+    // The comparison "the price of the fix" ran last (empty before it ran).
+    const ComparisonResult& priceOfTheFix() const { return m_price->result(); }
 
 signals:
     void actionFinished();
@@ -148,4 +158,7 @@ private:
     QHash<int, qint64> m_answers; // by step, once run
     std::function<QString()> m_resultOf;
     TaskThread m_thread; // reads the lesson's facts (TTL) off the GUI thread
+    AlgorithmComparison* m_price = nullptr; // measures "the price of the fix" off the GUI thread
+    void measurePrice();
+    static QString describePrice(const ComparisonResult& result);
 };

@@ -2,6 +2,8 @@
 
 #include "manualdialog.h"
 
+#include "algorithmswindow.h"
+
 #include "burstpanel.h"
 #include "charts/palette.h"
 #include "charts/timelineview.h"
@@ -169,6 +171,7 @@ void MainWindow::createDocks()
     stage.zset = m_zsetPanel;
     stage.showScript = [this](const QString& id) { showScriptView(id); };
     stage.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    stage.traffic = [this] { return m_planModel->plan().burst; };
     m_lessonPanel = new LessonPanel(stage, this);
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
@@ -306,6 +309,9 @@ void MainWindow::createMenus()
     // The rate sweep and the simulated app servers, in a window of their own.
     translated(view->addAction(QString(), this, [this] { SweepWindow::showFor(this, m_session); }),
                QT_TR_NOOP("Collision &Curve and Servers…"));
+    // The limiter algorithms on the same traffic: accuracy against memory.
+    translated(view->addAction(QString(), this, [this] { AlgorithmsWindow::showFor(this, m_session); }),
+               QT_TR_NOOP("Compare Al&gorithms…"));
     view->addSeparator();
     QAction* zoomIn
         = translated(view->addAction(QString(), m_presentation, &Presentation::zoomIn), QT_TR_NOOP("Zoom &In"));

@@ -1,5 +1,6 @@
 #include "lessonpanel.h"
 #include "mainwindow.h"
+#include "planmodel.h"
 #include "runview.h"
 #include "scriptview.h"
 #include "serversession.h"
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <cmath>
 #include <set>
 
 class TestLesson : public QObject
@@ -27,6 +29,7 @@ private slots:
     void everyStepFiresTheLimiterItNames();
     void guessFirstSetsTheClassAgainstRedis();
     void resultComesIntoView();
+    void priceOfTheFixIsMeasuredOnRedis();
 
 private:
     void runStep(int step);
@@ -248,7 +251,14 @@ void TestLesson::guessFirstSetsTheClassAgainstRedis()
         LimiterExperiment* experiment = m_window->experiment();
         const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
         const BurstEngine& engine = experiment->engine(side);
-        if (question.contains(QLatin1String("How many members"))) {
+        if (question.contains(QLatin1String("sliding log"))) {
+            // The price of the fix: one member per request of the user's window, all admitted.
+            const ComparisonResult& price = m_lesson->priceOfTheFix();
+            QVERIFY(!price.algorithms.isEmpty());
+            QCOMPARE(price.algorithms.first().id, QStringLiteral("sliding-log"));
+            QCOMPARE(answer, price.algorithms.first().admitted);
+            QCOMPARE(answer, qint64(LessonPanel::pricePlan(m_window->planModel()->plan().burst).burst.requests));
+        } else if (question.contains(QLatin1String("How many members"))) {
             QCOMPARE(answer, redis.command({"ZCARD", engine.key()}).toInteger());
         } else if (question.contains(QLatin1String("admit"))) {
             const RequestLog& log = engine.log();
@@ -290,6 +300,67 @@ void TestLesson::guessFirstSetsTheClassAgainstRedis()
     QVERIFY(!m_lesson->findChild<QComboBox*>()->isVisible());
     QVERIFY(!QSettings().value(QStringLiteral("lesson/askFirst")).toBool());
     m_lesson->setAsksFirst(true);
+}
+
+// The last step measures what the fix costs at the user's window and rate: a sliding log of one
+// member per request, against algorithms that keep a counter or two, read with MEMORY USAGE.
+void TestLesson::priceOfTheFixIsMeasuredOnRedis()
+{
+    // The user's traffic: 0.5 requests per ms over a 2000 ms window, a log of 1000 members.
+    const ExperimentPlan before = m_window->planModel()->plan();
+    m_window->planModel()->edit([](ExperimentPlan& plan) {
+        plan.burst.windowMs = 2000;
+        plan.burst.pacing.kind = Pacing::Kind::Poisson;
+        plan.burst.pacing.perMs = 0.5;
+    });
+    const int step = m_lesson->stepCount() - 1;
+    m_lesson->goToStep(step);
+    QVERIFY2(m_lesson->stepTitle().contains(QLatin1String("price")), qPrintable(m_lesson->stepTitle()));
+    QVERIFY(m_lesson->stepLimiter().isEmpty()); // it fires the comparison, not the Burst panel's run
+    runStep(step);
+
+    const ComparisonResult& price = m_lesson->priceOfTheFix();
+    QVERIFY2(!price.failure.isFailure(), qPrintable(price.failure.message));
+    QCOMPARE(price.plan.burst.windowMs, 2000);
+    QCOMPARE(price.plan.burst.requests, 1000);
+    QCOMPARE(price.algorithms.size(), 5);
+    const AlgorithmTally& log = price.algorithms.first();
+    QCOMPARE(log.id, QStringLiteral("sliding-log"));
+    QCOMPARE(log.admitted, 1000); // one member per request: every one admitted, none trimmed
+    QCOMPARE(log.keys, 1);
+    QCOMPARE(m_lesson->answer(), 1000);
+    // Tens of bytes per member, and far more than any of the cheaper algorithms.
+    const double perMember = log.memoryBytesPerKey / double(log.admitted);
+    QVERIFY2(perMember > 20 && perMember < 200, qPrintable(QString::number(perMember)));
+    const QString text = m_lesson->resultText();
+    QVERIFY2(text.contains(QLocale().toString(qint64(std::llround(log.memoryBytesPerKey))) + QLatin1String(" bytes")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QLocale().toString(1000) + QLatin1String(" members")), qPrintable(text));
+    for (int i = 1; i < price.algorithms.size(); ++i) {
+        const AlgorithmTally& cheaper = price.algorithms.at(i);
+        QVERIFY2(cheaper.memoryBytesPerKey > 0 && cheaper.memoryBytesPerKey * 10 < log.memoryBytesPerKey,
+                 qPrintable(cheaper.id));
+        QVERIFY2(text.contains(cheaper.id + QLatin1String(": ")
+                               + QLocale().toString(qint64(std::llround(cheaper.memoryBytesPerKey)))),
+                 qPrintable(text));
+    }
+
+    // The same kind of key, made here: MEMORY USAGE of a ZSET of 1000 members of the same shape
+    // (member = a request id) is what the lesson reported, within the estimate's sampling.
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    QVERIFY(redis.command({"EXISTS", log.runKey}).toInteger() == 0); // the lesson left no key behind
+    const QByteArray key = TestRedis::uniqueKey("price");
+    RedisArgs zadd {"ZADD", key};
+    for (int i = 0; i < 1000; ++i) {
+        zadd << QByteArray::number(1'700'000'000'000LL) << log.runKey.right(8) + ':' + QByteArray::number(i);
+    }
+    QCOMPARE(redis.command(zadd).toInteger(), 1000);
+    const qint64 bytes = redis.command({"MEMORY", "USAGE", key, "SAMPLES", "0"}).toInteger();
+    redis.command({"DEL", key});
+    QVERIFY2(std::abs(double(bytes) - log.memoryBytesPerKey) < 0.2 * double(bytes),
+             qPrintable(QStringLiteral("here %1, the lesson %2").arg(bytes).arg(log.memoryBytesPerKey)));
+    m_window->planModel()->setPlan(before);
 }
 
 QTEST_MAIN(TestLesson)

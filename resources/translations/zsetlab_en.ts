@@ -2,6 +2,26 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AlgorithmsTableModel</name>
+    <message numerus="yes">
+        <source>%L1 bytes in %n key(s) in all</source>
+        <translation>
+            <numerusform>%L1 bytes in %n key in all</numerusform>
+            <numerusform>%L1 bytes in %n keys in all</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmsWindow</name>
+    <message numerus="yes">
+        <source>Done: %n algorithm(s) compared in %1 s on Redis %2.</source>
+        <translation>
+            <numerusform>Done: %n algorithm compared in %1 s on Redis %2.</numerusform>
+            <numerusform>Done: %n algorithms compared in %1 s on Redis %2.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BurstPanel</name>
     <message numerus="yes">
         <source>%n simulated app server(s), each with its own clock and connection.</source>

@@ -41,6 +41,294 @@
     </message>
 </context>
 <context>
+    <name>AlgorithmsChart</name>
+    <message>
+        <source>One point per algorithm: right costs more memory per user, up makes more wrong decisions than the exact sliding log.</source>
+        <translation>Mỗi thuật toán là một điểm: càng sang phải càng tốn bộ nhớ cho mỗi người dùng, càng lên cao càng quyết định sai nhiều hơn so với sliding log chính xác.</translation>
+    </message>
+    <message>
+        <source>Accuracy against memory</source>
+        <translation>Độ chính xác so với bộ nhớ</translation>
+    </message>
+    <message>
+        <source>memory per user, bytes (log scale)</source>
+        <translation>bộ nhớ cho mỗi người dùng, byte (thang log)</translation>
+    </message>
+    <message>
+        <source>wrong decisions, % of requests</source>
+        <translation>quyết định sai, % số request</translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmsExport</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmsTableModel</name>
+    <message numerus="yes">
+        <source>%L1 bytes in %n key(s) in all</source>
+        <translation>
+            <numerusform>tổng cộng %L1 byte trong %n key</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>over %L1 EVALSHA calls</source>
+        <translation>trên %L1 lệnh gọi EVALSHA</translation>
+    </message>
+    <message>
+        <source>algorithm</source>
+        <translation>thuật toán</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>cho qua</translation>
+    </message>
+    <message>
+        <source>over limit</source>
+        <translation>vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>under limit</source>
+        <translation>chặn oan</translation>
+    </message>
+    <message>
+        <source>bytes / user</source>
+        <translation>byte / người dùng</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>số key</translation>
+    </message>
+    <message>
+        <source>µs / call</source>
+        <translation>µs / lệnh gọi</translation>
+    </message>
+    <message>
+        <source>The limiter&apos;s catalog id (lua/&lt;id&gt;.lua).</source>
+        <translation>Id của limiter trong danh mục (lua/&lt;id&gt;.lua).</translation>
+    </message>
+    <message>
+        <source>Requests the algorithm admitted.</source>
+        <translation>Số request mà thuật toán cho qua.</translation>
+    </message>
+    <message>
+        <source>Admitted although the exact sliding log refuses them: more than the limit got through.</source>
+        <translation>Được cho qua dù sliding log chính xác từ chối: số request lọt qua nhiều hơn giới hạn.</translation>
+    </message>
+    <message>
+        <source>Refused although the exact sliding log admits them: a request within the limit was turned away.</source>
+        <translation>Bị từ chối dù sliding log chính xác cho qua: một request còn trong giới hạn đã bị chặn oan.</translation>
+    </message>
+    <message>
+        <source>MEMORY USAGE of one user&apos;s keys at the end of the run.</source>
+        <translation>MEMORY USAGE của các key của một người dùng khi lần chạy kết thúc.</translation>
+    </message>
+    <message>
+        <source>The keys that held data at the end, for all users.</source>
+        <translation>Số key còn chứa dữ liệu lúc kết thúc, tính cho mọi người dùng.</translation>
+    </message>
+    <message>
+        <source>Server time per EVALSHA call, from INFO commandstats before and after the run.</source>
+        <translation>Thời gian server cho mỗi lệnh gọi EVALSHA, lấy từ INFO commandstats trước và sau lần chạy.</translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmsWindow</name>
+    <message>
+        <source>Window boundary</source>
+        <translation>Ranh giới window</translation>
+    </message>
+    <message>
+        <source>Bursts every 250 ms</source>
+        <translation>Burst mỗi 250 ms</translation>
+    </message>
+    <message>
+        <source>Steady Poisson</source>
+        <translation>Poisson đều đặn</translation>
+    </message>
+    <message>
+        <source>Compare algorithms — zsetlab</source>
+        <translation>So sánh thuật toán — zsetlab</translation>
+    </message>
+    <message>
+        <source>your own traffic</source>
+        <translation>lưu lượng của bạn</translation>
+    </message>
+    <message>
+        <source>Traffic that shows the algorithms apart: it fills in the fields below.</source>
+        <translation>Lưu lượng làm lộ rõ khác biệt giữa các thuật toán: nó điền sẵn các ô bên dưới.</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation>&amp;Kịch bản</translation>
+    </message>
+    <message>
+        <source>Requests fired at each algorithm, the same for all.</source>
+        <translation>Số request bắn vào mỗi thuật toán, như nhau cho tất cả.</translation>
+    </message>
+    <message>
+        <source>&amp;Requests</source>
+        <translation>Số &amp;request</translation>
+    </message>
+    <message>
+        <source>When the requests arrive: burst (all at once), interval:MICROS (one every MICROS µs), poisson:PER_MS (random arrivals, PER_MS per ms on average) or bursts:N@MS (N requests in one instant every MS ms).</source>
+        <translation>Thời điểm các request đến: burst (tất cả cùng lúc), interval:MICROS (cứ MICROS µs một request), poisson:PER_MS (đến ngẫu nhiên, trung bình PER_MS request mỗi ms) hoặc bursts:N@MS (N request cùng một thời điểm, cứ MS ms một lần).</translation>
+    </message>
+    <message>
+        <source>e.g. bursts:100@1</source>
+        <translation>ví dụ bursts:100@1</translation>
+    </message>
+    <message>
+        <source>&amp;Pace</source>
+        <translation>&amp;Nhịp gửi</translation>
+    </message>
+    <message>
+        <source>the pace&apos;s own times</source>
+        <translation>thời điểm theo nhịp gửi</translation>
+    </message>
+    <message>
+        <source>all in one millisecond</source>
+        <translation>tất cả trong một millisecond</translation>
+    </message>
+    <message>
+        <source>The timestamps every algorithm gets: the arrival times of the pace, or one millisecond for all requests.</source>
+        <translation>Các timestamp mà mọi thuật toán nhận được: thời điểm đến theo nhịp gửi, hoặc cùng một millisecond cho mọi request.</translation>
+    </message>
+    <message>
+        <source>&amp;Timestamps</source>
+        <translation>&amp;Timestamp</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Window</source>
+        <translation>Độ dài &amp;window</translation>
+    </message>
+    <message>
+        <source>Requests each user may make per window.</source>
+        <translation>Số request mỗi người dùng được gửi trong một window.</translation>
+    </message>
+    <message>
+        <source>&amp;Limit</source>
+        <translation>&amp;Giới hạn</translation>
+    </message>
+    <message>
+        <source>Request i belongs to user i mod users; each user has its own keys and limit.</source>
+        <translation>Request i thuộc về người dùng i mod số người dùng; mỗi người dùng có key và giới hạn riêng.</translation>
+    </message>
+    <message>
+        <source>&amp;Users</source>
+        <translation>Số người &amp;dùng</translation>
+    </message>
+    <message>
+        <source>Run comparison</source>
+        <translation>Chạy so sánh</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Dừng</translation>
+    </message>
+    <message>
+        <source>Algorithms</source>
+        <translation>Thuật toán</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Tệp</translation>
+    </message>
+    <message>
+        <source>Export &amp;Table (CSV or JSON)…</source>
+        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Picture…</source>
+        <translation>Xuất &amp;hình ảnh…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>Đó&amp;ng</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;So sánh</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Chạy</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Dừng</translation>
+    </message>
+    <message>
+        <source>Pace: %1</source>
+        <translation>Nhịp gửi: %1</translation>
+    </message>
+    <message>
+        <source>Choose at least one algorithm.</source>
+        <translation>Hãy chọn ít nhất một thuật toán.</translation>
+    </message>
+    <message>
+        <source>Give a limit of 1 or more: the algorithms are compared on how they keep it.</source>
+        <translation>Hãy đặt giới hạn từ 1 trở lên: các thuật toán được so sánh ở cách chúng giữ giới hạn đó.</translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: connect in the main window first.</source>
+        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
+    </message>
+    <message>
+        <source>Algorithm %1 of %2 (%3): %L4 of %L5 requests</source>
+        <translation>Thuật toán %1/%2 (%3): %L4/%L5 request</translation>
+    </message>
+    <message>
+        <source>Failed: %1 (%2 of %3 algorithms measured)</source>
+        <translation>Thất bại: %1 (đo được %2/%3 thuật toán)</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 of %2 algorithms measured.</source>
+        <translation>Đã dừng: đo được %1/%2 thuật toán.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n algorithm(s) compared in %1 s on Redis %2.</source>
+        <translation>
+            <numerusform>Xong: đã so sánh %n thuật toán trong %1 s trên Redis %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>Xuất bảng</translation>
+    </message>
+    <message>
+        <source>Run a comparison first: the table is empty.</source>
+        <translation>Hãy chạy so sánh trước: bảng đang trống.</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
+        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Đã lưu %1</translation>
+    </message>
+    <message>
+        <source>Whole window</source>
+        <translation>Toàn bộ cửa sổ</translation>
+    </message>
+    <message>
+        <source>Accuracy against memory chart</source>
+        <translation>Biểu đồ độ chính xác so với bộ nhớ</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Bảng</translation>
+    </message>
+</context>
+<context>
     <name>BurstEngine</name>
     <message>
         <source>A burst is already running: stop it first.</source>
@@ -1300,6 +1588,42 @@
             <numerusform>%1: đã gửi %L2, lưu được %L3, ZSET có %Ln member</numerusform>
         </translation>
     </message>
+    <message>
+        <source> (measured on the first %L1: each member costs about the same)</source>
+        <translation> (đo trên %L1 request đầu: mỗi member tốn gần như nhau)</translation>
+    </message>
+    <message>
+        <source>The price of the fix</source>
+        <translation>Cái giá của cách sửa</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests per ms, one user&apos;s key holds %L3 members%4.&lt;/p&gt;&lt;p&gt;The action fires them in one millisecond at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE. What the cheaper ones give up:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, one counter: across a window boundary up to twice the limit gets through.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, two counters: an estimate that assumes the previous window&apos;s requests came evenly.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt;, one or two numbers: they limit a rate with a burst allowance, not the count in a sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; Compare Algorithms runs them all on other traffic.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng. Với window %L1 ms và tốc độ %2 request mỗi ms của bạn, key của một người dùng chứa %L3 member%4.&lt;/p&gt;&lt;p&gt;Thao tác này bắn chúng trong một millisecond vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Xem &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Measure the memory per user</source>
+        <translation>Đo bộ nhớ cho mỗi người dùng</translation>
+    </message>
+    <message>
+        <source>At your window and rate, how many entries will one user&apos;s sliding log keep?</source>
+        <translation>Với window và tốc độ của bạn, sliding log của một người dùng sẽ giữ bao nhiêu phần tử?</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Thất bại: %1</translation>
+    </message>
+    <message>
+        <source>sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes per member)</source>
+        <translation>sliding-log: %L1 member, %L2 byte cho mỗi người dùng (khoảng %L3 byte mỗi member)</translation>
+    </message>
+    <message>
+        <source>%1: %L2 bytes</source>
+        <translation>%1: %L2 byte</translation>
+    </message>
+    <message>
+        <source>%1; cheaper: %2</source>
+        <translation>%1; rẻ hơn: %2</translation>
+    </message>
 </context>
 <context>
     <name>LimiterCatalog</name>
@@ -1696,6 +2020,10 @@
     <message>
         <source>%1 (watched)</source>
         <translation>%1 (đang theo dõi)</translation>
+    </message>
+    <message>
+        <source>Compare Al&amp;gorithms…</source>
+        <translation>So sánh thuật t&amp;oán…</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,532 @@
+#include "algorithmswindow.h"
+
+#include "algorithmsexport.h"
+#include "algorithmstablemodel.h"
+#include "charts/algorithmschart.h"
+#include "firecontrol.h"
+#include "limitercatalog.h"
+#include "pictureexport.h"
+#include "presentation.h"
+#include "scenario.h"
+#include "serversession.h"
+
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+// The shipped traffic, with the names the picker shows.
+struct ShippedScenario
+{
+    const char* file;
+    const char* name;
+};
+const ShippedScenario shipped[] = {
+    {"algorithms-boundary-bursts.json", QT_TRANSLATE_NOOP("AlgorithmsWindow", "Window boundary")},
+    {"algorithms-bursts-at-rates.json", QT_TRANSLATE_NOOP("AlgorithmsWindow", "Bursts every 250 ms")},
+    {"algorithms-steady-poisson.json", QT_TRANSLATE_NOOP("AlgorithmsWindow", "Steady Poisson")},
+};
+
+// The defaults of `zsetlab-cli algorithms`.
+ComparisonPlan defaultPlan()
+{
+    ComparisonPlan plan;
+    plan.burst.requests = 2000;
+    QString unused;
+    Pacing::parse(QStringLiteral("poisson:2"), &plan.burst.pacing, &unused);
+    plan.burst.clock = ClockKind::Schedule;
+    plan.burst.windowMs = 1000;
+    plan.burst.limit = 100;
+    plan.burst.seed = 1;
+    plan.burst.pipeline = 32;
+    return plan;
+}
+} // namespace
+
+AlgorithmsWindow::AlgorithmsWindow(ServerSession* session, QWidget* parent)
+    : QMainWindow(parent)
+    , m_session(session)
+{
+    m_texts.add([this] { setWindowTitle(tr("Compare algorithms — zsetlab")); });
+    setObjectName(QStringLiteral("AlgorithmsWindow"));
+    m_comparison = new AlgorithmComparison(this);
+    m_model = new AlgorithmsTableModel(this);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(createControls());
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    m_chart = new AlgorithmsChart(split);
+    m_chart->setMinimumSize(420, 320);
+    m_table = new QTableView(split);
+    m_table->setModel(m_model);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    fitTable();
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setSizes({640, 480});
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    createMenus();
+    resize(1440, 720);
+
+    connect(m_run, &QPushButton::clicked, this, &AlgorithmsWindow::run);
+    connect(m_stop, &QPushButton::clicked, this, &AlgorithmsWindow::stop);
+    connect(m_comparison, &AlgorithmComparison::algorithmStarted, this,
+            [this](int index) { onProgress(index, 0, m_comparison->result().plan.burst.requests); });
+    connect(m_comparison, &AlgorithmComparison::progress, this, &AlgorithmsWindow::onProgress);
+    connect(m_comparison, &AlgorithmComparison::algorithmFinished, this, &AlgorithmsWindow::onAlgorithmFinished);
+    connect(m_comparison, &AlgorithmComparison::finished, this, &AlgorithmsWindow::onFinished);
+    setPlan(defaultPlan());
+    setRunning(false);
+}
+
+AlgorithmsWindow::~AlgorithmsWindow() = default;
+
+AlgorithmsWindow* AlgorithmsWindow::showFor(QWidget* owner, ServerSession* session)
+{
+    auto* window = owner->findChild<AlgorithmsWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!window)
+        window = new AlgorithmsWindow(session, owner);
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
+}
+
+QStringList AlgorithmsWindow::scenarioPaths()
+{
+    QStringList paths;
+    for (const ShippedScenario& scenario : shipped)
+        paths << QStringLiteral(":/algorithms/") + QLatin1String(scenario.file);
+    return paths;
+}
+
+QWidget* AlgorithmsWindow::createControls()
+{
+    auto* panel = new QWidget(this);
+    panel->setMaximumWidth(360);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(0, 0, 6, 0);
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+
+    m_scenario = new QComboBox(panel);
+    m_scenario->addItem(QString());
+    for (int i = 0; i < int(std::size(shipped)); ++i)
+        m_scenario->addItem(QString(), i);
+    m_scenario->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scenario->setMinimumContentsLength(16);
+    m_texts.add([this] {
+        m_scenario->setItemText(0, tr("your own traffic"));
+        for (int i = 0; i < int(std::size(shipped)); ++i)
+            m_scenario->setItemText(i + 1, tr(shipped[i].name));
+        m_scenario->setToolTip(tr("Traffic that shows the algorithms apart: it fills in the fields below."));
+    });
+    connect(m_scenario, &QComboBox::activated, this, [this](int index) {
+        if (index > 0)
+            chooseScenario(index - 1);
+    });
+    m_texts.addRow(form, m_scenario, m_scenario, [] { return tr("&Scenario"); });
+
+    m_requests = new QSpinBox(panel);
+    m_requests->setRange(1, 1'000'000);
+    m_requests->setSingleStep(1000);
+    m_requests->setGroupSeparatorShown(true);
+    m_texts.add([this] { m_requests->setToolTip(tr("Requests fired at each algorithm, the same for all.")); });
+    m_texts.addRow(form, m_requests, m_requests, [] { return tr("&Requests"); });
+
+    m_pace = new QLineEdit(panel);
+    m_texts.add([this] {
+        m_pace->setToolTip(tr("When the requests arrive: burst (all at once), interval:MICROS (one every MICROS "
+                              "µs), poisson:PER_MS (random arrivals, PER_MS per ms on average) or bursts:N@MS (N "
+                              "requests in one instant every MS ms)."));
+        m_pace->setPlaceholderText(tr("e.g. bursts:100@1"));
+    });
+    m_texts.addRow(form, m_pace, m_pace, [] { return tr("&Pace"); });
+
+    m_clock = new QComboBox(panel);
+    m_clock->addItem(QString(), int(ClockKind::Schedule));
+    m_clock->addItem(QString(), int(ClockKind::Frozen));
+    m_texts.add([this] {
+        m_clock->setItemText(0, tr("the pace's own times"));
+        m_clock->setItemText(1, tr("all in one millisecond"));
+        m_clock->setToolTip(tr("The timestamps every algorithm gets: the arrival times of the pace, or one "
+                               "millisecond for all requests."));
+    });
+    m_texts.addRow(form, m_clock, m_clock, [] { return tr("&Timestamps"); });
+
+    m_window = new QSpinBox(panel);
+    m_window->setRange(1, 86'400'000);
+    m_window->setGroupSeparatorShown(true);
+    m_texts.add([this] { m_window->setSuffix(tr(" ms")); });
+    m_texts.addRow(form, m_window, m_window, [] { return tr("&Window"); });
+
+    m_limit = new QSpinBox(panel);
+    m_limit->setRange(0, 100'000'000);
+    m_limit->setGroupSeparatorShown(true);
+    m_texts.add([this] { m_limit->setToolTip(tr("Requests each user may make per window.")); });
+    m_texts.addRow(form, m_limit, m_limit, [] { return tr("&Limit"); });
+
+    m_users = new QSpinBox(panel);
+    m_users->setRange(1, ComparisonPlan::maxUsers);
+    m_users->setGroupSeparatorShown(true);
+    m_texts.add([this] {
+        m_users->setToolTip(tr("Request i belongs to user i mod users; each user has its own keys and limit."));
+    });
+    m_texts.addRow(form, m_users, m_users, [] { return tr("&Users"); });
+    column->addLayout(form);
+    column->addWidget(createAlgorithmBoxes(panel));
+
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(panel);
+    m_run->setDefault(true);
+    m_stop = new QPushButton(panel);
+    m_texts.add([this] {
+        m_run->setText(tr("Run comparison"));
+        m_stop->setText(tr("Stop"));
+    });
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    column->addLayout(buttons);
+    m_progress = new QLabel(panel);
+    m_progress->setObjectName(QStringLiteral("ComparisonProgress"));
+    m_progress->setWordWrap(true);
+    m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_progress);
+    column->addStretch(1);
+
+    for (QSpinBox* box : {m_requests, m_window, m_limit, m_users})
+        connect(box, &QSpinBox::valueChanged, this, &AlgorithmsWindow::validate);
+    connect(m_pace, &QLineEdit::textChanged, this, &AlgorithmsWindow::validate);
+    return panel;
+}
+
+QWidget* AlgorithmsWindow::createAlgorithmBoxes(QWidget* parent)
+{
+    auto* group = new QGroupBox(parent);
+    auto* grid = new QGridLayout(group);
+    m_order = LimiterCatalog::algorithmIds();
+    for (int i = 0; i < m_order.size(); ++i) {
+        const QString id = m_order.at(i);
+        auto* box = new QCheckBox(group);
+        box->setChecked(true);
+        m_texts.add([box, id] {
+            const LimiterRef limiter = LimiterCatalog::builtin(id);
+            box->setText(id);
+            box->setToolTip(limiter->displayName() + QStringLiteral(": ") + limiter->displaySummary());
+        });
+        connect(box, &QCheckBox::toggled, this, &AlgorithmsWindow::validate);
+        grid->addWidget(box, i / 2, i % 2);
+        m_algorithms.insert(id, box);
+    }
+    m_texts.add([group] { group->setTitle(tr("Algorithms")); });
+    return group;
+}
+
+void AlgorithmsWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(QString());
+    QAction* exportTable = file->addAction(QString(), this, &AlgorithmsWindow::exportTable);
+    QAction* exportPicture
+        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &AlgorithmsWindow::exportPicture);
+    file->addSeparator();
+    QAction* close = file->addAction(QString(), QKeySequence::Close, this, &QWidget::close);
+    QMenu* compare = menuBar()->addMenu(QString());
+    QAction* run = compare->addAction(QString(), QKeySequence(Qt::Key_F5), this, &AlgorithmsWindow::run);
+    QAction* stop = compare->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &AlgorithmsWindow::stop);
+    m_texts.add([=] {
+        file->setTitle(tr("&File"));
+        exportTable->setText(tr("Export &Table (CSV or JSON)…"));
+        exportPicture->setText(tr("Export &Picture…"));
+        close->setText(tr("&Close"));
+        compare->setTitle(tr("&Compare"));
+        run->setText(tr("&Run"));
+        stop->setText(tr("&Stop"));
+    });
+}
+
+bool AlgorithmsWindow::plan(ComparisonPlan* plan, QString* error) const
+{
+    ComparisonPlan result;
+    result.burst = m_traffic;
+    result.burst.requests = m_requests->value();
+    QString why;
+    if (!Pacing::parse(m_pace->text().trimmed(), &result.burst.pacing, &why)) {
+        if (error)
+            *error = tr("Pace: %1").arg(why);
+        return false;
+    }
+    result.burst.clock = ClockKind(m_clock->currentData().toInt());
+    result.burst.windowMs = m_window->value();
+    result.burst.limit = m_limit->value();
+    result.users = m_users->value();
+    for (const QString& id : m_order) {
+        if (m_algorithms.value(id)->isChecked())
+            result.limiters << id;
+    }
+    if (result.limiters.isEmpty()) {
+        if (error)
+            *error = tr("Choose at least one algorithm.");
+        return false;
+    }
+    if (result.burst.limit < 1) {
+        if (error)
+            *error = tr("Give a limit of 1 or more: the algorithms are compared on how they keep it.");
+        return false;
+    }
+    why = result.validate();
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    if (plan)
+        *plan = result;
+    return true;
+}
+
+void AlgorithmsWindow::setPlan(const ComparisonPlan& plan)
+{
+    m_traffic = plan.burst;
+    m_requests->setValue(plan.burst.requests);
+    m_pace->setText(plan.burst.pacing.toString());
+    m_clock->setCurrentIndex(plan.burst.clock == ClockKind::Frozen ? 1 : 0);
+    m_window->setValue(int(std::min<qint64>(plan.burst.windowMs, m_window->maximum())));
+    m_limit->setValue(int(std::min<qint64>(plan.burst.limit, m_limit->maximum())));
+    m_users->setValue(plan.users);
+    const QStringList chosen = plan.limiterIds();
+    for (auto it = m_algorithms.cbegin(); it != m_algorithms.cend(); ++it)
+        it.value()->setChecked(chosen.contains(it.key()));
+    validate();
+}
+
+bool AlgorithmsWindow::chooseScenario(int index)
+{
+    const QString path = scenarioPaths().value(index);
+    Scenario scenario;
+    QString error;
+    if (path.isEmpty() || !Scenario::load(path, &scenario, &error)) {
+        showProgress([error] { return error; }, true);
+        return false;
+    }
+    ComparisonPlan chosen;
+    plan(&chosen); // keeps the users and the algorithms chosen, where the fields make a plan
+    chosen.users = m_users->value();
+    chosen.limiters.clear();
+    for (const QString& id : m_order) {
+        if (m_algorithms.value(id)->isChecked())
+            chosen.limiters << id;
+    }
+    if (chosen.limiters.isEmpty())
+        chosen.limiters = m_order;
+    chosen.burst = scenario.experiment.burst;
+    setPlan(chosen);
+    m_scenario->setCurrentIndex(index + 1);
+    return true;
+}
+
+void AlgorithmsWindow::validate()
+{
+    const bool ok = plan(nullptr);
+    if (!ok)
+        showLine(
+            [this]() -> QString {
+                QString why;
+                plan(nullptr, &why);
+                return QStringLiteral("⚠ ") + why;
+            },
+            true);
+    else
+        showLine(m_status, m_statusWarning); // the last run's status, once the plan is fine again
+    m_run->setEnabled(ok && !isRunning());
+}
+
+void AlgorithmsWindow::run()
+{
+    if (isRunning())
+        return;
+    ComparisonPlan comparisonPlan;
+    if (!plan(&comparisonPlan)) {
+        validate(); // shows why
+        return;
+    }
+    if (!m_session->isUsable()) {
+        showProgress([] { return tr("Not connected to Redis: connect in the main window first."); }, true);
+        return;
+    }
+    if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
+        return;
+    m_model->clear();
+    m_chart->clear();
+    if (!m_comparison->start(m_session->endpoint(), comparisonPlan, m_session->options())) {
+        showProgress([error = m_comparison->planError()] { return error; }, true);
+        return;
+    }
+    m_elapsed.start();
+    setRunning(true);
+}
+
+void AlgorithmsWindow::stop()
+{
+    m_comparison->stop();
+}
+
+void AlgorithmsWindow::setRunning(bool running)
+{
+    for (QWidget* field :
+         std::initializer_list<QWidget*> {m_scenario, m_requests, m_pace, m_clock, m_window, m_limit, m_users})
+        field->setEnabled(!running);
+    for (QCheckBox* box : std::as_const(m_algorithms))
+        box->setEnabled(!running);
+    m_stop->setEnabled(running);
+    m_run->setEnabled(!running);
+    if (!running)
+        validate();
+}
+
+void AlgorithmsWindow::onProgress(int index, int answered, int total)
+{
+    const QStringList ids = m_comparison->result().plan.limiterIds();
+    const QString id = ids.value(index);
+    const auto count = int(ids.size());
+    showProgress([=] {
+        return tr("Algorithm %1 of %2 (%3): %L4 of %L5 requests")
+            .arg(index + 1)
+            .arg(count)
+            .arg(id)
+            .arg(answered)
+            .arg(total);
+    });
+}
+
+void AlgorithmsWindow::onAlgorithmFinished(const AlgorithmTally& tally)
+{
+    m_model->addTally(tally);
+    m_chart->addTally(tally);
+    fitTable();
+}
+
+void AlgorithmsWindow::fitTable()
+{
+    // Wide enough for every column, so the numbers are never cut; the chart takes the rest.
+    m_table->resizeColumnsToContents();
+    const int width = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth()
+        + m_table->verticalScrollBar()->sizeHint().width();
+    m_table->setMinimumWidth(std::min(width, 640));
+    m_table->setMaximumWidth(std::max(width, 640));
+}
+
+void AlgorithmsWindow::onFinished()
+{
+    setRunning(false);
+    const ComparisonResult& done = m_comparison->result();
+    // The table and the chart hold exactly what the comparison measured.
+    m_model->setTallies(done.algorithms);
+    m_chart->setTallies(done.algorithms);
+    fitTable();
+    const double seconds = double(m_elapsed.elapsed()) / 1000.0;
+    const QString failure = done.failure.isFailure() ? done.failure.message : QString();
+    const auto measured = int(done.algorithms.size());
+    const auto planned = int(done.plan.limiterIds().size());
+    const bool stopped = done.stopped;
+    const QString version = done.serverVersion;
+    showProgress(
+        [=] {
+            if (!failure.isEmpty())
+                return tr("Failed: %1 (%2 of %3 algorithms measured)").arg(failure).arg(measured).arg(planned);
+            if (stopped)
+                return tr("Stopped: %1 of %2 algorithms measured.").arg(measured).arg(planned);
+            return tr("Done: %n algorithm(s) compared in %1 s on Redis %2.", nullptr, measured)
+                .arg(QLocale().toString(seconds, 'f', 1), version);
+        },
+        !failure.isEmpty());
+}
+
+bool AlgorithmsWindow::writeTable(const QString& path, QString* error) const
+{
+    return AlgorithmsExport::writeFile(result(), path, error);
+}
+
+void AlgorithmsWindow::exportTable()
+{
+    if (result().algorithms.isEmpty()) {
+        QMessageBox::information(this, tr("Export Table"), tr("Run a comparison first: the table is empty."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"), QStringLiteral("algorithms.csv"),
+                                                      tr("CSV tables (*.csv);;JSON documents (*.json)"));
+    QString error;
+    if (path.isEmpty())
+        return;
+    if (!writeTable(path, &error))
+        QMessageBox::warning(this, tr("Export Table"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void AlgorithmsWindow::exportPicture()
+{
+    const QString saved = PictureExport::exportWithDialog(
+        {{tr("Whole window"), this}, {tr("Accuracy against memory chart"), m_chart}, {tr("Table"), m_table}}, this);
+    if (!saved.isEmpty())
+        statusBar()->showMessage(tr("Saved %1").arg(saved), 5000);
+}
+
+void AlgorithmsWindow::showProgress(std::function<QString()> text, bool warning)
+{
+    m_status = text;
+    m_statusWarning = warning;
+    showLine(std::move(text), warning);
+}
+
+void AlgorithmsWindow::showLine(std::function<QString()> text, bool warning)
+{
+    m_progress->setProperty("warning", warning);
+    // A warning in a colour that reads on light and dark.
+    const bool dark = Presentation::isDark(palette());
+    m_progress->setStyleSheet(
+        warning ? QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#f0a070") : QStringLiteral("#b34700"))
+                : QString());
+    m_texts.setLive(m_progress, [this, text = std::move(text)] { m_progress->setText(text()); });
+}
+
+void AlgorithmsWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    m_texts.retranslate();
+    emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
+    fitTable();
+}
+
+void AlgorithmsWindow::closeEvent(QCloseEvent* event)
+{
+    // A hidden window should not keep loading the server.
+    m_comparison->stop();
+    event->accept();
+}
