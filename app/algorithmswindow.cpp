@@ -2,6 +2,7 @@
 
 #include "algorithmsexport.h"
 #include "algorithmstablemodel.h"
+#include "chartandtable.h"
 #include "charts/algorithmschart.h"
 #include "firecontrol.h"
 #include "limitercatalog.h"
@@ -18,15 +19,12 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -69,27 +67,9 @@ AlgorithmsWindow::AlgorithmsWindow(ServerSession* session, QWidget* parent)
     m_comparison = new AlgorithmComparison(this);
     m_model = new AlgorithmsTableModel(this);
 
-    auto* central = new QWidget(this);
-    auto* layout = new QHBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(createControls());
-    auto* split = new QSplitter(Qt::Horizontal, central);
-    m_chart = new AlgorithmsChart(split);
-    m_chart->setMinimumSize(420, 320);
-    m_table = new QTableView(split);
-    m_table->setModel(m_model);
-    m_table->setAlternatingRowColors(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
+    m_chart = new AlgorithmsChart;
+    m_table = ChartAndTable::arrange(this, createControls(), m_chart, m_model, {640, 480});
     fitTable();
-    split->addWidget(m_chart);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 0);
-    split->setSizes({640, 480});
-    layout->addWidget(split, 1);
-    setCentralWidget(central);
     createMenus();
     resize(1440, 720);
 
@@ -432,12 +412,7 @@ void AlgorithmsWindow::onAlgorithmFinished(const AlgorithmTally& tally)
 
 void AlgorithmsWindow::fitTable()
 {
-    // Wide enough for every column, so the numbers are never cut; the chart takes the rest.
-    m_table->resizeColumnsToContents();
-    const int width = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth()
-        + m_table->verticalScrollBar()->sizeHint().width();
-    m_table->setMinimumWidth(std::min(width, 640));
-    m_table->setMaximumWidth(std::max(width, 640));
+    ChartAndTable::fitTable(m_table, 640);
 }
 
 void AlgorithmsWindow::onFinished()

@@ -1,6 +1,7 @@
 #include "sweepwindow.h"
 
 #include "burstfields.h"
+#include "chartandtable.h"
 #include "charts/sweepchart.h"
 #include "firecontrol.h"
 #include "pictureexport.h"
@@ -15,15 +16,12 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -47,27 +45,9 @@ SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
     m_sweep = new RateSweep(this);
     m_model = new SweepTableModel(this);
 
-    auto* central = new QWidget(this);
-    auto* layout = new QHBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(createControls());
-    auto* split = new QSplitter(Qt::Horizontal, central);
-    m_chart = new SweepChart(split);
-    m_chart->setMinimumSize(420, 320);
-    m_table = new QTableView(split);
-    m_table->setModel(m_model);
-    m_table->setAlternatingRowColors(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
+    m_chart = new SweepChart;
+    m_table = ChartAndTable::arrange(this, createControls(), m_chart, m_model, {640, 380});
     fitTable();
-    split->addWidget(m_chart);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 0);
-    split->setSizes({640, 380}); // the chart gets the room; the table needs only its columns
-    layout->addWidget(split, 1);
-    setCentralWidget(central);
     createMenus();
     resize(1440, 720);
 
@@ -345,12 +325,7 @@ void SweepWindow::onPointFinished(const SweepPoint& point)
 
 void SweepWindow::fitTable()
 {
-    // Wide enough for every column, so the numbers are never cut; the chart takes the rest.
-    m_table->resizeColumnsToContents();
-    const int width = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth()
-        + m_table->verticalScrollBar()->sizeHint().width();
-    m_table->setMinimumWidth(std::min(width, 560));
-    m_table->setMaximumWidth(std::max(width, 560));
+    ChartAndTable::fitTable(m_table, 560);
 }
 
 void SweepWindow::onFinished()
