@@ -1,4 +1,5 @@
 #include "algorithmscommand.h"
+#include "appcommand.h"
 #include "clientscommand.h"
 #include "doctorcommand.h"
 #include "runcommand.h"
@@ -20,6 +21,7 @@ Commands:
   server      start a private redis-server and print its URL
   doctor      read your own limiter script (and with --live, probe it): does it count right?
   watch       watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
+  app         a demo app to watch: a limiter's traffic over several user keys, on the real clock
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
 )";
@@ -56,6 +58,8 @@ int main(int argc, char* argv[])
         return runDoctorCommand(arguments);
     if (command == QLatin1String("watch"))
         return runWatchCommand(arguments);
+    if (command == QLatin1String("app"))
+        return runAppCommand(arguments);
     QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;
     return 2;
 }

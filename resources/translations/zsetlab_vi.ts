@@ -329,6 +329,49 @@
     </message>
 </context>
 <context>
+    <name>AppTraffic</name>
+    <message>
+        <source>There is no limiter &quot;%1&quot;: use one of %2.</source>
+        <translation>Không có limiter &quot;%1&quot;: hãy dùng một trong %2.</translation>
+    </message>
+    <message>
+        <source>%1 decides by the limit: give a limit above 0.</source>
+        <translation>%1 quyết định theo giới hạn: hãy cho một giới hạn lớn hơn 0.</translation>
+    </message>
+    <message>
+        <source>The users must be from 1 to %1, not %2.</source>
+        <translation>Số người dùng phải từ 1 đến %1, không phải %2.</translation>
+    </message>
+    <message>
+        <source>The rate must be above 0 per ms and the duration from 1 to %1 ms.</source>
+        <translation>Tốc độ phải lớn hơn 0 mỗi ms và thời lượng từ 1 đến %1 ms.</translation>
+    </message>
+    <message>
+        <source>%1 per ms for %2 ms makes more than %3 requests: lower the rate or the duration.</source>
+        <translation>%1 mỗi ms trong %2 ms là hơn %3 yêu cầu: hãy giảm tốc độ hoặc thời lượng.</translation>
+    </message>
+    <message>
+        <source>The window must be at least 1 ms and the limit 0 or more.</source>
+        <translation>Cửa sổ phải ít nhất 1 ms và giới hạn từ 0 trở lên.</translation>
+    </message>
+    <message>
+        <source>The app is running: stop it first.</source>
+        <translation>Ứng dụng đang chạy: hãy dừng nó trước.</translation>
+    </message>
+    <message>
+        <source>Cannot load the script of %1: %2</source>
+        <translation>Không nạp được script của %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot send to the server: %1</source>
+        <translation>Không gửi được tới server: %1</translation>
+    </message>
+    <message>
+        <source>The server stopped answering: %1</source>
+        <translation>Server ngừng trả lời: %1</translation>
+    </message>
+</context>
+<context>
     <name>BurstEngine</name>
     <message>
         <source>A burst is already running: stop it first.</source>
