@@ -108,8 +108,15 @@ QString reportText(const WatchResult& result)
     if (s.keys.isEmpty()) {
         out << "  no sorted set matched\n";
     } else {
+        auto nameOf = [](const WatchedKey& key) {
+            const QString name = terminalSafe(QString::fromUtf8(key.key));
+            return key.db == 0 ? name : QStringLiteral("%1 (db %2)").arg(name).arg(key.db);
+        };
+        int width = 30; // the longest key's, so that the columns stay in line
+        for (const WatchedKey& key : s.keys)
+            width = std::max(width, int(std::min<qsizetype>(nameOf(key).size(), 100)));
         out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
-                   .arg(QStringLiteral("key"), -30)
+                   .arg(QStringLiteral("key"), -width)
                    .arg(QStringLiteral("requests"), 10)
                    .arg(QStringLiteral("zadds"), 10)
                    .arg(QStringLiteral("overwrites"), 10)
@@ -118,11 +125,8 @@ QString reportText(const WatchResult& result)
                    .arg(QStringLiteral("true"), 8)
                    .arg(QStringLiteral("from"));
         for (const WatchedKey& key : s.keys) {
-            QString name = terminalSafe(QString::fromUtf8(key.key));
-            if (key.db != 0)
-                name = QStringLiteral("%1 (db %2)").arg(name).arg(key.db);
             out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
-                       .arg(name, -30)
+                       .arg(nameOf(key), -width)
                        .arg(locale.toString(key.requests), 10)
                        .arg(locale.toString(key.zadds), 10)
                        .arg(locale.toString(key.overwrites), 10)

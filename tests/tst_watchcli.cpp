@@ -48,6 +48,7 @@ private slots:
     void reportsWhatTheRunOverwrote();
     void withoutMonitorPermissionExitsThree();
     void interruptedWatchPrintsWhatItSaw();
+    void tableColumnsStayInLineForLongKeys();
 
 private:
     std::unique_ptr<PrivateRedisServer> m_server;
@@ -170,6 +171,38 @@ void TestWatchCli::interruptedWatchPrintsWhatItSaw()
     const QByteArray out = watch.readAllStandardOutput();
     QVERIFY2(out.contains("watched Redis 7.0.15"), out.constData());
     app.command({"DEL", "zsetlab:cli-interrupted"});
+}
+
+void TestWatchCli::tableColumnsStayInLineForLongKeys()
+{
+    const QByteArray key = "zsetlab:app:20261201-150304-f7d41a:u0-a-long-user-key";
+    QProcess watch;
+    QByteArray err;
+    QVERIFY2(startWatch(watch,
+                        {QStringLiteral("--redis"), url(), QStringLiteral("--pattern"), QString::fromUtf8(key),
+                         QStringLiteral("--duration"), QStringLiteral("1500")},
+                        &err),
+             err.constData());
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    app.command({"ZADD", key, "7", "7"});
+    app.command({"ZADD", key, "7", "7"});
+    QVERIFY(watch.waitForFinished(20000));
+    QCOMPARE(watch.exitCode(), 1); // an overwrite was seen
+    const QList<QByteArray> lines = watch.readAllStandardOutput().split('\n');
+    QByteArray header, row;
+    for (const QByteArray& line : lines) {
+        if (line.trimmed().startsWith("key "))
+            header = line;
+        else if (line.trimmed().startsWith(key))
+            row = line;
+    }
+    QVERIFY2(!header.isEmpty() && !row.isEmpty(), lines.join('\n').constData());
+    // The requests column ends where its header does: "requests" over "2".
+    const qsizetype headerEnd = header.indexOf("requests") + qsizetype(qstrlen("requests"));
+    const qsizetype valueEnd = row.indexOf(" 2 ") + 2;
+    QCOMPARE(valueEnd, headerEnd);
+    app.command({"DEL", key});
 }
 
 QTEST_GUILESS_MAIN(TestWatchCli)
