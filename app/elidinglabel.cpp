@@ -84,7 +84,9 @@ void ElidingLabel::makeRoomForMessage()
 
 bool ElidingLabel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_bar && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+    // The event's type first: while the status bar is being destroyed (it is a plain QWidget by
+    // then), reading the QPointer<QStatusBar> would be a downcast to a type it no longer has.
+    if ((event->type() == QEvent::Resize || event->type() == QEvent::FontChange) && watched == m_bar)
         makeRoomForMessage();
     return QLabel::eventFilter(watched, event);
 }
