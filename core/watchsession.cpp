@@ -171,6 +171,61 @@ void WatchSession::run(Settings settings)
     const QByteArray noncePrefix = "zsetlab-watch-read-" + QByteArray::number(qint64(::getpid())) + '-';
     QByteArray pendingEcho; // the nonce whose ECHO went by; its ZRANGE comes next from the same client
 
+    // Reads what MONITOR sent; false when the server went away. *sawEnd: the ECHO of `endMarker`
+    // went by.
+    const auto readLines = [&](const QByteArray& endMarker, bool* sawEnd) {
+        const bool alive = monitor.readAvailable();
+        RedisReply reply;
+        while (monitor.nextReply(&reply)) {
+            MonitorLine line;
+            if (!MonitorLine::parse(reply.bytes(), &line)) {
+                shadow.feed(reply.bytes()); // counted as dropped
+                continue;
+            }
+            const QByteArray command = line.command();
+            if (command == "ECHO" && !endMarker.isEmpty() && line.arguments.value(1) == endMarker) {
+                *sawEnd = true;
+                continue;
+            }
+            if (command == "ECHO" && pending.contains(line.arguments.value(1))) {
+                pendingEcho = line.arguments.value(1);
+                pending[pendingEcho].echoSource = line.source;
+            } else if (!pendingEcho.isEmpty() && command == "ZRANGE"
+                       && line.source == pending.value(pendingEcho).echoSource) {
+                shadow.feed(line);
+                const PendingRead read = pending.take(pendingEcho);
+                shadow.setKnownState(read.db, read.key, read.members);
+                pendingEcho.clear();
+                continue;
+            }
+            shadow.feed(line);
+            for (const WatchShadow::KeyName& name : shadow.takeKeysToRead()) {
+                const QByteArray nonce = noncePrefix + QByteArray::number(++nonceCounter);
+                PendingRead read;
+                if (reader.read(name.db, name.key, nonce, &read))
+                    pending.insert(nonce, read);
+            }
+        }
+        return alive;
+    };
+    // At the end, everything the server ran before it is counted: an ECHO sent now comes after
+    // those commands in the stream, so reading up to it leaves none behind (bounded: 1 s; without
+    // the ECHO permission, what has arrived is all there is).
+    const auto catchUp = [&] {
+        const QByteArray marker = noncePrefix + "end";
+        RedisConnection echo;
+        if (!echo.open(settings.endpoint, settings.options) || echo.command({"ECHO", marker}).isError())
+            return;
+        QElapsedTimer waited;
+        waited.start();
+        bool seen = false;
+        while (!seen && waited.elapsed() < 1000) {
+            pollfd fd {monitor.socket(), POLLIN, 0};
+            if (::poll(&fd, 1, int(1000 - waited.elapsed())) <= 0 || !readLines(marker, &seen))
+                return;
+        }
+    };
+
     QElapsedTimer clock;
     clock.start();
     qint64 nextSnapshot = settings.snapshotInterval.count();
@@ -179,6 +234,7 @@ void WatchSession::run(Settings settings)
         const qint64 elapsed = clock.elapsed();
         if (elapsed >= durationMs) {
             result.end = WatchResult::End::Duration;
+            catchUp();
             break;
         }
         pollfd fds[2] = {{monitor.socket(), POLLIN, 0}, {m_wake, POLLIN, 0}};
@@ -190,38 +246,12 @@ void WatchSession::run(Settings settings)
         }
         if (fds[1].revents & POLLIN) {
             result.end = WatchResult::End::Stopped;
+            catchUp();
             break;
         }
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            const bool alive = monitor.readAvailable();
-            RedisReply reply;
-            while (monitor.nextReply(&reply)) {
-                MonitorLine line;
-                if (!MonitorLine::parse(reply.bytes(), &line)) {
-                    shadow.feed(reply.bytes()); // counted as dropped
-                    continue;
-                }
-                const QByteArray command = line.command();
-                if (command == "ECHO" && pending.contains(line.arguments.value(1))) {
-                    pendingEcho = line.arguments.value(1);
-                    pending[pendingEcho].echoSource = line.source;
-                } else if (!pendingEcho.isEmpty() && command == "ZRANGE"
-                           && line.source == pending.value(pendingEcho).echoSource) {
-                    shadow.feed(line);
-                    const PendingRead read = pending.take(pendingEcho);
-                    shadow.setKnownState(read.db, read.key, read.members);
-                    pendingEcho.clear();
-                    continue;
-                }
-                shadow.feed(line);
-                for (const WatchShadow::KeyName& name : shadow.takeKeysToRead()) {
-                    const QByteArray nonce = noncePrefix + QByteArray::number(++nonceCounter);
-                    PendingRead read;
-                    if (reader.read(name.db, name.key, nonce, &read))
-                        pending.insert(nonce, read);
-                }
-            }
-            if (!alive) {
+            bool unused = false;
+            if (!readLines({}, &unused)) {
                 result.end = WatchResult::End::Failed;
                 result.error.kind = RedisError::Kind::ConnectionLost;
                 result.error.message = Text::tr("The server at %1 went away during the watch (%2). The figures "

@@ -55,7 +55,8 @@ public:
 
     // False when a watch runs already.
     bool start(const Settings& settings);
-    // Ends the watch at once (from the owning thread or a signal handler's queued call).
+    // Ends the watch (from the owning thread or a signal handler's queued call). What the server ran
+    // before it is still counted: the watch reads on up to an ECHO it sends then (at most 1 s).
     void stop();
     bool isRunning() const { return m_thread.joinable() && !m_done; }
 
