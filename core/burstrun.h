@@ -43,7 +43,7 @@ public:
     qint64 finalCount() const { return m_finalCount; }
     qint64 membersAtEnd() const { return m_membersAtEnd; }
     double durationMs() const { return m_durationMs; }
-    qint64 startWallMs() const { return m_startWallMs; }
+    qint64 startWallMs() const { return m_startWallMs.load(); }
     bool allSent() const { return m_nextId.load() >= m_plan.requests; }
 
     // Any time: connections lost and not made again yet, why the latest was lost, and how many
@@ -109,7 +109,7 @@ private:
     std::vector<std::vector<int>> m_requestsOfClient; // with clients: the requests of each, by connection
     const int m_wakeFd; // eventfd: Stop wakes workers waiting in poll()
 
-    qint64 m_startWallMs = 0;
+    std::atomic<qint64> m_startWallMs {0}; // written by the coordinator, read by the owner thread's collect()
     qint64 m_startWallUs = 0;
     Clock::time_point m_startSteady;
     QString m_serverVersion;
