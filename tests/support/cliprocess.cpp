@@ -7,8 +7,14 @@ CliResult run(QProcess& process, const QString& program, const QStringList& argu
 {
     process.start(program, arguments);
     CliResult result;
-    if (!process.waitForFinished(timeoutMs))
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+        result.out = process.readAllStandardOutput();
+        result.err = "did not finish within " + QByteArray::number(timeoutMs)
+            + " ms; it printed: " + process.readAllStandardError();
         return result;
+    }
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     result.out = process.readAllStandardOutput();
     result.err = process.readAllStandardError();
