@@ -448,19 +448,11 @@ bool AlgorithmsWindow::writeTable(const QString& path, QString* error) const
 
 void AlgorithmsWindow::exportTable()
 {
-    if (result().algorithms.isEmpty()) {
-        QMessageBox::information(this, tr("Export Table"), tr("Run a comparison first: the table is empty."));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"), QStringLiteral("algorithms.csv"),
-                                                      tr("CSV tables (*.csv);;JSON documents (*.json)"));
-    QString error;
-    if (path.isEmpty())
-        return;
-    if (!writeTable(path, &error))
-        QMessageBox::warning(this, tr("Export Table"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    ChartAndTable::saveTable(this, result().algorithms.isEmpty(),
+                             {tr("Export Table"), tr("Run a comparison first: the table is empty."),
+                              QStringLiteral("algorithms.csv"), tr("CSV tables (*.csv);;JSON documents (*.json)"),
+                              tr("Saved %1")},
+                             [this](const QString& path, QString* error) { return writeTable(path, error); });
 }
 
 void AlgorithmsWindow::exportPicture()

@@ -1,10 +1,13 @@
 #include "chartandtable.h"
 
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTableView>
 
 namespace ChartAndTable {
@@ -40,5 +43,22 @@ void fitTable(QTableView* table, int widest)
         + table->verticalScrollBar()->sizeHint().width();
     table->setMinimumWidth(std::min(width, widest));
     table->setMaximumWidth(std::max(width, widest));
+}
+
+void saveTable(QMainWindow* window, bool empty, const SaveTexts& texts,
+               const std::function<bool(const QString& path, QString* error)>& write)
+{
+    if (empty) {
+        QMessageBox::information(window, texts.title, texts.empty);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(window, texts.title, texts.defaultName, texts.filters);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!write(path, &error))
+        QMessageBox::warning(window, texts.title, error);
+    else
+        window->statusBar()->showMessage(texts.saved.arg(path), 5000);
 }
 } // namespace ChartAndTable

@@ -355,19 +355,11 @@ bool SweepWindow::writeTable(const QString& path, QString* error) const
 
 void SweepWindow::exportTable()
 {
-    if (result().points.isEmpty()) {
-        QMessageBox::information(this, tr("Export Table"), tr("Run a sweep first: the table is empty."));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"), QStringLiteral("sweep.csv"),
-                                                      tr("CSV tables (*.csv);;JSON documents (*.json)"));
-    QString error;
-    if (path.isEmpty())
-        return;
-    if (!writeTable(path, &error))
-        QMessageBox::warning(this, tr("Export Table"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    ChartAndTable::saveTable(this, result().points.isEmpty(),
+                             {tr("Export Table"), tr("Run a sweep first: the table is empty."),
+                              QStringLiteral("sweep.csv"), tr("CSV tables (*.csv);;JSON documents (*.json)"),
+                              tr("Saved %1")},
+                             [this](const QString& path, QString* error) { return writeTable(path, error); });
 }
 
 void SweepWindow::exportPicture()
