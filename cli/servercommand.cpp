@@ -1,5 +1,6 @@
 #include "servercommand.h"
 
+#include "privaterediscluster.h"
 #include "privateredisserver.h"
 
 #include <QCommandLineParser>
@@ -13,9 +14,19 @@ int runServerCommand(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Start a private redis-server (unix socket in a private folder, no TCP port, no "
-                       "persistence), print its URL on stdout and keep it running until Ctrl+C or SIGTERM.\n\n"
-                       "Example: zsetlab-cli server"));
+                       "persistence), print its URL on stdout and keep it running until Ctrl+C or SIGTERM.\n"
+                       "With --cluster N: a Redis Cluster of N masters on free 127.0.0.1 ports (a password of "
+                       "its own, private folders); prints the URL of one node (any node routes), then the "
+                       "others on stderr.\n\n"
+                       "Examples: zsetlab-cli server\n"
+                       "          zsetlab-cli server --cluster 3"));
     parser.addHelpOption();
+    const QCommandLineOption cluster(QStringLiteral("cluster"),
+                                     QStringLiteral("Start a cluster of N masters (%1 to %2) instead of one server.")
+                                         .arg(1)
+                                         .arg(PrivateRedisCluster::maxMasters),
+                                     QStringLiteral("N"));
+    parser.addOption(cluster);
     parser.addPositionalArgument(QStringLiteral("server"), QStringLiteral("The command."));
     if (!parser.parse(arguments)) {
         QTextStream(stderr) << parser.errorText() << '\n';
@@ -23,6 +34,36 @@ int runServerCommand(const QStringList& arguments)
     }
     if (parser.isSet(QStringLiteral("help"))) {
         QTextStream(stdout) << parser.helpText();
+        return 0;
+    }
+
+    if (parser.isSet(cluster)) {
+        bool ok = false;
+        const int masters = parser.value(cluster).toInt(&ok);
+        if (!ok || masters < PrivateRedisCluster::minMasters || masters > PrivateRedisCluster::maxMasters) {
+            QTextStream(stderr) << "--cluster takes a number of masters from " << PrivateRedisCluster::minMasters
+                                << " to " << PrivateRedisCluster::maxMasters << ", not \"" << parser.value(cluster)
+                                << "\".\n";
+            return 2;
+        }
+        PrivateRedisCluster nodes(masters);
+        if (!nodes.start()) {
+            QTextStream(stderr) << nodes.errorString() << '\n';
+            return 3;
+        }
+        // The password is the cluster's own: print it whole, or the URL could not be used.
+        auto url = [&nodes](int i) {
+            return QStringLiteral("redis://:%1@127.0.0.1:%2").arg(nodes.password()).arg(nodes.port(i));
+        };
+        QTextStream(stdout) << url(0) << Qt::endl;
+        QTextStream err(stderr);
+        err << "Private Redis Cluster of " << masters << " masters running:";
+        for (int i = 0; i < nodes.size(); ++i)
+            err << "\n  " << url(i) << "  (folder " << nodes.node(i).folder() << ')';
+        err << "\nCtrl+C stops it and removes the folders." << Qt::endl;
+        onInterrupt([] { QCoreApplication::quit(); });
+        QCoreApplication::exec();
+        nodes.stop();
         return 0;
     }
 

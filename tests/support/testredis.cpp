@@ -22,6 +22,18 @@ PrivateRedisServer& server()
     return *instance;
 }
 
+PrivateRedisCluster& cluster()
+{
+    static std::unique_ptr<PrivateRedisCluster> instance;
+    if (!instance) {
+        instance = std::make_unique<PrivateRedisCluster>(3);
+        if (!instance->start())
+            qFatal("cannot start the test Redis Cluster: %s", qPrintable(instance->errorString()));
+        qAddPostRoutine([] { instance.reset(); });
+    }
+    return *instance;
+}
+
 RedisEndpoint endpoint()
 {
     return server().endpoint();

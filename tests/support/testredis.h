@@ -1,5 +1,6 @@
 #pragma once
 
+#include "privaterediscluster.h"
 #include "privateredisserver.h"
 #include "redisconnection.h"
 
@@ -11,6 +12,8 @@ PrivateRedisServer& server();
 RedisEndpoint endpoint();
 // A fresh connection to the shared server (asserts it opens).
 bool connect(RedisConnection& connection);
+// A private 3-master Redis Cluster on free 127.0.0.1 ports, started on first use (a few seconds).
+PrivateRedisCluster& cluster();
 // A key of the zsetlab prefix that no other test of this program uses.
 QByteArray uniqueKey(const char* purpose);
 } // namespace TestRedis
