@@ -64,7 +64,7 @@ qint64 AppPlan::requests() const
 
 QByteArray AppPlan::userKey(int user) const
 {
-    return users == 1 ? runKey : runKey + ":u" + QByteArray::number(user);
+    return users == 1 ? runKey : ZsetKeys::userOfRun(runKey, user);
 }
 
 qint64 AppResult::requests() const

@@ -1,5 +1,6 @@
 #include "zsetkeys.h"
 
+#include "keyslot.h"
 #include "limitercatalog.h"
 #include "redisconnection.h"
 
@@ -20,7 +21,17 @@ QByteArray freshRunKey()
 {
     const QByteArray stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toLatin1();
     const QByteArray nonce = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 16);
-    return QByteArray(prefix) + "run:" + stamp + '-' + nonce;
+    // The run's name is a hash tag: on a cluster the key and its companions ("...}:seq") share a
+    // slot, so a script that touches several of them runs on one node. userOfRun() keeps the tag.
+    return QByteArray(prefix) + "run:{" + stamp + '-' + nonce + '}';
+}
+
+QByteArray userOfRun(const QByteArray& runKey, int user)
+{
+    const QByteArray suffix = ":u" + QByteArray::number(user);
+    if (runKey.endsWith('}') && KeySlot::hashTag(runKey) != runKey)
+        return runKey.left(runKey.size() - 1) + suffix + '}';
+    return runKey + suffix;
 }
 
 QByteArray userKey(const QString& name)

@@ -10,8 +10,12 @@ class RedisConnection;
 namespace ZsetKeys {
 inline constexpr char prefix[] = "zsetlab:";
 
-// A key no earlier run used: zsetlab:run:<time>-<random>.
+// A key no earlier run used: zsetlab:run:{<time>-<random>}, its name a hash tag (keyslot.h).
 QByteArray freshRunKey();
+// The key of one of a run's users, its own limiter: "zsetlab:run:{T-R}" -> "zsetlab:run:{T-R:u7}",
+// a hash tag of its own so that on a cluster the users spread over the nodes while each user's
+// keys stay on one; a key without a closing hash tag gets ":u7" appended.
+QByteArray userOfRun(const QByteArray& runKey, int user);
 // A user-named key, kept under the prefix: "limiter" -> "zsetlab:limiter"; "zsetlab:x" stays.
 QByteArray userKey(const QString& name);
 // Empty when `name` can name a key; else why not. A control character would act on the terminal
