@@ -33,6 +33,13 @@ constexpr auto longestReconnectDelay = std::chrono::milliseconds(1000);
 // One attempt to connect again waits at most this long for the server: between attempts the
 // worker serves its other connections and sees Stop.
 constexpr auto reconnectAttemptTimeout = std::chrono::milliseconds(500);
+// On a cluster: a slot whose keys are on their way between nodes answers TRYAGAIN; the call goes
+// again after this pause. A lane sent to a node by ASK goes back to the slot map this often, to
+// leave the ASKINGs once the slot has moved for good.
+constexpr auto tryAgainPause = std::chrono::milliseconds(2);
+constexpr auto askingRecheck = std::chrono::milliseconds(100);
+// Following a redirect may take a new connection even when the plan allows no reconnecting.
+constexpr int rerouteForMs = 10'000;
 
 qint64 wallMicros()
 {
@@ -71,7 +78,8 @@ bool isScriptFault(const RedisReply& reply)
     if (isServerStateError(reply))
         return false;
     const QByteArray code = reply.errorCode();
-    return code == "WRONGTYPE" || code == "NOSCRIPT" || code == "NOPERM" || reply.bytes().contains("user_script")
+    return code == "WRONGTYPE" || code == "NOSCRIPT" || code == "NOPERM" || code == "CROSSSLOT"
+        || reply.bytes().contains("non local key") || reply.bytes().contains("user_script")
         || reply.bytes().contains("Error running script") || ScriptError::fromReply(reply.text()).line > 0;
 }
 
@@ -175,10 +183,12 @@ void BurstRun::coordinate()
     // Connect, check the key and load the script once before any request is sent, so that a
     // bad server, key or script fails the burst cleanly with nothing written.
     RedisConnection control;
-    if (!control.open(m_endpoint, m_options)) {
-        fail(BurstFailure::Kind::Connection, control.lastError().message);
+    QString why;
+    if (!openOnKeyNode(control, m_options, &why)) {
+        fail(BurstFailure::Kind::Connection, why);
         return announceEnd();
     }
+    m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
     if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
         fail(BurstFailure::Kind::Script, taken);
@@ -199,7 +209,7 @@ void BurstRun::coordinate()
     }
     for (int c = 0; c < m_plan.connectionCount() && !m_stop; ++c) {
         auto connection = std::make_unique<RedisConnection>();
-        if (!connection->open(m_endpoint, m_options)) {
+        if (!connection->open(control.endpoint(), m_options)) {
             fail(BurstFailure::Kind::Connection,
                  Text::tr("Connection %1 of %2: %3")
                      .arg(c + 1)
@@ -248,11 +258,11 @@ void BurstRun::coordinate()
     // The count left in the window when the burst ended; reads only. After Stop the server may
     // be the reason (paused, overloaded): do not wait long for it. When the server dropped
     // connections, the control connection is likely one of them: make it again first.
-    if (m_reconnects > 0) {
+    if (m_reconnects > 0 || m_cluster) { // on a cluster the key may have moved to another node
         ConnectOptions quick;
         quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
         quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
-        control.open(m_endpoint, quick);
+        openOnKeyNode(control, quick, &why);
     }
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
@@ -270,7 +280,7 @@ void BurstRun::coordinate()
             quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
             quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
             RedisConnection cleanup;
-            if (cleanup.open(m_endpoint, quick))
+            if (openOnKeyNode(cleanup, quick, &why))
                 m_plan.limiter->store.deleteKeys(cleanup, m_key);
         }
     }
@@ -323,6 +333,23 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     const auto replied = Clock::now();
     lane.waitingSince = replied;
 
+    if (call.id == -2) // the ASKING before a call on the node of an ASK
+        return;
+    if (m_cluster) {
+        const ClusterRedirect redirect = ClusterRedirect::of(reply);
+        if (redirect.isRedirect() || reply.errorCode() == "TRYAGAIN") {
+            // The call did not run: its slot is served by another node (MOVED), is moving there
+            // (ASK), or its keys are split between the two for a moment (TRYAGAIN). It goes again
+            // once the lane follows the redirect, so it is neither lost nor counted twice.
+            if (call.id >= 0)
+                lane.resend.push_back(call);
+            if (redirect.isRedirect())
+                lane.redirect = redirect;
+            else
+                lane.holdUntil = replied + tryAgainPause;
+            return;
+        }
+    }
     if (call.id < 0) { // our SCRIPT LOAD, sent after a NOSCRIPT
         lane.loadPending = false;
         if (isPermissionError(reply)) {
@@ -341,9 +368,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
             lane.inFlight.push_back({-1, 0, replied});
             lane.loadPending = true;
         }
-        lane.connection->append(callFor(call.id, call.now));
-        lane.inFlight.push_back(call);
-        lane.unflushed = true;
+        sendCall(lane, call);
         return;
     }
     RequestRecord record;
@@ -438,6 +463,8 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     lane.inFlight.clear();
     lane.loadPending = false;
     lane.unflushed = false;
+    lane.redirect = {}; // the calls to send again stay in lane.resend: they did not run
+    lane.asking = false;
     handOver(batch);
     if (m_plan.reconnectForMs <= 0) {
         lane.closed = true;
@@ -461,13 +488,67 @@ void BurstRun::closeDownLane(Lane& lane)
 {
     if (lane.down) {
         lane.down = false;
-        --m_lanesDown;
+        if (!lane.rerouting)
+            --m_lanesDown;
+        lane.rerouting = false;
     }
     lane.closed = true;
 }
 
+void BurstRun::sendCall(Lane& lane, const InFlight& call)
+{
+    if (lane.inFlight.empty())
+        lane.waitingSince = Clock::now();
+    if (lane.asking) {
+        lane.connection->append({QByteArrayLiteral("ASKING")});
+        lane.inFlight.push_back({-2, 0, call.sent});
+    }
+    lane.connection->append(callFor(call.id, call.now));
+    lane.inFlight.push_back(call);
+    lane.unflushed = true;
+}
+
+bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why)
+{
+    ClusterMap map;
+    {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        map = m_map;
+    }
+    const bool opened = openForKey(connection, m_endpoint, m_key, options, &map, why);
+    if (!map.isEmpty()) {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        m_map = map;
+    }
+    if (!opened && why->isEmpty())
+        *why = connection.lastError().message;
+    return opened;
+}
+
+void BurstRun::reroute(Lane& lane)
+{
+    // Like a lost connection made again at once, with nothing lost: no call is in flight, and
+    // the ones the old node refused wait in lane.resend.
+    const ClusterRedirect redirect = lane.redirect;
+    lane.redirect = {};
+    lane.asking = redirect.kind == ClusterRedirect::Kind::Ask;
+    lane.toNode = redirect.node; // none (port 0) when the lane goes back to the slot map
+    lane.down = true;
+    lane.rerouting = true;
+    lane.downSince = Clock::now();
+    lane.backoff = firstReconnectDelay;
+    lane.retryAt = lane.downSince;
+    lane.lostWhy = redirect.slot >= 0 ? Text::tr("the cluster moved slot %1 to %2:%3")
+                                            .arg(redirect.slot)
+                                            .arg(redirect.node.host)
+                                            .arg(redirect.node.port)
+                                      : Text::tr("the cluster's slot map changed");
+}
+
 bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
 {
+    if (!lane.resend.empty())
+        return true;
     if (lane.own)
         return lane.nextOwn < lane.own->size();
     return (claimed >= 0 && claimed < m_plan.requests) || m_nextId.load() < m_plan.requests;
@@ -476,7 +557,8 @@ bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
 void BurstRun::reconnect(Lane& lane)
 {
     using std::chrono::milliseconds;
-    const auto budget = milliseconds(m_plan.reconnectForMs);
+    const auto budget
+        = milliseconds(lane.rerouting ? std::max(m_plan.reconnectForMs, rerouteForMs) : m_plan.reconnectForMs);
     const auto left = std::chrono::duration_cast<milliseconds>(lane.downSince + budget - Clock::now());
     auto bounded = [left](milliseconds configured) {
         return std::max(milliseconds(10), std::min({configured, reconnectAttemptTimeout, left}));
@@ -488,7 +570,24 @@ void BurstRun::reconnect(Lane& lane)
     // A new context on this thread; the lost one is closed once swapped out.
     auto fresh = std::make_unique<RedisConnection>();
     QString why;
-    if (!fresh->open(m_endpoint, attempt)) {
+    bool opened = false;
+    if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
+        const RedisEndpoint node = ClusterMap::endpointOf(lane.toNode, m_endpoint);
+        if (m_endpoint.isLocal() && !node.isLocal()) {
+            closeDownLane(lane);
+            fail(BurstFailure::Kind::Connection,
+                 Text::tr("The cluster sent the key to %1, which is not on this machine: zsetlab does not fire at "
+                          "a server elsewhere without consent.")
+                     .arg(node.address()));
+            return;
+        }
+        opened = fresh->open(node, attempt);
+        if (!opened)
+            why = fresh->lastError().message;
+    } else {
+        opened = openOnKeyNode(*fresh, attempt, &why);
+    }
+    if (!opened && fresh->lastError().isError()) {
         const RedisError& error = fresh->lastError();
         const bool refused = error.kind == RedisError::Kind::PasswordRequired
             || error.kind == RedisError::Kind::WrongPassword || error.kind == RedisError::Kind::NoPermission
@@ -500,6 +599,8 @@ void BurstRun::reconnect(Lane& lane)
             return;
         }
         why = error.message;
+    } else if (!opened) {
+        // the slot map has no master for the key (a node is down): try again
     } else if (!loadScript(*fresh, &why)) {
         if (why.isEmpty()) { // loadScript() failed the run
             closeDownLane(lane);
@@ -514,8 +615,13 @@ void BurstRun::reconnect(Lane& lane)
         }
         lane.connection = m_connections[static_cast<size_t>(lane.index)].get();
         lane.down = false;
-        ++m_reconnects;
-        --m_lanesDown;
+        if (!lane.rerouting) {
+            ++m_reconnects;
+            --m_lanesDown;
+        }
+        lane.rerouting = false;
+        lane.toNode = {};
+        lane.askingSince = Clock::now();
         return;
     }
     if (Clock::now() - lane.downSince >= budget) {
@@ -559,14 +665,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     size_t nextLane = 0;
     const bool paced = m_plan.isPaced();
     auto dueAt = [this](int id) { return m_startSteady + std::chrono::microseconds(m_schedule[size_t(id)]); };
-    auto queueCall = [this](Lane& lane, int id) {
-        const qint64 now = nowFor(id, lane.index);
-        lane.connection->append(callFor(id, now));
-        if (lane.inFlight.empty())
-            lane.waitingSince = Clock::now();
-        lane.inFlight.push_back({id, now, Clock::now()});
-        lane.unflushed = true;
-    };
+    auto queueCall = [this](Lane& lane, int id) { sendCall(lane, {id, nowFor(id, lane.index), Clock::now()}); };
 
     while (true) {
         // 0. Make lost connections again once their backoff is over, while work is left for them.
@@ -579,7 +678,21 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                 reconnect(lane);
         }
 
-        // 1. Queue new calls on every connection with room, as long as they are due.
+        // 1. Send again, first and in their order, the calls a cluster node did not run.
+        for (Lane& lane : lanes) {
+            if (lane.asking && !lane.down && !lane.redirect.isRedirect()
+                && Clock::now() - lane.askingSince >= askingRecheck)
+                lane.redirect.kind = ClusterRedirect::Kind::Moved; // back to the slot map: has the slot moved for good?
+            if (lane.redirect.isRedirect() && lane.inFlight.empty() && !lane.down && !lane.closed)
+                reroute(lane);
+            while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline
+                   && !lane.redirect.isRedirect() && !lane.resend.empty() && Clock::now() >= lane.holdUntil) {
+                const InFlight call = lane.resend.front();
+                lane.resend.pop_front();
+                sendCall(lane, call);
+            }
+        }
+        // Queue new calls on every connection with room, as long as they are due.
         // Start at a rotating lane so that paced requests, one at a time, spread over all.
         bool exhausted = false;
         bool waitingForDue = false;
@@ -587,7 +700,10 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         const size_t start = nextLane;
         for (size_t l = 0; l < lanes.size(); ++l) {
             Lane& lane = lanes[(start + l) % lanes.size()];
-            while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline) {
+            while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline
+                   && !lane.redirect.isRedirect()) {
+                if (!lane.resend.empty())
+                    break; // sent first, above
                 if (lane.own) {
                     // A client's requests go out on its own connection, in its own order; the
                     // other clients do not wait for it.
@@ -623,8 +739,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         }
         if (!m_requestsOfClient.empty()) {
             waitingForDue = nextDue != Clock::time_point::max();
-            exhausted = std::all_of(lanes.begin(), lanes.end(),
-                                    [](const Lane& lane) { return lane.closed || lane.nextOwn >= lane.own->size(); });
+            exhausted = std::all_of(lanes.begin(), lanes.end(), [](const Lane& lane) {
+                return lane.closed || (lane.nextOwn >= lane.own->size() && lane.resend.empty());
+            });
         }
 
         // 2. Write what was queued.
@@ -634,6 +751,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             if (lane.closed)
                 continue;
             anyOpen = true; // a lost connection too: it may come back
+            anyInFlight = anyInFlight || !lane.resend.empty() || lane.redirect.isRedirect();
             if (lane.down)
                 continue;
             if (lane.unflushed) {
@@ -656,6 +774,8 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         for (Lane& lane : lanes) {
             if (lane.down) // lost in this round or before: wake up for its next try
                 deadline = std::min(deadline, lane.retryAt);
+            if (!lane.closed && !lane.down && !lane.resend.empty() && lane.inFlight.empty())
+                deadline = std::min(deadline, lane.holdUntil); // TRYAGAIN's pause
             if (lane.closed || lane.down || lane.inFlight.empty())
                 continue;
             polled.push_back({lane.connection->socket(), short(POLLIN | (lane.unflushed ? POLLOUT : 0)), 0});
@@ -694,6 +814,10 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                          Text::tr("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
                          &batch);
         }
+        // 5. Follow a cluster's redirects once the calls sent before them are answered.
+        for (Lane& lane : lanes)
+            if (lane.redirect.isRedirect() && lane.inFlight.empty() && !lane.down && !lane.closed)
+                reroute(lane);
         if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
             handOver(&batch);
             lastHandOver = now;

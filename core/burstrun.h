@@ -2,6 +2,7 @@
 
 #include "burstplan.h"
 #include "burstsummary.h"
+#include "clustermap.h"
 #include "redisconnection.h"
 #include "requestrecord.h"
 
@@ -55,7 +56,7 @@ public:
 private:
     struct InFlight
     {
-        int id; // -1: a SCRIPT LOAD
+        int id; // -1: a SCRIPT LOAD, -2: an ASKING
         qint64 now;
         Clock::time_point sent;
     };
@@ -77,6 +78,15 @@ private:
         Clock::time_point waitingSince; // the last sign of life while calls are in flight
         const std::vector<int>* own = nullptr; // with clients: this client's requests, in order
         size_t nextOwn = 0;
+        // On a cluster: calls the server did not run (MOVED, ASK, TRYAGAIN), sent again first once
+        // the lane is routed again; and the redirect to follow once the calls in flight are answered.
+        std::deque<InFlight> resend;
+        ClusterRedirect redirect;
+        bool rerouting = false; // down to follow a redirect, not lost: no outage to report
+        bool asking = false; // on the node of an ASK: every call goes behind an ASKING
+        Clock::time_point askingSince;
+        ClusterMap::Node toNode; // where a redirect sends the lane; none: by the slot map
+        Clock::time_point holdUntil; // after TRYAGAIN: a slot's keys are on their way between nodes
     };
 
     void coordinate();
@@ -86,7 +96,15 @@ private:
     // (plan.reconnectForMs); otherwise the run fails.
     void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
     void reconnect(Lane& lane);
+    // Follows lane.redirect: the lane connects again through the refreshed slot map (MOVED) or to
+    // the node of an ASK, then sends lane.resend.
+    void reroute(Lane& lane);
+    // Opens `connection` on the node that serves the run's key (the endpoint itself when it is
+    // not a cluster), refreshing the slot map on the way. False with *why.
+    bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why);
     void closeDownLane(Lane& lane);
+    // Queues one call (behind an ASKING on the node of an ASK).
+    void sendCall(Lane& lane, const InFlight& call);
     bool hasWorkLeft(const Lane& lane, int claimed) const;
     // SCRIPT LOAD on a connection. False after fail() with what went wrong, or, when the server
     // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
@@ -100,6 +118,9 @@ private:
     void handOver(std::vector<RequestRecord>* batch);
 
     const RedisEndpoint m_endpoint;
+    std::mutex m_mapMutex; // the slot map, shared by the workers that follow redirects
+    ClusterMap m_map;
+    std::atomic<bool> m_cluster {false};
     const ConnectOptions m_options;
     const BurstPlan m_plan;
     const LimiterScript m_script;

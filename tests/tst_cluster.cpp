@@ -1,0 +1,396 @@
+#include "burstengine.h"
+#include "clustermap.h"
+#include "keyslot.h"
+#include "limitercatalog.h"
+#include "testredis.h"
+#include "zsetkeys.h"
+
+#include <QtTest>
+
+namespace {
+BurstPlan planOf(const LimiterRef& limiter)
+{
+    BurstPlan plan;
+    plan.limiter = limiter;
+    plan.requests = 600;
+    plan.connections = 1; // one lane: the calls reach the limiter in their order on both servers
+    plan.pipeline = 16;
+    plan.windowMs = 1000; // longer than the traffic: the keys (PEXPIRE window) outlive the run
+    // The same `now`s on both servers, from a window's start: groups of 40 every 3 ms (in the
+    // limiter's own clock unit: its key's TTL is computed from it).
+    if (limiter->id == QLatin1String("microseconds"))
+        plan.clock = ClockKind::SystemUs;
+    auto nows = std::make_shared<std::vector<qint64>>();
+    for (int i = 0; i < plan.requests; ++i)
+        nows->push_back((1'800'000'000'000 + (i / 40) * 3) * plan.nowUnitsPerMs());
+    plan.replayNows = nows;
+    plan.limit = 60;
+    plan.seed = 7;
+    return plan;
+}
+
+BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key = nullptr)
+{
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    if (!engine.start(endpoint, plan))
+        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
+    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
+        qFatal("the burst did not finish within 120 s");
+    if (key)
+        *key = engine.key();
+    return finished.at(0).at(0).value<BurstSummary>();
+}
+
+// The node that serves `key`, connected.
+bool openOnNodeOf(RedisConnection& connection, const QByteArray& key)
+{
+    ClusterMap map;
+    QString error;
+    if (!openForKey(connection, TestRedis::cluster().endpoint(), key, {}, &map, &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return true;
+}
+
+QByteArray nodeId(RedisConnection& connection)
+{
+    return connection.command({"CLUSTER", "MYID"}).bytes();
+}
+
+qint64 infoField(RedisConnection& connection, const char* section, const QByteArray& field)
+{
+    const QByteArray text = connection.command({"INFO", section}).bytes();
+    for (const QByteArray& line : text.split('\n')) {
+        // "cmdstat_asking:calls=12,usec=..." and "errorstat_MOVED:count=3"
+        if (line.startsWith(QByteArray(field + ":calls=")) || line.startsWith(QByteArray(field + ":count=")))
+            return line.mid(line.indexOf('=') + 1).split(',').value(0).toLongLong();
+    }
+    return 0;
+}
+} // namespace
+
+class TestCluster : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void redirectIsRead_data();
+    void redirectIsRead();
+    void keySlotAgreesWithTheServer_data();
+    void keySlotAgreesWithTheServer();
+    void everyKeyIsServedWhereTheMapSays();
+    void runKeysShareASlotPerUser();
+    void limiterGivesTheSameTotalsAsOneServer_data();
+    void limiterGivesTheSameTotalsAsOneServer();
+    void aKeyWithoutAHashTagSaysHowToFixIt();
+    void reshardingMidBurstLosesNothing();
+    void slotMovedBetweenBurstsIsFollowed();
+    void serverCommandStartsAndRemovesACluster();
+};
+
+void TestCluster::initTestCase()
+{
+    QVERIFY(TestRedis::cluster().isRunning());
+    QCOMPARE(TestRedis::cluster().size(), 3);
+}
+
+void TestCluster::redirectIsRead_data()
+{
+    QTest::addColumn<QByteArray>("error");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("slot");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::newRow("moved") << QByteArray("MOVED 3999 127.0.0.1:6381") << int(ClusterRedirect::Kind::Moved) << 3999
+                           << QStringLiteral("127.0.0.1") << 6381;
+    QTest::newRow("ask") << QByteArray("ASK 12182 127.0.0.1:30002") << int(ClusterRedirect::Kind::Ask) << 12182
+                         << QStringLiteral("127.0.0.1") << 30002;
+    QTest::newRow("ipv6") << QByteArray("MOVED 1 ::1:7000") << int(ClusterRedirect::Kind::Moved) << 1
+                          << QStringLiteral("::1") << 7000;
+    QTest::newRow("other error") << QByteArray("ERR unknown command") << int(ClusterRedirect::Kind::None) << -1
+                                 << QString() << 0;
+    QTest::newRow("no port") << QByteArray("MOVED 12 somewhere") << int(ClusterRedirect::Kind::None) << -1 << QString()
+                             << 0;
+}
+
+void TestCluster::redirectIsRead()
+{
+    QFETCH(QByteArray, error);
+    QFETCH(int, kind);
+    // A real error reply, as the server sends it, read through hiredis.
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    const RedisReply reply = connection.command({"EVAL", "return redis.error_reply(ARGV[1])", "0", error});
+    QVERIFY(reply.isServerError());
+    const ClusterRedirect redirect = ClusterRedirect::of(reply);
+    QCOMPARE(int(redirect.kind), kind);
+    if (redirect.isRedirect()) {
+        QTEST(redirect.slot, "slot");
+        QTEST(redirect.node.host, "host");
+        QTEST(redirect.node.port, "port");
+    }
+}
+
+void TestCluster::keySlotAgreesWithTheServer_data()
+{
+    QTest::addColumn<QByteArray>("key");
+    for (const char* key : {"foo", "bar", "{user1000}.following", "{user1000}.followers", "foo{}{bar}", "foo{{bar}}zap",
+                            "foo{bar}{zap}", "{}", "}{", "123456789", "zsetlab:run:{20261201-165123-28f833}:seq"})
+        QTest::newRow(key) << QByteArray(key);
+    QTest::newRow("binary") << QByteArray("\x00\xff{\x01\x02}", 6);
+    QTest::newRow("empty") << QByteArray();
+}
+
+void TestCluster::keySlotAgreesWithTheServer()
+{
+    QFETCH(QByteArray, key);
+    RedisConnection connection;
+    QVERIFY(connection.open(TestRedis::cluster().endpoint()));
+    const RedisReply slot = connection.command({"CLUSTER", "KEYSLOT", key});
+    QVERIFY2(!slot.isError(), qPrintable(slot.text()));
+    QCOMPARE(KeySlot::of(key), int(slot.toInteger()));
+}
+
+void TestCluster::everyKeyIsServedWhereTheMapSays()
+{
+    RedisConnection any;
+    QVERIFY(any.open(TestRedis::cluster().endpoint()));
+    ClusterMap map;
+    QString error;
+    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QCOMPARE(map.masters().size(), 3);
+    const QVector<int> counts = map.slotCounts();
+    QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), KeySlot::count);
+    QSet<int> nodesUsed;
+    for (int i = 0; i < 60; ++i) {
+        const QByteArray key = ZsetKeys::freshRunKey() + QByteArray::number(i);
+        RedisConnection connection;
+        QVERIFY(openOnNodeOf(connection, key));
+        // A read on the wrong node would answer MOVED.
+        const RedisReply exists = connection.command({"EXISTS", key});
+        QVERIFY2(!exists.isError(), qPrintable(exists.text()));
+        QCOMPARE(connection.endpoint().port, map.masters()[map.masterOfKey(key)].port);
+        nodesUsed.insert(connection.endpoint().port);
+    }
+    QCOMPARE(nodesUsed.size(), 3);
+}
+
+void TestCluster::runKeysShareASlotPerUser()
+{
+    const QByteArray run = ZsetKeys::freshRunKey();
+    QCOMPARE(KeySlot::of(run), KeySlot::of(run + ":seq"));
+    const QByteArray user = ZsetKeys::userOfRun(run, 7);
+    QVERIFY(user.startsWith("zsetlab:run:{"));
+    QVERIFY(user.endsWith(":u7}"));
+    QCOMPARE(KeySlot::of(user), KeySlot::of(user + ":seq"));
+    QSet<int> userSlots;
+    for (int u = 0; u < 50; ++u)
+        userSlots.insert(KeySlot::of(ZsetKeys::userOfRun(run, u)));
+    QVERIFY2(userSlots.size() > 40, "the users' keys should spread over the slots");
+    QCOMPARE(ZsetKeys::userOfRun(QByteArrayLiteral("zsetlab:limiter"), 3), QByteArray("zsetlab:limiter:u3"));
+}
+
+void TestCluster::limiterGivesTheSameTotalsAsOneServer_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const LimiterRef& limiter : LimiterCatalog::all())
+        QTest::newRow(qPrintable(limiter->id)) << limiter->id;
+}
+
+void TestCluster::limiterGivesTheSameTotalsAsOneServer()
+{
+    QFETCH(QString, id);
+    const BurstPlan plan = planOf(LimiterCatalog::builtin(id));
+
+    QByteArray clusterKey;
+    const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
+    const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
+    QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));
+    QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));
+    QCOMPARE(cluster.sent, plan.requests);
+    QCOMPARE(cluster.errors, 0);
+    QCOMPARE(cluster.stored, single.stored);
+    QCOMPARE(cluster.overwritten, single.overwritten);
+    QCOMPARE(cluster.admitted, single.admitted);
+    QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);
+    QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);
+    QCOMPARE(cluster.finalCount, single.finalCount);
+    QCOMPARE(cluster.maxCount, single.maxCount);
+    // The run deleted its keys on the node that holds them.
+    RedisConnection node;
+    QVERIFY(openOnNodeOf(node, clusterKey));
+    QList<QByteArray> exists {"EXISTS"};
+    exists << plan.limiter->store.keysFor(clusterKey);
+    QCOMPARE(node.command(exists).toInteger(), 0LL);
+}
+
+void TestCluster::aKeyWithoutAHashTagSaysHowToFixIt()
+{
+    // sequence's counter, KEYS[2] = KEYS[1] .. ":seq", is on another slot without a hash tag.
+    BurstPlan plan = planOf(LimiterCatalog::builtin("sequence"));
+    plan.key = TestRedis::uniqueKey("no-tag");
+    QVERIFY(KeySlot::of(plan.key) != KeySlot::of(plan.key + ":seq"));
+    const BurstSummary summary = runToTheEnd(TestRedis::cluster().endpoint(), plan);
+    QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
+    QVERIFY2(summary.failure.message.contains(QLatin1String("hash tag")), qPrintable(summary.failure.message));
+    QVERIFY2(summary.failure.message.contains(QLatin1String("CROSSSLOT")), qPrintable(summary.failure.message));
+    QVERIFY2(summary.errors <= plan.pipeline, "the run should end at the first call");
+}
+
+// Moves the slot of a key to another master the way redis-cli --cluster reshard moves a slot:
+// IMPORTING on the target, MIGRATING on the source, MIGRATE of its keys (calls now get ASK from
+// the source), then the slot given to the target on every node (calls now get MOVED).
+struct SlotMove
+{
+    QByteArray slot;
+    RedisConnection source;
+    RedisConnection target;
+    QByteArray targetId;
+
+    bool begin(const QByteArray& key)
+    {
+        PrivateRedisCluster& cluster = TestRedis::cluster();
+        slot = QByteArray::number(KeySlot::of(key));
+        if (!openOnNodeOf(source, key))
+            return false;
+        for (int i = 0; i < cluster.size() && !target.isOpen(); ++i)
+            if (cluster.port(i) != source.endpoint().port && !target.open(cluster.endpoint(i)))
+                return false;
+        targetId = nodeId(target);
+        if (target.command({"CLUSTER", "SETSLOT", slot, "IMPORTING", nodeId(source)}).isError()
+            || source.command({"CLUSTER", "SETSLOT", slot, "MIGRATING", targetId}).isError())
+            return false;
+        const RedisReply keys = source.command({"CLUSTER", "GETKEYSINSLOT", slot, "100"});
+        if (keys.elements().size() != 1) // the run's ZSET, nothing else
+            return false;
+        const RedisReply migrated
+            = source.command({"MIGRATE", "127.0.0.1", QByteArray::number(target.endpoint().port), "", "0", "5000",
+                              "AUTH", cluster.password().toUtf8(), "KEYS", keys.elements()[0].bytes()});
+        return migrated.text() == QLatin1String("OK");
+    }
+    bool finish()
+    {
+        PrivateRedisCluster& cluster = TestRedis::cluster();
+        for (int i = 0; i < cluster.size(); ++i) {
+            RedisConnection node;
+            if (!node.open(cluster.endpoint(i))
+                || node.command({"CLUSTER", "SETSLOT", slot, "NODE", targetId}).text() != QLatin1String("OK"))
+                return false;
+        }
+        return true;
+    }
+};
+
+BurstPlan reshardPlan(const char* pace, int requests)
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("request-id");
+    plan.requests = requests;
+    plan.connections = 3;
+    plan.pipeline = 8;
+    plan.windowMs = 600000;
+    plan.keepKey = true;
+    QString error;
+    const bool parsed = Pacing::parse(QString::fromLatin1(pace), &plan.pacing, &error);
+    Q_ASSERT(parsed);
+    Q_UNUSED(parsed);
+    return plan;
+}
+
+// Every request once: none lost to a redirect, none counted twice.
+#define VERIFY_EACH_REQUEST_ONCE(summary, plan, move, key)                                                             \
+    do {                                                                                                               \
+        QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));                                   \
+        QCOMPARE(summary.sent, qint64(plan.requests));                                                                 \
+        QCOMPARE(summary.errors, 0);                                                                                   \
+        QCOMPARE(summary.stored, qint64(plan.requests));                                                               \
+        QCOMPARE(summary.membersAtEnd, qint64(plan.requests));                                                         \
+        QCOMPARE(move.target.command({"ZCARD", key}).toInteger(), qint64(plan.requests));                              \
+    } while (false)
+
+void TestCluster::reshardingMidBurstLosesNothing()
+{
+    // Calls go on all the time (about 2 s): some reach the source while the slot is half moved.
+    const BurstPlan plan = reshardPlan("interval:100", 20000);
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(TestRedis::cluster().endpoint(), plan));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 1000, 30000);
+    const QByteArray key = engine.key();
+    SlotMove move;
+    QVERIFY(openOnNodeOf(move.source, key));
+    const qint64 asksBefore = infoField(move.source, "errorstats", "errorstat_ASK");
+    move.source.close();
+    QVERIFY(move.begin(key));
+    const qint64 askingBefore = infoField(move.target, "commandstats", "cmdstat_asking");
+    // Calls go on through ASK while the slot is half moved.
+    const qint64 atMigrate = engine.log().finished();
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= atMigrate + 2000 || finished.count() == 1, 30000);
+    QVERIFY2(finished.count() == 0, "the burst ended before the slot finished moving: make it longer");
+    QVERIFY(move.finish());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    VERIFY_EACH_REQUEST_ONCE(summary, plan, move, key);
+    QVERIFY2(infoField(move.source, "errorstats", "errorstat_ASK") > asksBefore, "no call was sent on by ASK");
+    QVERIFY2(infoField(move.target, "commandstats", "cmdstat_asking") > askingBefore, "no call went through ASKING");
+    QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
+}
+
+void TestCluster::slotMovedBetweenBurstsIsFollowed()
+{
+    // Groups of 300 calls 1 s apart; the slot moves whole in a pause: the next calls get MOVED.
+    const BurstPlan plan = reshardPlan("bursts:300@1000", 1200);
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(TestRedis::cluster().endpoint(), plan));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 300, 30000);
+    QCOMPARE(engine.log().finished(), 300); // in the pause after the first group
+    const QByteArray key = engine.key();
+    SlotMove move;
+    QVERIFY(openOnNodeOf(move.source, key));
+    const qint64 movedBefore = infoField(move.source, "errorstats", "errorstat_MOVED");
+    move.source.close();
+    QVERIFY(move.begin(key));
+    QVERIFY(move.finish());
+    QCOMPARE(engine.log().finished(), 300); // still in the pause
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    VERIFY_EACH_REQUEST_ONCE(summary, plan, move, key);
+    QVERIFY2(infoField(move.source, "errorstats", "errorstat_MOVED") > movedBefore, "no call was MOVED");
+    QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
+}
+
+void TestCluster::serverCommandStartsAndRemovesACluster()
+{
+    const QString cli = qEnvironmentVariable("ZSETLAB_CLI");
+    if (cli.isEmpty())
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QProcess owner;
+    owner.start(cli, {QStringLiteral("server"), QStringLiteral("--cluster"), QStringLiteral("3")});
+    QVERIFY(owner.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(owner.canReadLine(), 60000);
+    const QString url = QString::fromUtf8(owner.readLine()).trimmed();
+    RedisEndpoint endpoint;
+    QString error;
+    QVERIFY2(RedisEndpoint::parse(url, &endpoint, &error), qPrintable(url + QLatin1Char(' ') + error));
+    QVERIFY(endpoint.isLocal());
+    RedisConnection connection;
+    QVERIFY2(connection.open(endpoint), qPrintable(connection.lastError().message));
+    QCOMPARE(connection.server().mode, QStringLiteral("cluster"));
+    QVERIFY(connection.command({"CLUSTER", "INFO"}).bytes().contains("cluster_known_nodes:3"));
+    const qint64 pid = connection.server().processId;
+    owner.terminate();
+    QVERIFY(owner.waitForFinished(20000));
+    QCOMPARE(owner.exitCode(), 0);
+    QVERIFY2(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)), "a node still runs after its owner ended");
+    // No unauthenticated access while it ran, and nothing listens now.
+    RedisConnection after;
+    QVERIFY(!after.open(endpoint));
+}
+
+QTEST_GUILESS_MAIN(TestCluster)
+#include "tst_cluster.moc"
