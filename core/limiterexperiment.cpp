@@ -1,5 +1,7 @@
 #include "limiterexperiment.h"
 
+#include "clustermap.h"
+
 #include "zsetkeys.h"
 
 #include <QDateTime>
@@ -63,9 +65,12 @@ void LimiterExperiment::deleteKeys(const QVector<ShownKey>& keys, bool wait)
     ConnectOptions options = m_options;
     options.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
     m_thread.post([this, keys, endpoint, options, done, wait] {
-        RedisConnection connection;
-        if (connection.open(endpoint, options)) {
-            for (const ShownKey& shown : keys) {
+        // Each run key on the node that serves it (its own on a cluster; one server otherwise).
+        ClusterMap map;
+        for (const ShownKey& shown : keys) {
+            RedisConnection connection;
+            QString why;
+            if (openForKey(connection, endpoint, shown.key, options, &map, &why)) {
                 shown.store.deleteKeys(connection, shown.key);
                 connection.command({QByteArrayLiteral("DEL"), snapshotKeyOf(shown.key)});
             }
@@ -114,7 +119,9 @@ void LimiterExperiment::takeSnapshot(Side side)
         // the copy stays until reset, the next burst or the end of the program.
         RedisConnection connection;
         const QByteArray snapshot = snapshotKeyOf(key);
-        if (!ZsetKeys::isOwnKey(snapshot) || !connection.open(endpoint, options))
+        ClusterMap map;
+        QString why;
+        if (!ZsetKeys::isOwnKey(snapshot) || !openForKey(connection, endpoint, key, options, &map, &why))
             return;
         const qint64 takenAt = QDateTime::currentMSecsSinceEpoch();
         const RedisReply copied = connection.command({"COPY", key, snapshot, "REPLACE"});

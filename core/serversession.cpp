@@ -1,5 +1,7 @@
 #include "serversession.h"
 
+#include "clustermap.h"
+
 #include <QDateTime>
 #include <QMetaObject>
 #include <QThread>
@@ -67,14 +69,22 @@ void ServerSession::probe(const RedisEndpoint& endpoint, RedisServerChoice::Orig
         const bool ok = connection.open(endpoint, options);
         const ServerInfo info = connection.server();
         const RedisError error = connection.lastError();
+        QStringList nodes; // a cluster's masters, shown in the server bar
+        ClusterMap map;
+        QString mapError;
+        if (ok && info.mode == QLatin1String("cluster") && ClusterMap::read(connection, &map, &mapError)) {
+            for (const ClusterMap::Node& node : map.masters())
+                nodes << ClusterMap::endpointOf(node, endpoint).address();
+        }
         QMetaObject::invokeMethod(
-            this, [=] { onProbed(attempt, ok, endpoint, origin, info, error, fallBackToPrivate); },
+            this, [=] { onProbed(attempt, ok, endpoint, origin, info, error, fallBackToPrivate, nodes); },
             Qt::QueuedConnection);
     });
 }
 
 void ServerSession::onProbed(quint64 attempt, bool ok, const RedisEndpoint& endpoint, RedisServerChoice::Origin origin,
-                             const ServerInfo& info, const RedisError& error, bool fallBackToPrivate)
+                             const ServerInfo& info, const RedisError& error, bool fallBackToPrivate,
+                             const QStringList& clusterMasters)
 {
     if (attempt != m_attempt)
         return; // a newer connectTo() or a disconnect happened meanwhile
@@ -82,6 +92,7 @@ void ServerSession::onProbed(quint64 attempt, bool ok, const RedisEndpoint& endp
         m_endpoint = endpoint;
         m_server = info;
         m_origin = origin;
+        m_clusterMasters = clusterMasters;
         setState(State::Connected);
         m_health.start();
         emit connected();
@@ -205,5 +216,8 @@ QString ServerSession::description() const
         where = tr("private server");
         break;
     }
+    if (!m_clusterMasters.isEmpty())
+        return tr("Redis %1 · %2 · cluster of %n masters: %3", nullptr, int(m_clusterMasters.size()))
+            .arg(m_server.version, where, m_clusterMasters.join(QLatin1String(", ")));
     return tr("Redis %1 · %2 · %3").arg(m_server.version, where, m_endpoint.displayUrl());
 }

@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QStringList>
 #include <QTimer>
 
 #include <memory>
@@ -34,6 +35,8 @@ public:
     bool isUsable() const { return m_state == State::Connected; }
     const RedisEndpoint& endpoint() const { return m_endpoint; }
     const ServerInfo& server() const { return m_server; }
+    // A cluster's masters (host:port), when the server is a cluster node; else empty.
+    const QStringList& clusterMasters() const { return m_clusterMasters; }
     const ConnectOptions& options() const { return m_request.options; }
     RedisServerChoice::Origin origin() const { return m_origin; }
     const RedisServerChoice::Request& request() const { return m_request; }
@@ -57,7 +60,8 @@ signals:
 private:
     void probe(const RedisEndpoint& endpoint, RedisServerChoice::Origin origin, bool fallBackToPrivate);
     void onProbed(quint64 attempt, bool ok, const RedisEndpoint& endpoint, RedisServerChoice::Origin origin,
-                  const ServerInfo& info, const RedisError& error, bool fallBackToPrivate);
+                  const ServerInfo& info, const RedisError& error, bool fallBackToPrivate,
+                  const QStringList& clusterMasters = {});
     void startPrivate();
     void replacePrivate();
     void checkHealth();
@@ -66,6 +70,7 @@ private:
     RedisServerChoice::Request m_request;
     RedisEndpoint m_endpoint;
     ServerInfo m_server;
+    QStringList m_clusterMasters; // host:port of each master when the server is a cluster node
     RedisServerChoice::Origin m_origin = RedisServerChoice::Origin::Given;
     State m_state = State::Disconnected;
     QString m_lastError;

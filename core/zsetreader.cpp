@@ -1,5 +1,6 @@
 #include "zsetreader.h"
 
+#include "clustermap.h"
 #include "dataexport.h"
 
 #include <QCoreApplication>
@@ -46,6 +47,7 @@ struct ZsetReader::Worker
     RedisEndpoint endpoint;
     ConnectOptions options;
     RedisConnection connection;
+    ClusterMap map; // empty unless the server is a cluster node
     // For score ranges: the rank of the first member in range and how many are in range.
     quint64 rangeGeneration = 0;
     qint64 rangeOffset = 0;
@@ -55,7 +57,9 @@ struct ZsetReader::Worker
     std::vector<ZsetEntry> filtered;
     bool truncated = false;
 
-    bool ensureConnected(QString* error)
+    // Connected to the node that serves `key`: on a cluster, through the slot map, read again
+    // whenever the connection is made.
+    bool ensureConnected(const QByteArray& key, QString* error)
     {
         {
             std::lock_guard<std::mutex> lock(endpointMutex);
@@ -68,17 +72,25 @@ struct ZsetReader::Worker
                 filteredGeneration = 0;
             }
         }
-        if (connection.isOpen())
+        if (connection.isOpen()) {
+            if (map.isEmpty())
+                return true;
+            const int master = map.masterOfKey(key);
+            if (master >= 0 && map.masters()[master].port == connection.endpoint().port
+                && map.masters()[master].host == connection.endpoint().host)
+                return true;
+        }
+        map = {};
+        if (openForKey(connection, endpoint, key, options, &map, error))
             return true;
-        if (connection.open(endpoint, options))
-            return true;
-        *error = connection.lastError().message;
+        if (error->isEmpty())
+            *error = connection.lastError().message;
         return false;
     }
 
     bool prepare(const ZsetQuery& query, quint64 generation, QString* error)
     {
-        if (!ensureConnected(error))
+        if (!ensureConnected(query.key, error))
             return false;
         if (!query.memberContains.isEmpty()) {
             if (filteredGeneration == generation)
@@ -274,7 +286,7 @@ void ZsetReader::requestKeySize(const QByteArray& key)
     auto worker = m_worker;
     m_thread.post([this, worker, key] {
         QString error;
-        if (!worker->ensureConnected(&error))
+        if (!worker->ensureConnected(key, &error))
             return;
         const RedisReply card = worker->connection.command({"ZCARD", key});
         if (card.type() != RedisReply::Type::Integer)
@@ -291,7 +303,7 @@ void ZsetReader::requestSnapshot()
     m_thread.post([this, worker, key] {
         QString error;
         QVector<ZsetEntry> members;
-        if (!worker->ensureConnected(&error) || !DataExport::readZset(worker->connection, key, &members, &error)) {
+        if (!worker->ensureConnected(key, &error) || !DataExport::readZset(worker->connection, key, &members, &error)) {
             QMetaObject::invokeMethod(
                 this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
             return;
