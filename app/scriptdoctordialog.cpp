@@ -83,6 +83,13 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     });
     m_texts.addRow(form, m_keys, m_keys, [] { return tr("&KEYS"); });
     m_texts.addRow(form, m_args, m_args, [] { return tr("&ARGV"); });
+    m_appKey = new QLineEdit(this);
+    m_texts.add([this] {
+        m_appKey->setPlaceholderText(tr("optional, e.g. rl:{user42}"));
+        m_appKey->setToolTip(tr("A key as your application passes it for {key}: the findings then say whether the "
+                                "keys of one call share a Redis Cluster slot. Nothing is written to it."));
+    });
+    m_texts.addRow(form, m_appKey, m_appKey, [] { return tr("&Your key"); });
     m_templateError = new QLabel(this);
     m_templateError->setWordWrap(true);
     QPalette red = m_templateError->palette();
@@ -122,6 +129,10 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     connect(builtin, &QComboBox::activated, this, [this, builtin](int index) {
         if (const LimiterRef limiter = LimiterCatalog::find(builtin->itemData(index).toString())) {
             setSource(limiter->id + QStringLiteral(".lua"), limiter->script.source());
+            // Read it with the keys and arguments zsetlab calls it with (the sequence counter is KEYS[2]).
+            const CallTemplate call = limiter->callTemplate();
+            m_keys->setText(call.keysText());
+            m_args->setText(call.argsText());
         }
         builtin->setCurrentIndex(0);
     });
@@ -135,7 +146,7 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
             // A burst runs the script on the connected server: it would change those keys there.
             showDetails([] {
                 return tr("<p>The probe saw this script touch keys it was not given, so zsetlab does not fire it "
-                          "at a server. Pass every key in KEYS (or name it from KEYS[1]) and probe again.</p>");
+                          "at a server. Pass every key in KEYS and probe again.</p>");
             });
             return;
         }
@@ -214,8 +225,9 @@ bool ScriptDoctorDialog::check()
         return false;
     m_examinedSource = source();
     m_examinedCall = call;
+    m_examinedAppKey = m_appKey->text().trimmed().toUtf8();
     m_examined = true;
-    m_examination = ScriptDoctor::examine(m_examinedSource, call);
+    m_examination = ScriptDoctor::examine(m_examinedSource, call, m_examinedAppKey);
     showFindings();
     return true;
 }
@@ -360,7 +372,7 @@ void ScriptDoctorDialog::changeEvent(QEvent* event)
     if (m_examined) {
         // The findings are made in the core in the language of the moment: read the same text again.
         const int current = m_findings->indexOfTopLevelItem(m_findings->currentItem());
-        m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall);
+        m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall, m_examinedAppKey);
         const auto details = m_detailsHtml;
         showFindings();
         if (current >= 0 && current < m_findings->topLevelItemCount())

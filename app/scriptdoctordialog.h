@@ -68,6 +68,7 @@ private:
     CodeEditor* m_editor = nullptr;
     QLineEdit* m_keys = nullptr;
     QLineEdit* m_args = nullptr;
+    QLineEdit* m_appKey = nullptr; // a key as the application names it, for cluster slots (optional)
     QLabel* m_templateError = nullptr;
     QTreeWidget* m_findings = nullptr;
     QTextBrowser* m_details = nullptr;
@@ -77,6 +78,7 @@ private:
     bool m_examined = false;
     QByteArray m_examinedSource; // what check() read, to read again in another language
     CallTemplate m_examinedCall;
+    QByteArray m_examinedAppKey;
     ProbeReport m_report;
     bool m_probed = false;
     std::unique_ptr<ScriptProbe> m_probe;

@@ -6,6 +6,7 @@
 #include "scriptprobe.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
+#include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -22,7 +23,8 @@ line, why it matters and what to change; with --live, evidence from a real Redis
 The script is first compiled with Lua 5.1 (the Lua Redis runs); a script that does not
 compile (or is not a script at all) ends with exit code 4. Findings include members that
 collide, numbers turned into text with lost digits, units mixed up, expired entries
-counted, and keys the script touches that the caller does not pass in KEYS.
+counted, and keys the script touches that the caller does not pass in KEYS (on Redis
+Cluster such a call fails unless the key shares the hash tag of the keys passed).
 
 Say how the script is called with --keys and --args: tokens in the order the script
 reads KEYS and ARGV, made of placeholders and literals:
@@ -32,6 +34,11 @@ reads KEYS and ARGV, made of placeholders and literals:
   {limit}   the limit                       {uuid} {seq} an id unique per request
   {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start)
 Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
+
+For Redis Cluster, --app-key names a key as your application passes it for {key}
+(e.g. "rl:{user42}"): the doctor computes the hash slot of every key of the call and of
+the keys the script builds from it, and reports keys of one call in different slots
+(CROSSSLOT). Nothing is written to that key; the live probe still uses fresh keys.
 
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
 0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
@@ -53,6 +60,7 @@ from its own calls (the first calls under a limit are admissions), or take it fr
 
 Examples:
   zsetlab-cli doctor my_limiter.lua
+  zsetlab-cli doctor two_keys.lua --keys "{key} {key}:seq" --app-key "rl:{user42}"
   zsetlab-cli doctor my_limiter.lua --args "{now_s} {window_s} {limit}" --live
   zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
   zsetlab-cli doctor gate.lua --args "{now} {now-window} {limit}" --reply limited=true --live
@@ -86,6 +94,10 @@ struct DoctorOptions
                                       QStringLiteral("End a call of the script that runs longer than this, in ms "
                                                      "(default 1000)."),
                                       QStringLiteral("MS"), QStringLiteral("1000")};
+    QCommandLineOption appKey {QStringLiteral("app-key"),
+                               QStringLiteral("A key as your application passes it for {key}, e.g. \"rl:{user42}\": "
+                                              "check the Redis Cluster slots of the call's keys."),
+                               QStringLiteral("NAME")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -102,7 +114,8 @@ QJsonObject findingJson(const ScriptFinding& finding)
     return json;
 }
 
-QJsonObject examinationJson(const QString& path, const CallTemplate& call, const ScriptExamination& examination)
+QJsonObject examinationJson(const QString& path, const CallTemplate& call, const QByteArray& appKey,
+                            const ScriptExamination& examination)
 {
     QJsonArray findings;
     for (const ScriptFinding& finding : examination.findings)
@@ -112,6 +125,8 @@ QJsonObject examinationJson(const QString& path, const CallTemplate& call, const
     json.insert(QStringLiteral("script"), path);
     json.insert(QStringLiteral("keys"), call.keysText());
     json.insert(QStringLiteral("args"), call.argsText());
+    if (!appKey.isEmpty())
+        json.insert(QStringLiteral("app_key"), QString::fromUtf8(appKey));
     json.insert(QStringLiteral("compiles"), examination.compiles);
     json.insert(QStringLiteral("findings"), findings);
     json.insert(QStringLiteral("problem"), examination.hasProblem());
@@ -136,11 +151,15 @@ QString wrapped(const QString& text, int indent, int width = 100)
     return out;
 }
 
-QString findingsText(const QString& script, const CallTemplate& call, const ScriptExamination& examination)
+QString findingsText(const QString& script, const CallTemplate& call, const QByteArray& appKey,
+                     const ScriptExamination& examination)
 {
-    QString text = QStringLiteral("%1, called with KEYS = %2, ARGV = %3\n")
+    QString text = QStringLiteral("%1, called with KEYS = %2, ARGV = %3")
                        .arg(terminalSafe(script), terminalSafe(call.keysText()),
                             call.argsText().isEmpty() ? QStringLiteral("(none)") : terminalSafe(call.argsText()));
+    if (!appKey.isEmpty())
+        text += QStringLiteral(", {key} = ") + terminalSafe(QString::fromUtf8(appKey));
+    text += QLatin1Char('\n');
     const int errors = examination.count(ScriptFinding::Severity::Error);
     const int warnings = examination.count(ScriptFinding::Severity::Warning);
     const int infos = examination.count(ScriptFinding::Severity::Info);
@@ -212,7 +231,7 @@ int runDoctorCommand(const QStringList& arguments)
     const DoctorOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.keys, o.args, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.json});
+    parser.addOptions({o.keys, o.args, o.appKey, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -239,6 +258,14 @@ int runDoctorCommand(const QStringList& arguments)
     QString error;
     if (!CallTemplate::parse(parser.value(o.keys), parser.value(o.args), &call, &error))
         return usageError(error);
+    QByteArray appKey;
+    if (parser.isSet(o.appKey)) {
+        if (parser.value(o.appKey).isEmpty())
+            return usageError(QStringLiteral("--app-key needs a name, e.g. --app-key \"rl:{user42}\"."));
+        if (const QString problem = ZsetKeys::userKeyProblem(parser.value(o.appKey)); !problem.isEmpty())
+            return usageError(QStringLiteral("--app-key: ") + problem);
+        appKey = parser.value(o.appKey).toUtf8();
+    }
     ProbeSettings settings;
     if (!readInteger(parser, o.window, 1000, 365LL * 24 * 3600 * 1000, &settings.windowMs, &error)
         || !readInteger(parser, o.limit, 1, 100'000, &settings.limit, &error))
@@ -256,14 +283,15 @@ int runDoctorCommand(const QStringList& arguments)
         err << "zsetlab-cli doctor: " << terminalSafe(error) << '\n';
         return ExitScript;
     }
-    const ScriptExamination examination = ScriptDoctor::examine(script.source(), call);
+    const ScriptExamination examination = ScriptDoctor::examine(script.source(), call, appKey);
     if (!examination.compiles) {
         // Nothing can run it: say where it breaks, and probe nothing.
         if (parser.isSet(o.json))
-            out << QJsonDocument(examinationJson(positional.at(1), call, examination)).toJson(QJsonDocument::Compact)
+            out << QJsonDocument(examinationJson(positional.at(1), call, appKey, examination))
+                       .toJson(QJsonDocument::Compact)
                 << '\n';
         else
-            out << findingsText(script.name(), call, examination);
+            out << findingsText(script.name(), call, appKey, examination);
         out.flush();
         const auto syntax
             = std::find_if(examination.findings.cbegin(), examination.findings.cend(),
@@ -296,13 +324,13 @@ int runDoctorCommand(const QStringList& arguments)
     }
 
     if (parser.isSet(o.json)) {
-        QJsonObject json = examinationJson(positional.at(1), call, examination);
+        QJsonObject json = examinationJson(positional.at(1), call, appKey, examination);
         if (live)
             json.insert(QStringLiteral("live"), report.toJson());
         json.insert(QStringLiteral("problem"), examination.hasProblem() || (live && report.hasProblem()));
         out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
     } else {
-        out << findingsText(script.name(), call, examination);
+        out << findingsText(script.name(), call, appKey, examination);
         if (live && report.failure == ProbeReport::Failure::None)
             out << probeText(report, serverText);
     }

@@ -40,7 +40,7 @@ bool ClusterMap::read(RedisConnection& connection, ClusterMap* map, QString* err
         // An empty host ("" or "?") means "the address you reached me by" (Redis 7).
         if (node.host.isEmpty() || node.host == QLatin1String("?"))
             node.host = connection.endpoint().host;
-        if (first < 0 || last >= KeySlot::count || first > last || node.port <= 0) {
+        if (first < 0 || last >= KeySlot::slotCount || first > last || node.port <= 0) {
             *error = Text::tr("CLUSTER SLOTS on %1 gave a range that cannot be read.")
                          .arg(connection.endpoint().address());
             return false;
@@ -65,7 +65,7 @@ bool ClusterMap::read(RedisConnection& connection, ClusterMap* map, QString* err
 
 int ClusterMap::masterOf(int slot) const
 {
-    if (slot < 0 || slot >= KeySlot::count || m_masters.isEmpty())
+    if (slot < 0 || slot >= KeySlot::slotCount || m_masters.isEmpty())
         return -1;
     return m_owner[size_t(slot)];
 }

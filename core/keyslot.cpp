@@ -3,7 +3,7 @@
 #include <array>
 
 namespace {
-// One table entry per byte value: the CRC of that byte shifted through the polynomial.
+// One step of the bitwise CRC per possible byte, computed at compile time.
 constexpr std::array<quint16, 256> makeTable()
 {
     std::array<quint16, 256> table {};
@@ -11,19 +11,21 @@ constexpr std::array<quint16, 256> makeTable()
         quint16 crc = quint16(byte << 8);
         for (int bit = 0; bit < 8; ++bit)
             crc = (crc & 0x8000) ? quint16((crc << 1) ^ 0x1021) : quint16(crc << 1);
-        table[size_t(byte)] = crc;
+        table[std::size_t(byte)] = crc;
     }
     return table;
 }
 constexpr std::array<quint16, 256> table = makeTable();
+static_assert(table[1] == 0x1021, "the XMODEM polynomial");
 } // namespace
 
 namespace KeySlot {
-quint16 crc16(const QByteArray& bytes)
+
+quint16 crc16(const QByteArray& data)
 {
     quint16 crc = 0;
-    for (const char c : bytes)
-        crc = quint16((crc << 8) ^ table[((crc >> 8) ^ quint8(c)) & 0xff]);
+    for (const char c : data)
+        crc = quint16((crc << 8) ^ table[std::size_t(((crc >> 8) ^ quint8(c)) & 0xff)]);
     return crc;
 }
 
@@ -31,15 +33,17 @@ QByteArray hashTag(const QByteArray& key)
 {
     const qsizetype open = key.indexOf('{');
     if (open < 0)
-        return key;
+        return {};
     const qsizetype close = key.indexOf('}', open + 1);
-    if (close < 0 || close == open + 1) // no '}', or "{}": the whole key
-        return key;
+    if (close <= open + 1)
+        return {}; // no '}' after it, or "{}": the whole key is hashed
     return key.mid(open + 1, close - open - 1);
 }
 
 int of(const QByteArray& key)
 {
-    return crc16(hashTag(key)) % count;
+    const QByteArray tag = hashTag(key);
+    return crc16(tag.isEmpty() ? key : tag) % slotCount;
 }
+
 } // namespace KeySlot

@@ -120,6 +120,25 @@ QString LimiterEntry::displaySummary() const
                 : Text::tr("Your script, called as zsetlab's scripts are.");
 }
 
+CallTemplate LimiterEntry::callTemplate() const
+{
+    if (call)
+        return *call;
+    QStringList keys;
+    for (const LimiterStore::Key& key : store.keys()) {
+        QString suffix = QString::fromUtf8(key.suffix);
+        suffix.replace(QLatin1Char('{'), QStringLiteral("{{")).replace(QLatin1Char('}'), QStringLiteral("}}"));
+        keys << CallTemplate::defaultKeys() + suffix;
+    }
+    CallTemplate convention;
+    QString error;
+    const bool parsed
+        = CallTemplate::parse(keys.join(QLatin1Char(' ')), CallTemplate::defaultArgs(), &convention, &error);
+    Q_ASSERT_X(parsed, "LimiterEntry::callTemplate", qPrintable(error));
+    Q_UNUSED(parsed);
+    return convention;
+}
+
 RedisArgs LimiterEntry::evalsha(const CallValues& values) const
 {
     RedisArgs keys;

@@ -49,6 +49,10 @@ struct LimiterEntry
     QString displayName() const;
     QString displaySummary() const;
 
+    // How evalsha() calls the script, as a template: `call`, or zsetlab's convention with the
+    // store's keys ("{key} {key}:seq" for the sequence strategy). What the Script Doctor reads a
+    // built-in script with, so that it sees the keys zsetlab passes.
+    CallTemplate callTemplate() const;
     // The EVALSHA of one request: KEYS and ARGV from `values` (values.key is the run key).
     RedisArgs evalsha(const CallValues& values) const;
     // What the script answered, into the record: count, ZADD's reply, the member, or the error.

@@ -264,9 +264,12 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         value.builtLine = line;
         if (path == "string.format" && first.literalText) {
             // string.format('%s:x', KEYS[1]) names a key the way KEYS[1] .. ':x' does.
-            if (first.text.startsWith("%s") && args.size() > 1)
+            if (first.text.startsWith("%s") && args.size() > 1) {
                 value.keyRoot = args[1].keyRoot;
-            else if (!first.text.startsWith('%'))
+                const QByteArray rest = first.text.mid(2);
+                if (!args[1].keyName.isEmpty() && !rest.contains('%'))
+                    value.keyName = args[1].keyName + rest; // a name known in full, as with ..
+            } else if (!first.text.startsWith('%'))
                 value.leadingText = true;
         }
         return value;

@@ -1,6 +1,7 @@
 #include "scriptdoctor.h"
 
 #include "commandkeys.h"
+#include "keyslot.h"
 #include "luaflow.h"
 #include "luasyntax.h"
 
@@ -68,12 +69,36 @@ struct KeyStory
 
 class Doctor
 {
+    // A key the script builds from KEYS[n] and the call does not pass.
+    struct BuiltKey
+    {
+        QByteArray id; // its name (KEYS[1]:seq), or where it was built when the name is not known
+        QString command; // where it is first touched
+        int line = 0;
+        Value key;
+        QVector<int> otherLines; // where it is touched again
+    };
+
 public:
-    Doctor(const QByteArray& source, const CallTemplate& call, const Reading& reading)
+    Doctor(const QByteArray& source, const CallTemplate& call, const Reading& reading, const QByteArray& appKey)
         : m_lines(source.split('\n'))
         , m_call(call)
         , m_reading(reading)
-    { }
+        , m_appKey(appKey)
+    {
+        for (const CallTemplate::Token& token : call.keys())
+            m_keyShapes << keyShape(token);
+        if (!appKey.isEmpty()) {
+            CallValues values;
+            values.key = appKey;
+            values.nowMicros = 1710000000123456;
+            values.windowMs = 60000;
+            values.limit = 100;
+            values.seq = 1;
+            values.uuid = "0b5e2c6a-request";
+            m_appKeys = call.expandKeys(values);
+        }
+    }
 
     QVector<ScriptFinding> findings(const LuaSyntax& syntax)
     {
@@ -81,6 +106,8 @@ public:
             checkSyntax(syntax);
         for (const RedisCall& call : m_reading.calls)
             checkCall(call);
+        reportBuiltKeys();
+        checkSlots();
         checkKeyStories();
         checkFacts(!syntax.compiles);
         std::stable_sort(m_findings.begin(), m_findings.end(),
@@ -134,6 +161,56 @@ private:
             .arg(viaId);
     }
 
+    // A key of the call template as text that keeps placeholders apart from literal text, so that
+    // keys are compared by how they are made, not by the values of one call.
+    static QByteArray keyShape(const CallTemplate::Token& token)
+    {
+        QByteArray shape;
+        for (const CallTemplate::Piece& piece : token) {
+            if (!piece.isPlaceholder) {
+                shape += piece.literal.toUtf8();
+                continue;
+            }
+            shape.append('\0');
+            shape += CallTemplate::placeholderName(piece.placeholder).toUtf8();
+            for (const CallTemplate::Term& term : piece.terms) {
+                shape.append(term.sign < 0 ? '-' : '+');
+                shape += term.isPlaceholder ? CallTemplate::placeholderName(term.placeholder).toUtf8()
+                                            : QByteArray::number(term.number);
+            }
+            shape.append('\0');
+        }
+        return shape;
+    }
+
+    // n of "KEYS[n]", 0 when the name is not one.
+    static int keysIndex(const QByteArray& root)
+    {
+        if (!root.startsWith("KEYS[") || !root.endsWith(']'))
+            return 0;
+        return root.mid(5, root.size() - 6).toInt();
+    }
+
+    // KEYS[n] .. ':seq' is the template's KEYS[m] when both are made alike ({key}:seq): the key is
+    // passed, under another index. Returns m (1-based), or 0 when no key of the call is this one.
+    int passedAs(const Value& key) const
+    {
+        const int root = keysIndex(key.keyRoot);
+        if (root < 1 || root > m_keyShapes.size() || key.keyName.isEmpty())
+            return 0;
+        const QByteArray shape = m_keyShapes.at(root - 1) + key.keyName.mid(key.keyRoot.size());
+        return int(m_keyShapes.indexOf(shape)) + 1;
+    }
+
+    // "KEYS[1] .. ':seq'", as the script could write it.
+    static QString builtKeyText(const Value& key)
+    {
+        if (key.keyName.isEmpty())
+            return Text::tr("a key built from %1").arg(QString::fromUtf8(key.keyRoot));
+        return QStringLiteral("%1 .. '%2'")
+            .arg(QString::fromUtf8(key.keyRoot), QString::fromUtf8(key.keyName.mid(key.keyRoot.size()).left(80)));
+    }
+
     // A key that does not start with one the caller passed: known text, ARGV, or literal text in
     // front of KEYS[n]. Values the reading could not follow are left alone.
     static QString keyDescription(const Value& key)
@@ -174,22 +251,159 @@ private:
             return ok ? n : -1;
         };
         for (const int index : CommandKeys::keyArguments(call.command, int(call.args.size()), numberAt)) {
-            const Value& key = call.args.value(index);
-            if (index >= call.args.size() || !key.keyRoot.isEmpty())
+            if (index >= call.args.size())
                 continue;
+            const Value& key = call.args[index];
+            if (!key.keyRoot.isEmpty()) {
+                if (key.keyName == key.keyRoot)
+                    m_passedKeyUses.append({call.line, keysIndex(key.keyRoot)});
+                else if (const int passed = passedAs(key))
+                    m_passedKeyUses.append({call.line, passed}); // built, and passed as well: declared
+                else
+                    noteBuiltKey(call, key);
+                continue;
+            }
             if (!key.literalText && !key.leadingText && (key.sources & FromUnknown))
                 continue;
             add(call.line, Severity::Warning, "foreign-key",
                 Text::tr("%1 uses a key the caller does not pass in KEYS").arg(command),
-                Text::tr("The key of this %1 is %2. Redis expects every key a script touches in KEYS: Redis "
-                         "Cluster refuses others (\"Script attempted to access a non local key\"), a key that is "
-                         "the same for every caller is shared by all of them, and nobody can tell whose data it "
-                         "is. zsetlab's live probe runs such a script on a private redis-server of its own first, "
-                         "and on the given server only when that run touched no other key.")
+                Text::tr("The key of this %1 is %2. Redis expects every key a script touches in KEYS: on Redis "
+                         "Cluster the call goes to the node that serves the slot of its KEYS, this key usually "
+                         "lies on another node, and the call fails there (\"Script attempted to access a non local "
+                         "key in a cluster node\"). A key that is the same for every caller is shared by all of "
+                         "them, and nobody can tell whose data it is. zsetlab's live probe runs such a script on a "
+                         "private redis-server of its own first, and on the given server only when that run "
+                         "touched no other key.")
                     .arg(command, keyDescription(key)),
-                Text::tr("Pass the key in KEYS (--keys \"{key} {key}:other\", then KEYS[2]), or name it from "
-                         "KEYS[1]: KEYS[1] .. ':suffix'."));
+                Text::tr("Pass the key in KEYS (--keys \"{key} {key}:other\", then KEYS[2]) and give all of a "
+                         "call's keys one hash tag so that they share a slot, e.g. rl:{user42} and "
+                         "rl:{user42}:other."));
         }
+    }
+
+    // One finding per built key, where the script first touches it: the other lines need the same
+    // change and are named in it.
+    void noteBuiltKey(const RedisCall& call, const Value& key)
+    {
+        const QByteArray id
+            = key.keyName.isEmpty() ? key.keyRoot + '@' + QByteArray::number(key.builtLine) : key.keyName;
+        for (BuiltKey& built : m_builtKeys) {
+            if (built.id == id) {
+                if (built.line != call.line && !built.otherLines.contains(call.line))
+                    built.otherLines << call.line;
+                return;
+            }
+        }
+        m_builtKeys.append({id, QString::fromUtf8(call.command), call.line, key, {}});
+    }
+
+    void reportBuiltKeys()
+    {
+        for (const BuiltKey& built : std::as_const(m_builtKeys))
+            reportBuiltKey(built);
+    }
+
+    // A key the script makes from KEYS[n] (KEYS[1] .. ':seq') that the call does not pass: fine on
+    // one server, a failure on a cluster unless it shares the hash tag of the keys passed.
+    void reportBuiltKey(const BuiltKey& built)
+    {
+        const Value& key = built.key;
+        const int root = keysIndex(key.keyRoot);
+        const QString shown = builtKeyText(key);
+        QString slotNote;
+        if (root >= 1 && root <= m_appKeys.size() && !key.keyName.isEmpty()) {
+            const QByteArray rootName = m_appKeys.at(root - 1);
+            const QByteArray name = rootName + key.keyName.mid(key.keyRoot.size());
+            const int slot = KeySlot::of(name);
+            const int rootSlot = KeySlot::of(rootName);
+            slotNote = slot == rootSlot
+                ? Text::tr(" With the key %1 it is %2: the same hash tag, so the same slot (%3), and the call works "
+                           "on a cluster as long as the caller's key carries a hash tag.")
+                      .arg(QString::fromUtf8(rootName), QString::fromUtf8(name), QString::number(slot))
+                : Text::tr(" With the key %1 it is %2, in slot %3, while %1 is in slot %4: on a cluster this "
+                           "call fails unless one node happens to serve both slots.")
+                      .arg(QString::fromUtf8(rootName), QString::fromUtf8(name), QString::number(slot),
+                           QString::number(rootSlot));
+        }
+        QString suggestion;
+        if (!key.keyName.isEmpty() && root >= 1 && root <= m_call.keyCount()) {
+            QByteArray suffix = key.keyName.mid(key.keyRoot.size());
+            const QString shownSuffix = QString::fromUtf8(suffix);
+            suffix.replace("{", "{{").replace("}", "}}"); // literal braces, as --keys writes them
+            const QString token = m_call.keysText().split(QLatin1Char(' ')).value(root - 1) + QString::fromUtf8(suffix);
+            suggestion = Text::tr("Pass the key in KEYS (--keys \"%1 %2\", then read KEYS[%3] instead of building "
+                                  "it) and give all of a call's keys one hash tag so that they share a slot, e.g. "
+                                  "rl:{user42} and rl:{user42}%4: a hash tag in the caller's key keeps %5 .. '%4' "
+                                  "in the same slot.")
+                             .arg(m_call.keysText(), token, QString::number(m_call.keyCount() + 1), shownSuffix,
+                                  QString::fromUtf8(key.keyRoot));
+        } else {
+            suggestion = Text::tr("Pass the key in KEYS (add it to --keys and read it from KEYS) and give all of a "
+                                  "call's keys one hash tag so that they share a slot, e.g. rl:{user42} and "
+                                  "rl:{user42}:seq: a hash tag in the caller's key keeps every key made by adding "
+                                  "text after it in the same slot.");
+        }
+        QString again;
+        if (!built.otherLines.isEmpty()) {
+            QStringList lines;
+            for (const int line : built.otherLines)
+                lines << QString::number(line);
+            again = Text::tr(" Other lines that touch it: %1.").arg(lines.join(QStringLiteral(", ")));
+        }
+        add(built.line, Severity::Warning, "undeclared-key",
+            Text::tr("%1 uses %2, a key the caller does not pass in KEYS").arg(built.command, shown),
+            Text::tr("The script builds this key from %1 instead of receiving it. Redis asks for every key a "
+                     "script touches in KEYS, and Redis Cluster depends on it: the call goes to the node that "
+                     "serves the slot of its KEYS, and a built key hashes to a slot of its own unless it shares "
+                     "their hash tag. Such a key usually lies on another node, and the call stops at this line with "
+                     "\"Script attempted to access a non local key in a cluster node\" (on Redis 7, a script that "
+                     "starts with #!lua stops at any other slot); what the lines before it wrote stays written. On "
+                     "a single server it works.")
+                    .arg(QString::fromUtf8(key.keyRoot))
+                + slotNote + again,
+            suggestion);
+    }
+
+    // With the name of an application's key, the keys of one call as that application would pass
+    // them: Redis Cluster refuses a call whose KEYS hash to more than one slot (CROSSSLOT).
+    void checkSlots()
+    {
+        if (m_appKeys.size() < 2)
+            return;
+        QVector<int> keySlots;
+        QStringList named;
+        for (int i = 0; i < m_appKeys.size(); ++i) {
+            keySlots << KeySlot::of(m_appKeys.at(i));
+            named << Text::tr("KEYS[%1] = %2 (slot %3)")
+                         .arg(QString::number(i + 1), QString::fromUtf8(m_appKeys.at(i)),
+                              QString::number(keySlots.last()));
+        }
+        if (std::all_of(keySlots.cbegin(), keySlots.cend(), [&keySlots](int slot) { return slot == keySlots.first(); }))
+            return;
+        // Where the script first reaches a second slot; the call fails before it runs at all, so
+        // without such a line, where it first touches a key.
+        int line = m_passedKeyUses.isEmpty() ? 1 : m_passedKeyUses.first().line;
+        int firstSlot = -1;
+        for (const KeyUse& use : std::as_const(m_passedKeyUses)) {
+            if (use.index < 1 || use.index > keySlots.size())
+                continue;
+            const int slot = keySlots.at(use.index - 1);
+            if (firstSlot < 0) {
+                firstSlot = slot;
+            } else if (slot != firstSlot) {
+                line = use.line;
+                break;
+            }
+        }
+        add(line, Severity::Warning, "cross-slot",
+            Text::tr("The keys of one call lie in different Redis Cluster slots"),
+            Text::tr("With the key %1 the call passes %2. Redis Cluster runs a script only when all its KEYS hash "
+                     "to one slot, so every call fails with \"CROSSSLOT Keys in request don't hash to the same "
+                     "slot\" before the script runs. On a single server it works.")
+                .arg(QString::fromUtf8(m_appKey), named.join(QStringLiteral(", "))),
+            Text::tr("Give all of a call's keys one hash tag: only the text between { and } is hashed, so "
+                     "rl:{user42} and rl:{user42}:seq share the slot of user42. Every key here starts with {key}, "
+                     "so a hash tag in the key the application passes is enough."));
     }
 
     void checkCall(const RedisCall& call)
@@ -670,9 +884,21 @@ private:
         }
     }
 
+    // A key of the call that a Redis call touches: KEYS[index], read directly or built alike.
+    struct KeyUse
+    {
+        int line = 0;
+        int index = 0;
+    };
+
     QList<QByteArray> m_lines;
     const CallTemplate& m_call;
     const Reading& m_reading;
+    const QByteArray m_appKey;
+    QList<QByteArray> m_keyShapes; // per key of the template
+    QList<QByteArray> m_appKeys; // the template's keys named from m_appKey; empty without one
+    QVector<KeyUse> m_passedKeyUses; // in call order
+    QVector<BuiltKey> m_builtKeys; // built from KEYS[n], not passed; in the order first touched
     QVector<ScriptFinding> m_findings;
     QSet<int> m_lossyMembers;
     bool m_randomSeedExplained = false;
@@ -692,13 +918,13 @@ int ScriptExamination::count(ScriptFinding::Severity severity) const
 
 namespace ScriptDoctor {
 
-ScriptExamination examine(const QByteArray& source, const CallTemplate& call)
+ScriptExamination examine(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey)
 {
     const Reading reading = LuaFlow::read(source, call);
     ScriptExamination examination;
     const LuaSyntax syntax = LuaSyntax::check(source);
     examination.compiles = syntax.compiles;
-    examination.findings = Doctor(source, call, reading).findings(syntax);
+    examination.findings = Doctor(source, call, reading, appKey).findings(syntax);
     examination.keySuffixes = reading.keySuffixes;
     examination.readsLimit = reading.readsLimit;
     return examination;

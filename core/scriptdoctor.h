@@ -24,7 +24,8 @@ struct ScriptFinding
     // Stable identifier, for tools and tests: member-is-time, member-is-constant,
     // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
-    // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key.
+    // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key,
+    // undeclared-key, cross-slot.
     QString code;
     QString excerpt; // the script's line, trimmed
 };
@@ -52,7 +53,18 @@ struct ScriptExamination
 // expired entries counted. It follows values through local variables, arithmetic and local
 // functions; what it cannot follow (tables, globals of other scripts) it leaves alone rather
 // than guess, so a clean report is not a proof: the live probe (ScriptProbe) is the evidence.
+//
+// Keys and Redis Cluster: a key the script names itself is foreign-key when it does not start with
+// a key the caller passes ('config', ARGV[1], 'prefix:' .. KEYS[1]) and undeclared-key when it is
+// KEYS[n] with text after it (KEYS[1] .. ':seq'): both fail on a cluster unless they happen to be
+// on the node of the call. A built key that the call passes as well (the template's KEYS[2] is
+// {key}:seq, the script builds KEYS[1] .. ':seq') is no finding: Redis asks callers to declare
+// the keys, which they do; how the script reaches the key is its own affair. appKey is a key of
+// the application as it would be passed for {key} (e.g. "rl:{user42}"): with it, the doctor
+// computes the slots of the call's keys (cross-slot when they differ) and of the keys it builds.
+// Without it, it does not guess which names a caller uses.
 namespace ScriptDoctor {
-ScriptExamination examine(const QByteArray& source, const CallTemplate& call = CallTemplate::zsetlabConvention());
+ScriptExamination examine(const QByteArray& source, const CallTemplate& call = CallTemplate::zsetlabConvention(),
+                          const QByteArray& appKey = QByteArray());
 QString severityName(ScriptFinding::Severity severity); // "info", "warning", "error"
 } // namespace ScriptDoctor

@@ -29,7 +29,7 @@ QByteArray freshRunKey()
 QByteArray userOfRun(const QByteArray& runKey, int user)
 {
     const QByteArray suffix = ":u" + QByteArray::number(user);
-    if (runKey.endsWith('}') && KeySlot::hashTag(runKey) != runKey)
+    if (runKey.endsWith('}') && !KeySlot::hashTag(runKey).isEmpty())
         return runKey.left(runKey.size() - 1) + suffix + '}';
     return runKey + suffix;
 }

@@ -162,7 +162,7 @@ void TestCluster::everyKeyIsServedWhereTheMapSays()
     QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
     QCOMPARE(map.masters().size(), 3);
     const QVector<int> counts = map.slotCounts();
-    QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), KeySlot::count);
+    QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), KeySlot::slotCount);
     QSet<int> nodesUsed;
     for (int i = 0; i < 60; ++i) {
         const QByteArray key = ZsetKeys::freshRunKey() + QByteArray::number(i);

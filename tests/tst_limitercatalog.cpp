@@ -20,6 +20,8 @@ private slots:
     void aCompanionOfAnotherTypeStopsTheRunBeforeAnyWrite();
     void aUsersScriptIsAnEntryMadeAtRunTime();
     void anAlgorithmNeedsALimit();
+    void theCallTemplateIsWhatEvalshaSends_data();
+    void theCallTemplateIsWhatEvalshaSends();
     void theCommandLineListsTheCatalog();
 
 private:
@@ -158,6 +160,36 @@ void TestLimiterCatalog::aUsersScriptIsAnEntryMadeAtRunTime()
     QCOMPARE(summary.strategy, QStringLiteral("hits.lua"));
     QCOMPARE(summary.stored, 20);
     QCOMPARE(m_redis.command({"EXISTS", key, key + ":hits"}).toInteger(), 0LL);
+}
+
+// The Script Doctor reads a built-in script with its callTemplate(): the keys and arguments there
+// must be the ones a burst sends (the sequence strategy's counter is KEYS[2]).
+void TestLimiterCatalog::theCallTemplateIsWhatEvalshaSends_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("keys");
+    for (const LimiterRef& limiter : LimiterCatalog::all())
+        QTest::newRow(qPrintable(limiter->id)) << limiter->id << limiter->callTemplate().keysText();
+}
+
+void TestLimiterCatalog::theCallTemplateIsWhatEvalshaSends()
+{
+    QFETCH(QString, id);
+    QFETCH(QString, keys);
+    const LimiterRef limiter = LimiterCatalog::builtin(id);
+    CallValues values;
+    values.key = "zsetlab:{run:test}";
+    values.nowMicros = 1710000000123456;
+    values.windowMs = 60000;
+    values.limit = 5;
+    values.seq = 7;
+    values.uuid = "u-1";
+    const CallTemplate call = limiter->callTemplate();
+    const RedisArgs sent = limiter->evalsha(values);
+    QCOMPARE(sent.mid(3), call.expandKeys(values) + call.expandArgs(values));
+    QCOMPARE(sent.at(2).toInt(), call.keyCount());
+    if (id == QLatin1String("sequence"))
+        QCOMPARE(keys, QStringLiteral("{key} {key}:seq"));
 }
 
 void TestLimiterCatalog::anAlgorithmNeedsALimit()

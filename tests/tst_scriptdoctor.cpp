@@ -73,6 +73,8 @@ private slots:
     void snippets_data();
     void snippets();
     void everyFindingSaysWhatToChange();
+    void keysOnACluster_data();
+    void keysOnACluster();
     void gradesATimeMemberByItsClock_data();
     void gradesATimeMemberByItsClock();
     void compilesWithLua_data();
@@ -91,21 +93,30 @@ private slots:
 void TestScriptDoctor::builtinStrategies_data()
 {
     QTest::addColumn<QString>("strategy");
+    QTest::addColumn<QString>("keys"); // empty: the keys zsetlab passes (LimiterEntry::callTemplate)
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("now: member is the timestamp, EXPIRE in ms")
-        << QStringLiteral("now") << names({"expire-in-ms@30", "member-is-time@23"});
+        << QStringLiteral("now") << QString() << names({"expire-in-ms@30", "member-is-time@23"});
     QTest::newRow("random: repeats before Redis 7, EXPIRE in ms")
-        << QStringLiteral("random") << names({"expire-in-ms@31", "member-random-pre7@25"});
-    QTest::newRow("request-id: clean") << QStringLiteral("request-id") << QStringList();
-    QTest::newRow("sequence: clean") << QStringLiteral("sequence") << QStringList();
+        << QStringLiteral("random") << QString() << names({"expire-in-ms@31", "member-random-pre7@25"});
+    QTest::newRow("request-id: clean") << QStringLiteral("request-id") << QString() << QStringList();
+    // zsetlab passes the counter the script builds as KEYS[2] as well.
+    QTest::newRow("sequence, called as zsetlab calls it: clean")
+        << QStringLiteral("sequence") << QString() << QStringList();
+    QTest::newRow("sequence, called with KEYS[1] only: its counter is undeclared")
+        << QStringLiteral("sequence") << QStringLiteral("{key}") << names({"undeclared-key@24"});
+    QTest::newRow("fixed window, called as zsetlab calls it: clean")
+        << QStringLiteral("fixed-window") << QString() << QStringList();
 }
 
 void TestScriptDoctor::builtinStrategies()
 {
     QFETCH(QString, strategy);
+    QFETCH(QString, keys);
     QFETCH(QStringList, expected);
-    const ScriptExamination examination
-        = ScriptDoctor::examine(LimiterCatalog::builtin(strategy)->script.source(), CallTemplate::zsetlabConvention());
+    const LimiterRef limiter = LimiterCatalog::builtin(strategy);
+    const CallTemplate call = keys.isEmpty() ? limiter->callTemplate() : callWith(defaultArgs, keys);
+    const ScriptExamination examination = ScriptDoctor::examine(limiter->script.source(), call);
     QCOMPARE(found(examination), expected);
     QCOMPARE(examination.hasProblem(), !expected.isEmpty());
 }
@@ -167,6 +178,8 @@ void TestScriptDoctor::corpus_data()
     QTest::newRow("a syntax error") << "syntax-error.lua" << defaultArgs << names({"syntax-error@20"});
     QTest::newRow("escape sequences in the member")
         << "ansi-escapes.lua" << defaultArgs << names({"member-is-constant@19"});
+    QTest::newRow("a counter named from KEYS[1], not passed")
+        << "built-companion-key.lua" << defaultArgs << names({"undeclared-key@27"});
 }
 
 void TestScriptDoctor::corpus()
@@ -213,9 +226,9 @@ void TestScriptDoctor::snippets_data()
         << script("local function remember(k, t, m)\n  return redis.call('ZADD', k, t, m)\nend\n"
                   "remember(KEYS[1], tonumber(ARGV[1]), ARGV[4])")
         << defaultArgs << QStringList();
-    QTest::newRow("member from INCR") << script(
-        "redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[1] .. ':seq'))")
-                                      << defaultArgs << QStringList();
+    QTest::newRow("member from INCR of a key not passed")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[1] .. ':seq'))") << defaultArgs
+        << names({"undeclared-key"});
     QTest::newRow("ms timestamp and id concatenated: exact and unique")
         << script("local now = tonumber(ARGV[1])\nredis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])")
         << defaultArgs << QStringList();
@@ -300,24 +313,25 @@ void TestScriptDoctor::snippets_data()
     QTest::newRow("a prefix in front of KEYS[1]")
         << script("local k = 'prefix:' .. KEYS[1]\nredis.call('ZADD', k, ARGV[1], ARGV[4])") << defaultArgs
         << names({"foreign-key", "no-expiry"});
-    QTest::newRow("a suffix after KEYS[1] is the caller's key")
+    // Issue 18: named from the caller's key, but not passed: a failure on Redis Cluster.
+    QTest::newRow("a suffix after KEYS[1] is a key the caller does not pass")
         << script(QByteArray(add) + "redis.call('INCR', KEYS[1] .. ':seq')\nredis.call('SET', KEYS[1] .. ARGV[4], 1)")
-        << defaultArgs << QStringList();
+        << defaultArgs << names({"undeclared-key"});
     QTest::newRow("a key from ARGV") << script(QByteArray(add) + "redis.call('INCR', ARGV[4])") << defaultArgs
                                      << names({"foreign-key"});
     QTest::newRow("string.format after the key, and before it")
         << script(QByteArray(add)
                   + "redis.call('INCR', string.format('%s:hits', KEYS[1]))\n"
                     "redis.call('INCR', string.format('rl:%s', KEYS[1]))")
-        << defaultArgs << names({"foreign-key"});
+        << defaultArgs << names({"foreign-key", "undeclared-key"});
     QTest::newRow("the whole database") << script(QByteArray(add) + "redis.call('FLUSHDB')") << defaultArgs
                                         << names({"foreign-key"});
     QTest::newRow("a second key among several")
         << script(QByteArray(add) + "redis.call('DEL', KEYS[1] .. ':x', 'global')") << defaultArgs
-        << names({"foreign-key"});
+        << names({"foreign-key", "undeclared-key"});
     QTest::newRow("ZUNIONSTORE with numkeys")
         << script(QByteArray(add) + "redis.call('ZUNIONSTORE', KEYS[1] .. ':u', 2, KEYS[1], 'all')") << defaultArgs
-        << names({"foreign-key"});
+        << names({"foreign-key", "undeclared-key"});
     QTest::newRow("a key the doctor cannot follow is left alone")
         << script(QByteArray(add) + "local t = {}\nredis.call('INCR', t.key)") << defaultArgs << QStringList();
     QTest::newRow("comments and strings are not code")
@@ -359,6 +373,109 @@ void TestScriptDoctor::everyFindingSaysWhatToChange()
         }
     }
     QVERIFY(findings > 0);
+}
+
+// Issue 18: what fails on Redis Cluster. Every key a script touches must be passed in KEYS, and
+// the keys of one call must share a slot; appKey is a key as the application passes it for {key}.
+void TestScriptDoctor::keysOnACluster_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<QString>("appKey"); // empty: not given
+    QTest::addColumn<QStringList>("expected");
+    QTest::addColumn<QString>("explanationPart"); // in the first expected finding
+    QTest::addColumn<QString>("suggestionPart");
+    const QByteArray log = "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n"
+                           "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                           "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n";
+    const QByteArray counter = log
+        + "local counter = KEYS[1] .. ':seq'\n"
+          "redis.call('INCR', counter)\n"
+          "redis.call('PEXPIRE', counter, ARGV[2])\n";
+    const QByteArray twoKeys = log + "redis.call('INCR', KEYS[2])\nredis.call('PEXPIRE', KEYS[2], ARGV[2])\n";
+    const QByteArray sequence = LimiterCatalog::builtin("sequence")->script.source();
+    const QString one = QStringLiteral("{key}");
+    const QString withCounter = QStringLiteral("{key} {key}:seq");
+
+    QTest::newRow("a key built from KEYS[1] with a suffix")
+        << counter << one << QString() << names({"undeclared-key@5"})
+        << "\"Script attempted to access a non local key in a cluster node\""
+        << "--keys \"{key} {key}:seq\"";
+    QTest::newRow("the same: one finding, naming the other lines")
+        << counter << one << QString() << names({"undeclared-key@5"}) << "Other lines that touch it: 6."
+        << "a hash tag in the caller's key keeps KEYS[1] .. ':seq' in the same slot";
+    QTest::newRow("a literal key") << log + "redis.call('GET', 'config')\n"
+                                   << one << QString() << names({"foreign-key@4"}) << "the fixed name 'config'"
+                                   << "rl:{user42} and rl:{user42}:other";
+    QTest::newRow("a key from ARGV") << log + "redis.call('GET', ARGV[4])\n"
+                                     << one << QString() << names({"foreign-key@4"})
+                                     << "ARGV[4], an argument, not a key"
+                                     << "one hash tag";
+    QTest::newRow("declared keys only") << twoKeys << withCounter << QString() << QStringList() << QString()
+                                        << QString();
+    QTest::newRow("sequence.lua: built, and passed as KEYS[2] as well")
+        << sequence << withCounter << QString() << QStringList() << QString() << QString();
+    QTest::newRow("sequence.lua called with KEYS[1] only")
+        << sequence << one << QString() << names({"undeclared-key@24"}) << "Other lines that touch it: 32."
+        << "then read KEYS[2] instead of building it";
+    QTest::newRow("string.format names the key the call passes")
+        << log + "redis.call('INCR', string.format('%s:hits', KEYS[1]))\n"
+        << QStringLiteral("{key} {key}:hits") << QString() << QStringList() << QString() << QString();
+    QTest::newRow("a built key, the application's key has a hash tag")
+        << counter << one << QStringLiteral("rl:{user42}") << names({"undeclared-key@5"})
+        << "With the key rl:{user42} it is rl:{user42}:seq: the same hash tag, so the same slot (14710)"
+        << "--keys \"{key} {key}:seq\"";
+    QTest::newRow("a built key, the application's key has none")
+        << counter << one << QStringLiteral("rl:user42") << names({"undeclared-key@5"})
+        << "it is rl:user42:seq, in slot 14325, while rl:user42 is in slot 8710"
+        << "one hash tag";
+    QTest::newRow("two keys in two slots: CROSSSLOT")
+        << twoKeys << withCounter << QStringLiteral("rl:user42") << names({"cross-slot@4"})
+        << "KEYS[1] = rl:user42 (slot 8710), KEYS[2] = rl:user42:seq (slot 14325)"
+        << "a hash tag in the key the application passes is enough";
+    QTest::newRow("two keys, one hash tag")
+        << twoKeys << withCounter << QStringLiteral("rl:{user42}") << QStringList() << QString() << QString();
+    QTest::newRow("sequence.lua's counter passed as KEYS[2], in another slot")
+        << sequence << withCounter << QStringLiteral("rl:user42") << names({"cross-slot@24"})
+        << "\"CROSSSLOT Keys in request don't hash to the same slot\""
+        << "rl:{user42} and rl:{user42}:seq";
+    // Redis refuses the call before the script runs, whether the script reads KEYS[2] or not.
+    QTest::newRow("a second key passed and never read")
+        << log << withCounter << QStringLiteral("rl:user42") << names({"cross-slot@1"}) << "CROSSSLOT"
+        << "one hash tag";
+    QTest::newRow("one hash tag in the template")
+        << twoKeys << QStringLiteral("{key}{{t}} {key}{{t}}:seq") << QStringLiteral("rl:user42") << QStringList()
+        << QString() << QString();
+    QTest::newRow("two hash tags in the template")
+        << twoKeys << QStringLiteral("{key}{{a}} {key}{{b}}") << QStringLiteral("rl:user42") << names({"cross-slot@4"})
+        << "KEYS[1] = rl:user42{a}"
+        << "one hash tag";
+    QTest::newRow("the application key's tag comes first")
+        << twoKeys << QStringLiteral("{key}{{a}} {key}{{b}}") << QStringLiteral("rl:{user42}") << QStringList()
+        << QString() << QString();
+    QTest::newRow("one key: no slots to compare")
+        << log << one << QStringLiteral("rl:user42") << QStringList() << QString() << QString();
+}
+
+void TestScriptDoctor::keysOnACluster()
+{
+    QFETCH(QByteArray, source);
+    QFETCH(QString, keys);
+    QFETCH(QString, appKey);
+    QFETCH(QStringList, expected);
+    QFETCH(QString, explanationPart);
+    QFETCH(QString, suggestionPart);
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(defaultArgs, keys), appKey.toUtf8());
+    QCOMPARE(found(examination), sorted(expected));
+    QCOMPARE(examination.hasProblem(), !expected.isEmpty());
+    if (expected.isEmpty())
+        return;
+    const QString code = expected.first().section(QLatin1Char('@'), 0, 0);
+    const auto finding = std::find_if(examination.findings.begin(), examination.findings.end(),
+                                      [&code](const ScriptFinding& f) { return f.code == code; });
+    QCOMPARE(finding->severity, ScriptFinding::Severity::Warning);
+    QVERIFY2(finding->explanation.contains(explanationPart), qPrintable(finding->explanation));
+    QVERIFY2(finding->suggestion.contains(suggestionPart), qPrintable(finding->suggestion));
 }
 
 void TestScriptDoctor::gradesATimeMemberByItsClock_data()

@@ -9,6 +9,7 @@
 #include "serversession.h"
 #include "testredis.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QtTest>
@@ -21,6 +22,7 @@ private slots:
     void cleanup();
     void flagsTheNowScript();
     void findsNothingInRequestId();
+    void readsABuiltinWithTheKeysZsetlabPasses();
     void probesTheNowScriptLive();
     void firesTheUsersScriptInItsOwnStyle();
 
@@ -73,6 +75,42 @@ void TestScriptDoctorDialog::findsNothingInRequestId()
     doctor->setSource(QStringLiteral("request-id.lua"), LimiterCatalog::builtin("request-id")->script.source());
     QVERIFY(doctor->check());
     QVERIFY(!doctor->examination().hasProblem());
+}
+
+// Issue 18: the sequence script builds KEYS[1] .. ':seq', which zsetlab passes as KEYS[2]; with
+// the application's key the dialog names the slots of a call's keys.
+void TestScriptDoctorDialog::readsABuiltinWithTheKeysZsetlabPasses()
+{
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    auto* builtin = doctor->findChild<QComboBox*>();
+    QVERIFY(builtin);
+    const int sequence = builtin->findData(QStringLiteral("sequence"));
+    QVERIFY(sequence > 0);
+    emit builtin->activated(sequence);
+    const QList<QLineEdit*> fields = doctor->findChildren<QLineEdit*>();
+    QCOMPARE(fields.size(), 3);
+    QCOMPARE(fields.at(0)->text(), QStringLiteral("{key} {key}:seq"));
+    QVERIFY(doctor->check());
+    QVERIFY(doctor->examination().findings.isEmpty());
+
+    auto codes = [doctor] {
+        QStringList list;
+        for (const ScriptFinding& finding : doctor->examination().findings)
+            list << finding.code;
+        return list;
+    };
+    fields.at(2)->setText(QStringLiteral("rl:user42")); // the application's key, without a hash tag
+    QVERIFY(doctor->check());
+    QCOMPARE(codes(), QStringList {QStringLiteral("cross-slot")});
+    fields.at(2)->setText(QStringLiteral("rl:{user42}"));
+    QVERIFY(doctor->check());
+    QVERIFY(doctor->examination().findings.isEmpty());
+
+    // Called with KEYS[1] alone, the counter is a key the caller does not pass.
+    fields.at(0)->setText(QStringLiteral("{key}"));
+    QVERIFY(doctor->check());
+    QCOMPARE(codes(), QStringList {QStringLiteral("undeclared-key")});
+    QVERIFY(doctor->examination().hasProblem());
 }
 
 void TestScriptDoctorDialog::probesTheNowScriptLive()

@@ -114,6 +114,8 @@ private slots:
     void doctorExitCodes_data();
     void doctorExitCodes();
     void doctorJsonHasFindingsAndVerdict();
+    void doctorJsonSaysWhatFailsOnACluster_data();
+    void doctorJsonSaysWhatFailsOnACluster();
 
 private:
     RedisConnection m_connection;
@@ -609,6 +611,11 @@ void TestScriptProbe::doctorUsageErrors_data()
         << (names({"doctor"}) << now << QStringLiteral("--live") << QStringLiteral("--script-timeout")
                               << QStringLiteral("0"))
         << "--script-timeout";
+    QTest::newRow("an empty --app-key") << (names({"doctor"}) << now << QStringLiteral("--app-key") << QString())
+                                        << "--app-key needs a name";
+    QTest::newRow("an --app-key with a control character")
+        << (names({"doctor"}) << now << QStringLiteral("--app-key") << QStringLiteral("rl:\x1b[2J"))
+        << "--app-key: A key name takes printable UTF-8 text";
 }
 
 void TestScriptProbe::doctorUsageErrors()
@@ -632,13 +639,26 @@ void TestScriptProbe::doctorExitCodes_data()
         = QStringList {QStringLiteral("--live"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl()};
     QTest::newRow("now, read: 1") << (names({"doctor"}) << builtinFile("now.lua")) << 1 << "line 23  error";
     QTest::newRow("request-id, read: 0") << (names({"doctor"}) << builtinFile("request-id.lua")) << 0 << "No findings.";
-    QTest::newRow("sequence, read: 0") << (names({"doctor"}) << builtinFile("sequence.lua")) << 0 << "No findings.";
+    // zsetlab passes sequence.lua's counter as KEYS[2]; called with KEYS[1] alone, it is undeclared.
+    const QStringList sequenceKeys {QStringLiteral("--keys"), QStringLiteral("{key} {key}:seq")};
+    QTest::newRow("sequence with its counter in KEYS, read: 0")
+        << (names({"doctor"}) << builtinFile("sequence.lua") << sequenceKeys) << 0 << "No findings.";
+    QTest::newRow("sequence with KEYS[1] only, read: 1")
+        << (names({"doctor"}) << builtinFile("sequence.lua")) << 1 << "line 24  warning  INCR uses KEYS[1] .. ':seq'";
+    QTest::newRow("sequence, an application key without a hash tag: 1")
+        << (names({"doctor"}) << builtinFile("sequence.lua") << sequenceKeys << QStringLiteral("--app-key")
+                              << QStringLiteral("rl:user42"))
+        << 1 << "CROSSSLOT";
+    QTest::newRow("sequence, an application key with a hash tag: 0")
+        << (names({"doctor"}) << builtinFile("sequence.lua") << sequenceKeys << QStringLiteral("--app-key")
+                              << QStringLiteral("rl:{user42}"))
+        << 0 << "{key} = rl:{user42}\nNo findings.";
     QTest::newRow("now, live: 1") << (names({"doctor"}) << builtinFile("now.lua") << live) << 1
                                   << "20 calls in one millisecond were stored as 1 entry";
     QTest::newRow("request-id, live: 0") << (names({"doctor"}) << builtinFile("request-id.lua") << live) << 0
                                          << "counted right in every scenario";
-    QTest::newRow("sequence, live: 0") << (names({"doctor"}) << builtinFile("sequence.lua") << live) << 0
-                                       << "counted right in every scenario";
+    QTest::newRow("sequence, live: 0") << (names({"doctor"}) << builtinFile("sequence.lua") << sequenceKeys << live)
+                                       << 0 << "counted right in every scenario";
     QTest::newRow("seconds script with its call, live: 1")
         << (names({"doctor"}) << corpusFile("seconds-timestamps.lua") << QStringLiteral("--args")
                               << QStringLiteral("{now_s} {window_s} {limit}") << live)
@@ -724,6 +744,62 @@ void TestScriptProbe::doctorJsonHasFindingsAndVerdict()
         }
     }
     QVERIFY(sawSameNow);
+}
+
+// Issue 18: the findings about Redis Cluster in zsetlab-cli doctor --json, read only (no --live).
+void TestScriptProbe::doctorJsonSaysWhatFailsOnACluster_data()
+{
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<QString>("appKey"); // empty: no --app-key
+    QTest::addColumn<QString>("code"); // empty: no finding
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("explanationPart");
+    QTest::newRow("a counter the caller does not pass")
+        << "{key}" << QString() << "undeclared-key" << 27 << "non local key in a cluster node";
+    QTest::newRow("the same, with the application's key")
+        << "{key}"
+        << "rl:user42"
+        << "undeclared-key" << 27 << "it is rl:user42:refused, in slot 2332, while rl:user42 is in slot 8710";
+    QTest::newRow("the counter passed, in another slot") << "{key} {key}:refused"
+                                                         << "rl:user42"
+                                                         << "cross-slot" << 27 << "CROSSSLOT";
+    QTest::newRow("the counter passed, one hash tag") << "{key} {key}:refused"
+                                                      << "rl:{user42}" << QString() << 0 << QString();
+}
+
+void TestScriptProbe::doctorJsonSaysWhatFailsOnACluster()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QFETCH(QString, keys);
+    QFETCH(QString, appKey);
+    QFETCH(QString, code);
+    QFETCH(int, line);
+    QFETCH(QString, explanationPart);
+    QStringList arguments = names({"doctor", "--json"})
+        << corpusFile("built-companion-key.lua") << QStringLiteral("--keys") << keys;
+    if (!appKey.isEmpty())
+        arguments << QStringLiteral("--app-key") << appKey;
+    const CliResult result = runCli(arguments);
+    QCOMPARE(result.exitCode, code.isEmpty() ? 0 : 1);
+    QJsonParseError error;
+    const QJsonObject json = QJsonDocument::fromJson(result.out, &error).object();
+    QVERIFY2(!json.isEmpty(), qPrintable(error.errorString()));
+    QCOMPARE(json.value(QLatin1String("app_key")).toString(), appKey);
+    QCOMPARE(json.contains(QLatin1String("app_key")), !appKey.isEmpty());
+    QCOMPARE(json.value(QLatin1String("problem")).toBool(), !code.isEmpty());
+    const QJsonArray findings = json.value(QLatin1String("findings")).toArray();
+    QCOMPARE(findings.size(), code.isEmpty() ? 0 : 1);
+    if (code.isEmpty())
+        return;
+    const QJsonObject finding = findings.first().toObject();
+    QCOMPARE(finding.value(QLatin1String("code")).toString(), code);
+    QCOMPARE(finding.value(QLatin1String("line")).toInt(), line);
+    QCOMPARE(finding.value(QLatin1String("severity")).toString(), QStringLiteral("warning"));
+    QVERIFY2(finding.value(QLatin1String("explanation")).toString().contains(explanationPart),
+             qPrintable(finding.value(QLatin1String("explanation")).toString()));
+    QVERIFY2(finding.value(QLatin1String("suggestion")).toString().contains(QLatin1String("hash tag")),
+             qPrintable(finding.value(QLatin1String("suggestion")).toString()));
 }
 
 QTEST_GUILESS_MAIN(TestScriptProbe)

@@ -3056,14 +3056,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>%1 dùng một key mà phía gọi không truyền vào trong KEYS</translation>
     </message>
     <message>
-        <source>The key of this %1 is %2. Redis expects every key a script touches in KEYS: Redis Cluster refuses others (&quot;Script attempted to access a non local key&quot;), a key that is the same for every caller is shared by all of them, and nobody can tell whose data it is. zsetlab&apos;s live probe runs such a script on a private redis-server of its own first, and on the given server only when that run touched no other key.</source>
-        <translation>Key của lệnh %1 này: %2. Redis cần mọi key mà script động tới đều nằm trong KEYS: Redis Cluster từ chối các key khác (&quot;Script attempted to access a non local key&quot;), một key giống nhau với mọi phía gọi sẽ bị tất cả dùng chung, và không ai biết được dữ liệu trong đó là của ai. Lần chạy thử trên Redis của zsetlab chạy một script như vậy trên một redis-server riêng của chính zsetlab trước, và chỉ chạy trên server được chỉ định khi lần chạy đó không động tới key nào khác.</translation>
-    </message>
-    <message>
-        <source>Pass the key in KEYS (--keys &quot;{key} {key}:other&quot;, then KEYS[2]), or name it from KEYS[1]: KEYS[1] .. &apos;:suffix&apos;.</source>
-        <translation>Hãy truyền key đó trong KEYS (--keys &quot;{key} {key}:other&quot;, rồi dùng KEYS[2]), hoặc đặt tên nó dựa trên KEYS[1]: KEYS[1] .. &apos;:suffix&apos;.</translation>
-    </message>
-    <message>
         <source>The ZSET member is the server&apos;s time in microseconds</source>
         <translation>Member của ZSET là thời gian của server tính bằng microsecond</translation>
     </message>
@@ -3150,6 +3142,62 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Fix the line the compiler names; a file that is not a Lua script (a binary, a wrong file) cannot be checked at all.</source>
         <translation>Hãy sửa dòng mà trình biên dịch chỉ ra; một tệp không phải Lua script (tệp nhị phân, tệp nhầm) thì hoàn toàn không kiểm tra được.</translation>
+    </message>
+    <message>
+        <source>a key built from %1</source>
+        <translation>một key được tạo từ %1</translation>
+    </message>
+    <message>
+        <source>The key of this %1 is %2. Redis expects every key a script touches in KEYS: on Redis Cluster the call goes to the node that serves the slot of its KEYS, this key usually lies on another node, and the call fails there (&quot;Script attempted to access a non local key in a cluster node&quot;). A key that is the same for every caller is shared by all of them, and nobody can tell whose data it is. zsetlab&apos;s live probe runs such a script on a private redis-server of its own first, and on the given server only when that run touched no other key.</source>
+        <translation>Key của lệnh %1 này: %2. Redis cần mọi key mà script động tới đều nằm trong KEYS: trên Redis Cluster, lệnh gọi được gửi tới node phục vụ slot của các KEYS, key này thường nằm trên một node khác, và lệnh gọi thất bại ở đó (&quot;Script attempted to access a non local key in a cluster node&quot;). Một key giống nhau với mọi phía gọi sẽ bị tất cả dùng chung, và không ai biết được dữ liệu trong đó là của ai. Lần chạy thử trên Redis của zsetlab chạy một script như vậy trên một redis-server riêng của chính zsetlab trước, và chỉ chạy trên server được chỉ định khi lần chạy đó không động tới key nào khác.</translation>
+    </message>
+    <message>
+        <source>Pass the key in KEYS (--keys &quot;{key} {key}:other&quot;, then KEYS[2]) and give all of a call&apos;s keys one hash tag so that they share a slot, e.g. rl:{user42} and rl:{user42}:other.</source>
+        <translation>Hãy truyền key đó trong KEYS (--keys &quot;{key} {key}:other&quot;, rồi dùng KEYS[2]) và cho mọi key của một lệnh gọi cùng một hash tag để chúng chung một slot, ví dụ rl:{user42} và rl:{user42}:other.</translation>
+    </message>
+    <message>
+        <source> With the key %1 it is %2: the same hash tag, so the same slot (%3), and the call works on a cluster as long as the caller&apos;s key carries a hash tag.</source>
+        <translation> Với key %1, key này là %2: cùng hash tag nên cùng slot (%3), và lệnh gọi chạy được trên cluster chừng nào key của phía gọi còn mang hash tag.</translation>
+    </message>
+    <message>
+        <source> With the key %1 it is %2, in slot %3, while %1 is in slot %4: on a cluster this call fails unless one node happens to serve both slots.</source>
+        <translation> Với key %1, key này là %2, nằm ở slot %3, còn %1 nằm ở slot %4: trên cluster, lệnh gọi này thất bại, trừ khi tình cờ có một node phục vụ cả hai slot.</translation>
+    </message>
+    <message>
+        <source>Pass the key in KEYS (--keys &quot;%1 %2&quot;, then read KEYS[%3] instead of building it) and give all of a call&apos;s keys one hash tag so that they share a slot, e.g. rl:{user42} and rl:{user42}%4: a hash tag in the caller&apos;s key keeps %5 .. &apos;%4&apos; in the same slot.</source>
+        <translation>Hãy truyền key đó trong KEYS (--keys &quot;%1 %2&quot;, rồi đọc KEYS[%3] thay vì tự tạo nó) và cho mọi key của một lệnh gọi cùng một hash tag để chúng chung một slot, ví dụ rl:{user42} và rl:{user42}%4: một hash tag trong key của phía gọi sẽ giữ %5 .. &apos;%4&apos; ở cùng slot.</translation>
+    </message>
+    <message>
+        <source>Pass the key in KEYS (add it to --keys and read it from KEYS) and give all of a call&apos;s keys one hash tag so that they share a slot, e.g. rl:{user42} and rl:{user42}:seq: a hash tag in the caller&apos;s key keeps every key made by adding text after it in the same slot.</source>
+        <translation>Hãy truyền key đó trong KEYS (thêm nó vào --keys và đọc nó từ KEYS) và cho mọi key của một lệnh gọi cùng một hash tag để chúng chung một slot, ví dụ rl:{user42} và rl:{user42}:seq: một hash tag trong key của phía gọi sẽ giữ mọi key được tạo bằng cách nối thêm chữ vào sau nó ở cùng slot.</translation>
+    </message>
+    <message>
+        <source> Other lines that touch it: %1.</source>
+        <translation> Các dòng khác cũng động tới key này: %1.</translation>
+    </message>
+    <message>
+        <source>%1 uses %2, a key the caller does not pass in KEYS</source>
+        <translation>%1 dùng %2, một key mà phía gọi không truyền vào trong KEYS</translation>
+    </message>
+    <message>
+        <source>The script builds this key from %1 instead of receiving it. Redis asks for every key a script touches in KEYS, and Redis Cluster depends on it: the call goes to the node that serves the slot of its KEYS, and a built key hashes to a slot of its own unless it shares their hash tag. Such a key usually lies on another node, and the call stops at this line with &quot;Script attempted to access a non local key in a cluster node&quot; (on Redis 7, a script that starts with #!lua stops at any other slot); what the lines before it wrote stays written. On a single server it works.</source>
+        <translation>Script tự tạo key này từ %1 thay vì nhận nó từ phía gọi. Redis cần mọi key mà script động tới đều nằm trong KEYS, và Redis Cluster dựa vào điều đó: lệnh gọi được gửi tới node phục vụ slot của các KEYS, còn một key tự tạo được băm vào một slot riêng, trừ khi nó có chung hash tag với các KEYS. Một key như vậy thường nằm trên một node khác, và lệnh gọi dừng ở dòng này với lỗi &quot;Script attempted to access a non local key in a cluster node&quot; (trên Redis 7, một script bắt đầu bằng #!lua dừng ở bất kỳ slot nào khác); những gì các dòng trước đó đã ghi thì vẫn giữ nguyên. Trên một server đơn lẻ thì script chạy được.</translation>
+    </message>
+    <message>
+        <source>KEYS[%1] = %2 (slot %3)</source>
+        <translation>KEYS[%1] = %2 (slot %3)</translation>
+    </message>
+    <message>
+        <source>The keys of one call lie in different Redis Cluster slots</source>
+        <translation>Các key của một lệnh gọi nằm ở những slot khác nhau của Redis Cluster</translation>
+    </message>
+    <message>
+        <source>With the key %1 the call passes %2. Redis Cluster runs a script only when all its KEYS hash to one slot, so every call fails with &quot;CROSSSLOT Keys in request don&apos;t hash to the same slot&quot; before the script runs. On a single server it works.</source>
+        <translation>Với key %1, lệnh gọi truyền vào %2. Redis Cluster chỉ chạy một script khi mọi KEYS của nó được băm vào cùng một slot, nên lệnh gọi nào cũng thất bại với lỗi &quot;CROSSSLOT Keys in request don&apos;t hash to the same slot&quot; trước khi script kịp chạy. Trên một server đơn lẻ thì script chạy được.</translation>
+    </message>
+    <message>
+        <source>Give all of a call&apos;s keys one hash tag: only the text between { and } is hashed, so rl:{user42} and rl:{user42}:seq share the slot of user42. Every key here starts with {key}, so a hash tag in the key the application passes is enough.</source>
+        <translation>Hãy cho mọi key của một lệnh gọi cùng một hash tag: chỉ phần chữ nằm giữa { và } được băm, nên rl:{user42} và rl:{user42}:seq chung slot của user42. Ở đây key nào cũng bắt đầu bằng {key}, nên chỉ cần một hash tag trong key mà ứng dụng truyền vào là đủ.</translation>
     </message>
 </context>
 <context>
@@ -3287,16 +3335,28 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>lỗi</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The probe saw this script touch keys it was not given, so zsetlab does not fire it at a server. Pass every key in KEYS (or name it from KEYS[1]) and probe again.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Lần chạy thử thấy script này động tới những key không được truyền vào, nên zsetlab không bắn nó vào server. Hãy truyền mọi key trong KEYS (hoặc đặt tên chúng dựa trên KEYS[1]) rồi chạy thử lại.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;h3&gt;It touches keys it was not given&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;Script này động tới những key không được truyền vào&lt;/h3&gt;</translation>
     </message>
     <message>
         <source>&lt;h3&gt;It counts right, but its expiry is wrong&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;Script này đếm đúng, nhưng thời hạn bị đặt sai&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>optional, e.g. rl:{user42}</source>
+        <translation>không bắt buộc, ví dụ rl:{user42}</translation>
+    </message>
+    <message>
+        <source>A key as your application passes it for {key}: the findings then say whether the keys of one call share a Redis Cluster slot. Nothing is written to it.</source>
+        <translation>Một key đúng như ứng dụng của bạn truyền vào cho {key}: khi đó các phát hiện sẽ cho biết các key của một lệnh gọi có chung một slot của Redis Cluster hay không. Không có gì được ghi vào key này.</translation>
+    </message>
+    <message>
+        <source>&amp;Your key</source>
+        <translation>Key của &amp;bạn</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The probe saw this script touch keys it was not given, so zsetlab does not fire it at a server. Pass every key in KEYS and probe again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Lần chạy thử thấy script này động tới những key không được truyền vào, nên zsetlab không bắn nó vào server. Hãy truyền mọi key trong KEYS rồi chạy thử lại.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
