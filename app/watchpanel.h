@@ -63,6 +63,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
@@ -74,6 +75,7 @@ private:
     void showProgress();
     void setWatching(bool watching);
     void updateScriptButton();
+    void fitColumns();
 
     Stage m_stage;
     WatchSession* m_session = nullptr;
