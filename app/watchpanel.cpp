@@ -325,7 +325,10 @@ void WatchPanel::keep(const WatchSnapshot& snapshot)
             continue;
         QVector<WatchRecord>& kept = m_records[nameOf(key.db, key.key)];
         const qsizetype room = keptRecordsPerKey - kept.size();
-        kept.append(key.records.mid(0, std::max<qsizetype>(0, std::min(room, key.records.size()))));
+        if (room >= key.records.size())
+            kept.append(key.records);
+        else if (room > 0)
+            kept.append(key.records.first(room));
     }
 }
 
