@@ -323,12 +323,14 @@ void WatchPanel::keep(const WatchSnapshot& snapshot)
     for (const WatchedKey& key : snapshot.keys) {
         if (key.records.isEmpty())
             continue;
-        QVector<WatchRecord>& kept = m_records[nameOf(key.db, key.key)];
-        const qsizetype room = keptRecordsPerKey - kept.size();
-        if (room >= key.records.size())
-            kept.append(key.records);
-        else if (room > 0)
-            kept.append(key.records.first(room));
+        KeptRecords& kept = m_records[nameOf(key.db, key.key)];
+        const qsizetype room = keptRecordsPerKey - kept.count;
+        if (room <= 0)
+            continue;
+        // A copy of its own, exactly as large as it holds (the snapshot's list has room to spare).
+        const qsizetype taken = std::min(room, key.records.size());
+        kept.parts.append(QVector<WatchRecord>(key.records.constBegin(), key.records.constBegin() + taken));
+        kept.count += taken;
     }
 }
 
@@ -358,7 +360,11 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     m_stage.timeline->start(0, 0);
     // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
     WatchedKey whole = m_model->keys().at(row);
-    whole.records = m_records.value(nameOf(db, key));
+    const KeptRecords kept = m_records.value(nameOf(db, key));
+    whole.records.clear(); // the last snapshot's, which are kept too
+    whole.records.reserve(kept.count);
+    for (const QVector<WatchRecord>& part : kept.parts)
+        whole.records.append(part);
     m_stage.timeline->addBatch(m_feed.take(whole));
     updateScriptButton();
     emit keyShown(db, key);
