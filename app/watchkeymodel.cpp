@@ -99,8 +99,10 @@ QVariant WatchKeyModel::data(const QModelIndex& index, int role) const
             return {};
         }
     }
-    if (role == Qt::ToolTipRole && index.column() == KeyColumn)
-        return key.verdict();
+    if (role == Qt::ToolTipRole && index.column() == KeyColumn) // the cell may be elided
+        return QString(QString::fromUtf8(key.key) + QStringLiteral("\n\n") + key.verdict());
+    if (role == Qt::ToolTipRole && index.column() == SourcesColumn)
+        return sourcesText(key);
     if (role != Qt::DisplayRole)
         return {};
     const QLocale locale;

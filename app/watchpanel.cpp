@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -25,6 +26,21 @@ QByteArray nameOf(int db, const QByteArray& key)
 {
     return QByteArray::number(db) + ':' + key;
 }
+
+// An app's keys share a long prefix (rl:api:user:...) and differ at the end: a narrow Key column
+// keeps the end.
+class LeftElidingDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideLeft;
+    }
+};
 } // namespace
 
 WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
@@ -84,7 +100,20 @@ WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The table fits the side dock: the figures take their width (header or number, whichever is
+    // wider), the key and the sources share the rest (fitColumns()), elided on one line; their
+    // tooltips hold the whole text.
+    m_table->setWordWrap(false);
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(WatchKeyModel::KeyColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(WatchKeyModel::SourcesColumn, QHeaderView::Interactive);
+    m_table->setItemDelegateForColumn(WatchKeyModel::KeyColumn, new LeftElidingDelegate(m_table));
+    m_table->viewport()->installEventFilter(this);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
+        if (column != WatchKeyModel::KeyColumn && column != WatchKeyModel::SourcesColumn)
+            fitColumns();
+    });
     m_table->setMinimumHeight(120);
     m_openScript = new QPushButton(this);
     m_openScript->setObjectName(QStringLiteral("WatchOpenScript"));
@@ -147,6 +176,31 @@ void WatchPanel::retranslate()
                              "from about 95,000 to 42,000 requests/s with one monitor). The watch stops after the "
                              "time above, or at once with Stop."));
     showProgress();
+}
+
+bool WatchPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void WatchPanel::fitColumns()
+{
+    QHeaderView* header = m_table->horizontalHeader();
+    int figures = 0;
+    for (int column = 0; column < WatchKeyModel::NUM_COLUMNS; ++column) {
+        if (column != WatchKeyModel::KeyColumn && column != WatchKeyModel::SourcesColumn)
+            figures += header->sectionSize(column);
+    }
+    // The key tells the rows apart: it gets the larger share.
+    const int room = std::max(0, m_table->viewport()->width() - figures);
+    const int key = std::max(header->minimumSectionSize(), room * 3 / 5);
+    const int sources = std::max(header->minimumSectionSize(), room - key);
+    if (header->sectionSize(WatchKeyModel::KeyColumn) != key)
+        header->resizeSection(WatchKeyModel::KeyColumn, key);
+    if (header->sectionSize(WatchKeyModel::SourcesColumn) != sources)
+        header->resizeSection(WatchKeyModel::SourcesColumn, sources);
 }
 
 void WatchPanel::changeEvent(QEvent* event)
@@ -242,7 +296,6 @@ void WatchPanel::onSnapshot(const WatchSnapshot& snapshot)
         m_table->selectRow(shown);
     else if (!m_table->selectionModel()->currentIndex().isValid() && !snapshot.keys.isEmpty())
         m_table->selectRow(0);
-    m_table->resizeColumnsToContents();
     updateScriptButton();
     showProgress();
 }
@@ -270,9 +323,14 @@ void WatchPanel::keep(const WatchSnapshot& snapshot)
     for (const WatchedKey& key : snapshot.keys) {
         if (key.records.isEmpty())
             continue;
-        QVector<WatchRecord>& kept = m_records[nameOf(key.db, key.key)];
-        const qsizetype room = keptRecordsPerKey - kept.size();
-        kept.append(key.records.mid(0, std::max<qsizetype>(0, std::min(room, key.records.size()))));
+        KeptRecords& kept = m_records[nameOf(key.db, key.key)];
+        const qsizetype room = keptRecordsPerKey - kept.count;
+        if (room <= 0)
+            continue;
+        // A copy of its own, exactly as large as it holds (the snapshot's list has room to spare).
+        const qsizetype taken = std::min(room, key.records.size());
+        kept.parts.append(QVector<WatchRecord>(key.records.constBegin(), key.records.constBegin() + taken));
+        kept.count += taken;
     }
 }
 
@@ -302,7 +360,11 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     m_stage.timeline->start(0, 0);
     // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
     WatchedKey whole = m_model->keys().at(row);
-    whole.records = m_records.value(nameOf(db, key));
+    const KeptRecords kept = m_records.value(nameOf(db, key));
+    whole.records.clear(); // the last snapshot's, which are kept too
+    whole.records.reserve(kept.count);
+    for (const QVector<WatchRecord>& part : kept.parts)
+        whole.records.append(part);
     m_stage.timeline->addBatch(m_feed.take(whole));
     updateScriptButton();
     emit keyShown(db, key);

@@ -63,6 +63,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
@@ -74,6 +75,7 @@ private:
     void showProgress();
     void setWatching(bool watching);
     void updateScriptButton();
+    void fitColumns();
 
     Stage m_stage;
     WatchSession* m_session = nullptr;
@@ -84,7 +86,15 @@ private:
     std::function<bool(const QString&)> m_confirm;
     // Each key's ZADDs so far (snapshots hand on only what is new), so that a key chosen later is
     // drawn whole; bounded per key.
-    QHash<QByteArray, QVector<WatchRecord>> m_records;
+    // A key's records are kept as the snapshots brought them, one list each: keeping more never
+    // moves what is kept (one growing list per key meant copying them all again and again, all
+    // keys at once). showKey() joins them.
+    struct KeptRecords
+    {
+        QList<QVector<WatchRecord>> parts;
+        qsizetype count = 0;
+    };
+    QHash<QByteArray, KeptRecords> m_records;
     WatchSnapshot m_latest;
     QString m_serverVersion;
     QString m_ended;

@@ -1,9 +1,13 @@
-// The window under a live burst of 1,000,000 requests, and a ZSET of 1,000,000 members opened in
-// the table. Prints: the longest stall of the GUI event loop, view refreshes per second, memory
+// The window under a live burst of 1,000,000 requests, a ZSET of 1,000,000 members opened in the
+// table, and the Watch panel following an app's limiter at 50,000 calls/s for 60 s. Prints: the
+// longest stall of the GUI event loop and the longest event, view refreshes per second, memory
 // growth, and the time to the first rows of the table, each beside its target.
 //
 //   QT_QPA_PLATFORM=offscreen bench_gui [--requests N] [--members N]
+//                                       [--watch-seconds S] [--watch-rate CALLS_PER_MS] [--watch-users K]
+// A count or a time of 0 leaves that part out.
 
+#include "apptraffic.h"
 #include "benchsupport.h"
 #include "burstpanel.h"
 #include "limitercatalog.h"
@@ -11,6 +15,7 @@
 #include "planmodel.h"
 #include "runview.h"
 #include "serversession.h"
+#include "watchpanel.h"
 #include "zsetkeys.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
@@ -20,10 +25,12 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTextStream>
 #include <QTimer>
 #include <algorithm>
+#include <ctime>
 
 namespace {
 // Measures how late a 5 ms timer fires: the longest time the event loop was busy elsewhere.
@@ -57,6 +64,13 @@ private:
     qint64 m_longest = 0;
 };
 
+qint64 threadCpuNs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
 // Times every event the GUI thread handles, to name what stalls it (the slowest few are printed).
 class TimedApplication : public QApplication
 {
@@ -68,24 +82,164 @@ public:
             return QApplication::notify(receiver, event);
         QElapsedTimer clock;
         clock.start();
+        const qint64 cpuBefore = threadCpuNs();
         const int type = event->type();
         const QByteArray name = receiver->metaObject()->className() + QByteArray(" ") + receiver->objectName().toUtf8();
         const bool result = QApplication::notify(receiver, event);
         const qint64 ns = clock.nsecsElapsed();
+        const qint64 cpuNs = threadCpuNs() - cpuBefore;
+        if (ns > longest) {
+            longest = ns;
+            longestCpu = cpuNs;
+        }
+        mostCpu = std::max(mostCpu, cpuNs);
         if (ns > 15'000'000)
             slow.push_back({ns, name + " event " + QByteArray::number(type)});
         return result;
     }
+    void startRecording()
+    {
+        slow.clear();
+        longest = 0;
+        longestCpu = 0;
+        mostCpu = 0;
+        recording = true;
+    }
+    void printSlowest(QTextStream& out)
+    {
+        std::sort(slow.begin(), slow.end(), std::greater<>());
+        for (size_t i = 0; i < std::min<size_t>(5, slow.size()); ++i)
+            out << "  slow event: " << QString::number(double(slow[i].first) / 1e6, 'f', 1) << " ms in "
+                << slow[i].second << "\n";
+    }
     bool recording = false;
+    // ns, of any one event (an event inside another counts in both): on the clock, the GUI thread's
+    // CPU time in that event (the rest it waited for a core), and the most CPU time of any event.
+    qint64 longest = 0;
+    qint64 longestCpu = 0;
+    qint64 mostCpu = 0;
     std::vector<std::pair<qint64, QByteArray>> slow;
 };
 
+// Runs the event loop until done() or the time is up. It sleeps while nothing happens, as the
+// application's own loop does (polling it instead would keep one of the machine's two cores busy
+// beside the server and the engine); a 10 ms timer wakes it to ask done().
 void waitFor(const std::function<bool()>& done, int timeoutMs)
 {
     QElapsedTimer clock;
     clock.start();
+    QTimer wake;
+    wake.start(10);
     while (!done() && clock.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+}
+
+QString figureLine(const QString& name, const QString& value, const QString& target)
+{
+    return QStringLiteral("  %1 %2   target %3\n").arg(name, -28).arg(value, 12).arg(target);
+}
+
+int monitors(RedisConnection& redis)
+{
+    int count = 0;
+    for (const QByteArray& client : redis.command({"CLIENT", "LIST"}).bytes().split('\n'))
+        count += client.contains(" cmd=monitor ") ? 1 : 0;
+    return count;
+}
+
+// 3. The Watch panel follows an app's limiter (lua/now.lua over `users` keys, called by AppTraffic
+// on a thread of its own, as an app server beside the window would) while the window draws.
+void watchAnApp(TimedApplication& app, MainWindow& window, const RedisEndpoint& endpoint, int seconds, double perMs,
+                int users, QTextStream& out)
+{
+    WatchPanel* panel = window.watchPanel();
+    panel->setConfirm([](const QString&) { return true; }); // the window reached the server by its URL
+    window.showWatch();
+    // Longer than the traffic: the watch is stopped when the traffic ends (bounded either way).
+    panel->findChild<QSpinBox*>(QStringLiteral("WatchDuration"))->setValue(seconds + 60);
+    RedisConnection redis;
+    if (!redis.open(endpoint)) {
+        out << "watch: " << redis.lastError().message << Qt::endl;
+        return;
+    }
+    const qint64 rssBefore = Bench::rssKb();
+    Bench::resetPeakRss();
+    StallProbe probe;
+    probe.start();
+    app.startRecording();
+    if (!panel->start()) {
+        out << "watch: " << panel->statusText() << Qt::endl;
+        return;
+    }
+    waitFor([&] { return monitors(redis) > 0; }, 10000); // MONITOR is on before the first call
+    AppPlan plan;
+    plan.limiter = QStringLiteral("now");
+    plan.users = users;
+    plan.perMs = perMs;
+    plan.durationMs = qint64(seconds) * 1000;
+    AppTraffic traffic;
+    bool trafficDone = false;
+    AppResult result;
+    QObject::connect(&traffic, &AppTraffic::finished, &app, [&](const AppResult& finished) {
+        result = finished;
+        trafficDone = true;
+    });
+    if (!traffic.start(endpoint, plan)) {
+        out << "watch: " << traffic.planError() << Qt::endl;
+        panel->stop();
+        waitFor([&] { return !panel->isWatching(); }, 10000);
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QStringList rssSteps;
+    qint64 nextStepMs = 10000;
+    waitFor(
+        [&] {
+            if (clock.elapsed() >= nextStepMs) {
+                rssSteps << QStringLiteral("%1 s: %2")
+                                .arg(nextStepMs / 1000)
+                                .arg(double(Bench::rssKb()) / 1024.0, 0, 'f', 0);
+                nextStepMs += 10000;
+            }
+            return trafficDone;
+        },
+        (seconds + 120) * 1000);
+    const qint64 watchedRequests = panel->latest().requests();
+    panel->stop();
+    waitFor([&] { return !panel->isWatching(); }, 10000);
+    app.recording = false;
+    const double stall = probe.longestMs();
+    const qint64 rssPeak = Bench::peakRssKb();
+    const qint64 rssAfter = Bench::rssKb();
+    const WatchSnapshot& seen = panel->latest();
+
+    const double trafficSeconds = double(std::max<qint64>(1, result.elapsedMs)) / 1000.0;
+    out << "\nwatch: " << result.requests() << " calls of lua/now.lua over " << users << " keys in "
+        << QString::number(trafficSeconds, 'f', 1)
+        << " s: " << QString::number(double(result.requests()) / trafficSeconds, 'f', 0) << " calls/s achieved (asked "
+        << QString::number(perMs * 1000.0, 'f', 0) << "/s"
+        << (result.late ? QStringLiteral(", the server could not take the rate") : QString())
+        << (result.failure.isFailure() ? QStringLiteral(", failed: ") + result.failure.message : QString()) << ")\n";
+    out << "  the watch counted " << seen.requests() << " requests (" << watchedRequests
+        << " when the traffic ended) in " << seen.commandsSeen << " MONITOR lines, " << seen.keys.size() << " keys\n";
+    out << figureLine(QStringLiteral("longest event-loop stall"), QStringLiteral("%1 ms").arg(stall, 0, 'f', 1),
+                      QStringLiteral("<= 50 ms"));
+    out << figureLine(QStringLiteral("longest event"),
+                      QStringLiteral("%1 ms").arg(double(app.longest) / 1e6, 0, 'f', 1), QStringLiteral("<= 50 ms"));
+    out << QStringLiteral("  %1 %2   (the rest of it the thread waited for a core)\n")
+               .arg(QStringLiteral("  of which GUI-thread CPU"), -28)
+               .arg(QStringLiteral("%1 ms").arg(double(app.longestCpu) / 1e6, 0, 'f', 1), 12);
+    out << figureLine(QStringLiteral("most CPU in one event"),
+                      QStringLiteral("%1 ms").arg(double(app.mostCpu) / 1e6, 0, 'f', 1), QStringLiteral("<= 50 ms"));
+    out << figureLine(QStringLiteral("memory growth (peak RSS)"),
+                      QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1),
+                      QStringLiteral("bounded"));
+    out << "  RSS (MiB): before " << QString::number(double(rssBefore) / 1024.0, 'f', 0) << ", "
+        << rssSteps.join(QStringLiteral(", ")) << (rssSteps.isEmpty() ? "" : ", ") << "after "
+        << QString::number(double(rssAfter) / 1024.0, 'f', 0) << "\n";
+    app.printSlowest(out);
+    out.flush();
 }
 } // namespace
 
@@ -99,7 +253,16 @@ int main(int argc, char* argv[])
                                             QStringLiteral("N"), QStringLiteral("1000000"));
     const QCommandLineOption membersOption(QStringLiteral("members"), QStringLiteral("Members of the ZSET to open."),
                                            QStringLiteral("N"), QStringLiteral("1000000"));
-    parser.addOptions({requestsOption, membersOption});
+    const QCommandLineOption watchSecondsOption(QStringLiteral("watch-seconds"),
+                                                QStringLiteral("Seconds of app traffic the Watch panel follows."),
+                                                QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption watchRateOption(QStringLiteral("watch-rate"),
+                                             QStringLiteral("The app's limiter calls per ms (50: 50,000/s)."),
+                                             QStringLiteral("N"), QStringLiteral("50"));
+    const QCommandLineOption watchUsersOption(QStringLiteral("watch-users"),
+                                              QStringLiteral("The app's users, one limiter key each."),
+                                              QStringLiteral("K"), QStringLiteral("100"));
+    parser.addOptions({requestsOption, membersOption, watchSecondsOption, watchRateOption, watchUsersOption});
     parser.process(app);
     QTextStream out(stdout);
 
@@ -116,102 +279,104 @@ int main(int argc, char* argv[])
     window.connectToServer(request);
     waitFor([&] { return window.session()->isUsable(); }, 10000);
 
-    // 1. A live burst.
-    const int requests = parser.value(requestsOption).toInt();
-    BurstPlan plan;
-    plan.limiter = LimiterCatalog::builtin("request-id");
-    plan.clock = ClockKind::Schedule;
-    plan.requests = requests;
-    plan.limit = 100;
-    plan.windowMs = 1000;
-    QString error;
-    Pacing::parse(QStringLiteral("poisson:20"), &plan.pacing, &error);
-    window.planModel()->edit([&plan](ExperimentPlan& experiment) {
-        experiment.burst = plan;
-        experiment.compare = false;
-    });
-    const qint64 rssBefore = Bench::rssKb();
-    Bench::resetPeakRss();
-    StallProbe probe;
-    probe.start();
-    app.recording = true;
-    QElapsedTimer clock;
-    clock.start();
-    bool finished = false;
-    QObject::connect(window.experiment(), &LimiterExperiment::allFinished, &app, [&] { finished = true; });
-    window.fire();
-    waitFor([&] { return finished; }, 600000);
-    const double seconds = double(clock.elapsed()) / 1000.0;
-    app.recording = false;
-    const double stall = probe.longestMs();
-    const int refreshes = window.runView(LimiterExperiment::Left)->refreshes();
-    const qint64 rssPeak = Bench::peakRssKb();
-    const BurstSummary summary = window.experiment()->engine(LimiterExperiment::Left).summary();
+    out << "zsetlab window (offscreen, 1600x900), Redis " << window.session()->server().version << Qt::endl;
 
-    out << "zsetlab window (offscreen, 1600x900), Redis " << window.session()->server().version << "\n\n";
-    out << "live burst: " << summary.sent << " requests (request-id, schedule clock: sent as fast as Redis answers) in "
-        << QString::number(seconds, 'f', 1) << " s, " << QString::number(summary.throughputRps, 'f', 0)
-        << " requests/s\n";
-    out << QStringLiteral("  %1 %2   target %3\n")
-               .arg(QStringLiteral("longest event-loop stall"), -28)
-               .arg(QStringLiteral("%1 ms").arg(stall, 0, 'f', 1), 12)
-               .arg(QStringLiteral("<= 50 ms"));
-    out << QStringLiteral("  %1 %2   target %3\n")
-               .arg(QStringLiteral("view refreshes per second"), -28)
-               .arg(QString::number(refreshes / seconds, 'f', 1), 12)
-               .arg(QStringLiteral(">= 20"));
-    out << QStringLiteral("  %1 %2   target %3\n")
-               .arg(QStringLiteral("memory growth (peak RSS)"), -28)
-               .arg(QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1), 12)
-               .arg(QStringLiteral("<= 200 MB"));
-    std::sort(app.slow.begin(), app.slow.end(), std::greater<>());
-    for (size_t i = 0; i < std::min<size_t>(5, app.slow.size()); ++i)
-        out << "  slow event: " << QString::number(double(app.slow[i].first) / 1e6, 'f', 1) << " ms in "
-            << app.slow[i].second << "\n";
-    out.flush();
-    window.reset();
+    // 1. A live burst.
+    if (const int requests = parser.value(requestsOption).toInt(); requests > 0) {
+        BurstPlan plan;
+        plan.limiter = LimiterCatalog::builtin("request-id");
+        plan.clock = ClockKind::Schedule;
+        plan.requests = requests;
+        plan.limit = 100;
+        plan.windowMs = 1000;
+        QString error;
+        Pacing::parse(QStringLiteral("poisson:20"), &plan.pacing, &error);
+        window.planModel()->edit([&plan](ExperimentPlan& experiment) {
+            experiment.burst = plan;
+            experiment.compare = false;
+        });
+        const qint64 rssBefore = Bench::rssKb();
+        Bench::resetPeakRss();
+        StallProbe probe;
+        probe.start();
+        app.startRecording();
+        QElapsedTimer clock;
+        clock.start();
+        bool finished = false;
+        QObject::connect(window.experiment(), &LimiterExperiment::allFinished, &app, [&] { finished = true; });
+        window.fire();
+        waitFor([&] { return finished; }, 600000);
+        const double seconds = double(clock.elapsed()) / 1000.0;
+        app.recording = false;
+        const double stall = probe.longestMs();
+        const int refreshes = window.runView(LimiterExperiment::Left)->refreshes();
+        const qint64 rssPeak = Bench::peakRssKb();
+        const BurstSummary summary = window.experiment()->engine(LimiterExperiment::Left).summary();
+
+        out << "\nlive burst: " << summary.sent
+            << " requests (request-id, schedule clock: sent as fast as Redis answers) in "
+            << QString::number(seconds, 'f', 1) << " s, " << QString::number(summary.throughputRps, 'f', 0)
+            << " requests/s\n";
+        out << figureLine(QStringLiteral("longest event-loop stall"), QStringLiteral("%1 ms").arg(stall, 0, 'f', 1),
+                          QStringLiteral("<= 50 ms"));
+        out << figureLine(QStringLiteral("view refreshes per second"), QString::number(refreshes / seconds, 'f', 1),
+                          QStringLiteral(">= 20"));
+        out << figureLine(QStringLiteral("memory growth (peak RSS)"),
+                          QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1),
+                          QStringLiteral("<= 200 MB"));
+        app.printSlowest(out);
+        out.flush();
+        window.reset();
+    }
 
     // 2. Opening a ZSET of a million members.
-    const int members = parser.value(membersOption).toInt();
-    RedisConnection redis;
-    redis.open(server.endpoint());
-    const QByteArray key = ZsetKeys::userKey(QStringLiteral("bench:million"));
-    redis.command({"DEL", key});
-    for (int first = 0; first < members; first += 10000) {
-        RedisArgs add {"ZADD", key};
-        for (int i = first; i < std::min(members, first + 10000); ++i)
-            add << QByteArray::number(1710000000000LL + i / 8) << "member-" + QByteArray::number(i);
-        redis.command(add);
+    if (const int members = parser.value(membersOption).toInt(); members > 0) {
+        RedisConnection redis;
+        redis.open(server.endpoint());
+        const QByteArray key = ZsetKeys::userKey(QStringLiteral("bench:million"));
+        redis.command({"DEL", key});
+        for (int first = 0; first < members; first += 10000) {
+            RedisArgs add {"ZADD", key};
+            for (int i = first; i < std::min(members, first + 10000); ++i)
+                add << QByteArray::number(1710000000000LL + i / 8) << "member-" + QByteArray::number(i);
+            redis.command(add);
+        }
+        ZsetPanel* panel = window.zsetPanel();
+        ZsetModel* model = panel->model();
+        panel->clear();
+        waitFor([] { return false; }, 200);
+        QElapsedTimer clock;
+        clock.start();
+        panel->showKey(key, nullptr, QStringLiteral("bench"));
+        waitFor(
+            [&] {
+                return model->rowCount() > 0
+                    && model->index(0, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…");
+            },
+            10000);
+        const double firstRowsMs = double(clock.nsecsElapsed()) / 1e6;
+        out << "\nZSET of " << model->rowCount() << " members opened in the table\n";
+        out << figureLine(QStringLiteral("time to the first rows"), QStringLiteral("%1 ms").arg(firstRowsMs, 0, 'f', 1),
+                          QStringLiteral("<= 300 ms"));
+        clock.restart();
+        panel->view()->scrollToBottom();
+        waitFor(
+            [&] {
+                return model->index(model->rowCount() - 1, ZsetModel::MemberColumn).data().toString()
+                    != QStringLiteral("…");
+            },
+            10000);
+        out << QStringLiteral("  %1 %2\n")
+                   .arg(QStringLiteral("jump to the last rows"), -28)
+                   .arg(QStringLiteral("%1 ms").arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1), 12);
+        redis.command({"DEL", key});
+        out.flush();
     }
-    ZsetPanel* panel = window.zsetPanel();
-    ZsetModel* model = panel->model();
-    panel->clear();
-    waitFor([] { return false; }, 200);
-    clock.restart();
-    panel->showKey(key, nullptr, QStringLiteral("bench"));
-    waitFor(
-        [&] {
-            return model->rowCount() > 0
-                && model->index(0, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…");
-        },
-        10000);
-    const double firstRowsMs = double(clock.nsecsElapsed()) / 1e6;
-    out << "\nZSET of " << model->rowCount() << " members opened in the table\n";
-    out << QStringLiteral("  %1 %2   target %3\n")
-               .arg(QStringLiteral("time to the first rows"), -28)
-               .arg(QStringLiteral("%1 ms").arg(firstRowsMs, 0, 'f', 1), 12)
-               .arg(QStringLiteral("<= 300 ms"));
-    clock.restart();
-    panel->view()->scrollToBottom();
-    waitFor(
-        [&] {
-            return model->index(model->rowCount() - 1, ZsetModel::MemberColumn).data().toString()
-                != QStringLiteral("…");
-        },
-        10000);
-    out << QStringLiteral("  %1 %2\n")
-               .arg(QStringLiteral("jump to the last rows"), -28)
-               .arg(QStringLiteral("%1 ms").arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1), 12);
-    redis.command({"DEL", key});
+
+    // 3. Watching an app's limiter.
+    if (const int seconds = std::clamp(parser.value(watchSecondsOption).toInt(), 0, 600); seconds > 0)
+        watchAnApp(app, window, server.endpoint(), seconds,
+                   std::clamp(parser.value(watchRateOption).toDouble(), 0.1, 1000.0),
+                   std::clamp(parser.value(watchUsersOption).toInt(), 1, AppPlan::maxUsers), out);
     return 0;
 }

@@ -10,7 +10,8 @@
 //     (lines made in Redis 7's format, member = now and member = a request id); trims drop the
 //     members that leave the window, so what it keeps is bounded by the window, not the stream.
 //
-//   bench_watch [--calls N] [--seconds S]
+//   bench_watch [--calls N] [--seconds S] [--keep-recording FILE]
+//   bench_watch --replay FILE    (only (a)'s replay, of a file from `redis-cli monitor > FILE`: for a profiler)
 
 #include "benchsupport.h"
 #include "limitercatalog.h"
@@ -92,6 +93,20 @@ bool waitForMarker(const QString& path, int timeoutMs)
         QThread::msleep(20); // polling a file another process writes; bounded by timeoutMs
     }
     return false;
+}
+
+// The MONITOR lines of a file written by `redis-cli monitor > FILE`.
+QList<QByteArray> readRecording(const QString& path, qint64* bytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    *bytes = file.size();
+    QList<QByteArray> lines = file.readAll().split('\n');
+    lines.removeAll(QByteArray());
+    if (!lines.isEmpty() && lines.first() == "OK")
+        lines.removeFirst();
+    return lines;
 }
 
 struct Rate
@@ -194,10 +209,35 @@ int main(int argc, char* argv[])
     const QCommandLineOption secondsOption(QStringLiteral("seconds"),
                                            QStringLiteral("Seconds of a 50,000 calls/s stream for memory (60)."),
                                            QStringLiteral("S"), QStringLiteral("60"));
-    parser.addOptions({callsOption, secondsOption});
+    const QCommandLineOption keepOption(QStringLiteral("keep-recording"),
+                                        QStringLiteral("Copy the recorded MONITOR stream to FILE."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption replayOption(
+        QStringLiteral("replay"), QStringLiteral("Only replay FILE (from redis-cli monitor > FILE): no server."),
+        QStringLiteral("FILE"));
+    parser.addOptions({callsOption, secondsOption, keepOption, replayOption});
     parser.process(app);
     const int calls = std::clamp(parser.value(callsOption).toInt(), 1000, 2'000'000);
     const int seconds = std::clamp(parser.value(secondsOption).toInt(), 1, 600);
+
+    if (parser.isSet(replayOption)) {
+        qint64 bytes = 0;
+        const QList<QByteArray> lines = readRecording(parser.value(replayOption), &bytes);
+        if (lines.isEmpty()) {
+            out << "no MONITOR lines in " << parser.value(replayOption) << Qt::endl;
+            return 2;
+        }
+        const Rate rate = replay(lines);
+        out << QStringLiteral("replayed %1 lines (%2 MB)").arg(lines.size()).arg(double(bytes) / 1048576.0, 0, 'f', 1)
+            << Qt::endl;
+        out << QStringLiteral("  zsetlab MonitorLine::parse:        %1 lines/s").arg(rate.parseOnly, 0, 'f', 0)
+            << Qt::endl;
+        out << QStringLiteral("  zsetlab parse + WatchShadow::feed: %1 lines/s (goal 500,000 lines/s: %2x)")
+                   .arg(rate.parseAndFeed, 0, 'f', 0)
+                   .arg(rate.parseAndFeed / 500000.0, 0, 'f', 2)
+            << Qt::endl;
+        return 0;
+    }
 
     const QString redisCli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
     if (redisCli.isEmpty()) {
@@ -277,17 +317,16 @@ int main(int argc, char* argv[])
         return 3;
     }
 
-    QFile file(recording);
-    file.open(QIODevice::ReadOnly);
-    QList<QByteArray> lines = file.readAll().split('\n');
-    lines.removeAll(QByteArray());
-    if (!lines.isEmpty() && lines.first() == "OK")
-        lines.removeFirst();
+    if (parser.isSet(keepOption)) {
+        QFile::remove(parser.value(keepOption));
+        if (!QFile::copy(recording, parser.value(keepOption)))
+            out << "cannot copy the recording to " << parser.value(keepOption) << Qt::endl;
+    }
+    qint64 bytes = 0;
+    QList<QByteArray> lines = readRecording(recording, &bytes);
     const Rate rate = replay(lines);
     const double cliRate = double(lines.size()) / drainSeconds;
-    out << QStringLiteral("  recorded %1 lines (%2 MB)")
-               .arg(lines.size())
-               .arg(double(file.size()) / 1048576.0, 0, 'f', 1)
+    out << QStringLiteral("  recorded %1 lines (%2 MB)").arg(lines.size()).arg(double(bytes) / 1048576.0, 0, 'f', 1)
         << Qt::endl;
     out << QStringLiteral("  server: the burst took %1 s (%2 EVALSHA/s, %3 lines/s of MONITOR output)")
                .arg(burstSeconds, 0, 'f', 2)

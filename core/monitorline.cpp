@@ -1,6 +1,9 @@
 #include "monitorline.h"
 
 #include <QCoreApplication>
+#include <QVarLengthArray>
+
+#include <cstring>
 
 namespace {
 struct Text
@@ -26,26 +29,31 @@ int hexDigit(char c)
     return -1;
 }
 
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 // Reads "digits[.digits]" at *pos as a count of microseconds; false when there is none.
-bool readTime(const QByteArray& line, qsizetype* pos, qint64* timeUs)
+bool readTime(const char* line, qsizetype size, qsizetype* pos, qint64* timeUs)
 {
     qsizetype i = *pos;
     qint64 seconds = 0;
     int digits = 0;
-    while (i < line.size() && line.at(i) >= '0' && line.at(i) <= '9' && digits < 12) {
-        seconds = seconds * 10 + (line.at(i) - '0');
+    while (i < size && isDigit(line[i]) && digits < 12) {
+        seconds = seconds * 10 + (line[i] - '0');
         ++i;
         ++digits;
     }
     if (digits == 0)
         return false;
     qint64 micros = 0;
-    if (i < line.size() && line.at(i) == '.') {
+    if (i < size && line[i] == '.') {
         ++i;
         int fraction = 0;
-        while (i < line.size() && line.at(i) >= '0' && line.at(i) <= '9') {
+        while (i < size && isDigit(line[i])) {
             if (fraction < 6)
-                micros = micros * 10 + (line.at(i) - '0');
+                micros = micros * 10 + (line[i] - '0');
             ++fraction;
             ++i;
         }
@@ -59,60 +67,131 @@ bool readTime(const QByteArray& line, qsizetype* pos, qint64* timeUs)
     return true;
 }
 
-// Reads one "quoted" argument at *pos (which is at the opening quote), undoing sdscatrepr().
-bool readArgument(const QByteArray& line, qsizetype* pos, QByteArray* argument)
+// The bytes between an argument's quotes, and whether they hold escapes to undo.
+struct ArgumentSpan
 {
-    qsizetype i = *pos + 1;
-    argument->clear();
-    while (i < line.size()) {
-        const char c = line.at(i);
+    qsizetype begin = 0;
+    qsizetype end = 0;
+    bool escaped = false;
+};
+
+// Finds the end of the "quoted" argument whose opening quote is at `quote` and checks its escapes
+// (sdscatrepr()'s); returns the position after the closing quote, or -1 for a bad escape or no
+// closing quote.
+qsizetype scanArgument(const char* line, qsizetype size, qsizetype quote, ArgumentSpan* span)
+{
+    qsizetype i = quote + 1;
+    span->begin = i;
+    span->escaped = false;
+    while (i < size) {
+        const char c = line[i];
         if (c == '"') {
-            *pos = i + 1;
-            return true;
+            span->end = i;
+            return i + 1;
         }
         if (c != '\\') {
-            argument->append(c);
             ++i;
             continue;
         }
-        if (i + 1 >= line.size())
-            return false;
-        const char escaped = line.at(i + 1);
-        i += 2;
-        switch (escaped) {
+        span->escaped = true;
+        if (i + 1 >= size)
+            return -1;
+        switch (line[i + 1]) {
         case '\\':
         case '"':
-            argument->append(escaped);
-            break;
         case 'n':
-            argument->append('\n');
-            break;
         case 'r':
-            argument->append('\r');
-            break;
         case 't':
-            argument->append('\t');
-            break;
         case 'a':
-            argument->append('\a');
-            break;
         case 'b':
-            argument->append('\b');
-            break;
-        case 'x': {
-            const int high = i < line.size() ? hexDigit(line.at(i)) : -1;
-            const int low = i + 1 < line.size() ? hexDigit(line.at(i + 1)) : -1;
-            if (high < 0 || low < 0)
-                return false;
-            argument->append(static_cast<char>(high * 16 + low));
             i += 2;
             break;
-        }
+        case 'x':
+            if (i + 3 >= size || hexDigit(line[i + 2]) < 0 || hexDigit(line[i + 3]) < 0)
+                return -1;
+            i += 4;
+            break;
         default:
-            return false;
+            return -1;
         }
     }
-    return false; // no closing quote
+    return -1; // no closing quote
+}
+
+// Undoes the escapes of an argument scanArgument() accepted.
+QByteArray unescape(const char* line, const ArgumentSpan& span)
+{
+    QByteArray argument(span.end - span.begin, Qt::Uninitialized);
+    char* out = argument.data();
+    for (qsizetype i = span.begin; i < span.end;) {
+        const char c = line[i];
+        if (c != '\\') {
+            *out++ = c;
+            ++i;
+            continue;
+        }
+        const char escaped = line[i + 1];
+        i += 2;
+        switch (escaped) {
+        case 'n':
+            *out++ = '\n';
+            break;
+        case 'r':
+            *out++ = '\r';
+            break;
+        case 't':
+            *out++ = '\t';
+            break;
+        case 'a':
+            *out++ = '\a';
+            break;
+        case 'b':
+            *out++ = '\b';
+            break;
+        case 'x':
+            *out++ = static_cast<char>(hexDigit(line[i]) * 16 + hexDigit(line[i + 1]));
+            i += 2;
+            break;
+        default: // '\\', '"'
+            *out++ = escaped;
+            break;
+        }
+    }
+    argument.truncate(out - argument.constData());
+    return argument;
+}
+
+// Sets `target` to the bytes. A watch parses hundreds of thousands of lines a second into one
+// MonitorLine, and most arguments repeat the one before them (the key, the command) or fit the
+// buffer of the previous line's: neither needs an allocation.
+void assignBytes(QByteArray& target, const char* data, qsizetype size)
+{
+    if (target.size() == size && std::memcmp(target.constData(), data, size_t(size)) == 0)
+        return;
+    if (target.isDetached() && target.capacity() >= size) {
+        target.resize(size);
+        std::memcpy(target.data(), data, size_t(size));
+        return;
+    }
+    target = QByteArray(data, size);
+}
+
+// The database number: digits, as Redis writes it; anything else as QByteArray::toInt() reads it.
+bool readDb(const char* text, qsizetype size, int* db)
+{
+    if (size > 0 && size <= 9) {
+        int value = 0;
+        qsizetype i = 0;
+        while (i < size && isDigit(text[i]))
+            value = value * 10 + (text[i++] - '0');
+        if (i == size) {
+            *db = value;
+            return true;
+        }
+    }
+    bool ok = false;
+    *db = QByteArray(text, size).toInt(&ok);
+    return ok;
 }
 } // namespace
 
@@ -123,55 +202,86 @@ QByteArray MonitorLine::command() const
 
 bool MonitorLine::parse(const QByteArray& rawLine, MonitorLine* out, QString* error)
 {
-    QByteArray line = rawLine;
-    while (line.endsWith('\n') || line.endsWith('\r'))
-        line.chop(1);
-    const QString notMonitor = Text::tr("This is not a line of Redis's MONITOR output (it should start with "
-                                        "a time such as 1710000000.123456 and a [db client] tag).");
-    MonitorLine parsed;
+    // Checked whole before *out is touched (it stays as it was on failure); then *out's buffers are
+    // reused for the arguments.
+    const char* line = rawLine.constData();
+    qsizetype size = rawLine.size();
+    while (size > 0 && (line[size - 1] == '\n' || line[size - 1] == '\r'))
+        --size;
+    const auto notMonitor = [error] {
+        return failWith(error,
+                        Text::tr("This is not a line of Redis's MONITOR output (it should start with "
+                                 "a time such as 1710000000.123456 and a [db client] tag)."));
+    };
+    qint64 timeUs = 0;
     qsizetype pos = 0;
-    if (!readTime(line, &pos, &parsed.timeUs))
-        return failWith(error, notMonitor);
-    if (line.mid(pos, 2) != " [")
-        return failWith(error, notMonitor);
+    if (!readTime(line, size, &pos, &timeUs))
+        return notMonitor();
+    if (pos + 2 > size || line[pos] != ' ' || line[pos + 1] != '[')
+        return notMonitor();
     pos += 2;
-    const qsizetype close = line.indexOf("] ", pos);
-    const qsizetype space = line.indexOf(' ', pos);
-    if (close < 0 || space < 0 || space > close)
-        return failWith(error, notMonitor);
-    bool dbOk = false;
-    parsed.db = line.mid(pos, space - pos).toInt(&dbOk);
-    parsed.source = line.mid(space + 1, close - space - 1);
-    if (!dbOk || parsed.db < 0 || parsed.source.isEmpty())
-        return failWith(error, notMonitor);
+    qsizetype close = pos;
+    while (close + 1 < size && !(line[close] == ']' && line[close + 1] == ' '))
+        ++close;
+    if (close + 1 >= size)
+        return notMonitor();
+    const auto* spaceAt = static_cast<const char*>(std::memchr(line + pos, ' ', size_t(size - pos)));
+    const qsizetype space = spaceAt ? spaceAt - line : -1;
+    if (space < 0 || space > close)
+        return notMonitor();
+    int db = 0;
+    const bool dbOk = readDb(line + pos, space - pos, &db);
+    if (!dbOk || db < 0 || close - space - 1 <= 0)
+        return notMonitor();
+    const qsizetype sourceBegin = space + 1;
+    const qsizetype sourceSize = close - space - 1;
+
+    QVarLengthArray<ArgumentSpan, 16> spans;
     pos = close + 2;
-    while (pos < line.size()) {
-        if (line.at(pos) != '"')
+    while (pos < size) {
+        if (line[pos] != '"')
             return failWith(error,
                             Text::tr("Argument %1 of the MONITOR line does not start with a quote at "
                                      "column %2: the line is cut off or not from MONITOR.")
-                                .arg(parsed.arguments.size() + 1)
+                                .arg(spans.size() + 1)
                                 .arg(pos + 1));
-        QByteArray argument;
-        if (!readArgument(line, &pos, &argument))
+        ArgumentSpan span;
+        pos = scanArgument(line, size, pos, &span);
+        if (pos < 0)
             return failWith(error,
                             Text::tr("Argument %1 of the MONITOR line has a bad escape or no closing "
                                      "quote: the line is cut off or not from MONITOR.")
-                                .arg(parsed.arguments.size() + 1));
-        parsed.arguments.append(argument);
-        if (pos < line.size()) {
-            if (line.at(pos) != ' ')
+                                .arg(spans.size() + 1));
+        spans.append(span);
+        if (pos < size) {
+            if (line[pos] != ' ')
                 return failWith(error,
                                 Text::tr("Argument %1 of the MONITOR line is not followed by a space at "
                                          "column %2: the line is cut off or not from MONITOR.")
-                                    .arg(parsed.arguments.size())
+                                    .arg(spans.size())
                                     .arg(pos + 1));
             ++pos;
         }
     }
-    if (parsed.arguments.isEmpty())
+    if (spans.isEmpty())
         return failWith(error, Text::tr("The MONITOR line names no command."));
-    if (out)
-        *out = std::move(parsed);
+    if (!out)
+        return true;
+
+    out->timeUs = timeUs;
+    out->db = db;
+    assignBytes(out->source, line + sourceBegin, sourceSize);
+    QList<QByteArray>& arguments = out->arguments;
+    if (arguments.size() > spans.size())
+        arguments.resize(spans.size());
+    for (qsizetype i = 0; i < spans.size(); ++i) {
+        if (i == arguments.size())
+            arguments.emplaceBack();
+        const ArgumentSpan& span = spans[i];
+        if (span.escaped)
+            arguments[i] = unescape(line, span);
+        else
+            assignBytes(arguments[i], line + span.begin, span.end - span.begin);
+    }
     return true;
 }

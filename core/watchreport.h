@@ -82,6 +82,9 @@ struct WatchSnapshot
     QString verdict() const;
 };
 
+// Moved in memory as bytes when a list of them grows: the shadow and the window append hundreds
+// of thousands of records a second to per-key lists.
+Q_DECLARE_TYPEINFO(WatchRecord, Q_RELOCATABLE_TYPE);
 Q_DECLARE_METATYPE(WatchRecord)
 Q_DECLARE_METATYPE(WatchedKey)
 Q_DECLARE_METATYPE(WatchSnapshot)

@@ -173,11 +173,11 @@ void WatchSession::run(Settings settings)
 
     // Reads what MONITOR sent; false when the server went away. *sawEnd: the ECHO of `endMarker`
     // went by.
+    MonitorLine line; // one for every line: parsing into it reuses its buffers
     const auto readLines = [&](const QByteArray& endMarker, bool* sawEnd) {
         const bool alive = monitor.readAvailable();
         RedisReply reply;
         while (monitor.nextReply(&reply)) {
-            MonitorLine line;
             if (!MonitorLine::parse(reply.bytes(), &line)) {
                 shadow.feed(reply.bytes()); // counted as dropped
                 continue;

@@ -1,6 +1,7 @@
 #include "watchshadow.h"
 
 #include <QCryptographicHash>
+#include <QVarLengthArray>
 
 #include <cmath>
 #include <limits>
@@ -17,6 +18,7 @@ struct WatchShadow::Key
     qint64 expiresAtMs = -1;
     qint64 lastCallId = -1;
     int currentSource = -1; // the source of the request being replayed, in figures.sources
+    QByteArray currentSourceKey; // its key in sourceIndex
     QVector<WatchRecord> records;
     QHash<QByteArray, int> sourceIndex;
 };
@@ -24,20 +26,9 @@ struct WatchShadow::Key
 namespace {
 const qint64 noDeadline = -1;
 
-QByteArray nameOf(int db, const QByteArray& key)
-{
-    return QByteArray::number(db) + ':' + key;
-}
-
 QByteArray sha1Hex(const QByteArray& body)
 {
     return QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex();
-}
-
-bool isScriptCall(const QByteArray& command)
-{
-    return command == "EVAL" || command == "EVALSHA" || command == "EVAL_RO" || command == "EVALSHA_RO"
-        || command == "FCALL" || command == "FCALL_RO";
 }
 
 bool readInteger(const QByteArray& text, qint64* value)
@@ -47,21 +38,104 @@ bool readInteger(const QByteArray& text, qint64* value)
     return ok;
 }
 
-// Commands that leave a key's content to something the shadow does not replay: its state is
-// unknown afterwards. The value is the argument that names such a key, or -1: any argument may
-// (ZMPOP, BZPOPMIN: which key they popped from is not in the line).
-int unknownAfter(const QByteArray& command)
+// A number as QByteArray::toDouble() reads it, digits alone without its detour.
+bool readNumber(const QByteArray& text, double* value)
 {
-    if (command == "ZUNIONSTORE" || command == "ZINTERSTORE" || command == "ZDIFFSTORE" || command == "ZRANGESTORE"
-        || command == "RESTORE" || command == "SET" || command == "GETSET" || command == "MOVE")
-        return 1;
-    if (command == "COPY")
-        return 2;
-    if (command == "ZMPOP" || command == "BZMPOP" || command == "BZPOPMIN" || command == "BZPOPMAX")
-        return -1;
-    return 0;
+    if (readPlainInteger(text, value))
+        return true;
+    bool ok = false;
+    *value = text.toDouble(&ok);
+    return ok;
+}
+
+// A ZADD option: NX, XX, GT, LT, INCR or CH in any case.
+bool isZaddOption(const QByteArray& text, const char* option)
+{
+    return text.compare(option, Qt::CaseInsensitive) == 0;
 }
 } // namespace
+
+// The commands the shadow replays, found once per line by name instead of comparing the name with
+// each in turn.
+enum class WatchShadow::Command : quint8 {
+    Other,
+    Eval, // EVAL, EVAL_RO
+    EvalSha, // EVALSHA, EVALSHA_RO
+    Fcall, // FCALL, FCALL_RO
+    Script,
+    FlushAll,
+    FlushDb,
+    SwapDb,
+    Delete, // DEL, UNLINK
+    Rename,
+    RenameNx,
+    // Commands that leave a key's content to something the shadow does not replay: its state is
+    // unknown afterwards. The key is the first argument, the second, or any (ZMPOP, BZPOPMIN:
+    // which key they popped from is not in the line).
+    UnknownFirst,
+    UnknownSecond,
+    UnknownAny,
+    Zadd,
+    Zincrby,
+    Zrem,
+    ZremRangeByScore,
+    ZremRangeByRank,
+    ZremRangeByLex,
+    ZpopMin,
+    ZpopMax,
+    Expire,
+    Pexpire,
+    ExpireAt,
+    PexpireAt,
+    Persist,
+};
+
+WatchShadow::Command WatchShadow::commandNamed(const QByteArray& upperCaseName)
+{
+    static const QHash<QByteArray, Command> byName {
+        {"EVAL", Command::Eval},
+        {"EVAL_RO", Command::Eval},
+        {"EVALSHA", Command::EvalSha},
+        {"EVALSHA_RO", Command::EvalSha},
+        {"FCALL", Command::Fcall},
+        {"FCALL_RO", Command::Fcall},
+        {"SCRIPT", Command::Script},
+        {"FLUSHALL", Command::FlushAll},
+        {"FLUSHDB", Command::FlushDb},
+        {"SWAPDB", Command::SwapDb},
+        {"DEL", Command::Delete},
+        {"UNLINK", Command::Delete},
+        {"RENAME", Command::Rename},
+        {"RENAMENX", Command::RenameNx},
+        {"ZUNIONSTORE", Command::UnknownFirst},
+        {"ZINTERSTORE", Command::UnknownFirst},
+        {"ZDIFFSTORE", Command::UnknownFirst},
+        {"ZRANGESTORE", Command::UnknownFirst},
+        {"RESTORE", Command::UnknownFirst},
+        {"SET", Command::UnknownFirst},
+        {"GETSET", Command::UnknownFirst},
+        {"MOVE", Command::UnknownFirst},
+        {"COPY", Command::UnknownSecond},
+        {"ZMPOP", Command::UnknownAny},
+        {"BZMPOP", Command::UnknownAny},
+        {"BZPOPMIN", Command::UnknownAny},
+        {"BZPOPMAX", Command::UnknownAny},
+        {"ZADD", Command::Zadd},
+        {"ZINCRBY", Command::Zincrby},
+        {"ZREM", Command::Zrem},
+        {"ZREMRANGEBYSCORE", Command::ZremRangeByScore},
+        {"ZREMRANGEBYRANK", Command::ZremRangeByRank},
+        {"ZREMRANGEBYLEX", Command::ZremRangeByLex},
+        {"ZPOPMIN", Command::ZpopMin},
+        {"ZPOPMAX", Command::ZpopMax},
+        {"EXPIRE", Command::Expire},
+        {"PEXPIRE", Command::Pexpire},
+        {"EXPIREAT", Command::ExpireAt},
+        {"PEXPIREAT", Command::PexpireAt},
+        {"PERSIST", Command::Persist},
+    };
+    return byName.value(upperCaseName, Command::Other);
+}
 
 WatchShadow::WatchShadow(QList<KeyPattern> patterns, int db, Limits limits)
     : m_patterns(std::move(patterns))
@@ -78,23 +152,26 @@ bool WatchShadow::watches(int db, const QByteArray& key) const
 
 bool WatchShadow::feed(const QByteArray& rawLine)
 {
-    MonitorLine line;
-    if (!MonitorLine::parse(rawLine, &line)) {
+    if (!MonitorLine::parse(rawLine, &m_line)) {
         ++m_droppedLines;
         return false;
     }
-    feed(line);
+    feed(m_line);
     return true;
 }
 
 WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create)
 {
+    if (m_lastKey && m_lastKey->figures.db == db && m_lastKey->figures.key == key)
+        return m_lastKey;
     if (!watches(db, key))
         return nullptr;
-    const QByteArray name = nameOf(db, key);
-    const auto found = m_keys.constFind(name);
-    if (found != m_keys.constEnd())
-        return found->get();
+    const KeyId id {db, key};
+    const auto found = m_keys.constFind(id);
+    if (found != m_keys.constEnd()) {
+        m_lastKey = found->get();
+        return m_lastKey;
+    }
     if (!create)
         return nullptr;
     if (m_keys.size() >= m_limits.keys) {
@@ -105,58 +182,70 @@ WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create
     made->figures.db = db;
     made->figures.key = key;
     made->figures.stateKnown = false;
-    m_keys.insert(name, made);
+    m_keys.insert(id, made);
     m_toRead.append({db, key});
-    return made.get();
+    m_lastKey = made.get();
+    return m_lastKey;
+}
+
+void WatchShadow::beginScriptCall(Command command, const QByteArray& target)
+{
+    ++m_scriptCalls;
+    ++m_call.id;
+    m_call.kind = WatchSource::Kind::Script;
+    QByteArray sourceId;
+    if (command == Command::Fcall) {
+        sourceId = "function " + target;
+    } else if (command == Command::EvalSha) {
+        sourceId = target.toLower();
+    } else {
+        sourceId = sha1Hex(target);
+        noteScript(target, sourceId);
+    }
+    if (sourceId != m_call.sourceId) { // an app calls the same script again and again
+        m_call.sourceKey = 's' + sourceId;
+        m_call.sourceId = std::move(sourceId);
+    }
 }
 
 void WatchShadow::feed(const MonitorLine& line)
 {
     ++m_commandsSeen;
     m_nowUs = line.timeUs;
-    const QByteArray command = line.command();
+    const QByteArray commandName = line.command();
+    const Command command = commandNamed(commandName);
     if (!line.fromScript()) {
-        m_call.active = isScriptCall(command);
+        m_call.active = command == Command::Eval || command == Command::EvalSha || command == Command::Fcall;
         if (m_call.active) {
-            ++m_scriptCalls;
-            ++m_call.id;
-            m_call.kind = WatchSource::Kind::Script;
-            const QByteArray target = line.arguments.value(1);
-            if (command.startsWith("FCALL")) {
-                m_call.sourceId = "function " + target;
-            } else if (command.startsWith("EVALSHA")) {
-                m_call.sourceId = target.toLower();
-            } else {
-                m_call.sourceId = sha1Hex(target);
-                noteScript(target);
-            }
+            beginScriptCall(command, line.arguments.value(1));
             return;
         }
-        if (command == "SCRIPT" && line.arguments.value(1).toUpper() == "LOAD")
-            noteScript(line.arguments.value(2));
+        if (command == Command::Script && line.arguments.value(1).toUpper() == "LOAD")
+            noteScript(line.arguments.value(2), {});
     } else if (!m_call.active) { // the watch began inside a script's run
         m_call.active = true;
         ++m_call.id;
         m_call.kind = WatchSource::Kind::Script;
         m_call.sourceId = "?";
+        m_call.sourceKey = "s?";
     }
 
-    if (command == "FLUSHALL" || command == "FLUSHDB") {
+    switch (command) {
+    case Command::FlushAll:
+    case Command::FlushDb:
         for (const auto& key : std::as_const(m_keys)) {
-            if (command == "FLUSHALL" || key->figures.db == line.db)
+            if (command == Command::FlushAll || key->figures.db == line.db)
                 deleteKey(key.get(), true);
         }
         return;
-    }
-    if (command == "SWAPDB") {
+    case Command::SwapDb:
         for (const auto& key : std::as_const(m_keys)) {
             key->figures.stateKnown = false;
             key->truthKnown = false;
             key->lowestWritten = std::numeric_limits<double>::infinity();
         }
         return;
-    }
-    if (command == "DEL" || command == "UNLINK") {
+    case Command::Delete:
         for (qsizetype i = 1; i < line.arguments.size(); ++i) {
             if (Key* key = keyFor(line.db, line.arguments.at(i), false)) {
                 touch(key, line);
@@ -164,14 +253,15 @@ void WatchShadow::feed(const MonitorLine& line)
             }
         }
         return;
-    }
-    if (command == "RENAME" || command == "RENAMENX") {
-        applyRename(line, command == "RENAMENX");
+    case Command::Rename:
+    case Command::RenameNx:
+        applyRename(line, command == Command::RenameNx);
         return;
-    }
-    if (const int first = unknownAfter(command); first != 0) {
-        const qsizetype from = first > 0 ? first : 1;
-        const qsizetype to = first > 0 ? first + 1 : line.arguments.size();
+    case Command::UnknownFirst:
+    case Command::UnknownSecond:
+    case Command::UnknownAny: {
+        const qsizetype from = command == Command::UnknownSecond ? 2 : 1;
+        const qsizetype to = command == Command::UnknownAny ? line.arguments.size() : from + 1;
         for (qsizetype i = from; i < to && i < line.arguments.size(); ++i) {
             if (Key* key = keyFor(line.db, line.arguments.at(i), false)) {
                 key->figures.stateKnown = false;
@@ -182,23 +272,41 @@ void WatchShadow::feed(const MonitorLine& line)
         }
         return;
     }
+    default:
+        break;
+    }
 
     const QByteArray keyName = line.arguments.value(1);
-    const bool sortedSetCommand = command.startsWith('Z') && line.arguments.size() >= 2;
+    const bool sortedSetCommand = commandName.startsWith('Z') && line.arguments.size() >= 2;
     Key* key = keyFor(line.db, keyName, sortedSetCommand);
     if (!key)
         return;
     touch(key, line);
-    if (command == "ZADD")
+    switch (command) {
+    case Command::Zadd:
         applyZadd(key, line);
-    else if (command == "ZINCRBY")
+        break;
+    case Command::Zincrby:
         applyZincrby(key, line);
-    else if (command == "ZREM" || command == "ZREMRANGEBYSCORE" || command == "ZREMRANGEBYRANK"
-             || command == "ZREMRANGEBYLEX" || command == "ZPOPMIN" || command == "ZPOPMAX")
+        break;
+    case Command::Zrem:
+    case Command::ZremRangeByScore:
+    case Command::ZremRangeByRank:
+    case Command::ZremRangeByLex:
+    case Command::ZpopMin:
+    case Command::ZpopMax:
         applyRemove(key, line, command);
-    else if (command == "EXPIRE" || command == "PEXPIRE" || command == "EXPIREAT" || command == "PEXPIREAT"
-             || command == "PERSIST")
+        break;
+    case Command::Expire:
+    case Command::Pexpire:
+    case Command::ExpireAt:
+    case Command::PexpireAt:
+    case Command::Persist:
         applyExpire(key, line, command);
+        break;
+    default:
+        break;
+    }
 }
 
 void WatchShadow::touch(Key* key, const MonitorLine& line)
@@ -214,21 +322,30 @@ void WatchShadow::countRequest(Key* key, const MonitorLine& line)
 {
     WatchSource::Kind kind = WatchSource::Kind::Client;
     QByteArray sourceId = line.source;
+    QByteArray sourceKey;
     if (line.fromScript()) {
         if (key->lastCallId == m_call.id) // one request per script call, however many commands it ran
             return;
         key->lastCallId = m_call.id;
         kind = m_call.kind;
         sourceId = m_call.sourceId;
+        sourceKey = m_call.sourceKey;
+    } else {
+        sourceKey = 'c' + sourceId;
     }
     ++key->figures.requests;
-    const QByteArray sourceKey = (kind == WatchSource::Kind::Script ? 's' : 'c') + sourceId;
+    if (key->currentSource >= 0 && sourceKey == key->currentSourceKey) { // the same source as last time
+        ++key->figures.sources[key->currentSource].requests;
+        return;
+    }
     const auto found = key->sourceIndex.constFind(sourceKey);
     if (found != key->sourceIndex.constEnd()) {
         key->currentSource = *found;
+        key->currentSourceKey = sourceKey;
         ++key->figures.sources[*found].requests;
     } else if (key->figures.sources.size() < m_limits.sourcesPerKey) {
         key->currentSource = int(key->figures.sources.size());
+        key->currentSourceKey = sourceKey;
         key->sourceIndex.insert(sourceKey, key->currentSource);
         key->figures.sources.append({kind, sourceId, 1, 0});
     } else {
@@ -252,18 +369,20 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
     bool nx = false, xx = false, gt = false, lt = false, incr = false;
     qsizetype i = 2;
     for (; i < args.size(); ++i) {
-        const QByteArray option = args.at(i).toUpper();
-        if (option == "NX")
+        const QByteArray& option = args.at(i);
+        if (option.size() != 2 && option.size() != 4) // a score, or a member
+            break;
+        if (isZaddOption(option, "NX"))
             nx = true;
-        else if (option == "XX")
+        else if (isZaddOption(option, "XX"))
             xx = true;
-        else if (option == "GT")
+        else if (isZaddOption(option, "GT"))
             gt = true;
-        else if (option == "LT")
+        else if (isZaddOption(option, "LT"))
             lt = true;
-        else if (option == "INCR")
+        else if (isZaddOption(option, "INCR"))
             incr = true;
-        else if (option != "CH")
+        else if (!isZaddOption(option, "CH"))
             break;
     }
     const qsizetype pairs = (args.size() - i) / 2;
@@ -271,9 +390,9 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
     if (pairs == 0 || (args.size() - i) % 2 != 0 || (nx && xx) || (nx && (gt || lt)) || (gt && lt)
         || (incr && pairs != 1))
         return;
-    std::vector<double> scores(static_cast<size_t>(pairs));
+    QVarLengthArray<double, 8> scores(pairs);
     for (qsizetype p = 0; p < pairs; ++p) {
-        if (!parseScore(args.at(i + 2 * p), &scores[size_t(p)]))
+        if (!parseScore(args.at(i + 2 * p), &scores[p]))
             return;
     }
     if (!line.fromScript())
@@ -281,13 +400,13 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
     key->figures.exists = true;
     for (qsizetype p = 0; p < pairs; ++p) {
         const QByteArray& member = args.at(i + 2 * p + 1);
-        const double given = scores[size_t(p)];
+        const double given = scores[p];
         ++key->figures.zadds;
         WatchRecord made {line.timeUs, given, member, WatchRecord::Outcome::Stored};
-        if (key->members.contains(member)) {
+        double old = 0;
+        if (key->members.find(member, &old)) {
             // The request found its member there already: whatever ZADD does to the score, the
             // set did not grow, and the limiter counts this request with an earlier one.
-            const double old = key->members.score(member);
             const double updated = incr ? old + given : given;
             const bool write = !nx && !std::isnan(updated) && !(gt && updated <= old) && !(lt && updated >= old);
             if (write)
@@ -295,8 +414,8 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
             made.outcome = WatchRecord::Outcome::Overwrote;
             made.score = write ? updated : old;
             ++key->figures.overwrites;
-            bool numeric = false;
-            if (member.toDouble(&numeric) == given && numeric)
+            double asNumber = 0;
+            if (readNumber(member, &asNumber) && asNumber == given)
                 ++key->figures.overwritesOfTime;
             if (key->currentSource >= 0)
                 ++key->figures.sources[key->currentSource].overwrites;
@@ -334,10 +453,10 @@ void WatchShadow::applyZincrby(Key* key, const MonitorLine& line)
     key->figures.exists = true;
 }
 
-void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArray& command)
+void WatchShadow::applyRemove(Key* key, const MonitorLine& line, Command command)
 {
     const QList<QByteArray>& args = line.arguments;
-    if (command == "ZREM") {
+    if (command == Command::Zrem) {
         for (qsizetype i = 2; i < args.size(); ++i) {
             const QByteArray& member = args.at(i);
             if (!key->members.contains(member))
@@ -347,7 +466,7 @@ void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArra
                 key->truth.erase(one);
             key->members.remove(member);
         }
-    } else if (command == "ZREMRANGEBYSCORE") {
+    } else if (command == Command::ZremRangeByScore) {
         ScoreBound min, max;
         if (args.size() != 4 || !ScoreBound::parse(args.at(2), &min) || !ScoreBound::parse(args.at(3), &max))
             return;
@@ -363,9 +482,9 @@ void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArra
             key->figures.stateKnown = true;
             key->truthKnown = true;
         }
-    } else if (command == "ZREMRANGEBYRANK" || command == "ZREMRANGEBYLEX") {
+    } else if (command == Command::ZremRangeByRank || command == Command::ZremRangeByLex) {
         qint64 removed = 0;
-        if (command == "ZREMRANGEBYRANK") {
+        if (command == Command::ZremRangeByRank) {
             qint64 start = 0, stop = 0;
             if (args.size() != 4 || !readInteger(args.at(2), &start) || !readInteger(args.at(3), &stop))
                 return;
@@ -386,7 +505,7 @@ void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArra
         qint64 count = 1;
         if (args.size() > 3 || (args.size() == 3 && (!readInteger(args.at(2), &count) || count < 0)))
             return;
-        const bool highest = command == "ZPOPMAX";
+        const bool highest = command == Command::ZpopMax;
         key->members.pop(count, highest);
         for (qint64 n = 0; n < count && !key->truth.empty(); ++n)
             key->truth.erase(highest ? std::prev(key->truth.end()) : key->truth.begin());
@@ -397,12 +516,12 @@ void WatchShadow::applyRemove(Key* key, const MonitorLine& line, const QByteArra
     }
 }
 
-void WatchShadow::applyExpire(Key* key, const MonitorLine& line, const QByteArray& command)
+void WatchShadow::applyExpire(Key* key, const MonitorLine& line, Command command)
 {
     const QList<QByteArray>& args = line.arguments;
     if (key->figures.stateKnown && key->members.size() == 0)
         return; // no key, nothing to expire
-    if (command == "PERSIST") {
+    if (command == Command::Persist) {
         if (args.size() == 2)
             key->expiresAtMs = noDeadline;
         return;
@@ -412,11 +531,11 @@ void WatchShadow::applyExpire(Key* key, const MonitorLine& line, const QByteArra
         return;
     const qint64 nowMs = m_nowUs / 1000;
     qint64 when = 0;
-    if (command == "EXPIRE")
+    if (command == Command::Expire)
         when = nowMs + amount * 1000;
-    else if (command == "PEXPIRE")
+    else if (command == Command::Pexpire)
         when = nowMs + amount;
-    else if (command == "EXPIREAT")
+    else if (command == Command::ExpireAt)
         when = amount * 1000;
     else
         when = amount;
@@ -483,11 +602,11 @@ void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
         deleteKey(source, true);
 }
 
-void WatchShadow::noteScript(const QByteArray& body)
+void WatchShadow::noteScript(const QByteArray& body, const QByteArray& sha)
 {
     if (body.isEmpty() || m_scripts.size() >= m_limits.scripts)
         return;
-    m_scripts.insert(sha1Hex(body), body);
+    m_scripts.insert(sha.isEmpty() ? sha1Hex(body) : sha, body);
 }
 
 QList<WatchShadow::KeyName> WatchShadow::takeKeysToRead()
@@ -548,7 +667,7 @@ WatchSnapshot WatchShadow::snapshot(bool takeRecords)
 
 WatchedKey WatchShadow::figures(int db, const QByteArray& key) const
 {
-    const auto found = m_keys.constFind(nameOf(db, key));
+    const auto found = m_keys.constFind(KeyId {db, key});
     if (found == m_keys.constEnd())
         return {};
     WatchedKey figures = (*found)->figures;
@@ -560,6 +679,6 @@ WatchedKey WatchShadow::figures(int db, const QByteArray& key) const
 
 const ZsetShadow* WatchShadow::members(int db, const QByteArray& key) const
 {
-    const auto found = m_keys.constFind(nameOf(db, key));
+    const auto found = m_keys.constFind(KeyId {db, key});
     return found == m_keys.constEnd() ? nullptr : &(*found)->members;
 }

@@ -63,31 +63,44 @@ public:
 
 private:
     struct Key;
+    struct KeyId
+    {
+        int db = 0;
+        QByteArray key;
+        bool operator==(const KeyId& other) const { return db == other.db && key == other.key; }
+        friend size_t qHash(const KeyId& id, size_t seed = 0) { return qHashMulti(seed, id.db, id.key); }
+    };
     struct ScriptCall
     {
         qint64 id = 0;
         bool active = false;
         WatchSource::Kind kind = WatchSource::Kind::Script;
         QByteArray sourceId;
+        QByteArray sourceKey; // 's' + sourceId, the key of Key::sourceIndex
     };
+    enum class Command : quint8;
+    static Command commandNamed(const QByteArray& upperCaseName);
 
     Key* keyFor(int db, const QByteArray& key, bool create);
     void touch(Key* key, const MonitorLine& line);
     void countRequest(Key* key, const MonitorLine& line);
     void applyZadd(Key* key, const MonitorLine& line);
     void applyZincrby(Key* key, const MonitorLine& line);
-    void applyRemove(Key* key, const MonitorLine& line, const QByteArray& command);
-    void applyExpire(Key* key, const MonitorLine& line, const QByteArray& command);
+    void applyRemove(Key* key, const MonitorLine& line, Command command);
+    void applyExpire(Key* key, const MonitorLine& line, Command command);
     void applyRename(const MonitorLine& line, bool onlyIfAbsent);
     void deleteKey(Key* key, bool known);
     void record(Key* key, const WatchRecord& record);
-    void noteScript(const QByteArray& body);
+    void beginScriptCall(Command command, const QByteArray& target);
+    void noteScript(const QByteArray& body, const QByteArray& sha);
     WatchedKey figuresOf(Key& key, bool takeRecords);
 
     QList<KeyPattern> m_patterns;
     int m_db = -1;
     Limits m_limits;
-    QHash<QByteArray, std::shared_ptr<Key>> m_keys; // by "db:key"
+    QHash<KeyId, std::shared_ptr<Key>> m_keys; // never removed: a Key* stays valid
+    Key* m_lastKey = nullptr; // the previous line's: a script's commands follow one another on one key
+    MonitorLine m_line; // feed(QByteArray)'s, reused: it keeps its buffers from one line to the next
     QList<KeyName> m_toRead;
     QHash<QByteArray, QByteArray> m_scripts; // SHA1 -> body
     ScriptCall m_call;

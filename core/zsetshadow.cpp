@@ -3,8 +3,26 @@
 #include <cmath>
 #include <limits>
 
+bool readPlainInteger(const QByteArray& text, double* value)
+{
+    const qsizetype size = text.size();
+    if (size == 0 || size > 15) // below 2^53: every such integer is a double exactly
+        return false;
+    const char* digits = text.constData();
+    qint64 integer = 0;
+    for (qsizetype i = 0; i < size; ++i) {
+        if (digits[i] < '0' || digits[i] > '9')
+            return false;
+        integer = integer * 10 + (digits[i] - '0');
+    }
+    *value = double(integer);
+    return true;
+}
+
 bool parseScore(const QByteArray& text, double* score)
 {
+    if (readPlainInteger(text, score))
+        return true;
     const QByteArray lower = text.toLower();
     if (lower == "inf" || lower == "+inf" || lower == "infinity" || lower == "+infinity") {
         *score = std::numeric_limits<double>::infinity();

@@ -28,6 +28,9 @@ struct LexBound
 
 // A score as Redis reads one (ZADD, ZINCRBY): a finite number or ±inf; never NaN.
 bool parseScore(const QByteArray& text, double* score);
+// One to 15 decimal digits and nothing else (a time in milliseconds, a counter), read exactly:
+// the quick way for what limiters write, where QByteArray::toDouble() gives the same.
+bool readPlainInteger(const QByteArray& text, double* value);
 
 // A copy of one sorted set's members and scores, kept in Redis's order (score, then the member's
 // bytes), with the operations of the commands that change it. Each returns what it removed.
@@ -39,6 +42,15 @@ public:
     qint64 size() const { return static_cast<qint64>(m_scores.size()); }
     bool contains(const QByteArray& member) const { return m_scores.contains(member); }
     double score(const QByteArray& member) const { return m_scores.value(member); }
+    // contains() and score() in one look-up.
+    bool find(const QByteArray& member, double* score) const
+    {
+        const auto found = m_scores.constFind(member);
+        if (found == m_scores.constEnd())
+            return false;
+        *score = *found;
+        return true;
+    }
 
     void set(const QByteArray& member, double score);
     bool remove(const QByteArray& member);

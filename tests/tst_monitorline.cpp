@@ -11,6 +11,7 @@ private slots:
     void refusesBadLines_data();
     void refusesBadLines();
     void commandIsUpperCase();
+    void reusesOneLineForMany();
 };
 
 void TestMonitorLine::parsesLines_data()
@@ -115,6 +116,44 @@ void TestMonitorLine::commandIsUpperCase()
     QVERIFY(MonitorLine::parse(R"(1.0 [0 lua] "zRemRangeByScore" "k" "0" "1")", &parsed));
     QCOMPARE(parsed.command(), QByteArray("ZREMRANGEBYSCORE"));
     QCOMPARE(MonitorLine().command(), QByteArray());
+}
+
+// A watch parses every line into one MonitorLine and reuses its buffers: each parse must give the
+// line's own fields whatever came before, and leave copies taken of an earlier line as they were.
+void TestMonitorLine::reusesOneLineForMany()
+{
+    const QList<QByteArray> lines {
+        R"(1.000001 [0 unix:/tmp/app.sock] "EVALSHA" "15be1f" "1" "rl:user1" "1710000000000" "1000")",
+        R"(1.000002 [0 lua] "ZREMRANGEBYSCORE" "rl:user1" "0" "1709999999000")",
+        R"(1.000003 [0 lua] "ZADD" "rl:user1" "1710000000000" "1710000000000")",
+        R"(1.000004 [0 lua] "ZCARD" "rl:user1")",
+        R"(1.000005 [2 127.0.0.1:50412] "ZADD" "rl:a\"b" "1" "x\x01y")",
+        R"(1.000006 [0 lua] "EXPIRE" "rl:user1" "1000")",
+        R"(1.000007 [0 lua] "ZADD" "rl:user1" "1710000000000" "1710000000000")",
+    };
+    MonitorLine reused;
+    QMap<qsizetype, MonitorLine> kept;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QByteArray& line = lines.at(i);
+        MonitorLine fresh;
+        QVERIFY(MonitorLine::parse(line, &fresh));
+        QVERIFY(MonitorLine::parse(line, &reused));
+        QCOMPARE(reused.timeUs, fresh.timeUs);
+        QCOMPARE(reused.db, fresh.db);
+        QCOMPARE(reused.source, fresh.source);
+        QCOMPARE(reused.arguments, fresh.arguments);
+        if (i % 2 == 0) // shares the buffers the next parse would otherwise write into
+            kept.insert(i, reused);
+        // A failed parse leaves the line as it was.
+        QVERIFY(!MonitorLine::parse(R"(1.0 [0 lua] "ZADD" "cut)", &reused));
+        QCOMPARE(reused.arguments, fresh.arguments);
+    }
+    for (auto it = kept.cbegin(); it != kept.cend(); ++it) {
+        MonitorLine fresh;
+        QVERIFY(MonitorLine::parse(lines.at(it.key()), &fresh));
+        QCOMPARE(it->source, fresh.source);
+        QCOMPARE(it->arguments, fresh.arguments);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMonitorLine)

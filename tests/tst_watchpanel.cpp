@@ -17,10 +17,12 @@
 
 #include <QAction>
 #include <QCryptographicHash>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -117,6 +119,20 @@ void TestWatchPanel::showsWhatRedisDid()
     QCOMPARE(shown, QLocale().toString(sent));
     QVERIFY2(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key))).startsWith(QLatin1String("script ")),
              qPrintable(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key)))));
+
+    // The table fits its side dock: no sideways scrolling, every figure's header whole (the key
+    // and the sources are elided into what is left).
+    QTableView* table = panel->table();
+    const QHeaderView* header = table->horizontalHeader();
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        header->length() <= table->viewport()->width(),
+        qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(header->length()).arg(table->viewport()->width())),
+        5000);
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    for (int column = WatchKeyModel::RequestsColumn; column <= WatchKeyModel::TrueCountColumn; ++column) {
+        const QString title = keys->headerData(column, Qt::Horizontal).toString();
+        QVERIFY2(header->sectionSize(column) >= header->fontMetrics().horizontalAdvance(title) + 8, qPrintable(title));
+    }
 
     // The verdict in words, with the run's own numbers.
     if (overwritten > 0)

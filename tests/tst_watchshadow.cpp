@@ -80,6 +80,7 @@ private slots:
     void keyFirstSeenMidStream_data();
     void keyFirstSeenMidStream();
     void groupsScriptsAndNamesSources();
+    void linesThatSwitchKeysAndSourcesLandOnTheirOwn();
     void plainPipelineIsOneRequestPerZadd();
     void followsOnlyMatchingKeysAndDatabase();
     void recordsAreBoundedWithADroppedCount();
@@ -283,6 +284,61 @@ void TestWatchShadow::groupsScriptsAndNamesSources()
     QCOMPARE(key.sources.at(2).overwrites, 1);
     QCOMPARE(shadow.scriptBody(evalSha), QByteArray("return_1"));
     QCOMPARE(shadow.snapshot().scriptCalls, 2);
+}
+
+// The shadow remembers the key and the source of the line before (most lines repeat them): lines
+// that switch between keys, databases and scripts must still be counted where they belong.
+void TestWatchShadow::linesThatSwitchKeysAndSourcesLandOnTheirOwn()
+{
+    WatchShadow shadow;
+    shadow.setKnownState(0, "k", {});
+    shadow.setKnownState(0, "j", {});
+    shadow.setKnownState(1, "k", {});
+    const QList<QByteArray> lines {
+        R"(1.000001 [0 127.0.0.1:5000] "EVALSHA" "aaaa" "1" "k")",
+        R"(1.000001 [0 lua] "ZADD" "k" "1" "1")",
+        R"(1.000002 [0 127.0.0.1:5000] "EVALSHA" "bbbb" "1" "k")",
+        R"(1.000002 [0 lua] "ZADD" "k" "1" "1")",
+        R"(1.000003 [0 127.0.0.1:5000] "EVALSHA" "aaaa" "2" "j" "k")",
+        R"(1.000003 [0 lua] "ZADD" "j" "2" "2")",
+        R"(1.000003 [0 lua] "ZADD" "k" "2" "2")",
+        R"(1.000004 [1 127.0.0.1:5000] "EVALSHA" "aaaa" "1" "k")",
+        R"(1.000004 [1 lua] "ZADD" "k" "3" "3")",
+        R"(1.000005 [0 127.0.0.1:6000] "ZADD" "k" "4" "4")",
+        R"(1.000006 [0 127.0.0.1:5000] "EVALSHA" "bbbb" "1" "k")",
+        R"(1.000006 [0 lua] "ZADD" "k" "4" "4")",
+    };
+    for (const QByteArray& line : lines)
+        QVERIFY(shadow.feed(line));
+
+    const WatchedKey k = shadow.figures(0, "k");
+    QCOMPARE(k.requests, 5);
+    QCOMPARE(k.zadds, 5);
+    QCOMPARE(k.overwrites, 2);
+    QCOMPARE(k.size, 3);
+    QCOMPARE(k.sources.size(), 3);
+    QCOMPARE(k.sources.at(0).id, QByteArray("aaaa"));
+    QCOMPARE(k.sources.at(0).requests, 2);
+    QCOMPARE(k.sources.at(0).overwrites, 0);
+    QCOMPARE(k.sources.at(1).id, QByteArray("bbbb"));
+    QCOMPARE(k.sources.at(1).requests, 2);
+    QCOMPARE(k.sources.at(1).overwrites, 2);
+    QCOMPARE(k.sources.at(2).kind, WatchSource::Kind::Client);
+    QCOMPARE(k.sources.at(2).id, QByteArray("127.0.0.1:6000"));
+    QCOMPARE(k.sources.at(2).requests, 1);
+    QCOMPARE(k.sources.at(2).overwrites, 0);
+
+    const WatchedKey j = shadow.figures(0, "j");
+    QCOMPARE(j.requests, 1);
+    QCOMPARE(j.size, 1);
+    QCOMPARE(j.sources.size(), 1);
+    QCOMPARE(j.sources.first().id, QByteArray("aaaa"));
+
+    const WatchedKey otherDb = shadow.figures(1, "k");
+    QCOMPARE(otherDb.requests, 1);
+    QCOMPARE(otherDb.size, 1);
+    QCOMPARE(membersText(shadow.members(1, "k")), QStringLiteral("3:3"));
+    QCOMPARE(membersText(shadow.members(0, "k")), QStringLiteral("1:1 2:2 4:4"));
 }
 
 void TestWatchShadow::plainPipelineIsOneRequestPerZadd()
