@@ -96,6 +96,16 @@
     </message>
 </context>
 <context>
+    <name>ServerSession</name>
+    <message numerus="yes">
+        <source>Redis %1 · %2 · cluster of %n masters: %3</source>
+        <translation>
+            <numerusform>Redis %1 · %2 · cluster of %n master: %3</numerusform>
+            <numerusform>Redis %1 · %2 · cluster of %n masters: %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ServersDialog</name>
     <message numerus="yes">
         <source>Firing %Ln request(s) from %1 servers…</source>

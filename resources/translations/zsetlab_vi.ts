@@ -739,6 +739,18 @@
         <source>no reply within %1 ms (the command timeout)</source>
         <translation>không có phản hồi trong vòng %1 ms (thời gian chờ của lệnh)</translation>
     </message>
+    <message>
+        <source>the cluster moved slot %1 to %2:%3</source>
+        <translation>cluster đã chuyển slot %1 sang %2:%3</translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s slot map changed</source>
+        <translation>bản đồ slot của cluster đã thay đổi</translation>
+    </message>
+    <message>
+        <source>The cluster sent the key to %1, which is not on this machine: zsetlab does not fire at a server elsewhere without consent.</source>
+        <translation>Cluster chuyển key sang %1, một máy khác: zsetlab không bắn request vào server ở nơi khác khi chưa được đồng ý.</translation>
+    </message>
 </context>
 <context>
     <name>CallTemplate</name>
@@ -907,6 +919,33 @@
     <message>
         <source>Requests admitted while the true number in the window was above the limit.</source>
         <translation>Số request được cho qua trong khi số request thật trong window đã vượt giới hạn.</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterMap</name>
+    <message>
+        <source>CLUSTER SLOTS failed on %1: %2</source>
+        <translation>CLUSTER SLOTS thất bại trên %1: %2</translation>
+    </message>
+    <message>
+        <source>CLUSTER SLOTS on %1 gave no slot map.</source>
+        <translation>CLUSTER SLOTS trên %1 không trả về bản đồ slot nào.</translation>
+    </message>
+    <message>
+        <source>CLUSTER SLOTS on %1 gave a range that cannot be read.</source>
+        <translation>CLUSTER SLOTS trên %1 trả về một khoảng slot không đọc được.</translation>
+    </message>
+    <message>
+        <source>The cluster at %1 serves no slot yet: it is still being set up (redis-cli --cluster create).</source>
+        <translation>Cluster ở %1 chưa phục vụ slot nào: nó vẫn đang được dựng (redis-cli --cluster create).</translation>
+    </message>
+    <message>
+        <source>No master of the cluster serves slot %1 (of key %2): a node is down or the slots are not all assigned. CLUSTER INFO on any node says more.</source>
+        <translation>Không master nào của cluster phục vụ slot %1 (của key %2): có node đang ngừng hoặc chưa gán hết các slot. CLUSTER INFO trên node bất kỳ cho biết thêm.</translation>
+    </message>
+    <message>
+        <source>The cluster serves the key from %1, which is not on this machine. If that server is yours to load, add --allow-remote.</source>
+        <translation>Cluster phục vụ key từ %1, không nằm trên máy này. Nếu server đó là của bạn và được phép tạo tải, hãy thêm --allow-remote.</translation>
     </message>
 </context>
 <context>
@@ -1839,6 +1878,10 @@
         <source>%1 holds more than %2 bytes: too large for a limiter script. Give the path of a Lua file.</source>
         <translation>%1 chứa hơn %2 byte: quá lớn đối với một script rate limiter. Hãy đưa đường dẫn của một tệp Lua.</translation>
     </message>
+    <message>
+        <source>On a Redis Cluster every key of one call must hash to one slot, and the keys of %1 do not (%2). Give them one hash tag, e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq, or leave the key empty for a fresh one that has it.</source>
+        <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot, nhưng các key của %1 thì không (%2). Hãy cho chúng chung một hash tag, ví dụ zsetlab:{limiter} và zsetlab:{limiter}:seq, hoặc để trống key để dùng một key mới đã có sẵn hash tag.</translation>
+    </message>
 </context>
 <context>
     <name>LimiterStore</name>
@@ -2183,6 +2226,35 @@
     <message>
         <source>Export Picture</source>
         <translation>Xuất hình ảnh</translation>
+    </message>
+</context>
+<context>
+    <name>PrivateRedisCluster</name>
+    <message>
+        <source>Found no free pair of ports (port and port + 10000) on 127.0.0.1 for a cluster node.</source>
+        <translation>Không tìm được cặp port trống (port và port + 10000) trên 127.0.0.1 cho một node của cluster.</translation>
+    </message>
+    <message>
+        <source>redis-cli is not installed (not on PATH); it joins the nodes into a cluster. Install it (Debian: apt-get install redis-tools).</source>
+        <translation>redis-cli chưa được cài (không có trên PATH); nó ghép các node thành cluster. Hãy cài nó (Debian: apt-get install redis-tools).</translation>
+    </message>
+    <message>
+        <source>redis-cli %1 %2. It said:
+%3</source>
+        <translation>redis-cli %1 %2. Nó báo:
+%3</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>thất bại</translation>
+    </message>
+    <message>
+        <source>did not finish in time</source>
+        <translation>không xong kịp thời gian</translation>
+    </message>
+    <message>
+        <source>The private cluster did not become healthy in time (%1 of %2 nodes said cluster_state:ok).</source>
+        <translation>Cluster riêng không sẵn sàng kịp thời gian (%1/%2 node báo cluster_state:ok).</translation>
     </message>
 </context>
 <context>
@@ -3648,6 +3720,12 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>zsetlab&apos;s private Redis server stopped four times within a minute; it is not started again. Connect to another server (Burst &gt; Connect to Redis).</source>
         <translation>Server Redis riêng của zsetlab đã dừng bốn lần trong vòng một phút; nó sẽ không được khởi động lại nữa. Hãy kết nối tới một server khác (Burst &gt; Kết nối tới Redis).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis %1 · %2 · cluster of %n masters: %3</source>
+        <translation>
+            <numerusform>Redis %1 · %2 · cluster gồm %n master: %3</numerusform>
+        </translation>
     </message>
 </context>
 <context>
