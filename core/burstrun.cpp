@@ -402,10 +402,11 @@ QString BurstRun::requestError(const RedisReply& reply) const
     return ScriptRunner::describeFailure(reply, m_key);
 }
 
-QString BurstRun::lostMessage(const QString& why) const
+QString BurstRun::lostMessage(const Lane& lane, const QString& why) const
 {
+    // The lane's node: on a cluster, not necessarily the one the user named.
     return Text::tr("Lost the connection to %1 after %2 requests: %3.")
-        .arg(m_endpoint.address())
+        .arg(lane.connection ? lane.connection->endpoint().address() : m_endpoint.address())
         .arg(std::min(m_nextId.load(), m_plan.requests))
         .arg(why);
 }
@@ -468,7 +469,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     handOver(batch);
     if (m_plan.reconnectForMs <= 0) {
         lane.closed = true;
-        fail(BurstFailure::Kind::Connection, lostMessage(why));
+        fail(BurstFailure::Kind::Connection, lostMessage(lane, why));
         return;
     }
     lane.down = true;
@@ -478,7 +479,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     lane.retryAt = lane.downSince + lane.backoff;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_outage = lostMessage(why)
+        m_outage = lostMessage(lane, why)
             + Text::tr(" Connecting again for up to %1 s.").arg(double(m_plan.reconnectForMs) / 1000.0);
     }
     ++m_lanesDown;
@@ -595,7 +596,7 @@ void BurstRun::reconnect(Lane& lane)
         if (refused) { // the server is back but will not have us: waiting does not help
             closeDownLane(lane);
             fail(BurstFailure::Kind::Connection,
-                 lostMessage(lane.lostWhy) + Text::tr(" Connecting again was refused: %1").arg(error.message));
+                 lostMessage(lane, lane.lostWhy) + Text::tr(" Connecting again was refused: %1").arg(error.message));
             return;
         }
         why = error.message;
@@ -627,7 +628,7 @@ void BurstRun::reconnect(Lane& lane)
     if (Clock::now() - lane.downSince >= budget) {
         closeDownLane(lane);
         fail(BurstFailure::Kind::Connection,
-             lostMessage(lane.lostWhy)
+             lostMessage(lane, lane.lostWhy)
                  + Text::tr(" It did not come back within %1 s; the last try said: %2")
                        .arg(double(m_plan.reconnectForMs) / 1000.0)
                        .arg(why));

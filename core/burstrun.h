@@ -110,7 +110,7 @@ private:
     // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
     bool loadScript(RedisConnection& connection, QString* transientWhy = nullptr);
     QString requestError(const RedisReply& reply) const;
-    QString lostMessage(const QString& why) const;
+    QString lostMessage(const Lane& lane, const QString& why) const;
     void interruptConnections();
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;

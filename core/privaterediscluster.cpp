@@ -100,7 +100,10 @@ bool PrivateRedisCluster::startNode()
             QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
             QStringLiteral("--protected-mode"), QStringLiteral("yes"), QStringLiteral("--cluster-enabled"),
             QStringLiteral("yes"), QStringLiteral("--cluster-config-file"), QStringLiteral("nodes.conf"),
-            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000"), QStringLiteral("--requirepass"),
+            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000"),
+            // A master that dies takes only its own slots down: the others go on
+            // serving theirs, as the fault demos and tests expect.
+            QStringLiteral("--cluster-require-full-coverage"), QStringLiteral("no"), QStringLiteral("--requirepass"),
             m_password, QStringLiteral("--masterauth"), m_password});
         if (node->start()) {
             m_nodes.push_back(std::move(node));

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <csignal>
+
 namespace {
 BurstPlan planOf(const LimiterRef& limiter)
 {
@@ -87,6 +89,7 @@ private slots:
     void aKeyWithoutAHashTagSaysHowToFixIt();
     void reshardingMidBurstLosesNothing();
     void slotMovedBetweenBurstsIsFollowed();
+    void aKilledMasterFailsOnlyTheRunsItServed();
     void serverCommandStartsAndRemovesACluster();
 };
 
@@ -362,6 +365,70 @@ void TestCluster::slotMovedBetweenBurstsIsFollowed()
     VERIFY_EACH_REQUEST_ONCE(summary, plan, move, key);
     QVERIFY2(infoField(move.source, "errorstats", "errorstat_MOVED") > movedBefore, "no call was MOVED");
     QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
+}
+
+void TestCluster::aKilledMasterFailsOnlyTheRunsItServed()
+{
+    // A cluster of its own: this one loses a master for good.
+    PrivateRedisCluster cluster(3);
+    QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+    RedisConnection any;
+    QVERIFY(any.open(cluster.endpoint()));
+    ClusterMap map;
+    QString error;
+    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    // Two keys served by two masters.
+    QByteArray keys[2];
+    for (int i = 0; keys[1].isEmpty() && i < 1000; ++i) {
+        const QByteArray key = "zsetlab:{kill-" + QByteArray::number(i) + '}';
+        if (keys[0].isEmpty())
+            keys[0] = key;
+        else if (map.masterOfKey(key) != map.masterOfKey(keys[0]))
+            keys[1] = key;
+    }
+    QVERIFY(!keys[1].isEmpty());
+    const ClusterMap::Node doomed = map.masters()[map.masterOfKey(keys[0])];
+    int doomedIndex = -1;
+    for (int i = 0; i < cluster.size(); ++i)
+        if (cluster.port(i) == doomed.port)
+            doomedIndex = i;
+    QVERIFY(doomedIndex >= 0);
+    // Start through a node that stays: the one that dies is named in no URL.
+    const int seed = (doomedIndex + 1) % cluster.size();
+
+    BurstPlan plan = reshardPlan("interval:200", 10000); // about 2 s each
+    plan.keepKey = false;
+    plan.reconnectForMs = 1500;
+    BurstEngine engines[2];
+    QSignalSpy finishedA(&engines[0], &BurstEngine::finished);
+    QSignalSpy finishedB(&engines[1], &BurstEngine::finished);
+    for (int e = 0; e < 2; ++e) {
+        plan.key = keys[e];
+        QVERIFY2(engines[e].start(cluster.endpoint(seed), plan), qPrintable(engines[e].planError()));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(engines[0].log().finished() >= 1000 && engines[1].log().finished() >= 1000, 30000);
+    const qint64 pid = cluster.node(doomedIndex).serverPid();
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(finishedA.count() == 1 && finishedB.count() == 1, 60000);
+
+    const BurstSummary lost = finishedA.at(0).at(0).value<BurstSummary>();
+    QCOMPARE(lost.failure.kind, BurstFailure::Kind::Connection);
+    QVERIFY2(lost.failure.message.contains(QLatin1String("did not come back")), qPrintable(lost.failure.message));
+    // It names the master that went, not the node the run was started through.
+    QVERIFY2(lost.failure.message.contains(QStringLiteral("127.0.0.1:%1").arg(doomed.port)),
+             qPrintable(lost.failure.message));
+    qInfo("%s", qPrintable(lost.failure.message));
+    QVERIFY(lost.sent < plan.requests);
+    const BurstSummary other = finishedB.at(0).at(0).value<BurstSummary>();
+    QVERIFY2(!other.failure.isFailure(), qPrintable(other.failure.message));
+    QCOMPARE(other.sent, qint64(plan.requests));
+    QCOMPARE(other.errors, 0);
+    QCOMPARE(other.stored, qint64(plan.requests));
+    // The run on the live master deleted its key there.
+    RedisConnection live;
+    QVERIFY(openForKey(live, cluster.endpoint(seed), keys[1], {}, &map, &error));
+    QCOMPARE(live.command({"EXISTS", keys[1]}).toInteger(), 0LL);
 }
 
 void TestCluster::serverCommandStartsAndRemovesACluster()
