@@ -96,15 +96,17 @@ bool PrivateRedisCluster::startNode()
             m_error = Text::tr("Found no free pair of ports (port and port + 10000) on 127.0.0.1 for a cluster node.");
             return false;
         }
-        auto node = std::make_unique<PrivateRedisServer>(QStringList {
-            QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
-            QStringLiteral("--protected-mode"), QStringLiteral("yes"), QStringLiteral("--cluster-enabled"),
-            QStringLiteral("yes"), QStringLiteral("--cluster-config-file"), QStringLiteral("nodes.conf"),
-            QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000"),
-            // A master that dies takes only its own slots down: the others go on
-            // serving theirs, as the fault demos and tests expect.
-            QStringLiteral("--cluster-require-full-coverage"), QStringLiteral("no"), QStringLiteral("--requirepass"),
-            m_password, QStringLiteral("--masterauth"), m_password});
+        auto node = std::make_unique<PrivateRedisServer>(
+            QStringList {QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"),
+                         QStringLiteral("127.0.0.1"), QStringLiteral("--protected-mode"), QStringLiteral("yes"),
+                         QStringLiteral("--cluster-enabled"), QStringLiteral("yes"),
+                         QStringLiteral("--cluster-config-file"), QStringLiteral("nodes.conf"),
+                         QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000"),
+                         // A master that dies takes only its own slots down: the others go on
+                         // serving theirs, as the fault demos and tests expect.
+                         QStringLiteral("--cluster-require-full-coverage"), QStringLiteral("no")},
+            // In its private folder, not on the command line, where any local user could read it.
+            QByteArray("requirepass " + m_password.toLatin1() + "\nmasterauth " + m_password.toLatin1() + '\n'));
         if (node->start()) {
             m_nodes.push_back(std::move(node));
             m_ports.push_back(port);

@@ -31,8 +31,9 @@ rm -rf "$dir"
 )sh";
 } // namespace
 
-PrivateRedisServer::PrivateRedisServer(QStringList extraArguments)
+PrivateRedisServer::PrivateRedisServer(QStringList extraArguments, QByteArray configLines)
     : m_extraArguments(std::move(extraArguments))
+    , m_configLines(std::move(configLines))
 { }
 
 PrivateRedisServer::~PrivateRedisServer()
@@ -114,6 +115,17 @@ bool PrivateRedisServer::restart(std::chrono::milliseconds timeout)
 bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
 {
     const QString server = executable();
+    QStringList configFile; // redis-server's first argument, when there is one
+    if (!m_configLines.isEmpty()) {
+        QFile file(m_folder + QStringLiteral("/redis.conf"));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) || file.write(m_configLines) < 0) {
+            m_error = Text::tr("Cannot write %1: %2").arg(file.fileName(), file.errorString());
+            stop();
+            return false;
+        }
+        configFile << file.fileName();
+    }
     QStringList arguments {QStringLiteral("-c"),
                            QString::fromLatin1(supervisorScript),
                            QStringLiteral("zsetlab-redis"),
@@ -136,6 +148,9 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
                            QStringLiteral("--logfile"),
                            m_folder + QStringLiteral("/redis.log")};
     arguments << m_extraArguments;
+    const qsizetype serverAt = arguments.indexOf(server);
+    for (qsizetype i = 0; i < configFile.size(); ++i)
+        arguments.insert(serverAt + 1 + i, configFile[i]);
 
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels); // fatal config errors go to stderr

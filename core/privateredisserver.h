@@ -18,7 +18,9 @@
 class PrivateRedisServer
 {
 public:
-    explicit PrivateRedisServer(QStringList extraArguments = {});
+    // configLines go into a file in the private folder (readable by its owner only), not on the
+    // command line, where any local user could read them: passwords.
+    explicit PrivateRedisServer(QStringList extraArguments = {}, QByteArray configLines = {});
     ~PrivateRedisServer();
     PrivateRedisServer(const PrivateRedisServer&) = delete;
     PrivateRedisServer& operator=(const PrivateRedisServer&) = delete;
@@ -49,6 +51,7 @@ private:
     void stopProcess();
 
     QStringList m_extraArguments;
+    QByteArray m_configLines;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;
     QString m_folder;
