@@ -1,5 +1,7 @@
 #include "watchreport.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QLocale>
@@ -62,6 +64,25 @@ QJsonObject WatchedKey::toJson() const
             {QStringLiteral("sources"), sourceList},
             {QStringLiteral("other_sources_requests"), otherSources},
             {QStringLiteral("dropped_records"), droppedRecords}};
+}
+
+WatchSnapshot WatchSnapshot::merged(const QVector<WatchSnapshot>& parts)
+{
+    if (parts.size() == 1)
+        return parts.first();
+    WatchSnapshot all;
+    for (const WatchSnapshot& part : parts) {
+        all.elapsedMs = std::max(all.elapsedMs, part.elapsedMs);
+        all.commandsSeen += part.commandsSeen;
+        all.droppedLines += part.droppedLines;
+        all.scriptCalls += part.scriptCalls;
+        all.droppedKeys += part.droppedKeys;
+        all.keys += part.keys;
+        all.scripts.insert(part.scripts);
+    }
+    std::sort(all.keys.begin(), all.keys.end(),
+              [](const WatchedKey& a, const WatchedKey& b) { return a.db != b.db ? a.db < b.db : a.key < b.key; });
+    return all;
 }
 
 qint64 WatchSnapshot::requests() const

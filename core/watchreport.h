@@ -78,6 +78,9 @@ struct WatchSnapshot
 
     qint64 requests() const;
     qint64 overwrites() const;
+    // One snapshot of several streams (a cluster's masters, each watched on its own): the counts
+    // added up, the keys of all of them (a key on two nodes, while a slot moves, is listed twice).
+    static WatchSnapshot merged(const QVector<WatchSnapshot>& parts);
     // "3,412 of 9,870 requests overwrote a member: the member is the time. Use a unique member ..."
     QString verdict() const;
 };

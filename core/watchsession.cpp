@@ -1,5 +1,7 @@
 #include "watchsession.h"
 
+#include "clustermap.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QHash>
@@ -7,6 +9,9 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+#include <memory>
+#include <vector>
 
 namespace {
 struct Text
@@ -32,8 +37,9 @@ struct PendingRead
 class KeyReader
 {
 public:
-    KeyReader(const WatchSession::Settings& settings, WatchResult* result)
+    KeyReader(const WatchSession::Settings& settings, RedisEndpoint endpoint, WatchResult* result)
         : m_settings(settings)
+        , m_endpoint(std::move(endpoint))
         , m_result(result)
     { }
 
@@ -42,7 +48,7 @@ public:
     {
         if (m_failed)
             return false;
-        if (!m_connection.isOpen() && !m_connection.open(m_settings.endpoint, m_settings.options)) {
+        if (!m_connection.isOpen() && !m_connection.open(m_endpoint, m_settings.options)) {
             m_failed = true;
             return false;
         }
@@ -79,9 +85,29 @@ public:
 
 private:
     const WatchSession::Settings& m_settings;
+    const RedisEndpoint m_endpoint; // the node whose stream shows the read
     WatchResult* m_result;
     RedisConnection m_connection;
     bool m_failed = false;
+};
+// One server's MONITOR stream: the server itself, or one master of a cluster. Each has its own
+// shadow (a script's commands follow its EVAL within one stream only) and its own reader for
+// the keys it first sees mid-stream (the read shows in that node's stream).
+struct NodeStream
+{
+    NodeStream(const WatchSession::Settings& settings, const RedisEndpoint& node, WatchResult* result)
+        : endpoint(node)
+        , shadow(settings.patterns, settings.db, settings.limits)
+        , reader(settings, node, result)
+    { }
+
+    RedisEndpoint endpoint;
+    RedisConnection monitor;
+    WatchShadow shadow;
+    KeyReader reader;
+    QHash<QByteArray, PendingRead> pending; // by nonce
+    QByteArray pendingEcho; // the nonce whose ECHO went by; its ZRANGE comes next from the same client
+    bool sawEnd = false;
 };
 } // namespace
 
@@ -127,102 +153,138 @@ void WatchSession::stop()
 void WatchSession::run(Settings settings)
 {
     WatchResult result;
-    WatchShadow shadow(settings.patterns, settings.db, settings.limits);
-    const auto finish = [this, &result, &shadow] {
-        result.snapshot = shadow.snapshot();
+    std::vector<std::unique_ptr<NodeStream>> nodes;
+    const auto snapshotOfAll = [&nodes](qint64 elapsedMs) {
+        QVector<WatchSnapshot> parts;
+        for (const auto& node : nodes)
+            parts.push_back(node->shadow.snapshot());
+        WatchSnapshot all = WatchSnapshot::merged(parts);
+        all.elapsedMs = elapsedMs;
+        return all;
+    };
+    const auto finish = [this, &result] {
         m_done = true;
         QMetaObject::invokeMethod(
             this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
     };
+    const auto fail = [&](const RedisError& error) {
+        result.end = WatchResult::End::Failed;
+        result.error = error;
+        result.snapshot = snapshotOfAll(0);
+        finish();
+    };
 
-    RedisConnection monitor;
-    if (!monitor.open(settings.endpoint, settings.options)) {
-        result.end = WatchResult::End::Failed;
-        result.error = monitor.lastError();
-        finish();
-        return;
+    // What to watch: the server, or every master of its cluster (each sees only its own slots).
+    QVector<RedisEndpoint> endpoints {settings.endpoint};
+    {
+        RedisConnection first;
+        if (!first.open(settings.endpoint, settings.options))
+            return fail(first.lastError());
+        result.serverVersion = first.server().version;
+        if (first.server().mode == QLatin1String("cluster")) {
+            ClusterMap map;
+            QString why;
+            if (!ClusterMap::read(first, &map, &why))
+                return fail({RedisError::Kind::Server, why});
+            endpoints.clear();
+            for (const ClusterMap::Node& node : map.masters()) {
+                const RedisEndpoint master = ClusterMap::endpointOf(node, settings.endpoint);
+                if (settings.endpoint.isLocal() && !master.isLocal())
+                    return fail({RedisError::Kind::Server,
+                                 Text::tr("The cluster has a master at %1, which is not on this machine: watching "
+                                          "it needs your consent (--allow-remote, with that address as --redis).")
+                                     .arg(master.address())});
+                endpoints.push_back(master);
+            }
+        }
     }
-    result.serverVersion = monitor.server().version;
-    const RedisReply answer = monitor.command({"MONITOR"});
-    if (answer.isError()) {
-        result.end = WatchResult::End::Failed;
-        result.error = classifyReplyError(answer, settings.endpoint);
-        if (result.error.kind == RedisError::Kind::NoPermission)
-            result.error.message = Text::tr("The ACL user \"%1\" may not run MONITOR (%2). Grant it with: ACL "
-                                            "SETUSER %1 +monitor (and +echo +select +zcard +zrange to read the keys "
-                                            "the watch first sees mid-stream).")
-                                       .arg(userName(settings.endpoint), answer.text());
-        finish();
-        return;
-    }
-    if (!monitor.setNonBlocking()) {
-        result.end = WatchResult::End::Failed;
-        result.error = {RedisError::Kind::ConnectionLost, monitor.failureText()};
-        finish();
-        return;
+    for (const RedisEndpoint& endpoint : endpoints) {
+        auto node = std::make_unique<NodeStream>(settings, endpoint, &result);
+        if (!node->monitor.open(endpoint, settings.options))
+            return fail(node->monitor.lastError());
+        const RedisReply answer = node->monitor.command({"MONITOR"});
+        if (answer.isError()) {
+            RedisError error = classifyReplyError(answer, endpoint);
+            if (error.kind == RedisError::Kind::NoPermission)
+                error.message = Text::tr("The ACL user \"%1\" may not run MONITOR (%2). Grant it with: ACL "
+                                         "SETUSER %1 +monitor (and +echo +select +zcard +zrange to read the keys "
+                                         "the watch first sees mid-stream).")
+                                    .arg(userName(endpoint), answer.text());
+            return fail(error);
+        }
+        if (!node->monitor.setNonBlocking())
+            return fail({RedisError::Kind::ConnectionLost, node->monitor.failureText()});
+        nodes.push_back(std::move(node));
     }
     const QString version = result.serverVersion;
     QMetaObject::invokeMethod(
         this, [this, version] { emit started(version); }, Qt::QueuedConnection);
 
-    KeyReader reader(settings, &result);
-    QHash<QByteArray, PendingRead> pending; // by nonce
     qint64 nonceCounter = 0;
     const QByteArray noncePrefix = "zsetlab-watch-read-" + QByteArray::number(qint64(::getpid())) + '-';
-    QByteArray pendingEcho; // the nonce whose ECHO went by; its ZRANGE comes next from the same client
 
-    // Reads what MONITOR sent; false when the server went away. *sawEnd: the ECHO of `endMarker`
-    // went by.
+    // Reads what one node's MONITOR sent; false when that server went away. node.sawEnd: the ECHO
+    // of `endMarker` went by.
     MonitorLine line; // one for every line: parsing into it reuses its buffers
-    const auto readLines = [&](const QByteArray& endMarker, bool* sawEnd) {
-        const bool alive = monitor.readAvailable();
+    const auto readLines = [&](NodeStream& node, const QByteArray& endMarker) {
+        const bool alive = node.monitor.readAvailable();
         RedisReply reply;
-        while (monitor.nextReply(&reply)) {
+        while (node.monitor.nextReply(&reply)) {
             if (!MonitorLine::parse(reply.bytes(), &line)) {
-                shadow.feed(reply.bytes()); // counted as dropped
+                node.shadow.feed(reply.bytes()); // counted as dropped
                 continue;
             }
             const QByteArray command = line.command();
             if (command == "ECHO" && !endMarker.isEmpty() && line.arguments.value(1) == endMarker) {
-                *sawEnd = true;
+                node.sawEnd = true;
                 continue;
             }
-            if (command == "ECHO" && pending.contains(line.arguments.value(1))) {
-                pendingEcho = line.arguments.value(1);
-                pending[pendingEcho].echoSource = line.source;
-            } else if (!pendingEcho.isEmpty() && command == "ZRANGE"
-                       && line.source == pending.value(pendingEcho).echoSource) {
-                shadow.feed(line);
-                const PendingRead read = pending.take(pendingEcho);
-                shadow.setKnownState(read.db, read.key, read.members);
-                pendingEcho.clear();
+            if (command == "ECHO" && node.pending.contains(line.arguments.value(1))) {
+                node.pendingEcho = line.arguments.value(1);
+                node.pending[node.pendingEcho].echoSource = line.source;
+            } else if (!node.pendingEcho.isEmpty() && command == "ZRANGE"
+                       && line.source == node.pending.value(node.pendingEcho).echoSource) {
+                node.shadow.feed(line);
+                const PendingRead read = node.pending.take(node.pendingEcho);
+                node.shadow.setKnownState(read.db, read.key, read.members);
+                node.pendingEcho.clear();
                 continue;
             }
-            shadow.feed(line);
-            for (const WatchShadow::KeyName& name : shadow.takeKeysToRead()) {
+            node.shadow.feed(line);
+            for (const WatchShadow::KeyName& name : node.shadow.takeKeysToRead()) {
                 const QByteArray nonce = noncePrefix + QByteArray::number(++nonceCounter);
                 PendingRead read;
-                if (reader.read(name.db, name.key, nonce, &read))
-                    pending.insert(nonce, read);
+                if (node.reader.read(name.db, name.key, nonce, &read))
+                    node.pending.insert(nonce, read);
             }
         }
         return alive;
     };
-    // At the end, everything the server ran before it is counted: an ECHO sent now comes after
-    // those commands in the stream, so reading up to it leaves none behind (bounded: 1 s; without
+    // At the end, everything the servers ran before it is counted: an ECHO sent now comes after
+    // those commands in each stream, so reading up to it leaves none behind (bounded: 1 s; without
     // the ECHO permission, what has arrived is all there is).
     const auto catchUp = [&] {
         const QByteArray marker = noncePrefix + "end";
-        RedisConnection echo;
-        if (!echo.open(settings.endpoint, settings.options) || echo.command({"ECHO", marker}).isError())
-            return;
+        for (const auto& node : nodes) {
+            RedisConnection echo;
+            node->sawEnd = !echo.open(node->endpoint, settings.options) || echo.command({"ECHO", marker}).isError();
+        }
         QElapsedTimer waited;
         waited.start();
-        bool seen = false;
-        while (!seen && waited.elapsed() < 1000) {
-            pollfd fd {monitor.socket(), POLLIN, 0};
-            if (::poll(&fd, 1, int(1000 - waited.elapsed())) <= 0 || !readLines(marker, &seen))
+        while (waited.elapsed() < 1000) {
+            std::vector<pollfd> fds;
+            std::vector<NodeStream*> waiting;
+            for (const auto& node : nodes) {
+                if (!node->sawEnd) {
+                    fds.push_back({node->monitor.socket(), POLLIN, 0});
+                    waiting.push_back(node.get());
+                }
+            }
+            if (fds.empty() || ::poll(fds.data(), fds.size(), int(1000 - waited.elapsed())) <= 0)
                 return;
+            for (size_t i = 0; i < fds.size(); ++i)
+                if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && !readLines(*waiting[i], marker))
+                    waiting[i]->sawEnd = true; // gone: nothing more will come
         }
     };
 
@@ -230,6 +292,7 @@ void WatchSession::run(Settings settings)
     clock.start();
     qint64 nextSnapshot = settings.snapshotInterval.count();
     const qint64 durationMs = settings.duration.count();
+    std::vector<pollfd> fds;
     while (true) {
         const qint64 elapsed = clock.elapsed();
         if (elapsed >= durationMs) {
@@ -237,42 +300,45 @@ void WatchSession::run(Settings settings)
             catchUp();
             break;
         }
-        pollfd fds[2] = {{monitor.socket(), POLLIN, 0}, {m_wake, POLLIN, 0}};
+        fds.clear();
+        for (const auto& node : nodes)
+            fds.push_back({node->monitor.socket(), POLLIN, 0});
+        fds.push_back({m_wake, POLLIN, 0});
         const int waitMs = int(std::max<qint64>(0, std::min(durationMs, nextSnapshot) - elapsed));
-        if (::poll(fds, 2, waitMs) < 0 && errno != EINTR) {
+        if (::poll(fds.data(), fds.size(), waitMs) < 0 && errno != EINTR) {
             result.end = WatchResult::End::Failed;
             result.error = {RedisError::Kind::ConnectionLost, QString::fromLocal8Bit(strerror(errno))};
             break;
         }
-        if (fds[1].revents & POLLIN) {
+        if (fds.back().revents & POLLIN) {
             result.end = WatchResult::End::Stopped;
             catchUp();
             break;
         }
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            bool unused = false;
-            if (!readLines({}, &unused)) {
-                result.end = WatchResult::End::Failed;
-                result.error.kind = RedisError::Kind::ConnectionLost;
-                result.error.message = Text::tr("The server at %1 went away during the watch (%2). The figures "
-                                                "below are what the watch saw until then.")
-                                           .arg(settings.endpoint.address(), monitor.failureText());
-                break;
-            }
+        bool lost = false;
+        for (size_t i = 0; i < nodes.size() && !lost; ++i) {
+            NodeStream& node = *nodes[i];
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || readLines(node, {}))
+                continue;
+            lost = true;
+            result.end = WatchResult::End::Failed;
+            result.error.kind = RedisError::Kind::ConnectionLost;
+            result.error.message = Text::tr("The server at %1 went away during the watch (%2). The figures "
+                                            "below are what the watch saw until then.")
+                                       .arg(node.endpoint.address(), node.monitor.failureText());
         }
+        if (lost)
+            break;
         if (clock.elapsed() >= nextSnapshot) {
-            WatchSnapshot snapshot = shadow.snapshot();
-            snapshot.elapsedMs = clock.elapsed();
+            const WatchSnapshot snapshot = snapshotOfAll(clock.elapsed());
             nextSnapshot = clock.elapsed() + settings.snapshotInterval.count();
             QMetaObject::invokeMethod(
                 this, [this, snapshot] { emit snapshotAvailable(snapshot); }, Qt::QueuedConnection);
         }
     }
     const qint64 elapsed = clock.elapsed();
-    monitor.close();
-    result.snapshot = shadow.snapshot();
-    result.snapshot.elapsedMs = elapsed;
-    m_done = true;
-    QMetaObject::invokeMethod(
-        this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
+    for (const auto& node : nodes)
+        node->monitor.close();
+    result.snapshot = snapshotOfAll(elapsed);
+    finish();
 }
