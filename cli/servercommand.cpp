@@ -23,7 +23,7 @@ int runServerCommand(const QStringList& arguments)
     parser.addHelpOption();
     const QCommandLineOption cluster(QStringLiteral("cluster"),
                                      QStringLiteral("Start a cluster of N masters (%1 to %2) instead of one server.")
-                                         .arg(1)
+                                         .arg(PrivateRedisCluster::minMasters)
                                          .arg(PrivateRedisCluster::maxMasters),
                                      QStringLiteral("N"));
     parser.addOption(cluster);

@@ -1,6 +1,7 @@
 #include "burstrun.h"
 
 #include "clientprofile.h"
+#include "keyslot.h"
 #include "limiterscript.h"
 #include "requestlog.h"
 
@@ -190,6 +191,24 @@ void BurstRun::coordinate()
     }
     m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
+    if (m_cluster) {
+        // Every key of a call must be in one slot: say so before anything is written.
+        const QList<QByteArray> keys = m_plan.limiter->store.keysFor(m_key);
+        for (const QByteArray& key : keys) {
+            if (KeySlot::of(key) != KeySlot::of(m_key)) {
+                fail(BurstFailure::Kind::Script,
+                     Text::tr("On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), "
+                              "and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key "
+                              "'{limiter}' (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave "
+                              "it empty for a fresh one that has one.")
+                         .arg(QString::fromUtf8(key))
+                         .arg(KeySlot::of(key))
+                         .arg(QString::fromUtf8(m_key))
+                         .arg(KeySlot::of(m_key)));
+                return announceEnd();
+            }
+        }
+    }
     if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
         fail(BurstFailure::Kind::Script, taken);
         return announceEnd();
@@ -336,8 +355,23 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     if (call.id == -2) // the ASKING before a call on the node of an ASK
         return;
     if (m_cluster) {
-        const ClusterRedirect redirect = ClusterRedirect::of(reply);
+        ClusterRedirect redirect = ClusterRedirect::of(reply);
         if (redirect.isRedirect() || reply.errorCode() == "TRYAGAIN") {
+            // "MOVED 3999 :6381" (no endpoint to announce): the host this lane reached.
+            if (redirect.isRedirect() && (redirect.node.host.isEmpty() || redirect.node.host == QLatin1String("?")))
+                redirect.node.host = lane.connection->endpoint().host;
+            // A slot left half moved (an aborted reshard) would redirect for ever: a bounded wait.
+            if (lane.redirectedSince == Clock::time_point())
+                lane.redirectedSince = replied;
+            else if (replied - lane.redirectedSince > std::chrono::milliseconds(rerouteForMs)) {
+                fail(BurstFailure::Kind::Connection,
+                     Text::tr("The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: "
+                              "%3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.")
+                         .arg(KeySlot::of(m_key))
+                         .arg(rerouteForMs / 1000)
+                         .arg(reply.text()));
+                return;
+            }
             // The call did not run: its slot is served by another node (MOVED), is moving there
             // (ASK), or its keys are split between the two for a moment (TRYAGAIN). It goes again
             // once the lane follows the redirect, so it is neither lost nor counted twice.
@@ -371,6 +405,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
         sendCall(lane, call);
         return;
     }
+    lane.redirectedSince = {}; // answered where it was sent
     RequestRecord record;
     record.id = static_cast<quint32>(call.id);
     record.connection = static_cast<quint16>(lane.index);
@@ -679,8 +714,14 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                 reconnect(lane);
         }
 
-        // 1. Send again, first and in their order, the calls a cluster node did not run.
+        // 1. Send again, first and in their order, the calls a cluster node did not run. After
+        // Stop they are not sent, and not counted, like any call not sent yet.
         for (Lane& lane : lanes) {
+            if (m_stop) {
+                lane.resend.clear();
+                lane.redirect = {};
+                continue;
+            }
             if (lane.asking && !lane.down && !lane.redirect.isRedirect()
                 && Clock::now() - lane.askingSince >= askingRecheck)
                 lane.redirect.kind = ClusterRedirect::Kind::Moved; // back to the slot map: has the slot moved for good?

@@ -87,6 +87,7 @@ private:
         Clock::time_point askingSince;
         ClusterMap::Node toNode; // where a redirect sends the lane; none: by the slot map
         Clock::time_point holdUntil; // after TRYAGAIN: a slot's keys are on their way between nodes
+        Clock::time_point redirectedSince; // the first redirect since the last call answered here
     };
 
     void coordinate();

@@ -113,7 +113,8 @@ ClusterRedirect ClusterRedirect::of(const RedisReply& reply)
     const qsizetype colon = address.lastIndexOf(':');
     bool slotOk = false, portOk = false;
     const int slot = words[1].toInt(&slotOk);
-    const int port = colon > 0 ? address.mid(colon + 1).toInt(&portOk) : 0;
+    // "MOVED 3999 :6381": the node has no endpoint to announce; the caller's host is meant.
+    const int port = colon >= 0 ? address.mid(colon + 1).toInt(&portOk) : 0;
     if (!slotOk || !portOk)
         return redirect;
     redirect.kind = code == "MOVED" ? Kind::Moved : Kind::Ask;
