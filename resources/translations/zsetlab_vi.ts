@@ -751,6 +751,14 @@
         <source>The cluster sent the key to %1, which is not on this machine: zsetlab does not fire at a server elsewhere without consent.</source>
         <translation>Cluster chuyển key sang %1, một máy khác: zsetlab không bắn request vào server ở nơi khác khi chưa được đồng ý.</translation>
     </message>
+    <message>
+        <source>On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key &apos;{limiter}&apos; (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave it empty for a fresh one that has one.</source>
+        <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot (nếu không sẽ gặp CROSSSLOT), nhưng %1 nằm ở slot %2 còn %3 nằm ở slot %4. Hãy cho key một hash tag, ví dụ --key &apos;{limiter}&apos; (zsetlab:{limiter} và zsetlab:{limiter}:seq chung một slot), hoặc để trống để dùng một key mới đã có hash tag.</translation>
+    </message>
+    <message>
+        <source>The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: %3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.</source>
+        <translation>Cluster cứ chuyển các lệnh gọi của slot %1 sang nơi khác suốt %2 s (câu trả lời cuối: %3). Có thể một lần resharding đã dừng giữa chừng: redis-cli --cluster fix sẽ sửa nó.</translation>
+    </message>
 </context>
 <context>
     <name>CallTemplate</name>
@@ -2286,6 +2294,10 @@
     <message>
         <source>Its log says:</source>
         <translation>Nhật ký của server ghi:</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
     </message>
 </context>
 <context>
@@ -4404,6 +4416,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>The server at %1 went away during the watch (%2). The figures below are what the watch saw until then.</source>
         <translation>Máy chủ tại %1 đã ngừng trong lúc theo dõi (%2). Các số liệu dưới đây là những gì phiên theo dõi thấy được tới lúc đó.</translation>
+    </message>
+    <message>
+        <source>The cluster has a master at %1, which is not on this machine: watching it needs your consent (--allow-remote, with that address as --redis).</source>
+        <translation>Cluster có một master ở %1, không nằm trên máy này: muốn theo dõi nó cần bạn đồng ý (--allow-remote, với địa chỉ đó làm --redis).</translation>
     </message>
 </context>
 <context>
