@@ -18,7 +18,7 @@ Commands:
   sweep       measure the stored fraction over a list of arrival rates, beside the theory
   clients     fire one burst from several app servers, each with its own rate and clock
   algorithms  the same traffic at each limiter algorithm: accuracy, memory, server time
-  server      start a private redis-server and print its URL
+  server      start a private redis-server (or, with --cluster N, a Redis Cluster) and print its URL
   doctor      read your own limiter script (and with --live, probe it): does it count right?
   watch       watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
   app         a demo app to watch: a limiter's traffic over several user keys, on the real clock
