@@ -1,4 +1,5 @@
 #include "burstengine.h"
+#include "cliprocess.h"
 #include "clustermap.h"
 #include "keyslot.h"
 #include "limitercatalog.h"
@@ -562,6 +563,12 @@ void TestCluster::serverCommandStartsAndRemovesACluster()
     const QString cli = qEnvironmentVariable("ZSETLAB_CLI");
     if (cli.isEmpty())
         QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    for (const char* masters : {"2", "17", "three"}) {
+        const CliResult refused
+            = runCli({QStringLiteral("server"), QStringLiteral("--cluster"), QLatin1String(masters)});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("from 3 to 16"), refused.err.constData());
+    }
     QProcess owner;
     owner.start(cli, {QStringLiteral("server"), QStringLiteral("--cluster"), QStringLiteral("3")});
     QVERIFY(owner.waitForStarted());
