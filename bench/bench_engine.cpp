@@ -1,10 +1,12 @@
 // Burst engine throughput against redis-benchmark, side by side in one run, and the memory of a
 // 1,000,000-request log. Both clients run the same EVALSHA (lua/request-id.lua) on the same kind
-// of key, alternating, against one private redis-server (or --redis URL).
+// of key, alternating, against one private redis-server (or --redis URL), or with --cluster on a
+// private Redis Cluster of three masters (clusterbench.h).
 //
-//   bench_engine [--requests N] [--rounds R] [--redis URL]
+//   bench_engine [--requests N] [--rounds R] [--redis URL | --cluster]
 
 #include "benchsupport.h"
+#include "clusterbench.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
 #include "redisbenchmark.h"
@@ -50,12 +52,22 @@ int main(int argc, char* argv[])
     const QCommandLineOption memoryOption(QStringLiteral("memory-requests"),
                                           QStringLiteral("Requests of the memory run."), QStringLiteral("N"),
                                           QStringLiteral("1000000"));
-    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption});
+    const QCommandLineOption clusterOption(
+        QStringLiteral("cluster"),
+        QStringLiteral("On a private Redis Cluster of 3 masters: one hash-tagged key, and what each master ran."));
+    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption, clusterOption});
     parser.process(app);
     QTextStream out(stdout);
 
     const int requests = parser.value(requestsOption).toInt();
     const int rounds = std::max(1, parser.value(roundsOption).toInt());
+    if (parser.isSet(clusterOption)) {
+        if (parser.isSet(redisOption)) {
+            out << "--cluster starts a cluster of its own; it takes no --redis URL" << Qt::endl;
+            return 2;
+        }
+        return ClusterBench::run({requests, rounds}, out);
+    }
     PrivateRedisServer privateServer;
     RedisEndpoint endpoint;
     if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
