@@ -1,26 +1,25 @@
 // Burst engine throughput against redis-benchmark, side by side in one run, and the memory of a
 // 1,000,000-request log. Both clients run the same EVALSHA (lua/request-id.lua) on the same kind
-// of key, alternating, against one private redis-server (or --redis URL).
+// of key, alternating, against one private redis-server (or --redis URL), or with --cluster on a
+// private Redis Cluster of three masters (clusterbench.h).
 //
-//   bench_engine [--requests N] [--rounds R] [--redis URL]
+//   bench_engine [--requests N] [--rounds R] [--redis URL | --cluster]
 
 #include "benchsupport.h"
+#include "clusterbench.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
+#include "redisbenchmark.h"
 #include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTextStream>
 
 #include <algorithm>
 #include <cstdio>
 
 namespace {
-constexpr qint64 frozenNow = 1710000000000;
-
 struct Setting
 {
     int connections;
@@ -31,37 +30,11 @@ struct Setting
 double redisBenchmarkRps(const QString& program, const RedisEndpoint& endpoint, const LimiterScript& script,
                          const QByteArray& key, int requests, const Setting& setting)
 {
-    QStringList arguments;
-    if (endpoint.transport == RedisEndpoint::Transport::Unix)
-        arguments << QStringLiteral("-s") << endpoint.socketPath;
-    else
-        arguments << QStringLiteral("-h") << endpoint.host << QStringLiteral("-p") << QString::number(endpoint.port);
-    if (!endpoint.password.isEmpty())
-        arguments << QStringLiteral("-a") << endpoint.password;
-    // __rand_int__ gives each call its own request id, as zsetlab's engine does: the ZSET grows alike.
-    arguments << QStringLiteral("-n") << QString::number(requests) << QStringLiteral("-c")
-              << QString::number(setting.connections) << QStringLiteral("-P") << QString::number(setting.pipeline)
-              << QStringLiteral("-r") << QStringLiteral("1000000000") << QStringLiteral("--csv")
-              << QStringLiteral("EVALSHA") << QString::fromLatin1(script.sha1()) << QStringLiteral("1")
-              << QString::fromUtf8(key) << QString::number(frozenNow) << QStringLiteral("60000") << QStringLiteral("0")
-              << QStringLiteral("__rand_int__");
-    QProcess process;
-    process.start(program, arguments);
-    if (!process.waitForFinished(600000) || process.exitCode() != 0)
-        return -1;
-    // CSV: a header line, then "EVALSHA ...","<rps>",...
-    const QList<QByteArray> lines = process.readAllStandardOutput().trimmed().split('\n');
-    const QList<QByteArray> fields = lines.value(lines.size() - 1).split(',');
-    QByteArray rps = fields.value(1);
-    rps.replace('"', "");
-    return rps.toDouble();
+    return RedisBenchmark::run(program, RedisBenchmark::targetArguments(endpoint), requests, setting.connections,
+                               setting.pipeline, RedisBenchmark::requestIdCall(script.sha1(), key))
+        .rps;
 }
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0 : values[values.size() / 2];
-}
 } // namespace
 
 int main(int argc, char* argv[])
@@ -79,17 +52,27 @@ int main(int argc, char* argv[])
     const QCommandLineOption memoryOption(QStringLiteral("memory-requests"),
                                           QStringLiteral("Requests of the memory run."), QStringLiteral("N"),
                                           QStringLiteral("1000000"));
-    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption});
+    const QCommandLineOption clusterOption(
+        QStringLiteral("cluster"),
+        QStringLiteral("On a private Redis Cluster of 3 masters: one hash-tagged key, and what each master ran."));
+    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption, clusterOption});
     parser.process(app);
     QTextStream out(stdout);
 
     const int requests = parser.value(requestsOption).toInt();
     const int rounds = std::max(1, parser.value(roundsOption).toInt());
+    if (parser.isSet(clusterOption)) {
+        if (parser.isSet(redisOption)) {
+            out << "--cluster starts a cluster of its own; it takes no --redis URL" << Qt::endl;
+            return 2;
+        }
+        return ClusterBench::run({requests, rounds}, out);
+    }
     PrivateRedisServer privateServer;
     RedisEndpoint endpoint;
     if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
         return code;
-    const QString redisBenchmark = QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
+    const QString redisBenchmark = RedisBenchmark::program();
     if (redisBenchmark.isEmpty()) {
         out << "redis-benchmark not found (Debian: apt-get install redis-tools)" << Qt::endl;
         return 3;
@@ -135,8 +118,8 @@ int main(int argc, char* argv[])
             const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
             ours.push_back(summary.failure.isFailure() ? -1 : summary.throughputRps);
         }
-        const double rb = median(reference);
-        const double zs = median(ours);
+        const double rb = Bench::median(reference);
+        const double zs = Bench::median(ours);
         const double ratio = rb > 0 ? zs / rb : 0;
         allMet = allMet && ratio >= 0.9;
         out << QStringLiteral("%1 %2 %3 %4 %5\n")

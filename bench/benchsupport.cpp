@@ -3,6 +3,8 @@
 #include <QEventLoop>
 #include <QFile>
 
+#include <algorithm>
+
 namespace {
 qint64 statusField(const char* name)
 {
@@ -66,5 +68,11 @@ BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const 
     }
     loop.exec();
     return summary;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
 }
 } // namespace Bench

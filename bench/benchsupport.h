@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <vector>
+
 // Shared by the benchmarks: memory readings and running a burst to its end.
 namespace Bench {
 // Peak resident set size of this process in kB (VmHWM), and a reset of that peak.
@@ -18,4 +20,6 @@ void resetPeakRss();
 int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEndpoint* endpoint, QTextStream& out);
 // Runs a burst on the calling thread's event loop and returns its summary.
 BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan);
+// The middle value (the upper one of an even count), 0 for none: rounds' figures without their outliers.
+double median(std::vector<double> values);
 } // namespace Bench
