@@ -230,8 +230,12 @@ bool WatchPanel::start()
     }
     const RedisEndpoint endpoint = m_stage.session->endpoint();
     if (m_stage.session->origin() != RedisServerChoice::Origin::Private) {
-        QString question
-            = tr("Watch %1 with MONITOR for up to %n s?", nullptr, m_duration->value()).arg(endpoint.address())
+        // A cluster is watched on every master: each pays the cost.
+        const QStringList masters = m_stage.session->clusterMasters();
+        const QString where = masters.isEmpty()
+            ? endpoint.address()
+            : tr("the cluster's masters (%1)").arg(masters.join(QLatin1String(", ")));
+        QString question = tr("Watch %1 with MONITOR for up to %n s?", nullptr, m_duration->value()).arg(where)
             + QStringLiteral("\n\n") + m_cost->text();
         if (!endpoint.isLocal())
             question += QStringLiteral("\n\n")

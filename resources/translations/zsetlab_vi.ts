@@ -4387,6 +4387,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>The Lua script behind the chosen key&apos;s calls, as the stream showed it (EVAL or SCRIPT LOAD while the watch ran).</source>
         <translation>Script Lua đứng sau các lệnh gọi tới key đã chọn, đúng như luồng MONITOR cho thấy (EVAL hoặc SCRIPT LOAD trong lúc theo dõi).</translation>
     </message>
+    <message>
+        <source>the cluster&apos;s masters (%1)</source>
+        <translation>các master của cluster (%1)</translation>
+    </message>
 </context>
 <context>
     <name>WatchReport</name>
