@@ -665,7 +665,7 @@ void BurstRun::reconnect(Lane& lane)
         fail(BurstFailure::Kind::Connection,
              lostMessage(lane, lane.lostWhy)
                  + Text::tr(" It did not come back within %1 s; the last try said: %2")
-                       .arg(double(m_plan.reconnectForMs) / 1000.0)
+                       .arg(double(budget.count()) / 1000.0)
                        .arg(why));
         return;
     }

@@ -166,7 +166,10 @@ bool openForKey(RedisConnection& connection, const RedisEndpoint& endpoint, cons
         }
         if (connection.open(target, options))
             return true;
-        firstError = connection.lastError();
+        // The map names a master that does not answer: asking the other nodes again would name
+        // it again, each try waiting out the connect timeout.
+        *error = connection.lastError().message;
+        return false;
     }
     *error = firstError.message;
     return false;

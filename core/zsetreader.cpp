@@ -102,6 +102,13 @@ struct ZsetReader::Worker
         const QByteArray min = query.minScore ? scoreBound(*query.minScore) : QByteArrayLiteral("-inf");
         const QByteArray max = query.maxScore ? scoreBound(*query.maxScore) : QByteArrayLiteral("+inf");
         RedisReply count = connection.command({"ZCOUNT", query.key, min, max});
+        if (ClusterRedirect::of(count).isRedirect()) {
+            // The key's slot moved since the map was read (a resharding): read it again, once.
+            connection.close();
+            if (!ensureConnected(query.key, error))
+                return false;
+            count = connection.command({"ZCOUNT", query.key, min, max});
+        }
         RedisReply before = query.minScore
             ? connection.command({"ZCOUNT", query.key, "-inf", scoreBound(*query.minScore, true)})
             : RedisReply::integer(0);

@@ -6,6 +6,7 @@
 #include "testredis.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
+#include "zsetreader.h"
 
 #include <QtTest>
 
@@ -92,6 +93,7 @@ private slots:
     void reshardingMidBurstLosesNothing();
     void slotMovedBetweenBurstsIsFollowed();
     void stopWhileTheSlotMovesEndsPromptly();
+    void zsetReaderFollowsAMovedKey();
     void aKilledMasterFailsOnlyTheRunsItServed();
     void watchSeesEveryMaster();
     void serverCommandStartsAndRemovesACluster();
@@ -423,6 +425,33 @@ void TestCluster::stopWhileTheSlotMovesEndsPromptly()
     QCOMPARE(summary.errors, 0);
     QCOMPARE(summary.stored, summary.sent); // what was answered, once each
     QCOMPARE(move.target.command({"ZCARD", key}).toInteger(), summary.sent);
+    QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
+}
+
+void TestCluster::zsetReaderFollowsAMovedKey()
+{
+    // The ZSET panel's reader counts a key on its node, and again after the key's slot moved.
+    const QByteArray key = "zsetlab:{reader-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + '}';
+    RedisConnection node;
+    QVERIFY(openOnNodeOf(node, key));
+    QCOMPARE(node.command({"ZADD", key, "1", "a", "2", "b", "3", "c"}).toInteger(), 3LL);
+    ZsetReader reader;
+    reader.setEndpoint(TestRedis::cluster().endpoint(), {});
+    QSignalSpy counted(&reader, &ZsetReader::countReady);
+    QSignalSpy failed(&reader, &ZsetReader::failed);
+    reader.setQuery({key, {}, {}, {}});
+    reader.requestCount();
+    QTRY_COMPARE_WITH_TIMEOUT(counted.count(), 1, 10000);
+    QCOMPARE(counted.at(0).at(1).toLongLong(), 3LL);
+
+    SlotMove move;
+    QVERIFY(move.begin(key));
+    QVERIFY(move.finish());
+    reader.setQuery({key, {}, std::optional<double>(2.0), {}});
+    reader.requestCount();
+    QTRY_COMPARE_WITH_TIMEOUT(counted.count(), 2, 10000);
+    QCOMPARE(counted.at(1).at(1).toLongLong(), 2LL);
+    QCOMPARE(failed.count(), 0);
     QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
 }
 
