@@ -1,5 +1,7 @@
 #include "algorithmcomparison.h"
 
+#include "clustermap.h"
+
 #include "commandstats.h"
 #include "limitercatalog.h"
 #include "requestlog.h"
@@ -92,6 +94,16 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         return end();
     }
     result.serverVersion = connection.server().version;
+    // On a cluster each algorithm's keys go to the master of their slot. Several users' keys
+    // would spread over the masters, which one pipelined connection cannot follow.
+    const bool cluster = connection.server().mode == QLatin1String("cluster");
+    if (cluster && plan.users > 1) {
+        fail(BurstFailure::Kind::Plan,
+             tr("On a Redis Cluster the comparison runs with one user: each user's keys live on the master of "
+                "their own slot. Set users to 1."));
+        return end();
+    }
+    ClusterMap map;
     const qint64 window = plan.burst.windowMs;
     const std::vector<qint64> nows
         = plan.timestamps(ComparisonPlan::alignedStart(QDateTime::currentMSecsSinceEpoch(), window));
@@ -108,6 +120,13 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         tally.id = id;
         tally.runKey = ZsetKeys::freshRunKey();
         const auto keyOf = [&plan, &tally](int user) { return plan.userKey(tally.runKey, user); };
+        if (cluster) {
+            QString why;
+            if (!openForKey(connection, endpoint, keyOf(0), options, &map, &why)) {
+                fail(BurstFailure::Kind::Connection, why.isEmpty() ? connection.lastError().message : why);
+                break;
+            }
+        }
 
         // Nothing is written before every key of every user is known to be free.
         for (int user = 0; user < plan.users && !result.failure.isFailure(); ++user) {
@@ -203,7 +222,8 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
             ConnectOptions quick = options;
             quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
             RedisConnection& deleter = connection.isOpen() ? connection : cleanup;
-            if (&deleter == &connection || cleanup.open(endpoint, quick)) {
+            QString why;
+            if (&deleter == &connection || openForKey(cleanup, endpoint, keyOf(0), quick, &map, &why)) {
                 for (int user = 0; user < plan.users; ++user)
                     limiter->store.deleteKeys(deleter, keyOf(user));
             }

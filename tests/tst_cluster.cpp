@@ -1,3 +1,4 @@
+#include "algorithmcomparison.h"
 #include "burstengine.h"
 #include "cliprocess.h"
 #include "clustermap.h"
@@ -94,6 +95,7 @@ private slots:
     void slotMovedBetweenBurstsIsFollowed();
     void stopWhileTheSlotMovesEndsPromptly();
     void zsetReaderFollowsAMovedKey();
+    void algorithmsCompareAlikeOnACluster();
     void aKilledMasterFailsOnlyTheRunsItServed();
     void watchSeesEveryMaster();
     void serverCommandStartsAndRemovesACluster();
@@ -453,6 +455,50 @@ void TestCluster::zsetReaderFollowsAMovedKey()
     QCOMPARE(counted.at(1).at(1).toLongLong(), 2LL);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(move.target.command({"DEL", key}).toInteger(), 1LL);
+}
+
+void TestCluster::algorithmsCompareAlikeOnACluster()
+{
+    // zsetlab-cli algorithms: each algorithm's fresh key on its own master, the same decisions as
+    // on one server for the same timestamps.
+    ComparisonPlan plan;
+    QString error;
+    QVERIFY(Pacing::parse(QStringLiteral("bursts:20@1"), &plan.burst.pacing, &error));
+    plan.burst.clock = ClockKind::Schedule;
+    plan.burst.requests = 200;
+    plan.burst.limit = 20;
+    plan.burst.windowMs = 1000;
+    plan.burst.pipeline = 64;
+    plan.limiters = LimiterCatalog::algorithmIds();
+    auto compare = [&plan](const RedisEndpoint& endpoint) {
+        AlgorithmComparison comparison;
+        QSignalSpy finished(&comparison, &AlgorithmComparison::finished);
+        if (!comparison.start(endpoint, plan))
+            qFatal("%s", qPrintable(comparison.planError()));
+        if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
+            qFatal("the comparison did not finish within 120 s");
+        return finished.at(0).at(0).value<ComparisonResult>();
+    };
+    const ComparisonResult single = compare(TestRedis::endpoint());
+    const ComparisonResult cluster = compare(TestRedis::cluster().endpoint());
+    QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));
+    QCOMPARE(cluster.algorithms.size(), plan.limiters.size());
+    QSet<int> keySlots;
+    for (int i = 0; i < cluster.algorithms.size(); ++i) {
+        const AlgorithmTally& there = cluster.algorithms[i];
+        const AlgorithmTally& here = single.algorithms[i];
+        QCOMPARE(there.id, here.id);
+        QCOMPARE(there.requests, qint64(plan.burst.requests));
+        QCOMPARE(there.serverCalls, qint64(plan.burst.requests)); // counted on the key's own master
+        QCOMPARE(there.admitted, here.admitted);
+        QCOMPARE(there.admittedOverLimit, here.admittedOverLimit);
+        QCOMPARE(there.rejectedUnderLimit, here.rejectedUnderLimit);
+        keySlots.insert(KeySlot::of(there.runKey));
+    }
+    QVERIFY(keySlots.size() > 1);
+    plan.users = 2;
+    const ComparisonResult users = compare(TestRedis::cluster().endpoint());
+    QVERIFY2(users.failure.message.contains(QLatin1String("one user")), qPrintable(users.failure.message));
 }
 
 void TestCluster::aKilledMasterFailsOnlyTheRunsItServed()

@@ -39,6 +39,10 @@
         <source>limiters: name each limiter once.</source>
         <translation>limiters: mỗi limiter chỉ ghi một lần.</translation>
     </message>
+    <message>
+        <source>On a Redis Cluster the comparison runs with one user: each user&apos;s keys live on the master of their own slot. Set users to 1.</source>
+        <translation>Trên Redis Cluster, phép so sánh chạy với một người dùng: key của mỗi người dùng nằm trên master của slot riêng của nó. Hãy đặt số người dùng là 1.</translation>
+    </message>
 </context>
 <context>
     <name>AlgorithmsChart</name>
