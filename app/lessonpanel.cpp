@@ -1,5 +1,7 @@
 #include "lessonpanel.h"
 
+#include "clustermap.h"
+
 #include "firecontrol.h"
 #include "limiterexperiment.h"
 #include "numberspanel.h"
@@ -630,7 +632,9 @@ QVector<LessonPanel::Step> LessonPanel::steps()
                            const ConnectOptions options = m_stage.session->options();
                            m_thread.post([this, key, endpoint, options] {
                                RedisConnection connection;
-                               const qint64 ttl = connection.open(endpoint, options)
+                               ClusterMap map; // on a cluster, the key's own master
+                               QString why;
+                               const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
                                    ? connection.command({"PTTL", key}).toInteger()
                                    : -3;
                                QMetaObject::invokeMethod(
