@@ -159,7 +159,7 @@ bool openForKey(RedisConnection& connection, const RedisEndpoint& endpoint, cons
             return true;
         if (endpoint.isLocal() && !target.isLocal() && !allowRemote) {
             *error = Text::tr("The cluster serves the key from %1, which is not on this machine. If that server is "
-                              "yours to load, add --allow-remote.")
+                              "yours to load, give its address (--redis redis://%1) with --allow-remote.")
                          .arg(target.address());
             connection.close();
             return false;

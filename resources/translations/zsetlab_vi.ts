@@ -956,8 +956,8 @@
         <translation>Không master nào của cluster phục vụ slot %1 (của key %2): có node đang ngừng hoặc chưa gán hết các slot. CLUSTER INFO trên node bất kỳ cho biết thêm.</translation>
     </message>
     <message>
-        <source>The cluster serves the key from %1, which is not on this machine. If that server is yours to load, add --allow-remote.</source>
-        <translation>Cluster phục vụ key từ %1, không nằm trên máy này. Nếu server đó là của bạn và được phép tạo tải, hãy thêm --allow-remote.</translation>
+        <source>The cluster serves the key from %1, which is not on this machine. If that server is yours to load, give its address (--redis redis://%1) with --allow-remote.</source>
+        <translation>Cluster phục vụ key từ %1, không nằm trên máy này. Nếu server đó là của bạn và được phép tạo tải, hãy đưa địa chỉ của nó (--redis redis://%1) kèm --allow-remote.</translation>
     </message>
 </context>
 <context>
