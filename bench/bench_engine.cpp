@@ -107,13 +107,7 @@ int main(int argc, char* argv[])
             reference.push_back(redisBenchmarkRps(redisBenchmark, endpoint, script, rbKey, requests, setting));
             control.command({"DEL", rbKey});
 
-            BurstPlan plan;
-            plan.limiter = LimiterCatalog::builtin("request-id");
-            plan.clock = ClockKind::Frozen;
-            plan.requests = requests;
-            plan.connections = setting.connections;
-            plan.pipeline = setting.pipeline;
-            plan.windowMs = 60000;
+            const BurstPlan plan = Bench::requestIdPlan(requests, setting.connections, setting.pipeline);
             BurstEngine engine;
             const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
             ours.push_back(summary.failure.isFailure() ? -1 : summary.throughputRps);

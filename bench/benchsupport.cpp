@@ -1,5 +1,7 @@
 #include "benchsupport.h"
 
+#include "limitercatalog.h"
+
 #include <QEventLoop>
 #include <QFile>
 
@@ -52,6 +54,18 @@ int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEnd
     }
     *endpoint = privateServer->endpoint();
     return 0;
+}
+
+BurstPlan requestIdPlan(int requests, int connections, int pipeline)
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("request-id");
+    plan.clock = ClockKind::Frozen;
+    plan.requests = requests;
+    plan.connections = connections;
+    plan.pipeline = pipeline;
+    plan.windowMs = 60000;
+    return plan;
 }
 
 BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan)

@@ -18,6 +18,9 @@ void resetPeakRss();
 // The server a benchmark measures: the --redis URL when given, else `privateServer` started.
 // Returns 0, or the exit code after printing the reason to `out`.
 int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEndpoint* endpoint, QTextStream& out);
+// The engine benchmarks' call: request-id (one member per call, so every call is stored), a frozen
+// clock and a window longer than the run, over `connections` connections `pipeline` deep.
+BurstPlan requestIdPlan(int requests, int connections, int pipeline);
 // Runs a burst on the calling thread's event loop and returns its summary.
 BurstSummary runBurst(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan);
 // The middle value (the upper one of an even count), 0 for none: rounds' figures without their outliers.

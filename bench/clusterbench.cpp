@@ -155,13 +155,7 @@ int masterOfNode(const PrivateRedisCluster& cluster, const ClusterMap& map, int 
 Measured runZsetlab(Masters& masters, int serving, const RedisEndpoint& entry, const QByteArray& key, int requests,
                     const Setting& setting)
 {
-    BurstPlan plan;
-    plan.limiter = LimiterCatalog::builtin("request-id");
-    plan.clock = ClockKind::Frozen;
-    plan.requests = requests;
-    plan.connections = setting.connections;
-    plan.pipeline = setting.pipeline;
-    plan.windowMs = 60000;
+    BurstPlan plan = Bench::requestIdPlan(requests, setting.connections, setting.pipeline);
     plan.key = key;
     plan.keepKey = true; // counted and deleted by the witness
     Measured measured;
@@ -328,20 +322,19 @@ int run(const Options& options, QTextStream& out)
     out << "\nredis-benchmark --cluster (entry 127.0.0.1:" << cluster.port(0) << "), C=" << goal.connections
         << " P=" << goal.pipeline << ", " << options.requests << " requests, the same call on "
         << QString::fromUtf8(key) << ":\n";
-    const Measured asGiven = runRedisBenchmark(masters, serving, program, viaCluster, key,
-                                               QStringLiteral("__rand_int__"), options.requests, goal);
-    out << "  key as given:     "
-        << (asGiven.rps >= 0 ? QStringLiteral("%1 requests/s printed").arg(asGiven.rps, 0, 'f', 0) : asGiven.problem)
-        << "; " << servingAddress << " ran " << asGiven.calls << " calls, the masters answered " << asGiven.moved
-        << " with MOVED\n";
+    const auto tryMember = [&](const char* label, const QString& member) {
+        const Measured measured
+            = runRedisBenchmark(masters, serving, program, viaCluster, key, member, options.requests, goal);
+        out << label
+            << (measured.rps >= 0 ? QStringLiteral("%1 requests/s printed").arg(measured.rps, 0, 'f', 0)
+                                  : measured.problem)
+            << "; " << servingAddress << " ran " << measured.calls << " calls, the masters answered " << measured.moved
+            << " with MOVED\n";
+    };
+    tryMember("  key as given:     ", QStringLiteral("__rand_int__"));
     // A {tag} anywhere in the command makes redis-benchmark re-read the slot map after a MOVED
     // reply and go on; in the member it leaves the key as it is.
-    const Measured tagged = runRedisBenchmark(masters, serving, program, viaCluster, key,
-                                              QStringLiteral("__rand_int__{tag}"), options.requests, goal);
-    out << "  {tag} in member:  "
-        << (tagged.rps >= 0 ? QStringLiteral("%1 requests/s printed").arg(tagged.rps, 0, 'f', 0) : tagged.problem)
-        << "; " << servingAddress << " ran " << tagged.calls << " calls, the masters answered " << tagged.moved
-        << " with MOVED\n";
+    tryMember("  {tag} in member:  ", QStringLiteral("__rand_int__{tag}"));
     out << "  redis-benchmark --cluster connects each client to one master and routes by a {tag} it writes into "
            "the command itself (a slot of that client's master), never by the key: a fixed key goes to every "
            "master through its clients, the masters that do not serve it answer MOVED, and redis-benchmark stops at "

@@ -191,24 +191,6 @@ void BurstRun::coordinate()
     }
     m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
-    if (m_cluster) {
-        // Every key of a call must be in one slot: say so before anything is written.
-        const QList<QByteArray> keys = m_plan.limiter->store.keysFor(m_key);
-        for (const QByteArray& key : keys) {
-            if (KeySlot::of(key) != KeySlot::of(m_key)) {
-                fail(BurstFailure::Kind::Script,
-                     Text::tr("On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), "
-                              "and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key "
-                              "'{limiter}' (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave "
-                              "it empty for a fresh one that has one.")
-                         .arg(QString::fromUtf8(key))
-                         .arg(KeySlot::of(key))
-                         .arg(QString::fromUtf8(m_key))
-                         .arg(KeySlot::of(m_key)));
-                return announceEnd();
-            }
-        }
-    }
     if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
         fail(BurstFailure::Kind::Script, taken);
         return announceEnd();

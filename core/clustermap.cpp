@@ -75,6 +75,13 @@ int ClusterMap::masterOfKey(const QByteArray& key) const
     return masterOf(KeySlot::of(key));
 }
 
+bool ClusterMap::serves(const QByteArray& key, const RedisEndpoint& endpoint) const
+{
+    const int master = masterOfKey(key);
+    return master >= 0 && endpoint.transport == RedisEndpoint::Transport::Tcp && m_masters[master].host == endpoint.host
+        && m_masters[master].port == endpoint.port;
+}
+
 QVector<int> ClusterMap::slotCounts() const
 {
     QVector<int> counts(m_masters.size(), 0);
@@ -153,10 +160,9 @@ bool openForKey(RedisConnection& connection, const RedisEndpoint& endpoint, cons
             connection.close();
             return false;
         }
-        const RedisEndpoint target = ClusterMap::endpointOf(map->masters()[master], endpoint);
-        if (connection.endpoint().host == target.host && connection.endpoint().port == target.port
-            && connection.endpoint().transport == target.transport)
+        if (map->serves(key, connection.endpoint()))
             return true;
+        const RedisEndpoint target = ClusterMap::endpointOf(map->masters()[master], endpoint);
         if (endpoint.isLocal() && !target.isLocal() && !allowRemote) {
             *error = Text::tr("The cluster serves the key from %1, which is not on this machine. If that server is "
                               "yours to load, give its address (--redis redis://%1) with --allow-remote.")

@@ -33,6 +33,8 @@ public:
     // The master serving `slot`, as an index into masters(); -1 when no master serves it.
     int masterOf(int slot) const;
     int masterOfKey(const QByteArray& key) const;
+    // True when `endpoint` is (a TCP connection to) the master that serves `key`.
+    bool serves(const QByteArray& key, const RedisEndpoint& endpoint) const;
     // How many slots each master serves (by masters() index).
     QVector<int> slotCounts() const;
     // `like` (user, password, options) pointed at a node.

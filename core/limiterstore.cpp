@@ -1,5 +1,7 @@
 #include "limiterstore.h"
 
+#include "keyslot.h"
+
 #include "redisconnection.h"
 #include "zsetkeys.h"
 
@@ -58,6 +60,21 @@ QList<QByteArray> LimiterStore::keysFor(const QByteArray& runKey) const
 
 QString LimiterStore::checkKeys(RedisConnection& connection, const QByteArray& runKey, bool mayReuse) const
 {
+    // On a cluster every key of one call must be in one slot: say so before anything is written
+    // (a TYPE of a key in another slot would only answer MOVED).
+    if (connection.server().mode == QLatin1String("cluster")) {
+        for (const QByteArray& name : keysFor(runKey)) {
+            if (KeySlot::of(name) != KeySlot::of(runKey))
+                return Text::tr("On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), "
+                                "and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key "
+                                "'{limiter}' (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave "
+                                "it empty for a fresh one that has one.")
+                    .arg(QString::fromUtf8(name))
+                    .arg(KeySlot::of(name))
+                    .arg(QString::fromUtf8(runKey))
+                    .arg(KeySlot::of(runKey));
+        }
+    }
     for (const Key& key : m_keys) {
         const QByteArray name = runKey + key.suffix;
         const RedisReply type = connection.command({QByteArrayLiteral("TYPE"), name});

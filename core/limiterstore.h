@@ -43,7 +43,7 @@ public:
     QList<QByteArray> keysFor(const QByteArray& runKey) const;
     // Empty when the run may write every key of the store: each is free, or (mayReuse: the user
     // said so) holds what this limiter writes there. Else what is wrong, naming the key, and what
-    // to do. Reads only: TYPE of each key, no listing.
+    // to do. Reads only: TYPE of each key, no listing. On a cluster, also refuses keys in two slots.
     QString checkKeys(RedisConnection& connection, const QByteArray& runKey, bool mayReuse = false) const;
     // The requests the store holds in the window that ends at its newest entry; -1 unknown.
     qint64 countInWindow(RedisConnection& connection, const QByteArray& runKey, qint64 windowInNowUnits) const;

@@ -72,14 +72,8 @@ struct ZsetReader::Worker
                 filteredGeneration = 0;
             }
         }
-        if (connection.isOpen()) {
-            if (map.isEmpty())
-                return true;
-            const int master = map.masterOfKey(key);
-            if (master >= 0 && map.masters()[master].port == connection.endpoint().port
-                && map.masters()[master].host == connection.endpoint().host)
-                return true;
-        }
+        if (connection.isOpen() && (map.isEmpty() || map.serves(key, connection.endpoint())))
+            return true;
         map = {};
         if (openForKey(connection, endpoint, key, options, &map, error))
             return true;

@@ -756,10 +756,6 @@
         <translation>Cluster chuyển key sang %1, một máy khác: zsetlab không bắn request vào server ở nơi khác khi chưa được đồng ý.</translation>
     </message>
     <message>
-        <source>On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key &apos;{limiter}&apos; (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave it empty for a fresh one that has one.</source>
-        <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot (nếu không sẽ gặp CROSSSLOT), nhưng %1 nằm ở slot %2 còn %3 nằm ở slot %4. Hãy cho key một hash tag, ví dụ --key &apos;{limiter}&apos; (zsetlab:{limiter} và zsetlab:{limiter}:seq chung một slot), hoặc để trống để dùng một key mới đã có hash tag.</translation>
-    </message>
-    <message>
         <source>The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: %3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.</source>
         <translation>Cluster cứ chuyển các lệnh gọi của slot %1 sang nơi khác suốt %2 s (câu trả lời cuối: %3). Có thể một lần resharding đã dừng giữa chừng: redis-cli --cluster fix sẽ sửa nó.</translation>
     </message>
@@ -1908,6 +1904,10 @@
     <message>
         <source>The key %1 already exists (a %2) and this run did not create it. zsetlab leaves it as it is: choose another key, or allow the run to write into it (zsetlab-cli run --reuse-key).</source>
         <translation>Key %1 đã tồn tại (một %2) và lần chạy này không tạo ra nó. zsetlab để nguyên key đó: hãy chọn key khác, hoặc cho phép lần chạy ghi vào nó (zsetlab-cli run --reuse-key).</translation>
+    </message>
+    <message>
+        <source>On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key &apos;{limiter}&apos; (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave it empty for a fresh one that has one.</source>
+        <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot (nếu không sẽ gặp CROSSSLOT), nhưng %1 nằm ở slot %2 còn %3 nằm ở slot %4. Hãy cho key một hash tag, ví dụ --key &apos;{limiter}&apos; (zsetlab:{limiter} và zsetlab:{limiter}:seq chung một slot), hoặc để trống để dùng một key mới đã có hash tag.</translation>
     </message>
 </context>
 <context>
