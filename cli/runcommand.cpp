@@ -38,8 +38,8 @@ struct RunOptions
 {
     PlanOptions plan {{QStringLiteral("strategy"), QStringLiteral("requests"), QStringLiteral("connections"),
                        QStringLiteral("pipeline"), QStringLiteral("pace"), QStringLiteral("clock"),
-                       QStringLiteral("window_ms"), QStringLiteral("limit"), QStringLiteral("seed"),
-                       QStringLiteral("reconnect_for_ms"), QStringLiteral("stop_on_error")},
+                       QStringLiteral("window_ms"), QStringLiteral("limit"), QStringLiteral("users"),
+                       QStringLiteral("seed"), QStringLiteral("reconnect_for_ms"), QStringLiteral("stop_on_error")},
                       {{QStringLiteral("strategy"), QStringLiteral("now")},
                        {QStringLiteral("requests"), QStringLiteral("1000")},
                        {QStringLiteral("connections"), QStringLiteral("1")},
@@ -48,6 +48,7 @@ struct RunOptions
                        {QStringLiteral("clock"), QStringLiteral("system-ms")},
                        {QStringLiteral("window_ms"), QStringLiteral("1000")},
                        {QStringLiteral("limit"), QStringLiteral("0")},
+                       {QStringLiteral("users"), QStringLiteral("1")},
                        {QStringLiteral("seed"), QStringLiteral("1")},
                        {QStringLiteral("reconnect_for_ms"), QStringLiteral("10000")}}};
     QCommandLineOption script {QStringLiteral("script"),

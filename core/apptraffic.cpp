@@ -2,6 +2,7 @@
 
 #include "clientlimiter.h"
 #include "limitercatalog.h"
+#include "nodeconnections.h"
 #include "requestlog.h"
 #include "zsetkeys.h"
 
@@ -146,21 +147,29 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
     ClientLimiter client;
     ClientLimiter::find(plan.limiter, &client);
     const LimiterStore store = entry ? entry->store : LimiterStore::sortedSet();
-    RedisConnection connection;
-    if (!connection.open(endpoint, options)) {
-        fail(BurstFailure::Kind::Connection, connection.lastError().message);
+    // On a cluster, one connection per master: each user's calls go to the master of its key.
+    NodeConnections nodes;
+    QString why;
+    if (!nodes.open(endpoint, options, &why)) {
+        fail(BurstFailure::Kind::Connection, why);
         return end();
     }
-    result.serverVersion = connection.server().version;
+    result.serverVersion = nodes.first().server().version;
+    std::vector<RedisConnection*> connectionOf; // by user
+    for (int user = 0; user < plan.users; ++user)
+        connectionOf.push_back(&nodes.forKey(plan.userKey(user)));
     // Nothing is written before every key of every user is known to be free.
     for (int user = 0; user < plan.users && !result.failure.isFailure(); ++user) {
+        RedisConnection& connection = *connectionOf[size_t(user)];
         if (const QString taken = store.checkKeys(connection, plan.userKey(user)); !taken.isEmpty())
             fail(connection.isOpen() ? BurstFailure::Kind::Script : BurstFailure::Kind::Connection, taken);
     }
     if (result.failure.isFailure())
         return end();
-    if (entry) {
-        const RedisReply loaded = connection.command({QByteArrayLiteral("SCRIPT"), "LOAD", entry->script.source()});
+    for (const auto& connection : nodes.all()) {
+        if (!entry)
+            break;
+        const RedisReply loaded = connection->command({QByteArrayLiteral("SCRIPT"), "LOAD", entry->script.source()});
         if (loaded.bytes() != entry->script.sha1()) {
             fail(loaded.isConnectionLost() ? BurstFailure::Kind::Connection : BurstFailure::Kind::Script,
                  Text::tr("Cannot load the script of %1: %2").arg(plan.limiter, loaded.toDisplayString()));
@@ -193,9 +202,12 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
         const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
         qint64 appended = 0;
         bool written = true;
+        RedisConnection* failed = nullptr;
         for (; appended < chunk && written; ++appended) {
             const qint64 i = sent + appended;
             const QByteArray key = plan.userKey(int(i % plan.users));
+            RedisConnection& connection = *connectionOf[size_t(i % plan.users)];
+            failed = &connection;
             const QByteArray requestId = RequestLog::requestId(runTag, quint32(i));
             if (entry) {
                 CallValues values;
@@ -212,14 +224,14 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
             }
         }
         if (!written) {
-            fail(BurstFailure::Kind::Connection,
-                 Text::tr("Cannot send to the server: %1").arg(connection.failureText()));
+            fail(BurstFailure::Kind::Connection, Text::tr("Cannot send to the server: %1").arg(failed->failureText()));
             break;
         }
         // Every reply of the chunk is read, after a fault too: the connection stays in step.
         for (qint64 n = 0; n < chunk && !result.failure.isFailure(); ++n) {
             const qint64 i = sent + n;
             AppKeyTally& tally = result.keys[int(i % plan.users)];
+            RedisConnection& connection = *connectionOf[size_t(i % plan.users)]; // its replies come in order
             RequestRecord record;
             record.now = nowMs;
             const int replies = entry ? 1 : ClientLimiter::commandsPerRequest;
@@ -254,14 +266,14 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
     result.stopped = m_stop && sent < total && !result.failure.isFailure();
 
     if (!plan.keepKeys) {
-        // A connection the server dropped may be back: delete on a new one, briefly.
-        RedisConnection cleanup;
+        // A connection the server dropped may be back: delete on new ones, briefly.
+        const bool allOpen = std::all_of(nodes.all().begin(), nodes.all().end(),
+                                         [](const auto& connection) { return connection->isOpen(); });
         ConnectOptions quick = options;
         quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-        RedisConnection& deleter = connection.isOpen() ? connection : cleanup;
-        if (&deleter == &connection || cleanup.open(endpoint, quick)) {
+        if (allOpen || nodes.open(endpoint, quick, &why)) {
             for (int user = 0; user < plan.users; ++user)
-                store.deleteKeys(deleter, plan.userKey(user));
+                store.deleteKeys(nodes.forKey(plan.userKey(user)), plan.userKey(user));
         }
     }
     end();

@@ -54,6 +54,7 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
         m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag, RequestLog::Retention::TotalsOnly,
                     plan.windowInNowUnits() + (latest - earliest) * plan.nowUnitsPerMs());
     }
+    m_log.setUsers(plan.users);
     m_summary = BurstSummary();
     m_summary.strategy = plan.limiter->id;
     m_summary.key = m_key;
@@ -139,6 +140,15 @@ void BurstEngine::onRunEnded()
     m_summary.takeCountsFrom(m_log);
     m_summary.finalCount = m_run->finalCount();
     m_summary.membersAtEnd = m_run->membersAtEnd();
+    for (int u = 0; u < m_summary.perUser.size(); ++u) {
+        UserResult& user = m_summary.perUser[u];
+        user.key = m_plan.userKey(m_key, u);
+        user.node = m_run->userNodes().size() > size_t(u) ? m_run->userNodes()[size_t(u)] : QString();
+        if (m_run->userFinalCounts().size() > size_t(u)) {
+            user.finalCount = m_run->userFinalCounts()[size_t(u)];
+            user.membersAtEnd = m_run->userMembers()[size_t(u)];
+        }
+    }
     m_summary.failure = m_run->failure();
     m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
     m_summary.reconnects = m_run->reconnects();
@@ -148,6 +158,43 @@ void BurstEngine::onRunEnded()
     if (m_summary.failure.isFailure())
         emit failed(m_summary.failure.message);
     emit finished(m_summary);
+}
+
+RequestBatch BurstEngine::batchOfUser(int user) const
+{
+    RequestBatch batch;
+    batch.runTag = m_runTag;
+    batch.startWallMs = m_startMs;
+    batch.nowUnitsPerMs = m_plan.nowUnitsPerMs();
+    batch.limit = m_plan.limit;
+    batch.requests = m_plan.requests;
+    batch.summary = m_summary;
+    auto records = std::make_shared<std::vector<RequestRecord>>();
+    auto counted = std::make_shared<std::vector<CountedRequest>>();
+    const int users = std::max(1, m_log.users());
+    for (int i = std::clamp(user, 0, users - 1); i < m_log.size(); i += users) {
+        if (!m_log.isDone(i))
+            continue;
+        RequestRecord record;
+        record.id = quint32(i);
+        record.connection = quint16(m_log.connection(i));
+        record.added = qint8(m_log.added(i));
+        record.memberKind = m_log.memberKind(i);
+        record.now = m_log.now(i);
+        record.sentMicros = m_log.sentMicros(i);
+        record.latencyMicros = m_log.latencyMicros(i);
+        record.count = m_log.count(i);
+        if (record.memberKind == RequestRecord::MemberKind::Text)
+            record.member = m_log.member(i);
+        record.error = m_log.error(i);
+        records->push_back(std::move(record));
+        if (i < m_log.truthPrefix())
+            counted->push_back(
+                {quint32(i), m_log.count(i), m_log.truth(i), m_log.isFailed(i), m_log.isAdmittedOverLimit(i)});
+    }
+    batch.finished = std::move(records);
+    batch.counted = std::move(counted);
+    return batch;
 }
 
 std::shared_ptr<const std::vector<qint64>> BurstEngine::recordedNows() const

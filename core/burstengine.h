@@ -42,6 +42,9 @@ public:
     // The `now` of every request, in order: a replay for compare mode (finished requests only;
     // none when the plan keeps no log).
     std::shared_ptr<const std::vector<qint64>> recordedNows() const;
+    // The finished requests of one user so far (plan().users > 1), as one batch: a view that
+    // shows one user at a time starts over from it, then filters the batches that follow.
+    RequestBatch batchOfUser(int user) const;
     // The numbers so far; final after finished().
     BurstSummary summary() const { return m_summary; }
 

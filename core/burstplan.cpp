@@ -162,9 +162,16 @@ QString BurstPlan::validate() const
     if (!key.isEmpty() && !ZsetKeys::isOwnKey(key))
         return Text::tr("key: zsetlab writes only keys that start with \"zsetlab:\" (got \"%1\").")
             .arg(QString::fromUtf8(key));
+    if (users < 1 || users > maxUsers)
+        return Text::tr("users must be from 1 to %L1 (got %L2).").arg(maxUsers).arg(users);
     if (reuseKey && key.isEmpty())
         return Text::tr("key: a fresh key has nothing to reuse; name the key to reuse.");
     return {};
+}
+
+QByteArray BurstPlan::userKey(const QByteArray& runKey, int user) const
+{
+    return users > 1 ? ZsetKeys::userOfRun(runKey, user) : runKey;
 }
 
 bool BurstPlan::hasPacedArrivals() const

@@ -71,6 +71,11 @@ struct BurstPlan
     // stops the run before the first call: zsetlab writes no key it did not create in this run.
     bool reuseKey = false;
     quint64 seed = 1;
+    // Client keys the requests are spread over, round robin (request i is user i mod users), each
+    // its own limiter, as an API gateway sees its callers. 1: the run's key alone. More: user u
+    // has the key ZsetKeys::userOfRun(key, u), a hash tag of its own, so that on a cluster the
+    // users spread over the masters.
+    int users = 1;
     bool keepKey = false; // false: the run deletes its key when it ends
     // Replays these `now` values (one per request, sent as fast as possible) instead of the clock:
     // compare mode fires the timestamps of one run at another strategy.
@@ -90,6 +95,7 @@ struct BurstPlan
     static constexpr int maxReconnectForMs = 600'000;
     static constexpr int maxConnections = 256;
     static constexpr int maxPipeline = 1024;
+    static constexpr int maxUsers = 100'000;
 
     // Empty when the plan can run, else a message naming the field and its allowed range.
     QString validate() const;
@@ -102,6 +108,9 @@ struct BurstPlan
         return clients.isEmpty() ? clockOffsetsMs.value(connection, 0) : clients.value(connection).offsetMs;
     }
     double clockDriftPpm(int connection) const { return clients.value(connection).driftPpm; }
+    int userOf(int request) const { return users > 1 ? request % users : 0; }
+    // The key of user u of a run whose key is runKey (runKey itself with one user).
+    QByteArray userKey(const QByteArray& runKey, int user) const;
     int connectionCount() const { return clients.isEmpty() ? connections : int(clients.size()); }
     bool isPaced() const { return hasPacedArrivals() && clock != ClockKind::Schedule && !replayNows; }
     bool hasPacedArrivals() const;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <deque>
 #include <iterator>
+#include <utility>
 
 namespace {
 struct Text
@@ -41,6 +42,8 @@ constexpr auto tryAgainPause = std::chrono::milliseconds(2);
 constexpr auto askingRecheck = std::chrono::milliseconds(100);
 // Following a redirect may take a new connection even when the plan allows no reconnecting.
 constexpr int rerouteForMs = 10'000;
+// Routed by user: workers with nothing to send look at their inboxes this often.
+constexpr auto inboxLookEvery = std::chrono::milliseconds(2);
 
 qint64 wallMicros()
 {
@@ -191,12 +194,20 @@ void BurstRun::coordinate()
     }
     m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
-    if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
-        fail(BurstFailure::Kind::Script, taken);
-        return announceEnd();
+    for (int u = 0; u < m_plan.users; ++u)
+        m_userKeys.push_back(m_plan.userKey(m_key, u));
+    if (m_plan.users > 1) {
+        if (!prepareUsers(control))
+            return announceEnd();
+    } else {
+        m_userNodes = {control.endpoint().address()};
+        if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
+            fail(BurstFailure::Kind::Script, taken);
+            return announceEnd();
+        }
+        if (!loadScript(control))
+            return announceEnd();
     }
-    if (!loadScript(control))
-        return announceEnd();
 
     // Here, not on the owner's thread: a million offsets take a while. Only when used (paced
     // arrivals, the schedule clock, clients): a long burst would hold 8 bytes per request.
@@ -208,13 +219,19 @@ void BurstRun::coordinate()
         for (size_t id = 0; id < clientOf.size(); ++id)
             m_requestsOfClient[clientOf[id]].push_back(int(id));
     }
-    for (int c = 0; c < m_plan.connectionCount() && !m_stop; ++c) {
+    // Routed by user: plan.connections to every master, group by group.
+    const int nodes = m_routed ? int(m_groups.size()) : 1;
+    const int total = nodes * m_plan.connectionCount();
+    for (int c = 0; c < total && !m_stop; ++c) {
+        const RedisEndpoint& node
+            = m_routed ? m_groups[size_t(c / m_plan.connectionCount())]->node : control.endpoint();
         auto connection = std::make_unique<RedisConnection>();
-        if (!connection->open(control.endpoint(), m_options)) {
+        if (!connection->open(node, m_options)) {
             fail(BurstFailure::Kind::Connection,
-                 Text::tr("Connection %1 of %2: %3")
+                 Text::tr("Connection %1 of %2 (%3): %4")
                      .arg(c + 1)
-                     .arg(m_plan.connectionCount())
+                     .arg(total)
+                     .arg(node.address())
                      .arg(connection->lastError().message));
             return announceEnd();
         }
@@ -222,17 +239,19 @@ void BurstRun::coordinate()
     }
     if (m_stop)
         return announceEnd();
+    for (auto& group : m_groups)
+        group->lanesOpen = m_plan.connectionCount();
 
     m_startWallUs = wallMicros();
     m_startWallMs = m_startWallUs / 1000;
     m_startSteady = Clock::now();
     // A few threads, each polling its share of the connections: more threads than cores would
     // only add context switches (see bench/bench_engine).
-    const int threads = std::clamp(QThread::idealThreadCount(), 1, m_plan.connectionCount());
+    const int threads = std::clamp(QThread::idealThreadCount(), 1, total);
     m_workersRunning = threads;
     for (int t = 0; t < threads; ++t) {
         std::vector<int> share;
-        for (int c = t; c < m_plan.connectionCount(); c += threads)
+        for (int c = t; c < total; c += threads)
             share.push_back(c);
         m_workers.emplace_back([this, share] { work(share); });
     }
@@ -267,6 +286,11 @@ void BurstRun::coordinate()
     }
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
+    if (m_plan.users > 1) {
+        finishUsers(control);
+        m_connections.clear();
+        return announceEnd();
+    }
     if (control.isOpen() && m_nextId > 0) {
         m_finalCount = m_plan.limiter->store.countInWindow(control, m_key, m_plan.windowInNowUnits());
         m_membersAtEnd = m_plan.limiter->store.size(control, m_key);
@@ -317,7 +341,7 @@ qint64 BurstRun::nowFor(int id, int connectionIndex) const
 RedisArgs BurstRun::callFor(int id, qint64 now) const
 {
     CallValues values;
-    values.key = m_key;
+    values.key = keyOf(id);
     values.unitsPerMs = m_plan.nowUnitsPerMs();
     values.nowMicros = now * (1000 / values.unitsPerMs);
     values.windowMs = m_plan.windowMs;
@@ -336,7 +360,17 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
 
     if (call.id == -2) // the ASKING before a call on the node of an ASK
         return;
-    if (m_cluster) {
+    if (m_routed) {
+        if (const ClusterRedirect redirect = ClusterRedirect::of(reply); redirect.isRedirect()) {
+            redirectCall(lane, call, redirect, reply, batch);
+            return;
+        }
+        if (reply.errorCode() == "TRYAGAIN" && call.id >= 0) { // keys split between two nodes for a moment
+            lane.resend.push_back(call);
+            lane.holdUntil = replied + tryAgainPause;
+            return;
+        }
+    } else if (m_cluster) {
         ClusterRedirect redirect = ClusterRedirect::of(reply);
         if (redirect.isRedirect() || reply.errorCode() == "TRYAGAIN") {
             // "MOVED 3999 :6381" (no endpoint to announce): the host this lane reached.
@@ -390,13 +424,13 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     lane.redirectedSince = {}; // answered where it was sent
     RequestRecord record;
     record.id = static_cast<quint32>(call.id);
-    record.connection = static_cast<quint16>(lane.index);
+    record.connection = static_cast<quint16>(lane.planConnection);
     record.now = call.now;
     record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
     record.latencyMicros
         = static_cast<quint32>(std::chrono::duration_cast<std::chrono::microseconds>(replied - call.sent).count());
     if (reply.isServerError()) {
-        record.error = requestError(reply);
+        record.error = requestError(reply, keyOf(call.id));
         if (isPermissionError(reply))
             fail(permissionFailureKind(reply), record.error);
         else if (isScriptFault(reply))
@@ -407,16 +441,34 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     } else {
         m_plan.limiter->readReply(reply, RequestLog::requestId(m_runTag, record.id), &record);
     }
+    keep(std::move(record), batch);
+}
+
+void BurstRun::keep(RequestRecord&& record, std::vector<RequestRecord>* batch)
+{
+    m_recorded.fetch_add(1);
     batch->push_back(std::move(record));
 }
 
-QString BurstRun::requestError(const RedisReply& reply) const
+void BurstRun::failCall(const InFlight& call, int planConnection, const QString& error,
+                        std::vector<RequestRecord>* batch)
+{
+    RequestRecord record;
+    record.id = static_cast<quint32>(call.id);
+    record.connection = static_cast<quint16>(planConnection);
+    record.now = call.now;
+    record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
+    record.error = error;
+    keep(std::move(record), batch);
+}
+
+QString BurstRun::requestError(const RedisReply& reply, const QByteArray& key) const
 {
     if (isPermissionError(reply))
         return classifyReplyError(reply, m_endpoint).message;
     if (reply.errorCode() != "OOM" && reply.bytes().contains("OOM command not allowed"))
         return Text::tr("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
-    return ScriptRunner::describeFailure(reply, m_key);
+    return ScriptRunner::describeFailure(reply, key);
 }
 
 QString BurstRun::lostMessage(const Lane& lane, const QString& why) const
@@ -466,17 +518,11 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
         return;
     }
     // The calls on their way may or may not have run: errors, so that the log stays whole.
-    const QString error = Text::tr("No reply: %1 (the request may or may not have run).").arg(why);
+    const QString error = Text::tr("No reply from %1: %2 (the request may or may not have run).")
+                              .arg(lane.connection ? lane.connection->endpoint().address() : m_endpoint.address(), why);
     for (const InFlight& call : lane.inFlight) {
-        if (call.id < 0)
-            continue;
-        RequestRecord record;
-        record.id = static_cast<quint32>(call.id);
-        record.connection = static_cast<quint16>(lane.index);
-        record.now = call.now;
-        record.sentMicros = std::chrono::duration_cast<std::chrono::microseconds>(call.sent - m_startSteady).count();
-        record.error = error;
-        batch->push_back(std::move(record));
+        if (call.id >= 0)
+            failCall(call, lane.planConnection, error, batch);
     }
     lane.inFlight.clear();
     lane.loadPending = false;
@@ -486,7 +532,10 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     handOver(batch);
     if (m_plan.reconnectForMs <= 0) {
         lane.closed = true;
-        fail(BurstFailure::Kind::Connection, lostMessage(lane, why));
+        if (lane.group) // the other masters' users go on
+            retireLane(lane, lostMessage(lane, why), batch);
+        else
+            fail(BurstFailure::Kind::Connection, lostMessage(lane, why));
         return;
     }
     lane.down = true;
@@ -517,7 +566,7 @@ void BurstRun::sendCall(Lane& lane, const InFlight& call)
 {
     if (lane.inFlight.empty())
         lane.waitingSince = Clock::now();
-    if (lane.asking) {
+    if (lane.asking || call.ask) {
         lane.connection->append({QByteArrayLiteral("ASKING")});
         lane.inFlight.push_back({-2, 0, call.sent});
     }
@@ -565,14 +614,16 @@ void BurstRun::reroute(Lane& lane)
 
 bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
 {
-    if (!lane.resend.empty())
+    if (!lane.resend.empty() || lane.held >= 0)
         return true;
+    if (lane.group) // a call may yet be redirected to this lane's master
+        return m_recorded.load() < m_plan.requests;
     if (lane.own)
         return lane.nextOwn < lane.own->size();
     return (claimed >= 0 && claimed < m_plan.requests) || m_nextId.load() < m_plan.requests;
 }
 
-void BurstRun::reconnect(Lane& lane)
+void BurstRun::reconnect(Lane& lane, std::vector<RequestRecord>* batch)
 {
     using std::chrono::milliseconds;
     const auto budget
@@ -589,7 +640,11 @@ void BurstRun::reconnect(Lane& lane)
     auto fresh = std::make_unique<RedisConnection>();
     QString why;
     bool opened = false;
-    if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
+    if (lane.group) { // routed by user: the lane serves one master
+        opened = fresh->open(lane.group->node, attempt);
+        if (!opened)
+            why = fresh->lastError().message;
+    } else if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
         const RedisEndpoint node = ClusterMap::endpointOf(lane.toNode, m_endpoint);
         if (m_endpoint.isLocal() && !node.isLocal()) {
             closeDownLane(lane);
@@ -643,12 +698,15 @@ void BurstRun::reconnect(Lane& lane)
         return;
     }
     if (Clock::now() - lane.downSince >= budget) {
+        const QString message = lostMessage(lane, lane.lostWhy)
+            + Text::tr(" It did not come back within %1 s; the last try said: %2")
+                  .arg(double(budget.count()) / 1000.0)
+                  .arg(why);
         closeDownLane(lane);
-        fail(BurstFailure::Kind::Connection,
-             lostMessage(lane, lane.lostWhy)
-                 + Text::tr(" It did not come back within %1 s; the last try said: %2")
-                       .arg(double(budget.count()) / 1000.0)
-                       .arg(why));
+        if (lane.group)
+            retireLane(lane, message, batch);
+        else
+            fail(BurstFailure::Kind::Connection, message);
         return;
     }
     lane.backoff = std::min(lane.backoff * 2, longestReconnectDelay);
@@ -670,6 +728,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         lane.index = index;
         lane.connection = m_connections[static_cast<size_t>(index)].get();
         lane.closed = !lane.connection->setNonBlocking();
+        lane.planConnection = index % m_plan.connectionCount();
+        if (m_routed)
+            lane.group = m_groups[size_t(index / m_plan.connectionCount())].get();
         if (!m_requestsOfClient.empty())
             lane.own = &m_requestsOfClient[size_t(index)];
         lanes.push_back(std::move(lane));
@@ -683,7 +744,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     size_t nextLane = 0;
     const bool paced = m_plan.isPaced();
     auto dueAt = [this](int id) { return m_startSteady + std::chrono::microseconds(m_schedule[size_t(id)]); };
-    auto queueCall = [this](Lane& lane, int id) { sendCall(lane, {id, nowFor(id, lane.index), Clock::now()}); };
+    auto queueCall = [this](Lane& lane, int id) {
+        sendCall(lane, {id, nowFor(id, lane.planConnection), Clock::now()});
+    };
 
     while (true) {
         // 0. Make lost connections again once their backoff is over, while work is left for them.
@@ -693,7 +756,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             if (m_stop || !hasWorkLeft(lane, claimed))
                 closeDownLane(lane);
             else if (Clock::now() >= lane.retryAt)
-                reconnect(lane);
+                reconnect(lane, &batch);
         }
 
         // 1. Send again, first and in their order, the calls a cluster node did not run. After
@@ -709,6 +772,15 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                 lane.redirect.kind = ClusterRedirect::Kind::Moved; // back to the slot map: has the slot moved for good?
             if (lane.redirect.isRedirect() && lane.inFlight.empty() && !lane.down && !lane.closed)
                 reroute(lane);
+            if (lane.group && lane.group->inboxSize.load() > 0 && !lane.down && !lane.closed) {
+                // Calls other masters sent here (MOVED, ASK): first, as the ones to send again.
+                std::lock_guard<std::mutex> lock(lane.group->mutex);
+                while (!lane.group->inbox.empty() && lane.resend.size() < pipeline) {
+                    lane.resend.push_back(lane.group->inbox.front());
+                    lane.group->inbox.pop_front();
+                    --lane.group->inboxSize;
+                }
+            }
             while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline
                    && !lane.redirect.isRedirect() && !lane.resend.empty() && Clock::now() >= lane.holdUntil) {
                 const InFlight call = lane.resend.front();
@@ -728,6 +800,19 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                    && !lane.redirect.isRedirect()) {
                 if (!lane.resend.empty())
                     break; // sent first, above
+                if (lane.group) {
+                    // Routed by user: the requests of the users this master serves, in order.
+                    if (!takeFromGroup(lane, &batch))
+                        break;
+                    if (paced && Clock::now() < dueAt(lane.held)) {
+                        nextDue = std::min(nextDue, dueAt(lane.held));
+                        break;
+                    }
+                    const int id = std::exchange(lane.held, -1);
+                    m_nextId.fetch_add(1);
+                    queueCall(lane, id);
+                    continue;
+                }
                 if (lane.own) {
                     // A client's requests go out on its own connection, in its own order; the
                     // other clients do not wait for it.
@@ -766,6 +851,10 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             exhausted = std::all_of(lanes.begin(), lanes.end(), [](const Lane& lane) {
                 return lane.closed || (lane.nextOwn >= lane.own->size() && lane.resend.empty());
             });
+        } else if (m_routed) {
+            // Another master may still redirect a call here: done when every request is.
+            waitingForDue = nextDue != Clock::time_point::max();
+            exhausted = m_recorded.load() >= total;
         }
 
         // 2. Write what was queued.
@@ -811,6 +900,8 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             lastHandOver = Clock::now();
             deadline = std::min(deadline, nextDue);
         }
+        if (m_routed) // calls redirected by another thread's lanes arrive without waking this one
+            deadline = std::min(deadline, Clock::now() + inboxLookEvery);
         if (!m_stop)
             polled.push_back({m_wakeFd, POLLIN, 0});
         const auto wait = std::max(Clock::duration::zero(), deadline - Clock::now());

@@ -3,6 +3,7 @@
 #include "burstplan.h"
 #include "burstsummary.h"
 #include "clustermap.h"
+#include "nodeconnections.h"
 #include "redisconnection.h"
 #include "requestrecord.h"
 
@@ -46,6 +47,12 @@ public:
     double durationMs() const { return m_durationMs; }
     qint64 startWallMs() const { return m_startWallMs.load(); }
     bool allSent() const { return m_nextId.load() >= m_plan.requests; }
+    // Per user (plan.users of them): the key, the node that served it (host:port; on a cluster
+    // its master), and its count in the window and members when the run ended (-1 unknown).
+    const std::vector<QByteArray>& userKeys() const { return m_userKeys; }
+    const std::vector<QString>& userNodes() const { return m_userNodes; }
+    const std::vector<qint64>& userFinalCounts() const { return m_userFinalCounts; }
+    const std::vector<qint64>& userMembers() const { return m_userMembers; }
 
     // Any time: connections lost and not made again yet, why the latest was lost, and how many
     // were made again.
@@ -59,6 +66,25 @@ private:
         int id; // -1: a SCRIPT LOAD, -2: an ASKING
         qint64 now;
         Clock::time_point sent;
+        bool ask = false; // routed by user: sent behind an ASKING (the node of an ASK)
+        quint8 redirects = 0; // routed by user: times a node sent it elsewhere
+    };
+
+    // A cluster and several users: the requests are routed one by one, each to the master of its
+    // user's key. One group of lanes (plan.connections) per master; a request redirected by
+    // MOVED or ASK moves to the inbox of the group of the node named. A master that is lost for
+    // good (after plan.reconnectForMs) fails only its own users' requests, with the reason.
+    struct Group
+    {
+        RedisEndpoint node;
+        std::vector<int> ids; // the requests of the users this master serves, in order
+        std::atomic<size_t> next {0};
+        std::atomic<int> lanesOpen {0};
+        std::atomic<int> inboxSize {0};
+        std::mutex mutex; // guards the members below
+        std::deque<InFlight> inbox;
+        bool dead = false;
+        QString deadWhy;
     };
 
     // One connection of a worker thread and the calls it has in flight.
@@ -78,6 +104,9 @@ private:
         Clock::time_point waitingSince; // the last sign of life while calls are in flight
         const std::vector<int>* own = nullptr; // with clients: this client's requests, in order
         size_t nextOwn = 0;
+        int planConnection = 0; // the plan's connection (clock offset, the log's column)
+        Group* group = nullptr; // routed by user: the master this lane serves
+        int held = -1; // routed by user: a request taken from the group, not yet due
         // On a cluster: calls the server did not run (MOVED, ASK, TRYAGAIN), sent again first once
         // the lane is routed again; and the redirect to follow once the calls in flight are answered.
         std::deque<InFlight> resend;
@@ -91,12 +120,33 @@ private:
     };
 
     void coordinate();
+    // Before the workers start: with several users, check every user's key, load the script on
+    // every node used, and on a cluster make the groups. False after fail().
+    bool prepareUsers(RedisConnection& control);
+    // On a cluster: the connection to the master of each user's key (control for one server).
+    RedisConnection* controlOfUser(int user, RedisConnection& control);
+    // After the run: every user's count and members, then their keys deleted unless kept.
+    void finishUsers(RedisConnection& control);
+    // Routed by user: takes the group's next request for the lane (moved to its user's group
+    // when a MOVED sent that user elsewhere). False when the group has none left.
+    bool takeFromGroup(Lane& lane, std::vector<RequestRecord>* batch);
+    void redirectCall(Lane& lane, InFlight call, const ClusterRedirect& redirect, const RedisReply& reply,
+                      std::vector<RequestRecord>* batch);
+    // Puts a call in the inbox of group g; false (the call failed with the group's reason) when
+    // that master was lost.
+    bool deliver(int g, const InFlight& call, std::vector<RequestRecord>* batch);
+    // A group whose lanes all failed: its requests left, and those sent to it, fail with why.
+    void abandonGroup(Group& group, const QString& why, std::vector<RequestRecord>* batch);
+    // A lane of a group lost for good: the calls it held fail, and the group with its last lane.
+    void retireLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
+    void failCall(const InFlight& call, int planConnection, const QString& error, std::vector<RequestRecord>* batch);
+    void keep(RequestRecord&& record, std::vector<RequestRecord>* batch);
     void work(const std::vector<int>& connectionIndexes);
     void handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
     // The server went away or stopped answering: make the connection again if the plan allows it
     // (plan.reconnectForMs); otherwise the run fails.
     void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
-    void reconnect(Lane& lane);
+    void reconnect(Lane& lane, std::vector<RequestRecord>* batch);
     // Follows lane.redirect: the lane connects again through the refreshed slot map (MOVED) or to
     // the node of an ASK, then sends lane.resend.
     void reroute(Lane& lane);
@@ -110,12 +160,13 @@ private:
     // SCRIPT LOAD on a connection. False after fail() with what went wrong, or, when the server
     // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
     bool loadScript(RedisConnection& connection, QString* transientWhy = nullptr);
-    QString requestError(const RedisReply& reply) const;
+    QString requestError(const RedisReply& reply, const QByteArray& key) const;
     QString lostMessage(const Lane& lane, const QString& why) const;
     void interruptConnections();
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
     RedisArgs callFor(int id, qint64 now) const;
+    const QByteArray& keyOf(int id) const { return m_userKeys[size_t(m_plan.userOf(id))]; }
     void handOver(std::vector<RequestRecord>* batch);
 
     const RedisEndpoint m_endpoint;
@@ -129,6 +180,18 @@ private:
     const QByteArray m_runTag;
     std::vector<qint64> m_schedule;
     std::vector<std::vector<int>> m_requestsOfClient; // with clients: the requests of each, by connection
+    std::vector<QByteArray> m_userKeys;
+    std::vector<QString> m_userNodes;
+    std::vector<qint64> m_userFinalCounts;
+    std::vector<qint64> m_userMembers;
+    // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
+    // each user's group (changed by MOVED), and the control connections, one per group.
+    bool m_routed = false;
+    std::vector<std::unique_ptr<Group>> m_groups;
+    std::unique_ptr<std::atomic<int>[]> m_groupOfUser;
+    NodeConnections m_nodeControls;
+    std::atomic<int> m_recorded {0}; // requests finished (answered or failed)
+    std::atomic<int> m_groupsLost {0};
     const int m_wakeFd; // eventfd: Stop wakes workers waiting in poll()
 
     std::atomic<qint64> m_startWallMs {0}; // written by the coordinator, read by the owner thread's collect()

@@ -5,6 +5,9 @@
 #include <QJsonArray>
 #include <QStringList>
 
+#include <algorithm>
+#include <tuple>
+
 namespace {
 constexpr int maxErrorMessages = 3;
 }
@@ -29,6 +32,77 @@ void BurstSummary::takeCountsFrom(const RequestLog& log, bool withLatencies)
         latencyUsP99 = percentiles[1];
     }
     throughputRps = durationMs > 0 ? double(sent) * 1000.0 / durationMs : 0;
+    users = log.users();
+    if (!withLatencies || users < 2)
+        return;
+    // Per user: at the end only (a row per user would weigh on every batch of a long run).
+    perUser.resize(users);
+    const std::vector<RequestLog::UserTotals>& totals = log.userTotals();
+    for (int u = 0; u < users; ++u) {
+        UserResult& result = perUser[u];
+        const RequestLog::UserTotals& user = totals[size_t(u)];
+        result.user = u;
+        result.sent = user.finished;
+        result.errors = user.errors;
+        result.stored = user.stored;
+        result.overwritten = user.overwritten;
+        result.admitted = user.admitted;
+        result.admittedOverLimit = user.admittedOverLimit;
+        result.maxCount = user.maxCount;
+    }
+}
+
+QVector<UserResult> BurstSummary::perNode() const
+{
+    QVector<UserResult> nodes;
+    for (const UserResult& user : perUser) {
+        auto node
+            = std::find_if(nodes.begin(), nodes.end(), [&user](const UserResult& n) { return n.node == user.node; });
+        if (node == nodes.end()) {
+            UserResult first = user;
+            first.user = -1;
+            first.key.clear();
+            first.users = 1;
+            nodes << first;
+            continue;
+        }
+        ++node->users;
+        node->sent += user.sent;
+        node->errors += user.errors;
+        node->stored += user.stored;
+        node->overwritten += user.overwritten;
+        node->admitted += user.admitted;
+        node->admittedOverLimit += user.admittedOverLimit;
+        node->maxCount = std::max(node->maxCount, user.maxCount);
+        node->finalCount = node->finalCount < 0 || user.finalCount < 0 ? -1 : node->finalCount + user.finalCount;
+        node->membersAtEnd
+            = node->membersAtEnd < 0 || user.membersAtEnd < 0 ? -1 : node->membersAtEnd + user.membersAtEnd;
+    }
+    std::sort(nodes.begin(), nodes.end(), [](const UserResult& a, const UserResult& b) { return a.node < b.node; });
+    return nodes;
+}
+
+QJsonObject UserResult::toJson(bool addedKnown) const
+{
+    QJsonObject json;
+    if (user >= 0) {
+        json[QStringLiteral("user")] = user;
+        json[QStringLiteral("key")] = QString::fromUtf8(key);
+    } else {
+        json[QStringLiteral("users")] = users;
+    }
+    json[QStringLiteral("node")] = node;
+    json[QStringLiteral("sent")] = sent;
+    json[QStringLiteral("errors")] = errors;
+    const QJsonValue unknown(QJsonValue::Null);
+    json[QStringLiteral("stored")] = addedKnown ? QJsonValue(stored) : unknown;
+    json[QStringLiteral("overwritten")] = addedKnown ? QJsonValue(overwritten) : unknown;
+    json[QStringLiteral("admitted")] = admitted;
+    json[QStringLiteral("admitted_over_limit")] = admittedOverLimit;
+    json[QStringLiteral("max_count")] = maxCount;
+    json[QStringLiteral("final_count")] = finalCount >= 0 ? QJsonValue(finalCount) : unknown;
+    json[QStringLiteral("members_at_end")] = membersAtEnd >= 0 ? QJsonValue(membersAtEnd) : unknown;
+    return json;
 }
 
 QJsonObject BurstSummary::toJson() const
@@ -62,6 +136,17 @@ QJsonObject BurstSummary::toJson() const
     json[QStringLiteral("stopped")] = stopped;
     json[QStringLiteral("reconnects")] = reconnects;
     json[QStringLiteral("error_messages")] = QJsonArray::fromStringList(errorMessages);
+    json[QStringLiteral("users")] = users;
+    if (!perUser.isEmpty()) {
+        QJsonArray users;
+        for (const UserResult& user : perUser)
+            users.append(user.toJson(addedKnown()));
+        json[QStringLiteral("per_user")] = users;
+        QJsonArray nodes;
+        for (const UserResult& node : perNode())
+            nodes.append(node.toJson(addedKnown()));
+        json[QStringLiteral("per_node")] = nodes;
+    }
     if (failure.isFailure()) {
         QJsonObject error;
         error[QStringLiteral("message")] = failure.message;
@@ -113,6 +198,32 @@ QString BurstSummary::toText() const
                  .arg(throughputRps, 0, 'f', 0)
                  .arg(latencyUsP50)
                  .arg(latencyUsP99);
+    if (!perUser.isEmpty()) {
+        const QVector<UserResult> nodes = perNode();
+        lines << QStringLiteral("  users         %L1 keys on %2 node(s):").arg(users).arg(nodes.size());
+        for (const UserResult& node : nodes)
+            lines << QStringLiteral("    %1  %L2 users, sent %L3, errors %L4, overwritten %5, beyond the limit %L6")
+                         .arg(node.node)
+                         .arg(node.users)
+                         .arg(node.sent)
+                         .arg(node.errors)
+                         .arg(addedKnown() ? QStringLiteral("%L1").arg(node.overwritten) : QStringLiteral("?"))
+                         .arg(node.admittedOverLimit);
+        // The users the limiter failed most: admitted beyond the limit, then overwritten.
+        QVector<UserResult> worst = perUser;
+        std::sort(worst.begin(), worst.end(), [](const UserResult& a, const UserResult& b) {
+            return std::tie(b.admittedOverLimit, b.overwritten, a.user)
+                < std::tie(a.admittedOverLimit, a.overwritten, b.user);
+        });
+        worst.resize(std::min<int>(worst.size(), 3));
+        for (const UserResult& user : worst)
+            lines << QStringLiteral("    user %1 (%2): sent %L3, overwritten %4, beyond the limit %L5")
+                         .arg(user.user)
+                         .arg(QString::fromUtf8(user.key))
+                         .arg(user.sent)
+                         .arg(addedKnown() ? QStringLiteral("%L1").arg(user.overwritten) : QStringLiteral("?"))
+                         .arg(user.admittedOverLimit);
+    }
     if (reconnects > 0)
         lines << QStringLiteral("  reconnects    %L1   (the server dropped the connection; the run went on)")
                      .arg(reconnects);

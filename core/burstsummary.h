@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 class RequestLog;
 
@@ -16,6 +17,26 @@ struct BurstFailure
     QString message;
     int scriptLine = 0;
     bool isFailure() const { return kind != Kind::None; }
+};
+
+// One user's part of a burst with several users (plan.users), or one node's (the sums of the
+// users it served).
+struct UserResult
+{
+    int user = -1; // -1: a node's row
+    QByteArray key;
+    QString node; // host:port of the server (on a cluster, the master) that served the key
+    int users = 1; // a node's row: how many users it served
+    qint64 sent = 0;
+    qint64 errors = 0;
+    qint64 stored = 0;
+    qint64 overwritten = 0;
+    qint64 admitted = 0;
+    qint64 admittedOverLimit = 0;
+    qint64 maxCount = 0;
+    qint64 finalCount = -1;
+    qint64 membersAtEnd = -1;
+    QJsonObject toJson(bool addedKnown) const;
 };
 
 // The numbers of one burst, as the CLI prints them and the GUI shows them.
@@ -50,6 +71,10 @@ struct BurstSummary
     qint64 reconnects = 0; // connections lost and made again during the run
     QStringList errorMessages; // the distinct reasons of the errors (the first few)
     BurstFailure failure;
+    int users = 1;
+    // With several users, when the burst ended: one row per user, and per node (sorted by node).
+    QVector<UserResult> perUser;
+    QVector<UserResult> perNode() const;
 
     // Fills the counters from a log; the latency percentiles too when asked (a pass over the
     // whole log: at the end of a burst, not per batch).

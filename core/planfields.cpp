@@ -45,6 +45,9 @@ bool read(FieldReader& fields, BurstPlan* plan)
                   [plan](const QString& name, QString*) { return parseClock(name, &plan->clock); });
     fields.integer("window_ms", 1, maxWindowMs, &plan->windowMs);
     fields.integer("limit", 0, 1'000'000'000, &plan->limit);
+    number = plan->users;
+    fields.integer("users", 1, BurstPlan::maxUsers, &number);
+    plan->users = int(number);
     number = qint64(plan->seed);
     fields.integer("seed", 0, maxSeed, &number);
     plan->seed = quint64(number);
@@ -101,6 +104,9 @@ const QVector<Field>& fields()
          "schedule (the pacing's own timestamps, exact and repeatable)."},
         {"window_ms", "window", "MS", "Window in ms."},
         {"limit", "limit", "L", "Admit a request when the count is at most L (0 = no limit)."},
+        {"users", "users", "K",
+         "Spread the requests over K client keys, round robin, each its own limiter (on a cluster they spread "
+         "over the masters); results per user and per node."},
         {"seed", "seed", "S", "Seed of the Poisson arrivals."},
         {"reconnect_for_ms", "reconnect-for", "MS",
          "When the server drops the connection, connect again for up to MS ms before giving up (0 = give up at "
@@ -147,6 +153,7 @@ QJsonObject toJson(const BurstPlan& plan)
     json[QStringLiteral("clock")] = clockName(plan.clock);
     json[QStringLiteral("window_ms")] = plan.windowMs;
     json[QStringLiteral("limit")] = plan.limit;
+    json[QStringLiteral("users")] = plan.users;
     json[QStringLiteral("seed")] = qint64(plan.seed);
     json[QStringLiteral("reconnect_for_ms")] = plan.reconnectForMs;
     json[QStringLiteral("stop_on_error")] = plan.stopOnErrors;

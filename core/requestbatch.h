@@ -35,6 +35,8 @@ struct RequestBatch
 
     // The ZSET member a request wrote, as text (derived when the log keeps it short).
     QByteArray memberOf(const RequestRecord& record) const;
+    // The requests of user `user` of `users` (request i is user i mod users), the rest as is.
+    RequestBatch ofUser(int user, int users) const;
 };
 
 Q_DECLARE_METATYPE(RequestBatch)

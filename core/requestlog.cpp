@@ -17,6 +17,7 @@ void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, cons
     m_runTag = runTag;
     m_minNow = std::numeric_limits<qint64>::max();
     m_maxNow = std::numeric_limits<qint64>::min();
+    setUsers(1);
     if (retention == Retention::TotalsOnly)
         return;
     const auto n = static_cast<size_t>(m_requests);
@@ -30,6 +31,13 @@ void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, cons
     m_memberKind.assign(n, quint8(RequestRecord::MemberKind::Unknown));
     m_memberOffset.assign(n, 0);
     m_memberLength.assign(n, 0);
+}
+
+void RequestLog::setUsers(int users)
+{
+    m_users = std::max(users, 1);
+    m_sortedNows.assign(size_t(m_users), {});
+    m_userTotals.assign(size_t(m_users), {});
 }
 
 QByteArray RequestLog::requestId(const QByteArray& runTag, quint32 id)
@@ -54,9 +62,12 @@ void RequestLog::add(const std::vector<RequestRecord>& batch)
 quint8 RequestLog::count(const RequestRecord& record)
 {
     quint8 flags = Done;
+    UserTotals& user = m_userTotals[size_t(userOf(int(record.id)))];
+    ++user.finished;
     if (!record.error.isEmpty()) {
         flags |= Failed;
         ++m_errors;
+        ++user.errors;
         int index = m_errorTexts.indexOf(record.error);
         if (index < 0 && m_errorTexts.size() < UINT16_MAX) {
             index = static_cast<int>(m_errorTexts.size());
@@ -71,8 +82,10 @@ quint8 RequestLog::count(const RequestRecord& record)
         if (record.added > 0) {
             flags |= Added;
             ++m_stored;
+            ++user.stored;
         } else {
             ++m_overwritten;
+            ++user.overwritten;
         }
     } else {
         ++m_addedUnknown; // a reply of just a count: whether ZADD added is not said
@@ -82,8 +95,10 @@ quint8 RequestLog::count(const RequestRecord& record)
     if (admitted) {
         flags |= Admitted;
         ++m_admitted;
+        ++user.admitted;
     }
     m_maxCount = std::max(m_maxCount, record.count);
+    user.maxCount = std::max(user.maxCount, record.count);
     m_minNow = std::min(m_minNow, record.now);
     m_maxNow = std::max(m_maxNow, record.now);
     if (!keepsRequests())
@@ -140,7 +155,7 @@ void RequestLog::advanceTruth()
             const int i = m_truthPrefix++;
             if (m_flags[i] & Failed)
                 continue;
-            m_truth[i] = static_cast<qint32>(truthOf(m_now[i], m_flags[i]));
+            m_truth[i] = static_cast<qint32>(truthOf(m_now[i], m_flags[i], userOf(i)));
             m_flags[i] |= TruthKnown;
         }
         return;
@@ -148,31 +163,37 @@ void RequestLog::advanceTruth()
     while (!m_pending.empty() && (m_pending.front().flags & Done)) {
         const Pending pending = m_pending.front();
         m_pending.pop_front();
-        ++m_truthPrefix;
-        if (!(pending.flags & Failed))
-            truthOf(pending.now, pending.flags);
+        const int i = m_truthPrefix++;
+        if (!(pending.flags & Failed)) {
+            truthOf(pending.now, pending.flags, userOf(i));
+            // Forget the nows that no request within the allowance can count any more.
+            trim(&m_sortedNows[size_t(userOf(i))], m_newestTruthNow - m_window - m_disorderAllowance);
+        }
     }
-    // Forget the nows that no request within the allowance can count any more, in chunks of at
-    // least half the set so that erasing from the front stays cheap.
-    constexpr size_t trimAtLeast = 4096;
-    if (m_sortedNows.size() < trimAtLeast || m_newestTruthNow == std::numeric_limits<qint64>::min())
-        return;
-    const qint64 horizon = m_newestTruthNow - m_window - m_disorderAllowance;
-    if (m_sortedNows.front() > horizon)
-        return;
-    const auto end = std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), horizon);
-    if (static_cast<size_t>(end - m_sortedNows.begin()) >= m_sortedNows.size() / 2)
-        m_sortedNows.erase(m_sortedNows.begin(), end);
 }
 
-qint64 RequestLog::truthOf(qint64 now, quint8 flags)
+void RequestLog::trim(std::vector<qint64>* sortedNows, qint64 horizon)
 {
-    m_sortedNows.insert(std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now), now);
+    // In chunks of at least half the list, so that erasing from the front stays cheap.
+    constexpr size_t trimAtLeast = 4096;
+    if (sortedNows->size() < trimAtLeast || sortedNows->front() > horizon)
+        return;
+    const auto end = std::upper_bound(sortedNows->begin(), sortedNows->end(), horizon);
+    if (static_cast<size_t>(end - sortedNows->begin()) >= sortedNows->size() / 2)
+        sortedNows->erase(sortedNows->begin(), end);
+}
+
+qint64 RequestLog::truthOf(qint64 now, quint8 flags, int user)
+{
+    std::vector<qint64>& nows = m_sortedNows[size_t(user)];
+    nows.insert(std::upper_bound(nows.begin(), nows.end(), now), now);
     m_newestTruthNow = std::max(m_newestTruthNow, now);
-    const auto firstInWindow = std::upper_bound(m_sortedNows.begin(), m_sortedNows.end(), now - m_window);
-    const qint64 truth = m_sortedNows.end() - firstInWindow;
-    if ((flags & Admitted) && m_limit > 0 && truth > m_limit)
+    const auto firstInWindow = std::upper_bound(nows.begin(), nows.end(), now - m_window);
+    const qint64 truth = nows.end() - firstInWindow;
+    if ((flags & Admitted) && m_limit > 0 && truth > m_limit) {
         ++m_admittedOverLimit;
+        ++m_userTotals[size_t(user)].admittedOverLimit;
+    }
     return truth;
 }
 
@@ -232,12 +253,15 @@ std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& p
 
 size_t RequestLog::memoryBytes() const
 {
+    size_t sortedNowsBytes = m_sortedNows.capacity() * sizeof(std::vector<qint64>);
+    for (const auto& nows : m_sortedNows)
+        sortedNowsBytes += nows.capacity() * sizeof(qint64);
     return m_now.capacity() * sizeof(qint64) + m_sentMicros.capacity() * sizeof(quint32)
         + m_latency.capacity() * sizeof(quint32) + m_count.capacity() * sizeof(qint32)
         + m_truth.capacity() * sizeof(qint32) + m_connection.capacity() * sizeof(quint16) + m_flags.capacity()
         + m_memberKind.capacity() + m_memberOffset.capacity() * sizeof(quint32)
-        + m_memberLength.capacity() * sizeof(quint16) + static_cast<size_t>(m_members.capacity())
-        + m_sortedNows.capacity() * sizeof(qint64) + m_errorOf.size() * 32 + m_pending.size() * sizeof(Pending)
+        + m_memberLength.capacity() * sizeof(quint16) + static_cast<size_t>(m_members.capacity()) + sortedNowsBytes
+        + m_userTotals.capacity() * sizeof(UserTotals) + m_errorOf.size() * 32 + m_pending.size() * sizeof(Pending)
         + m_latencies.memoryBytes();
 }
 

@@ -54,6 +54,11 @@ public:
     // as no request's now lags the newest one by more than that.
     void reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag,
                Retention retention = Retention::EveryRequest, qint64 disorderAllowance = 0);
+    // Right after reset(): request i belongs to user i mod users, each its own limiter. The truth
+    // of a request then counts its own user's requests only, and totals are kept per user too.
+    void setUsers(int users);
+    int users() const { return m_users; }
+    int userOf(int i) const { return m_users > 1 ? i % m_users : 0; }
     // Stores finished requests (any order) and advances the truth over the finished prefix.
     void add(const std::vector<RequestRecord>& batch);
 
@@ -103,6 +108,19 @@ public:
     quint32 latencyPercentile(double percent) const;
     std::vector<quint32> latencyPercentiles(const std::vector<double>& percents) const;
 
+    // The totals of one user (all of them with one user).
+    struct UserTotals
+    {
+        qint64 finished = 0;
+        qint64 errors = 0;
+        qint64 stored = 0;
+        qint64 overwritten = 0;
+        qint64 admitted = 0;
+        qint64 admittedOverLimit = 0;
+        qint64 maxCount = 0;
+    };
+    const std::vector<UserTotals>& userTotals() const { return m_userTotals; }
+
     // Bytes held by the log, for the memory benchmark.
     size_t memoryBytes() const;
 
@@ -115,10 +133,11 @@ private:
     };
 
     quint8 count(const RequestRecord& record);
+    static void trim(std::vector<qint64>* sortedNows, qint64 horizon);
     void addRows(const std::vector<RequestRecord>& batch);
     void addTotals(const std::vector<RequestRecord>& batch);
     void advanceTruth();
-    qint64 truthOf(qint64 now, quint8 flags);
+    qint64 truthOf(qint64 now, quint8 flags, int user);
 
     Retention m_retention = Retention::EveryRequest;
     int m_requests = 0;
@@ -141,8 +160,11 @@ private:
     std::unordered_map<quint32, quint16> m_errorOf; // sparse: request -> index in m_errorTexts
     QStringList m_errorTexts;
 
-    // Truth: the nows of the finished prefix, sorted (near-sorted input keeps inserts cheap).
-    std::vector<qint64> m_sortedNows;
+    // Truth: the nows of the finished prefix, sorted (near-sorted input keeps inserts cheap), one
+    // list per user.
+    int m_users = 1;
+    std::vector<std::vector<qint64>> m_sortedNows;
+    std::vector<UserTotals> m_userTotals;
     // TotalsOnly: finished requests from the truth's prefix on (index = id - m_truthPrefix),
     // and the latencies.
     std::deque<Pending> m_pending;

@@ -2,6 +2,7 @@
 #include "testredis.h"
 #include "zsetkeys.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -26,6 +27,7 @@ private slots:
     void usageErrors();
     void helpDocumentsEveryFlag();
     void jsonHasTheContractKeys();
+    void usersHaveTheirOwnLimiters();
     void humanSummaryShowsTheBug();
     void cannotConnectExitsThree();
     void scriptErrorExitsFourWithTheLine();
@@ -81,9 +83,10 @@ void TestCli::helpDocumentsEveryFlag()
 {
     const CliResult result = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--help")});
     QCOMPARE(result.exitCode, 0);
-    for (const char* flag : {"--redis", "--no-spawn", "--strategy", "--script", "--requests", "--connections",
-                             "--pipeline", "--pace", "--clock", "--window", "--limit", "--key", "--keep", "--seed",
-                             "--json", "--allow-remote", "--timeout", "Examples:", "Exit codes"})
+    for (const char* flag :
+         {"--redis", "--no-spawn",     "--strategy", "--script", "--requests", "--connections", "--pipeline",
+          "--pace",  "--clock",        "--window",   "--limit",  "--key",      "--keep",        "--seed",
+          "--json",  "--allow-remote", "--timeout",  "--users",  "Examples:",  "Exit codes"})
         QVERIFY2(result.out.contains(flag), flag);
 }
 
@@ -110,6 +113,44 @@ void TestCli::jsonHasTheContractKeys()
     QCOMPARE(json.value(QLatin1String("lost")).toInt(), 299);
     QCOMPARE(json.value(QLatin1String("admitted_over_limit")).toInt(), 290);
     QVERIFY(result.err.contains("using Redis"));
+}
+
+void TestCli::usersHaveTheirOwnLimiters()
+{
+    // 10 users of 30 requests each at one frozen `now`: each user's key holds 1 member.
+    const CliResult result = runCli(QStringList {
+        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--clock"),
+        QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("300"), QStringLiteral("--users"),
+        QStringLiteral("10"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--json")});
+    QCOMPARE(result.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(result.out).object();
+    QCOMPARE(json.value(QLatin1String("users")).toInt(), 10);
+    QCOMPARE(json.value(QLatin1String("stored")).toInt(), 10);
+    QCOMPARE(json.value(QLatin1String("admitted_over_limit")).toInt(), 200);
+    const QJsonArray users = json.value(QLatin1String("per_user")).toArray();
+    QCOMPARE(users.size(), 10);
+    for (const QJsonValue& value : users) {
+        const QJsonObject user = value.toObject();
+        QCOMPARE(user.value(QLatin1String("sent")).toInt(), 30);
+        QCOMPARE(user.value(QLatin1String("overwritten")).toInt(), 29);
+        QCOMPARE(user.value(QLatin1String("admitted_over_limit")).toInt(), 20);
+        QCOMPARE(user.value(QLatin1String("members_at_end")).toInt(), 1); // ZCARD of the user's key
+        QVERIFY(user.value(QLatin1String("key"))
+                    .toString()
+                    .endsWith(QStringLiteral(":u%1}").arg(user.value(QLatin1String("user")).toInt())));
+    }
+    const QJsonArray nodes = json.value(QLatin1String("per_node")).toArray();
+    QCOMPARE(nodes.size(), 1);
+    QCOMPARE(nodes.at(0).toObject().value(QLatin1String("users")).toInt(), 10);
+    QCOMPARE(nodes.at(0).toObject().value(QLatin1String("overwritten")).toInt(), 290);
+    // In words: the node's line and the users.
+    const CliResult text
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--clock"),
+                              QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("40"),
+                              QStringLiteral("--users"), QStringLiteral("4")});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("users         4 keys on 1 node(s)"), text.out.constData());
+    QVERIFY2(text.out.contains("4 users, sent 40, errors 0, overwritten 36"), text.out.constData());
 }
 
 void TestCli::humanSummaryShowsTheBug()

@@ -1,4 +1,5 @@
 #include "algorithmcomparison.h"
+#include "apptraffic.h"
 #include "burstengine.h"
 #include "cliprocess.h"
 #include "clustermap.h"
@@ -90,6 +91,8 @@ private slots:
     void runKeysShareASlotPerUser();
     void limiterGivesTheSameTotalsAsOneServer_data();
     void limiterGivesTheSameTotalsAsOneServer();
+    void manyUsersGiveTheSameTotalsAsOneServer_data();
+    void manyUsersGiveTheSameTotalsAsOneServer();
     void aKeyWithoutAHashTagSaysHowToFixIt();
     void reshardingMidBurstLosesNothing();
     void slotMovedBetweenBurstsIsFollowed();
@@ -97,6 +100,9 @@ private slots:
     void zsetReaderFollowsAMovedKey();
     void algorithmsCompareAlikeOnACluster();
     void aKilledMasterFailsOnlyTheRunsItServed();
+    void aKilledMasterFailsOnlyItsUsers();
+    void appSpreadsItsUsersOverTheMasters_data();
+    void appSpreadsItsUsersOverTheMasters();
     void watchSeesEveryMaster();
     void serverCommandStartsAndRemovesACluster();
 };
@@ -239,6 +245,87 @@ void TestCluster::limiterGivesTheSameTotalsAsOneServer()
     QList<QByteArray> exists {"EXISTS"};
     exists << plan.limiter->store.keysFor(clusterKey);
     QCOMPARE(node.command(exists).toInteger(), 0LL);
+}
+
+void TestCluster::manyUsersGiveTheSameTotalsAsOneServer_data()
+{
+    limiterGivesTheSameTotalsAsOneServer_data();
+}
+
+void TestCluster::manyUsersGiveTheSameTotalsAsOneServer()
+{
+    QFETCH(QString, id);
+    BurstPlan plan = planOf(LimiterCatalog::builtin(id));
+    plan.users = 100;
+    plan.requests = 3000; // 30 per user
+    plan.limit = 5;
+    // Groups of 400 at one `now`, 3 ms apart: each user has 4 requests per `now`.
+    auto nows = std::make_shared<std::vector<qint64>>();
+    for (int i = 0; i < plan.requests; ++i)
+        nows->push_back((1'800'000'000'000 + (i / 400) * 3) * plan.nowUnitsPerMs());
+    plan.replayNows = nows;
+
+    QByteArray clusterKey;
+    const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
+    const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
+    QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));
+    QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));
+    QCOMPARE(cluster.sent, plan.requests);
+    QCOMPARE(cluster.errors, 0);
+    QCOMPARE(cluster.stored, single.stored);
+    QCOMPARE(cluster.overwritten, single.overwritten);
+    QCOMPARE(cluster.admitted, single.admitted);
+    QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);
+    QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);
+    QCOMPARE(cluster.finalCount, single.finalCount);
+
+    // User by user, as each limiter saw it and as Redis held it at the end.
+    QCOMPARE(cluster.perUser.size(), plan.users);
+    QCOMPARE(single.perUser.size(), plan.users);
+    RedisConnection any;
+    QVERIFY(any.open(TestRedis::cluster().endpoint()));
+    ClusterMap map;
+    QString error;
+    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    for (int u = 0; u < plan.users; ++u) {
+        const UserResult& a = single.perUser[u];
+        const UserResult& b = cluster.perUser[u];
+        QCOMPARE(b.key, ZsetKeys::userOfRun(clusterKey, u));
+        QCOMPARE(b.sent, qint64(plan.requests / plan.users));
+        QCOMPARE(b.stored, a.stored);
+        QCOMPARE(b.overwritten, a.overwritten);
+        QCOMPARE(b.admitted, a.admitted);
+        QCOMPARE(b.admittedOverLimit, a.admittedOverLimit);
+        QCOMPARE(b.finalCount, a.finalCount);
+        QCOMPARE(b.membersAtEnd, a.membersAtEnd);
+        if (id == QLatin1String("now")) // what the run says against what the user's ZSET held
+            QCOMPARE(b.membersAtEnd, b.stored);
+        const ClusterMap::Node master = map.masters().value(map.masterOfKey(b.key));
+        QCOMPARE(b.node, QStringLiteral("%1:%2").arg(master.host).arg(master.port));
+    }
+    // Per node: every master served some users, and the rows add up to the run.
+    const QVector<UserResult> nodes = cluster.perNode();
+    QCOMPARE(nodes.size(), TestRedis::cluster().size());
+    qint64 users = 0;
+    qint64 overwritten = 0;
+    qint64 beyond = 0;
+    for (const UserResult& node : nodes) {
+        QVERIFY(node.users > 0);
+        users += node.users;
+        overwritten += node.overwritten;
+        beyond += node.admittedOverLimit;
+    }
+    QCOMPARE(users, qint64(plan.users));
+    QCOMPARE(overwritten, cluster.overwritten);
+    QCOMPARE(beyond, cluster.admittedOverLimit);
+    // The run deleted every user's keys on the node that holds them.
+    for (int u = 0; u < plan.users; u += 7) {
+        RedisConnection node;
+        QVERIFY(openOnNodeOf(node, cluster.perUser[u].key));
+        QList<QByteArray> exists {"EXISTS"};
+        exists << plan.limiter->store.keysFor(cluster.perUser[u].key);
+        QCOMPARE(node.command(exists).toInteger(), 0LL);
+    }
 }
 
 void TestCluster::aKeyWithoutAHashTagSaysHowToFixIt()
@@ -563,6 +650,93 @@ void TestCluster::aKilledMasterFailsOnlyTheRunsItServed()
     RedisConnection live;
     QVERIFY(openForKey(live, cluster.endpoint(seed), keys[1], {}, &map, &error));
     QCOMPARE(live.command({"EXISTS", keys[1]}).toInteger(), 0LL);
+}
+
+void TestCluster::aKilledMasterFailsOnlyItsUsers()
+{
+    // One run, its users spread over the three masters of a cluster of its own; one master dies.
+    PrivateRedisCluster cluster(3);
+    QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+    BurstPlan plan = reshardPlan("interval:200", 12000); // about 2.4 s
+    plan.keepKey = false;
+    plan.users = 30;
+    plan.reconnectForMs = 1500;
+    const int seed = 0; // started through node 0; node 1 dies
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(cluster.endpoint(seed), plan), qPrintable(engine.planError()));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 1500 || finished.count() == 1, 30000);
+    QVERIFY2(finished.count() == 0, "the run ended before the master was killed: make it longer");
+    const qint64 pid = cluster.node(1).serverPid();
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
+    QCOMPARE(summary.sent, qint64(plan.requests)); // every request answered or failed with a reason
+    const QString doomed = QStringLiteral("127.0.0.1:%1").arg(cluster.port(1));
+    int doomedUsers = 0;
+    for (const UserResult& user : summary.perUser) {
+        QCOMPARE(user.sent, qint64(plan.requests / plan.users));
+        if (user.node == doomed) {
+            ++doomedUsers;
+            QVERIFY2(user.errors > 0, qPrintable(QString::number(user.user)));
+            QCOMPARE(user.stored + user.errors, user.sent);
+        } else {
+            QCOMPARE(user.errors, 0);
+            QCOMPARE(user.stored, user.sent);
+            QCOMPARE(user.membersAtEnd, user.sent); // read on its master when the run ended
+        }
+    }
+    QVERIFY(doomedUsers > 0 && doomedUsers < plan.users);
+    // The reason names the master that went.
+    QVERIFY(!summary.errorMessages.isEmpty());
+    bool named = false;
+    for (const QString& message : summary.errorMessages)
+        named = named || message.contains(doomed);
+    QVERIFY2(named, qPrintable(summary.errorMessages.join(QLatin1Char('\n'))));
+    qInfo("%s", qPrintable(summary.errorMessages.join(QLatin1Char('\n'))));
+}
+
+void TestCluster::appSpreadsItsUsersOverTheMasters_data()
+{
+    QTest::addColumn<QString>("limiter");
+    QTest::newRow("script") << QStringLiteral("now");
+    QTest::newRow("pipeline from app code") << QStringLiteral("client-now");
+}
+
+void TestCluster::appSpreadsItsUsersOverTheMasters()
+{
+    QFETCH(QString, limiter);
+    AppPlan plan;
+    plan.limiter = limiter;
+    plan.users = 12;
+    plan.perMs = 2;
+    plan.durationMs = 300;
+    plan.windowMs = 600000; // the keys outlive the check
+    plan.runKey = ZsetKeys::freshRunKey();
+    plan.keepKeys = true;
+    AppTraffic app;
+    QSignalSpy finished(&app, &AppTraffic::finished);
+    QVERIFY2(app.start(TestRedis::cluster().endpoint(), plan), qPrintable(app.planError()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const AppResult& result = app.result();
+    QVERIFY2(!result.failure.isFailure(), qPrintable(result.failure.message));
+    QSet<QString> masters;
+    for (const AppKeyTally& tally : result.keys) {
+        QVERIFY(tally.requests > 0);
+        // What the app's replies said against what the user's key holds on its own master.
+        RedisConnection node;
+        QVERIFY(openOnNodeOf(node, tally.key));
+        masters << node.endpoint().address();
+        QCOMPARE(node.command({"ZCARD", tally.key}).toInteger(), tally.stored);
+        QCOMPARE(tally.stored + tally.overwritten, tally.requests);
+        QList<QByteArray> del {"DEL"};
+        del << LimiterCatalog::builtin("now")->store.keysFor(tally.key);
+        node.command(del);
+    }
+    QVERIFY2(masters.size() > 1, "the users' keys should spread over the masters");
 }
 
 void TestCluster::watchSeesEveryMaster()

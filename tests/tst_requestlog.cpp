@@ -54,6 +54,7 @@ private slots:
     void totalsOnlyCountsTheSame_data();
     void totalsOnlyCountsTheSame();
     void totalsOnlyMemoryStaysFlat();
+    void eachUserHasItsOwnTruth();
     void engineWithoutALogAgreesWithTheLog();
 };
 
@@ -110,6 +111,59 @@ void TestRequestLog::totalsOnlyCountsTheSame()
             QVERIFY2(std::abs(double(binned[p]) - double(exact[p])) <= double(exact[p]) / 512.0,
                      qPrintable(QStringLiteral("%1 vs %2").arg(binned[p]).arg(exact[p])));
     }
+}
+
+void TestRequestLog::eachUserHasItsOwnTruth()
+{
+    constexpr int requests = 6000;
+    constexpr int users = 7;
+    constexpr qint64 window = 10;
+    constexpr qint64 limit = 5;
+    const auto batches = batchesOf(requests, 4, 2, 11, 3);
+    RequestLog every;
+    every.reset(requests, window, limit, "tag");
+    every.setUsers(users);
+    feed(every, batches);
+    RequestLog totals;
+    totals.reset(requests, window, limit, "tag", RequestLog::Retention::TotalsOnly, window);
+    totals.setUsers(users);
+    feed(totals, batches);
+    QCOMPARE(every.truthPrefix(), requests);
+
+    // Request i counts the successful requests j <= i of its own user with now(j) > now(i) - window.
+    qint64 beyond = 0;
+    for (int i = 0; i < requests; ++i) {
+        if (every.isFailed(i))
+            continue;
+        qint64 truth = 0;
+        for (int j = i % users; j <= i; j += users)
+            truth += !every.isFailed(j) && every.now(j) > every.now(i) - window;
+        QCOMPARE(every.userOf(i), i % users);
+        QCOMPARE(every.truth(i), truth);
+        beyond += every.isAdmittedOverLimit(i);
+    }
+    QVERIFY(beyond > 0);
+    QCOMPARE(every.admittedOverLimit(), beyond);
+    QCOMPARE(totals.admittedOverLimit(), beyond);
+    // The users' totals add up to the log's and are the same with either retention.
+    qint64 sums[4] = {};
+    for (int u = 0; u < users; ++u) {
+        const RequestLog::UserTotals& a = every.userTotals()[size_t(u)];
+        const RequestLog::UserTotals& b = totals.userTotals()[size_t(u)];
+        QCOMPARE(a.finished, qint64(requests / users + (u < requests % users)));
+        QCOMPARE(b.finished, a.finished);
+        QCOMPARE(b.errors, a.errors);
+        QCOMPARE(b.stored, a.stored);
+        QCOMPARE(b.admittedOverLimit, a.admittedOverLimit);
+        sums[0] += a.errors;
+        sums[1] += a.stored;
+        sums[2] += a.overwritten;
+        sums[3] += a.admittedOverLimit;
+    }
+    QCOMPARE(sums[0], every.errors());
+    QCOMPARE(sums[1], every.stored());
+    QCOMPARE(sums[2], every.overwritten());
+    QCOMPARE(sums[3], every.admittedOverLimit());
 }
 
 void TestRequestLog::totalsOnlyMemoryStaysFlat()
