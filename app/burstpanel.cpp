@@ -89,6 +89,7 @@ BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     m_clock->addItem(QString(), int(ClockKind::Schedule));
     m_window = spinBox(1, 24 * 3600 * 1000, 1000, burstBox);
     m_limit = spinBox(0, 1'000'000'000, 10, burstBox);
+    m_users = spinBox(1, BurstPlan::maxUsers, 1, burstBox);
     form->addRow(new QLabel(burstBox), m_requests); // its text: retranslate()
     form->addRow(new QLabel(burstBox), m_connections); // its text: retranslate()
     form->addRow(new QLabel(burstBox), m_pipeline); // its text: retranslate()
@@ -97,6 +98,7 @@ BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     form->addRow(new QLabel(burstBox), m_clock); // its text: retranslate()
     form->addRow(new QLabel(burstBox), m_window); // its text: retranslate()
     form->addRow(new QLabel(burstBox), m_limit); // its text: retranslate()
+    form->addRow(new QLabel(burstBox), m_users); // its text: retranslate()
     layout->addWidget(burstBox);
 
     auto* buttons = new QHBoxLayout;
@@ -146,6 +148,7 @@ BurstPanel::BurstPanel(PlanModel* model, QWidget* parent)
     number(m_pipeline, [](BurstPlan& plan, int value) { plan.pipeline = value; });
     number(m_window, [](BurstPlan& plan, int value) { plan.windowMs = value; });
     number(m_limit, [](BurstPlan& plan, int value) { plan.limit = value; });
+    number(m_users, [](BurstPlan& plan, int value) { plan.users = value; });
     connect(m_pacing, &QComboBox::currentIndexChanged, this, [this] {
         updatePacingField();
         editPacing();
@@ -243,6 +246,7 @@ void BurstPanel::showPlan()
     m_clock->setCurrentIndex(m_clock->findData(int(burst.clock)));
     m_window->setValue(int(std::min<qint64>(burst.windowMs, m_window->maximum())));
     m_limit->setValue(int(std::min<qint64>(burst.limit, m_limit->maximum())));
+    m_users->setValue(burst.users);
     m_showing = false;
     retranslate(); // the texts that name the script
     setRunning(m_running);
@@ -292,6 +296,9 @@ void BurstPanel::retranslate()
              "machine; the wall clock shows what a real server sees."));
     label(m_window, tr("&Window"), tr("The sliding window of the limiter, in milliseconds."));
     label(m_limit, tr("&Limit"), tr("Admit a request while the count is at most this; 0 = no limit."));
+    label(m_users, tr("&Users"),
+          tr("Spread the requests over this many client keys, each its own limiter, as an API gateway sees its "
+             "callers (on a cluster they spread over the masters)."));
     m_pacing->setItemText(0, tr("burst (as fast as possible)"));
     m_pacing->setItemText(1, tr("evenly, one every … µs"));
     m_pacing->setItemText(2, tr("Poisson, … per ms on average"));
@@ -375,7 +382,7 @@ void BurstPanel::setRunning(bool running)
     m_stop->setEnabled(running);
     for (QWidget* field :
          std::initializer_list<QWidget*> {m_requests, m_connections, m_pipeline, m_pacing, m_clock, m_window, m_limit,
-                                          m_uniqueKind, m_compare, m_nowButton, m_uniqueButton, m_customEdit})
+                                          m_users, m_uniqueKind, m_compare, m_nowButton, m_uniqueButton, m_customEdit})
         field->setEnabled(!running);
     m_customButton->setEnabled(!running && m_model->customLimiter());
     m_pacingValue->setEnabled(!running && Pacing::Kind(m_pacing->currentData().toInt()) != Pacing::Kind::Burst);

@@ -74,6 +74,7 @@ private:
     QComboBox* m_clock = nullptr;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;
+    QSpinBox* m_users = nullptr;
     QPushButton* m_fire = nullptr;
     QPushButton* m_stop = nullptr;
     QPushButton* m_reset = nullptr;

@@ -237,6 +237,10 @@ void MainWindow::wireExperiment()
                 showZsetOf(side);
             m_zsetPanel->selectMember(member);
         });
+        connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
+            runView(side)->showUser(m_experiment->engine(side).batchOfUser(user));
+            showZsetOf(side);
+        });
     }
 }
 
@@ -488,7 +492,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
     // The right side replays the left side's timestamps: the same origin lines them up.
     const qint64 origin
         = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
-    runView(side)->start(engine.plan().requests, engine.plan().limit, origin);
+    runView(side)->start(engine.plan().requests, engine.plan().limit, origin, engine.plan().users);
     m_snapshots[side].reset();
     if (side == LimiterExperiment::Left)
         m_snapshots[LimiterExperiment::Right].reset();
@@ -531,16 +535,21 @@ void MainWindow::showZsetOf(LimiterExperiment::Side side)
 {
     m_zsetSide = side;
     const BurstEngine& engine = m_experiment->engine(side);
-    const QString caption = tr("%1 · %2").arg(QString::fromUtf8(engine.key()), engine.summary().strategy);
+    // With several users, the key of the user the run view shows, and that user's figures.
+    const int user = runView(side)->user();
+    const QByteArray key = engine.plan().userKey(engine.key(), std::max(user, 0));
+    const QString caption = tr("%1 · %2").arg(QString::fromUtf8(key), engine.summary().strategy);
     if (!m_snapshots[side] || engine.isRunning()) {
-        m_zsetPanel->showKey(engine.key(), &runView(side)->writes(), caption);
+        m_zsetPanel->showKey(key, &runView(side)->writes(), caption);
         return;
     }
+    const BurstSummary& summary = engine.summary();
     ZsetPanel::Snapshot snapshot;
-    snapshot.key = m_snapshots[side]->first;
+    snapshot.key = LimiterExperiment::snapshotKeyOf(key);
     snapshot.takenAtMs = m_snapshots[side]->second;
-    snapshot.liveKey = engine.key();
-    snapshot.stored = engine.summary().addedKnown() ? engine.summary().stored : -1;
+    snapshot.liveKey = key;
+    const qint64 stored = user >= 0 && user < summary.perUser.size() ? summary.perUser[user].stored : summary.stored;
+    snapshot.stored = summary.addedKnown() ? stored : -1;
     snapshot.windowMs = engine.plan().windowMs;
     m_zsetPanel->showSnapshot(snapshot, &runView(side)->writes(), caption);
 }

@@ -5,7 +5,9 @@
 #include "numberspanel.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTabBar>
 #include <QVBoxLayout>
@@ -36,8 +38,26 @@ RunView::RunView(QWidget* parent)
     m_chartTabs->setDrawBase(false);
     m_chartTabs->hide();
     connect(m_chartTabs, &QTabBar::currentChanged, this, &RunView::showCharts);
+    m_userRow = new QWidget(this);
+    auto* userRow = new QHBoxLayout(m_userRow);
+    userRow->setContentsMargins(0, 0, 0, 0);
+    m_userLabel = new QLabel(m_userRow);
+    m_userBox = new QSpinBox(m_userRow);
+    m_userBox->setObjectName(QStringLiteral("userBox"));
+    m_userLabel->setBuddy(m_userBox);
+    userRow->addWidget(m_userLabel);
+    userRow->addWidget(m_userBox);
+    userRow->addStretch(1);
+    m_userRow->hide();
+    connect(m_userBox, &QSpinBox::valueChanged, this, [this](int user) {
+        if (m_users > 1 && user != m_user) {
+            m_user = user;
+            emit userChosen(user);
+        }
+    });
     layout->addWidget(m_title);
     layout->addWidget(m_numbers);
+    layout->addWidget(m_userRow);
     layout->addWidget(m_chartTabs);
     layout->addWidget(m_splitter, 1);
     retranslate();
@@ -55,6 +75,12 @@ void RunView::retranslate()
     m_chartTabs->setTabText(0, tr("Timeline"));
     m_chartTabs->setTabText(1, tr("Counts"));
     m_chartTabs->setToolTip(tr("The charts share this place: the screen is too low for both at this text size."));
+    m_userLabel->setText(tr("Timeline and ZSET of &user"));
+    m_userBox->setSuffix(tr(" of %n user(s)", nullptr, m_users));
+    m_userBox->setToolTip(tr("The run spreads its requests over %n user(s), each its own limiter key (request i "
+                             "is user i mod %n). The charts and the ZSET show one user; the figures above are the "
+                             "whole run's.",
+                             nullptr, m_users));
 }
 
 int RunView::countsNeed() const
@@ -141,26 +167,53 @@ void RunView::setTitle(const QString& title)
     m_numbers->setCompact(!title.isEmpty()); // titled: one of two side by side
 }
 
-void RunView::start(int requests, qint64 limit, qint64 originMs)
+void RunView::start(int requests, qint64 limit, qint64 originMs, int users)
 {
-    m_writes.reset();
+    m_requests = requests;
+    m_limit = limit;
+    m_originMs = originMs;
+    m_users = std::max(users, 1);
+    m_user = 0;
+    {
+        const QSignalBlocker quiet(m_userBox);
+        m_userBox->setRange(0, m_users - 1);
+        m_userBox->setValue(0);
+    }
+    m_userRow->setVisible(m_users > 1);
+    retranslate(); // "of K users"
     m_latest = BurstSummary();
     m_numbers->clear();
-    m_counts->start(requests, limit);
-    m_counts->setLive(true);
-    m_timeline->reset({}, originMs);
+    restartCharts();
     m_dirty = false;
     m_refresh.start();
 }
 
+void RunView::restartCharts()
+{
+    m_writes.reset();
+    m_counts->start(m_requests, m_limit);
+    m_counts->setLive(m_refresh.isActive());
+    m_timeline->reset({}, m_originMs);
+}
+
 void RunView::addBatch(const RequestBatch& batch)
 {
-    m_timeline->addBatch(batch);
-    m_writes.add(batch);
-    if (batch.counted)
-        m_counts->addCounted(*batch.counted);
+    const RequestBatch shown = m_users > 1 ? batch.ofUser(m_user, m_users) : batch;
+    m_timeline->addBatch(shown);
+    m_writes.add(shown);
+    if (shown.counted)
+        m_counts->addCounted(*shown.counted);
     m_latest = batch.summary;
     m_dirty = true;
+}
+
+void RunView::showUser(const RequestBatch& soFar)
+{
+    const BurstSummary figures = m_latest; // the run's, whichever user is shown
+    restartCharts();
+    addBatch(soFar);
+    m_latest = figures;
+    m_counts->refresh();
 }
 
 void RunView::refreshSlowViews()

@@ -10,6 +10,7 @@
 class CountsChart;
 class NumbersPanel;
 class QLabel;
+class QSpinBox;
 class QSplitter;
 class QTabBar;
 class TimelineView;
@@ -28,8 +29,14 @@ public:
     // A run of `requests` requests against `limit` started: the views start over. originMs: the
     // wall-clock ms drawn as 0 on the timeline (-1: the run's own start); compare mode aligns both
     // sides.
-    void start(int requests, qint64 limit, qint64 originMs = -1);
+    // users > 1: the timeline, the counts and the writes show one user at a time (user()),
+    // chosen beside them; the figures stay the run's.
+    void start(int requests, qint64 limit, qint64 originMs = -1, int users = 1);
     void addBatch(const RequestBatch& batch);
+    // The user shown (0 .. users-1), -1 when the run has one user.
+    int user() const { return m_users > 1 ? m_user : -1; }
+    // Starts the views of the chosen user over from its requests so far.
+    void showUser(const RequestBatch& soFar);
     void finish(const BurstSummary& summary);
     void clear();
 
@@ -51,6 +58,7 @@ protected:
 
 signals:
     void millisecondClicked(qint64 ms, const QByteArray& member);
+    void userChosen(int user);
 
 private:
     void refreshSlowViews();
@@ -59,10 +67,19 @@ private:
     int countsNeed() const;
     int chartsNeed() const;
     void showCharts();
+    void restartCharts();
 
     MemberWrites m_writes;
     BurstSummary m_latest; // the figures of the last batch
     QLabel* m_title = nullptr;
+    QWidget* m_userRow = nullptr;
+    QLabel* m_userLabel = nullptr;
+    QSpinBox* m_userBox = nullptr;
+    int m_users = 1;
+    int m_user = 0;
+    int m_requests = 0;
+    qint64 m_limit = 0;
+    qint64 m_originMs = -1;
     NumbersPanel* m_numbers = nullptr;
     TimelineView* m_timeline = nullptr;
     CountsChart* m_counts = nullptr;

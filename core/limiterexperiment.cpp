@@ -49,8 +49,11 @@ QVector<LimiterExperiment::ShownKey> LimiterExperiment::shownKeys() const
 {
     QVector<ShownKey> keys;
     for (int side : {Left, Right}) {
-        if (m_fired[side] && m_engines[side] && !m_engines[side]->key().isEmpty())
-            keys.append({m_engines[side]->key(), m_engines[side]->plan().limiter->store});
+        if (!m_fired[side] || !m_engines[side] || m_engines[side]->key().isEmpty())
+            continue;
+        const BurstPlan& plan = m_engines[side]->plan();
+        for (int u = 0; u < plan.users; ++u) // each user's keys, or the run's own with one user
+            keys.append({plan.userKey(m_engines[side]->key(), u), plan.limiter->store});
     }
     return keys;
 }
@@ -67,10 +70,10 @@ void LimiterExperiment::deleteKeys(const QVector<ShownKey>& keys, bool wait)
     m_thread.post([this, keys, endpoint, options, done, wait] {
         // Each run key on the node that serves it (its own on a cluster; one server otherwise).
         ClusterMap map;
+        RedisConnection connection;
         for (const ShownKey& shown : keys) {
-            RedisConnection connection;
             QString why;
-            if (openForKey(connection, endpoint, shown.key, options, &map, &why)) {
+            if (reuseOrOpen(connection, endpoint, shown.key, options, &map, &why)) {
                 shown.store.deleteKeys(connection, shown.key);
                 connection.command({QByteArrayLiteral("DEL"), snapshotKeyOf(shown.key)});
             }
@@ -82,6 +85,16 @@ void LimiterExperiment::deleteKeys(const QVector<ShownKey>& keys, bool wait)
     });
     if (wait) // on destruction only: a bounded wait (connect and command timeouts)
         finished.wait();
+}
+
+bool LimiterExperiment::reuseOrOpen(RedisConnection& connection, const RedisEndpoint& endpoint, const QByteArray& key,
+                                    const ConnectOptions& options, ClusterMap* map, QString* why)
+{
+    // One connection for the keys of one node: a run's users share it on one server.
+    if (connection.isOpen() && (map->isEmpty() || map->serves(key, connection.endpoint())))
+        return true;
+    connection.close();
+    return openForKey(connection, endpoint, key, options, map, why);
 }
 
 bool LimiterExperiment::fire(const ExperimentPlan& plan)
@@ -111,23 +124,35 @@ bool LimiterExperiment::fire(const ExperimentPlan& plan)
 void LimiterExperiment::takeSnapshot(Side side)
 {
     const QByteArray key = m_engines[side]->key();
+    QList<QByteArray> keys;
+    const BurstPlan& plan = m_engines[side]->plan();
+    for (int u = 0; u < plan.users; ++u)
+        keys << plan.userKey(key, u);
     const RedisEndpoint endpoint = m_endpoint;
     ConnectOptions options = m_options;
     options.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(2000));
-    m_thread.post([this, side, key, endpoint, options] {
+    m_thread.post([this, side, key, keys, endpoint, options] {
         // COPY (Redis 6.2+) keeps the members and scores, and the TTL, which PERSIST then drops:
-        // the copy stays until reset, the next burst or the end of the program.
+        // the copy stays until reset, the next burst or the end of the program. With several
+        // users, one copy per user's key.
         RedisConnection connection;
-        const QByteArray snapshot = snapshotKeyOf(key);
         ClusterMap map;
-        QString why;
-        if (!ZsetKeys::isOwnKey(snapshot) || !openForKey(connection, endpoint, key, options, &map, &why))
-            return;
         const qint64 takenAt = QDateTime::currentMSecsSinceEpoch();
-        const RedisReply copied = connection.command({"COPY", key, snapshot, "REPLACE"});
-        if (copied.type() != RedisReply::Type::Integer || copied.toInteger() != 1)
-            return; // an older server, or the key already gone: the table shows the live key
-        connection.command({"PERSIST", snapshot});
+        bool copiedAny = false;
+        for (const QByteArray& userKey : keys) {
+            const QByteArray copy = snapshotKeyOf(userKey);
+            QString why;
+            if (!ZsetKeys::isOwnKey(copy) || !reuseOrOpen(connection, endpoint, userKey, options, &map, &why))
+                continue;
+            const RedisReply copied = connection.command({"COPY", userKey, copy, "REPLACE"});
+            if (copied.type() != RedisReply::Type::Integer || copied.toInteger() != 1)
+                continue; // an older server, or the key already gone: the table shows the live key
+            connection.command({"PERSIST", copy});
+            copiedAny = true;
+        }
+        if (!copiedAny)
+            return;
+        const QByteArray snapshot = snapshotKeyOf(key);
         QMetaObject::invokeMethod(
             this, [this, side, snapshot, takenAt] { emit snapshotTaken(side, snapshot, takenAt); },
             Qt::QueuedConnection);

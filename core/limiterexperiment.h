@@ -6,6 +6,8 @@
 
 #include <QObject>
 
+class ClusterMap;
+
 #include <array>
 #include <memory>
 
@@ -17,6 +19,8 @@ class LimiterExperiment : public QObject
 {
     Q_OBJECT
 public:
+    // The copy of a run's key kept when the run ended (with several users, of each user's key).
+    static QByteArray snapshotKeyOf(const QByteArray& key) { return key + ":snapshot"; }
     enum Side { Left = 0, Right = 1 };
     Q_ENUM(Side)
 
@@ -59,7 +63,9 @@ private:
         LimiterStore store;
     };
     void takeSnapshot(Side side);
-    static QByteArray snapshotKeyOf(const QByteArray& key) { return key + ":snapshot"; }
+    // `connection` when it is open on the node that serves `key`, else opened there anew.
+    static bool reuseOrOpen(RedisConnection& connection, const RedisEndpoint& endpoint, const QByteArray& key,
+                            const ConnectOptions& options, ClusterMap* map, QString* why);
     void deleteKeys(const QVector<ShownKey>& keys, bool wait);
     QVector<ShownKey> shownKeys() const;
 

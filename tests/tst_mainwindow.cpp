@@ -15,6 +15,7 @@
 #include "serversession.h"
 #include "testredis.h"
 #include "timelinescale.h"
+#include "zsetkeys.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
@@ -70,6 +71,7 @@ private slots:
     void buildsWithAllPanels();
     void burstPanelEditsThePlanModel();
     void frozenBurstWithNowStoresOneMember();
+    void eachUserHasItsTimelineAndZset();
     void frozenBurstWithRequestIdStoresEveryRequest();
     void compareModeRunsBothFromOneSchedule();
     void timelineClickSelectsTheMember();
@@ -202,8 +204,14 @@ void TestMainWindow::burstPanelEditsThePlanModel()
     model->edit([](ExperimentPlan& plan) {
         plan.burst.limiter = LimiterCatalog::builtin("now");
         plan.burst.limit = 3;
+        plan.burst.users = 4;
     });
-    QCOMPARE(panel->findChildren<QSpinBox*>().last()->value(), 3);
+    const QList<QSpinBox*> numbers = panel->findChildren<QSpinBox*>();
+    QCOMPARE(numbers.at(numbers.size() - 2)->value(), 3); // Limit
+    QCOMPARE(numbers.last()->value(), 4); // Users, the form's last field
+    numbers.last()->setValue(6);
+    QCOMPARE(model->plan().burst.users, 6);
+    model->edit([](ExperimentPlan& plan) { plan.burst.users = 1; });
     QVERIFY(panel->findChildren<QRadioButton*>().first()->isChecked()); // member = now
 }
 
@@ -224,6 +232,45 @@ void TestMainWindow::frozenBurstWithNowStoresOneMember()
     const TimelineModel& timeline = m_window->runView(LimiterExperiment::Left)->timeline()->model();
     QCOMPARE(timeline.lane(0).size(), size_t(1));
     QCOMPARE(timeline.lane(0).begin()->second.overwritten, 499);
+}
+
+void TestMainWindow::eachUserHasItsTimelineAndZset()
+{
+    connectWindow();
+    BurstPlan plan = frozenPlan(QStringLiteral("request-id"), 90);
+    plan.users = 3; // 30 requests each, every one a member of its own
+    fireAndWait(plan);
+    RunView* view = m_window->runView(LimiterExperiment::Left);
+    auto* userBox = view->findChild<QSpinBox*>(QStringLiteral("userBox"));
+    QVERIFY(userBox && userBox->isVisibleTo(view));
+    QCOMPARE(view->user(), 0);
+    const BurstEngine& engine = m_window->experiment()->engine(LimiterExperiment::Left);
+    // The run's figures stay the run's; the timeline and the ZSET are user 0's.
+    QCOMPARE(view->numbers()->figure(QStringLiteral("stored")), QStringLiteral("90"));
+    QCOMPARE(view->timeline()->model().requests(), 30);
+    ZsetModel* model = m_window->zsetPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->zsetPanel()->key(),
+                              LimiterExperiment::snapshotKeyOf(ZsetKeys::userOfRun(engine.key(), 0)), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 30, 10000);
+    // User 2: its own requests (ids 2, 5, 8, ...) and its own key, as Redis holds it.
+    userBox->setValue(2);
+    QCOMPARE(view->user(), 2);
+    QCOMPARE(view->timeline()->model().requests(), 30);
+    const QByteArray key = ZsetKeys::userOfRun(engine.key(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->zsetPanel()->key(), LimiterExperiment::snapshotKeyOf(key), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 30, 10000);
+    m_window->zsetPanel()->view()->scrollToBottom();
+    QTRY_VERIFY_WITH_TIMEOUT(model->index(29, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"),
+                             10000);
+    RedisConnection redis;
+    QVERIFY(redis.open(TestRedis::endpoint()));
+    QCOMPARE(redis.command({"ZCARD", LimiterExperiment::snapshotKeyOf(key)}).toInteger(), 30LL);
+    for (int row = 0; row < 30; ++row) {
+        const QString member = model->index(row, ZsetModel::MemberColumn).data().toString();
+        QVERIFY2(member.endsWith(QLatin1Char(':') + QString::number(member.section(QLatin1Char(':'), -1).toInt()))
+                     && member.section(QLatin1Char(':'), -1).toInt() % 3 == 2,
+                 qPrintable(member));
+    }
 }
 
 void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
@@ -311,12 +358,12 @@ void TestMainWindow::scenarioPlanSurvivesOpenFireSave_data()
     // Every field of a plan, none at its default.
     QTest::newRow("connections with clock offsets")
         << QByteArray(R"({"strategy":"sequence","requests":120,"connections":3,"pipeline":4,"pace":"poisson:2.5",)"
-                      R"("clock":"schedule","window_ms":250,"limit":42,"seed":99,"reconnect_for_ms":5000,)"
+                      R"("clock":"schedule","window_ms":250,"limit":42,"users":3,"seed":99,"reconnect_for_ms":5000,)"
                       R"("stop_on_error":true,"clock_offsets_ms":[0,0,40]})")
         << false;
     QTest::newRow("app servers, compare mode")
         << QByteArray(R"({"strategy":"request-id","requests":90,"connections":1,"pipeline":2,"pace":"interval:300",)"
-                      R"("clock":"schedule","window_ms":500,"limit":7,"seed":5,"reconnect_for_ms":0,)"
+                      R"("clock":"schedule","window_ms":500,"limit":7,"users":2,"seed":5,"reconnect_for_ms":0,)"
                       R"("stop_on_error":false,"clients":"rate=2;rate=1,offset=5"})")
         << true;
 }

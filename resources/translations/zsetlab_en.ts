@@ -96,6 +96,23 @@
     </message>
 </context>
 <context>
+    <name>RunView</name>
+    <message numerus="yes">
+        <source> of %n user(s)</source>
+        <translation>
+            <numerusform> of %n user</numerusform>
+            <numerusform> of %n users</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The run spreads its requests over %n user(s), each its own limiter key (request i is user i mod %n). The charts and the ZSET show one user; the figures above are the whole run&apos;s.</source>
+        <translation>
+            <numerusform>The run spreads its requests over %n user, each its own limiter key (request i is user i mod %n). The charts and the ZSET show one user; the figures above are the whole run&apos;s.</numerusform>
+            <numerusform>The run spreads its requests over %n users, each its own limiter key (request i is user i mod %n). The charts and the ZSET show one user; the figures above are the whole run&apos;s.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ServerSession</name>
     <message numerus="yes">
         <source>Redis %1 · %2 · cluster of %n masters: %3</source>

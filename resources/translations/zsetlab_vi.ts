@@ -625,6 +625,14 @@
         <source>How the unique member is made.</source>
         <translation>Cách tạo ra member duy nhất.</translation>
     </message>
+    <message>
+        <source>&amp;Users</source>
+        <translation>Người &amp;dùng</translation>
+    </message>
+    <message>
+        <source>Spread the requests over this many client keys, each its own limiter, as an API gateway sees its callers (on a cluster they spread over the masters).</source>
+        <translation>Chia các yêu cầu cho chừng ấy khóa của client, mỗi khóa một bộ giới hạn riêng, như API gateway thấy những bên gọi nó (trên cluster, các khóa chia ra cho các master).</translation>
+    </message>
 </context>
 <context>
     <name>BurstPlan</name>
@@ -696,13 +704,13 @@
         <source>limit: the %1 limiter decides by its limit itself: give a limit of 1 or more.</source>
         <translation>limit: limiter %1 tự quyết định theo limit của nó: hãy đặt limit từ 1 trở lên.</translation>
     </message>
+    <message>
+        <source>users must be from 1 to %L1 (got %L2).</source>
+        <translation>số người dùng phải từ 1 đến %L1 (nhận được %L2).</translation>
+    </message>
 </context>
 <context>
     <name>BurstRun</name>
-    <message>
-        <source>Connection %1 of %2: %3</source>
-        <translation>Kết nối %1/%2: %3</translation>
-    </message>
     <message>
         <source>Stopped at the first failed request (stop on error): %1</source>
         <translation>Đã dừng ở request lỗi đầu tiên (dừng khi có lỗi): %1</translation>
@@ -718,10 +726,6 @@
     <message>
         <source>The script %1 does not compile. %2</source>
         <translation>Script %1 không biên dịch được. %2</translation>
-    </message>
-    <message>
-        <source>No reply: %1 (the request may or may not have run).</source>
-        <translation>Không có phản hồi: %1 (request có thể đã chạy hoặc chưa).</translation>
     </message>
     <message>
         <source> Connecting again for up to %1 s.</source>
@@ -758,6 +762,34 @@
     <message>
         <source>The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: %3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.</source>
         <translation>Cluster cứ chuyển các lệnh gọi của slot %1 sang nơi khác suốt %2 s (câu trả lời cuối: %3). Có thể một lần resharding đã dừng giữa chừng: redis-cli --cluster fix sẽ sửa nó.</translation>
+    </message>
+    <message>
+        <source>Connection %1 of %2 (%3): %4</source>
+        <translation>Kết nối %1 trên %2 (%3): %4</translation>
+    </message>
+    <message>
+        <source>No reply from %1: %2 (the request may or may not have run).</source>
+        <translation>Không có trả lời từ %1: %2 (yêu cầu có thể đã chạy hoặc chưa).</translation>
+    </message>
+    <message>
+        <source>On a cluster, give either several users or several app servers (clients), not both.</source>
+        <translation>Trên cluster, hãy chọn hoặc nhiều người dùng hoặc nhiều app server (clients), không chọn cả hai.</translation>
+    </message>
+    <message>
+        <source>No master of the cluster serves the key %1 (slot %2): redis-cli --cluster fix repairs the slot map.</source>
+        <translation>Không master nào của cluster phục vụ khóa %1 (slot %2): redis-cli --cluster fix sửa bản đồ slot.</translation>
+    </message>
+    <message>
+        <source>The cluster sent the call elsewhere %1 times (the last answer: %2). A resharding may have stopped half way: redis-cli --cluster fix repairs it.</source>
+        <translation>Cluster đã chuyển lời gọi đi nơi khác %1 lần (trả lời cuối: %2). Có thể một lần resharding dừng giữa chừng: redis-cli --cluster fix sửa được.</translation>
+    </message>
+    <message>
+        <source>The cluster sent the key %1 to %2:%3, which was not one of its masters when the run started: run again to follow the new slot map.</source>
+        <translation>Cluster chuyển khóa %1 sang %2:%3, nút không phải master lúc lượt chạy bắt đầu: hãy chạy lại để theo bản đồ slot mới.</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>Chưa gửi: %1</translation>
     </message>
 </context>
 <context>
@@ -2155,6 +2187,21 @@
     </message>
 </context>
 <context>
+    <name>NodeConnections</name>
+    <message>
+        <source>The cluster has a master at %1, which is not on this machine: zsetlab does not write to a server elsewhere without consent.</source>
+        <translation>Cluster có một master ở %1, không nằm trên máy này: zsetlab không ghi vào server ở nơi khác khi chưa được đồng ý.</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s master %1: %2</source>
+        <translation>Master %1 của cluster: %2</translation>
+    </message>
+    <message>
+        <source>The cluster has no master serving slots: redis-cli --cluster fix repairs it.</source>
+        <translation>Cluster không có master nào phục vụ slot: redis-cli --cluster fix sửa được.</translation>
+    </message>
+</context>
+<context>
     <name>NumbersPanel</name>
     <message>
         <source>sent</source>
@@ -2551,6 +2598,22 @@
     <message>
         <source>The charts share this place: the screen is too low for both at this text size.</source>
         <translation>Hai biểu đồ dùng chung chỗ này: màn hình quá thấp để hiện cả hai ở cỡ chữ này.</translation>
+    </message>
+    <message>
+        <source>Timeline and ZSET of &amp;user</source>
+        <translation>Dòng thời gian và ZSET của người &amp;dùng</translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n user(s)</source>
+        <translation>
+            <numerusform> trên %n người dùng</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The run spreads its requests over %n user(s), each its own limiter key (request i is user i mod %n). The charts and the ZSET show one user; the figures above are the whole run&apos;s.</source>
+        <translation>
+            <numerusform>Lượt chạy chia yêu cầu cho %n người dùng, mỗi người một khóa giới hạn riêng (yêu cầu i thuộc người dùng i mod %n). Biểu đồ và ZSET cho thấy một người dùng; các con số phía trên là của cả lượt chạy.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
