@@ -1,6 +1,6 @@
 #include "algorithmcomparison.h"
 
-#include "clustermap.h"
+#include "nodeconnections.h"
 
 #include "commandstats.h"
 #include "limitercatalog.h"
@@ -12,6 +12,7 @@
 #include <QMetaObject>
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <chrono>
 
 namespace {
@@ -88,22 +89,30 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
             result.failure = {kind, message, 0};
     };
 
-    RedisConnection connection;
-    if (!connection.open(endpoint, options)) {
-        fail(BurstFailure::Kind::Connection, connection.lastError().message);
+    // On a cluster, one connection per master: each user's keys go to the master of their slot.
+    NodeConnections nodes;
+    QString why;
+    if (!nodes.open(endpoint, options, &why)) {
+        fail(BurstFailure::Kind::Connection, why);
         return end();
     }
-    result.serverVersion = connection.server().version;
-    // On a cluster each algorithm's keys go to the master of their slot. Several users' keys
-    // would spread over the masters, which one pipelined connection cannot follow.
-    const bool cluster = connection.server().mode == QLatin1String("cluster");
-    if (cluster && plan.users > 1) {
-        fail(BurstFailure::Kind::Plan,
-             tr("On a Redis Cluster the comparison runs with one user: each user's keys live on the master of "
-                "their own slot. Set users to 1."));
-        return end();
-    }
-    ClusterMap map;
+    result.serverVersion = nodes.first().server().version;
+    // The server's own count of EVALSHA calls and their time, summed over the masters.
+    const auto evalshaStats = [&nodes] {
+        CommandStats sum;
+        sum.known = true;
+        for (const auto& connection : nodes.all()) {
+            const CommandStats stats = CommandStats::read(*connection, "evalsha");
+            sum.calls += stats.calls;
+            sum.usec += stats.usec;
+            sum.known = sum.known && stats.known;
+        }
+        return sum;
+    };
+    const auto allOpen = [&nodes] {
+        return std::all_of(nodes.all().begin(), nodes.all().end(),
+                           [](const auto& connection) { return connection->isOpen(); });
+    };
     const qint64 window = plan.burst.windowMs;
     const std::vector<qint64> nows
         = plan.timestamps(ComparisonPlan::alignedStart(QDateTime::currentMSecsSinceEpoch(), window));
@@ -120,35 +129,39 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         tally.id = id;
         tally.runKey = ZsetKeys::freshRunKey();
         const auto keyOf = [&plan, &tally](int user) { return plan.userKey(tally.runKey, user); };
-        if (cluster) {
-            QString why;
-            if (!openForKey(connection, endpoint, keyOf(0), options, &map, &why)) {
-                fail(BurstFailure::Kind::Connection, why.isEmpty() ? connection.lastError().message : why);
-                break;
-            }
-        }
+        std::vector<RedisConnection*> connectionOf; // by user: its key's master
+        for (int user = 0; user < plan.users; ++user)
+            connectionOf.push_back(&nodes.forKey(keyOf(user)));
 
         // Nothing is written before every key of every user is known to be free.
         for (int user = 0; user < plan.users && !result.failure.isFailure(); ++user) {
-            if (const QString taken = limiter->store.checkKeys(connection, keyOf(user)); !taken.isEmpty())
+            if (const QString taken = limiter->store.checkKeys(*connectionOf[size_t(user)], keyOf(user));
+                !taken.isEmpty())
                 fail(BurstFailure::Kind::Script, taken);
         }
         if (result.failure.isFailure())
             break;
-        const RedisReply loaded = connection.command({QByteArrayLiteral("SCRIPT"), "LOAD", limiter->script.source()});
-        if (loaded.bytes() != limiter->script.sha1()) {
-            fail(loaded.isConnectionLost() ? BurstFailure::Kind::Connection : BurstFailure::Kind::Script,
-                 tr("Cannot load the script of %1: %2").arg(id, loaded.toDisplayString()));
-            break;
+        for (const auto& connection : nodes.all()) {
+            const RedisReply loaded
+                = connection->command({QByteArrayLiteral("SCRIPT"), "LOAD", limiter->script.source()});
+            if (loaded.bytes() != limiter->script.sha1()) {
+                fail(loaded.isConnectionLost() ? BurstFailure::Kind::Connection : BurstFailure::Kind::Script,
+                     tr("Cannot load the script of %1: %2").arg(id, loaded.toDisplayString()));
+                break;
+            }
         }
+        if (result.failure.isFailure())
+            break;
 
-        const CommandStats before = CommandStats::read(connection, "evalsha");
+        const CommandStats before = evalshaStats();
         auto reported = std::chrono::steady_clock::now();
         size_t next = 0;
         while (next < nows.size() && !m_stop && !result.failure.isFailure()) {
             const size_t last = std::min(next + depth, nows.size());
             size_t appended = next;
+            RedisConnection* unwritten = nullptr;
             for (; appended < last; ++appended) {
+                RedisConnection& connection = *connectionOf[size_t(plan.userOf(int(appended)))];
                 CallValues values;
                 values.key = keyOf(plan.userOf(int(appended)));
                 values.nowMicros = nows[appended] * 1000;
@@ -156,12 +169,15 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
                 values.limit = plan.burst.limit;
                 values.seq = qint64(appended) + 1;
                 values.uuid = RequestLog::requestId(runTag, quint32(appended));
-                if (!connection.append(limiter->evalsha(values)))
+                if (!connection.append(limiter->evalsha(values))) {
+                    unwritten = &connection;
                     break;
+                }
             }
             // Every reply of the chunk is read, after a fault too: the connection stays in step.
             for (size_t i = next; i < appended; ++i) {
-                const RedisReply reply = connection.readReply();
+                // Each connection answers its own calls in order.
+                const RedisReply reply = connectionOf[size_t(plan.userOf(int(i)))]->readReply();
                 if (reply.isConnectionLost()) {
                     fail(BurstFailure::Kind::Connection,
                          tr("The server stopped answering during %1: %2").arg(id, reply.text()));
@@ -185,8 +201,8 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
                 tally.admittedOverLimit += admitted && !truth[i] ? 1 : 0;
                 tally.rejectedUnderLimit += !admitted && truth[i] ? 1 : 0;
             }
-            if (appended < last && !result.failure.isFailure())
-                fail(BurstFailure::Kind::Connection, tr("Cannot send to the server: %1").arg(connection.failureText()));
+            if (unwritten && !result.failure.isFailure())
+                fail(BurstFailure::Kind::Connection, tr("Cannot send to the server: %1").arg(unwritten->failureText()));
             next = appended;
             const auto now = std::chrono::steady_clock::now();
             if (now - reported >= progressEvery || next == nows.size()) {
@@ -198,14 +214,14 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         }
         const bool whole = next == nows.size() && !result.failure.isFailure();
 
-        if (connection.isOpen() && !result.failure.isFailure()) {
-            const CommandStats after = CommandStats::read(connection, "evalsha");
+        if (allOpen() && !result.failure.isFailure()) {
+            const CommandStats after = evalshaStats();
             tally.serverCalls = after.calls - before.calls;
             tally.serverUsecPerCall = CommandStats::usecPerCall(before, after);
             tally.memoryBytes = 0;
             for (int user = 0; user < plan.users; ++user) {
                 int keys = 0;
-                const qint64 bytes = limiter->store.memoryBytes(connection, keyOf(user), &keys);
+                const qint64 bytes = limiter->store.memoryBytes(*connectionOf[size_t(user)], keyOf(user), &keys);
                 if (bytes < 0) {
                     tally.memoryBytes = -1;
                     break;
@@ -217,15 +233,12 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
                 tally.memoryBytesPerKey = double(tally.memoryBytes) / plan.users;
         }
         if (!plan.keepKeys || !whole) {
-            // A connection the server dropped may be back: delete on a new one, briefly.
-            RedisConnection cleanup;
+            // A connection the server dropped may be back: delete on new ones, briefly.
             ConnectOptions quick = options;
             quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-            RedisConnection& deleter = connection.isOpen() ? connection : cleanup;
-            QString why;
-            if (&deleter == &connection || openForKey(cleanup, endpoint, keyOf(0), quick, &map, &why)) {
+            if (allOpen() || nodes.open(endpoint, quick, &why)) {
                 for (int user = 0; user < plan.users; ++user)
-                    limiter->store.deleteKeys(deleter, keyOf(user));
+                    limiter->store.deleteKeys(nodes.forKey(keyOf(user)), keyOf(user));
             }
         }
         if (!whole) {

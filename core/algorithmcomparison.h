@@ -21,7 +21,8 @@
 // millisecond), starting at the last millisecond of a fixed window (now mod window = window - 1),
 // so that traffic which opens with a burst straddles a window boundary. Request i belongs to user
 // i mod users (round robin); each user has its own keys and its own limit. The calls go out on one
-// connection, `pipeline` at a time, so the server sees them in order.
+// connection (on a cluster, one per master: each user's on its key's master), `pipeline` at a
+// time, so the server sees each user's calls in order.
 struct ComparisonPlan
 {
     BurstPlan burst; // requests, pace, clock, window, limit, seed, pipeline; not its limiter or key
