@@ -46,9 +46,10 @@ a window apart; then it reads the sorted sets and the replies and deletes every 
 named. Where the simulated clock passes a TTL the script set, the key is let expire.
 
 It never changes a key it did not create on a server it did not start: every call runs
-first on a private redis-server of zsetlab's own, where MONITOR shows each key the script
-touches. A script that touches any other key (or the whole database) is reported and is
-not run on the given server; the output says where the probe ran. A call that does not
+first on a private redis-server of zsetlab's own (a private cluster of 3 masters when the
+given server is a cluster node), where MONITOR shows each key the script touches. A script
+that touches any other key (or the whole database), or on a cluster a key in another slot,
+is reported and is not run on the given server; the output says where the probe ran. A call that does not
 finish within --script-timeout is ended with SCRIPT KILL; a script Redis cannot kill
 (it already wrote) is reported with what to do, and a server zsetlab did not start is
 never shut down.

@@ -142,10 +142,15 @@ QString ScriptRunner::describeFailure(const RedisReply& reply, const QByteArray&
         return Text::tr("The server is out of memory (maxmemory reached, OOM): %1").arg(reply.text());
     if (code == "NOSCRIPT")
         return Text::tr("The server does not have the script loaded (NOSCRIPT) and reloading it failed.");
-    if (code == "CROSSSLOT" || reply.bytes().contains("non local key"))
+    if (code == "CROSSSLOT")
         return Text::tr("On a Redis Cluster every key of one call must hash to one slot, and the keys of %1 do not "
                         "(%2). Give them one hash tag, e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq, or leave "
                         "the key empty for a fresh one that has it.")
+            .arg(QString::fromUtf8(key), reply.text());
+    if (reply.bytes().contains("non local key") || reply.bytes().contains("do not hash to the same slot"))
+        return Text::tr("On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and "
+                        "this one, given %1, touched a key in another slot (%2). Pass every key the script uses in "
+                        "KEYS, with the hash tag of the first one (e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq).")
             .arg(QString::fromUtf8(key), reply.text());
     const ScriptError error = ScriptError::fromReply(reply.text());
     if (error.line > 0 || reply.bytes().contains("script"))

@@ -49,8 +49,9 @@ int freePortPair()
 }
 } // namespace
 
-PrivateRedisCluster::PrivateRedisCluster(int masters)
+PrivateRedisCluster::PrivateRedisCluster(int masters, QStringList extraArguments)
     : m_masters(std::clamp(masters, minMasters, maxMasters))
+    , m_extraArguments(std::move(extraArguments))
 { }
 
 PrivateRedisCluster::~PrivateRedisCluster()
@@ -104,7 +105,8 @@ bool PrivateRedisCluster::startNode()
                          QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000"),
                          // A master that dies takes only its own slots down: the others go on
                          // serving theirs, as the fault demos and tests expect.
-                         QStringLiteral("--cluster-require-full-coverage"), QStringLiteral("no")},
+                         QStringLiteral("--cluster-require-full-coverage"), QStringLiteral("no")}
+                + m_extraArguments,
             // In its private folder, not on the command line, where any local user could read it.
             QByteArray("requirepass " + m_password.toLatin1() + "\nmasterauth " + m_password.toLatin1() + '\n'));
         if (node->start()) {

@@ -16,7 +16,8 @@
 class PrivateRedisCluster
 {
 public:
-    explicit PrivateRedisCluster(int masters = minMasters);
+    // extraArguments go to every node's redis-server (e.g. --lua-time-limit 50).
+    explicit PrivateRedisCluster(int masters = minMasters, QStringList extraArguments = {});
     ~PrivateRedisCluster();
     PrivateRedisCluster(const PrivateRedisCluster&) = delete;
     PrivateRedisCluster& operator=(const PrivateRedisCluster&) = delete;
@@ -50,6 +51,7 @@ private:
     bool waitUntilHealthy(std::chrono::milliseconds timeout);
 
     int m_masters;
+    QStringList m_extraArguments;
     QString m_password;
     std::vector<std::unique_ptr<PrivateRedisServer>> m_nodes;
     QVector<int> m_ports;

@@ -1,5 +1,8 @@
 #include "scriptprobe.h"
 
+#include "clustermap.h"
+#include "keyslot.h"
+#include "privaterediscluster.h"
 #include "privateredisserver.h"
 #include "probeverdict.h"
 #include "runawayguard.h"
@@ -13,6 +16,7 @@
 #include <QUuid>
 
 #include <cmath>
+#include <memory>
 
 namespace {
 struct Text
@@ -135,6 +139,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
+    bool givenIsCluster = false;
     {
         // The given server first: a wrong URL or password fails before anything runs.
         RedisConnection check;
@@ -143,25 +148,49 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
             report.failureMessage = check.lastError().message;
             return report;
         }
+        givenIsCluster = check.server().mode == QLatin1String("cluster");
     }
 
-    PrivateRedisServer privateServer(privateServerArguments());
-    if (!privateServer.start()) {
+    // A cluster is tried on a private cluster: there a script that reaches keys it was not given,
+    // or keys in two slots, fails as it would on the real one.
+    std::unique_ptr<PrivateRedisServer> privateServer;
+    std::unique_ptr<PrivateRedisCluster> privateCluster;
+    bool started = false;
+    QString startError;
+    RedisEndpoint trialEndpoint;
+    if (givenIsCluster) {
+        privateCluster
+            = std::make_unique<PrivateRedisCluster>(PrivateRedisCluster::minMasters, privateServerArguments());
+        started = privateCluster->start();
+        startError = privateCluster->errorString();
+        trialEndpoint = privateCluster->endpoint();
+    } else {
+        privateServer = std::make_unique<PrivateRedisServer>(privateServerArguments());
+        started = privateServer->start();
+        startError = privateServer->errorString();
+        trialEndpoint = privateServer->endpoint();
+    }
+    if (!started) {
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = Text::tr("zsetlab runs a script on a private redis-server of its own first, to see "
                                          "which keys it touches, and cannot start one: %1")
-                                    .arg(privateServer.errorString());
+                                    .arg(startError);
         return report;
     }
-    ProbeReport trial = runOn(privateServer.endpoint(), {}, Stage::Private);
+    ProbeReport trial = runOn(trialEndpoint, {}, Stage::Private);
     trial.screened = true;
     trial.ranOnTarget = false;
     trial.screenVersion = trial.serverVersion;
     if (trial.failure != ProbeReport::Failure::None) {
         if (trial.failure != ProbeReport::Failure::Cancelled)
-            trial.failureMessage = Text::tr("On a private redis-server that zsetlab started to try the script "
-                                            "first (%1 saw nothing of it): %2")
-                                       .arg(endpoint.address(), trial.failureMessage);
+            trial.failureMessage
+                = (givenIsCluster ? Text::tr("On a private Redis Cluster of %1 masters that zsetlab started to try the "
+                                             "script first (%2 saw nothing of it): %3")
+                                        .arg(PrivateRedisCluster::minMasters)
+                                        .arg(endpoint.address(), trial.failureMessage)
+                                  : Text::tr("On a private redis-server that zsetlab started to try the script "
+                                             "first (%1 saw nothing of it): %2")
+                                        .arg(endpoint.address(), trial.failureMessage));
         return trial;
     }
     if (!trial.foreign.isEmpty() || !trial.foreignNote.isEmpty()) {
@@ -173,15 +202,19 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
                                   .arg(trial.serverVersion, endpoint.address(), why));
         return trial;
     }
-    privateServer.stop();
+    privateServer.reset();
+    privateCluster.reset();
 
     report = runOn(endpoint, options, Stage::Given);
     report.screened = true;
     report.screenVersion = trial.serverVersion;
     if (report.failure == ProbeReport::Failure::None)
-        report.verdict.prepend(Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
-                                        "touched no key but its own, so the probe ran it on %2.")
-                                   .arg(trial.serverVersion, endpoint.address()));
+        report.verdict.prepend(
+            (givenIsCluster ? Text::tr("A private Redis Cluster (Redis %1) ran the same calls first: the script "
+                                       "touched no key but its own, so the probe ran it on %2.")
+                            : Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
+                                       "touched no key but its own, so the probe ran it on %2."))
+                .arg(trial.serverVersion, endpoint.address()));
     return report;
 }
 
@@ -192,16 +225,26 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private);
     ConnectOptions callOptions = options;
     callOptions.commandTimeout = std::max(options.commandTimeout, guard.callTimeout());
+    // Every scenario's keys share the hash tag of one run key: on a cluster they live on one
+    // master, and the calls, the guard and the watch all go to it (the server itself otherwise).
+    m_runKey = ZsetKeys::freshRunKey();
     RedisConnection connection;
     QString why;
-    if (!connection.open(endpoint, callOptions) || !guard.start(endpoint, options, &why)) {
+    ClusterMap map;
+    if (!openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
         report.failure = ProbeReport::Failure::Connection;
-        report.failureMessage = connection.isOpen() ? why : connection.lastError().message;
+        report.failureMessage = why.isEmpty() ? connection.lastError().message : why;
+        return report;
+    }
+    const RedisEndpoint node = connection.endpoint();
+    if (!guard.start(node, options, &why)) {
+        report.failure = ProbeReport::Failure::Connection;
+        report.failureMessage = why;
         return report;
     }
     ScriptKeyWatch watch;
     ScriptKeyWatch* watching = stage == Stage::Private ? &watch : nullptr;
-    if (watching && !watch.start(endpoint, &why)) {
+    if (watching && !watch.start(node, &why)) {
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = why;
         return report;
@@ -276,7 +319,9 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         why.clear();
         const bool finished = watch.finish(connection, &why);
         if (finished)
-            sortTouches(watch, endpoint, &report);
+            sortTouches(watch, node, &report);
+        if (connection.server().mode == QLatin1String("cluster"))
+            checkSlots(&report);
         if (!finished || !why.isEmpty())
             report.foreignNote = Text::tr("MONITOR could not tell every key the script touched (%1)").arg(why);
     }
@@ -284,7 +329,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         // Cancelled or cut off mid-scenario: delete what the calls may have written on a fresh
         // connection, if the server still answers.
         RedisConnection cleanup;
-        if (cleanup.open(endpoint, options)) {
+        if (cleanup.open(node, options)) {
             RedisArgs del {QByteArrayLiteral("DEL")};
             del << report.keys;
             cleanup.command(del);
@@ -300,6 +345,26 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     return report;
 }
 
+void ScriptProbe::checkSlots(ProbeReport* report) const
+{
+    // Redis runs a script's access to a key it was not given when the key's slot happens to be on
+    // the same master: the probe's keys and that key met by chance. Say what the real cluster does.
+    for (const KeyTouch& touch : std::as_const(report->foreign)) {
+        if (touch.key.isEmpty() || KeySlot::of(touch.key) == KeySlot::of(m_runKey))
+            continue;
+        report->failure = ProbeReport::Failure::Script;
+        report->failureMessage
+            = Text::tr("On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and "
+                       "this one touched %1, a key in another slot (%2) than the keys it was given (%3). It ran "
+                       "only because one master serves both slots; where they are apart it fails with \"non local "
+                       "key\". Pass every key the script uses in KEYS, with the hash tag of the first one.")
+                  .arg(QString::fromUtf8(touch.key))
+                  .arg(KeySlot::of(touch.key))
+                  .arg(KeySlot::of(m_runKey));
+        return;
+    }
+}
+
 void ScriptProbe::sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& endpoint, ProbeReport* report)
 {
     QList<QByteArray> learned;
@@ -307,7 +372,9 @@ void ScriptProbe::sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& 
     for (const KeyTouch& touch : watch.touches()) {
         QByteArray base;
         for (const ProbeScenario& s : std::as_const(report->scenarios)) {
-            if (!touch.key.isEmpty() && touch.db == endpoint.db && touch.key.startsWith(s.key))
+            // The longest: "same-now-limit" is also under "same-now".
+            if (!touch.key.isEmpty() && touch.db == endpoint.db && touch.key.startsWith(s.key)
+                && s.key.size() > base.size())
                 base = s.key;
         }
         if (base.isEmpty()) {
@@ -359,7 +426,7 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
                               ProbeReport* report)
 {
     CallValues values;
-    values.key = ZsetKeys::freshRunKey() + ':' + scenario->name.toUtf8();
+    values.key = m_runKey + ':' + scenario->name.toUtf8();
     scenario->key = values.key;
     values.windowMs = m_settings.windowMs;
     values.limit = scenario->limit > 0 ? scenario->limit : ProbeSettings::noLimit;

@@ -122,12 +122,15 @@ public:
     void cancel();
 
 private:
+    QByteArray m_runKey; // of the current runOn(): each scenario's key is RUNKEY:<scenario>
     enum class Stage { Private, Given };
     ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage);
     bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,
                      ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
     void expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
                             ProbeScenario* scenario);
+    // On a cluster: a key touched in another slot than the probe's keys fails the report.
+    void checkSlots(ProbeReport* report) const;
     void sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& endpoint, ProbeReport* report);
 
     LimiterScript m_script;

@@ -5,6 +5,7 @@
 #include "clustermap.h"
 #include "keyslot.h"
 #include "limitercatalog.h"
+#include "scriptprobe.h"
 #include "testredis.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
@@ -101,6 +102,7 @@ private slots:
     void algorithmsCompareAlikeOnACluster();
     void aKilledMasterFailsOnlyTheRunsItServed();
     void aKilledMasterFailsOnlyItsUsers();
+    void doctorProbesOnAPrivateClusterFirst();
     void appSpreadsItsUsersOverTheMasters_data();
     void appSpreadsItsUsersOverTheMasters();
     void watchSeesEveryMaster();
@@ -710,6 +712,49 @@ void TestCluster::aKilledMasterFailsOnlyItsUsers()
         named = named || message.contains(doomed);
     QVERIFY2(named, qPrintable(summary.errorMessages.join(QLatin1Char('\n'))));
     qInfo("%s", qPrintable(summary.errorMessages.join(QLatin1Char('\n'))));
+}
+
+void TestCluster::doctorProbesOnAPrivateClusterFirst()
+{
+    ProbeSettings settings;
+    settings.callsPerRate = 20;
+    // A limiter whose keys share the hash tag of the key it is given: tried on a private cluster,
+    // then on the given one, where it leaves nothing behind.
+    ScriptProbe good(LimiterCatalog::builtin("sequence")->script, CallTemplate::zsetlabConvention(), settings);
+    const ProbeReport report = good.run(TestRedis::cluster().endpoint());
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QVERIFY(report.screened);
+    QVERIFY(report.ranOnTarget);
+    QVERIFY2(report.verdict.join(QLatin1Char(' ')).contains(QLatin1String("private Redis Cluster")),
+             qPrintable(report.verdict.join(QLatin1Char('\n'))));
+    QVERIFY(!report.keys.isEmpty());
+    for (const QByteArray& key : report.keys) {
+        RedisConnection node;
+        QVERIFY(openOnNodeOf(node, key));
+        QCOMPARE(node.command({"EXISTS", key}).toInteger(), 0LL);
+    }
+
+    // A script that counts in a key it was not given, in a slot of its own: it fails on the private
+    // cluster as it would on the real one, which never sees it.
+    const QByteArray global = "zsetlab:probe-global";
+    const LimiterScript script = LimiterScript::fromSource(QStringLiteral("global.lua"),
+                                                           "redis.call('INCR', '" + global
+                                                               + "')\n"
+                                                                 "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                                                                 "return redis.call('ZCARD', KEYS[1])\n");
+    ScriptProbe bad(script, CallTemplate::zsetlabConvention(), settings);
+    const ProbeReport refused = bad.run(TestRedis::cluster().endpoint());
+    QCOMPARE(refused.failure, ProbeReport::Failure::Script);
+    QVERIFY(!refused.ranOnTarget);
+    QVERIFY2(refused.failureMessage.contains(QLatin1String("private Redis Cluster")),
+             qPrintable(refused.failureMessage));
+    // Whether or not one master happened to serve both slots.
+    QVERIFY2(refused.failureMessage.contains(QLatin1String("a key in another slot")),
+             qPrintable(refused.failureMessage));
+    qInfo("%s", qPrintable(refused.failureMessage));
+    RedisConnection node;
+    QVERIFY(openOnNodeOf(node, global));
+    QCOMPARE(node.command({"EXISTS", global}).toInteger(), 0LL);
 }
 
 void TestCluster::appSpreadsItsUsersOverTheMasters_data()
