@@ -1,5 +1,6 @@
 #include "scriptdebugger.h"
 
+#include "clustermap.h"
 #include "zsetkeys.h"
 
 #include <QMetaObject>
@@ -80,10 +81,14 @@ struct ScriptDebugger::Worker
     {
         this->argv = argv;
         sourceLines = source.split('\n');
-        if (!connection.open(endpoint, options)) {
+        // On a cluster, the master of the key's slot; from here on `endpoint` is that node.
+        ClusterMap map;
+        QString why;
+        if (!openForKey(connection, endpoint, key, options, &map, &why)) {
             released = true;
-            return Outcome::failure(connection.lastError().message);
+            return Outcome::failure(why.isEmpty() ? connection.lastError().message : why);
         }
+        endpoint = connection.endpoint();
         if (cancelled) {
             release();
             return Outcome::failure(tr("Cancelled."));

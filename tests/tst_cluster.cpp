@@ -5,6 +5,7 @@
 #include "clustermap.h"
 #include "keyslot.h"
 #include "limitercatalog.h"
+#include "scriptdebugger.h"
 #include "scriptprobe.h"
 #include "testredis.h"
 #include "watchsession.h"
@@ -103,6 +104,7 @@ private slots:
     void aKilledMasterFailsOnlyTheRunsItServed();
     void aKilledMasterFailsOnlyItsUsers();
     void doctorProbesOnAPrivateClusterFirst();
+    void debuggerStepsOnTheKeysMaster();
     void appSpreadsItsUsersOverTheMasters_data();
     void appSpreadsItsUsersOverTheMasters();
     void watchSeesEveryMaster();
@@ -755,6 +757,45 @@ void TestCluster::doctorProbesOnAPrivateClusterFirst()
     RedisConnection node;
     QVERIFY(openOnNodeOf(node, global));
     QCOMPARE(node.command({"EXISTS", global}).toInteger(), 0LL);
+}
+
+void TestCluster::debuggerStepsOnTheKeysMaster()
+{
+    // A key that the node in the URL does not serve: the debugger follows it to its master.
+    RedisConnection first;
+    QVERIFY(first.open(TestRedis::cluster().endpoint()));
+    ClusterMap map;
+    QString error;
+    QVERIFY2(ClusterMap::read(first, &map, &error), qPrintable(error));
+    QByteArray key;
+    for (int i = 0; key.isEmpty() && i < 1000; ++i) {
+        const QByteArray candidate = ZsetKeys::freshRunKey() + QByteArray::number(i);
+        if (!map.serves(candidate, TestRedis::cluster().endpoint()))
+            key = candidate;
+    }
+    QVERIFY(!key.isEmpty());
+    RedisConnection node;
+    QVERIFY(openOnNodeOf(node, key));
+    const qint64 now = 1'710'000'000'000;
+    ScriptRunner runner(LimiterCatalog::builtin("now")->script);
+    QVERIFY(!runner.run(node, {key}, {QByteArray::number(now), "1000", "10", "first"}).isError());
+
+    ScriptDebugger debugger;
+    debugger.setServer(TestRedis::cluster().endpoint(), {});
+    QSignalSpy stopped(&debugger, &ScriptDebugger::stopped);
+    QSignalSpy finished(&debugger, &ScriptDebugger::finished);
+    QSignalSpy failed(&debugger, &ScriptDebugger::failed);
+    QVERIFY(debugger.start(LimiterCatalog::builtin("now")->script, key,
+                           {QByteArray::number(now), "1000", "10", "second"}, ScriptDebugger::Mode::Forked));
+    QTRY_VERIFY_WITH_TIMEOUT(stopped.count() == 1 || failed.count() == 1, 10000);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+    QCOMPARE(stopped.last().at(0).value<DebugStep>().zsetSize, 1); // the first call's member, on its master
+    debugger.continueToEnd();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const auto reply = finished.last().at(1).value<RedisReply>();
+    QCOMPARE(reply.elements().size(), size_t(3));
+    QCOMPARE(reply.elements()[1].toInteger(), 0); // the second call in the millisecond overwrote
+    QCOMPARE(node.command({"DEL", key}).toInteger(), 1LL);
 }
 
 void TestCluster::appSpreadsItsUsersOverTheMasters_data()
