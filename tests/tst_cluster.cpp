@@ -103,6 +103,7 @@ private slots:
     void algorithmsCompareAlikeOnACluster();
     void aKilledMasterFailsOnlyTheRunsItServed();
     void aKilledMasterFailsOnlyItsUsers();
+    void redisCliReshardMovesAUserWithoutLoss();
     void doctorProbesOnAPrivateClusterFirst();
     void debuggerStepsOnTheKeysMaster();
     void appSpreadsItsUsersOverTheMasters_data();
@@ -836,6 +837,66 @@ void TestCluster::appSpreadsItsUsersOverTheMasters()
         node.command(del);
     }
     QVERIFY2(masters.size() > 1, "the users' keys should spread over the masters");
+}
+
+void TestCluster::redisCliReshardMovesAUserWithoutLoss()
+{
+    // `redis-cli --cluster reshard` moves the lowest slots of the source first: user 0's key is
+    // put in the lowest slot of a master, and one slot moves while 20 users fire.
+    PrivateRedisCluster cluster(3);
+    QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+    RedisConnection any;
+    QVERIFY(any.open(cluster.endpoint()));
+    ClusterMap map;
+    QString error;
+    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    const int from = map.masterOf(0); // the master of slot 0: its lowest slot is 0
+    const int to = (from + 1) % int(map.masters().size());
+    QByteArray runKey;
+    for (int i = 0; runKey.isEmpty() && i < 1'000'000; ++i) {
+        const QByteArray candidate = "zsetlab:{reshard-" + QByteArray::number(i) + '}';
+        if (KeySlot::of(ZsetKeys::userOfRun(candidate, 0)) == 0)
+            runKey = candidate;
+    }
+    QVERIFY(!runKey.isEmpty());
+    const ClusterMap::Node source = map.masters()[from];
+    const ClusterMap::Node target = map.masters()[to];
+
+    BurstPlan plan = reshardPlan("interval:100", 30000); // about 3 s, user 0 every 2 ms
+    plan.users = 20;
+    plan.key = runKey;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(cluster.endpoint(), plan, patient()), qPrintable(engine.planError()));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 2000 || finished.count() == 1, 30000);
+    QVERIFY2(finished.count() == 0, "the burst ended before the reshard: make it longer");
+    QByteArray output;
+    const bool resharded = cluster.runRedisCli(
+        {QStringLiteral("--cluster"), QStringLiteral("reshard"), QStringLiteral("127.0.0.1:%1").arg(source.port),
+         QStringLiteral("--cluster-from"), QString::fromLatin1(source.id), QStringLiteral("--cluster-to"),
+         QString::fromLatin1(target.id), QStringLiteral("--cluster-slots"), QStringLiteral("1"),
+         QStringLiteral("--cluster-yes")},
+        std::chrono::seconds(30), &output);
+    QVERIFY2(resharded, qPrintable(cluster.errorString() + QLatin1Char('\n') + QString::fromUtf8(output)));
+    QVERIFY2(finished.count() == 0, "the burst ended during the reshard: make it longer");
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
+    QCOMPARE(summary.sent, qint64(plan.requests));
+    QCOMPARE(summary.errors, 0);
+    QCOMPARE(summary.stored, qint64(plan.requests)); // each request once: none lost, none twice
+    const UserResult& moved = summary.perUser.at(0);
+    QCOMPARE(moved.node, QStringLiteral("%1:%2").arg(target.host).arg(target.port));
+    QCOMPARE(moved.stored, qint64(plan.requests / plan.users));
+    QCOMPARE(moved.membersAtEnd, moved.stored); // ZCARD on its new master
+    RedisConnection there;
+    QVERIFY(there.open(ClusterMap::endpointOf(target, cluster.endpoint())));
+    QCOMPARE(there.command({"ZCARD", moved.key}).toInteger(), moved.stored);
+    RedisConnection was;
+    QVERIFY(was.open(ClusterMap::endpointOf(source, cluster.endpoint())));
+    QVERIFY2(infoField(was, "errorstats", "errorstat_MOVED") + infoField(was, "errorstats", "errorstat_ASK") > 0,
+             "no call was redirected: the slot moved before or after the burst");
 }
 
 void TestCluster::watchSeesEveryMaster()
