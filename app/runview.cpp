@@ -21,6 +21,7 @@ RunView::RunView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_title = new QLabel(this);
     m_title->setAlignment(Qt::AlignCenter);
+    m_title->setWordWrap(true); // a long key, a note
     m_title->hide();
     m_numbers = new NumbersPanel(this);
     m_timeline = new TimelineView(this);
@@ -165,6 +166,11 @@ void RunView::setTitle(const QString& title)
     m_title->setText(title);
     m_title->setVisible(!title.isEmpty());
     m_numbers->setCompact(!title.isEmpty()); // titled: one of two side by side
+}
+
+QString RunView::title() const
+{
+    return m_title->text();
 }
 
 void RunView::start(int requests, qint64 limit, qint64 originMs, int users)

@@ -26,6 +26,7 @@ public:
     explicit RunView(QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
+    QString title() const;
     // A run of `requests` requests against `limit` started: the views start over. originMs: the
     // wall-clock ms drawn as 0 on the timeline (-1: the run's own start); compare mode aligns both
     // sides.

@@ -19,8 +19,6 @@
 #include <QVBoxLayout>
 
 namespace {
-// Per key, the ZADDs kept for drawing a key chosen later (the watch itself keeps no history).
-constexpr qsizetype keptRecordsPerKey = 200'000;
 
 QByteArray nameOf(int db, const QByteArray& key)
 {
@@ -255,6 +253,7 @@ bool WatchPanel::start()
         return false;
     m_model->clear();
     m_records.clear();
+    m_keptInAll = 0;
     m_latest = WatchSnapshot();
     m_serverVersion.clear();
     m_ended.clear();
@@ -322,19 +321,27 @@ void WatchPanel::onFinished(const WatchResult& result)
     showProgress();
 }
 
+void WatchPanel::setKeptLimits(qsizetype perKey, qsizetype inAll)
+{
+    m_keptPerKeyLimit = perKey;
+    m_keptInAllLimit = inAll;
+}
+
 void WatchPanel::keep(const WatchSnapshot& snapshot)
 {
     for (const WatchedKey& key : snapshot.keys) {
         if (key.records.isEmpty())
             continue;
-        KeptRecords& kept = m_records[nameOf(key.db, key.key)];
-        const qsizetype room = keptRecordsPerKey - kept.count;
+        const qsizetype room = std::min(m_keptInAllLimit - m_keptInAll,
+                                        m_keptPerKeyLimit - m_records.value(nameOf(key.db, key.key)).count);
         if (room <= 0)
             continue;
+        KeptRecords& kept = m_records[nameOf(key.db, key.key)];
         // A copy of its own, exactly as large as it holds (the snapshot's list has room to spare).
         const qsizetype taken = std::min(room, key.records.size());
         kept.parts.append(QVector<WatchRecord>(key.records.constBegin(), key.records.constBegin() + taken));
         kept.count += taken;
+        m_keptInAll += taken;
     }
 }
 
@@ -360,11 +367,20 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     }
     m_feeding = true;
     m_feed.reset(db, key);
-    m_stage.timeline->setTitle(tr("Watched: %1").arg(QString::fromUtf8(key)));
-    m_stage.timeline->start(0, 0);
     // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
     WatchedKey whole = m_model->keys().at(row);
     const KeptRecords kept = m_records.value(nameOf(db, key));
+    m_stage.timeline->setTitle(
+        kept.count < whole.zadds
+            ? tr("Watched: %1 (drawn from the first %L2 of its %L3 ZADDs: the window keeps at most %L4 per key and "
+                 "%L5 in all; the figures count every one)")
+                  .arg(QString::fromUtf8(key))
+                  .arg(kept.count)
+                  .arg(whole.zadds)
+                  .arg(m_keptPerKeyLimit)
+                  .arg(m_keptInAllLimit)
+            : tr("Watched: %1").arg(QString::fromUtf8(key)));
+    m_stage.timeline->start(0, 0);
     whole.records.clear(); // the last snapshot's, which are kept too
     whole.records.reserve(kept.count);
     for (const QVector<WatchRecord>& part : kept.parts)

@@ -36,6 +36,9 @@ public:
     // Asked before watching a server zsetlab did not start (MONITOR's cost) and, in other words,
     // before one that is not on this machine; true to go on. A message box unless replaced.
     void setConfirm(std::function<bool(const QString& question)> confirm) { m_confirm = std::move(confirm); }
+    // The ZADDs kept for drawing a key chosen later: at most this many per key and in all (by
+    // default 200,000 and 1,000,000, about 100 bytes each), from the next watch on.
+    void setKeptLimits(qsizetype perKey, qsizetype inAll);
 
     bool isWatching() const { return m_watching; }
     // False with the reason in the status line when nothing was started.
@@ -85,7 +88,7 @@ private:
     bool m_watching = false;
     std::function<bool(const QString&)> m_confirm;
     // Each key's ZADDs so far (snapshots hand on only what is new), so that a key chosen later is
-    // drawn whole; bounded per key.
+    // drawn whole; bounded per key and in all.
     // A key's records are kept as the snapshots brought them, one list each: keeping more never
     // moves what is kept (one growing list per key meant copying them all again and again, all
     // keys at once). showKey() joins them.
@@ -95,6 +98,9 @@ private:
         qsizetype count = 0;
     };
     QHash<QByteArray, KeptRecords> m_records;
+    qsizetype m_keptInAll = 0;
+    qsizetype m_keptPerKeyLimit = 200'000;
+    qsizetype m_keptInAllLimit = 1'000'000;
     WatchSnapshot m_latest;
     QString m_serverVersion;
     QString m_ended;

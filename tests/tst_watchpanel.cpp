@@ -34,6 +34,7 @@ private slots:
     void showsWhatRedisDid_data();
     void showsWhatRedisDid();
     void asksBeforeWatchingAServerItDidNotStart();
+    void keepsABoundedHistoryForKeysChosenLater();
 
 private:
     void connectWindow(MainWindow& window, const PrivateRedisServer& server);
@@ -175,6 +176,49 @@ void TestWatchPanel::showsWhatRedisDid()
     QVERIFY2(panel->statusText().contains(QLatin1String("stopped")), qPrintable(panel->statusText()));
     QCOMPARE(cell(WatchKeyModel::OverwritesColumn).toLongLong(), overwritten);
     QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+void TestWatchPanel::keepsABoundedHistoryForKeysChosenLater()
+{
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    MainWindow window;
+    connectWindow(window, server);
+    WatchPanel* panel = window.watchPanel();
+    panel->setConfirm([](const QString&) { return true; });
+    panel->setKeptLimits(500, 800);
+    window.showWatch();
+    QVERIFY(panel->start());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusText().contains(QLatin1String("Watching Redis")), 10000);
+    // Three users' keys of 1,000 ZADDs each: more than the panel keeps for drawing.
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
+                                  QStringLiteral("--strategy"), QStringLiteral("request-id"),
+                                  QStringLiteral("--requests"), QStringLiteral("3000"), QStringLiteral("--users"),
+                                  QStringLiteral("3"), QStringLiteral("--key"), QStringLiteral("watched-bound")});
+    QCOMPARE(run.exitCode, 0);
+    const WatchKeyModel* keys = panel->keys();
+    auto zadds = [keys](const QByteArray& key) {
+        const int row = keys->rowOf(0, key);
+        return row < 0
+            ? -1
+            : keys->data(keys->index(row, WatchKeyModel::RequestsColumn), WatchKeyModel::ValueRole).toLongLong();
+    };
+    for (int u = 0; u < 3; ++u) // the figures count every one
+        QTRY_COMPARE_WITH_TIMEOUT(zadds("zsetlab:watched-bound:u" + QByteArray::number(u)), 1000LL, 10000);
+    window.stopAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isWatching(), 3000);
+    // Each key chosen now is drawn from what was kept: at most 500 of it, 800 of all three.
+    RunView* timeline = window.runView(LimiterExperiment::Left);
+    int drawnInAll = 0;
+    for (int u = 0; u < 3; ++u) {
+        panel->showKey(0, "zsetlab:watched-bound:u" + QByteArray::number(u));
+        const int drawn = timeline->timeline()->model().requests();
+        QVERIFY2(drawn <= 500, qPrintable(QString::number(drawn)));
+        QVERIFY2(timeline->title().contains(QStringLiteral("drawn from the first %1 of its 1,000 ZADDs").arg(drawn)),
+                 qPrintable(timeline->title()));
+        drawnInAll += drawn;
+    }
+    QCOMPARE(drawnInAll, 800);
 }
 
 void TestWatchPanel::asksBeforeWatchingAServerItDidNotStart()
