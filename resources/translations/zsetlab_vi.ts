@@ -39,10 +39,6 @@
         <source>limiters: name each limiter once.</source>
         <translation>limiters: mỗi limiter chỉ ghi một lần.</translation>
     </message>
-    <message>
-        <source>On a Redis Cluster the comparison runs with one user: each user&apos;s keys live on the master of their own slot. Set users to 1.</source>
-        <translation>Trên Redis Cluster, phép so sánh chạy với một người dùng: key của mỗi người dùng nằm trên master của slot riêng của nó. Hãy đặt số người dùng là 1.</translation>
-    </message>
 </context>
 <context>
     <name>AlgorithmsChart</name>
@@ -1922,6 +1918,10 @@
         <source>On a Redis Cluster every key of one call must hash to one slot, and the keys of %1 do not (%2). Give them one hash tag, e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq, or leave the key empty for a fresh one that has it.</source>
         <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot, nhưng các key của %1 thì không (%2). Hãy cho chúng chung một hash tag, ví dụ zsetlab:{limiter} và zsetlab:{limiter}:seq, hoặc để trống key để dùng một key mới đã có sẵn hash tag.</translation>
     </message>
+    <message>
+        <source>On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and this one, given %1, touched a key in another slot (%2). Pass every key the script uses in KEYS, with the hash tag of the first one (e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq).</source>
+        <translation>Trên Redis Cluster, một script chỉ được chạm vào các khóa cùng slot với các khóa nó được truyền vào; script này, được truyền %1, đã chạm vào một khóa ở slot khác (%2). Hãy truyền mọi khóa script dùng qua KEYS, với cùng hash tag của khóa đầu tiên (ví dụ zsetlab:{limiter} và zsetlab:{limiter}:seq).</translation>
+    </message>
 </context>
 <context>
     <name>LimiterStore</name>
@@ -3711,6 +3711,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source> It was running line %1 of the %2 scenario&apos;s call %3.</source>
         <translation> Khi đó script đang chạy dòng %1 trong lần gọi thứ %3 của kịch bản %2.</translation>
     </message>
+    <message>
+        <source>On a private Redis Cluster of %1 masters that zsetlab started to try the script first (%2 saw nothing of it): %3</source>
+        <translation>Trên một Redis Cluster riêng gồm %1 master do zsetlab khởi động để thử script trước (%2 không thấy gì cả): %3</translation>
+    </message>
+    <message>
+        <source>A private Redis Cluster (Redis %1) ran the same calls first: the script touched no key but its own, so the probe ran it on %2.</source>
+        <translation>Một Redis Cluster riêng (Redis %1) đã chạy trước cùng các lời gọi: script không chạm vào khóa nào ngoài khóa của nó, nên phép thử đã chạy nó trên %2.</translation>
+    </message>
+    <message>
+        <source>On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and this one touched %1, a key in another slot (%2) than the keys it was given (%3). It ran only because one master serves both slots; where they are apart it fails with &quot;non local key&quot;. Pass every key the script uses in KEYS, with the hash tag of the first one.</source>
+        <translation>Trên Redis Cluster, một script chỉ được chạm vào các khóa cùng slot với các khóa nó được truyền vào; script này đã chạm vào %1, một khóa ở slot khác (%2) với các khóa được truyền (%3). Nó chạy được chỉ vì một master phục vụ cả hai slot; khi chúng ở hai master khác nhau, nó lỗi &quot;non local key&quot;. Hãy truyền mọi khóa script dùng qua KEYS, với cùng hash tag của khóa đầu tiên.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptView</name>
@@ -4457,6 +4469,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>the cluster&apos;s masters (%1)</source>
         <translation>các master của cluster (%1)</translation>
+    </message>
+    <message>
+        <source>Watched: %1 (drawn from the first %L2 of its %L3 ZADDs: the window keeps at most %L4 per key and %L5 in all; the figures count every one)</source>
+        <translation>Đang theo dõi: %1 (vẽ từ %L2 lệnh ZADD đầu tiên trong %L3 lệnh của khóa: cửa sổ giữ tối đa %L4 mỗi khóa và %L5 tổng cộng; các con số đếm đủ tất cả)</translation>
     </message>
 </context>
 <context>
