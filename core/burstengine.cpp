@@ -92,12 +92,7 @@ void BurstEngine::collect()
         m_summary.takeCountsFrom(m_log, false);
         m_summary.reconnects = m_run->reconnects();
         if (m_log.keepsRequests()) { // a log of totals only has nothing for views to draw
-            RequestBatch batch;
-            batch.runTag = m_runTag;
-            batch.startWallMs = m_startMs;
-            batch.nowUnitsPerMs = m_plan.nowUnitsPerMs();
-            batch.limit = m_plan.limit;
-            batch.requests = m_plan.requests;
+            RequestBatch batch = emptyBatch();
             auto counted = std::make_shared<std::vector<CountedRequest>>();
             counted->reserve(size_t(m_log.truthPrefix() - countedBefore));
             for (int i = countedBefore; i < m_log.truthPrefix(); ++i)
@@ -160,7 +155,7 @@ void BurstEngine::onRunEnded()
     emit finished(m_summary);
 }
 
-RequestBatch BurstEngine::batchOfUser(int user) const
+RequestBatch BurstEngine::emptyBatch() const
 {
     RequestBatch batch;
     batch.runTag = m_runTag;
@@ -168,6 +163,12 @@ RequestBatch BurstEngine::batchOfUser(int user) const
     batch.nowUnitsPerMs = m_plan.nowUnitsPerMs();
     batch.limit = m_plan.limit;
     batch.requests = m_plan.requests;
+    return batch;
+}
+
+RequestBatch BurstEngine::batchOfUser(int user) const
+{
+    RequestBatch batch = emptyBatch();
     batch.summary = m_summary;
     auto records = std::make_shared<std::vector<RequestRecord>>();
     auto counted = std::make_shared<std::vector<CountedRequest>>();

@@ -63,6 +63,8 @@ signals:
 
 private:
     void collect();
+    // A batch of this run with no request in it yet.
+    RequestBatch emptyBatch() const;
     void reportOutage();
     void onRunEnded();
 

@@ -218,6 +218,21 @@ void TestCluster::runKeysShareASlotPerUser()
     QCOMPARE(ZsetKeys::userOfRun(QByteArrayLiteral("zsetlab:limiter"), 3), QByteArray("zsetlab:limiter:u3"));
 }
 
+// The same plan on the cluster as on one server: the same numbers, Redis's own counts included.
+#define VERIFY_SAME_TOTALS(cluster, single, plan)                                                                      \
+    do {                                                                                                               \
+        QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));                                     \
+        QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));                                   \
+        QCOMPARE(cluster.sent, plan.requests);                                                                         \
+        QCOMPARE(cluster.errors, 0);                                                                                   \
+        QCOMPARE(cluster.stored, single.stored);                                                                       \
+        QCOMPARE(cluster.overwritten, single.overwritten);                                                             \
+        QCOMPARE(cluster.admitted, single.admitted);                                                                   \
+        QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);                                                 \
+        QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);                                                           \
+        QCOMPARE(cluster.finalCount, single.finalCount);                                                               \
+    } while (false)
+
 void TestCluster::limiterGivesTheSameTotalsAsOneServer_data()
 {
     QTest::addColumn<QString>("id");
@@ -233,16 +248,7 @@ void TestCluster::limiterGivesTheSameTotalsAsOneServer()
     QByteArray clusterKey;
     const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
     const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
-    QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));
-    QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));
-    QCOMPARE(cluster.sent, plan.requests);
-    QCOMPARE(cluster.errors, 0);
-    QCOMPARE(cluster.stored, single.stored);
-    QCOMPARE(cluster.overwritten, single.overwritten);
-    QCOMPARE(cluster.admitted, single.admitted);
-    QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);
-    QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);
-    QCOMPARE(cluster.finalCount, single.finalCount);
+    VERIFY_SAME_TOTALS(cluster, single, plan);
     QCOMPARE(cluster.maxCount, single.maxCount);
     // The run deleted its keys on the node that holds them.
     RedisConnection node;
@@ -273,16 +279,7 @@ void TestCluster::manyUsersGiveTheSameTotalsAsOneServer()
     QByteArray clusterKey;
     const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
     const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
-    QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));
-    QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));
-    QCOMPARE(cluster.sent, plan.requests);
-    QCOMPARE(cluster.errors, 0);
-    QCOMPARE(cluster.stored, single.stored);
-    QCOMPARE(cluster.overwritten, single.overwritten);
-    QCOMPARE(cluster.admitted, single.admitted);
-    QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);
-    QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);
-    QCOMPARE(cluster.finalCount, single.finalCount);
+    VERIFY_SAME_TOTALS(cluster, single, plan);
 
     // User by user, as each limiter saw it and as Redis held it at the end.
     QCOMPARE(cluster.perUser.size(), plan.users);
