@@ -7,6 +7,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabBar>
@@ -46,13 +47,17 @@ RunView::RunView(QWidget* parent)
     m_userBox = new QSpinBox(m_userRow);
     m_userBox->setObjectName(QStringLiteral("userBox"));
     m_userLabel->setBuddy(m_userBox);
+    m_userFigures = new QLabel(m_userRow);
+    m_userFigures->setObjectName(QStringLiteral("userFigures"));
+    m_userFigures->setWordWrap(true);
     userRow->addWidget(m_userLabel);
     userRow->addWidget(m_userBox);
-    userRow->addStretch(1);
+    userRow->addWidget(m_userFigures, 1);
     m_userRow->hide();
     connect(m_userBox, &QSpinBox::valueChanged, this, [this](int user) {
         if (m_users > 1 && user != m_user) {
             m_user = user;
+            showUserFigures();
             emit userChosen(user);
         }
     });
@@ -188,6 +193,7 @@ void RunView::start(int requests, qint64 limit, qint64 originMs, int users)
     m_userRow->setVisible(m_users > 1);
     retranslate(); // "of K users"
     m_latest = BurstSummary();
+    showUserFigures();
     m_numbers->clear();
     restartCharts();
     m_dirty = false;
@@ -239,6 +245,29 @@ void RunView::finish(const BurstSummary& summary)
     m_dirty = true;
     m_latest = summary;
     refreshSlowViews();
+    showUserFigures();
+}
+
+void RunView::showUserFigures()
+{
+    // The chosen user's and each node's figures, once the run has ended (the summary has them).
+    if (m_user >= m_latest.perUser.size()) {
+        m_userFigures->setText(m_users > 1 ? tr("Per user and per node: when the run ends.") : QString());
+        m_userFigures->setToolTip(QString());
+        return;
+    }
+    const QLocale locale;
+    auto figures = [&](const UserResult& r) {
+        return tr("sent %1, overwritten %2, beyond the limit %3")
+            .arg(locale.toString(r.sent), m_latest.addedKnown() ? locale.toString(r.overwritten) : QStringLiteral("?"),
+                 locale.toString(r.admittedOverLimit));
+    };
+    const UserResult& user = m_latest.perUser.at(m_user);
+    m_userFigures->setText(tr("on %1: %2").arg(user.node, figures(user)));
+    QStringList nodes;
+    for (const UserResult& node : m_latest.perNode())
+        nodes << tr("%1: %Ln user(s), %2", nullptr, node.users).arg(node.node, figures(node));
+    m_userFigures->setToolTip(tr("Per node:\n%1").arg(nodes.join(QLatin1Char('\n'))));
 }
 
 void RunView::clear()

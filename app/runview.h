@@ -69,6 +69,7 @@ private:
     int chartsNeed() const;
     void showCharts();
     void restartCharts();
+    void showUserFigures();
 
     MemberWrites m_writes;
     BurstSummary m_latest; // the figures of the last batch
@@ -76,6 +77,7 @@ private:
     QWidget* m_userRow = nullptr;
     QLabel* m_userLabel = nullptr;
     QSpinBox* m_userBox = nullptr;
+    QLabel* m_userFigures = nullptr;
     int m_users = 1;
     int m_user = 0;
     int m_requests = 0;

@@ -255,13 +255,21 @@ void TestMainWindow::eachUserHasItsTimelineAndZset()
     // User 2: its own requests (ids 2, 5, 8, ...) and its own key, as Redis holds it.
     userBox->setValue(2);
     QCOMPARE(view->user(), 2);
+    // The user's own figures and its node; each node's in the tooltip.
+    auto* figures = view->findChild<QLabel*>(QStringLiteral("userFigures"));
+    QVERIFY(figures);
+    QVERIFY2(figures->text().contains(QLatin1String("sent 30, overwritten 0, beyond the limit 0")),
+             qPrintable(figures->text()));
+    QVERIFY2(figures->text().contains(TestRedis::endpoint().address()), qPrintable(figures->text()));
+    QVERIFY2(figures->toolTip().contains(TestRedis::endpoint().address() + QLatin1String(": 3 user")),
+             qPrintable(figures->toolTip()));
+    QVERIFY2(figures->toolTip().contains(QLatin1String("sent 90, overwritten 0")), qPrintable(figures->toolTip()));
     QCOMPARE(view->timeline()->model().requests(), 30);
     const QByteArray key = ZsetKeys::userOfRun(engine.key(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->zsetPanel()->key(), LimiterExperiment::snapshotKeyOf(key), 10000);
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 30, 10000);
     m_window->zsetPanel()->view()->scrollToBottom();
-    QTRY_VERIFY_WITH_TIMEOUT(model->index(29, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(model->index(29, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"), 10000);
     RedisConnection redis;
     QVERIFY(redis.open(TestRedis::endpoint()));
     QCOMPARE(redis.command({"ZCARD", LimiterExperiment::snapshotKeyOf(key)}).toInteger(), 30LL);

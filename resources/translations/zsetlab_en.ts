@@ -111,6 +111,13 @@
             <numerusform>The run spreads its requests over %n users, each its own limiter key (request i is user i mod %n). The charts and the ZSET show one user; the figures above are the whole run&apos;s.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %Ln user(s), %2</source>
+        <translation>
+            <numerusform>%1: %Ln user, %2</numerusform>
+            <numerusform>%1: %Ln users, %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServerSession</name>

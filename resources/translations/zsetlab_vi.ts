@@ -2615,6 +2615,30 @@
             <numerusform>Lượt chạy chia yêu cầu cho %n người dùng, mỗi người một khóa giới hạn riêng (yêu cầu i thuộc người dùng i mod %n). Biểu đồ và ZSET cho thấy một người dùng; các con số phía trên là của cả lượt chạy.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Per user and per node: when the run ends.</source>
+        <translation>Theo người dùng và theo nút: khi lượt chạy kết thúc.</translation>
+    </message>
+    <message>
+        <source>sent %1, overwritten %2, beyond the limit %3</source>
+        <translation>đã gửi %1, bị ghi đè %2, vượt giới hạn %3</translation>
+    </message>
+    <message>
+        <source>on %1: %2</source>
+        <translation>trên %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln user(s), %2</source>
+        <translation>
+            <numerusform>%1: %Ln người dùng, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Per node:
+%1</source>
+        <translation>Theo nút:
+%1</translation>
+    </message>
 </context>
 <context>
     <name>RunawayGuard</name>
