@@ -736,6 +736,13 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         lanes.push_back(std::move(lane));
     }
     std::vector<RequestRecord> batch;
+    for (Lane& lane : lanes) {
+        if (lane.closed && lane.group) // its master's other lanes take its share; with none, its users fail
+            retireLane(lane,
+                       Text::tr("cannot drive the connection to %1 without blocking")
+                           .arg(lane.connection->endpoint().address()),
+                       &batch);
+    }
     batch.reserve(handOverEvery);
     auto lastHandOver = Clock::now();
     std::vector<pollfd> polled;

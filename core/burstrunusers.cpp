@@ -89,28 +89,30 @@ void BurstRun::finishUsers(RedisConnection& control)
             connection->setCommandTimeout(std::chrono::milliseconds(50));
     qint64 count = 0;
     qint64 members = 0;
-    bool known = m_nextId > 0;
+    bool countKnown = m_nextId > 0; // each: every user's answered
+    bool membersKnown = countKnown;
     for (size_t u = 0; u < users; ++u) {
         RedisConnection* connection = controlOfUser(int(u), control);
         if (m_routed) // a MOVED may have sent the user elsewhere
             m_userNodes[u] = m_groups[size_t(m_groupOfUser[u].load())]->node.address();
         if (!connection->isOpen()) {
-            known = false;
+            countKnown = membersKnown = false;
             continue;
         }
         const QByteArray& key = m_userKeys[u];
         if (m_nextId > 0) {
             m_userFinalCounts[u] = m_plan.limiter->store.countInWindow(*connection, key, m_plan.windowInNowUnits());
             m_userMembers[u] = m_plan.limiter->store.size(*connection, key);
-            known = known && m_userFinalCounts[u] >= 0 && m_userMembers[u] >= 0;
+            countKnown = countKnown && m_userFinalCounts[u] >= 0;
+            membersKnown = membersKnown && m_userMembers[u] >= 0;
             count += std::max<qint64>(m_userFinalCounts[u], 0);
             members += std::max<qint64>(m_userMembers[u], 0);
         }
         if (!m_plan.keepKey && !m_plan.reuseKey)
             m_plan.limiter->store.deleteKeys(*connection, key);
     }
-    m_finalCount = known ? count : -1;
-    m_membersAtEnd = known ? members : -1;
+    m_finalCount = countKnown ? count : -1;
+    m_membersAtEnd = membersKnown ? members : -1;
 }
 
 bool BurstRun::takeFromGroup(Lane& lane, std::vector<RequestRecord>* batch)

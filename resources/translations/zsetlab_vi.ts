@@ -787,6 +787,10 @@
         <source>Not sent: %1</source>
         <translation>Chưa gửi: %1</translation>
     </message>
+    <message>
+        <source>cannot drive the connection to %1 without blocking</source>
+        <translation>không thể điều khiển kết nối tới %1 mà không chặn</translation>
+    </message>
 </context>
 <context>
     <name>CallTemplate</name>
