@@ -23,7 +23,8 @@ The traffic is one list of timestamps, replayed at every algorithm: the pacing's
 arrival times in ms (--clock frozen: all in one millisecond), starting at the last
 millisecond of a fixed window, so that traffic opening with a burst straddles a window
 boundary. Request i belongs to user i mod --users; each user has its own keys and limit.
-The calls go out on one connection, --pipeline at a time, so Redis sees them in order.
+The calls go out on one connection (on a cluster, one per master, each user's calls on
+its key's master), --pipeline at a time, so Redis sees each user's calls in order.
 
 Each algorithm is measured against an exact sliding log of the same timestamps, which
 admits a request iff fewer than --limit requests it admitted lie in (now - window, now]:
