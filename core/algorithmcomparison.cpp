@@ -109,10 +109,6 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         }
         return sum;
     };
-    const auto allOpen = [&nodes] {
-        return std::all_of(nodes.all().begin(), nodes.all().end(),
-                           [](const auto& connection) { return connection->isOpen(); });
-    };
     const qint64 window = plan.burst.windowMs;
     const std::vector<qint64> nows
         = plan.timestamps(ComparisonPlan::alignedStart(QDateTime::currentMSecsSinceEpoch(), window));
@@ -214,7 +210,7 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         }
         const bool whole = next == nows.size() && !result.failure.isFailure();
 
-        if (allOpen() && !result.failure.isFailure()) {
+        if (nodes.allOpen() && !result.failure.isFailure()) {
             const CommandStats after = evalshaStats();
             tally.serverCalls = after.calls - before.calls;
             tally.serverUsecPerCall = CommandStats::usecPerCall(before, after);
@@ -236,7 +232,7 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
             // A connection the server dropped may be back: delete on new ones, briefly.
             ConnectOptions quick = options;
             quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-            if (allOpen() || nodes.open(endpoint, quick, &why)) {
+            if (nodes.allOpen() || nodes.open(endpoint, quick, &why)) {
                 for (int user = 0; user < plan.users; ++user)
                     limiter->store.deleteKeys(nodes.forKey(keyOf(user)), keyOf(user));
             }

@@ -267,11 +267,9 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
 
     if (!plan.keepKeys) {
         // A connection the server dropped may be back: delete on new ones, briefly.
-        const bool allOpen = std::all_of(nodes.all().begin(), nodes.all().end(),
-                                         [](const auto& connection) { return connection->isOpen(); });
         ConnectOptions quick = options;
         quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-        if (allOpen || nodes.open(endpoint, quick, &why)) {
+        if (nodes.allOpen() || nodes.open(endpoint, quick, &why)) {
             for (int user = 0; user < plan.users; ++user)
                 store.deleteKeys(nodes.forKey(plan.userKey(user)), plan.userKey(user));
         }

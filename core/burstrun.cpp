@@ -196,18 +196,8 @@ void BurstRun::coordinate()
     m_serverVersion = control.server().version;
     for (int u = 0; u < m_plan.users; ++u)
         m_userKeys.push_back(m_plan.userKey(m_key, u));
-    if (m_plan.users > 1) {
-        if (!prepareUsers(control))
-            return announceEnd();
-    } else {
-        m_userNodes = {control.endpoint().address()};
-        if (const QString taken = m_plan.limiter->store.checkKeys(control, m_key, m_plan.reuseKey); !taken.isEmpty()) {
-            fail(BurstFailure::Kind::Script, taken);
-            return announceEnd();
-        }
-        if (!loadScript(control))
-            return announceEnd();
-    }
+    if (!prepareUsers(control))
+        return announceEnd();
 
     // Here, not on the owner's thread: a million offsets take a while. Only when used (paced
     // arrivals, the schedule clock, clients): a long burst would hold 8 bytes per request.
@@ -278,39 +268,21 @@ void BurstRun::coordinate()
     // The count left in the window when the burst ended; reads only. After Stop the server may
     // be the reason (paused, overloaded): do not wait long for it. When the server dropped
     // connections, the control connection is likely one of them: make it again first.
-    if (m_reconnects > 0 || m_cluster) { // on a cluster the key may have moved to another node
-        ConnectOptions quick;
-        quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
-        quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
-        openOnKeyNode(control, quick, &why);
-    }
+    if (m_reconnects > 0 || m_cluster) // on a cluster the key may have moved to another node
+        openOnKeyNode(control, quickOptions(), &why);
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
-    if (m_plan.users > 1) {
-        finishUsers(control);
-        m_connections.clear();
-        return announceEnd();
-    }
-    if (control.isOpen() && m_nextId > 0) {
-        m_finalCount = m_plan.limiter->store.countInWindow(control, m_key, m_plan.windowInNowUnits());
-        m_membersAtEnd = m_plan.limiter->store.size(control, m_key);
-    }
-    // A reused key held data before the run: it stays, whatever keepKey says.
-    if (!m_plan.keepKey && !m_plan.reuseKey) {
-        // A failed run may have lost this connection too (CLIENT KILL, a dropped link) while the
-        // server still answers: try once more on a new one, briefly, rather than leave the keys
-        // to their TTL (about 1,000 s for `now`, whose EXPIRE takes seconds).
-        if (!control.isOpen() || !m_plan.limiter->store.deleteKeys(control, m_key)) {
-            ConnectOptions quick;
-            quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
-            quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
-            RedisConnection cleanup;
-            if (openOnKeyNode(cleanup, quick, &why))
-                m_plan.limiter->store.deleteKeys(cleanup, m_key);
-        }
-    }
+    finishUsers(control);
     m_connections.clear();
     announceEnd();
+}
+
+ConnectOptions BurstRun::quickOptions() const
+{
+    ConnectOptions quick;
+    quick.connectTimeout = std::min(m_options.connectTimeout, reconnectAttemptTimeout);
+    quick.commandTimeout = std::min(m_options.commandTimeout, reconnectAttemptTimeout);
+    return quick;
 }
 
 qint64 BurstRun::nowFor(int id, int connectionIndex) const

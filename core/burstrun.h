@@ -120,12 +120,13 @@ private:
     };
 
     void coordinate();
-    // Before the workers start: with several users, check every user's key, load the script on
-    // every node used, and on a cluster make the groups. False after fail().
+    // Before the workers start: check every user's key (the run's own with one user) and load the
+    // script on every node used; with several users on a cluster, make the groups. False after fail().
     bool prepareUsers(RedisConnection& control);
     // On a cluster: the connection to the master of each user's key (control for one server).
     RedisConnection* controlOfUser(int user, RedisConnection& control);
-    // After the run: every user's count and members, then their keys deleted unless kept.
+    // After the run: every user's count and members (the run's with one user), then their keys
+    // deleted unless kept, on a new connection when the run's is gone.
     void finishUsers(RedisConnection& control);
     // Routed by user: takes the group's next request for the lane (moved to its user's group
     // when a MOVED sent that user elsewhere). False when the group has none left.
@@ -154,6 +155,8 @@ private:
     // not a cluster), refreshing the slot map on the way. False with *why.
     bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why);
     void closeDownLane(Lane& lane);
+    // For a connection made after the run or to retry: it waits for the server only briefly.
+    ConnectOptions quickOptions() const;
     // Queues one call (behind an ASKING on the node of an ASK).
     void sendCall(Lane& lane, const InFlight& call);
     bool hasWorkLeft(const Lane& lane, int claimed) const;

@@ -20,7 +20,8 @@ constexpr int maxRedirectsPerCall = 16;
 bool BurstRun::prepareUsers(RedisConnection& control)
 {
     const int users = m_plan.users;
-    if (m_cluster) {
+    // One user on a cluster stays on the lanes that follow its key (BurstRun::reroute()).
+    if (m_cluster && users > 1) {
         if (!m_plan.clients.isEmpty()) {
             fail(BurstFailure::Kind::Plan,
                  Text::tr("On a cluster, give either several users or several app servers (clients), not both."));
@@ -84,9 +85,12 @@ void BurstRun::finishUsers(RedisConnection& control)
     const auto users = size_t(m_plan.users);
     m_userFinalCounts.assign(users, -1);
     m_userMembers.assign(users, -1);
-    if (m_stop)
+    if (m_stop) {
         for (const auto& connection : m_nodeControls.all())
             connection->setCommandTimeout(std::chrono::milliseconds(50));
+    }
+    RedisConnection cleanup; // made once, when a user's keys could not be deleted on its own
+    bool cleanupTried = false;
     qint64 count = 0;
     qint64 members = 0;
     bool countKnown = m_nextId > 0; // each: every user's answered
@@ -95,12 +99,10 @@ void BurstRun::finishUsers(RedisConnection& control)
         RedisConnection* connection = controlOfUser(int(u), control);
         if (m_routed) // a MOVED may have sent the user elsewhere
             m_userNodes[u] = m_groups[size_t(m_groupOfUser[u].load())]->node.address();
+        const QByteArray& key = m_userKeys[u];
         if (!connection->isOpen()) {
             countKnown = membersKnown = false;
-            continue;
-        }
-        const QByteArray& key = m_userKeys[u];
-        if (m_nextId > 0) {
+        } else if (m_nextId > 0) {
             m_userFinalCounts[u] = m_plan.limiter->store.countInWindow(*connection, key, m_plan.windowInNowUnits());
             m_userMembers[u] = m_plan.limiter->store.size(*connection, key);
             countKnown = countKnown && m_userFinalCounts[u] >= 0;
@@ -108,8 +110,23 @@ void BurstRun::finishUsers(RedisConnection& control)
             count += std::max<qint64>(m_userFinalCounts[u], 0);
             members += std::max<qint64>(m_userMembers[u], 0);
         }
-        if (!m_plan.keepKey && !m_plan.reuseKey)
-            m_plan.limiter->store.deleteKeys(*connection, key);
+        // A reused key held data before the run: it stays, whatever keepKey says.
+        if (m_plan.keepKey || m_plan.reuseKey
+            || (connection->isOpen() && m_plan.limiter->store.deleteKeys(*connection, key)))
+            continue;
+        // A failed run may have lost this connection too (CLIENT KILL, a dropped link) while the
+        // server still answers: try once more on a new one, briefly, rather than leave the keys
+        // to their TTL (about 1,000 s for `now`, whose EXPIRE takes seconds).
+        if (!cleanupTried) {
+            cleanupTried = true;
+            QString why;
+            if (m_routed)
+                cleanup.open(m_groups[size_t(m_groupOfUser[u].load())]->node, quickOptions());
+            else
+                openOnKeyNode(cleanup, quickOptions(), &why);
+        }
+        if (cleanup.isOpen() && (!m_routed || cleanup.endpoint().address() == m_userNodes[u]))
+            m_plan.limiter->store.deleteKeys(cleanup, key);
     }
     m_finalCount = countKnown ? count : -1;
     m_membersAtEnd = membersKnown ? members : -1;

@@ -27,6 +27,12 @@ public:
     // Its index in all(); -1 when no master serves the key's slot.
     int indexOfKey(const QByteArray& key) const { return m_map.isEmpty() ? 0 : m_map.masterOfKey(key); }
     const std::vector<std::unique_ptr<RedisConnection>>& all() const { return m_nodes; }
+    // False when any of them was lost (the server dropped it, or it was never opened).
+    bool allOpen() const
+    {
+        return !m_nodes.empty()
+            && std::all_of(m_nodes.begin(), m_nodes.end(), [](const auto& connection) { return connection->isOpen(); });
+    }
 
 private:
     ClusterMap m_map;

@@ -63,6 +63,18 @@ bool openOnNodeOf(RedisConnection& connection, const QByteArray& key)
     return true;
 }
 
+// The slot map, read through `endpoint`.
+bool readSlotMap(const RedisEndpoint& endpoint, ClusterMap* map)
+{
+    RedisConnection connection;
+    QString error;
+    if (!connection.open(endpoint) || !ClusterMap::read(connection, map, &error)) {
+        qWarning("%s", qPrintable(error.isEmpty() ? connection.lastError().message : error));
+        return false;
+    }
+    return true;
+}
+
 QByteArray nodeId(RedisConnection& connection)
 {
     return connection.command({"CLUSTER", "MYID"}).bytes();
@@ -181,11 +193,8 @@ void TestCluster::keySlotAgreesWithTheServer()
 
 void TestCluster::everyKeyIsServedWhereTheMapSays()
 {
-    RedisConnection any;
-    QVERIFY(any.open(TestRedis::cluster().endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(TestRedis::cluster().endpoint(), &map));
     QCOMPARE(map.masters().size(), 3);
     const QVector<int> counts = map.slotCounts();
     QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), KeySlot::slotCount);
@@ -284,11 +293,8 @@ void TestCluster::manyUsersGiveTheSameTotalsAsOneServer()
     // User by user, as each limiter saw it and as Redis held it at the end.
     QCOMPARE(cluster.perUser.size(), plan.users);
     QCOMPARE(single.perUser.size(), plan.users);
-    RedisConnection any;
-    QVERIFY(any.open(TestRedis::cluster().endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(TestRedis::cluster().endpoint(), &map));
     for (int u = 0; u < plan.users; ++u) {
         const UserResult& a = single.perUser[u];
         const UserResult& b = cluster.perUser[u];
@@ -608,11 +614,8 @@ void TestCluster::aKilledMasterFailsOnlyTheRunsItServed()
     // A cluster of its own: this one loses a master for good.
     PrivateRedisCluster cluster(3);
     QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
-    RedisConnection any;
-    QVERIFY(any.open(cluster.endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(cluster.endpoint(), &map));
     // Two keys served by two masters.
     QByteArray keys[2];
     for (int i = 0; keys[1].isEmpty() && i < 1000; ++i) {
@@ -663,6 +666,7 @@ void TestCluster::aKilledMasterFailsOnlyTheRunsItServed()
     QCOMPARE(other.stored, qint64(plan.requests));
     // The run on the live master deleted its key there.
     RedisConnection live;
+    QString error;
     QVERIFY(openForKey(live, cluster.endpoint(seed), keys[1], {}, &map, &error));
     QCOMPARE(live.command({"EXISTS", keys[1]}).toInteger(), 0LL);
 }
@@ -760,11 +764,8 @@ void TestCluster::doctorProbesOnAPrivateClusterFirst()
 void TestCluster::debuggerStepsOnTheKeysMaster()
 {
     // A key that the node in the URL does not serve: the debugger follows it to its master.
-    RedisConnection first;
-    QVERIFY(first.open(TestRedis::cluster().endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(first, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(TestRedis::cluster().endpoint(), &map));
     QByteArray key;
     for (int i = 0; key.isEmpty() && i < 1000; ++i) {
         const QByteArray candidate = ZsetKeys::freshRunKey() + QByteArray::number(i);
@@ -842,11 +843,8 @@ void TestCluster::redisCliReshardMovesAUserWithoutLoss()
     // put in the lowest slot of a master, and one slot moves while 20 users fire.
     PrivateRedisCluster cluster(3);
     QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
-    RedisConnection any;
-    QVERIFY(any.open(cluster.endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(cluster.endpoint(), &map));
     const int from = map.masterOf(0); // the master of slot 0: its lowest slot is 0
     const int to = (from + 1) % int(map.masters().size());
     QByteArray runKey;
@@ -900,11 +898,8 @@ void TestCluster::watchSeesEveryMaster()
 {
     // One key per master; the watch, started through one node, reads MONITOR on each.
     PrivateRedisCluster& cluster = TestRedis::cluster();
-    RedisConnection any;
-    QVERIFY(any.open(cluster.endpoint()));
     ClusterMap map;
-    QString error;
-    QVERIFY2(ClusterMap::read(any, &map, &error), qPrintable(error));
+    QVERIFY(readSlotMap(cluster.endpoint(), &map));
     QVector<QByteArray> keys(map.masters().size());
     const QByteArray run = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
     for (int i = 0; keys.contains(QByteArray()) && i < 1000; ++i) {
