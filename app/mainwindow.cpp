@@ -209,7 +209,7 @@ void MainWindow::wireExperiment()
             [this](LimiterExperiment::Side side, const QByteArray& key, qint64 takenAtMs) {
                 if (!m_experiment->hasRun(side) || !key.startsWith(m_experiment->engine(side).key()))
                     return; // reset or fired again since
-                m_snapshots[side] = std::make_pair(key, takenAtMs);
+                m_snapshots[side] = takenAtMs;
                 if (m_zsetSide == side && !m_experiment->engine(side).isRunning())
                     showZsetOf(side);
             });
@@ -546,7 +546,7 @@ void MainWindow::showZsetOf(LimiterExperiment::Side side)
     const BurstSummary& summary = engine.summary();
     ZsetPanel::Snapshot snapshot;
     snapshot.key = LimiterExperiment::snapshotKeyOf(key);
-    snapshot.takenAtMs = m_snapshots[side]->second;
+    snapshot.takenAtMs = *m_snapshots[side];
     snapshot.liveKey = key;
     const qint64 stored = user >= 0 && user < summary.perUser.size() ? summary.perUser[user].stored : summary.stored;
     snapshot.stored = summary.addedKnown() ? stored : -1;

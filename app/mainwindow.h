@@ -135,7 +135,8 @@ private:
     QAction* m_compare = nullptr;
     QTimer* m_zsetRefresh = nullptr;
     LimiterExperiment::Side m_zsetSide = LimiterExperiment::Left;
-    std::array<std::optional<std::pair<QByteArray, qint64>>, 2> m_snapshots; // per side: key, taken at
+    // Per side: when the run's snapshot was taken (its keys: LimiterExperiment::snapshotKeyOf each user's).
+    std::array<std::optional<qint64>, 2> m_snapshots;
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
