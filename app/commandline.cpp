@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "redisserverchoice.h"
+#include "tlsoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -61,7 +62,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption redisOption(QStringLiteral("redis"),
-                                         QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db] or "
+                                         QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db], "
+                                                        "the same with rediss:// for TLS, or "
                                                         "unix:///path/to.sock[?db=N]."),
                                          QStringLiteral("URL"));
     const QCommandLineOption noSpawnOption(QStringLiteral("no-spawn"),
@@ -95,8 +97,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
+    const TlsOptions tlsOptions;
     parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, lessonOption, scenarioOption,
                        pngOption, svgOption, jsonOption, sizeOption, scaleOption, langOption});
+    tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
 
@@ -122,10 +126,12 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(QStringLiteral("unexpected argument \"%1\".").arg(parser.positionalArguments().first()));
 
     AppOptions& options = result.options;
-    options.redisUrl = parser.value(redisOption);
-    options.allowSpawn = !parser.isSet(noSpawnOption);
-    options.privateServer = parser.isSet(privateOption);
-    if (options.privateServer && (!options.redisUrl.isEmpty() || !options.allowSpawn))
+    RedisServerChoice::Request& request = options.server;
+    request.url = parser.value(redisOption);
+    request.tls = tlsOptions.read(parser);
+    request.allowSpawn = !parser.isSet(noSpawnOption);
+    request.privateServer = parser.isSet(privateOption);
+    if (request.privateServer && (!request.url.isEmpty() || !request.allowSpawn))
         return usageError(QStringLiteral("--private starts a server of zsetlab's own: it goes with neither --redis "
                                          "nor --no-spawn."));
     options.allowRemote = parser.isSet(allowRemoteOption);
@@ -135,8 +141,6 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(QStringLiteral("--lang must be en or vi, not \"%1\".").arg(options.language));
 
     // A URL that does not parse is a usage error in the window too (it asks about remote servers).
-    RedisServerChoice::Request request;
-    request.url = options.redisUrl;
     if (const QString refused = RedisServerChoice::refusalBeforeConnecting(request, true); !refused.isEmpty())
         return usageError(refused);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "headlessexport.h"
+#include "redisserverchoice.h"
 
 #include <QString>
 #include <QStringList>
@@ -9,9 +10,8 @@
 // usage errors work over ssh without a display.
 struct AppOptions
 {
-    QString redisUrl;
-    bool allowSpawn = true;
-    bool privateServer = false; // --private: a fresh private server, not 6379
+    // --redis with the TLS options, --no-spawn, --private (a fresh private server, not 6379).
+    RedisServerChoice::Request server;
     bool allowRemote = false; // --allow-remote: headless runs may fire at a server not on this machine
     QString scenarioPath;
     QString language; // "en", "vi" or empty for the system's

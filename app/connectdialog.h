@@ -4,14 +4,17 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 
 // Another Redis endpoint: a URL, or its parts (host and port or a socket, user, password,
-// database). An empty URL means "local 6379, else a private server".
+// database, TLS). An empty URL means "local 6379, else a private server". The TLS fields (CA,
+// client certificate and key, server name, no check) apply to a rediss:// URL only.
 class ConnectDialog : public QDialog
 {
     Q_OBJECT
@@ -25,6 +28,10 @@ public:
     void accept() override;
 
 private:
+    QWidget* fileField(QLineEdit* edit, const QString& title);
+    void updateTlsFields();
+    TlsSettings tls() const;
+
     QTabWidget* m_tabs = nullptr;
     QLineEdit* m_url = nullptr;
     QComboBox* m_transport = nullptr;
@@ -34,6 +41,13 @@ private:
     QLineEdit* m_user = nullptr;
     QLineEdit* m_password = nullptr;
     QSpinBox* m_db = nullptr;
+    QCheckBox* m_useTls = nullptr;
+    QGroupBox* m_tlsBox = nullptr;
+    QLineEdit* m_tlsCa = nullptr;
+    QLineEdit* m_tlsCert = nullptr;
+    QLineEdit* m_tlsKey = nullptr;
+    QLineEdit* m_sni = nullptr;
+    QCheckBox* m_insecure = nullptr;
     QSpinBox* m_timeout = nullptr;
     QLabel* m_error = nullptr;
     RedisServerChoice::Request m_request;

@@ -63,10 +63,7 @@ int main(int argc, char* argv[])
     MainWindow window;
     if (!options.scenarioPath.isEmpty())
         window.applyScenario(scenario);
-    RedisServerChoice::Request request;
-    request.url = options.redisUrl;
-    request.allowSpawn = options.allowSpawn;
-    request.privateServer = options.privateServer;
+    const RedisServerChoice::Request& request = options.server;
     if (options.lessonStep >= 0 || options.exporting)
         window.setPictureSize(options.job.size); // whatever the screen
     if (options.lessonStep >= 0) {

@@ -223,7 +223,7 @@ int runAppCommand(const QStringList& arguments)
     }
     if (parser.isSet(server.redis)) {
         QString why;
-        if (!RedisEndpoint::parse(parser.value(server.redis), nullptr, &why)) {
+        if (!server.endpoint(parser, nullptr, &why)) {
             err << "zsetlab-cli app: --redis: " << why << '\n';
             return ExitUsage;
         }

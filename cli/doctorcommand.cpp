@@ -250,7 +250,9 @@ int runDoctorCommand(const QStringList& arguments)
         return usageError(QStringLiteral("unexpected argument \"%1\".").arg(positional.at(2)));
     const bool live = parser.isSet(o.live);
     for (const QCommandLineOption* only :
-         {&server.redis, &server.noSpawn, &server.allowRemote, &o.window, &o.limit, &o.reply, &o.scriptTimeout}) {
+         {&server.redis, &server.noSpawn, &server.allowRemote, &server.tlsOptions.tlsCa, &server.tlsOptions.tlsCert,
+          &server.tlsOptions.tlsKey, &server.tlsOptions.sni, &server.tlsOptions.insecure, &o.window, &o.limit, &o.reply,
+          &o.scriptTimeout}) {
         if (!live && parser.isSet(*only))
             return usageError(
                 QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));

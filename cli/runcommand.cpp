@@ -156,7 +156,7 @@ int runRunCommand(const QStringList& arguments)
     }
     if (parser.isSet(server.redis)) { // name the flag; ServerOptions reports the rest of the server's faults
         QString why;
-        if (!RedisEndpoint::parse(parser.value(server.redis), nullptr, &why)) {
+        if (!server.endpoint(parser, nullptr, &why)) {
             err << "zsetlab-cli run: --redis: " << why << '\n';
             return ExitUsage;
         }

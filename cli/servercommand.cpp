@@ -17,9 +17,13 @@ int runServerCommand(const QStringList& arguments)
                        "persistence), print its URL on stdout and keep it running until Ctrl+C or SIGTERM.\n"
                        "With --cluster N: a Redis Cluster of N masters on free 127.0.0.1 ports (a password of "
                        "its own, private folders); prints the URL of one node (any node routes), then the "
-                       "others on stderr.\n\n"
+                       "others on stderr.\n"
+                       "With --tls: the server also speaks TLS on a free 127.0.0.1 port, with certificates of a "
+                       "throw-away CA made in its private folder; prints the rediss:// URL on stdout and the CA "
+                       "file to pass as --tls-ca on stderr.\n\n"
                        "Examples: zsetlab-cli server\n"
-                       "          zsetlab-cli server --cluster 3"));
+                       "          zsetlab-cli server --cluster 3\n"
+                       "          zsetlab-cli server --tls"));
     parser.addHelpOption();
     const QCommandLineOption cluster(QStringLiteral("cluster"),
                                      QStringLiteral("Start a cluster of N masters (%1 to %2) instead of one server.")
@@ -27,6 +31,13 @@ int runServerCommand(const QStringList& arguments)
                                          .arg(PrivateRedisCluster::maxMasters),
                                      QStringLiteral("N"));
     parser.addOption(cluster);
+    const QCommandLineOption tls(QStringLiteral("tls"),
+                                 QStringLiteral("Also speak TLS on a loopback port (throw-away CA and certificates)."));
+    const QCommandLineOption clientCertificates(
+        QStringLiteral("tls-auth-clients"),
+        QStringLiteral("With --tls: ask clients for a certificate (one is made beside the CA)."));
+    parser.addOption(tls);
+    parser.addOption(clientCertificates);
     parser.addPositionalArgument(QStringLiteral("server"), QStringLiteral("The command."));
     if (!parser.parse(arguments)) {
         QTextStream(stderr) << parser.errorText() << '\n';
@@ -37,6 +48,14 @@ int runServerCommand(const QStringList& arguments)
         return 0;
     }
 
+    if (parser.isSet(clientCertificates) && !parser.isSet(tls)) {
+        QTextStream(stderr) << "--tls-auth-clients goes with --tls.\n";
+        return 2;
+    }
+    if (parser.isSet(cluster) && parser.isSet(tls)) {
+        QTextStream(stderr) << "--tls is for one server; --cluster starts plain TCP nodes.\n";
+        return 2;
+    }
     if (parser.isSet(cluster)) {
         bool ok = false;
         const int masters = parser.value(cluster).toInt(&ok);
@@ -67,13 +86,33 @@ int runServerCommand(const QStringList& arguments)
         return 0;
     }
 
-    PrivateRedisServer server;
+    PrivateTls privateTls;
+    privateTls.enabled = parser.isSet(tls);
+    privateTls.requireClientCertificate = parser.isSet(clientCertificates);
+    PrivateRedisServer server({}, {}, privateTls);
     if (!server.start()) {
         QTextStream(stderr) << server.errorString() << '\n';
         return 3;
     }
-    QTextStream(stdout) << server.endpoint().displayUrl() << Qt::endl;
-    QTextStream(stderr) << "Private Redis running; Ctrl+C stops it and removes " << server.folder() << Qt::endl;
+    if (privateTls.enabled) {
+        const RedisEndpoint endpoint = server.tlsEndpoint();
+        QTextStream(stdout) << endpoint.displayUrl() << Qt::endl;
+        QTextStream err(stderr);
+        err << "Private Redis running, TLS on " << endpoint.address() << " (also " << server.endpoint().displayUrl()
+            << ")\n  CA certificate: " << endpoint.tls.caFile << '\n';
+        QString flags = QStringLiteral("--tls-ca ") + endpoint.tls.caFile;
+        if (privateTls.requireClientCertificate) {
+            err << "  client certificate: " << endpoint.tls.certFile << "\n  client key: " << endpoint.tls.keyFile
+                << '\n';
+            flags += QStringLiteral(" --tls-cert ") + endpoint.tls.certFile + QStringLiteral(" --tls-key ")
+                + endpoint.tls.keyFile;
+        }
+        err << "  e.g. zsetlab-cli run --redis " << endpoint.displayUrl() << ' ' << flags
+            << "\nCtrl+C stops it and removes " << server.folder() << Qt::endl;
+    } else {
+        QTextStream(stdout) << server.endpoint().displayUrl() << Qt::endl;
+        QTextStream(stderr) << "Private Redis running; Ctrl+C stops it and removes " << server.folder() << Qt::endl;
+    }
 
     onInterrupt([] { QCoreApplication::quit(); });
     QCoreApplication::exec();

@@ -12,6 +12,12 @@ void ServerOptions::addTo(QCommandLineParser& parser) const
     parser.addOption(privateServer);
     parser.addOption(timeout);
     parser.addOption(allowRemote);
+    tlsOptions.addTo(parser);
+}
+
+bool ServerOptions::endpoint(const QCommandLineParser& parser, RedisEndpoint* endpoint, QString* why) const
+{
+    return RedisEndpoint::parse(parser.value(redis), tlsOptions.read(parser), endpoint, why);
 }
 
 int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* choice, bool firesRequests) const
@@ -26,6 +32,7 @@ int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* 
     }
     RedisServerChoice::Request request;
     request.url = parser.value(redis);
+    request.tls = tlsOptions.read(parser);
     request.allowSpawn = !parser.isSet(noSpawn);
     request.privateServer = parser.isSet(privateServer);
     if (request.privateServer && (!request.url.isEmpty() || !request.allowSpawn)) {

@@ -1,19 +1,21 @@
 #pragma once
 
 #include "redisserverchoice.h"
+#include "tlsoptions.h"
 
 #include <QCommandLineOption>
 
 class QCommandLineParser;
 
 // The options every command that talks to Redis shares: --redis, --no-spawn, --private, --timeout,
-// --allow-remote.
+// --allow-remote, and redis-cli's TLS options for a rediss:// URL.
 struct ServerOptions
 {
     QCommandLineOption redis {QStringLiteral("redis"),
-                              QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db] or "
-                                             "unix:///path/to.sock[?db=N]. Default: 127.0.0.1:6379 if a server "
-                                             "answers there, else a private redis-server."),
+                              QStringLiteral("Redis to use: redis://[[user]:password@]host[:port][/db], the same "
+                                             "with rediss:// for TLS, or unix:///path/to.sock[?db=N]. Default: "
+                                             "127.0.0.1:6379 if a server answers there, else a private "
+                                             "redis-server."),
                               QStringLiteral("URL")};
     QCommandLineOption noSpawn {QStringLiteral("no-spawn"),
                                 QStringLiteral("Never start a private redis-server; fail if none answers.")};
@@ -26,7 +28,11 @@ struct ServerOptions
                                     QStringLiteral("Allow firing requests at a server that is not on this machine "
                                                    "(not loopback, not a unix socket).")};
 
+    TlsOptions tlsOptions;
+
     void addTo(QCommandLineParser& parser) const;
+    // --redis with the TLS options, checked before any connection; false with *why (a usage error).
+    bool endpoint(const QCommandLineParser& parser, RedisEndpoint* endpoint, QString* why) const;
     // Resolves the server and reports it on stderr. Returns an exit code: 0 when connected.
     int resolve(const QCommandLineParser& parser, RedisServerChoice* choice, bool firesRequests) const;
 };

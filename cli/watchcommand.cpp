@@ -203,7 +203,7 @@ int runWatchCommand(const QStringList& arguments)
         // Refused before any connection or name lookup, as run refuses it.
         RedisEndpoint endpoint;
         QString why;
-        if (!RedisEndpoint::parse(parser.value(server.redis), &endpoint, &why)) {
+        if (!server.endpoint(parser, &endpoint, &why)) {
             err << "zsetlab-cli watch: --redis: " << why << '\n';
             return ExitUsage;
         }

@@ -21,28 +21,13 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(PrivateRedisCluster)
 };
 
-// True when nothing listens on 127.0.0.1:port (a bind would succeed).
-bool portIsFree(int port)
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return false;
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(quint16(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    ::close(fd);
-    return free;
-}
-
 // A port whose cluster bus port (+10000) is free as well. Another program may take it before
 // the node binds it: the node then fails to start and the caller tries another.
 int freePortPair()
 {
     for (int attempt = 0; attempt < 200; ++attempt) {
         const int port = int(QRandomGenerator::global()->bounded(20000, 45000));
-        if (portIsFree(port) && portIsFree(port + 10000))
+        if (PrivateRedisServer::loopbackPortIsFree(port) && PrivateRedisServer::loopbackPortIsFree(port + 10000))
             return port;
     }
     return 0;

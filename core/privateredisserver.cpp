@@ -1,6 +1,7 @@
 #include "privateredisserver.h"
 
 #include "redisconnection.h"
+#include "tlscertificates.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -9,8 +10,13 @@
 #include <QStandardPaths>
 #include <QThread>
 
+#include <QRandomGenerator>
+
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace {
@@ -31,10 +37,121 @@ rm -rf "$dir"
 )sh";
 } // namespace
 
-PrivateRedisServer::PrivateRedisServer(QStringList extraArguments, QByteArray configLines)
+PrivateRedisServer::PrivateRedisServer(QStringList extraArguments, QByteArray configLines, PrivateTls tls)
     : m_extraArguments(std::move(extraArguments))
     , m_configLines(std::move(configLines))
+    , m_tls(std::move(tls))
 { }
+
+bool PrivateRedisServer::loopbackPortIsFree(int port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(quint16(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    ::close(fd);
+    return free;
+}
+
+QString PrivateRedisServer::tlsFolder() const
+{
+    return m_tls.enabled && !m_folder.isEmpty() ? m_folder + QStringLiteral("/tls") : QString();
+}
+
+QString PrivateRedisServer::caFile() const
+{
+    const QString folder = tlsFolder();
+    return folder.isEmpty() ? folder : folder + QStringLiteral("/ca.crt");
+}
+
+RedisEndpoint PrivateRedisServer::tlsEndpoint() const
+{
+    RedisEndpoint endpoint;
+    if (!m_tls.enabled || m_tlsPort == 0)
+        return endpoint;
+    endpoint.port = m_tlsPort;
+    endpoint.tls.enabled = true;
+    endpoint.tls.caFile = caFile();
+    if (m_tls.requireClientCertificate) {
+        endpoint.tls.certFile = tlsFolder() + QStringLiteral("/client.crt");
+        endpoint.tls.keyFile = tlsFolder() + QStringLiteral("/client.key");
+    }
+    return endpoint;
+}
+
+// The CA and the certificates, made once per server; a loopback port for TLS.
+bool PrivateRedisServer::prepareTls()
+{
+    if (!m_tls.enabled || m_certificates)
+        return true;
+    auto certificates = std::make_unique<TlsCertificates>();
+    QString why;
+    TlsCertificates::Pair server, client;
+    if (certificates->createAuthority(QStringLiteral("zsetlab throw-away CA"), &why))
+        server = certificates->issue(QStringLiteral("zsetlab private redis-server"), m_tls.names, m_tls.validFrom,
+                                     m_tls.validUntil, false, &why);
+    if (server.isValid())
+        client = certificates->issue(QStringLiteral("zsetlab client"), {}, -3600, 30LL * 24 * 3600, true, &why);
+    if (!client.isValid()) {
+        m_error = Text::tr("Cannot make certificates for the private TLS server: %1").arg(why);
+        return false;
+    }
+    m_serverCertificate = server.certificate;
+    m_serverKey = server.key;
+    m_clientCertificate = client.certificate;
+    m_clientKey = client.key;
+    m_certificates = std::move(certificates);
+    for (int attempt = 0; attempt < 200 && m_tlsPort == 0; ++attempt) {
+        const int port = int(QRandomGenerator::global()->bounded(20000, 45000));
+        if (loopbackPortIsFree(port))
+            m_tlsPort = port;
+    }
+    if (m_tlsPort == 0) {
+        m_error = Text::tr("Found no free port on 127.0.0.1 for the private TLS server.");
+        return false;
+    }
+    return true;
+}
+
+bool PrivateRedisServer::writeTlsFiles()
+{
+    if (!m_tls.enabled)
+        return true;
+    const QString folder = tlsFolder();
+    QString why;
+    const bool written = QDir().mkpath(folder)
+        && TlsCertificates::write(caFile(), m_certificates->authority().certificate, &why)
+        && TlsCertificates::write(folder + QStringLiteral("/server.crt"), m_serverCertificate, &why)
+        && TlsCertificates::write(folder + QStringLiteral("/server.key"), m_serverKey, &why)
+        && TlsCertificates::write(folder + QStringLiteral("/client.crt"), m_clientCertificate, &why)
+        && TlsCertificates::write(folder + QStringLiteral("/client.key"), m_clientKey, &why);
+    if (!written)
+        m_error = Text::tr("Cannot write the private TLS server's certificates: %1").arg(why);
+    return written;
+}
+
+QStringList PrivateRedisServer::tlsArguments() const
+{
+    if (!m_tls.enabled)
+        return {};
+    const QString folder = tlsFolder();
+    return {QStringLiteral("--tls-port"),
+            QString::number(m_tlsPort),
+            QStringLiteral("--bind"),
+            QStringLiteral("127.0.0.1"),
+            QStringLiteral("--tls-cert-file"),
+            folder + QStringLiteral("/server.crt"),
+            QStringLiteral("--tls-key-file"),
+            folder + QStringLiteral("/server.key"),
+            QStringLiteral("--tls-ca-cert-file"),
+            caFile(),
+            QStringLiteral("--tls-auth-clients"),
+            m_tls.requireClientCertificate ? QStringLiteral("yes") : QStringLiteral("no")};
+}
 
 PrivateRedisServer::~PrivateRedisServer()
 {
@@ -92,6 +209,10 @@ bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
     }
     m_folder = m_dir->path();
     QFile::setPermissions(m_folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    if (!prepareTls()) {
+        stop();
+        return false;
+    }
     return launch(timeout);
 }
 
@@ -126,6 +247,10 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
         }
         configFile << file.fileName();
     }
+    if (!writeTlsFiles()) {
+        stop();
+        return false;
+    }
     QStringList arguments {QStringLiteral("-c"),
                            QString::fromLatin1(supervisorScript),
                            QStringLiteral("zsetlab-redis"),
@@ -147,7 +272,7 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
                            QStringLiteral("no"),
                            QStringLiteral("--logfile"),
                            m_folder + QStringLiteral("/redis.log")};
-    arguments << m_extraArguments;
+    arguments << tlsArguments() << m_extraArguments;
     const qsizetype serverAt = arguments.indexOf(server);
     for (qsizetype i = 0; i < configFile.size(); ++i)
         arguments.insert(serverAt + 1 + i, configFile[i]);

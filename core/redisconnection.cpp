@@ -1,14 +1,18 @@
 #include "redisconnection.h"
 
+#include "tlschannel.h"
+
 #include <hiredis/hiredis.h>
 
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <mutex>
+#include <poll.h>
 #include <sys/socket.h>
 
 namespace {
@@ -175,8 +179,15 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     }
     const timeval commandTimeout = toTimeval(options.commandTimeout);
     redisSetTimeout(m_context, commandTimeout);
+    m_commandTimeout = options.commandTimeout;
     if (endpoint.transport == RedisEndpoint::Transport::Tcp)
         redisEnableKeepAlive(m_context);
+    if (endpoint.transport == RedisEndpoint::Transport::Tcp && endpoint.tls.enabled) {
+        RedisError problem;
+        m_tls = TlsChannel::start(m_context->fd, endpoint, options.connectTimeout, &problem);
+        if (!m_tls)
+            return fail(problem.kind, problem.message);
+    }
 
     if (!endpoint.password.isEmpty()) {
         RedisArgs auth {QByteArrayLiteral("AUTH")};
@@ -185,6 +196,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         auth << endpoint.password.toUtf8();
         const RedisReply reply = command(auth);
         if (reply.isError()) {
+            if (failedOnTls())
+                return false;
             RedisError error = classifyReplyError(reply, endpoint);
             // Servers before 6.0 answer AUTH with two arguments with a syntax error.
             if (error.kind == RedisError::Kind::Server && !endpoint.user.isEmpty())
@@ -204,6 +217,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     if (endpoint.db != 0) {
         const RedisReply reply = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.db)});
         if (reply.isError()) {
+            if (failedOnTls())
+                return false;
             const RedisError error = classifyReplyError(reply, endpoint);
             if (error.kind != RedisError::Kind::Server)
                 return fail(error.kind, error.message);
@@ -217,7 +232,14 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
 
     const RedisReply info = command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
     if (info.isError()) {
-        const RedisError error = classifyReplyError(info, endpoint);
+        if (failedOnTls())
+            return false;
+        RedisError error = classifyReplyError(info, endpoint);
+        // A TLS port drops a client that speaks plain RESP to it.
+        if (error.kind == RedisError::Kind::ConnectionLost && endpoint.transport == RedisEndpoint::Transport::Tcp
+            && !endpoint.tls.enabled)
+            error.message
+                += QLatin1Char(' ') + Text::tr("If %1 is a TLS port, connect with rediss://.").arg(endpoint.address());
         if (info.isConnectionLost() && info.bytes().contains("timed out"))
             return fail(RedisError::Kind::Timeout,
                         Text::tr("%1 accepted the connection but did not answer within %2 ms. Is it a Redis "
@@ -235,6 +257,18 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     return true;
 }
 
+// True when a command of open() failed for a TLS reason, now in lastError(): a server that wants a
+// client certificate says so only at the first read after the handshake.
+bool RedisConnection::failedOnTls()
+{
+    if (!m_tls || m_tls->error().kind == RedisError::Kind::None
+        || m_tls->error().kind == RedisError::Kind::ConnectionLost)
+        return false;
+    const RedisError error = m_tls->error();
+    fail(error.kind, error.message);
+    return true;
+}
+
 void RedisConnection::close()
 {
     if (m_context) {
@@ -242,6 +276,10 @@ void RedisConnection::close()
             const std::lock_guard<std::mutex> lock(m_fdLock);
             m_fd = -1;
         }
+        m_tls.reset(); // before the socket it uses is closed
+        m_tlsOut.clear();
+        m_tlsOutSent = 0;
+        m_tlsFailure.clear();
         redisFree(m_context);
         m_context = nullptr;
     }
@@ -249,11 +287,13 @@ void RedisConnection::close()
 
 bool RedisConnection::isOpen() const
 {
-    return m_context && !m_context->err;
+    return m_context && !m_context->err && m_tlsFailure.isEmpty();
 }
 
 RedisReply RedisConnection::takeContextError() const
 {
+    if (!m_tlsFailure.isEmpty())
+        return RedisReply::connectionLost(m_tlsFailure);
     QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : Text::tr("not connected");
     if (why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive))
         why = Text::tr("timed out waiting for a reply");
@@ -281,11 +321,23 @@ bool RedisConnection::append(const RedisArgs& args)
         argv.push_back(arg.constData());
         lengths.push_back(static_cast<size_t>(arg.size()));
     }
+    if (m_tls) {
+        char* formatted = nullptr;
+        const int length
+            = redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()), argv.data(), lengths.data());
+        if (length < 0)
+            return false;
+        m_tlsOut.append(formatted, length);
+        redisFreeCommand(formatted);
+        return true;
+    }
     return redisAppendCommandArgv(m_context, static_cast<int>(argv.size()), argv.data(), lengths.data()) == REDIS_OK;
 }
 
 RedisReply RedisConnection::readReply()
 {
+    if (m_tls) // replies already read come first, even from a server that has closed since
+        return readReplyTls();
     if (!isOpen())
         return takeContextError();
     void* raw = nullptr;
@@ -310,6 +362,8 @@ bool RedisConnection::setNonBlocking()
 {
     if (!isOpen())
         return false;
+    if (m_tls)
+        return true; // a TLS socket is always non-blocking; readReply() polls it
     const int flags = ::fcntl(m_context->fd, F_GETFL);
     if (flags < 0 || ::fcntl(m_context->fd, F_SETFL, flags | O_NONBLOCK) < 0)
         return false;
@@ -324,6 +378,8 @@ int RedisConnection::socket() const
 
 bool RedisConnection::flush(bool* allWritten)
 {
+    if (m_tls)
+        return isOpen() && flushTls(allWritten);
     int done = 0;
     if (!isOpen() || redisBufferWrite(m_context, &done) != REDIS_OK)
         return false;
@@ -333,6 +389,8 @@ bool RedisConnection::flush(bool* allWritten)
 
 bool RedisConnection::readAvailable()
 {
+    if (m_tls)
+        return isOpen() && readTls();
     return isOpen() && redisBufferRead(m_context) == REDIS_OK;
 }
 
@@ -356,6 +414,78 @@ QString RedisConnection::failureText() const
 
 void RedisConnection::setCommandTimeout(std::chrono::milliseconds timeout)
 {
+    m_commandTimeout = timeout;
     if (m_context)
         redisSetTimeout(m_context, toTimeval(timeout));
+}
+
+bool RedisConnection::flushTls(bool* allWritten)
+{
+    while (m_tlsOutSent < m_tlsOut.size()) {
+        qint64 written = 0;
+        const auto result = m_tls->write(m_tlsOut.constData() + m_tlsOutSent, m_tlsOut.size() - m_tlsOutSent, &written);
+        if (result == TlsChannel::Result::WouldBlock)
+            break;
+        if (result != TlsChannel::Result::Done) {
+            m_tlsFailure = m_tls->error().message;
+            return false;
+        }
+        m_tlsOutSent += written;
+    }
+    *allWritten = m_tlsOutSent == m_tlsOut.size();
+    if (*allWritten) {
+        m_tlsOut.resize(0); // keeps its capacity for the next batch
+        m_tlsOutSent = 0;
+    }
+    return true;
+}
+
+bool RedisConnection::readTls()
+{
+    // Until the socket is drained: decrypted bytes left inside TLS would wake no poll(). A bound
+    // keeps a fast stream (MONITOR) from holding the caller, stopping only where TLS holds nothing.
+    // Replies read before the server closed stay to be taken: the failure shows at the next call.
+    char buffer[16 * 1024];
+    bool fed = false;
+    for (int round = 0;; ++round) {
+        qint64 got = 0;
+        const auto result = m_tls->read(buffer, sizeof buffer, &got);
+        if (result == TlsChannel::Result::WouldBlock)
+            return true;
+        if (result != TlsChannel::Result::Done) {
+            m_tlsFailure = m_tls->error().message;
+            return fed;
+        }
+        if (redisReaderFeed(m_context->reader, buffer, size_t(got)) != REDIS_OK) {
+            m_tlsFailure = Text::tr("the reply could not be read");
+            return false;
+        }
+        fed = true;
+        if (round >= 64 && !m_tls->hasBufferedInput())
+            return true;
+    }
+}
+
+RedisReply RedisConnection::readReplyTls()
+{
+    while (true) {
+        RedisReply reply;
+        if (nextReply(&reply))
+            return reply;
+        if (!isOpen())
+            return takeContextError();
+        bool allWritten = false;
+        if (!flushTls(&allWritten))
+            return takeContextError();
+        pollfd wait {m_context->fd, short(POLLIN | (allWritten ? 0 : POLLOUT)), 0};
+        const int ready = ::poll(&wait, 1, int(m_commandTimeout.count()));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0) {
+            m_tlsFailure = Text::tr("timed out waiting for a reply");
+            return takeContextError();
+        }
+        if (wait.revents & (POLLIN | POLLHUP | POLLERR))
+            readTls(); // a failure shows once the replies read before it are taken
+    }
 }

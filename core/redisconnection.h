@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redisendpoint.h"
+#include "rediserror.h"
 #include "redisreply.h"
 
 #include <QString>
@@ -10,35 +11,12 @@
 #include <mutex>
 
 struct redisContext;
+class TlsChannel;
 
 struct ConnectOptions
 {
     std::chrono::milliseconds connectTimeout {2000};
     std::chrono::milliseconds commandTimeout {2000};
-};
-
-// Why a connection could not be made or used, with a message that says what to do.
-struct RedisError
-{
-    enum class Kind {
-        None,
-        BadUrl,
-        Refused,
-        UnknownHost,
-        NoSocket,
-        Timeout,
-        PasswordRequired,
-        WrongPassword,
-        NoPermission,
-        BadDatabase,
-        TooOld,
-        ConnectionLost,
-        Server,
-    };
-    Kind kind = Kind::None;
-    QString message;
-
-    bool isError() const { return kind != Kind::None; }
 };
 
 // What INFO server said about the server.
@@ -57,7 +35,9 @@ struct ServerInfo
     static ServerInfo parse(const QByteArray& infoServerText);
 };
 
-// One blocking hiredis connection. Not thread-safe: one per thread (hiredis contexts are not
+// One connection to Redis over TCP, TLS (rediss://) or a unix socket: hiredis formats commands
+// and parses replies; hiredis moves the bytes of a plain connection, TlsChannel those of a TLS one,
+// and nothing outside this class knows which it has. Not thread-safe: one per thread (hiredis contexts are not
 // shareable). interrupt() is the one call allowed from another thread.
 class RedisConnection
 {
@@ -101,8 +81,19 @@ public:
 private:
     RedisReply takeContextError() const;
     bool fail(RedisError::Kind kind, const QString& message);
+    bool failedOnTls();
+    bool flushTls(bool* allWritten);
+    bool readTls();
+    RedisReply readReplyTls();
 
     redisContext* m_context = nullptr;
+    // A TLS connection: the channel, the commands formatted but not yet written, and why the
+    // channel failed (empty while it works).
+    std::unique_ptr<TlsChannel> m_tls;
+    QByteArray m_tlsOut;
+    qsizetype m_tlsOutSent = 0;
+    QString m_tlsFailure;
+    std::chrono::milliseconds m_commandTimeout {2000};
     // The socket as interrupt() sees it from other threads. close() clears it under the lock
     // before the socket is closed, so interrupt() never shuts down a number the system has
     // already given to another file.

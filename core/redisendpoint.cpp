@@ -43,19 +43,18 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
             error,
             Text::tr("\"%1\" is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.").arg(text));
     const QString scheme = text.left(schemeEnd).toLower();
-    if (scheme == QLatin1String("rediss"))
+    if (scheme != QLatin1String("redis") && scheme != QLatin1String("rediss") && scheme != QLatin1String("unix"))
         return fail(error,
-                    Text::tr("TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no "
-                             "TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://."));
-    if (scheme != QLatin1String("redis") && scheme != QLatin1String("unix"))
-        return fail(error,
-                    Text::tr("Unknown scheme \"%1://\": use redis:// for TCP or unix:// for a socket.").arg(scheme));
+                    Text::tr("Unknown scheme \"%1://\": use redis:// for TCP, rediss:// for TLS or unix:// for a "
+                             "socket.")
+                        .arg(scheme));
 
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid())
         return fail(error, Text::tr("The URL \"%1\" is malformed: %2.").arg(text, url.errorString()));
 
     RedisEndpoint result;
+    result.tls.enabled = scheme == QLatin1String("rediss");
     result.user = url.userName(QUrl::FullyDecoded);
     result.password = url.password(QUrl::FullyDecoded);
     if (!result.user.isEmpty() && result.password.isEmpty())
@@ -116,6 +115,45 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
     return true;
 }
 
+bool RedisEndpoint::parse(const QString& url, const TlsSettings& options, RedisEndpoint* endpoint, QString* error)
+{
+    RedisEndpoint result;
+    if (!parse(url, &result, error))
+        return false;
+    if (options.hasOptions() && !result.tls.enabled)
+        return fail(error,
+                    Text::tr("The TLS options (CA, client certificate, SNI, insecure) go with a rediss:// URL: "
+                             "write rediss://%1 for a server that speaks TLS.")
+                        .arg(result.transport == Transport::Unix ? QStringLiteral("host:port") : result.address()));
+    if (!options.certFile.isEmpty() != !options.keyFile.isEmpty())
+        return fail(error,
+                    Text::tr("A client certificate needs its key and the key its certificate: give both "
+                             "--tls-cert FILE and --tls-key FILE."));
+    if (result.tls.enabled) {
+        result.tls = options;
+        result.tls.enabled = true;
+    }
+    if (endpoint)
+        *endpoint = result;
+    return true;
+}
+
+bool TlsSettings::hasOptions() const
+{
+    return !caFile.isEmpty() || !certFile.isEmpty() || !keyFile.isEmpty() || !serverName.isEmpty() || insecure;
+}
+
+QString TlsSettings::expectedName(const QString& host) const
+{
+    return serverName.isEmpty() ? host : serverName;
+}
+
+bool TlsSettings::operator==(const TlsSettings& other) const
+{
+    return enabled == other.enabled && caFile == other.caFile && certFile == other.certFile && keyFile == other.keyFile
+        && serverName == other.serverName && insecure == other.insecure;
+}
+
 RedisEndpoint RedisEndpoint::unixSocket(const QString& path)
 {
     RedisEndpoint endpoint;
@@ -156,7 +194,7 @@ QString RedisEndpoint::displayUrl() const
         if (db != 0)
             url.setQuery(QStringLiteral("db=%1").arg(db));
     } else {
-        url.setScheme(QStringLiteral("redis"));
+        url.setScheme(tls.enabled ? QStringLiteral("rediss") : QStringLiteral("redis"));
         url.setHost(host);
         url.setPort(port);
         if (db != 0)
@@ -207,6 +245,6 @@ bool RedisEndpoint::isLocal() const
 
 bool RedisEndpoint::operator==(const RedisEndpoint& other) const
 {
-    return transport == other.transport && host == other.host && port == other.port && socketPath == other.socketPath
-        && user == other.user && password == other.password && db == other.db;
+    return transport == other.transport && tls == other.tls && host == other.host && port == other.port
+        && socketPath == other.socketPath && user == other.user && password == other.password && db == other.db;
 }

@@ -13,13 +13,30 @@ bool RedisServerChoice::connectTo(const RedisEndpoint& endpoint)
     return true;
 }
 
+bool RedisServerChoice::endpointOf(const Request& request, RedisEndpoint* endpoint, QString* why)
+{
+    return RedisEndpoint::parse(request.url, request.tls, endpoint, why);
+}
+
+namespace {
+// TLS options without a URL: no server of this machine's own choosing (6379, a private one)
+// speaks TLS.
+QString tlsWithoutUrl(const RedisServerChoice::Request& request)
+{
+    if (!request.url.trimmed().isEmpty() || !request.tls.hasOptions())
+        return {};
+    return QStringLiteral("The TLS options (CA, client certificate, SNI, insecure) go with a rediss:// URL: give "
+                          "--redis rediss://host:port.");
+}
+} // namespace
+
 QString RedisServerChoice::refusalBeforeConnecting(const Request& request, bool allowRemote)
 {
     if (request.url.trimmed().isEmpty())
-        return {}; // this machine: 6379 or a private server
+        return tlsWithoutUrl(request); // this machine: 6379 or a private server
     RedisEndpoint endpoint;
     QString why;
-    if (!RedisEndpoint::parse(request.url, &endpoint, &why))
+    if (!endpointOf(request, &endpoint, &why))
         return QStringLiteral("--redis: ") + why;
     // By the URL's text alone: resolving the name would already reach out to the network.
     if (!endpoint.isLocal() && !allowRemote)
@@ -34,11 +51,15 @@ bool RedisServerChoice::resolve(const Request& request)
     m_private.reset();
     m_options = request.options;
     m_error = {};
+    if (const QString problem = tlsWithoutUrl(request); !problem.isEmpty()) {
+        m_error = {RedisError::Kind::BadUrl, problem};
+        return false;
+    }
 
     if (!request.url.trimmed().isEmpty()) {
         RedisEndpoint endpoint;
         QString why;
-        if (!RedisEndpoint::parse(request.url, &endpoint, &why)) {
+        if (!endpointOf(request, &endpoint, &why)) {
             m_error = {RedisError::Kind::BadUrl, why};
             return false;
         }

@@ -15,6 +15,7 @@ public:
     struct Request
     {
         QString url; // empty: try redis://127.0.0.1:6379, then a private server
+        TlsSettings tls; // the TLS options beside a rediss:// url
         bool allowSpawn = true;
         // Start a private server without looking at 6379: a clean, empty Redis (for a class).
         bool privateServer = false;
@@ -26,6 +27,8 @@ public:
     // is not on this machine is loaded only with the user's consent (allowRemote). Empty when the
     // request may be resolved; else what is wrong and what to do, a usage error.
     static QString refusalBeforeConnecting(const Request& request, bool allowRemote);
+    // The server a request names (its url with its TLS options); false with *why when they are wrong.
+    static bool endpointOf(const Request& request, RedisEndpoint* endpoint, QString* why);
 
     // Resolves the request; false with error() when no server can be used.
     bool resolve(const Request& request);

@@ -349,6 +349,13 @@ bool ScriptDebugger::start(const LimiterScript& script, const RedisArgs& keys, c
                          "keys (\"%1...\"); use the forked mode for %2.")
                           .arg(QLatin1String(ZsetKeys::prefix), QString::fromUtf8(key));
     }
+    // Redis forks with the client's TLS session and the parent then closes its copy, sending the
+    // client a close_notify: the session ends before the first step (redis-cli --ldb fails alike).
+    if (refusal.isEmpty() && mode == Mode::Forked && m_endpoint.tls.enabled)
+        refusal = tr("Redis cannot run a forked debugging session over TLS: the server ends the TLS session "
+                     "when it forks (redis-cli --ldb fails the same way). Choose the synchronous mode (it keeps "
+                     "the script's writes, on zsetlab's own keys), or connect to the server's plain port or "
+                     "unix socket.");
     if (keys.isEmpty() && refusal.isEmpty())
         refusal = tr("The debugger takes keys of 1 to %1 bytes.").arg(ldbMaxArgument);
     if (!refusal.isEmpty()) {

@@ -38,7 +38,7 @@ void ServerSession::connectTo(const RedisServerChoice::Request& request)
     } else if (!request.url.trimmed().isEmpty()) {
         RedisEndpoint endpoint;
         QString why;
-        if (!RedisEndpoint::parse(request.url, &endpoint, &why)) {
+        if (!RedisServerChoice::endpointOf(request, &endpoint, &why)) {
             m_lastError = why;
             setState(State::Disconnected);
             emit failed(why);

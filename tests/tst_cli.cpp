@@ -61,7 +61,11 @@ void TestCli::usageErrors_data()
     QTest::newRow("strategy and script") << args({"run", "--strategy", "now", "--script", "x.lua"}) << "either";
     QTest::newRow("negative limit") << args({"run", "--limit", "-3"}) << "--limit";
     QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
-    QTest::newRow("tls url") << args({"run", "--redis", "rediss://127.0.0.1"}) << "TLS";
+    QTest::newRow("tls options with redis://")
+        << args({"run", "--redis", "redis://127.0.0.1", "--tls-ca", "/ca.pem"}) << "rediss://127.0.0.1:6379";
+    QTest::newRow("tls options without --redis") << args({"run", "--insecure"}) << "rediss://host:port";
+    QTest::newRow("tls certificate without its key")
+        << args({"run", "--redis", "rediss://127.0.0.1", "--tls-cert", "/me.crt"}) << "--tls-key";
     QTest::newRow("--reuse-key without --key") << args({"run", "--reuse-key"}) << "--reuse-key goes with --key";
     // Issue #20: control characters were echoed raw, and bytes that are not UTF-8 became U+FFFD.
     QTest::newRow("--key with an escape sequence") << args({"run", "--key", "a\x1b[2Jb"}) << "--key: ";

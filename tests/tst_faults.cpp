@@ -1,7 +1,8 @@
 // What a burst does when the server fails under it: killed, restarted, paused, out of memory,
 // refusing a permission. Each test starts a redis-server of its own (it kills, pauses or
 // reconfigures it) and checks the engine and the CLI: the fault is reported promptly, the partial
-// log stays whole, and the run goes on or ends as the user chose.
+// log stays whole, and the run goes on or ends as the user chose. Killed, restarted and paused
+// servers are tested over a unix socket and over TLS (rediss://) alike.
 #include "burstengine.h"
 #include "limitercatalog.h"
 #include "redisconnection.h"
@@ -47,6 +48,32 @@ BurstPlan pacedPlan(const QString& strategy, int requests, const char* pace)
     Q_ASSERT(parsed);
     Q_UNUSED(parsed);
     return plan;
+}
+
+PrivateTls tlsIf(bool tls)
+{
+    PrivateTls settings;
+    settings.enabled = tls;
+    return settings;
+}
+
+// Where the run goes: the server's unix socket, or its TLS port.
+RedisEndpoint target(const PrivateRedisServer& server, bool tls)
+{
+    return tls ? server.tlsEndpoint() : server.endpoint();
+}
+
+QStringList redisArgs(const PrivateRedisServer& server, bool tls)
+{
+    if (!tls)
+        return {QStringLiteral("--redis"), server.endpoint().displayUrl()};
+    return {QStringLiteral("--redis"), server.tlsEndpoint().displayUrl(), QStringLiteral("--tls-ca"), server.caFile()};
+}
+
+void addTransportRows(const char* name)
+{
+    QTest::newRow(qPrintable(QString::fromLatin1(name) + QStringLiteral(", unix socket"))) << false;
+    QTest::newRow(qPrintable(QString::fromLatin1(name) + QStringLiteral(", TLS"))) << true;
 }
 
 void signalServer(const PrivateRedisServer& server, int signal)
@@ -129,6 +156,7 @@ private slots:
     void initTestCase();
     void killedServerIsReportedWithinASecond_data();
     void killedServerIsReportedWithinASecond();
+    void restartedServerLetsTheRunGoOn_data();
     void restartedServerLetsTheRunGoOn();
     void killedConnectionsLeaveNoRunKeys();
     void outOfMemoryCountsErrors_data();
@@ -140,7 +168,9 @@ private slots:
     void cliExitsThreeWithThePartialSummaryWhenKilled();
     void cliHonoursTheTimeoutOnAPausedServer_data();
     void cliHonoursTheTimeoutOnAPausedServer();
+    void cliGoesOnAfterAPause_data();
     void cliGoesOnAfterAPause();
+    void cliGoesOnAfterARestart_data();
     void cliGoesOnAfterARestart();
     void cliOutOfMemory();
     void cliPermissionAndPassword();
@@ -157,14 +187,18 @@ void TestFaults::initTestCase()
 void TestFaults::killedServerIsReportedWithinASecond_data()
 {
     QTest::addColumn<int>("reconnectForMs");
-    QTest::newRow("giving up at once") << 0;
-    QTest::newRow("after 400 ms of trying again") << 400;
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("giving up at once") << 0 << false;
+    QTest::newRow("after 400 ms of trying again") << 400 << false;
+    QTest::newRow("giving up at once, TLS") << 0 << true;
+    QTest::newRow("after 400 ms of trying again, TLS") << 400 << true;
 }
 
 void TestFaults::killedServerIsReportedWithinASecond()
 {
     QFETCH(int, reconnectForMs);
-    PrivateRedisServer server;
+    QFETCH(bool, tls);
+    PrivateRedisServer server({}, {}, tlsIf(tls));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
     BurstPlan plan = pacedPlan(QStringLiteral("now"), 100000, "interval:200"); // 20 s
@@ -174,7 +208,7 @@ void TestFaults::killedServerIsReportedWithinASecond()
     QSignalSpy lost(&engine, &BurstEngine::connectionLost);
     QSignalSpy failed(&engine, &BurstEngine::failed);
     QSignalSpy finished(&engine, &BurstEngine::finished);
-    QVERIFY(engine.start(server.endpoint(), plan));
+    QVERIFY(engine.start(target(server, tls), plan));
     QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 200, 20000);
 
     signalServer(server, SIGKILL);
@@ -228,9 +262,16 @@ void TestFaults::killedConnectionsLeaveNoRunKeys()
     QCOMPARE(admin.command({"EXISTS", key, key + ":seq"}).toInteger(), 0LL);
 }
 
+void TestFaults::restartedServerLetsTheRunGoOn_data()
+{
+    QTest::addColumn<bool>("tls");
+    addTransportRows("restarted");
+}
+
 void TestFaults::restartedServerLetsTheRunGoOn()
 {
-    PrivateRedisServer server;
+    QFETCH(bool, tls);
+    PrivateRedisServer server({}, {}, tlsIf(tls));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     BurstEngine engine;
     BurstPlan plan = pacedPlan(QStringLiteral("request-id"), 4000, "interval:500"); // 2 s
@@ -239,7 +280,7 @@ void TestFaults::restartedServerLetsTheRunGoOn()
     QSignalSpy lost(&engine, &BurstEngine::connectionLost);
     QSignalSpy restored(&engine, &BurstEngine::connectionRestored);
     QSignalSpy finished(&engine, &BurstEngine::finished);
-    QVERIFY(engine.start(server.endpoint(), plan));
+    QVERIFY(engine.start(target(server, tls), plan));
     QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 500, 20000);
 
     signalServer(server, SIGKILL);
@@ -427,8 +468,11 @@ void TestFaults::cliHonoursTheTimeoutOnAPausedServer_data()
 {
     QTest::addColumn<int>("reconnectForMs");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("no retry window: fails at the timeout") << 0 << QStringLiteral("300 ms");
-    QTest::newRow("paused past the retry window") << 1500 << QStringLiteral("did not come back within 1.5 s");
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("no retry window: fails at the timeout") << 0 << QStringLiteral("300 ms") << false;
+    QTest::newRow("paused past the retry window") << 1500 << QStringLiteral("did not come back within 1.5 s") << false;
+    QTest::newRow("no retry window, TLS") << 0 << QStringLiteral("300 ms") << true;
+    QTest::newRow("past the retry window, TLS") << 1500 << QStringLiteral("did not come back within 1.5 s") << true;
 }
 
 void TestFaults::cliHonoursTheTimeoutOnAPausedServer()
@@ -437,14 +481,15 @@ void TestFaults::cliHonoursTheTimeoutOnAPausedServer()
         QSKIP("ZSETLAB_CLI is not set (run through ctest)");
     QFETCH(int, reconnectForMs);
     QFETCH(QString, expected);
-    PrivateRedisServer server;
+    QFETCH(bool, tls);
+    PrivateRedisServer server({}, {}, tlsIf(tls));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     CliRun cli;
-    cli.start(cliArgs({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                       QStringLiteral("--timeout"), QStringLiteral("300"), QStringLiteral("--reconnect-for"),
-                       QString::number(reconnectForMs), QStringLiteral("--pace"), QStringLiteral("interval:500"),
-                       QStringLiteral("--requests"), QStringLiteral("100000"), QStringLiteral("--key"),
-                       QStringLiteral("faults-paused"), QStringLiteral("--json")}));
+    cli.start(cliArgs({QStringLiteral("run")}) + redisArgs(server, tls)
+              + cliArgs({QStringLiteral("--timeout"), QStringLiteral("300"), QStringLiteral("--reconnect-for"),
+                         QString::number(reconnectForMs), QStringLiteral("--pace"), QStringLiteral("interval:500"),
+                         QStringLiteral("--requests"), QStringLiteral("100000"), QStringLiteral("--key"),
+                         QStringLiteral("faults-paused"), QStringLiteral("--json")}));
     QTRY_VERIFY_WITH_TIMEOUT(zcard(server, "zsetlab:faults-paused") >= 100, 20000);
 
     signalServer(server, SIGSTOP);
@@ -468,19 +513,26 @@ void TestFaults::cliHonoursTheTimeoutOnAPausedServer()
     QVERIFY2(cli.err.contains("300 ms"), cli.err.constData());
 }
 
+void TestFaults::cliGoesOnAfterAPause_data()
+{
+    QTest::addColumn<bool>("tls");
+    addTransportRows("paused");
+}
+
 void TestFaults::cliGoesOnAfterAPause()
 {
     if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
         QSKIP("ZSETLAB_CLI is not set (run through ctest)");
-    PrivateRedisServer server;
+    QFETCH(bool, tls);
+    PrivateRedisServer server({}, {}, tlsIf(tls));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     CliRun cli;
-    cli.start(cliArgs({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                       QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--timeout"),
-                       QStringLiteral("300"), QStringLiteral("--reconnect-for"), QStringLiteral("20000"),
-                       QStringLiteral("--pace"), QStringLiteral("interval:500"), QStringLiteral("--requests"),
-                       QStringLiteral("3000"), QStringLiteral("--key"), QStringLiteral("faults-pause"),
-                       QStringLiteral("--json")}));
+    cli.start(cliArgs({QStringLiteral("run")}) + redisArgs(server, tls)
+              + cliArgs({QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--timeout"),
+                         QStringLiteral("300"), QStringLiteral("--reconnect-for"), QStringLiteral("20000"),
+                         QStringLiteral("--pace"), QStringLiteral("interval:500"), QStringLiteral("--requests"),
+                         QStringLiteral("3000"), QStringLiteral("--key"), QStringLiteral("faults-pause"),
+                         QStringLiteral("--json")}));
     QTRY_VERIFY_WITH_TIMEOUT(zcard(server, "zsetlab:faults-pause") >= 100, 20000);
 
     // Paused past the command timeout (SIGSTOP, as a debugger or a swapping host would), then resumed
@@ -500,17 +552,24 @@ void TestFaults::cliGoesOnAfterAPause()
              3000);
 }
 
+void TestFaults::cliGoesOnAfterARestart_data()
+{
+    QTest::addColumn<bool>("tls");
+    addTransportRows("restarted");
+}
+
 void TestFaults::cliGoesOnAfterARestart()
 {
     if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
         QSKIP("ZSETLAB_CLI is not set (run through ctest)");
-    PrivateRedisServer server;
+    QFETCH(bool, tls);
+    PrivateRedisServer server({}, {}, tlsIf(tls));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     CliRun cli;
-    cli.start(cliArgs({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                       QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--pace"),
-                       QStringLiteral("interval:500"), QStringLiteral("--requests"), QStringLiteral("3000"),
-                       QStringLiteral("--key"), QStringLiteral("faults-restart"), QStringLiteral("--json")}));
+    cli.start(cliArgs({QStringLiteral("run")}) + redisArgs(server, tls)
+              + cliArgs({QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--pace"),
+                         QStringLiteral("interval:500"), QStringLiteral("--requests"), QStringLiteral("3000"),
+                         QStringLiteral("--key"), QStringLiteral("faults-restart"), QStringLiteral("--json")}));
     QTRY_VERIFY_WITH_TIMEOUT(zcard(server, "zsetlab:faults-restart") >= 100, 20000);
 
     signalServer(server, SIGKILL);

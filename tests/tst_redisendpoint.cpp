@@ -14,6 +14,9 @@ private slots:
     void socketPathUpToTheKernelsLimitIsTaken();
     void connectionRefusesAPathItWouldCutShort();
     void masksThePasswordWhenShown();
+    void takesTlsUrlsAndOptions();
+    void refusesTlsOptionsThatDoNotFit_data();
+    void refusesTlsOptionsThatDoNotFit();
     void knowsWhatIsLocal_data();
     void knowsWhatIsLocal();
 };
@@ -92,8 +95,6 @@ void TestRedisEndpoint::refusesBadUrls_data()
                            << "No Redis URL";
     QTest::newRow("no scheme") << "localhost:6379"
                                << "not a Redis URL";
-    QTest::newRow("tls") << "rediss://host:6380"
-                         << "TLS";
     QTest::newRow("http") << "http://host"
                           << "Unknown scheme";
     QTest::newRow("no host") << "redis://:6379"
@@ -169,6 +170,85 @@ void TestRedisEndpoint::masksThePasswordWhenShown()
              QStringLiteral("unix:///tmp/x.sock"));
 }
 
+void TestRedisEndpoint::takesTlsUrlsAndOptions()
+{
+    RedisEndpoint endpoint;
+    QString error;
+    QVERIFY2(RedisEndpoint::parse(QStringLiteral("rediss://:pw@cache.example.com:6380/2"), &endpoint, &error),
+             qPrintable(error));
+    QVERIFY(endpoint.tls.enabled);
+    QVERIFY(!endpoint.tls.hasOptions()); // the system's CAs, names checked
+    QCOMPARE(endpoint.host, QStringLiteral("cache.example.com"));
+    QCOMPARE(endpoint.port, 6380);
+    QCOMPARE(endpoint.db, 2);
+    QCOMPARE(endpoint.displayUrl(), QStringLiteral("rediss://:***@cache.example.com:6380/2"));
+    QCOMPARE(endpoint.tls.expectedName(endpoint.host), QStringLiteral("cache.example.com"));
+
+    TlsSettings options;
+    options.caFile = QStringLiteral("/etc/ca.pem");
+    options.certFile = QStringLiteral("/etc/me.crt");
+    options.keyFile = QStringLiteral("/etc/me.key");
+    options.serverName = QStringLiteral("redis.internal");
+    QVERIFY2(RedisEndpoint::parse(QStringLiteral("rediss://10.0.0.5:6380"), options, &endpoint, &error),
+             qPrintable(error));
+    QVERIFY(endpoint.tls.enabled);
+    QCOMPARE(endpoint.tls.caFile, options.caFile);
+    QCOMPARE(endpoint.tls.keyFile, options.keyFile);
+    QCOMPARE(endpoint.tls.expectedName(endpoint.host), QStringLiteral("redis.internal"));
+
+    // A plain URL stays plain; two endpoints differing in TLS alone are different servers to use.
+    RedisEndpoint plain;
+    QVERIFY(RedisEndpoint::parse(QStringLiteral("redis://10.0.0.5:6380"), &plain, &error));
+    QVERIFY(!plain.tls.enabled);
+    QVERIFY(!(plain == endpoint));
+}
+
+void TestRedisEndpoint::refusesTlsOptionsThatDoNotFit_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("ca");
+    QTest::addColumn<QString>("cert");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("a CA with redis://") << "redis://127.0.0.1:6380"
+                                        << "/ca.pem"
+                                        << ""
+                                        << ""
+                                        << "rediss://127.0.0.1:6380";
+    QTest::newRow("a CA with a socket") << "unix:///tmp/r.sock"
+                                        << "/ca.pem"
+                                        << ""
+                                        << ""
+                                        << "rediss://";
+    QTest::newRow("a certificate without its key") << "rediss://127.0.0.1"
+                                                   << ""
+                                                   << "/me.crt"
+                                                   << ""
+                                                   << "--tls-key";
+    QTest::newRow("a key without its certificate") << "rediss://127.0.0.1"
+                                                   << ""
+                                                   << ""
+                                                   << "/me.key"
+                                                   << "--tls-cert";
+}
+
+void TestRedisEndpoint::refusesTlsOptionsThatDoNotFit()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, ca);
+    QFETCH(QString, cert);
+    QFETCH(QString, key);
+    QFETCH(QString, messagePart);
+    TlsSettings options;
+    options.caFile = ca;
+    options.certFile = cert;
+    options.keyFile = key;
+    RedisEndpoint endpoint;
+    QString error;
+    QVERIFY(!RedisEndpoint::parse(url, options, &endpoint, &error));
+    QVERIFY2(error.contains(messagePart), qPrintable(error));
+}
+
 void TestRedisEndpoint::knowsWhatIsLocal_data()
 {
     QTest::addColumn<QString>("url");
@@ -177,6 +257,7 @@ void TestRedisEndpoint::knowsWhatIsLocal_data()
     QTest::newRow("loopback range") << "redis://127.3.4.5" << true;
     QTest::newRow("localhost") << "redis://LocalHost:6380" << true;
     QTest::newRow("ipv6 loopback") << "redis://[::1]" << true;
+    QTest::newRow("tls loopback") << "rediss://127.0.0.1:6380" << true;
     QTest::newRow("unix socket") << "unix:///tmp/r.sock" << true;
     QTest::newRow("private network") << "redis://192.168.1.10" << false;
     QTest::newRow("name") << "redis://cache.example.com" << false;
