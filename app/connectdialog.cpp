@@ -27,6 +27,7 @@ ConnectDialog::ConnectDialog(const RedisServerChoice::Request& current, QWidget*
     auto* urlPage = new QWidget(m_tabs);
     auto* urlForm = new QFormLayout(urlPage);
     m_url = new QLineEdit(current.url, urlPage);
+    m_url->setObjectName(QStringLiteral("url"));
     m_url->setPlaceholderText(tr("empty: 127.0.0.1:6379, else a private server"));
     m_url->setToolTip(tr("redis://[[user]:password@]host[:port][/db], rediss://… for TLS, or "
                          "unix:///path/to.sock[?db=N]"));
@@ -126,6 +127,7 @@ ConnectDialog::ConnectDialog(const RedisServerChoice::Request& current, QWidget*
 QWidget* ConnectDialog::fileField(QLineEdit* edit, const QString& title)
 {
     auto* field = new QWidget(m_tlsBox);
+    field->setFocusProxy(edit); // the row's label (and its shortcut) leads to the file name
     auto* row = new QHBoxLayout(field);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(edit, 1);

@@ -1,9 +1,10 @@
 // Burst engine throughput against redis-benchmark, side by side in one run, and the memory of a
 // 1,000,000-request log. Both clients run the same EVALSHA (lua/request-id.lua) on the same kind
-// of key, alternating, against one private redis-server (or --redis URL), or with --cluster on a
-// private Redis Cluster of three masters (clusterbench.h).
+// of key, alternating, against one private redis-server (or --redis URL), with --tls over that
+// server's TLS port (both clients checking its certificate), or with --cluster on a private Redis
+// Cluster of three masters (clusterbench.h).
 //
-//   bench_engine [--requests N] [--rounds R] [--redis URL | --cluster]
+//   bench_engine [--requests N] [--rounds R] [--redis URL | --tls | --cluster]
 
 #include "benchsupport.h"
 #include "clusterbench.h"
@@ -55,7 +56,11 @@ int main(int argc, char* argv[])
     const QCommandLineOption clusterOption(
         QStringLiteral("cluster"),
         QStringLiteral("On a private Redis Cluster of 3 masters: one hash-tagged key, and what each master ran."));
-    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption, clusterOption});
+    const QCommandLineOption tlsOption(
+        QStringLiteral("tls"),
+        QStringLiteral("Over TLS: the private server's TLS port, with a throw-away CA that both "
+                       "clients check (redis-benchmark --tls --cacert)."));
+    parser.addOptions({requestsOption, roundsOption, redisOption, memoryOption, clusterOption, tlsOption});
     parser.process(app);
     QTextStream out(stdout);
 
@@ -68,7 +73,13 @@ int main(int argc, char* argv[])
         }
         return ClusterBench::run({requests, rounds}, out);
     }
-    PrivateRedisServer privateServer;
+    if (parser.isSet(tlsOption) && (parser.isSet(redisOption) || parser.isSet(clusterOption))) {
+        out << "--tls starts a private TLS server of its own; it takes neither --redis nor --cluster" << Qt::endl;
+        return 2;
+    }
+    PrivateTls tls;
+    tls.enabled = parser.isSet(tlsOption);
+    PrivateRedisServer privateServer({}, {}, tls);
     RedisEndpoint endpoint;
     if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
         return code;

@@ -52,7 +52,8 @@ int chooseServer(const QString& url, PrivateRedisServer* privateServer, RedisEnd
         out << privateServer->errorString() << Qt::endl;
         return 3;
     }
-    *endpoint = privateServer->endpoint();
+    // A private server started with PrivateTls is measured over its TLS port.
+    *endpoint = privateServer->tlsPort() ? privateServer->tlsEndpoint() : privateServer->endpoint();
     return 0;
 }
 

@@ -18,6 +18,18 @@ QStringList targetArguments(const RedisEndpoint& endpoint)
         arguments << QStringLiteral("-h") << endpoint.host << QStringLiteral("-p") << QString::number(endpoint.port);
     if (!endpoint.password.isEmpty())
         arguments << QStringLiteral("-a") << endpoint.password;
+    if (endpoint.tls.enabled) {
+        arguments << QStringLiteral("--tls");
+        if (!endpoint.tls.caFile.isEmpty())
+            arguments << QStringLiteral("--cacert") << endpoint.tls.caFile;
+        if (!endpoint.tls.certFile.isEmpty())
+            arguments << QStringLiteral("--cert") << endpoint.tls.certFile << QStringLiteral("--key")
+                      << endpoint.tls.keyFile;
+        if (!endpoint.tls.serverName.isEmpty())
+            arguments << QStringLiteral("--sni") << endpoint.tls.serverName;
+        if (endpoint.tls.insecure)
+            arguments << QStringLiteral("--insecure");
+    }
     return arguments;
 }
 

@@ -19,7 +19,8 @@ struct Result
 
 // redis-benchmark on PATH, or empty.
 QString program();
-// The server to aim at: -s path, or -h host -p port; -a password when the endpoint has one.
+// The server to aim at: -s path, or -h host -p port; -a password when the endpoint has one; --tls
+// and its CA, client certificate, SNI and --insecure for a rediss:// endpoint.
 QStringList targetArguments(const RedisEndpoint& endpoint);
 // The call of lua/request-id.lua as the engine benchmarks make it: EVALSHA sha1 1 key, a frozen now,
 // a 60 s window, no limit, and `member` as the request id ("__rand_int__": a number of its own per

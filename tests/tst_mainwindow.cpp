@@ -9,6 +9,7 @@
 #include "numberspanel.h"
 #include "planfields.h"
 #include "planmodel.h"
+#include "privateredisserver.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serverbar.h"
@@ -25,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QTableView>
@@ -81,6 +83,7 @@ private slots:
     void scenarioPlanSurvivesOpenFireSave();
     void windowImageIsNotBlank();
     void mnemonicLabelsHaveBuddies();
+    void connectDialogReachesATlsServer();
 
 private:
     void connectWindow();
@@ -464,6 +467,55 @@ void TestMainWindow::mnemonicLabelsHaveBuddies()
         }
     }
     QVERIFY(checked >= 5);
+}
+
+// The Connect dialog's TLS fields reach the connection; the window then says over TLS what Redis
+// holds (read over the server's plain socket).
+void TestMainWindow::connectDialogReachesATlsServer()
+{
+    PrivateTls tls;
+    tls.enabled = true;
+    PrivateRedisServer server({}, {}, tls);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectDialog dialog(RedisServerChoice::Request(), m_window.get());
+    auto* caField = dialog.findChild<QLineEdit*>(QStringLiteral("tlsCa"));
+    QVERIFY(caField);
+    QVERIFY(!caField->isEnabled()); // not for the default server
+    dialog.findChild<QLineEdit*>(QStringLiteral("url"))->setText(server.tlsEndpoint().displayUrl());
+    QVERIFY(caField->isEnabled());
+    caField->setText(server.caFile());
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const RedisServerChoice::Request request = dialog.request();
+    QCOMPARE(request.tls.caFile, server.caFile());
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+    QVERIFY(m_window->session()->endpoint().tls.enabled);
+    QVERIFY2(m_window->serverBar()->statusText().contains(QLatin1String("rediss://127.0.0.1")),
+             qPrintable(m_window->serverBar()->statusText()));
+
+    BurstPlan plan = frozenPlan(QStringLiteral("now"), 300);
+    plan.keepKey = true;
+    fireAndWait(plan);
+    NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
+    QCOMPARE(numbers->figure(QStringLiteral("stored")), QStringLiteral("1"));
+    QCOMPARE(numbers->figure(QStringLiteral("overwritten")), QStringLiteral("299"));
+    RedisConnection plain;
+    QVERIFY(plain.open(server.endpoint()));
+    const QByteArray key = m_window->experiment()->engine(LimiterExperiment::Left).key();
+    QCOMPARE(plain.command({"ZCARD", key}).toInteger(), 1LL);
+    ZsetModel* model = m_window->zsetPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ZsetModel::WritesColumn).data().toInt(), 300, 10000);
+
+    // A CA the server was not signed by: the dialog's choice fails with the check that failed.
+    RedisServerChoice::Request wrong = request;
+    wrong.tls.caFile.clear(); // the system's store
+    QSignalSpy failed(m_window->session(), &ServerSession::failed);
+    m_window->connectToServer(wrong);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+    QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("--tls-ca")),
+             qPrintable(failed.at(0).at(0).toString()));
 }
 
 QTEST_MAIN(TestMainWindow)

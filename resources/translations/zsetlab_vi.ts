@@ -999,10 +999,6 @@
         <translation>để trống: dùng 127.0.0.1:6379, nếu không có thì dùng server riêng</translation>
     </message>
     <message>
-        <source>redis://[[user]:password@]host[:port][/db] or unix:///path/to.sock[?db=N]</source>
-        <translation>redis://[[user]:password@]host[:port][/db] hoặc unix:///path/to.sock[?db=N]</translation>
-    </message>
-    <message>
         <source>&amp;URL</source>
         <translation>&amp;URL</translation>
     </message>
@@ -1073,6 +1069,78 @@
     <message>
         <source>Connect</source>
         <translation>Kết nối</translation>
+    </message>
+    <message>
+        <source>redis://[[user]:password@]host[:port][/db], rediss://… for TLS, or unix:///path/to.sock[?db=N]</source>
+        <translation>redis://[[user]:password@]host[:port][/db], rediss://… cho TLS, hoặc unix:///path/to.sock[?db=N]</translation>
+    </message>
+    <message>
+        <source>Use T&amp;LS (rediss://)</source>
+        <translation>Dùng T&amp;LS (rediss://)</translation>
+    </message>
+    <message>
+        <source>TLS (rediss://)</source>
+        <translation>TLS (rediss://)</translation>
+    </message>
+    <message>
+        <source>empty: the system&apos;s CA store</source>
+        <translation>để trống: kho CA của hệ thống</translation>
+    </message>
+    <message>
+        <source>only if the server asks for one</source>
+        <translation>chỉ khi máy chủ yêu cầu</translation>
+    </message>
+    <message>
+        <source>the client certificate&apos;s key</source>
+        <translation>khóa của chứng chỉ máy khách</translation>
+    </message>
+    <message>
+        <source>empty: the host</source>
+        <translation>để trống: tên máy</translation>
+    </message>
+    <message>
+        <source>The name sent to the server (SNI) and looked for in its certificate.</source>
+        <translation>Tên gửi cho máy chủ (SNI) và được tìm trong chứng chỉ của nó.</translation>
+    </message>
+    <message>
+        <source>Do not check the server&apos;s certificate (test servers only)</source>
+        <translation>Không kiểm tra chứng chỉ của máy chủ (chỉ cho máy chủ thử nghiệm)</translation>
+    </message>
+    <message>
+        <source>&amp;CA certificate</source>
+        <translation>Chứng chỉ &amp;CA</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>Chứng chỉ CA</translation>
+    </message>
+    <message>
+        <source>Client c&amp;ertificate</source>
+        <translation>Chứng chỉ máy &amp;khách</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>Chứng chỉ máy khách</translation>
+    </message>
+    <message>
+        <source>Client &amp;key</source>
+        <translation>&amp;Khóa máy khách</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>Khóa máy khách</translation>
+    </message>
+    <message>
+        <source>Server &amp;name</source>
+        <translation>&amp;Tên máy chủ</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Chọn tệp…</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.key *.cert);;All files (*)</source>
+        <translation>Tệp PEM (*.pem *.crt *.key *.cert);;Mọi tệp (*)</translation>
     </message>
 </context>
 <context>
@@ -2354,6 +2422,18 @@
         <source>Cannot write %1: %2</source>
         <translation>Không ghi được %1: %2</translation>
     </message>
+    <message>
+        <source>Cannot make certificates for the private TLS server: %1</source>
+        <translation>Không tạo được chứng chỉ cho máy chủ TLS riêng: %1</translation>
+    </message>
+    <message>
+        <source>Found no free port on 127.0.0.1 for the private TLS server.</source>
+        <translation>Không tìm được cổng trống trên 127.0.0.1 cho máy chủ TLS riêng.</translation>
+    </message>
+    <message>
+        <source>Cannot write the private TLS server&apos;s certificates: %1</source>
+        <translation>Không ghi được chứng chỉ của máy chủ TLS riêng: %1</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -2455,6 +2535,14 @@
         <source>unix://:PASSWORD@%1 (or unix://USER:PASSWORD@%1 for an ACL user)</source>
         <translation>unix://:PASSWORD@%1 (hoặc unix://USER:PASSWORD@%1 cho người dùng ACL)</translation>
     </message>
+    <message>
+        <source>If %1 is a TLS port, connect with rediss://.</source>
+        <translation>Nếu %1 là cổng TLS, hãy kết nối bằng rediss://.</translation>
+    </message>
+    <message>
+        <source>the reply could not be read</source>
+        <translation>không đọc được phản hồi</translation>
+    </message>
 </context>
 <context>
     <name>RedisEndpoint</name>
@@ -2469,14 +2557,6 @@
     <message>
         <source>&quot;%1&quot; is not a Redis URL: write redis://host:port[/db] or unix:///path/to.sock.</source>
         <translation>&quot;%1&quot; không phải là URL Redis: hãy viết redis://host:port[/db] hoặc unix:///path/to.sock.</translation>
-    </message>
-    <message>
-        <source>TLS (rediss://) is not supported: this build uses hiredis 0.14, which has no TLS. Connect through a local TLS tunnel (e.g. stunnel) with redis://.</source>
-        <translation>TLS (rediss://) không được hỗ trợ: bản build này dùng hiredis 0.14, vốn không có TLS. Hãy kết nối qua một đường hầm TLS cục bộ (ví dụ stunnel) bằng redis://.</translation>
-    </message>
-    <message>
-        <source>Unknown scheme &quot;%1://&quot;: use redis:// for TCP or unix:// for a socket.</source>
-        <translation>Không nhận ra scheme &quot;%1://&quot;: hãy dùng redis:// cho TCP hoặc unix:// cho socket.</translation>
     </message>
     <message>
         <source>The URL &quot;%1&quot; is malformed: %2.</source>
@@ -2517,6 +2597,18 @@
     <message>
         <source>The socket path is %1 bytes long; a unix socket path can have at most %2. Use a shorter path (a link to the socket&apos;s folder, say).</source>
         <translation>Đường dẫn socket dài %1 byte; đường dẫn của một unix socket chỉ được tối đa %2 byte. Hãy dùng một đường dẫn ngắn hơn (chẳng hạn một liên kết tới thư mục chứa socket).</translation>
+    </message>
+    <message>
+        <source>Unknown scheme &quot;%1://&quot;: use redis:// for TCP, rediss:// for TLS or unix:// for a socket.</source>
+        <translation>Scheme &quot;%1://&quot; không hợp lệ: dùng redis:// cho TCP, rediss:// cho TLS hoặc unix:// cho socket.</translation>
+    </message>
+    <message>
+        <source>The TLS options (CA, client certificate, SNI, insecure) go with a rediss:// URL: write rediss://%1 for a server that speaks TLS.</source>
+        <translation>Các tùy chọn TLS (CA, chứng chỉ máy khách, SNI, insecure) đi cùng URL rediss://: hãy viết rediss://%1 cho máy chủ nói TLS.</translation>
+    </message>
+    <message>
+        <source>A client certificate needs its key and the key its certificate: give both --tls-cert FILE and --tls-key FILE.</source>
+        <translation>Chứng chỉ máy khách cần khóa của nó và ngược lại: hãy cho cả --tls-cert FILE và --tls-key FILE.</translation>
     </message>
 </context>
 <context>
@@ -2906,6 +2998,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Stopped.</source>
         <translation>Đã dừng.</translation>
+    </message>
+    <message>
+        <source>Redis cannot run a forked debugging session over TLS: the server ends the TLS session when it forks (redis-cli --ldb fails the same way). Choose the synchronous mode (it keeps the script&apos;s writes, on zsetlab&apos;s own keys), or connect to the server&apos;s plain port or unix socket.</source>
+        <translation>Redis không chạy được phiên gỡ lỗi dạng fork qua TLS: máy chủ kết thúc phiên TLS khi fork (redis-cli --ldb cũng lỗi như vậy). Hãy chọn chế độ đồng bộ (giữ lại các lệnh ghi của script, trên khóa riêng của zsetlab), hoặc kết nối qua cổng thường hay unix socket của máy chủ.</translation>
     </message>
 </context>
 <context>
@@ -4331,6 +4427,105 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</source>
         <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TlsChannel</name>
+    <message>
+        <source>Cannot set up TLS: %1.</source>
+        <translation>Không thiết lập được TLS: %1.</translation>
+    </message>
+    <message>
+        <source>Cannot read this machine&apos;s CA store (%1). Install ca-certificates, or give the server&apos;s CA with --tls-ca FILE.</source>
+        <translation>Không đọc được kho CA của máy này (%1). Hãy cài ca-certificates, hoặc cho CA của máy chủ bằng --tls-ca FILE.</translation>
+    </message>
+    <message>
+        <source>Cannot read the CA certificate %1 (%2). Give a PEM file with --tls-ca FILE.</source>
+        <translation>Không đọc được chứng chỉ CA %1 (%2). Hãy cho một tệp PEM bằng --tls-ca FILE.</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>không có tệp này</translation>
+    </message>
+    <message>
+        <source>Cannot use the client certificate %1 (%2). Give a PEM certificate with --tls-cert FILE.</source>
+        <translation>Không dùng được chứng chỉ máy khách %1 (%2). Hãy cho một chứng chỉ PEM bằng --tls-cert FILE.</translation>
+    </message>
+    <message>
+        <source>The key %1 does not belong to the certificate %2: give the pair that was made together.</source>
+        <translation>Khóa %1 không thuộc về chứng chỉ %2: hãy cho cặp được tạo cùng nhau.</translation>
+    </message>
+    <message>
+        <source>Cannot use the key %1 (%2). Give the client certificate&apos;s PEM key with --tls-key FILE.</source>
+        <translation>Không dùng được khóa %1 (%2). Hãy cho khóa PEM của chứng chỉ máy khách bằng --tls-key FILE.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is not signed by a CA zsetlab trusts (%2). Pass the CA that signed it with --tls-ca FILE (Connect dialog: CA certificate), or --insecure to skip the check on a test server.</source>
+        <translation>Chứng chỉ của %1 không được ký bởi CA mà zsetlab tin cậy (%2). Hãy cho CA đã ký nó bằng --tls-ca FILE (hộp thoại Kết nối: Chứng chỉ CA), hoặc --insecure để bỏ qua kiểm tra trên máy chủ thử nghiệm.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 expired on %2. Renew the server&apos;s certificate (tls-cert-file); --insecure skips the check on a test server.</source>
+        <translation>Chứng chỉ của %1 đã hết hạn ngày %2. Hãy gia hạn chứng chỉ của máy chủ (tls-cert-file); --insecure bỏ qua kiểm tra trên máy chủ thử nghiệm.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is valid only from %2. Check this machine&apos;s clock, or the server&apos;s certificate.</source>
+        <translation>Chứng chỉ của %1 chỉ có hiệu lực từ %2. Hãy kiểm tra đồng hồ của máy này, hoặc chứng chỉ của máy chủ.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is for %2, not for &quot;%3&quot;. Connect with a name it lists, or pass the name it has with --sni NAME.</source>
+        <translation>Chứng chỉ của %1 dành cho %2, không phải cho &quot;%3&quot;. Hãy kết nối bằng một tên nó liệt kê, hoặc cho tên của nó bằng --sni NAME.</translation>
+    </message>
+    <message>
+        <source>no name</source>
+        <translation>không có tên</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 was refused: %2. --insecure skips the check on a test server.</source>
+        <translation>Chứng chỉ của %1 bị từ chối: %2. --insecure bỏ qua kiểm tra trên máy chủ thử nghiệm.</translation>
+    </message>
+    <message>
+        <source>the server closed the connection</source>
+        <translation>máy chủ đã đóng kết nối</translation>
+    </message>
+    <message>
+        <source>The TLS handshake with %1 ended: %2. Is it the server&apos;s TLS port (tls-port)? A plain port takes redis://.</source>
+        <translation>Bắt tay TLS với %1 đã dừng: %2. Đây có phải cổng TLS (tls-port) của máy chủ không? Cổng thường dùng redis://.</translation>
+    </message>
+    <message>
+        <source>The server at %1 requires a client certificate: pass --tls-cert FILE and --tls-key FILE (Connect dialog: client certificate and key).</source>
+        <translation>Máy chủ tại %1 yêu cầu chứng chỉ máy khách: hãy cho --tls-cert FILE và --tls-key FILE (hộp thoại Kết nối: chứng chỉ và khóa máy khách).</translation>
+    </message>
+    <message>
+        <source>The server at %1 refused the connection (%2): it may require a client certificate. Pass --tls-cert FILE and --tls-key FILE.</source>
+        <translation>Máy chủ tại %1 từ chối kết nối (%2): có thể nó yêu cầu chứng chỉ máy khách. Hãy cho --tls-cert FILE và --tls-key FILE.</translation>
+    </message>
+    <message>
+        <source>The server at %1 refused the client certificate %2 (%3). Use one signed by a CA the server trusts (its tls-ca-cert-file), and not expired.</source>
+        <translation>Máy chủ tại %1 từ chối chứng chỉ máy khách %2 (%3). Hãy dùng chứng chỉ được ký bởi CA mà máy chủ tin cậy (tls-ca-cert-file của nó) và chưa hết hạn.</translation>
+    </message>
+    <message>
+        <source>%1 does not speak TLS on this port (%2). Use redis:// for a plain port, or the server&apos;s tls-port.</source>
+        <translation>%1 không nói TLS trên cổng này (%2). Hãy dùng redis:// cho cổng thường, hoặc tls-port của máy chủ.</translation>
+    </message>
+    <message>
+        <source>The TLS handshake with %1 failed: %2.</source>
+        <translation>Bắt tay TLS với %1 thất bại: %2.</translation>
+    </message>
+    <message>
+        <source>TLS error: %1</source>
+        <translation>Lỗi TLS: %1</translation>
+    </message>
+    <message>
+        <source>The server at %1 asked for a client certificate and closed the connection (%2). Pass --tls-cert FILE and --tls-key FILE, signed by a CA the server trusts.</source>
+        <translation>Máy chủ tại %1 đã yêu cầu chứng chỉ máy khách rồi đóng kết nối (%2). Hãy cho --tls-cert FILE và --tls-key FILE, được ký bởi CA mà máy chủ tin cậy.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot be checked against a certificate: give a host name or an address (--sni NAME).</source>
+        <translation>Không thể đối chiếu &quot;%1&quot; với chứng chỉ: hãy cho tên máy hoặc địa chỉ (--sni NAME).</translation>
+    </message>
+    <message>
+        <source>No TLS handshake with %1 within %2 ms. Is it the server&apos;s TLS port (tls-port)? A plain port takes redis://.</source>
+        <translation>Không bắt tay TLS được với %1 trong %2 ms. Đây có phải cổng TLS (tls-port) của máy chủ không? Cổng thường dùng redis://.</translation>
     </message>
 </context>
 <context>
