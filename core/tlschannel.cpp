@@ -57,6 +57,15 @@ bool isIpAddress(const QString& host)
 class ContextCache
 {
 public:
+    // OpenSSL starts (and registers its exit clean-up) before this object's own exit step is
+    // registered, so the contexts are freed before OpenSSL cleans up.
+    ContextCache() { OPENSSL_init_ssl(0, nullptr); }
+    ~ContextCache()
+    {
+        for (const auto& [key, context] : m_contexts)
+            SSL_CTX_free(context);
+    }
+
     SSL_CTX* contextFor(const TlsSettings& tls, RedisError* error)
     {
         QString key = tls.insecure ? QStringLiteral("insecure") : QStringLiteral("verify");
