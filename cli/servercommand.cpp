@@ -2,6 +2,7 @@
 
 #include "privaterediscluster.h"
 #include "privateredisserver.h"
+#include "tlsoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -100,13 +101,10 @@ int runServerCommand(const QStringList& arguments)
         QTextStream err(stderr);
         err << "Private Redis running, TLS on " << endpoint.address() << " (also " << server.endpoint().displayUrl()
             << ")\n  CA certificate: " << endpoint.tls.caFile << '\n';
-        QString flags = QStringLiteral("--tls-ca ") + endpoint.tls.caFile;
-        if (privateTls.requireClientCertificate) {
+        if (privateTls.requireClientCertificate)
             err << "  client certificate: " << endpoint.tls.certFile << "\n  client key: " << endpoint.tls.keyFile
                 << '\n';
-            flags += QStringLiteral(" --tls-cert ") + endpoint.tls.certFile + QStringLiteral(" --tls-key ")
-                + endpoint.tls.keyFile;
-        }
+        const QString flags = TlsOptions::arguments(endpoint.tls).join(QLatin1Char(' '));
         err << "  e.g. zsetlab-cli run --redis " << endpoint.displayUrl() << ' ' << flags
             << "\nCtrl+C stops it and removes " << server.folder() << Qt::endl;
     } else {

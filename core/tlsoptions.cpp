@@ -18,3 +18,19 @@ TlsSettings TlsOptions::read(const QCommandLineParser& parser) const
     settings.insecure = parser.isSet(insecure);
     return settings;
 }
+
+QStringList TlsOptions::arguments(const TlsSettings& settings)
+{
+    QStringList arguments;
+    if (!settings.caFile.isEmpty())
+        arguments << QStringLiteral("--tls-ca") << settings.caFile;
+    if (!settings.certFile.isEmpty())
+        arguments << QStringLiteral("--tls-cert") << settings.certFile;
+    if (!settings.keyFile.isEmpty())
+        arguments << QStringLiteral("--tls-key") << settings.keyFile;
+    if (!settings.serverName.isEmpty())
+        arguments << QStringLiteral("--sni") << settings.serverName;
+    if (settings.insecure)
+        arguments << QStringLiteral("--insecure");
+    return arguments;
+}

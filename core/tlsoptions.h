@@ -3,6 +3,7 @@
 #include "redisendpoint.h"
 
 #include <QCommandLineOption>
+#include <QStringList>
 
 class QCommandLineParser;
 
@@ -31,4 +32,6 @@ struct TlsOptions
 
     void addTo(QCommandLineParser& parser) const;
     TlsSettings read(const QCommandLineParser& parser) const;
+    // The options that give settings back, to print or to pass on ("--tls-ca FILE ...").
+    static QStringList arguments(const TlsSettings& settings);
 };

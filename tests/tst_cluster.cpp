@@ -7,6 +7,7 @@
 #include "limitercatalog.h"
 #include "scriptdebugger.h"
 #include "scriptprobe.h"
+#include "testbursts.h"
 #include "testredis.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
@@ -17,40 +18,6 @@
 #include <csignal>
 
 namespace {
-BurstPlan planOf(const LimiterRef& limiter)
-{
-    BurstPlan plan;
-    plan.limiter = limiter;
-    plan.requests = 600;
-    plan.connections = 1; // one lane: the calls reach the limiter in their order on both servers
-    plan.pipeline = 16;
-    plan.windowMs = 1000; // longer than the traffic: the keys (PEXPIRE window) outlive the run
-    // The same `now`s on both servers, from a window's start: groups of 40 every 3 ms (in the
-    // limiter's own clock unit: its key's TTL is computed from it).
-    if (limiter->id == QLatin1String("microseconds"))
-        plan.clock = ClockKind::SystemUs;
-    auto nows = std::make_shared<std::vector<qint64>>();
-    for (int i = 0; i < plan.requests; ++i)
-        nows->push_back((1'800'000'000'000 + (i / 40) * 3) * plan.nowUnitsPerMs());
-    plan.replayNows = nows;
-    plan.limit = 60;
-    plan.seed = 7;
-    return plan;
-}
-
-BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key = nullptr)
-{
-    BurstEngine engine;
-    QSignalSpy finished(&engine, &BurstEngine::finished);
-    if (!engine.start(endpoint, plan))
-        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
-    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
-        qFatal("the burst did not finish within 120 s");
-    if (key)
-        *key = engine.key();
-    return finished.at(0).at(0).value<BurstSummary>();
-}
-
 // The node that serves `key`, connected.
 bool openOnNodeOf(RedisConnection& connection, const QByteArray& key)
 {
@@ -252,11 +219,11 @@ void TestCluster::limiterGivesTheSameTotalsAsOneServer_data()
 void TestCluster::limiterGivesTheSameTotalsAsOneServer()
 {
     QFETCH(QString, id);
-    const BurstPlan plan = planOf(LimiterCatalog::builtin(id));
+    const BurstPlan plan = TestBursts::replayPlan(LimiterCatalog::builtin(id));
 
     QByteArray clusterKey;
-    const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
-    const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
+    const BurstSummary single = TestBursts::runToTheEnd(TestRedis::endpoint(), plan);
+    const BurstSummary cluster = TestBursts::runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
     VERIFY_SAME_TOTALS(cluster, single, plan);
     QCOMPARE(cluster.maxCount, single.maxCount);
     // The run deleted its keys on the node that holds them.
@@ -275,7 +242,7 @@ void TestCluster::manyUsersGiveTheSameTotalsAsOneServer_data()
 void TestCluster::manyUsersGiveTheSameTotalsAsOneServer()
 {
     QFETCH(QString, id);
-    BurstPlan plan = planOf(LimiterCatalog::builtin(id));
+    BurstPlan plan = TestBursts::replayPlan(LimiterCatalog::builtin(id));
     plan.users = 100;
     plan.requests = 3000; // 30 per user
     plan.limit = 5;
@@ -286,8 +253,8 @@ void TestCluster::manyUsersGiveTheSameTotalsAsOneServer()
     plan.replayNows = nows;
 
     QByteArray clusterKey;
-    const BurstSummary single = runToTheEnd(TestRedis::endpoint(), plan);
-    const BurstSummary cluster = runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
+    const BurstSummary single = TestBursts::runToTheEnd(TestRedis::endpoint(), plan);
+    const BurstSummary cluster = TestBursts::runToTheEnd(TestRedis::cluster().endpoint(), plan, &clusterKey);
     VERIFY_SAME_TOTALS(cluster, single, plan);
 
     // User by user, as each limiter saw it and as Redis held it at the end.
@@ -340,13 +307,13 @@ void TestCluster::aKeyWithoutAHashTagSaysHowToFixIt()
 {
     // sequence's counter, KEYS[2] = KEYS[1] .. ":seq", is in another slot without a hash tag: the
     // run stops before its first call, whichever nodes serve the two slots.
-    BurstPlan plan = planOf(LimiterCatalog::builtin("sequence"));
+    BurstPlan plan = TestBursts::replayPlan(LimiterCatalog::builtin("sequence"));
     plan.key = TestRedis::uniqueKey("no-tag");
     QVERIFY(KeySlot::of(plan.key) != KeySlot::of(plan.key + ":seq"));
     RedisConnection node;
     QVERIFY(openOnNodeOf(node, plan.key));
     const qint64 callsBefore = infoField(node, "commandstats", "cmdstat_evalsha");
-    const BurstSummary summary = runToTheEnd(TestRedis::cluster().endpoint(), plan);
+    const BurstSummary summary = TestBursts::runToTheEnd(TestRedis::cluster().endpoint(), plan);
     QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
     QVERIFY2(summary.failure.message.contains(QLatin1String("hash tag")), qPrintable(summary.failure.message));
     QVERIFY2(summary.failure.message.contains(QString::number(KeySlot::of(plan.key + ":seq"))),
@@ -357,7 +324,7 @@ void TestCluster::aKeyWithoutAHashTagSaysHowToFixIt()
     // With a hash tag the same limiter runs.
     plan.key = "zsetlab:{" + TestRedis::uniqueKey("tagged") + '}';
     plan.keepKey = false;
-    const BurstSummary tagged = runToTheEnd(TestRedis::cluster().endpoint(), plan);
+    const BurstSummary tagged = TestBursts::runToTheEnd(TestRedis::cluster().endpoint(), plan);
     QVERIFY2(!tagged.failure.isFailure(), qPrintable(tagged.failure.message));
     QCOMPARE(tagged.stored, qint64(plan.requests));
 }
@@ -927,10 +894,10 @@ void TestCluster::watchSeesEveryMaster()
     // The bug on two masters, a unique member on the third.
     QVector<BurstSummary> summaries;
     for (int k = 0; k < keys.size(); ++k) {
-        BurstPlan plan = planOf(LimiterCatalog::builtin(k + 1 < keys.size() ? "now" : "request-id"));
+        BurstPlan plan = TestBursts::replayPlan(LimiterCatalog::builtin(k + 1 < keys.size() ? "now" : "request-id"));
         plan.key = keys[k];
         plan.keepKey = false;
-        summaries.push_back(runToTheEnd(cluster.endpoint(), plan));
+        summaries.push_back(TestBursts::runToTheEnd(cluster.endpoint(), plan));
         QVERIFY2(!summaries.back().failure.isFailure(), qPrintable(summaries.back().failure.message));
     }
     auto zaddsOf = [&latest](const QByteArray& key) {

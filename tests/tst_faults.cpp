@@ -7,6 +7,7 @@
 #include "limitercatalog.h"
 #include "redisconnection.h"
 #include "testredis.h"
+#include "tlsoptions.h"
 #include "zsetkeys.h"
 
 #include <QElapsedTimer>
@@ -65,9 +66,8 @@ RedisEndpoint target(const PrivateRedisServer& server, bool tls)
 
 QStringList redisArgs(const PrivateRedisServer& server, bool tls)
 {
-    if (!tls)
-        return {QStringLiteral("--redis"), server.endpoint().displayUrl()};
-    return {QStringLiteral("--redis"), server.tlsEndpoint().displayUrl(), QStringLiteral("--tls-ca"), server.caFile()};
+    const RedisEndpoint endpoint = target(server, tls);
+    return QStringList {QStringLiteral("--redis"), endpoint.displayUrl()} + TlsOptions::arguments(endpoint.tls);
 }
 
 void addTransportRows(const char* name)

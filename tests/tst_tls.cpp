@@ -9,6 +9,8 @@
 #include "privateredisserver.h"
 #include "redisconnection.h"
 #include "scriptdebugger.h"
+#include "testbursts.h"
+#include "tlsoptions.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
 
@@ -39,50 +41,9 @@ PrivateTls tlsOf(Server kind)
     return tls;
 }
 
-// A plan that gives the same numbers wherever it runs: fixed `now`s, one lane (see tst_cluster).
-BurstPlan replayPlan(const LimiterRef& limiter)
-{
-    BurstPlan plan;
-    plan.limiter = limiter;
-    plan.requests = 600;
-    plan.connections = 1;
-    plan.pipeline = 16;
-    plan.windowMs = 1000;
-    if (limiter->id == QLatin1String("microseconds"))
-        plan.clock = ClockKind::SystemUs;
-    auto nows = std::make_shared<std::vector<qint64>>();
-    for (int i = 0; i < plan.requests; ++i)
-        nows->push_back((1'800'000'000'000 + (i / 40) * 3) * plan.nowUnitsPerMs());
-    plan.replayNows = nows;
-    plan.limit = 60;
-    plan.seed = 7;
-    return plan;
-}
-
-BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan)
-{
-    BurstEngine engine;
-    QSignalSpy finished(&engine, &BurstEngine::finished);
-    if (!engine.start(endpoint, plan))
-        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
-    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
-        qFatal("the burst did not finish within 120 s");
-    return finished.at(0).at(0).value<BurstSummary>();
-}
-
 QStringList tlsArguments(const RedisEndpoint& endpoint)
 {
-    QStringList arguments {QStringLiteral("--redis"), endpoint.displayUrl()};
-    if (!endpoint.tls.caFile.isEmpty())
-        arguments << QStringLiteral("--tls-ca") << endpoint.tls.caFile;
-    if (!endpoint.tls.certFile.isEmpty())
-        arguments << QStringLiteral("--tls-cert") << endpoint.tls.certFile << QStringLiteral("--tls-key")
-                  << endpoint.tls.keyFile;
-    if (!endpoint.tls.serverName.isEmpty())
-        arguments << QStringLiteral("--sni") << endpoint.tls.serverName;
-    if (endpoint.tls.insecure)
-        arguments << QStringLiteral("--insecure");
-    return arguments;
+    return QStringList {QStringLiteral("--redis"), endpoint.displayUrl()} + TlsOptions::arguments(endpoint.tls);
 }
 } // namespace
 
@@ -270,9 +231,9 @@ void TestTls::everyLimiterCountsAsOverASocket_data()
 void TestTls::everyLimiterCountsAsOverASocket()
 {
     QFETCH(QString, id);
-    const BurstPlan plan = replayPlan(LimiterCatalog::builtin(id));
-    const BurstSummary overSocket = runToTheEnd(server(Server::Good).endpoint(), plan);
-    const BurstSummary overTls = runToTheEnd(server(Server::Good).tlsEndpoint(), plan);
+    const BurstPlan plan = TestBursts::replayPlan(LimiterCatalog::builtin(id));
+    const BurstSummary overSocket = TestBursts::runToTheEnd(server(Server::Good).endpoint(), plan);
+    const BurstSummary overTls = TestBursts::runToTheEnd(server(Server::Good).tlsEndpoint(), plan);
     QVERIFY2(!overSocket.failure.isFailure(), qPrintable(overSocket.failure.message));
     QVERIFY2(!overTls.failure.isFailure(), qPrintable(overTls.failure.message));
     QCOMPARE(overTls.sent, plan.requests);
@@ -295,7 +256,7 @@ void TestTls::manyLanesDeepPipelines()
     plan.connections = 8;
     plan.pipeline = 64;
     plan.windowMs = 600000;
-    const BurstSummary summary = runToTheEnd(server(Server::Good).tlsEndpoint(), plan);
+    const BurstSummary summary = TestBursts::runToTheEnd(server(Server::Good).tlsEndpoint(), plan);
     QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
     QCOMPARE(summary.sent, 20000);
     QCOMPARE(summary.errors, 0);
@@ -328,7 +289,7 @@ void TestTls::watchSeesTheBurst()
     plan.windowMs = 60000;
     plan.key = key;
     plan.keepKey = true;
-    const BurstSummary summary = runToTheEnd(target.tlsEndpoint(), plan);
+    const BurstSummary summary = TestBursts::runToTheEnd(target.tlsEndpoint(), plan);
     QCOMPARE(summary.sent, 3000);
     QCOMPARE(summary.errors, 0);
     QVERIFY2(summary.overwritten > 0, "the burst should have shared milliseconds");
