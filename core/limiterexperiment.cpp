@@ -36,6 +36,12 @@ LimiterExperiment::~LimiterExperiment()
 
 void LimiterExperiment::setServer(const RedisEndpoint& endpoint, const ConnectOptions& options)
 {
+    // The keys shown live on the server they were made on: delete them there before moving on,
+    // rather than leave them behind (and never by name on the next server).
+    if (!(endpoint == m_endpoint) && !isRunning()) {
+        deleteKeys(shownKeys(), false);
+        m_fired = {false, false};
+    }
     m_endpoint = endpoint;
     m_options = options;
 }

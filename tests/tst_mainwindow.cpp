@@ -84,6 +84,7 @@ private slots:
     void windowImageIsNotBlank();
     void mnemonicLabelsHaveBuddies();
     void connectDialogReachesATlsServer();
+    void anotherServerGetsNoneOfTheShownKeys();
 
 private:
     void connectWindow();
@@ -516,6 +517,33 @@ void TestMainWindow::connectDialogReachesATlsServer()
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
     QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("--tls-ca")),
              qPrintable(failed.at(0).at(0).toString()));
+}
+
+// A window that fired at one server and then at another deleted the first run's keys on the
+// second server, by name, and left them on the first.
+void TestMainWindow::anotherServerGetsNoneOfTheShownKeys()
+{
+    connectWindow();
+    fireAndWait(frozenPlan(QStringLiteral("now"), 50));
+    const QByteArray first = m_window->experiment()->engine(LimiterExperiment::Left).key();
+    RedisConnection shared;
+    QVERIFY(shared.open(TestRedis::endpoint()));
+    QCOMPARE(shared.command({"EXISTS", first, LimiterExperiment::snapshotKeyOf(first)}).toInteger(), 2LL);
+
+    PrivateRedisServer other;
+    QVERIFY2(other.start(), qPrintable(other.errorString()));
+    RedisServerChoice::Request request;
+    request.url = other.endpoint().displayUrl();
+    m_window->connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable() && m_window->session()->endpoint() == other.endpoint(),
+                             10000);
+    RedisConnection second;
+    QVERIFY(second.open(other.endpoint()));
+    const qint64 deletesBefore = second.command({"INFO", "commandstats"}).bytes().count("cmdstat_del:");
+    fireAndWait(frozenPlan(QStringLiteral("now"), 50));
+    QTRY_COMPARE_WITH_TIMEOUT(shared.command({"EXISTS", first, LimiterExperiment::snapshotKeyOf(first)}).toInteger(),
+                              0LL, 5000);
+    QCOMPARE(second.command({"INFO", "commandstats"}).bytes().count("cmdstat_del:"), deletesBefore);
 }
 
 QTEST_MAIN(TestMainWindow)
