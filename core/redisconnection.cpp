@@ -454,6 +454,10 @@ bool RedisConnection::readTls()
             return true;
         if (result != TlsChannel::Result::Done) {
             m_tlsFailure = m_tls->error().message;
+            // The replies read first are taken at the next nextReply(); the failure must wake the
+            // caller's poll() even when the peer keeps the socket open (a close_notify alone).
+            if (fed)
+                ::shutdown(m_context->fd, SHUT_RDWR);
             return fed;
         }
         if (redisReaderFeed(m_context->reader, buffer, size_t(got)) != REDIS_OK) {

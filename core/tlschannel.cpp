@@ -62,25 +62,31 @@ public:
     ContextCache() { OPENSSL_init_ssl(0, nullptr); }
     ~ContextCache()
     {
-        for (const auto& [key, context] : m_contexts)
-            SSL_CTX_free(context);
+        for (const auto& [names, entry] : m_contexts)
+            SSL_CTX_free(entry.context);
     }
 
     SSL_CTX* contextFor(const TlsSettings& tls, RedisError* error)
     {
-        QString key = tls.insecure ? QStringLiteral("insecure") : QStringLiteral("verify");
+        QString names = tls.insecure ? QStringLiteral("insecure") : QStringLiteral("verify");
+        QString dates;
         for (const QString& file : {tls.caFile, tls.certFile, tls.keyFile}) {
             const QFileInfo info(file);
-            key += QLatin1Char('\n') + file + QLatin1Char('|')
-                + QString::number(info.exists() ? info.lastModified().toMSecsSinceEpoch() : -1) + QLatin1Char('|')
-                + QString::number(info.size());
+            names += QLatin1Char('\n') + file;
+            dates += QString::number(info.exists() ? info.lastModified().toMSecsSinceEpoch() : -1) + QLatin1Char('|')
+                + QString::number(info.size()) + QLatin1Char('\n');
         }
         const std::lock_guard<std::mutex> lock(m_lock);
-        if (const auto found = m_contexts.find(key); found != m_contexts.end())
-            return found->second;
+        Entry& entry = m_contexts[names];
+        if (entry.context && entry.dates == dates)
+            return entry.context;
+        // New files under the same names (a restarted private server writes them again): the
+        // connections made with the old context keep their own reference to it.
         SSL_CTX* context = make(tls, error);
-        if (context)
-            m_contexts.emplace(key, context);
+        if (context) {
+            SSL_CTX_free(entry.context);
+            entry = {dates, context};
+        }
         return context;
     }
 
@@ -148,8 +154,13 @@ private:
         return context;
     }
 
+    struct Entry
+    {
+        QString dates; // of the files when the context read them
+        SSL_CTX* context = nullptr;
+    };
     std::mutex m_lock;
-    std::map<QString, SSL_CTX*> m_contexts;
+    std::map<QString, Entry> m_contexts; // by the files' names
 };
 
 ContextCache& contexts()
@@ -199,22 +210,29 @@ QStringList namesOf(X509* certificate)
     return names;
 }
 
-// The server's own certificate as verification saw it: OpenSSL keeps no peer certificate after a
-// failed handshake, and the message names what the certificate says.
-int keepServerCertificate(int ok, X509_STORE_CTX* store)
+// The certificates as verification saw them, for the message of a failed check.
+int keepCertificates(int ok, X509_STORE_CTX* store)
 {
     auto* ssl = static_cast<SSL*>(X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()));
-    auto** kept = static_cast<X509**>(SSL_get_app_data(ssl));
-    if (kept && !*kept) {
-        if (X509* leaf = X509_STORE_CTX_get0_cert(store); leaf && X509_up_ref(leaf) == 1)
-            *kept = leaf;
+    auto* seen = static_cast<TlsChannel::Seen*>(SSL_get_app_data(ssl));
+    auto keep = [](X509*& slot, X509* certificate) {
+        if (!slot && certificate && X509_up_ref(certificate) == 1)
+            slot = certificate;
+    };
+    if (seen) {
+        keep(seen->server, X509_STORE_CTX_get0_cert(store));
+        if (!ok)
+            keep(seen->failing, X509_STORE_CTX_get_current_cert(store));
     }
     return ok;
 }
 
 // Why the server's certificate was refused, from the verification result.
-RedisError verifyFailure(X509* certificate, const RedisEndpoint& endpoint, long result)
+RedisError verifyFailure(const TlsChannel::Seen& seen, const RedisEndpoint& endpoint, long result)
 {
+    X509* certificate = seen.server;
+    // A date belongs to the certificate that failed: the server's, or a CA's in its chain.
+    X509* dated = seen.failing ? seen.failing : seen.server;
     const QString where = endpoint.address();
     const QString detail = QString::fromLatin1(X509_verify_cert_error_string(result));
     switch (result) {
@@ -233,12 +251,12 @@ RedisError verifyFailure(X509* certificate, const RedisEndpoint& endpoint, long 
         return tlsError(RedisError::Kind::TlsExpired,
                         Text::tr("The certificate of %1 expired on %2. Renew the server's certificate "
                                  "(tls-cert-file); --insecure skips the check on a test server.")
-                            .arg(where, timeText(certificate ? X509_get0_notAfter(certificate) : nullptr)));
+                            .arg(where, timeText(dated ? X509_get0_notAfter(dated) : nullptr)));
     case X509_V_ERR_CERT_NOT_YET_VALID:
         return tlsError(RedisError::Kind::TlsExpired,
                         Text::tr("The certificate of %1 is valid only from %2. Check this machine's clock, or "
                                  "the server's certificate.")
-                            .arg(where, timeText(certificate ? X509_get0_notBefore(certificate) : nullptr)));
+                            .arg(where, timeText(dated ? X509_get0_notBefore(dated) : nullptr)));
     case X509_V_ERR_HOSTNAME_MISMATCH:
     case X509_V_ERR_IP_ADDRESS_MISMATCH: {
         const QStringList names = namesOf(certificate);
@@ -264,8 +282,8 @@ RedisError sessionFailure(SSL* ssl, const RedisEndpoint& endpoint, int sslError,
         const long verified = SSL_get_verify_result(ssl);
         if (verified != X509_V_OK) {
             ERR_clear_error();
-            auto** kept = static_cast<X509**>(SSL_get_app_data(ssl));
-            return verifyFailure(kept ? *kept : nullptr, endpoint, verified);
+            const auto* seen = static_cast<const TlsChannel::Seen*>(SSL_get_app_data(ssl));
+            return verifyFailure(seen ? *seen : TlsChannel::Seen(), endpoint, verified);
         }
     }
     if (sslError == SSL_ERROR_SYSCALL || sslError == SSL_ERROR_ZERO_RETURN) {
@@ -342,7 +360,9 @@ bool awaitClientCertificateVerdict(SSL* ssl, int fd, const RedisEndpoint& endpoi
     if (peeked > 0 || why == SSL_ERROR_WANT_READ || why == SSL_ERROR_WANT_WRITE)
         return true;
     *error = sessionFailure(ssl, endpoint, why, savedErrno, false);
-    if (error->kind == RedisError::Kind::ConnectionLost) // closed at once: the certificate, as a rule
+    // Closed at once without an alert, having asked for a certificate we did not have: that, as a
+    // rule. With a certificate given, a plain close says nothing of it.
+    if (error->kind == RedisError::Kind::ConnectionLost && endpoint.tls.certFile.isEmpty())
         *error = tlsError(RedisError::Kind::TlsClientCertificate,
                           Text::tr("The server at %1 asked for a client certificate and closed the connection "
                                    "(%2). Pass --tls-cert FILE and --tls-key FILE, signed by a CA the server "
@@ -360,10 +380,12 @@ TlsChannel::TlsChannel(ssl_st* ssl, RedisEndpoint endpoint)
 TlsChannel::~TlsChannel()
 {
     if (m_ssl) {
-        SSL_shutdown(m_ssl); // a close_notify if the socket takes it; never waits
+        if (!m_fatal)
+            SSL_shutdown(m_ssl); // a close_notify if the socket takes it; never waits
         SSL_free(m_ssl);
     }
-    X509_free(m_serverCertificate);
+    X509_free(m_seen.server);
+    X509_free(m_seen.failing);
     ERR_clear_error();
 }
 
@@ -387,9 +409,9 @@ std::unique_ptr<TlsChannel> TlsChannel::start(int fd, const RedisEndpoint& endpo
     std::unique_ptr<TlsChannel> channel(new TlsChannel(ssl, endpoint));
     SSL_set_fd(ssl, fd);
     SSL_set_connect_state(ssl);
-    SSL_set_app_data(ssl, &channel->m_serverCertificate);
+    SSL_set_app_data(ssl, &channel->m_seen);
     if (!endpoint.tls.insecure)
-        SSL_set_verify(ssl, SSL_VERIFY_PEER, keepServerCertificate);
+        SSL_set_verify(ssl, SSL_VERIFY_PEER, keepCertificates);
     const QString name = endpoint.tls.expectedName(endpoint.host);
     const QByteArray nameBytes = name.toUtf8();
     // SNI carries host names only, never an address (RFC 6066).
@@ -422,6 +444,7 @@ std::unique_ptr<TlsChannel> TlsChannel::start(int fd, const RedisEndpoint& endpo
             if (certificateRequested && SSL_version(ssl) == TLS1_3_VERSION
                 && !awaitClientCertificateVerdict(ssl, fd, endpoint, deadline, error))
                 return nullptr;
+            channel->m_fatal = false;
             return channel;
         }
         const int savedErrno = errno;
@@ -454,6 +477,7 @@ TlsChannel::Result TlsChannel::failure(int returned)
     if (why == SSL_ERROR_WANT_READ || why == SSL_ERROR_WANT_WRITE)
         return Result::WouldBlock;
     m_error = sessionFailure(m_ssl, m_endpoint, why, savedErrno, false);
+    m_fatal = m_fatal || why == SSL_ERROR_SSL || why == SSL_ERROR_SYSCALL;
     if (why == SSL_ERROR_ZERO_RETURN || (why == SSL_ERROR_SYSCALL && savedErrno == 0))
         return Result::Closed;
     return Result::Failed;

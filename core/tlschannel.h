@@ -43,8 +43,21 @@ private:
     TlsChannel(ssl_st* ssl, RedisEndpoint endpoint);
     Result failure(int returned);
 
+public:
+    // What the verify callback keeps for the messages: OpenSSL keeps no peer certificate after a
+    // failed handshake.
+    struct Seen
+    {
+        x509_st* server = nullptr; // the server's own certificate
+        x509_st* failing = nullptr; // the first certificate of the chain that failed a check
+    };
+
+private:
     ssl_st* m_ssl = nullptr;
-    x509_st* m_serverCertificate = nullptr; // kept by the verify callback, for messages
+    Seen m_seen;
+    // Set until the handshake succeeds and after a fatal error, when OpenSSL's rules forbid a
+    // close_notify (SSL_shutdown).
+    bool m_fatal = true;
     RedisEndpoint m_endpoint;
     RedisError m_error;
 };
