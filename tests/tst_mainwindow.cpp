@@ -228,7 +228,11 @@ void TestMainWindow::frozenBurstWithNowStoresOneMember()
     ZsetModel* model = m_window->zsetPanel()->model();
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ZsetModel::MemberColumn).data().toString() != QStringLiteral("…"), 10000);
-    QCOMPARE(model->index(0, ZsetModel::WritesColumn).data().toInt(), 500);
+    // The panel moves from the live key to the kept snapshot when the run ends: its rows are read
+    // again then (seen once under ASan: the row of the live key, read before, showed no writes).
+    const BurstEngine& engine = m_window->experiment()->engine(LimiterExperiment::Left);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->zsetPanel()->key(), LimiterExperiment::snapshotKeyOf(engine.key()), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ZsetModel::WritesColumn).data().toInt(), 500, 10000);
     NumbersPanel* numbers = m_window->runView(LimiterExperiment::Left)->numbers();
     QCOMPARE(numbers->figure(QStringLiteral("stored")), QStringLiteral("1"));
     QCOMPARE(numbers->figure(QStringLiteral("overwritten")), QStringLiteral("499"));
