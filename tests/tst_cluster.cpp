@@ -194,21 +194,6 @@ void TestCluster::runKeysShareASlotPerUser()
     QCOMPARE(ZsetKeys::userOfRun(QByteArrayLiteral("zsetlab:limiter"), 3), QByteArray("zsetlab:limiter:u3"));
 }
 
-// The same plan on the cluster as on one server: the same numbers, Redis's own counts included.
-#define VERIFY_SAME_TOTALS(cluster, single, plan)                                                                      \
-    do {                                                                                                               \
-        QVERIFY2(!single.failure.isFailure(), qPrintable(single.failure.message));                                     \
-        QVERIFY2(!cluster.failure.isFailure(), qPrintable(cluster.failure.message));                                   \
-        QCOMPARE(cluster.sent, plan.requests);                                                                         \
-        QCOMPARE(cluster.errors, 0);                                                                                   \
-        QCOMPARE(cluster.stored, single.stored);                                                                       \
-        QCOMPARE(cluster.overwritten, single.overwritten);                                                             \
-        QCOMPARE(cluster.admitted, single.admitted);                                                                   \
-        QCOMPARE(cluster.admittedOverLimit, single.admittedOverLimit);                                                 \
-        QCOMPARE(cluster.membersAtEnd, single.membersAtEnd);                                                           \
-        QCOMPARE(cluster.finalCount, single.finalCount);                                                               \
-    } while (false)
-
 void TestCluster::limiterGivesTheSameTotalsAsOneServer_data()
 {
     QTest::addColumn<QString>("id");

@@ -3,6 +3,8 @@
 #include "burstengine.h"
 #include "limitercatalog.h"
 
+#include <QTest>
+
 // Runs the tests compare between two servers (a cluster and one server, TLS and a socket).
 namespace TestBursts {
 // A plan that gives the same numbers wherever it runs: 600 requests on one lane (the calls reach
@@ -12,3 +14,19 @@ BurstPlan replayPlan(const LimiterRef& limiter);
 // Runs plan to its end (at most 120 s) and returns its summary; *key is the run's key.
 BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key = nullptr);
 } // namespace TestBursts
+
+// The same plan run two ways (on a cluster and on one server, over TLS and over a socket): the
+// same numbers, Redis's own counts at the end included.
+#define VERIFY_SAME_TOTALS(actual, reference, plan)                                                                    \
+    do {                                                                                                               \
+        QVERIFY2(!reference.failure.isFailure(), qPrintable(reference.failure.message));                               \
+        QVERIFY2(!actual.failure.isFailure(), qPrintable(actual.failure.message));                                     \
+        QCOMPARE(actual.sent, plan.requests);                                                                          \
+        QCOMPARE(actual.errors, 0);                                                                                    \
+        QCOMPARE(actual.stored, reference.stored);                                                                     \
+        QCOMPARE(actual.overwritten, reference.overwritten);                                                           \
+        QCOMPARE(actual.admitted, reference.admitted);                                                                 \
+        QCOMPARE(actual.admittedOverLimit, reference.admittedOverLimit);                                               \
+        QCOMPARE(actual.membersAtEnd, reference.membersAtEnd);                                                         \
+        QCOMPARE(actual.finalCount, reference.finalCount);                                                             \
+    } while (false)
