@@ -10,9 +10,6 @@
 #include <QStandardPaths>
 #include <QThread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace {
@@ -20,18 +17,6 @@ struct Text
 {
     Q_DECLARE_TR_FUNCTIONS(PrivateRedisCluster)
 };
-
-// A port whose cluster bus port (+10000) is free as well. Another program may take it before
-// the node binds it: the node then fails to start and the caller tries another.
-int freePortPair()
-{
-    for (int attempt = 0; attempt < 200; ++attempt) {
-        const int port = int(QRandomGenerator::global()->bounded(20000, 45000));
-        if (PrivateRedisServer::loopbackPortIsFree(port) && PrivateRedisServer::loopbackPortIsFree(port + 10000))
-            return port;
-    }
-    return 0;
-}
 } // namespace
 
 PrivateRedisCluster::PrivateRedisCluster(int masters, QStringList extraArguments)
@@ -77,7 +62,7 @@ bool PrivateRedisCluster::startNode()
 {
     // A few tries: a free port may be taken between the check and the bind.
     for (int attempt = 0; attempt < 5; ++attempt) {
-        const int port = freePortPair();
+        const int port = PrivateRedisServer::freeLoopbackPort(10000); // and its cluster bus port
         if (port == 0) {
             m_error = Text::tr("Found no free pair of ports (port and port + 10000) on 127.0.0.1 for a cluster node.");
             return false;

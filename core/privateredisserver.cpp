@@ -43,7 +43,8 @@ PrivateRedisServer::PrivateRedisServer(QStringList extraArguments, QByteArray co
     , m_tls(std::move(tls))
 { }
 
-bool PrivateRedisServer::loopbackPortIsFree(int port)
+namespace {
+bool loopbackPortIsFree(int port)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -55,6 +56,17 @@ bool PrivateRedisServer::loopbackPortIsFree(int port)
     const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
     ::close(fd);
     return free;
+}
+} // namespace
+
+int PrivateRedisServer::freeLoopbackPort(int alsoFreeAt)
+{
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const int port = int(QRandomGenerator::global()->bounded(20000, 45000));
+        if (loopbackPortIsFree(port) && (alsoFreeAt == 0 || loopbackPortIsFree(port + alsoFreeAt)))
+            return port;
+    }
+    return 0;
 }
 
 QString PrivateRedisServer::tlsFolder() const
@@ -105,11 +117,7 @@ bool PrivateRedisServer::prepareTls()
     m_clientCertificate = client.certificate;
     m_clientKey = client.key;
     m_certificates = std::move(certificates);
-    for (int attempt = 0; attempt < 200 && m_tlsPort == 0; ++attempt) {
-        const int port = int(QRandomGenerator::global()->bounded(20000, 45000));
-        if (loopbackPortIsFree(port))
-            m_tlsPort = port;
-    }
+    m_tlsPort = freeLoopbackPort();
     if (m_tlsPort == 0) {
         m_error = Text::tr("Found no free port on 127.0.0.1 for the private TLS server.");
         return false;

@@ -62,8 +62,10 @@ public:
     // The private CA's certificate (PEM), to pass as --tls-ca; empty without TLS.
     QString caFile() const;
     QString tlsFolder() const;
-    // True when nothing listens on 127.0.0.1:port (a bind would succeed).
-    static bool loopbackPortIsFree(int port);
+    // A random port from 20000 to 44999 on 127.0.0.1 that nothing listens on (a bind would
+    // succeed), nor on port + alsoFreeAt when that is not 0 (a cluster node's bus port); 0 when
+    // none is found. Another program may take it before the server binds it.
+    static int freeLoopbackPort(int alsoFreeAt = 0);
     QString socketPath() const;
     QString folder() const { return m_folder; }
     qint64 serverPid() const;

@@ -87,7 +87,7 @@ PrivateRedisServer& TestTls::server(Server kind)
     if (!slot) {
         QStringList extra;
         if (kind == Server::Plain) // a plain TCP port, to aim rediss:// at
-            extra << QStringLiteral("--port") << QString::number(20000 + QRandomGenerator::global()->bounded(25000))
+            extra << QStringLiteral("--port") << QString::number(PrivateRedisServer::freeLoopbackPort())
                   << QStringLiteral("--bind") << QStringLiteral("127.0.0.1");
         slot = std::make_unique<PrivateRedisServer>(extra, QByteArray(), tlsOf(kind));
         if (!slot->start())
