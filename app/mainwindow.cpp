@@ -5,8 +5,8 @@
 #include "algorithmswindow.h"
 
 #include "burstpanel.h"
-#include "charts/palette.h"
-#include "charts/timelineview.h"
+#include "palette.h"
+#include "timelineview.h"
 #include "connectdialog.h"
 #include "debuggerview.h"
 #include "elidinglabel.h"

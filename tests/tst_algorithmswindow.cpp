@@ -2,7 +2,7 @@
 // comparison measured and what Redis did; its exports; its failures; its language.
 #include "algorithmstablemodel.h"
 #include "algorithmswindow.h"
-#include "charts/algorithmschart.h"
+#include "algorithmschart.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "pictureexport.h"

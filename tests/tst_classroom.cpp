@@ -1,5 +1,5 @@
 #include "burstpanel.h"
-#include "charts/countschart.h"
+#include "countschart.h"
 #include "language.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"

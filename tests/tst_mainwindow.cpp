@@ -1,6 +1,6 @@
 #include "burstpanel.h"
-#include "charts/countschart.h"
-#include "charts/timelineview.h"
+#include "countschart.h"
+#include "timelineview.h"
 #include "connectdialog.h"
 #include "exportdialog.h"
 #include "limitercatalog.h"

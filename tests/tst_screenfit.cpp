@@ -4,8 +4,8 @@
 // text, no horizontal scroll bar in a side panel, no clipped table header or chart axis title,
 // and the ZSET table and the lesson heading grow with the text.
 #include "chartlabels.h"
-#include "charts/countschart.h"
-#include "charts/timelineview.h"
+#include "countschart.h"
+#include "timelineview.h"
 #include "language.h"
 #include "lessonpanel.h"
 #include "limitercatalog.h"

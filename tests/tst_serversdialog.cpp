@@ -1,4 +1,4 @@
-#include "charts/timelineview.h"
+#include "timelineview.h"
 #include "clientprofile.h"
 #include "clienttallymodel.h"
 #include "mainwindow.h"

@@ -1,4 +1,4 @@
-#include "charts/sweepchart.h"
+#include "sweepchart.h"
 #include "dataexport.h"
 #include "mainwindow.h"
 #include "pictureexport.h"

@@ -1,6 +1,6 @@
 // Watch mode in the window: what its table, verdict and timeline say about an app's limiter is
 // what Redis did, read from the run's own summary and from the server.
-#include "charts/timelineview.h"
+#include "timelineview.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "limiterexperiment.h"

@@ -3,7 +3,7 @@
 #include "algorithmsexport.h"
 #include "algorithmstablemodel.h"
 #include "chartandtable.h"
-#include "charts/algorithmschart.h"
+#include "algorithmschart.h"
 #include "firecontrol.h"
 #include "limitercatalog.h"
 #include "pictureexport.h"

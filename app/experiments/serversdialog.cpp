@@ -1,7 +1,7 @@
 #include "serversdialog.h"
 
 #include "burstfields.h"
-#include "charts/timelineview.h"
+#include "timelineview.h"
 #include "clientprofile.h"
 #include "clienttally.h"
 #include "clienttallymodel.h"

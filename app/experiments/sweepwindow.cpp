@@ -2,7 +2,7 @@
 
 #include "burstfields.h"
 #include "chartandtable.h"
-#include "charts/sweepchart.h"
+#include "sweepchart.h"
 #include "firecontrol.h"
 #include "pictureexport.h"
 #include "serversdialog.h"

@@ -1,7 +1,7 @@
 #include "exportactions.h"
 
-#include "charts/countschart.h"
-#include "charts/timelineview.h"
+#include "countschart.h"
+#include "timelineview.h"
 #include "dataexport.h"
 #include "limiterexperiment.h"
 #include "pictureexport.h"

@@ -1,6 +1,6 @@
 #include "numberspanel.h"
 
-#include "charts/palette.h"
+#include "palette.h"
 
 #include <QEvent>
 #include <QGridLayout>

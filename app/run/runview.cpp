@@ -1,7 +1,7 @@
 #include "runview.h"
 
-#include "charts/countschart.h"
-#include "charts/timelineview.h"
+#include "countschart.h"
+#include "timelineview.h"
 #include "numberspanel.h"
 
 #include <QEvent>

@@ -1,6 +1,6 @@
 #include "luahighlighter.h"
 
-#include "charts/palette.h"
+#include "palette.h"
 #include "luatokens.h"
 
 #include <QTextDocument>
