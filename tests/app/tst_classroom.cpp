@@ -1,6 +1,7 @@
 #include "burstpanel.h"
 #include "countschart.h"
 #include "language.h"
+#include "lesson.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
@@ -226,9 +227,9 @@ void TestClassroom::theLessonLeavesTheBurstSettingsAlone()
     mine.burst.clock = ClockKind::SystemUs;
     m_window->planModel()->setPlan(mine);
     const QJsonObject before = mine.toJson();
-    LessonPanel* lesson = m_window->lessonPanel();
+    Lesson* lesson = m_window->lesson();
     lesson->goToStep(1); // three requests in one millisecond: frozen clock, no limit
-    QSignalSpy finished(lesson, &LessonPanel::actionFinished);
+    QSignalSpy finished(lesson, &Lesson::actionFinished);
     lesson->runAction();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
     QCOMPARE(m_window->experiment()->engine(LimiterExperiment::Left).summary().sent, 3);

@@ -1,4 +1,6 @@
 #include "burstpanel.h"
+#include "testpictures.h"
+#include "sourcetree.h"
 #include "countschart.h"
 #include "timelineview.h"
 #include "cliprocess.h"
@@ -27,24 +29,6 @@
 #include <QtTest>
 
 #include <csignal>
-
-namespace {
-double inkShare(const QImage& image)
-{
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            ++counts[image.pixel(x, y)];
-    int most = 0;
-    int total = 0;
-    for (int count : counts) {
-        most = std::max(most, count);
-        total += count;
-    }
-    return total ? 1.0 - double(most) / total : 0;
-}
-
-} // namespace
 
 class TestExport : public QObject
 {
@@ -84,7 +68,7 @@ void TestExport::initTestCase()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
     Scenario scenario;
     QString error;
-    QVERIFY2(Scenario::load(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json"), &scenario, &error),
+    QVERIFY2(Scenario::load(sourcePath(QStringLiteral("resources/scenarios/compare.json")), &scenario, &error),
              qPrintable(error));
     m_window->applyScenario(scenario);
     QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
@@ -202,7 +186,7 @@ void TestExport::headlessExportWritesItsFiles()
     process.setProcessEnvironment(environment);
     process.start(app,
                   {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--scenario"),
-                   QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/classroom-demo.json"),
+                   sourcePath(QStringLiteral("resources/scenarios/classroom-demo.json")),
                    QStringLiteral("--export-png"), png, QStringLiteral("--export-svg"), svg,
                    QStringLiteral("--export-json"), json, QStringLiteral("--size"), QStringLiteral("1280x800"),
                    QStringLiteral("--scale"), QStringLiteral("2")});
@@ -230,10 +214,10 @@ void TestExport::headlessExportRefusesBadInput_data()
     QTest::newRow("no scenario") << args({"--export-png", "/tmp/x.png"}) << "need --scenario";
     QTest::newRow("missing scenario") << args({"--scenario", "/nonexistent.json", "--export-png", "/tmp/x.png"})
                                       << "/nonexistent.json";
-    QTest::newRow("bad size") << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+    QTest::newRow("bad size") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
                                        "--export-png", "/tmp/x.png", "--size", "big"})
                               << "--size";
-    QTest::newRow("bad scale") << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+    QTest::newRow("bad scale") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
                                         "--export-png", "/tmp/x.png", "--scale", "3"})
                                << "--scale";
     // Issue #20: the 1 MB cap asked QFile::size(), 0 here; the app grew to 4 GB in 4 s.
@@ -241,14 +225,14 @@ void TestExport::headlessExportRefusesBadInput_data()
                                       << "/dev/zero holds more than 1048576 bytes";
     // Issue #20: a --redis that does not parse once waited 600 s, then exited 1.
     for (const char* url : {"redis://[::1", "unix://", "http://x", "redis://host:70000"})
-        QTest::addRow("--redis %s", url) << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+        QTest::addRow("--redis %s", url) << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
                                                   "--export-png", "/tmp/x.png", "--redis", url})
                                          << "--redis: ";
     QTest::newRow("--redis that does not parse, lesson")
         << args({"--lesson", "1", "--export-png", "/tmp/x.png", "--redis", "redis://[::1"}) << "--redis: ";
     // Issue #20: a remote server was looked up, then waited on a confirmation nobody could see.
     // Refused by the URL's text: no name lookup, no connection.
-    QTest::newRow("remote server") << args({"--scenario", ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json",
+    QTest::newRow("remote server") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
                                             "--export-png", "/tmp/x.png", "--redis", "redis://zsetlab.invalid:6379"})
                                    << "--allow-remote";
     QTest::newRow("remote server, lesson")
@@ -283,7 +267,7 @@ void TestExport::headlessExportStoresWhatTheCliStores()
     const QString app = qEnvironmentVariable("ZSETLAB_APP");
     if (app.isEmpty() || qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
         QSKIP("ZSETLAB_APP and ZSETLAB_CLI are not set (run through ctest)");
-    const QString path = QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/large-burst.json");
+    const QString path = sourcePath(QStringLiteral("resources/scenarios/large-burst.json"));
     Scenario scenario;
     QString error;
     QVERIFY2(Scenario::load(path, &scenario, &error), qPrintable(error));

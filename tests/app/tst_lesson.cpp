@@ -1,3 +1,4 @@
+#include "lesson.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"
 #include "planmodel.h"
@@ -38,7 +39,8 @@ private:
         return m_window->experiment()->engine(side).summary();
     }
     std::unique_ptr<MainWindow> m_window;
-    LessonPanel* m_lesson = nullptr;
+    Lesson* m_lesson = nullptr;
+    LessonPanel* m_panel = nullptr;
 };
 
 void TestLesson::initTestCase()
@@ -52,7 +54,8 @@ void TestLesson::initTestCase()
     request.url = TestRedis::endpoint().displayUrl();
     m_window->connectToServer(request);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
-    m_lesson = m_window->lessonPanel();
+    m_lesson = m_window->lesson();
+    m_panel = m_window->lessonPanel();
 }
 
 // On a low screen the lesson panel scrolls: after the step's action, its result (and the class's
@@ -61,11 +64,11 @@ void TestLesson::resultComesIntoView()
 {
     m_lesson->setAsksFirst(true);
     m_window->showLesson();
-    QFont large = m_lesson->font();
+    QFont large = m_panel->font();
     large.setPointSizeF(large.pointSizeF() * 1.6);
-    m_lesson->setFont(large);
+    m_panel->setFont(large);
     m_window->resize(1400, 520);
-    auto* result = m_lesson->findChild<QLabel*>(QStringLiteral("LessonResult"));
+    auto* result = m_panel->findChild<QLabel*>(QStringLiteral("LessonResult"));
     QVERIFY(result);
     m_lesson->goToStep(1);
     QVERIFY(m_lesson->hasQuestion());
@@ -75,7 +78,7 @@ void TestLesson::resultComesIntoView()
     const QWidget* viewport = result->parentWidget()->parentWidget(); // the scroll area's viewport
     QVERIFY2(shown.height() >= std::min(result->height(), viewport->height()) - 1, // all of it, if it can be
              qPrintable(QStringLiteral("%1 of %2 px in view").arg(shown.height()).arg(result->height())));
-    m_lesson->setFont(QFont());
+    m_panel->setFont(QFont());
     m_window->resize(1400, 860);
 }
 
@@ -101,7 +104,7 @@ void TestLesson::runStep(int step)
 {
     m_lesson->goToStep(step);
     QVERIFY(m_lesson->hasAction());
-    QSignalSpy finished(m_lesson, &LessonPanel::actionFinished);
+    QSignalSpy finished(m_lesson, &Lesson::actionFinished);
     m_lesson->runAction();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     QVERIFY(!m_lesson->resultText().isEmpty());
@@ -257,7 +260,7 @@ void TestLesson::guessFirstSetsTheClassAgainstRedis()
             QVERIFY(!price.algorithms.isEmpty());
             QCOMPARE(price.algorithms.first().id, QStringLiteral("sliding-log"));
             QCOMPARE(answer, price.algorithms.first().admitted);
-            QCOMPARE(answer, qint64(LessonPanel::pricePlan(m_window->planModel()->plan().burst).burst.requests));
+            QCOMPARE(answer, qint64(Lesson::pricePlan(m_window->planModel()->plan().burst).burst.requests));
         } else if (question.contains(QLatin1String("How many members"))) {
             QCOMPARE(answer, redis.command({"ZCARD", engine.key()}).toInteger());
         } else if (question.contains(QLatin1String("admit"))) {
@@ -296,8 +299,8 @@ void TestLesson::guessFirstSetsTheClassAgainstRedis()
     // Off: the same step asks nothing and compares nothing, and the setting is kept.
     m_lesson->setAsksFirst(false);
     QVERIFY(m_lesson->guessVersusAnswer().isEmpty());
-    QVERIFY(!m_lesson->findChild<QSpinBox*>()->isVisible());
-    QVERIFY(!m_lesson->findChild<QComboBox*>()->isVisible());
+    QVERIFY(!m_panel->findChild<QSpinBox*>()->isVisible());
+    QVERIFY(!m_panel->findChild<QComboBox*>()->isVisible());
     QVERIFY(!QSettings().value(QStringLiteral("lesson/askFirst")).toBool());
     m_lesson->setAsksFirst(true);
 }

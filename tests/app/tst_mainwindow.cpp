@@ -1,4 +1,6 @@
 #include "burstpanel.h"
+#include "testpictures.h"
+#include "sourcetree.h"
 #include "countschart.h"
 #include "timelineview.h"
 #include "connectdialog.h"
@@ -46,20 +48,6 @@ BurstPlan frozenPlan(const QString& strategy, int requests)
 }
 
 // Share of pixels that differ from the most common colour: 0 for a blank image.
-double inkShare(const QImage& image)
-{
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 4)
-        for (int x = 0; x < image.width(); x += 4)
-            ++counts[image.pixel(x, y)];
-    int most = 0;
-    int total = 0;
-    for (int count : counts) {
-        most = std::max(most, count);
-        total += count;
-    }
-    return total ? 1.0 - double(most) / total : 0;
-}
 } // namespace
 
 class TestMainWindow : public QObject
@@ -117,7 +105,7 @@ void TestMainWindow::helpShowsTheManual()
     auto* manual = m_window->findChild<ManualDialog*>(QStringLiteral("ManualDialog"));
     QVERIFY(manual);
     QVERIFY(manual->isVisible());
-    QFile readme(QStringLiteral(ZSETLAB_SOURCE_DIR "/README.md"));
+    QFile readme(sourcePath(QStringLiteral("README.md")));
     QVERIFY(readme.open(QIODevice::ReadOnly));
     const QString source = QString::fromUtf8(readme.readAll());
     for (const char* heading : {"Quick start (Debian 12)", "Teaching with it", "Command line: `zsetlab-cli`"}) {
@@ -448,7 +436,7 @@ void TestMainWindow::windowImageIsNotBlank()
     QVERIFY2(m_window->saveScreenshot(path, &error), qPrintable(error));
     const QImage image(path);
     QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
-    QVERIFY2(inkShare(image) > 0.2, "the window picture is nearly one colour");
+    QVERIFY2(inkShare(image, 4) > 0.2, "the window picture is nearly one colour");
     QVERIFY(m_window->runView(LimiterExperiment::Left)->counts()->plottedPoints() > 0);
 }
 

@@ -1,4 +1,5 @@
 #include "burstpanel.h"
+#include "sourcetree.h"
 #include "chartlabels.h"
 #include "countschart.h"
 #include "timelineview.h"
@@ -117,7 +118,7 @@ void TestPresentation::highContrastReachesTheCharts()
         Scenario scenario;
         QString error;
         QVERIFY(
-            Scenario::load(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/compare.json"), &scenario, &error));
+            Scenario::load(sourcePath(QStringLiteral("resources/scenarios/compare.json")), &scenario, &error));
         m_window->applyScenario(scenario);
         m_window->presentation()->setZoom(1.3);
         QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);

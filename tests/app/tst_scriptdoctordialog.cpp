@@ -1,4 +1,5 @@
 #include "burstpanel.h"
+#include "sourcetree.h"
 #include "codeeditor.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
@@ -134,7 +135,7 @@ void TestScriptDoctorDialog::firesTheUsersScriptInItsOwnStyle()
     // A check-then-add script that replies 1/0 and takes its arguments in its own order.
     connectWindow();
     ScriptDoctorDialog* doctor = m_window->scriptDoctor();
-    QVERIFY(doctor->openFile(QStringLiteral(ZSETLAB_SOURCE_DIR "/tests/doctor-corpus/check-then-add-zcount.lua")));
+    QVERIFY(doctor->openFile(sourcePath(QStringLiteral("tests/doctor-corpus/check-then-add-zcount.lua"))));
     doctor->findChildren<QLineEdit*>().at(1)->setText(QStringLiteral("{now} {window} {limit}"));
     QSignalSpy probed(doctor, &ScriptDoctorDialog::probeFinished);
     doctor->probe();

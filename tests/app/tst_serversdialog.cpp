@@ -1,10 +1,11 @@
 #include "timelineview.h"
+#include "sourcetree.h"
 #include "clientprofile.h"
 #include "clienttallymodel.h"
 #include "mainwindow.h"
 #include "pictureexport.h"
 #include "scenario.h"
-#include "serversdialog.h"
+#include "simulatedserverswindow.h"
 #include "serversession.h"
 #include "sweepwindow.h"
 #include "testpictures.h"
@@ -22,25 +23,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-namespace {
-double inkShare(const QImage& image)
-{
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            ++counts[image.pixel(x, y)];
-    int most = 0;
-    int total = 0;
-    for (int count : counts) {
-        most = std::max(most, count);
-        total += count;
-    }
-    return total ? 1.0 - double(most) / total : 0;
-}
-
-} // namespace
-
-class TestServersDialog : public QObject
+class TestSimulatedServersWindow : public QObject
 {
     Q_OBJECT
 private slots:
@@ -57,11 +40,11 @@ private:
     void fire();
 
     std::unique_ptr<MainWindow> m_window;
-    ServersDialog* m_dialog = nullptr;
+    SimulatedServersWindow* m_dialog = nullptr;
     QTemporaryDir m_dir;
 };
 
-void TestServersDialog::initTestCase()
+void TestSimulatedServersWindow::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
     QStandardPaths::setTestModeEnabled(true);
@@ -72,20 +55,20 @@ void TestServersDialog::initTestCase()
     m_window->connectToServer(request);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
     SweepWindow* sweep = SweepWindow::showFor(m_window.get(), m_window->session());
-    m_dialog = sweep->serversDialog();
+    m_dialog = sweep->simulatedServers();
     m_dialog->show();
     m_dialog->resize(1240, 640);
     QVERIFY(m_dialog->isVisible());
 }
 
-void TestServersDialog::cleanupTestCase()
+void TestSimulatedServersWindow::cleanupTestCase()
 {
     m_window.reset();
 }
 
-void TestServersDialog::threeServersScenarioLoads()
+void TestSimulatedServersWindow::threeServersScenarioLoads()
 {
-    for (const QString& path : {QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/three-servers.json"),
+    for (const QString& path : {sourcePath(QStringLiteral("resources/scenarios/three-servers.json")),
                                 QStringLiteral(":/scenarios/three-servers.json")}) {
         Scenario scenario;
         QString error;
@@ -114,7 +97,7 @@ void TestServersDialog::threeServersScenarioLoads()
     QCOMPARE(m_dialog->requestsField()->value(), 3000);
 }
 
-void TestServersDialog::scenarioKeepsItsClients()
+void TestSimulatedServersWindow::scenarioKeepsItsClients()
 {
     Scenario scenario;
     QString error;
@@ -136,9 +119,9 @@ void TestServersDialog::scenarioKeepsItsClients()
              qPrintable(error));
 }
 
-void TestServersDialog::fire()
+void TestSimulatedServersWindow::fire()
 {
-    QSignalSpy done(m_dialog, &ServersDialog::burstFinished);
+    QSignalSpy done(m_dialog, &SimulatedServersWindow::burstFinished);
     QVERIFY(m_dialog->fireButton()->isEnabled());
     QTest::mouseClick(m_dialog->fireButton(), Qt::LeftButton);
     QVERIFY(m_dialog->isRunning());
@@ -149,7 +132,7 @@ void TestServersDialog::fire()
     QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
 }
 
-void TestServersDialog::collisionsAcrossServers_data()
+void TestSimulatedServersWindow::collisionsAcrossServers_data()
 {
     QTest::addColumn<QString>("servers");
     QTest::addColumn<int>("acrossServers");
@@ -160,7 +143,7 @@ void TestServersDialog::collisionsAcrossServers_data()
         << QStringLiteral("pace=interval:10000;pace=interval:10000,offset=5") << 0;
 }
 
-void TestServersDialog::collisionsAcrossServers()
+void TestSimulatedServersWindow::collisionsAcrossServers()
 {
     QFETCH(QString, servers);
     QFETCH(int, acrossServers);
@@ -218,7 +201,7 @@ void TestServersDialog::collisionsAcrossServers()
              acrossServers);
 }
 
-void TestServersDialog::refusesABadServerListAtTheField()
+void TestSimulatedServersWindow::refusesABadServerListAtTheField()
 {
     m_dialog->serversField()->setText(QStringLiteral("rate=2;;rate=2"));
     QVERIFY(m_dialog->serversMessage()->isVisible());
@@ -234,7 +217,7 @@ void TestServersDialog::refusesABadServerListAtTheField()
     QVERIFY(m_dialog->fireButton()->isEnabled());
 }
 
-void TestServersDialog::threeServersDrawOneLaneEach()
+void TestSimulatedServersWindow::threeServersDrawOneLaneEach()
 {
     Scenario scenario;
     QString error;
@@ -257,5 +240,5 @@ void TestServersDialog::threeServersDrawOneLaneEach()
     keepPicture(m_dialog, QStringLiteral("servers-zoomed.png"));
 }
 
-QTEST_MAIN(TestServersDialog)
+QTEST_MAIN(TestSimulatedServersWindow)
 #include "tst_serversdialog.moc"

@@ -29,21 +29,6 @@
 
 namespace {
 // Share of pixels that differ from the most common colour: 0 for a blank image.
-double inkShare(const QImage& image)
-{
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            ++counts[image.pixel(x, y)];
-    int most = 0;
-    int total = 0;
-    for (int count : counts) {
-        most = std::max(most, count);
-        total += count;
-    }
-    return total ? 1.0 - double(most) / total : 0;
-}
-
 void choose(QComboBox* box, const QVariant& data)
 {
     const int index = box->findData(data);

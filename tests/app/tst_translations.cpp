@@ -1,4 +1,5 @@
 #include "burstpanel.h"
+#include "sourcetree.h"
 #include "burstplan.h"
 #include "sweepchart.h"
 #include "timelineview.h"
@@ -13,7 +14,7 @@
 #include "scriptdoctor.h"
 #include "scriptdoctordialog.h"
 #include "scriptview.h"
-#include "serversdialog.h"
+#include "simulatedserverswindow.h"
 #include "serversession.h"
 #include "sweeptablemodel.h"
 #include "sweepwindow.h"
@@ -94,9 +95,9 @@ void TestTranslations::everyStringHasATranslation_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<int>("minimum");
-    QTest::newRow("vi") << QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/translations/zsetlab_vi.ts") << 300;
-    QTest::newRow("en plurals") << QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/translations/zsetlab_en.ts") << 5;
-    QTest::newRow("Qt's texts, vi") << QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/translations/qtbase_vi.ts") << 50;
+    QTest::newRow("vi") << sourcePath(QStringLiteral("resources/translations/zsetlab_vi.ts")) << 300;
+    QTest::newRow("en plurals") << sourcePath(QStringLiteral("resources/translations/zsetlab_en.ts")) << 5;
+    QTest::newRow("Qt's texts, vi") << sourcePath(QStringLiteral("resources/translations/qtbase_vi.ts")) << 50;
 }
 
 void TestTranslations::everyStringHasATranslation()
@@ -183,7 +184,7 @@ void TestTranslations::openToolWindowsFollowTheLanguage()
     QVERIFY(Language::set(QStringLiteral("en")));
     ServerSession session; // never connected: firing reports that in the status lines
     SweepWindow sweep(&session);
-    ServersDialog* servers = sweep.serversDialog();
+    SimulatedServersWindow* servers = sweep.simulatedServers();
     sweep.show();
     servers->show();
     sweep.run();

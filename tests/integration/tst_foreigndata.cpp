@@ -4,6 +4,7 @@
 // its expiry only ran down with the clock (PTTL), and that zsetlab created nothing outside its
 // "zsetlab:" prefix. SCAN over the whole database is fine here; product code never lists keys.
 #include "burstengine.h"
+#include "sourcetree.h"
 #include "limitercatalog.h"
 #include "testredis.h"
 #include "zsetkeys.h"
@@ -21,9 +22,6 @@
 #include <map>
 #include <set>
 
-#ifndef ZSETLAB_SOURCE_DIR
-#error "ZSETLAB_SOURCE_DIR must name the repository (set in tests/CMakeLists.txt)"
-#endif
 
 namespace {
 // What a foreign key looked like before zsetlab ran.
@@ -568,7 +566,7 @@ void TestForeignData::productNeverListsOrFlushes_data()
 void TestForeignData::productNeverListsOrFlushes()
 {
     QFETCH(QString, folder);
-    const QString root = QStringLiteral(ZSETLAB_SOURCE_DIR) + QLatin1Char('/') + folder;
+    const QString root = sourceTree() + QLatin1Char('/') + folder;
     QVERIFY2(QFileInfo(root).isDir(), qPrintable(root));
     QStringList findings;
     int scanned = 0;

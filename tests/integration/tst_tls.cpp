@@ -4,6 +4,7 @@
 // a burst with every catalog limiter, watch, the doctor's live probe and the Lua debugger work over
 // TLS as over a socket. Faults (kill, restart, pause) over TLS are in tst_faults.
 #include "burstengine.h"
+#include "sourcetree.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
@@ -304,7 +305,7 @@ void TestTls::watchSeesTheBurst()
 
 void TestTls::doctorProbesLive()
 {
-    const QString script = QFINDTESTDATA(QStringLiteral("../lua/now.lua"));
+    const QString script = sourcePath(QStringLiteral("lua/now.lua"));
     QVERIFY(!script.isEmpty());
     const CliResult result
         = runCli(QStringList {QStringLiteral("doctor"), script, QStringLiteral("--live"), QStringLiteral("--json")}

@@ -4,12 +4,14 @@
 # to have such a package builds fine, while a fresh Debian 12 stops at configure; this check sees
 # the difference on the used machine.
 #
-# What the build used, read from the configured and built tree:
-#   - every file the configure step read (build.ninja's RERUN_CMAKE inputs: each found package's
-#     config files, the find modules), and each <Package>_DIR in the CMake cache;
+# What the build used, read from the configured and built tree, whichever generator made it
+# (Ninja or Unix Makefiles):
+#   - every file the configure step read (build.ninja's RERUN_CMAKE inputs, or the Makefiles'
+#     CMAKE_MAKEFILE_DEPENDS: each found package's config files, the find modules), and each
+#     <Package>_DIR in the CMake cache;
 #   - every system path the build commands name (compiler, archiver, include directories,
 #     libraries, rcc, lrelease) and the moc/uic that AUTOMOC/AUTOUIC run;
-#   - every header the compiler read (ninja -t deps);
+#   - every header the compiler read (ninja -t deps, or the compiler's .d files);
 #   - the programs the tests run (ZSETLAB_TEST_TOOL_* in the cache, from tests/CMakeLists.txt).
 # Usage: tests/check-packages.sh BUILD_DIR [--without PACKAGE]
 #        checks ZSETLAB_PACKAGES from scripts/deps.sh, less PACKAGE if given (to see the check fail)
@@ -26,25 +28,54 @@ for package in "${ZSETLAB_PACKAGES[@]}"; do
     [ "$package" = "$without" ] || packages+=("$package")
 done
 
-for tool in dpkg-query apt-cache ninja realpath; do
+if [ -f "$build/build.ninja" ]; then
+    generator=ninja
+    [ -f "$build/.ninja_deps" ] || { echo "check-packages: $build is not built yet (cmake --build first)"; exit 1; }
+elif [ -f "$build/Makefile" ] && [ -f "$build/CMakeFiles/Makefile.cmake" ]; then
+    generator=make
+    [ -n "$(find "$build" -name '*.o.d' -print -quit)" ] || { echo "check-packages: $build is not built yet (cmake --build first)"; exit 1; }
+else
+    echo "check-packages: $build is not a configured CMake build (Ninja or Unix Makefiles)"
+    exit 1
+fi
+for tool in dpkg-query apt-cache realpath $([ "$generator" = ninja ] && echo ninja); do
     command -v "$tool" >/dev/null || { echo "check-packages: needs $tool"; exit 1; }
 done
-[ -f "$build/build.ninja" ] || { echo "check-packages: $build is not a Ninja build (configure with a preset)"; exit 1; }
-[ -f "$build/.ninja_deps" ] || { echo "check-packages: $build is not built yet (cmake --build first)"; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
 # 1. What the build used: "path<TAB>why" lines.
+configure_inputs() {
+    if [ "$generator" = ninja ]; then
+        grep '^build build.ninja: RERUN_CMAKE' "$build/build.ninja" | tr ' ' '\n' | grep '^/'
+    else
+        sed -n '/^set(CMAKE_MAKEFILE_DEPENDS/,/^ *)/p' "$build/CMakeFiles/Makefile.cmake" | sed -n 's/^ *"\(\/[^"]*\)".*/\1/p'
+    fi
+}
+build_commands() {
+    if [ "$generator" = ninja ]; then
+        ninja -C "$build" -t commands
+    else # the make rules and the compile and link lines (the shell make runs them with is not the build's)
+        find "$build" \( -name build.make -o -name flags.make -o -name link.txt \) -exec cat {} + | grep -v '^SHELL = '
+    fi
+}
+compiler_inputs() {
+    if [ "$generator" = ninja ]; then
+        ninja -C "$build" -t deps | grep -E '^\s+/' | sed -E 's/^\s+//'
+    else
+        find "$build" -name '*.o.d' -exec cat {} + | tr ' \\' '\n\n' | sed 's/:$//' | grep '^/'
+    fi
+}
 {
-    grep '^build build.ninja: RERUN_CMAKE' "$build/build.ninja" | tr ' ' '\n' | grep '^/' | sed 's/$/\tread by the configure step/'
+    configure_inputs | sed 's/$/\tread by the configure step/'
     sed -n 's/^\([A-Za-z0-9_]*_DIR\):PATH=\(\/.*\)$/\2\t\1 in the CMake cache/p' "$build/CMakeCache.txt"
-    ninja -C "$build" -t commands | tr ' ;"=' '\n\n\n\n' | grep -E '^-?[IL]?/' | sed -E 's/^-[IL]//' \
+    build_commands | tr ' ;"=' '\n\n\n\n' | grep -E '^-?[IL]?/' | sed -E 's/^-[IL]//' \
         | sed 's/$/\tnamed by a build command/'
     find "$build" -name AutogenInfo.json -exec sed -n 's/.*"QT_[A-Z]*_EXECUTABLE" : "\(\/[^"]*\)".*/\1/p' {} + \
         | sed 's/$/\trun by AUTOMOC or AUTOUIC/'
-    ninja -C "$build" -t deps | grep -E '^\s+/' | sed -E 's/^\s+//; s/$/\tincluded by the compiler/'
+    compiler_inputs | sed 's/$/\tincluded by the compiler/'
 } | grep -v -e "^$build/" -e "^$source_dir/" | sort -u -t "$(printf '\t')" -k1,1 >"$work/used.raw"
 
 # The tests' programs: a missing one is a failure in itself.

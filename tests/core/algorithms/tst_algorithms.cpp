@@ -1,4 +1,5 @@
 #include "algorithmcomparison.h"
+#include "sourcetree.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "slidingwindowtruth.h"
@@ -294,7 +295,7 @@ void TestAlgorithms::theBoundaryScenarioShowsTheFixedWindowsDouble()
     const CliResult cli
         = runCli({QStringLiteral("algorithms"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
                   QStringLiteral("--scenario"),
-                  QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios/algorithms-boundary-bursts.json"),
+                  sourcePath(QStringLiteral("resources/scenarios/algorithms-boundary-bursts.json")),
                   QStringLiteral("--limiters"), QStringLiteral("fixed-window,sliding-log,sliding-counter"),
                   QStringLiteral("--json")});
     QVERIFY2(cli.exitCode == 0, cli.err.constData());

@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "sourcetree.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -51,7 +52,7 @@ void TestScenario::roundTrips()
 void TestScenario::readsTheShippedScenarios_data()
 {
     QTest::addColumn<QString>("path");
-    const QDir dir(QStringLiteral(ZSETLAB_SOURCE_DIR "/resources/scenarios"));
+    const QDir dir(sourcePath(QStringLiteral("resources/scenarios")));
     const QStringList files = dir.entryList({QStringLiteral("*.json")});
     QVERIFY(files.size() >= 4);
     for (const QString& file : files)

@@ -2,6 +2,7 @@
 // redis-server that the doctor did not start (this test starts it, as a user's server).
 
 #include "cliprocess.h"
+#include "sourcetree.h"
 #include "privateredisserver.h"
 #include "redisconnection.h"
 #include "runawayguard.h"
@@ -17,7 +18,7 @@
 namespace {
 QString corpusFile(const char* name)
 {
-    return QFINDTESTDATA(QStringLiteral("doctor-corpus/") + QLatin1String(name));
+    return sourcePath(QStringLiteral("tests/doctor-corpus/") + QLatin1String(name));
 }
 
 // Bytes a terminal would act on: everything below a space but the newline, and DEL.

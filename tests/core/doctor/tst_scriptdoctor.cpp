@@ -1,4 +1,5 @@
 #include "calltemplate.h"
+#include "sourcetree.h"
 #include "limitercatalog.h"
 #include "limiterscript.h"
 #include "scriptdoctor.h"
@@ -45,7 +46,7 @@ CallTemplate callWith(const QString& args, const QString& keys = CallTemplate::d
 
 QByteArray corpusScript(const QString& name)
 {
-    QFile file(QFINDTESTDATA(QStringLiteral("doctor-corpus/") + name));
+    QFile file(sourcePath(QStringLiteral("tests/doctor-corpus/") + name));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing corpus script %s", qPrintable(name));
     return file.readAll();
@@ -356,7 +357,7 @@ void TestScriptDoctor::snippets()
 
 void TestScriptDoctor::everyFindingSaysWhatToChange()
 {
-    const QDir corpus(QFINDTESTDATA("doctor-corpus"));
+    const QDir corpus(sourcePath(QStringLiteral("tests/doctor-corpus")));
     QVERIFY(corpus.exists());
     const QStringList files = corpus.entryList({QStringLiteral("*.lua")});
     QVERIFY2(files.size() >= 8, "the corpus has 8 to 12 scripts");

@@ -1,4 +1,5 @@
 #include "limitercatalog.h"
+#include "sourcetree.h"
 #include "limiterscript.h"
 #include "replyreading.h"
 #include "scriptprobe.h"
@@ -26,7 +27,7 @@ LimiterScript corpusScript(const QString& name)
 {
     LimiterScript script;
     QString error;
-    if (!LimiterScript::fromFile(QFINDTESTDATA(QStringLiteral("doctor-corpus/") + name), &script, &error))
+    if (!LimiterScript::fromFile(sourcePath(QStringLiteral("tests/doctor-corpus/") + name), &script, &error))
         qFatal("%s", qPrintable(error));
     return script;
 }
@@ -67,12 +68,12 @@ QStringList names(std::initializer_list<const char*> items)
 
 QString builtinFile(const char* name)
 {
-    return QFINDTESTDATA(QStringLiteral("../lua/") + QLatin1String(name));
+    return sourcePath(QStringLiteral("lua/") + QLatin1String(name));
 }
 
 QString corpusFile(const char* name)
 {
-    return QFINDTESTDATA(QStringLiteral("doctor-corpus/") + QLatin1String(name));
+    return sourcePath(QStringLiteral("tests/doctor-corpus/") + QLatin1String(name));
 }
 
 const QString defaultArgs = CallTemplate::defaultArgs();
