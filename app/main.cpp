@@ -77,7 +77,7 @@ int main(int argc, char* argv[])
         stage.window = &window;
         stage.session = window.session();
         stage.experiment = window.experiment();
-        stage.lesson = window.lessonPanel();
+        stage.lesson = window.lesson();
         stage.showLesson = [&window] { window.showLesson(); };
         window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);

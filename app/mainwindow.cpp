@@ -13,6 +13,7 @@
 #include "exportactions.h"
 #include "firecontrol.h"
 #include "language.h"
+#include "lesson.h"
 #include "lessonpanel.h"
 #include "planmodel.h"
 #include "presentation.h"
@@ -165,14 +166,21 @@ void MainWindow::createDocks()
     LessonStage stage;
     stage.session = m_session;
     stage.experiment = m_experiment;
-    stage.fireControl = m_fireControl;
-    stage.left = m_left;
-    stage.runs = m_runs;
-    stage.zset = m_zsetPanel;
-    stage.showScript = [this](const QString& id) { showScriptView(id); };
-    stage.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    stage.fire = [this](const ExperimentPlan& plan, QString* error) {
+        const bool fired = m_fireControl->fire(plan);
+        if (!fired)
+            *error = m_fireControl->error();
+        return fired;
+    };
     stage.traffic = [this] { return m_planModel->plan().burst; };
-    m_lessonPanel = new LessonPanel(stage, this);
+    m_lesson = new Lesson(stage, this);
+    connect(m_lesson, &Lesson::scriptRequested, this, &MainWindow::showScriptView);
+    LessonViews views;
+    views.left = m_left;
+    views.runs = m_runs;
+    views.zset = m_zsetPanel;
+    views.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    m_lessonPanel = new LessonPanel(m_lesson, views, this);
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
     lessonDock->setObjectName(QStringLiteral("LessonDock"));

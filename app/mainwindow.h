@@ -14,6 +14,7 @@ class BurstPanel;
 class DebuggerView;
 class ExportActions;
 class FireControl;
+class Lesson;
 class LessonPanel;
 class ManualDialog;
 class PlanModel;
@@ -63,6 +64,7 @@ public:
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
+    Lesson* lesson() const { return m_lesson; }
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
     WatchPanel* watchPanel() const { return m_watchPanel; }
     // Pictures of a given size (headless exports): the window is that size and arranges its docks
@@ -140,6 +142,7 @@ private:
     ScenarioActions* m_scenarioActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
+    Lesson* m_lesson = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;

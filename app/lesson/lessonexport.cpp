@@ -1,6 +1,6 @@
 #include "lessonexport.h"
 
-#include "lessonpanel.h"
+#include "lesson.h"
 #include "limiterexperiment.h"
 #include "pictureexport.h"
 #include "serversession.h"
@@ -47,7 +47,7 @@ void LessonExport::begin()
 {
     if (m_done)
         return;
-    LessonPanel* lesson = m_stage.lesson;
+    Lesson* lesson = m_stage.lesson;
     const int count = lesson->stepCount();
     if (m_job.step > count)
         return fail(tr("--lesson: the lesson has %1 steps, there is no step %2.").arg(count).arg(m_job.step), 2);
@@ -75,13 +75,13 @@ void LessonExport::runNext()
         return done();
     m_current = m_queue.takeFirst();
     m_pictureCurrent = m_job.step <= 0 || m_current == m_job.step - 1;
-    LessonPanel* lesson = m_stage.lesson;
+    Lesson* lesson = m_stage.lesson;
     lesson->goToStep(m_current);
     // Let the views take the last batch and lay out before the picture.
     auto settle = [this] { QTimer::singleShot(150, this, &LessonExport::record); };
     if (!lesson->hasAction())
         return settle();
-    connect(lesson, &LessonPanel::actionFinished, this, settle, Qt::SingleShotConnection);
+    connect(lesson, &Lesson::actionFinished, this, settle, Qt::SingleShotConnection);
     lesson->runAction();
 }
 
@@ -89,7 +89,7 @@ void LessonExport::record()
 {
     if (m_done)
         return;
-    LessonPanel* lesson = m_stage.lesson;
+    Lesson* lesson = m_stage.lesson;
     LimiterExperiment* experiment = m_stage.experiment;
     const QString named = lesson->stepLimiter();
     if (!named.isEmpty()) {

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-class LessonPanel;
+class Lesson;
 class LimiterExperiment;
 class ServerSession;
 class QWidget;
@@ -35,7 +35,7 @@ public:
         QWidget* window = nullptr;
         ServerSession* session = nullptr;
         LimiterExperiment* experiment = nullptr;
-        LessonPanel* lesson = nullptr;
+        Lesson* lesson = nullptr;
         std::function<void()> showLesson; // brings the lesson panel to the front
     };
 

@@ -1,0 +1,608 @@
+#include "lesson.h"
+
+#include "clustermap.h"
+#include "limiterexperiment.h"
+#include "serversession.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <cmath>
+#include <set>
+
+namespace {
+// The lesson's texts keep the context they have always had in the translations.
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(LessonPanel)
+};
+} // namespace
+
+namespace {
+// "The price of the fix" fires at most this many requests per algorithm (a window of a busy
+// user's traffic can hold millions; the bytes per member stay the same).
+constexpr qint64 maxPriceRequests = 20'000;
+
+// Requests per ms in the user's traffic; a burst counts as its requests spread over one window.
+double ratePerMs(const BurstPlan& traffic)
+{
+    const double window = double(std::max<qint64>(traffic.windowMs, 1));
+    const Pacing& pacing = traffic.pacing;
+    switch (pacing.kind) {
+    case Pacing::Kind::Poisson:
+        return pacing.perMs;
+    case Pacing::Kind::Interval:
+        return pacing.intervalMicros > 0 ? 1000.0 / double(pacing.intervalMicros) : 1.0;
+    case Pacing::Kind::Bursts:
+        return pacing.intervalMicros > 0 ? pacing.burstSize * 1000.0 / double(pacing.intervalMicros)
+                                         : double(pacing.burstSize);
+    case Pacing::Kind::Burst:
+        break;
+    }
+    return double(traffic.requests) / window;
+}
+
+BurstPlan defaultTraffic()
+{
+    BurstPlan traffic;
+    traffic.windowMs = 1000;
+    traffic.pacing.kind = Pacing::Kind::Interval;
+    traffic.pacing.intervalMicros = 1000;
+    return traffic;
+}
+} // namespace
+
+Lesson::Lesson(LessonStage stage, QObject* parent)
+    : QObject(parent)
+    , m_stage(std::move(stage))
+{
+    m_price = new AlgorithmComparison(this);
+    connect(m_price, &AlgorithmComparison::finished, this, [this](const ComparisonResult& result) {
+        const AlgorithmTally* log = nullptr;
+        for (const AlgorithmTally& tally : result.algorithms)
+            log = tally.id == QLatin1String("sliding-log") ? &tally : log;
+        finish([result] { return describePrice(result); }, Spotlight::None, log ? log->admitted : -1);
+    });
+}
+
+Lesson::~Lesson() = default;
+
+int Lesson::stepCount() const
+{
+    return const_cast<Lesson*>(this)->steps().size();
+}
+
+Lesson::Step Lesson::step() const
+{
+    return const_cast<Lesson*>(this)->steps().value(m_step);
+}
+
+void Lesson::goToStep(int index)
+{
+    m_step = std::clamp(index, 0, stepCount() - 1);
+    m_resultOf = nullptr;
+    m_running = false;
+    m_spotlight = Spotlight::None;
+    m_answers.remove(m_step); // the result goes with the step's run
+    emit changed();
+}
+
+void Lesson::next()
+{
+    goToStep(m_step + 1);
+}
+
+void Lesson::back()
+{
+    goToStep(m_step - 1);
+}
+
+QString Lesson::stepTitle() const
+{
+    return step().title;
+}
+
+QString Lesson::stepBody() const
+{
+    return step().body;
+}
+
+QString Lesson::actionLabel() const
+{
+    return step().actionLabel;
+}
+
+bool Lesson::hasAction() const
+{
+    return !step().actionLabel.isEmpty();
+}
+
+QString Lesson::stepLimiter() const
+{
+    return step().limiter;
+}
+
+bool Lesson::buildsOnPreviousStep() const
+{
+    return step().buildsOnPrevious;
+}
+
+QString Lesson::resultText() const
+{
+    if (m_running)
+        return Text::tr("Running on %1…").arg(m_runningOn);
+    return m_resultOf ? m_resultOf() : QString();
+}
+
+void Lesson::setAsksFirst(bool on)
+{
+    m_asksFirst = on;
+    emit changed();
+}
+
+bool Lesson::hasQuestion() const
+{
+    return !step().question.prompt.isEmpty();
+}
+
+QString Lesson::questionText() const
+{
+    return step().question.prompt;
+}
+
+QStringList Lesson::questionChoices() const
+{
+    return step().question.choices;
+}
+
+void Lesson::setGuess(qint64 guess)
+{
+    m_guesses[m_step] = guess;
+    emit changed();
+}
+
+QString Lesson::guessVersusAnswer() const
+{
+    const qint64 guess = this->guess();
+    const qint64 answer = this->answer();
+    if (!m_asksFirst || !hasQuestion() || answer < 0)
+        return QString();
+    const QStringList choices = questionChoices();
+    auto said = [&choices](qint64 value) {
+        return choices.isEmpty() ? QLocale().toString(value) : choices.value(int(value));
+    };
+    if (guess < 0)
+        return Text::tr("Redis: %1 (no guess entered)").arg(said(answer));
+    return (guess == answer ? Text::tr("Class: %1 · Redis: %2 · the class was right")
+                            : Text::tr("Class: %1 · Redis: %2 · not what the class expected"))
+        .arg(said(guess), said(answer));
+}
+
+void Lesson::runAction()
+{
+    const Step current = step();
+    if (!current.action)
+        return;
+    if (!m_stage.session->isUsable()) {
+        finish([] { return Text::tr("Not connected to Redis: connect first (Burst > Connect to Redis)."); },
+               Spotlight::None);
+        return;
+    }
+    m_running = true;
+    m_runningOn = m_stage.session->endpoint().address();
+    m_resultOf = nullptr;
+    m_spotlight = Spotlight::None;
+    emit changed();
+    current.action();
+}
+
+void Lesson::finish(std::function<QString()> result, Spotlight spotlight, qint64 answer)
+{
+    m_running = false;
+    m_resultOf = std::move(result);
+    m_spotlight = spotlight;
+    if (answer >= 0)
+        m_answers[m_step] = answer;
+    else
+        m_answers.remove(m_step);
+    emit changed();
+    emit actionFinished();
+}
+
+int Lesson::writesOf(const QByteArray& member) const
+{
+    const RequestLog& log = m_stage.experiment->engine(LimiterExperiment::Left).log();
+    int writes = 0;
+    for (int i = 0; i < log.size(); ++i)
+        writes += log.isDone(i) && !log.isFailed(i) && log.member(i) == member ? 1 : 0;
+    return writes;
+}
+
+ExperimentPlan Lesson::lessonPlan(const char* limiter, int requests, qint64 limit)
+{
+    ExperimentPlan plan;
+    plan.burst.limiter = LimiterCatalog::builtin(limiter);
+    plan.burst.requests = requests;
+    plan.burst.clock = ClockKind::Frozen; // "in one millisecond", exactly, on any machine
+    plan.burst.windowMs = 60000; // the ZSET stays to be looked at (a unique member's key expires after one window)
+    plan.burst.limit = limit;
+    return plan;
+}
+
+void Lesson::fire(const ExperimentPlan& plan, std::function<void()> then)
+{
+    auto* context = new QObject(this);
+    connect(m_stage.experiment, &LimiterExperiment::allFinished, context, [context, then] {
+        context->deleteLater();
+        then();
+    });
+    QString error;
+    if (!m_stage.fire || !m_stage.fire(plan, &error)) {
+        context->deleteLater();
+        finish([error] { return error; }, Spotlight::None);
+    }
+}
+
+Lesson::Ran Lesson::ran(int side) const
+{
+    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Side(side));
+    Ran ran;
+    ran.limiter = engine.plan().limiter;
+    ran.summary = engine.summary();
+    const RequestLog& log = engine.log();
+    for (int i = log.size() - 1; i >= 0 && ran.member.isEmpty(); --i) {
+        if (log.isDone(i) && !log.isFailed(i))
+            ran.member = log.member(i);
+    }
+    for (int i = 0; i < std::min(log.size(), 10); ++i) {
+        ran.counts << log.count(i);
+        ran.added << log.added(i);
+    }
+    return ran;
+}
+
+QString Lesson::whatRan(const Ran& ran)
+{
+    return ran.member.isEmpty()
+        ? ran.limiter->displayName()
+        : Text::tr("%1, e.g. member %2").arg(ran.limiter->displayName(), QString::fromUtf8(ran.member));
+}
+
+QString Lesson::describeRun(const Ran& ran, bool withCounts)
+{
+    QString text = Text::tr("%1: %L2 sent, %L3 stored, %Ln member(s) in the ZSET", nullptr, int(ran.summary.finalCount))
+                       .arg(whatRan(ran))
+                       .arg(ran.summary.sent)
+                       .arg(ran.summary.stored);
+    if (withCounts) {
+        QStringList counts;
+        QStringList added;
+        for (const qint64 count : ran.counts)
+            counts << QString::number(count);
+        for (const int value : ran.added)
+            added << QString::number(value);
+        text += Text::tr("; counts returned: %1; ZADD replied: %2")
+                    .arg(counts.join(QStringLiteral(", ")), added.join(QStringLiteral(", ")));
+    }
+    return text;
+}
+
+namespace {
+// The EXPIRE step's choices, from a PTTL reply: about a second, about 1000 s, no expiry.
+qint64 expiryChoice(qint64 pttl)
+{
+    if (pttl == -1)
+        return 2;
+    if (pttl < 0)
+        return -1; // no key, or no answer: nothing to compare
+    return pttl > 10000 ? 1 : 0;
+}
+} // namespace
+
+QVector<Lesson::Step> Lesson::steps()
+{
+    QVector<Step> all;
+    const QString version = m_stage.session->isUsable() ? m_stage.session->server().version : Text::tr("unknown");
+    LimiterExperiment* experiment = m_stage.experiment;
+    auto left = [experiment]() -> const BurstEngine& { return experiment->engine(LimiterExperiment::Left); };
+
+    all.push_back({Text::tr("A sliding-window limiter in a ZSET"),
+                   Text::tr("<p>One sorted set per client. Each request runs one Lua script, atomically:</p>"
+                      "<ol><li><b>Remove</b> the entries older than the window (ZREMRANGEBYSCORE).</li>"
+                      "<li><b>Add</b> this request: score = its time, member = its identity (ZADD).</li>"
+                      "<li><b>Count</b> the entries (ZCARD): more than the limit means refuse.</li>"
+                      "<li><b>Expire</b> the key when the client goes quiet (EXPIRE).</li></ol>"
+                      "<p>The question of this lesson: what is the identity of a request?</p>"),
+                   Text::tr("Show the script"),
+                   [this] {
+                       emit scriptRequested(QStringLiteral("now"));
+                       finish([] { return Text::tr("lua/now.lua is open: the four steps are marked in its comments."); },
+                              Spotlight::None);
+                   },
+                   QString()});
+
+    all.push_back({Text::tr("Three requests in one millisecond"),
+                   Text::tr("<p>The script uses the timestamp as the member: <code>ZADD key now now</code>. Three "
+                      "requests arrive in the same millisecond, as a burst easily does.</p>"
+                      "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
+                      "one row in the ZSET table.</p>"),
+                   Text::tr("Send 3 requests in one millisecond"),
+                   [this] {
+                       fire(lessonPlan("now", 3, 0), [this] {
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish([left] { return describeRun(left, true); }, Spotlight::Run, left.summary.finalCount);
+                       });
+                   },
+                   QStringLiteral("now"),
+                   {Text::tr("3 requests arrive in the same millisecond. How many members will the ZSET hold?")}});
+
+    all.push_back(
+        {Text::tr("Why: a member is unique"),
+         Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
+            "second entry: it updates the score and replies <b>0</b>.</p>"
+            "<p>The three requests carried the same <code>now</code>, so they were the same member: "
+            "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
+         Text::tr("Show the member and its writes"),
+         [this, left] {
+             const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
+             m_pointedMember = member;
+             const int writes = writesOf(member);
+             finish(
+                 [member, writes] {
+                     return Text::tr("member %1 was written by %2 request(s)").arg(QString::fromUtf8(member)).arg(writes);
+                 },
+                 Spotlight::Zset, writes);
+         },
+         QString(),
+         {Text::tr("The ZSET holds one member. How many requests wrote it?")},
+         true});
+
+    all.push_back({Text::tr("Atomic is not correct"),
+                   Text::tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
+                      "atomic: Redis runs one call at a time, in order, and no call sees another half done.</p>"
+                      "<p>The result is the same: no race happened. The data collided, not the threads.</p>"),
+                   Text::tr("Send 30 requests over 3 connections"),
+                   [this] {
+                       ExperimentPlan plan = lessonPlan("now", 30, 0);
+                       plan.burst.connections = 3;
+                       fire(plan, [this] {
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish([left] { return describeRun(left, false); }, Spotlight::Numbers,
+                                  left.summary.finalCount);
+                       });
+                   },
+                   QStringLiteral("now"),
+                   {Text::tr("30 requests over 3 connections at once, all in one millisecond. How many members will "
+                       "the ZSET hold?")}});
+
+    all.push_back({Text::tr("The consequence: the burst goes through"),
+                   Text::tr("<p>Set a limit of 5 requests per window and send 20 in one millisecond. The count the "
+                      "script returns never passes 1, so every request is admitted.</p>"
+                      "<p>The counts chart shows the gap: the true number in the window climbs to 20, the "
+                      "returned count stays flat.</p>"),
+                   Text::tr("Send 20 requests with limit 5"),
+                   [this, left] {
+                       fire(lessonPlan("now", 20, 5), [this] {
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish(
+                               [left] {
+                                   return Text::tr("%1: %L2 admitted with limit 5; %L3 of them beyond the limit")
+                                       .arg(whatRan(left))
+                                       .arg(left.summary.admitted)
+                                       .arg(left.summary.admittedOverLimit);
+                               },
+                               Spotlight::Numbers, left.summary.admitted);
+                       });
+                   },
+                   QStringLiteral("now"),
+                   {Text::tr("Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?")}});
+
+    all.push_back({Text::tr("The fix: a unique member"),
+                   Text::tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
+                      "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
+                      "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
+                   Text::tr("Compare both on the same timestamps"),
+                   [this, experiment] {
+                       ExperimentPlan plan = lessonPlan("now", 20, 5);
+                       plan.compare = true;
+                       plan.fix = LimiterCatalog::builtin("request-id");
+                       fire(plan, [this] {
+                           const Ran right = ran(LimiterExperiment::Right);
+                           finish(
+                               [left = ran(LimiterExperiment::Left), right] {
+                                   return Text::tr("%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the "
+                                             "limit")
+                                       .arg(whatRan(left))
+                                       .arg(left.summary.stored)
+                                       .arg(left.summary.admittedOverLimit)
+                                       .arg(whatRan(right))
+                                       .arg(right.summary.stored)
+                                       .arg(right.summary.admittedOverLimit);
+                               },
+                               Spotlight::Runs, right.summary.admitted);
+                       });
+                   },
+                   QStringLiteral("request-id"),
+                   {Text::tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
+                       "limiter admit now?")}});
+
+    all.push_back(
+        {Text::tr("Trap 1: math.random() is not random everywhere"),
+         Text::tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
+            "reseed Lua's generator with the same seed at the start of every script call, so the "
+            "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
+            "and the fix still collides. Redis 7 keeps one generator running.</p>"
+            "<p>Your server is Redis %1.</p>")
+             .arg(version.toHtmlEscaped()),
+         Text::tr("Send 100 requests in one millisecond with math.random()"),
+         [this] {
+             fire(lessonPlan("random", 100, 0), [this] {
+                 const auto& server = m_stage.session->server();
+                 const Ran left = ran(LimiterExperiment::Left);
+                 finish(
+                     [ran = left, reseeds = server.reseedsLuaRandomPerCall(), version = server.version]() -> QString {
+                         return describeRun(ran, false)
+                             + (reseeds ? Text::tr(": this server reseeds per call, the fix collides here")
+                                        : Text::tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
+                                             "same burst stores 1")
+                                              .arg(version));
+                     },
+                     Spotlight::Zset, left.summary.finalCount);
+             });
+         },
+         QStringLiteral("random"),
+         {Text::tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
+             "will the ZSET hold on this server?")}});
+
+    all.push_back({Text::tr("Trap 2: microseconds merge into text"),
+                   Text::tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
+                      "14 significant digits: <code>'req:' .. 1710000000000123</code> becomes "
+                      "<code>req:1.7100000000001e+15</code>. Every request in the same 100 µs gets the same "
+                      "member (lua/microseconds.lua).</p>"
+                      "<p>The burst below uses the wall clock in microseconds: the timestamps differ, the members "
+                      "do not.</p>"),
+                   Text::tr("Send 300 requests with microsecond timestamps"),
+                   [this, left] {
+                       ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
+                       plan.burst.clock = ClockKind::SystemUs;
+                       // Sent 50 at a time, the requests take their times microseconds apart, as
+                       // a busy server's do: on a slow or loaded machine too.
+                       plan.burst.pipeline = 50;
+                       fire(plan, [this, left] {
+                           const RequestLog& log = left().log();
+                           std::set<qint64> distinct;
+                           for (int i = 0; i < log.size(); ++i)
+                               if (log.isDone(i))
+                                   distinct.insert(log.now(i));
+                           const Ran ran = this->ran(LimiterExperiment::Left);
+                           finish(
+                               [ran, timestamps = qint64(distinct.size())] {
+                                   return Text::tr("%1: %L2 distinct microsecond timestamps were stored as %L3 members")
+                                       .arg(whatRan(ran))
+                                       .arg(timestamps)
+                                       .arg(ran.summary.stored);
+                               },
+                               Spotlight::Zset, ran.summary.finalCount);
+                       });
+                   },
+                   QStringLiteral("microseconds"),
+                   {Text::tr("300 requests, each with its own microsecond timestamp in its member. How many members "
+                       "will the ZSET hold?")}});
+
+    all.push_back({Text::tr("Trap 3: EXPIRE counts seconds"),
+                   Text::tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
+                      "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
+                      "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
+                      "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
+                   Text::tr("Send 1 request and read the key's TTL"),
+                   [this, left] {
+                       ExperimentPlan plan = lessonPlan("now", 1, 0);
+                       plan.burst.windowMs = 1000; // as the text says
+                       fire(plan, [this, left] {
+                           const QByteArray key = left().key();
+                           const RedisEndpoint endpoint = m_stage.session->endpoint();
+                           const ConnectOptions options = m_stage.session->options();
+                           m_thread.post([this, key, endpoint, options] {
+                               RedisConnection connection;
+                               ClusterMap map; // on a cluster, the key's own master
+                               QString why;
+                               const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
+                                   ? connection.command({"PTTL", key}).toInteger()
+                                   : -3;
+                               QMetaObject::invokeMethod(
+                                   this,
+                                   [this, ttl] {
+                                       finish(
+                                           [ran = ran(LimiterExperiment::Left), ttl] {
+                                               return ttl > 0
+                                                   ? Text::tr("%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer "
+                                                        "than the window")
+                                                         .arg(whatRan(ran))
+                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                                   : Text::tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
+                                           },
+                                           Spotlight::None, expiryChoice(ttl));
+                                   },
+                                   Qt::QueuedConnection);
+                           });
+                       });
+                   },
+                   QStringLiteral("now"),
+                   {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
+                    {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}}});
+
+    const BurstPlan traffic = m_stage.traffic ? m_stage.traffic() : defaultTraffic();
+    const ComparisonPlan price = pricePlan(traffic);
+    QString capped;
+    if (std::llround(ratePerMs(traffic) * double(price.burst.windowMs)) > maxPriceRequests)
+        capped = Text::tr(" (measured on the first %L1: each member costs about the same)").arg(maxPriceRequests);
+    all.push_back(
+        {Text::tr("The price of the fix"),
+         Text::tr("<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
+            "admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests "
+            "per ms, one user's key holds %L3 members%4.</p>"
+            "<p>The action fires them in one millisecond at the sliding log and at four cheaper algorithms on "
+            "the real server, and reads each key's MEMORY USAGE. What the cheaper ones give up:</p>"
+            "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
+            "through.</li>"
+            "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
+            "came evenly.</li>"
+            "<li><b>token-bucket</b> and <b>gcra</b>, one or two numbers: they limit a rate with a burst "
+            "allowance, not the count in a sliding window.</li></ul>"
+            "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
+             .arg(price.burst.windowMs)
+             .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
+             .arg(price.burst.requests)
+             .arg(capped),
+         Text::tr("Measure the memory per user"),
+         [this] { measurePrice(); },
+         QString(),
+         {Text::tr("At your window and rate, how many entries will one user's sliding log keep?")}});
+    return all;
+}
+
+ComparisonPlan Lesson::pricePlan(const BurstPlan& traffic)
+{
+    ComparisonPlan plan;
+    plan.burst.windowMs = std::max<qint64>(traffic.windowMs, 1);
+    const qint64 members
+        = std::clamp<qint64>(std::llround(ratePerMs(traffic) * double(plan.burst.windowMs)), 1, maxPriceRequests);
+    plan.burst.requests = int(members);
+    plan.burst.pacing = Pacing(); // one burst
+    plan.burst.clock = ClockKind::Frozen; // all in the window, none trimmed before the count
+    plan.burst.limit = members; // every request admitted: the log holds them all
+    plan.burst.pipeline = 64;
+    plan.limiters = {QStringLiteral("sliding-log"), QStringLiteral("fixed-window"), QStringLiteral("sliding-counter"),
+                     QStringLiteral("token-bucket"), QStringLiteral("gcra")};
+    return plan;
+}
+
+void Lesson::measurePrice()
+{
+    const ComparisonPlan plan = pricePlan(m_stage.traffic ? m_stage.traffic() : defaultTraffic());
+    if (!m_price->start(m_stage.session->endpoint(), plan, m_stage.session->options()))
+        finish([error = m_price->planError()] { return error; }, Spotlight::None);
+}
+
+QString Lesson::describePrice(const ComparisonResult& result)
+{
+    if (result.failure.isFailure())
+        return Text::tr("Failed: %1").arg(result.failure.message);
+    QString log;
+    QStringList cheaper;
+    for (const AlgorithmTally& tally : result.algorithms) {
+        const auto bytes = qint64(std::llround(tally.memoryBytesPerKey));
+        if (tally.id == QLatin1String("sliding-log")) {
+            const double perMember = tally.admitted > 0 ? tally.memoryBytesPerKey / double(tally.admitted) : 0;
+            log = Text::tr("sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes per member)")
+                      .arg(tally.admitted)
+                      .arg(bytes)
+                      .arg(perMember, 0, 'f', 0);
+        } else {
+            cheaper << Text::tr("%1: %L2 bytes").arg(tally.id).arg(bytes);
+        }
+    }
+    return Text::tr("%1; cheaper: %2").arg(log, cheaper.join(QStringLiteral(", ")));
+}
+

@@ -1,0 +1,160 @@
+#pragma once
+
+#include "algorithmcomparison.h"
+#include "burstsummary.h"
+#include "experimentplan.h"
+#include "taskthread.h"
+
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+
+class LimiterExperiment;
+class ServerSession;
+
+// What the lesson needs of the program around it: the server, the experiment that fires and keeps
+// the runs, how to fire a plan (the window asks before firing at a server that is not local), and
+// the user's own traffic, which "the price of the fix" is measured at.
+struct LessonStage
+{
+    ServerSession* session = nullptr;
+    LimiterExperiment* experiment = nullptr;
+    // Starts a plan on the experiment; false, with *error, when it did not start.
+    std::function<bool(const ExperimentPlan& plan, QString* error)> fire;
+    // Unset: a 1000 ms window at 1 request per ms.
+    std::function<BurstPlan()> traffic;
+};
+
+// The guided lesson, without a window: its steps (a short text and, where it fits, an action that
+// does the step against the real server), where the class is, the class's guesses and what Redis
+// answered. A result line is read back from the server and the log, never scripted; its text is
+// made in the language of the moment each time it is asked for. LessonPanel shows a Lesson and
+// points at the part of the window that its Spotlight names; the headless export drives one.
+class Lesson : public QObject
+{
+    Q_OBJECT
+public:
+    // The part of the window that shows a step's result.
+    enum class Spotlight {
+        None,
+        Run, // the first run's view: timeline, counts and figures
+        Numbers, // the first run's figures
+        Runs, // both runs, in compare mode
+        Zset, // the ZSET table
+    };
+
+    explicit Lesson(LessonStage stage, QObject* parent = nullptr);
+    ~Lesson() override;
+
+    int stepCount() const;
+    int currentStep() const { return m_step; }
+    void goToStep(int index);
+    void next();
+    void back();
+
+    QString stepTitle() const;
+    QString stepBody() const; // rich text
+    QString actionLabel() const; // empty: the step runs nothing
+    bool hasAction() const;
+    // The catalog id of the limiter the step's text is about and its action fires (empty: the step
+    // fires nothing).
+    QString stepLimiter() const;
+    // The current step shows what the step before it fired, so that step must run first.
+    bool buildsOnPreviousStep() const;
+
+    // Runs the current step's action; actionFinished() when its result is known. Not connected:
+    // the result says so and nothing runs.
+    void runAction();
+    bool isRunning() const { return m_running; }
+    // The step's result (or, while it runs, where it runs), in the current language; empty before.
+    QString resultText() const;
+    // Where the window shows the result, and the member it points at (step 3), once the step ran.
+    Spotlight spotlight() const { return m_spotlight; }
+    QByteArray pointedMember() const { return m_pointedMember; }
+
+    // Guess first: before a step's action, the class predicts its outcome; after it, guess and
+    // Redis's answer show side by side. Off, the questions hide.
+    bool asksFirst() const { return m_asksFirst; }
+    void setAsksFirst(bool on);
+    bool hasQuestion() const;
+    QString questionText() const;
+    QStringList questionChoices() const; // empty: the answer is a number
+    // The class's guess for the current step: a number, or a choice's index; -1: none.
+    void setGuess(qint64 guess);
+    qint64 guess() const { return m_guesses.value(m_step, -1); }
+    // What Redis answered, once the step ran; -1 before.
+    qint64 answer() const { return m_answers.value(m_step, -1); }
+    // "Class: 3 · Redis: 1", in the current language; empty before the step ran or without a guess.
+    QString guessVersusAnswer() const;
+
+    // "The price of the fix": the traffic it measures at (the user's window and rate, one user's
+    // window full of requests in one millisecond, the limit that many), and what it measured.
+    static ComparisonPlan pricePlan(const BurstPlan& traffic);
+    // The comparison "the price of the fix" ran last (empty before it ran).
+    const ComparisonResult& priceOfTheFix() const { return m_price->result(); }
+
+signals:
+    // The step, its result, the guess or the asking changed: show it again.
+    void changed();
+    // Step 1's action: the window opens this limiter's script.
+    void scriptRequested(const QString& limiterId);
+    void actionFinished();
+
+private:
+    // A prediction to ask for before the action; its answer is what the action measured.
+    struct Question
+    {
+        QString prompt = {}; // empty: no question
+        QStringList choices = {}; // empty: a number
+    };
+    struct Step
+    {
+        QString title;
+        QString body; // rich text
+        QString actionLabel; // empty: nothing to run
+        std::function<void()> action;
+        QString limiter; // the limiter the text names and the action fires
+        Question question = {};
+        bool buildsOnPrevious = false; // shows what the step before fired
+    };
+    QVector<Step> steps();
+    Step step() const; // the current one
+    // Keeps a step's result: a function, so that a language change makes the line again.
+    // `answer` answers the step's question: a number, or a choice's index.
+    void finish(std::function<QString()> result, Spotlight spotlight, qint64 answer = -1);
+    // Fires a plan and calls `then` when every run has ended.
+    void fire(const ExperimentPlan& plan, std::function<void()> then);
+    static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
+    // What one side ran, kept with the result line that tells it.
+    struct Ran
+    {
+        LimiterRef limiter;
+        BurstSummary summary;
+        QByteArray member; // one member it wrote
+        QList<qint64> counts; // the first requests' counts
+        QList<int> added; // and ZADD's replies
+    };
+    Ran ran(int side) const;
+    // How many successful requests of the first run wrote `member`.
+    int writesOf(const QByteArray& member) const;
+    static QString describeRun(const Ran& ran, bool withCounts);
+    // "request id, e.g. member abc:3": which limiter ran, shown with a member it wrote.
+    static QString whatRan(const Ran& ran);
+    void measurePrice();
+    static QString describePrice(const ComparisonResult& result);
+
+    LessonStage m_stage;
+    int m_step = 0;
+    bool m_asksFirst = true;
+    bool m_running = false;
+    QString m_runningOn; // while running: the server's address
+    QHash<int, qint64> m_guesses; // by step
+    QHash<int, qint64> m_answers; // by step, once run
+    std::function<QString()> m_resultOf;
+    Spotlight m_spotlight = Spotlight::None;
+    QByteArray m_pointedMember;
+    TaskThread m_thread; // reads the lesson's facts (TTL) off the caller's thread
+    AlgorithmComparison* m_price = nullptr; // measures "the price of the fix" off the caller's thread
+};
