@@ -20,7 +20,9 @@
 #include <vector>
 
 // The threads of one burst (internal to BurstEngine): a coordinator that connects, loads the
-// script and joins the workers, and one worker per connection. Workers hand finished requests
+// script and joins the workers (burstrun.cpp), and one worker per connection, each serving its
+// lanes (burstrunlanes.cpp); with several users on a cluster, requests routed one by one to
+// their user's master (burstrunusers.cpp). Workers hand finished requests
 // over in batches through takeRecords(); the owner polls it. A connection the server drops is
 // made again by its worker, with backoff, for up to plan.reconnectForMs.
 class BurstRun
@@ -118,6 +120,27 @@ private:
         Clock::time_point holdUntil; // after TRYAGAIN: a slot's keys are on their way between nodes
         Clock::time_point redirectedSince; // the first redirect since the last call answered here
     };
+
+    static constexpr int handOverEvery = 512; // records
+    static constexpr auto handOverAfter = std::chrono::milliseconds(20);
+    static constexpr auto interruptAfterStop = std::chrono::milliseconds(120);
+    static constexpr auto interruptAgainEvery = std::chrono::milliseconds(40);
+    static constexpr auto firstReconnectDelay = std::chrono::milliseconds(50);
+    static constexpr auto longestReconnectDelay = std::chrono::milliseconds(1000);
+    // One attempt to connect again waits at most this long for the server: between attempts the
+    // worker serves its other connections and sees Stop.
+    static constexpr auto reconnectAttemptTimeout = std::chrono::milliseconds(500);
+    // On a cluster: a slot whose keys are on their way between nodes answers TRYAGAIN; the call goes
+    // again after this pause. A lane sent to a node by ASK goes back to the slot map this often, to
+    // leave the ASKINGs once the slot has moved for good.
+    static constexpr auto tryAgainPause = std::chrono::milliseconds(2);
+    static constexpr auto askingRecheck = std::chrono::milliseconds(100);
+    // Following a redirect may take a new connection even when the plan allows no reconnecting.
+    static constexpr int rerouteForMs = 10'000;
+    // Routed by user: workers with nothing to send look at their inboxes this often.
+    static constexpr auto inboxLookEvery = std::chrono::milliseconds(2);
+    static qint64 wallMicros();
+    static void blockBrokenPipeSignal();
 
     void coordinate();
     // Before the workers start: check every user's key (the run's own with one user) and load the
