@@ -1,5 +1,7 @@
 #pragma once
 
+// Lua 5.1 tokens: the tokenizer the doctor's reading starts from.
+
 #include <QByteArray>
 #include <QVector>
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// The values the doctor follows through a script and the rules that combine them.
+
 #include "luaflow.h"
 
 #include <optional>

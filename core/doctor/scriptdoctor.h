@@ -1,5 +1,8 @@
 #pragma once
 
+// ScriptDoctor: reads a limiter script without running it; ScriptFinding and ScriptExamination are
+// what it reports.
+
 #include "calltemplate.h"
 
 #include <QByteArray>

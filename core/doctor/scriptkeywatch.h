@@ -1,5 +1,7 @@
 #pragma once
 
+// ScriptKeyWatch: which keys a script touched while the probe ran it, read from MONITOR.
+
 #include "redisconnection.h"
 
 #include <QByteArray>

@@ -1,5 +1,8 @@
 #pragma once
 
+// ScriptProbe: runs a user's script on a private server and reads what Redis did (ProbeSettings,
+// ProbeReport).
+
 #include "calltemplate.h"
 #include "limiterscript.h"
 #include "redisconnection.h"
