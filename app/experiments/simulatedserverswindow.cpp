@@ -1,4 +1,4 @@
-#include "serversdialog.h"
+#include "simulatedserverswindow.h"
 
 #include "burstfields.h"
 #include "timelineview.h"
@@ -39,17 +39,17 @@ QStringList laneNames(const BurstPlan& plan)
 {
     QStringList names;
     for (int c = 0; c < plan.clients.size(); ++c)
-        names << ServersDialog::tr("server %1").arg(c + 1) + QLatin1Char('\n') + clientProfileToString(plan.clients[c]);
+        names << SimulatedServersWindow::tr("server %1").arg(c + 1) + QLatin1Char('\n') + clientProfileToString(plan.clients[c]);
     return names;
 }
 } // namespace
 
-ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
+SimulatedServersWindow::SimulatedServersWindow(ServerSession* session, QWidget* parent)
     : QDialog(parent)
     , m_session(session)
 {
     m_texts.add([this] { setWindowTitle(tr("Simulated servers — zsetlab")); });
-    setObjectName(QStringLiteral("ServersDialog"));
+    setObjectName(QStringLiteral("SimulatedServersWindow"));
     setModal(false);
     setSizeGripEnabled(true);
     setWindowFlag(Qt::WindowMaximizeButtonHint);
@@ -73,12 +73,12 @@ ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
     layout->addWidget(split, 1);
     resize(1240, 640);
 
-    connect(m_servers, &QLineEdit::textChanged, this, &ServersDialog::validateServers);
-    connect(m_fire, &QPushButton::clicked, this, &ServersDialog::fire);
-    connect(m_stop, &QPushButton::clicked, this, &ServersDialog::stop);
+    connect(m_servers, &QLineEdit::textChanged, this, &SimulatedServersWindow::validateServers);
+    connect(m_fire, &QPushButton::clicked, this, &SimulatedServersWindow::fire);
+    connect(m_stop, &QPushButton::clicked, this, &SimulatedServersWindow::stop);
     connect(&m_engine, &BurstEngine::batchAvailable, m_lanes, &TimelineView::addBatch);
-    connect(&m_engine, &BurstEngine::recordsAvailable, this, &ServersDialog::onRecords);
-    connect(&m_engine, &BurstEngine::finished, this, &ServersDialog::onFinished);
+    connect(&m_engine, &BurstEngine::recordsAvailable, this, &SimulatedServersWindow::onRecords);
+    connect(&m_engine, &BurstEngine::finished, this, &SimulatedServersWindow::onFinished);
 
     BurstPlan initial;
     parseClientProfiles(QLatin1String(defaultServers), &initial.clients, nullptr);
@@ -91,9 +91,9 @@ ServersDialog::ServersDialog(ServerSession* session, QWidget* parent)
     setRunning(false);
 }
 
-ServersDialog::~ServersDialog() = default;
+SimulatedServersWindow::~SimulatedServersWindow() = default;
 
-QWidget* ServersDialog::createControls()
+QWidget* SimulatedServersWindow::createControls()
 {
     auto* panel = new QWidget(this);
     panel->setMaximumWidth(340);
@@ -168,12 +168,12 @@ QWidget* ServersDialog::createControls()
     exports->addWidget(table);
     exports->addWidget(picture);
     column->addLayout(exports);
-    connect(table, &QPushButton::clicked, this, &ServersDialog::exportTable);
-    connect(picture, &QPushButton::clicked, this, &ServersDialog::exportPicture);
+    connect(table, &QPushButton::clicked, this, &SimulatedServersWindow::exportTable);
+    connect(picture, &QPushButton::clicked, this, &SimulatedServersWindow::exportPicture);
     return panel;
 }
 
-void ServersDialog::loadExamples()
+void SimulatedServersWindow::loadExamples()
 {
     m_examples->addItem(QString());
     m_texts.add([this] { m_examples->setItemText(0, tr("(choose one)")); });
@@ -195,7 +195,7 @@ void ServersDialog::loadExamples()
     });
 }
 
-bool ServersDialog::plan(BurstPlan* plan, QString* error) const
+bool SimulatedServersWindow::plan(BurstPlan* plan, QString* error) const
 {
     BurstPlan result = m_basePlan; // what the fields do not show (seed, pacing, pipeline) stays as set
     QString why;
@@ -219,7 +219,7 @@ bool ServersDialog::plan(BurstPlan* plan, QString* error) const
     return true;
 }
 
-void ServersDialog::setPlan(const BurstPlan& plan)
+void SimulatedServersWindow::setPlan(const BurstPlan& plan)
 {
     m_basePlan = plan;
     m_servers->setText(clientProfilesToString(plan.clients));
@@ -233,7 +233,7 @@ void ServersDialog::setPlan(const BurstPlan& plan)
     validateServers();
 }
 
-void ServersDialog::validateServers()
+void SimulatedServersWindow::validateServers()
 {
     BurstPlan parsed;
     QString error;
@@ -248,7 +248,7 @@ void ServersDialog::validateServers()
     m_fire->setEnabled(ok && !isRunning());
 }
 
-void ServersDialog::setRunning(bool running)
+void SimulatedServersWindow::setRunning(bool running)
 {
     for (QWidget* field :
          std::initializer_list<QWidget*> {m_examples, m_servers, m_requests, m_clock, m_strategy, m_window, m_limit})
@@ -257,7 +257,7 @@ void ServersDialog::setRunning(bool running)
     validateServers();
 }
 
-void ServersDialog::fire()
+void SimulatedServersWindow::fire()
 {
     if (isRunning())
         return;
@@ -287,17 +287,17 @@ void ServersDialog::fire()
     setRunning(true);
 }
 
-void ServersDialog::stop()
+void SimulatedServersWindow::stop()
 {
     m_engine.stop();
 }
 
-void ServersDialog::showStatus(std::function<QString()> text)
+void SimulatedServersWindow::showStatus(std::function<QString()> text)
 {
     m_texts.setLive(m_status, [this, text = std::move(text)] { m_status->setText(text()); });
 }
 
-void ServersDialog::changeEvent(QEvent* event)
+void SimulatedServersWindow::changeEvent(QEvent* event)
 {
     QDialog::changeEvent(event);
     if (event->type() != QEvent::LanguageChange)
@@ -308,19 +308,19 @@ void ServersDialog::changeEvent(QEvent* event)
     emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
 }
 
-void ServersDialog::reject()
+void SimulatedServersWindow::reject()
 {
     // Closing the window ends its burst: nobody would see the rest.
     m_engine.stop();
     QDialog::reject();
 }
 
-void ServersDialog::onRecords(int finished, int total)
+void SimulatedServersWindow::onRecords(int finished, int total)
 {
     showStatus([=] { return tr("%L1 of %L2 requests answered…").arg(finished).arg(total); });
 }
 
-void ServersDialog::onFinished(const BurstSummary& summary)
+void SimulatedServersWindow::onFinished(const BurstSummary& summary)
 {
     setRunning(false);
     m_model->setTallies(ClientTally::fromLog(m_engine.log(), m_firedPlan));
@@ -341,7 +341,7 @@ void ServersDialog::onFinished(const BurstSummary& summary)
     emit burstFinished(summary);
 }
 
-bool ServersDialog::writeTable(const QString& path, QString* error) const
+bool SimulatedServersWindow::writeTable(const QString& path, QString* error) const
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -383,7 +383,7 @@ bool ServersDialog::writeTable(const QString& path, QString* error) const
     return true;
 }
 
-void ServersDialog::exportTable()
+void SimulatedServersWindow::exportTable()
 {
     if (m_model->rowCount() == 0) {
         QMessageBox::information(this, tr("Export Table"), tr("Fire the servers first: the table is empty."));
@@ -396,7 +396,7 @@ void ServersDialog::exportTable()
         QMessageBox::warning(this, tr("Export Table"), error);
 }
 
-void ServersDialog::exportPicture()
+void SimulatedServersWindow::exportPicture()
 {
     PictureExport::exportWithDialog(
         {{tr("Whole window"), this}, {tr("Server lanes"), m_lanes}, {tr("Servers table"), m_table}}, this);

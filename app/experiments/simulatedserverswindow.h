@@ -23,12 +23,12 @@ class ServerSession;
 // Shows one timeline lane per server and a table of what each server's requests became, so that
 // collisions across servers whose clocks agree, and the effect of a skewed clock, can be seen.
 // The burst runs on the engine's threads; non-modal.
-class ServersDialog : public QDialog
+class SimulatedServersWindow : public QDialog
 {
     Q_OBJECT
 public:
-    explicit ServersDialog(ServerSession* session, QWidget* parent = nullptr);
-    ~ServersDialog() override;
+    explicit SimulatedServersWindow(ServerSession* session, QWidget* parent = nullptr);
+    ~SimulatedServersWindow() override;
 
     // The burst the fields describe; false with the message that is also shown at the field.
     bool plan(BurstPlan* plan, QString* error = nullptr) const;

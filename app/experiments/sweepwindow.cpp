@@ -5,7 +5,7 @@
 #include "sweepchart.h"
 #include "firecontrol.h"
 #include "pictureexport.h"
-#include "serversdialog.h"
+#include "simulatedserverswindow.h"
 #include "serversession.h"
 #include "sweepexport.h"
 #include "sweeptablemodel.h"
@@ -161,7 +161,7 @@ QWidget* SweepWindow::createControls()
         servers->setToolTip(tr("Several app servers with their own clocks firing at one key."));
     });
     connect(servers, &QPushButton::clicked, this, [this] {
-        ServersDialog* dialog = serversDialog();
+        SimulatedServersWindow* dialog = simulatedServers();
         dialog->show();
         dialog->raise();
     });
@@ -183,7 +183,7 @@ void SweepWindow::createMenus()
     QAction* stop = sweep->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &SweepWindow::stop);
     sweep->addSeparator();
     QAction* servers = sweep->addAction(QString(), this, [this] {
-        ServersDialog* dialog = serversDialog();
+        SimulatedServersWindow* dialog = simulatedServers();
         dialog->show();
         dialog->raise();
     });
@@ -199,10 +199,10 @@ void SweepWindow::createMenus()
     });
 }
 
-ServersDialog* SweepWindow::serversDialog()
+SimulatedServersWindow* SweepWindow::simulatedServers()
 {
     if (!m_servers)
-        m_servers = new ServersDialog(m_session, this);
+        m_servers = new SimulatedServersWindow(m_session, this);
     return m_servers;
 }
 

@@ -17,7 +17,7 @@ class QPushButton;
 class QSpinBox;
 class QTableView;
 class ServerSession;
-class ServersDialog;
+class SimulatedServersWindow;
 class SweepChart;
 class SweepTableModel;
 
@@ -60,7 +60,7 @@ public:
     QTableView* table() const { return m_table; }
     SweepTableModel* model() const { return m_model; }
     // The "Simulated servers" window, made on first use.
-    ServersDialog* serversDialog();
+    SimulatedServersWindow* simulatedServers();
 
 public slots:
     void run();
@@ -101,7 +101,7 @@ private:
     SweepChart* m_chart = nullptr;
     QTableView* m_table = nullptr;
     SweepTableModel* m_model = nullptr;
-    ServersDialog* m_servers = nullptr;
+    SimulatedServersWindow* m_servers = nullptr;
     QElapsedTimer m_elapsed;
     Retranslator m_texts;
     QString m_confirmedRemote; // the remote endpoint the user agreed to load

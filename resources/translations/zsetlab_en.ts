@@ -130,7 +130,7 @@
     </message>
 </context>
 <context>
-    <name>ServersDialog</name>
+    <name>SimulatedServersWindow</name>
     <message numerus="yes">
         <source>Firing %Ln request(s) from %1 servers…</source>
         <translation>

@@ -3944,7 +3944,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
 </context>
 <context>
-    <name>ServersDialog</name>
+    <name>SimulatedServersWindow</name>
     <message>
         <source>server %1</source>
         <translation>server %1</translation>
