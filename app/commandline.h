@@ -1,5 +1,7 @@
 #pragma once
 
+// The command line of `zsetlab`: AppOptions and the parser that reads them before any window exists.
+
 #include "headlessexport.h"
 #include "redisserverchoice.h"
 

@@ -10,6 +10,7 @@ ZSETLAB_PACKAGES=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev
     redis-server redis-tools
+    ccache
 )
 
 zsetlab_missing_packages() {

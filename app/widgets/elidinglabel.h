@@ -1,5 +1,7 @@
 #pragma once
 
+// ElidingLabel: a one-line label that elides what does not fit and shows it whole in its tooltip.
+
 #include <QLabel>
 #include <QPointer>
 

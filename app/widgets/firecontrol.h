@@ -1,5 +1,7 @@
 #pragma once
 
+// FireControl: the one way the window fires a plan, asking first before loading a server that is not local.
+
 #include "experimentplan.h"
 
 #include <QObject>

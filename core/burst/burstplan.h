@@ -1,5 +1,7 @@
 #pragma once
 
+// BurstPlan: what a burst fires (limiter, key, requests, pacing, clock, window, limit, connections, users).
+
 #include "limitercatalog.h"
 
 #include <QByteArray>

@@ -1,5 +1,7 @@
 #pragma once
 
+// SweepPoint: one point of a rate sweep (its pacing and rate) and what the burst at that point measured.
+
 #include "burstplan.h"
 #include "burstsummary.h"
 

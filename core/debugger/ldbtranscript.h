@@ -1,5 +1,7 @@
 #pragma once
 
+// LdbTranscript: the lines of the server's Lua debugger (LDB) read into steps, calls and values.
+
 #include "redisreply.h"
 #include "zsetreader.h"
 

@@ -1,5 +1,8 @@
 #pragma once
 
+// CallTemplate: how a limiter script is called (its KEYS and ARGV, with placeholders), and
+// CallValues, one call's values.
+
 #include "redisreply.h"
 
 #include <QString>

@@ -1,5 +1,7 @@
 #pragma once
 
+// LimiterCatalog: every limiter zsetlab can fire, one LimiterEntry each.
+
 #include "calltemplate.h"
 #include "limiterscript.h"
 #include "limiterstore.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// How a limiter script's replies are read: reply styles and what a reply says (count, admitted).
+
 #include "redisreply.h"
 
 #include <QString>

@@ -1,5 +1,8 @@
 #pragma once
 
+// PrivateRedisServer: a redis-server that zsetlab starts, owns and stops, on a unix socket (and TLS
+// on loopback).
+
 #include "redisendpoint.h"
 
 #include <QProcess>

@@ -1,5 +1,7 @@
 #pragma once
 
+// RedisConnection: one connection to Redis (plain, TLS or unix socket), with what INFO said of the server.
+
 #include "redisendpoint.h"
 #include "rediserror.h"
 #include "redisreply.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// RedisEndpoint: where a server is (redis://, rediss://, unix socket) and how TLS is set up for it.
+
 #include <QString>
 
 // How a rediss:// connection sets up TLS: redis-cli's --tls-ca (--cacert), --tls-cert, --tls-key,

@@ -1,5 +1,7 @@
 #pragma once
 
+// BurstSummary: the totals of one burst, and BurstFailure, why it ended early.
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QMetaType>

@@ -1,5 +1,7 @@
 #pragma once
 
+// RequestBatch: the requests a burst finished since the last batch, handed to views as values.
+
 #include "burstsummary.h"
 #include "requestrecord.h"
 

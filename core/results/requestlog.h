@@ -1,5 +1,7 @@
 #pragma once
 
+// RequestLog: every request of a burst in columns, with its latencies and the true count in the window.
+
 #include "requestrecord.h"
 
 #include <QByteArray>

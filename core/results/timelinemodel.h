@@ -1,5 +1,7 @@
 #pragma once
 
+// TimelineModel: a run's requests as lanes x millisecond buckets, the one model every timeline draws.
+
 #include "requestbatch.h"
 
 #include <QByteArray>

@@ -1,5 +1,7 @@
 #pragma once
 
+// TimelineScale: the mapping between a timeline's time and its x, and the visible range.
+
 #include <QtGlobal>
 
 #include <optional>

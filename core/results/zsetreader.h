@@ -1,5 +1,7 @@
 #pragma once
 
+// ZsetReader: reads a ZSET's members and scores off the caller's thread, in pages.
+
 #include "redisconnection.h"
 #include "taskthread.h"
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// AppTraffic: an app server's traffic (its own limiter script) for a watch to look at.
+
 #include "burstsummary.h"
 #include "redisconnection.h"
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// WatchReport: what a watch learned about an app's sorted sets, as plain values.
+
 #include <QByteArray>
 #include <QHash>
 #include <QJsonObject>

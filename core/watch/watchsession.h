@@ -1,5 +1,7 @@
 #pragma once
 
+// WatchSession: a watch of an app's limiter keys through MONITOR, with how it ended.
+
 #include "keypattern.h"
 #include "redisconnection.h"
 #include "watchreport.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// WatchShadow: the shadow of each watched key, kept from MONITOR lines within bounds.
+
 #include "keypattern.h"
 #include "monitorline.h"
 #include "watchreport.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// ZsetShadow: one ZSET as MONITOR's commands leave it (ZADD, ZREM*, EXPIRE), without reading Redis.
+
 #include <QByteArray>
 
 #include <QHash>
