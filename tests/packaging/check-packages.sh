@@ -18,7 +18,7 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 shift
-source_dir=$(cd "$(dirname "$0")/.." && pwd)
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 without=
 [ "${1:-}" = --without ] && without=${2:?--without needs a package}
 # shellcheck source=../scripts/deps.sh
