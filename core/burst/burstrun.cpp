@@ -277,7 +277,7 @@ void BurstRun::keep(RequestRecord&& record, std::vector<RequestRecord>* batch)
     batch->push_back(std::move(record));
 }
 
-void BurstRun::failCall(const InFlight& call, int planConnection, const QString& error,
+void BurstRun::failCall(const InFlightCall& call, int planConnection, const QString& error,
                         std::vector<RequestRecord>* batch)
 {
     RequestRecord record;
@@ -298,7 +298,7 @@ QString BurstRun::requestError(const RedisReply& reply, const QByteArray& key) c
     return ScriptRunner::describeFailure(reply, key);
 }
 
-QString BurstRun::lostMessage(const Lane& lane, const QString& why) const
+QString BurstRun::lostMessage(const BurstLane& lane, const QString& why) const
 {
     // The lane's node: on a cluster, not necessarily the one the user named.
     return Text::tr("Lost the connection to %1 after %2 requests: %3.")
@@ -337,4 +337,3 @@ void BurstRun::interruptConnections()
     for (auto& connection : m_connections)
         connection->interrupt();
 }
-

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "burstlane.h"
 #include "burstplan.h"
 #include "burstsummary.h"
 #include "clustermap.h"
 #include "nodeconnections.h"
 #include "redisconnection.h"
 #include "requestrecord.h"
+#include "usergroup.h"
 
 #include <QObject>
 #include <QPointer>
@@ -63,64 +65,6 @@ public:
     int reconnects() const { return m_reconnects.load(); }
 
 private:
-    struct InFlight
-    {
-        int id; // -1: a SCRIPT LOAD, -2: an ASKING
-        qint64 now;
-        Clock::time_point sent;
-        bool ask = false; // routed by user: sent behind an ASKING (the node of an ASK)
-        quint8 redirects = 0; // routed by user: times a node sent it elsewhere
-    };
-
-    // A cluster and several users: the requests are routed one by one, each to the master of its
-    // user's key. One group of lanes (plan.connections) per master; a request redirected by
-    // MOVED or ASK moves to the inbox of the group of the node named. A master that is lost for
-    // good (after plan.reconnectForMs) fails only its own users' requests, with the reason.
-    struct Group
-    {
-        RedisEndpoint node;
-        std::vector<int> ids; // the requests of the users this master serves, in order
-        std::atomic<size_t> next {0};
-        std::atomic<int> lanesOpen {0};
-        std::atomic<int> inboxSize {0};
-        std::mutex mutex; // guards the members below
-        std::deque<InFlight> inbox;
-        bool dead = false;
-        QString deadWhy;
-    };
-
-    // One connection of a worker thread and the calls it has in flight.
-    struct Lane
-    {
-        int index = 0;
-        RedisConnection* connection = nullptr;
-        std::deque<InFlight> inFlight;
-        bool loadPending = false;
-        bool unflushed = false;
-        bool closed = false;
-        bool down = false; // lost; made again at retryAt, until downSince + reconnectForMs
-        Clock::time_point downSince;
-        Clock::time_point retryAt;
-        std::chrono::milliseconds backoff {0};
-        QString lostWhy;
-        Clock::time_point waitingSince; // the last sign of life while calls are in flight
-        const std::vector<int>* own = nullptr; // with clients: this client's requests, in order
-        size_t nextOwn = 0;
-        int planConnection = 0; // the plan's connection (clock offset, the log's column)
-        Group* group = nullptr; // routed by user: the master this lane serves
-        int held = -1; // routed by user: a request taken from the group, not yet due
-        // On a cluster: calls the server did not run (MOVED, ASK, TRYAGAIN), sent again first once
-        // the lane is routed again; and the redirect to follow once the calls in flight are answered.
-        std::deque<InFlight> resend;
-        ClusterRedirect redirect;
-        bool rerouting = false; // down to follow a redirect, not lost: no outage to report
-        bool asking = false; // on the node of an ASK: every call goes behind an ASKING
-        Clock::time_point askingSince;
-        ClusterMap::Node toNode; // where a redirect sends the lane; none: by the slot map
-        Clock::time_point holdUntil; // after TRYAGAIN: a slot's keys are on their way between nodes
-        Clock::time_point redirectedSince; // the first redirect since the last call answered here
-    };
-
     static constexpr int handOverEvery = 512; // records
     static constexpr auto handOverAfter = std::chrono::milliseconds(20);
     static constexpr auto interruptAfterStop = std::chrono::milliseconds(120);
@@ -153,41 +97,42 @@ private:
     void finishUsers(RedisConnection& control);
     // Routed by user: takes the group's next request for the lane (moved to its user's group
     // when a MOVED sent that user elsewhere). False when the group has none left.
-    bool takeFromGroup(Lane& lane, std::vector<RequestRecord>* batch);
-    void redirectCall(Lane& lane, InFlight call, const ClusterRedirect& redirect, const RedisReply& reply,
+    bool takeFromGroup(BurstLane& lane, std::vector<RequestRecord>* batch);
+    void redirectCall(BurstLane& lane, InFlightCall call, const ClusterRedirect& redirect, const RedisReply& reply,
                       std::vector<RequestRecord>* batch);
     // Puts a call in the inbox of group g; false (the call failed with the group's reason) when
     // that master was lost.
-    bool deliver(int g, const InFlight& call, std::vector<RequestRecord>* batch);
+    bool deliver(int g, const InFlightCall& call, std::vector<RequestRecord>* batch);
     // A group whose lanes all failed: its requests left, and those sent to it, fail with why.
-    void abandonGroup(Group& group, const QString& why, std::vector<RequestRecord>* batch);
+    void abandonGroup(UserGroup& group, const QString& why, std::vector<RequestRecord>* batch);
     // A lane of a group lost for good: the calls it held fail, and the group with its last lane.
-    void retireLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
-    void failCall(const InFlight& call, int planConnection, const QString& error, std::vector<RequestRecord>* batch);
+    void retireLane(BurstLane& lane, const QString& why, std::vector<RequestRecord>* batch);
+    void failCall(const InFlightCall& call, int planConnection, const QString& error,
+                  std::vector<RequestRecord>* batch);
     void keep(RequestRecord&& record, std::vector<RequestRecord>* batch);
     void work(const std::vector<int>& connectionIndexes);
-    void handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
+    void handleReply(BurstLane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
     // The server went away or stopped answering: make the connection again if the plan allows it
     // (plan.reconnectForMs); otherwise the run fails.
-    void loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch);
-    void reconnect(Lane& lane, std::vector<RequestRecord>* batch);
+    void loseLane(BurstLane& lane, const QString& why, std::vector<RequestRecord>* batch);
+    void reconnect(BurstLane& lane, std::vector<RequestRecord>* batch);
     // Follows lane.redirect: the lane connects again through the refreshed slot map (MOVED) or to
     // the node of an ASK, then sends lane.resend.
-    void reroute(Lane& lane);
+    void reroute(BurstLane& lane);
     // Opens `connection` on the node that serves the run's key (the endpoint itself when it is
     // not a cluster), refreshing the slot map on the way. False with *why.
     bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why);
-    void closeDownLane(Lane& lane);
+    void closeDownLane(BurstLane& lane);
     // For a connection made after the run or to retry: it waits for the server only briefly.
     ConnectOptions quickOptions() const;
     // Queues one call (behind an ASKING on the node of an ASK).
-    void sendCall(Lane& lane, const InFlight& call);
-    bool hasWorkLeft(const Lane& lane, int claimed) const;
+    void sendCall(BurstLane& lane, const InFlightCall& call);
+    bool hasWorkLeft(const BurstLane& lane, int claimed) const;
     // SCRIPT LOAD on a connection. False after fail() with what went wrong, or, when the server
     // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
     bool loadScript(RedisConnection& connection, QString* transientWhy = nullptr);
     QString requestError(const RedisReply& reply, const QByteArray& key) const;
-    QString lostMessage(const Lane& lane, const QString& why) const;
+    QString lostMessage(const BurstLane& lane, const QString& why) const;
     void interruptConnections();
     void fail(BurstFailure::Kind kind, const QString& message, int line = 0);
     qint64 nowFor(int id, int connectionIndex) const;
@@ -213,7 +158,7 @@ private:
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.
     bool m_routed = false;
-    std::vector<std::unique_ptr<Group>> m_groups;
+    std::vector<std::unique_ptr<UserGroup>> m_groups;
     std::unique_ptr<std::atomic<int>[]> m_groupOfUser;
     NodeConnections m_nodeControls;
     std::atomic<int> m_recorded {0}; // requests finished (answered or failed)

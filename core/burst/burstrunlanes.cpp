@@ -30,9 +30,9 @@ struct Text
 
 using namespace BurstReplies;
 
-void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
+void BurstRun::handleReply(BurstLane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch)
 {
-    const InFlight call = lane.inFlight.front();
+    const InFlightCall call = lane.inFlight.front();
     lane.inFlight.pop_front();
     const auto replied = Clock::now();
     lane.waitingSince = replied;
@@ -123,7 +123,7 @@ void BurstRun::handleReply(Lane& lane, const RedisReply& reply, std::vector<Requ
     keep(std::move(record), batch);
 }
 
-void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch)
+void BurstRun::loseLane(BurstLane& lane, const QString& why, std::vector<RequestRecord>* batch)
 {
     if (m_stop) { // our own interrupt after Stop: unanswered calls are simply not counted
         lane.closed = true;
@@ -132,7 +132,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     // The calls on their way may or may not have run: errors, so that the log stays whole.
     const QString error = Text::tr("No reply from %1: %2 (the request may or may not have run).")
                               .arg(lane.connection ? lane.connection->endpoint().address() : m_endpoint.address(), why);
-    for (const InFlight& call : lane.inFlight) {
+    for (const InFlightCall& call : lane.inFlight) {
         if (call.id >= 0)
             failCall(call, lane.planConnection, error, batch);
     }
@@ -163,7 +163,7 @@ void BurstRun::loseLane(Lane& lane, const QString& why, std::vector<RequestRecor
     ++m_lanesDown;
 }
 
-void BurstRun::closeDownLane(Lane& lane)
+void BurstRun::closeDownLane(BurstLane& lane)
 {
     if (lane.down) {
         lane.down = false;
@@ -174,7 +174,7 @@ void BurstRun::closeDownLane(Lane& lane)
     lane.closed = true;
 }
 
-void BurstRun::sendCall(Lane& lane, const InFlight& call)
+void BurstRun::sendCall(BurstLane& lane, const InFlightCall& call)
 {
     if (lane.inFlight.empty())
         lane.waitingSince = Clock::now();
@@ -204,7 +204,7 @@ bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& 
     return opened;
 }
 
-void BurstRun::reroute(Lane& lane)
+void BurstRun::reroute(BurstLane& lane)
 {
     // Like a lost connection made again at once, with nothing lost: no call is in flight, and
     // the ones the old node refused wait in lane.resend.
@@ -224,7 +224,7 @@ void BurstRun::reroute(Lane& lane)
                                       : Text::tr("the cluster's slot map changed");
 }
 
-bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
+bool BurstRun::hasWorkLeft(const BurstLane& lane, int claimed) const
 {
     if (!lane.resend.empty() || lane.held >= 0)
         return true;
@@ -235,7 +235,7 @@ bool BurstRun::hasWorkLeft(const Lane& lane, int claimed) const
     return (claimed >= 0 && claimed < m_plan.requests) || m_nextId.load() < m_plan.requests;
 }
 
-void BurstRun::reconnect(Lane& lane, std::vector<RequestRecord>* batch)
+void BurstRun::reconnect(BurstLane& lane, std::vector<RequestRecord>* batch)
 {
     using std::chrono::milliseconds;
     const auto budget
@@ -334,9 +334,9 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     const int total = m_plan.requests;
     const auto pipeline = static_cast<size_t>(m_plan.pipeline);
     const auto commandTimeout = std::chrono::duration_cast<Clock::duration>(m_options.commandTimeout);
-    std::vector<Lane> lanes;
+    std::vector<BurstLane> lanes;
     for (const int index : connectionIndexes) {
-        Lane lane;
+        BurstLane lane;
         lane.index = index;
         lane.connection = m_connections[static_cast<size_t>(index)].get();
         lane.closed = !lane.connection->setNonBlocking();
@@ -348,7 +348,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         lanes.push_back(std::move(lane));
     }
     std::vector<RequestRecord> batch;
-    for (Lane& lane : lanes) {
+    for (BurstLane& lane : lanes) {
         if (lane.closed && lane.group) // its master's other lanes take its share; with none, its users fail
             retireLane(lane,
                        Text::tr("cannot drive the connection to %1 without blocking")
@@ -358,18 +358,18 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
     batch.reserve(handOverEvery);
     auto lastHandOver = Clock::now();
     std::vector<pollfd> polled;
-    std::vector<Lane*> polledLanes;
+    std::vector<BurstLane*> polledLanes;
     int claimed = -1;
     size_t nextLane = 0;
     const bool paced = m_plan.isPaced();
     auto dueAt = [this](int id) { return m_startSteady + std::chrono::microseconds(m_schedule[size_t(id)]); };
-    auto queueCall = [this](Lane& lane, int id) {
+    auto queueCall = [this](BurstLane& lane, int id) {
         sendCall(lane, {id, nowFor(id, lane.planConnection), Clock::now()});
     };
 
     while (true) {
         // 0. Make lost connections again once their backoff is over, while work is left for them.
-        for (Lane& lane : lanes) {
+        for (BurstLane& lane : lanes) {
             if (!lane.down)
                 continue;
             if (m_stop || !hasWorkLeft(lane, claimed))
@@ -380,7 +380,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
 
         // 1. Send again, first and in their order, the calls a cluster node did not run. After
         // Stop they are not sent, and not counted, like any call not sent yet.
-        for (Lane& lane : lanes) {
+        for (BurstLane& lane : lanes) {
             if (m_stop) {
                 lane.resend.clear();
                 lane.redirect = {};
@@ -402,7 +402,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             }
             while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline
                    && !lane.redirect.isRedirect() && !lane.resend.empty() && Clock::now() >= lane.holdUntil) {
-                const InFlight call = lane.resend.front();
+                const InFlightCall call = lane.resend.front();
                 lane.resend.pop_front();
                 sendCall(lane, call);
             }
@@ -414,7 +414,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         auto nextDue = Clock::time_point::max();
         const size_t start = nextLane;
         for (size_t l = 0; l < lanes.size(); ++l) {
-            Lane& lane = lanes[(start + l) % lanes.size()];
+            BurstLane& lane = lanes[(start + l) % lanes.size()];
             while (!m_stop && !lane.closed && !lane.down && lane.inFlight.size() < pipeline
                    && !lane.redirect.isRedirect()) {
                 if (!lane.resend.empty())
@@ -467,7 +467,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         }
         if (!m_requestsOfClient.empty()) {
             waitingForDue = nextDue != Clock::time_point::max();
-            exhausted = std::all_of(lanes.begin(), lanes.end(), [](const Lane& lane) {
+            exhausted = std::all_of(lanes.begin(), lanes.end(), [](const BurstLane& lane) {
                 return lane.closed || (lane.nextOwn >= lane.own->size() && lane.resend.empty());
             });
         } else if (m_routed) {
@@ -479,7 +479,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         // 2. Write what was queued.
         bool anyInFlight = false;
         bool anyOpen = false;
-        for (Lane& lane : lanes) {
+        for (BurstLane& lane : lanes) {
             if (lane.closed)
                 continue;
             anyOpen = true; // a lost connection too: it may come back
@@ -503,7 +503,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         polled.clear();
         polledLanes.clear();
         auto deadline = Clock::time_point::max();
-        for (Lane& lane : lanes) {
+        for (BurstLane& lane : lanes) {
             if (lane.down) // lost in this round or before: wake up for its next try
                 deadline = std::min(deadline, lane.retryAt);
             if (!lane.closed && !lane.down && !lane.resend.empty() && lane.inFlight.empty())
@@ -531,7 +531,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
         // 4. Read every answer that arrived.
         const auto now = Clock::now();
         for (size_t i = 0; i < polledLanes.size(); ++i) {
-            Lane& lane = *polledLanes[i];
+            BurstLane& lane = *polledLanes[i];
             if (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) {
                 if (!lane.connection->readAvailable()) {
                     loseLane(lane, lane.connection->failureText(), &batch);
@@ -549,7 +549,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                          &batch);
         }
         // 5. Follow a cluster's redirects once the calls sent before them are answered.
-        for (Lane& lane : lanes)
+        for (BurstLane& lane : lanes)
             if (lane.redirect.isRedirect() && lane.inFlight.empty() && !lane.down && !lane.closed)
                 reroute(lane);
         if (batch.size() >= handOverEvery || now - lastHandOver >= handOverAfter) {
@@ -557,7 +557,7 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             lastHandOver = now;
         }
     }
-    for (Lane& lane : lanes)
+    for (BurstLane& lane : lanes)
         closeDownLane(lane);
     handOver(&batch);
     {

@@ -1,5 +1,5 @@
 // BurstRun with several users (plan.users): their keys, and on a cluster the routing of each
-// request to the master of its user's key (see BurstRun::Group).
+// request to the master of its user's key (see BurstRun::UserGroup).
 #include "burstrun.h"
 
 #include "keyslot.h"
@@ -34,7 +34,7 @@ bool BurstRun::prepareUsers(RedisConnection& control)
         }
         m_routed = true;
         for (const auto& connection : m_nodeControls.all()) {
-            auto group = std::make_unique<Group>();
+            auto group = std::make_unique<UserGroup>();
             group->node = connection->endpoint();
             m_groups.push_back(std::move(group));
         }
@@ -132,7 +132,7 @@ void BurstRun::finishUsers(RedisConnection& control)
     m_membersAtEnd = membersKnown ? members : -1;
 }
 
-bool BurstRun::takeFromGroup(Lane& lane, std::vector<RequestRecord>* batch)
+bool BurstRun::takeFromGroup(BurstLane& lane, std::vector<RequestRecord>* batch)
 {
     while (lane.held < 0) {
         const size_t next = lane.group->next.fetch_add(1);
@@ -150,8 +150,8 @@ bool BurstRun::takeFromGroup(Lane& lane, std::vector<RequestRecord>* batch)
     return true;
 }
 
-void BurstRun::redirectCall(Lane& lane, InFlight call, const ClusterRedirect& redirect, const RedisReply& reply,
-                            std::vector<RequestRecord>* batch)
+void BurstRun::redirectCall(BurstLane& lane, InFlightCall call, const ClusterRedirect& redirect,
+                            const RedisReply& reply, std::vector<RequestRecord>* batch)
 {
     if (call.id < 0)
         return;
@@ -190,9 +190,9 @@ void BurstRun::redirectCall(Lane& lane, InFlight call, const ClusterRedirect& re
         deliver(g, call, batch);
 }
 
-bool BurstRun::deliver(int g, const InFlight& call, std::vector<RequestRecord>* batch)
+bool BurstRun::deliver(int g, const InFlightCall& call, std::vector<RequestRecord>* batch)
 {
-    Group& group = *m_groups[size_t(g)];
+    UserGroup& group = *m_groups[size_t(g)];
     QString why;
     {
         std::lock_guard<std::mutex> lock(group.mutex);
@@ -207,7 +207,7 @@ bool BurstRun::deliver(int g, const InFlight& call, std::vector<RequestRecord>* 
     return false;
 }
 
-void BurstRun::retireLane(Lane& lane, const QString& why, std::vector<RequestRecord>* batch)
+void BurstRun::retireLane(BurstLane& lane, const QString& why, std::vector<RequestRecord>* batch)
 {
     const QString error = Text::tr("Not sent: %1").arg(why);
     if (lane.held >= 0) {
@@ -215,7 +215,7 @@ void BurstRun::retireLane(Lane& lane, const QString& why, std::vector<RequestRec
         m_nextId.fetch_add(1);
         lane.held = -1;
     }
-    for (const InFlight& call : lane.resend)
+    for (const InFlightCall& call : lane.resend)
         failCall(call, lane.planConnection, error, batch);
     lane.resend.clear();
     if (--lane.group->lanesOpen == 0)
@@ -223,9 +223,9 @@ void BurstRun::retireLane(Lane& lane, const QString& why, std::vector<RequestRec
     handOver(batch);
 }
 
-void BurstRun::abandonGroup(Group& group, const QString& why, std::vector<RequestRecord>* batch)
+void BurstRun::abandonGroup(UserGroup& group, const QString& why, std::vector<RequestRecord>* batch)
 {
-    std::deque<InFlight> inbox;
+    std::deque<InFlightCall> inbox;
     QString error;
     {
         std::lock_guard<std::mutex> lock(group.mutex);
@@ -244,7 +244,7 @@ void BurstRun::abandonGroup(Group& group, const QString& why, std::vector<Reques
         fail(BurstFailure::Kind::Connection, why);
         return;
     }
-    for (const InFlight& call : inbox)
+    for (const InFlightCall& call : inbox)
         failCall(call, 0, error, batch);
     // The requests this master's users had left: errors with the reason, the other masters'
     // users go on.

@@ -70,7 +70,7 @@ QVector<ScriptFinding> Doctor::findings(const LuaSyntax& syntax)
 }
 
 void Doctor::add(int line, Severity severity, const char* code, const QString& title, const QString& explanation,
-         const QString& suggestion)
+                 const QString& suggestion)
 {
     const QString id = QLatin1String(code);
     for (const ScriptFinding& finding : std::as_const(m_findings)) {
@@ -137,8 +137,8 @@ QString Doctor::suggestedArgs() const
     const QHash<int, ArgUse> uses = argUses();
     for (auto it = uses.cbegin(); it != uses.cend(); ++it)
         count = std::max(count, it.key());
-    const bool seconds = m_call.uses(CallTemplate::Placeholder::NowS)
-        && !m_call.uses(CallTemplate::Placeholder::Now) && !m_call.uses(CallTemplate::Placeholder::NowUs);
+    const bool seconds = m_call.uses(CallTemplate::Placeholder::NowS) && !m_call.uses(CallTemplate::Placeholder::Now)
+        && !m_call.uses(CallTemplate::Placeholder::NowUs);
     const bool micro = m_call.uses(CallTemplate::Placeholder::NowUs);
     // A script keeps one unit: a window it gives EXPIRE in seconds means its now is in seconds.
     int shownUnit = -1;
@@ -272,9 +272,7 @@ void Doctor::checkFacts(bool syntaxFound)
             if (suggestedArgs().simplified() == m_call.argsText().simplified())
                 break;
             add(fact.line, Severity::Warning, "template-mismatch",
-                Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3")
-                    .arg(fact.a)
-                    .arg(fact.text, fact.detail),
+                Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3").arg(fact.a).arg(fact.text, fact.detail),
                 Text::tr("The script keeps ARGV[%1] in \"%2\", but the call template puts %3 there: the "
                          "findings and the live probe would describe calls the script never gets.")
                     .arg(fact.a)

@@ -67,8 +67,7 @@ void Doctor::checkKeys(const RedisCall& call)
     const QString command = QString::fromUtf8(call.command);
     const CommandKeys::Reach reach = CommandKeys::reach(call.command);
     if (reach == CommandKeys::Reach::Server) {
-        add(call.line, Severity::Warning, "foreign-key",
-            Text::tr("%1 reaches beyond the script's keys").arg(command),
+        add(call.line, Severity::Warning, "foreign-key", Text::tr("%1 reaches beyond the script's keys").arg(command),
             Text::tr("%1 works on the whole database or server, not on a key the caller passes: it can read or "
                      "change other clients' data, Redis Cluster cannot route it, and zsetlab's live probe runs "
                      "such a script only on a private redis-server of its own, never on the given one.")
@@ -121,8 +120,7 @@ void Doctor::checkKeys(const RedisCall& call)
 
 void Doctor::noteBuiltKey(const RedisCall& call, const Value& key)
 {
-    const QByteArray id
-        = key.keyName.isEmpty() ? key.keyRoot + '@' + QByteArray::number(key.builtLine) : key.keyName;
+    const QByteArray id = key.keyName.isEmpty() ? key.keyRoot + '@' + QByteArray::number(key.builtLine) : key.keyName;
     for (BuiltKey& built : m_builtKeys) {
         if (built.id == id) {
             if (built.line != call.line && !built.otherLines.contains(call.line))
@@ -207,8 +205,7 @@ void Doctor::checkSlots()
     for (int i = 0; i < m_appKeys.size(); ++i) {
         keySlots << KeySlot::of(m_appKeys.at(i));
         named << Text::tr("KEYS[%1] = %2 (slot %3)")
-                     .arg(QString::number(i + 1), QString::fromUtf8(m_appKeys.at(i)),
-                          QString::number(keySlots.last()));
+                     .arg(QString::number(i + 1), QString::fromUtf8(m_appKeys.at(i)), QString::number(keySlots.last()));
     }
     if (std::all_of(keySlots.cbegin(), keySlots.cend(), [&keySlots](int slot) { return slot == keySlots.first(); }))
         return;
@@ -227,8 +224,7 @@ void Doctor::checkSlots()
             break;
         }
     }
-    add(line, Severity::Warning, "cross-slot",
-        Text::tr("The keys of one call lie in different Redis Cluster slots"),
+    add(line, Severity::Warning, "cross-slot", Text::tr("The keys of one call lie in different Redis Cluster slots"),
         Text::tr("With the key %1 the call passes %2. Redis Cluster runs a script only when all its KEYS hash "
                  "to one slot, so every call fails with \"CROSSSLOT Keys in request don't hash to the same "
                  "slot\" before the script runs. On a single server it works.")

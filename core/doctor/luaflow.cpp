@@ -145,4 +145,3 @@ Reading read(const QByteArray& source, const CallTemplate& call)
 }
 
 } // namespace LuaFlow
-

@@ -101,8 +101,7 @@ void Doctor::checkTimeMember(int line, const Value& score, const Value& member, 
     const bool lossy = !member.lossyLines.isEmpty();
     const bool server = member.sources & FromServerTime;
     if (resolution >= 2 && !lossy && server) {
-        add(line, Severity::Info, "member-is-time",
-            Text::tr("The ZSET member is the server's time in microseconds"),
+        add(line, Severity::Info, "member-is-time", Text::tr("The ZSET member is the server's time in microseconds"),
             Text::tr("The member is redis.call('TIME') to the microsecond. A server runs one script at a time and "
                      "a call takes longer than a microsecond, so two calls on one server never get the same "
                      "member (the live probe's back-to-back calls are stored one each). What is left: a clock "
@@ -114,8 +113,7 @@ void Doctor::checkTimeMember(int line, const Value& score, const Value& member, 
         return;
     }
     if (resolution >= 2 && !lossy) {
-        add(line, Severity::Warning, "member-is-time",
-            Text::tr("The ZSET member is the caller's time in microseconds"),
+        add(line, Severity::Warning, "member-is-time", Text::tr("The ZSET member is the caller's time in microseconds"),
             Text::tr("The member is the time the caller sends, to the microsecond: unique only while no two "
                      "requests carry the same microsecond. Two app servers can (their clocks are independent), "
                      "and a client whose clock has only milliseconds and multiplies by 1000 makes every "

@@ -308,24 +308,25 @@ QVector<Lesson::Step> Lesson::steps()
 
     all.push_back({Text::tr("A sliding-window limiter in a ZSET"),
                    Text::tr("<p>One sorted set per client. Each request runs one Lua script, atomically:</p>"
-                      "<ol><li><b>Remove</b> the entries older than the window (ZREMRANGEBYSCORE).</li>"
-                      "<li><b>Add</b> this request: score = its time, member = its identity (ZADD).</li>"
-                      "<li><b>Count</b> the entries (ZCARD): more than the limit means refuse.</li>"
-                      "<li><b>Expire</b> the key when the client goes quiet (EXPIRE).</li></ol>"
-                      "<p>The question of this lesson: what is the identity of a request?</p>"),
+                            "<ol><li><b>Remove</b> the entries older than the window (ZREMRANGEBYSCORE).</li>"
+                            "<li><b>Add</b> this request: score = its time, member = its identity (ZADD).</li>"
+                            "<li><b>Count</b> the entries (ZCARD): more than the limit means refuse.</li>"
+                            "<li><b>Expire</b> the key when the client goes quiet (EXPIRE).</li></ol>"
+                            "<p>The question of this lesson: what is the identity of a request?</p>"),
                    Text::tr("Show the script"),
                    [this] {
                        emit scriptRequested(QStringLiteral("now"));
-                       finish([] { return Text::tr("lua/now.lua is open: the four steps are marked in its comments."); },
-                              Spotlight::None);
+                       finish(
+                           [] { return Text::tr("lua/now.lua is open: the four steps are marked in its comments."); },
+                           Spotlight::None);
                    },
                    QString()});
 
     all.push_back({Text::tr("Three requests in one millisecond"),
                    Text::tr("<p>The script uses the timestamp as the member: <code>ZADD key now now</code>. Three "
-                      "requests arrive in the same millisecond, as a burst easily does.</p>"
-                      "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
-                      "one row in the ZSET table.</p>"),
+                            "requests arrive in the same millisecond, as a burst easily does.</p>"
+                            "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
+                            "one row in the ZSET table.</p>"),
                    Text::tr("Send 3 requests in one millisecond"),
                    [this] {
                        fire(lessonPlan("now", 3, 0), [this] {
@@ -336,31 +337,32 @@ QVector<Lesson::Step> Lesson::steps()
                    QStringLiteral("now"),
                    {Text::tr("3 requests arrive in the same millisecond. How many members will the ZSET hold?")}});
 
-    all.push_back(
-        {Text::tr("Why: a member is unique"),
-         Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
-            "second entry: it updates the score and replies <b>0</b>.</p>"
-            "<p>The three requests carried the same <code>now</code>, so they were the same member: "
-            "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
-         Text::tr("Show the member and its writes"),
-         [this, left] {
-             const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
-             m_pointedMember = member;
-             const int writes = writesOf(member);
-             finish(
-                 [member, writes] {
-                     return Text::tr("member %1 was written by %2 request(s)").arg(QString::fromUtf8(member)).arg(writes);
-                 },
-                 Spotlight::Zset, writes);
-         },
-         QString(),
-         {Text::tr("The ZSET holds one member. How many requests wrote it?")},
-         true});
+    all.push_back({Text::tr("Why: a member is unique"),
+                   Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
+                            "second entry: it updates the score and replies <b>0</b>.</p>"
+                            "<p>The three requests carried the same <code>now</code>, so they were the same member: "
+                            "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
+                   Text::tr("Show the member and its writes"),
+                   [this, left] {
+                       const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
+                       m_pointedMember = member;
+                       const int writes = writesOf(member);
+                       finish(
+                           [member, writes] {
+                               return Text::tr("member %1 was written by %2 request(s)")
+                                   .arg(QString::fromUtf8(member))
+                                   .arg(writes);
+                           },
+                           Spotlight::Zset, writes);
+                   },
+                   QString(),
+                   {Text::tr("The ZSET holds one member. How many requests wrote it?")},
+                   true});
 
     all.push_back({Text::tr("Atomic is not correct"),
                    Text::tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
-                      "atomic: Redis runs one call at a time, in order, and no call sees another half done.</p>"
-                      "<p>The result is the same: no race happened. The data collided, not the threads.</p>"),
+                            "atomic: Redis runs one call at a time, in order, and no call sees another half done.</p>"
+                            "<p>The result is the same: no race happened. The data collided, not the threads.</p>"),
                    Text::tr("Send 30 requests over 3 connections"),
                    [this] {
                        ExperimentPlan plan = lessonPlan("now", 30, 0);
@@ -373,13 +375,13 @@ QVector<Lesson::Step> Lesson::steps()
                    },
                    QStringLiteral("now"),
                    {Text::tr("30 requests over 3 connections at once, all in one millisecond. How many members will "
-                       "the ZSET hold?")}});
+                             "the ZSET hold?")}});
 
     all.push_back({Text::tr("The consequence: the burst goes through"),
                    Text::tr("<p>Set a limit of 5 requests per window and send 20 in one millisecond. The count the "
-                      "script returns never passes 1, so every request is admitted.</p>"
-                      "<p>The counts chart shows the gap: the true number in the window climbs to 20, the "
-                      "returned count stays flat.</p>"),
+                            "script returns never passes 1, so every request is admitted.</p>"
+                            "<p>The counts chart shows the gap: the true number in the window climbs to 20, the "
+                            "returned count stays flat.</p>"),
                    Text::tr("Send 20 requests with limit 5"),
                    [this, left] {
                        fire(lessonPlan("now", 20, 5), [this] {
@@ -397,42 +399,43 @@ QVector<Lesson::Step> Lesson::steps()
                    QStringLiteral("now"),
                    {Text::tr("Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?")}});
 
-    all.push_back({Text::tr("The fix: a unique member"),
-                   Text::tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
-                      "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
-                      "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
-                   Text::tr("Compare both on the same timestamps"),
-                   [this, experiment] {
-                       ExperimentPlan plan = lessonPlan("now", 20, 5);
-                       plan.compare = true;
-                       plan.fix = LimiterCatalog::builtin("request-id");
-                       fire(plan, [this] {
-                           const Ran right = ran(LimiterExperiment::Right);
-                           finish(
-                               [left = ran(LimiterExperiment::Left), right] {
-                                   return Text::tr("%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the "
-                                             "limit")
-                                       .arg(whatRan(left))
-                                       .arg(left.summary.stored)
-                                       .arg(left.summary.admittedOverLimit)
-                                       .arg(whatRan(right))
-                                       .arg(right.summary.stored)
-                                       .arg(right.summary.admittedOverLimit);
-                               },
-                               Spotlight::Runs, right.summary.admitted);
-                       });
-                   },
-                   QStringLiteral("request-id"),
-                   {Text::tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
-                       "limiter admit now?")}});
+    all.push_back(
+        {Text::tr("The fix: a unique member"),
+         Text::tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
+                  "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
+                  "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
+         Text::tr("Compare both on the same timestamps"),
+         [this, experiment] {
+             ExperimentPlan plan = lessonPlan("now", 20, 5);
+             plan.compare = true;
+             plan.fix = LimiterCatalog::builtin("request-id");
+             fire(plan, [this] {
+                 const Ran right = ran(LimiterExperiment::Right);
+                 finish(
+                     [left = ran(LimiterExperiment::Left), right] {
+                         return Text::tr("%1: %L2 stored, %L3 beyond the limit; %4: %L5 stored, %L6 beyond the "
+                                         "limit")
+                             .arg(whatRan(left))
+                             .arg(left.summary.stored)
+                             .arg(left.summary.admittedOverLimit)
+                             .arg(whatRan(right))
+                             .arg(right.summary.stored)
+                             .arg(right.summary.admittedOverLimit);
+                     },
+                     Spotlight::Runs, right.summary.admitted);
+             });
+         },
+         QStringLiteral("request-id"),
+         {Text::tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
+                   "limiter admit now?")}});
 
     all.push_back(
         {Text::tr("Trap 1: math.random() is not random everywhere"),
          Text::tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
-            "reseed Lua's generator with the same seed at the start of every script call, so the "
-            "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
-            "and the fix still collides. Redis 7 keeps one generator running.</p>"
-            "<p>Your server is Redis %1.</p>")
+                  "reseed Lua's generator with the same seed at the start of every script call, so the "
+                  "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
+                  "and the fix still collides. Redis 7 keeps one generator running.</p>"
+                  "<p>Your server is Redis %1.</p>")
              .arg(version.toHtmlEscaped()),
          Text::tr("Send 100 requests in one millisecond with math.random()"),
          [this] {
@@ -444,7 +447,7 @@ QVector<Lesson::Step> Lesson::steps()
                          return describeRun(ran, false)
                              + (reseeds ? Text::tr(": this server reseeds per call, the fix collides here")
                                         : Text::tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
-                                             "same burst stores 1")
+                                                   "same burst stores 1")
                                               .arg(version));
                      },
                      Spotlight::Zset, left.summary.finalCount);
@@ -452,85 +455,87 @@ QVector<Lesson::Step> Lesson::steps()
          },
          QStringLiteral("random"),
          {Text::tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
-             "will the ZSET hold on this server?")}});
+                   "will the ZSET hold on this server?")}});
 
-    all.push_back({Text::tr("Trap 2: microseconds merge into text"),
-                   Text::tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
-                      "14 significant digits: <code>'req:' .. 1710000000000123</code> becomes "
-                      "<code>req:1.7100000000001e+15</code>. Every request in the same 100 µs gets the same "
-                      "member (lua/microseconds.lua).</p>"
-                      "<p>The burst below uses the wall clock in microseconds: the timestamps differ, the members "
-                      "do not.</p>"),
-                   Text::tr("Send 300 requests with microsecond timestamps"),
-                   [this, left] {
-                       ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
-                       plan.burst.clock = ClockKind::SystemUs;
-                       // Sent 50 at a time, the requests take their times microseconds apart, as
-                       // a busy server's do: on a slow or loaded machine too.
-                       plan.burst.pipeline = 50;
-                       fire(plan, [this, left] {
-                           const RequestLog& log = left().log();
-                           std::set<qint64> distinct;
-                           for (int i = 0; i < log.size(); ++i)
-                               if (log.isDone(i))
-                                   distinct.insert(log.now(i));
-                           const Ran ran = this->ran(LimiterExperiment::Left);
-                           finish(
-                               [ran, timestamps = qint64(distinct.size())] {
-                                   return Text::tr("%1: %L2 distinct microsecond timestamps were stored as %L3 members")
-                                       .arg(whatRan(ran))
-                                       .arg(timestamps)
-                                       .arg(ran.summary.stored);
-                               },
-                               Spotlight::Zset, ran.summary.finalCount);
-                       });
-                   },
-                   QStringLiteral("microseconds"),
-                   {Text::tr("300 requests, each with its own microsecond timestamp in its member. How many members "
-                       "will the ZSET hold?")}});
+    all.push_back(
+        {Text::tr("Trap 2: microseconds merge into text"),
+         Text::tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
+                  "14 significant digits: <code>'req:' .. 1710000000000123</code> becomes "
+                  "<code>req:1.7100000000001e+15</code>. Every request in the same 100 µs gets the same "
+                  "member (lua/microseconds.lua).</p>"
+                  "<p>The burst below uses the wall clock in microseconds: the timestamps differ, the members "
+                  "do not.</p>"),
+         Text::tr("Send 300 requests with microsecond timestamps"),
+         [this, left] {
+             ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
+             plan.burst.clock = ClockKind::SystemUs;
+             // Sent 50 at a time, the requests take their times microseconds apart, as
+             // a busy server's do: on a slow or loaded machine too.
+             plan.burst.pipeline = 50;
+             fire(plan, [this, left] {
+                 const RequestLog& log = left().log();
+                 std::set<qint64> distinct;
+                 for (int i = 0; i < log.size(); ++i)
+                     if (log.isDone(i))
+                         distinct.insert(log.now(i));
+                 const Ran ran = this->ran(LimiterExperiment::Left);
+                 finish(
+                     [ran, timestamps = qint64(distinct.size())] {
+                         return Text::tr("%1: %L2 distinct microsecond timestamps were stored as %L3 members")
+                             .arg(whatRan(ran))
+                             .arg(timestamps)
+                             .arg(ran.summary.stored);
+                     },
+                     Spotlight::Zset, ran.summary.finalCount);
+             });
+         },
+         QStringLiteral("microseconds"),
+         {Text::tr("300 requests, each with its own microsecond timestamp in its member. How many members "
+                   "will the ZSET hold?")}});
 
-    all.push_back({Text::tr("Trap 3: EXPIRE counts seconds"),
-                   Text::tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
-                      "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
-                      "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
-                      "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
-                   Text::tr("Send 1 request and read the key's TTL"),
-                   [this, left] {
-                       ExperimentPlan plan = lessonPlan("now", 1, 0);
-                       plan.burst.windowMs = 1000; // as the text says
-                       fire(plan, [this, left] {
-                           const QByteArray key = left().key();
-                           const RedisEndpoint endpoint = m_stage.session->endpoint();
-                           const ConnectOptions options = m_stage.session->options();
-                           m_thread.post([this, key, endpoint, options] {
-                               RedisConnection connection;
-                               ClusterMap map; // on a cluster, the key's own master
-                               QString why;
-                               const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
-                                   ? connection.command({"PTTL", key}).toInteger()
-                                   : -3;
-                               QMetaObject::invokeMethod(
-                                   this,
-                                   [this, ttl] {
-                                       finish(
-                                           [ran = ran(LimiterExperiment::Left), ttl] {
-                                               return ttl > 0
-                                                   ? Text::tr("%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer "
-                                                        "than the window")
-                                                         .arg(whatRan(ran))
-                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                                         .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                                   : Text::tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
-                                           },
-                                           Spotlight::None, expiryChoice(ttl));
-                                   },
-                                   Qt::QueuedConnection);
-                           });
-                       });
-                   },
-                   QStringLiteral("now"),
-                   {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
-                    {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}}});
+    all.push_back(
+        {Text::tr("Trap 3: EXPIRE counts seconds"),
+         Text::tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
+                  "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
+                  "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
+                  "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
+         Text::tr("Send 1 request and read the key's TTL"),
+         [this, left] {
+             ExperimentPlan plan = lessonPlan("now", 1, 0);
+             plan.burst.windowMs = 1000; // as the text says
+             fire(plan, [this, left] {
+                 const QByteArray key = left().key();
+                 const RedisEndpoint endpoint = m_stage.session->endpoint();
+                 const ConnectOptions options = m_stage.session->options();
+                 m_thread.post([this, key, endpoint, options] {
+                     RedisConnection connection;
+                     ClusterMap map; // on a cluster, the key's own master
+                     QString why;
+                     const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
+                         ? connection.command({"PTTL", key}).toInteger()
+                         : -3;
+                     QMetaObject::invokeMethod(
+                         this,
+                         [this, ttl] {
+                             finish(
+                                 [ran = ran(LimiterExperiment::Left), ttl] {
+                                     return ttl > 0
+                                         ? Text::tr("%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer "
+                                                    "than the window")
+                                               .arg(whatRan(ran))
+                                               .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                               .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                         : Text::tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
+                                 },
+                                 Spotlight::None, expiryChoice(ttl));
+                         },
+                         Qt::QueuedConnection);
+                 });
+             });
+         },
+         QStringLiteral("now"),
+         {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
+          {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}}});
 
     const BurstPlan traffic = m_stage.traffic ? m_stage.traffic() : defaultTraffic();
     const ComparisonPlan price = pricePlan(traffic);
@@ -539,18 +544,19 @@ QVector<Lesson::Step> Lesson::steps()
         capped = Text::tr(" (measured on the first %L1: each member costs about the same)").arg(maxPriceRequests);
     all.push_back(
         {Text::tr("The price of the fix"),
-         Text::tr("<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
-            "admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests "
-            "per ms, one user's key holds %L3 members%4.</p>"
-            "<p>The action fires them in one millisecond at the sliding log and at four cheaper algorithms on "
-            "the real server, and reads each key's MEMORY USAGE. What the cheaper ones give up:</p>"
-            "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
-            "through.</li>"
-            "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
-            "came evenly.</li>"
-            "<li><b>token-bucket</b> and <b>gcra</b>, one or two numbers: they limit a rate with a burst "
-            "allowance, not the count in a sliding window.</li></ul>"
-            "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
+         Text::tr(
+             "<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
+             "admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests "
+             "per ms, one user's key holds %L3 members%4.</p>"
+             "<p>The action fires them in one millisecond at the sliding log and at four cheaper algorithms on "
+             "the real server, and reads each key's MEMORY USAGE. What the cheaper ones give up:</p>"
+             "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
+             "through.</li>"
+             "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
+             "came evenly.</li>"
+             "<li><b>token-bucket</b> and <b>gcra</b>, one or two numbers: they limit a rate with a burst "
+             "allowance, not the count in a sliding window.</li></ul>"
+             "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
              .arg(price.burst.windowMs)
              .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
              .arg(price.burst.requests)
@@ -605,4 +611,3 @@ QString Lesson::describePrice(const ComparisonResult& result)
     }
     return Text::tr("%1; cheaper: %2").arg(log, cheaper.join(QStringLiteral(", ")));
 }
-

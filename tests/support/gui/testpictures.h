@@ -3,9 +3,9 @@
 #include "pictureexport.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QHash>
 #include <QImage>
-#include <QEvent>
 #include <QString>
 #include <QWidget>
 
