@@ -1,0 +1,180 @@
+// The lesson without a window: a Lesson driven step by step against the private server, with
+// each answer read back from Redis itself. No widget is made (QTEST_GUILESS_MAIN).
+#include "lesson.h"
+#include "limiterexperiment.h"
+#include "serversession.h"
+#include "testredis.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <memory>
+
+class TestLessonModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void walksTheStepsWithoutAWindow();
+    void threeRequestsInOneMillisecond();
+    void theMemberWasWrittenThreeTimes();
+    void expiryReadFromTheServer();
+    void notConnectedSaysSoAndRunsNothing();
+
+private:
+    // Runs the current step's action and waits for its result.
+    bool run();
+    qint64 zcard(const QByteArray& key);
+
+    ServerSession m_session;
+    std::unique_ptr<LimiterExperiment> m_experiment;
+    std::unique_ptr<Lesson> m_lesson;
+};
+
+void TestLessonModel::initTestCase()
+{
+    QVERIFY(TestRedis::server().isRunning());
+    QSignalSpy connected(&m_session, &ServerSession::connected);
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    m_session.connectTo(request);
+    QTRY_COMPARE_WITH_TIMEOUT(connected.count(), 1, 5000);
+}
+
+void TestLessonModel::init()
+{
+    m_experiment = std::make_unique<LimiterExperiment>();
+    m_experiment->setServer(m_session.endpoint(), m_session.options());
+    LessonStage stage;
+    stage.session = &m_session;
+    stage.experiment = m_experiment.get();
+    stage.fire = [this](const ExperimentPlan& plan, QString* error) {
+        const bool fired = m_experiment->fire(plan);
+        if (!fired)
+            *error = m_experiment->error();
+        return fired;
+    };
+    m_lesson = std::make_unique<Lesson>(stage);
+}
+
+void TestLessonModel::cleanup()
+{
+    m_lesson.reset();
+    m_experiment.reset(); // deletes the keys it made
+}
+
+bool TestLessonModel::run()
+{
+    QSignalSpy finished(m_lesson.get(), &Lesson::actionFinished);
+    m_lesson->runAction();
+    return finished.count() == 1 || finished.wait(30000);
+}
+
+qint64 TestLessonModel::zcard(const QByteArray& key)
+{
+    RedisConnection connection;
+    return TestRedis::connect(connection) ? connection.command({"ZCARD", key}).toInteger() : -1;
+}
+
+void TestLessonModel::walksTheStepsWithoutAWindow()
+{
+    QSignalSpy changed(m_lesson.get(), &Lesson::changed);
+    QCOMPARE(m_lesson->stepCount(), 10);
+    QCOMPARE(m_lesson->currentStep(), 0);
+    m_lesson->back();
+    QCOMPARE(m_lesson->currentStep(), 0);
+    m_lesson->next();
+    QCOMPARE(m_lesson->currentStep(), 1);
+    QVERIFY(changed.count() >= 2);
+    m_lesson->goToStep(1000);
+    QCOMPARE(m_lesson->currentStep(), 9);
+    for (int step = 0; step < m_lesson->stepCount(); ++step) {
+        m_lesson->goToStep(step);
+        QVERIFY2(!m_lesson->stepTitle().isEmpty(), qPrintable(QString::number(step)));
+        QVERIFY(!m_lesson->stepBody().isEmpty());
+        QCOMPARE(m_lesson->hasAction(), !m_lesson->actionLabel().isEmpty());
+        QVERIFY(m_lesson->resultText().isEmpty()); // nothing ran
+        QCOMPARE(m_lesson->answer(), qint64(-1));
+    }
+}
+
+void TestLessonModel::threeRequestsInOneMillisecond()
+{
+    m_lesson->goToStep(1);
+    QCOMPARE(m_lesson->stepLimiter(), QStringLiteral("now"));
+    QVERIFY(m_lesson->hasQuestion());
+    m_lesson->setGuess(3);
+    QVERIFY(run());
+    const BurstEngine& engine = m_experiment->engine(LimiterExperiment::Left);
+    QCOMPARE(engine.summary().sent, 3);
+    const qint64 held = zcard(engine.key());
+    QCOMPARE(held, qint64(1)); // what Redis holds
+    QCOMPARE(m_lesson->answer(), held); // is the lesson's answer
+    QVERIFY2(m_lesson->resultText().contains(QLatin1String("counts returned: 1, 1, 1; ZADD replied: 1, 0, 0")),
+             qPrintable(m_lesson->resultText()));
+    QCOMPARE(m_lesson->spotlight(), Lesson::Spotlight::Run);
+    QVERIFY2(m_lesson->guessVersusAnswer().contains(QLatin1String("not what the class expected")),
+             qPrintable(m_lesson->guessVersusAnswer()));
+    m_lesson->setGuess(1);
+    QVERIFY(m_lesson->guessVersusAnswer().contains(QLatin1String("the class was right")));
+    m_lesson->setAsksFirst(false);
+    QVERIFY(m_lesson->guessVersusAnswer().isEmpty());
+}
+
+void TestLessonModel::theMemberWasWrittenThreeTimes()
+{
+    m_lesson->goToStep(1);
+    QVERIFY(run());
+    m_lesson->goToStep(2);
+    QVERIFY(m_lesson->buildsOnPreviousStep());
+    QVERIFY(run());
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    const RedisReply members
+        = connection.command({"ZRANGE", m_experiment->engine(LimiterExperiment::Left).key(), "0", "-1"});
+    QCOMPARE(members.elements().size(), size_t(1));
+    QCOMPARE(m_lesson->pointedMember(), members.elements().at(0).bytes()); // the member Redis holds
+    QCOMPARE(m_lesson->answer(), qint64(3)); // written by the 3 requests
+    QCOMPARE(m_lesson->spotlight(), Lesson::Spotlight::Zset);
+}
+
+void TestLessonModel::expiryReadFromTheServer()
+{
+    const int step = 8;
+    m_lesson->goToStep(step);
+    QVERIFY2(m_lesson->stepTitle().contains(QLatin1String("EXPIRE")), qPrintable(m_lesson->stepTitle()));
+    QCOMPARE(m_lesson->questionChoices().size(), 3);
+    QVERIFY(run());
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    const qint64 pttl = connection.command({"PTTL", m_experiment->engine(LimiterExperiment::Left).key()}).toInteger();
+    QVERIFY2(pttl > 900'000 && pttl <= 1'000'000, qPrintable(QString::number(pttl))); // EXPIRE 1000: seconds
+    QCOMPARE(m_lesson->answer(), qint64(1)); // "about 17 minutes"
+    QVERIFY2(m_lesson->resultText().contains(QLatin1String("1,000 s"))
+                 || m_lesson->resultText().contains(QLatin1String("1000 s")),
+             qPrintable(m_lesson->resultText()));
+}
+
+void TestLessonModel::notConnectedSaysSoAndRunsNothing()
+{
+    ServerSession offline;
+    LimiterExperiment experiment;
+    LessonStage stage;
+    stage.session = &offline;
+    stage.experiment = &experiment;
+    bool fired = false;
+    stage.fire = [&fired](const ExperimentPlan&, QString*) { return fired = true; };
+    Lesson lesson(stage);
+    lesson.goToStep(1);
+    QSignalSpy finished(&lesson, &Lesson::actionFinished);
+    lesson.runAction();
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!fired);
+    QVERIFY2(lesson.resultText().contains(QLatin1String("Not connected")), qPrintable(lesson.resultText()));
+    QCOMPARE(lesson.answer(), qint64(-1));
+}
+
+QTEST_GUILESS_MAIN(TestLessonModel)
+#include "tst_lessonmodel.moc"
