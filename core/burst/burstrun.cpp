@@ -144,8 +144,10 @@ void BurstRun::coordinate()
     m_serverVersion = control.server().version;
     for (int u = 0; u < m_plan.users; ++u)
         m_userKeys.push_back(m_plan.userKey(m_key, u));
-    if (!prepareUsers(control))
+    if (!prepareUsers(control)) {
+        releaseClaims(control);
         return announceEnd();
+    }
 
     // Here, not on the owner's thread: a million offsets take a while. Only when used (paced
     // arrivals, the schedule clock, clients): a long burst would hold 8 bytes per request.
@@ -171,12 +173,15 @@ void BurstRun::coordinate()
                      .arg(total)
                      .arg(node.address())
                      .arg(connection->lastError().message));
+            releaseClaims(control);
             return announceEnd();
         }
         m_connections.push_back(std::move(connection));
     }
-    if (m_stop)
+    if (m_stop) {
+        releaseClaims(control);
         return announceEnd();
+    }
     for (auto& group : m_groups)
         group->lanesOpen = m_plan.connectionCount();
 

@@ -81,6 +81,8 @@ private:
     static constexpr auto askingRecheck = std::chrono::milliseconds(100);
     // Following a redirect may take a new connection even when the plan allows no reconnecting.
     static constexpr int rerouteForMs = 10'000;
+    // How long a claim on a named key outlives a run that could not release it.
+    static constexpr qint64 claimTtlMs = 3'600'000;
     // Routed by user: workers with nothing to send look at their inboxes this often.
     static constexpr auto inboxLookEvery = std::chrono::milliseconds(2);
     static qint64 wallMicros();
@@ -92,6 +94,8 @@ private:
     bool prepareUsers(RedisConnection& control);
     // On a cluster: the connection to the master of each user's key (control for one server).
     RedisConnection* controlOfUser(int user, RedisConnection& control);
+    // Deletes the claims this run holds on keys the user named (LimiterStore::claim).
+    void releaseClaims(RedisConnection& control);
     // After the run: every user's count and members (the run's with one user), then their keys
     // deleted unless kept, on a new connection when the run's is gone.
     void finishUsers(RedisConnection& control);
@@ -155,6 +159,7 @@ private:
     std::vector<QString> m_userNodes;
     std::vector<qint64> m_userFinalCounts;
     std::vector<qint64> m_userMembers;
+    std::vector<int> m_claimedUsers; // users whose named key this run has claimed
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.
     bool m_routed = false;

@@ -3,6 +3,7 @@
 #include "burstrun.h"
 
 #include "keyslot.h"
+#include "limiterstore.h"
 
 #include <QCoreApplication>
 
@@ -60,6 +61,15 @@ bool BurstRun::prepareUsers(RedisConnection& control)
     }
     for (int u = 0; u < users && !m_stop; ++u) {
         RedisConnection* connection = controlOfUser(u, control);
+        // A key the user named is claimed first, so that no other run finds it free meanwhile.
+        if (!m_plan.key.isEmpty()) {
+            QString held;
+            if (!LimiterStore::claim(*connection, m_userKeys[size_t(u)], m_runTag, claimTtlMs, &held)) {
+                fail(BurstFailure::Kind::Script, held);
+                return false;
+            }
+            m_claimedUsers.push_back(u);
+        }
         if (const QString taken = m_plan.limiter->store.checkKeys(*connection, m_userKeys[size_t(u)], m_plan.reuseKey);
             !taken.isEmpty()) {
             fail(BurstFailure::Kind::Script, taken);
@@ -130,6 +140,17 @@ void BurstRun::finishUsers(RedisConnection& control)
     }
     m_finalCount = countKnown ? count : -1;
     m_membersAtEnd = membersKnown ? members : -1;
+    releaseClaims(control);
+}
+
+void BurstRun::releaseClaims(RedisConnection& control)
+{
+    for (const int user : m_claimedUsers) {
+        RedisConnection* connection = controlOfUser(user, control);
+        if (connection->isOpen())
+            LimiterStore::release(*connection, m_userKeys[size_t(user)], m_runTag);
+    }
+    m_claimedUsers.clear();
 }
 
 bool BurstRun::takeFromGroup(BurstLane& lane, std::vector<RequestRecord>* batch)

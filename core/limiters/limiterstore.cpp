@@ -197,3 +197,50 @@ bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& run
     command << keys;
     return !connection.command(command).isError();
 }
+
+QByteArray LimiterStore::claimKeyOf(const QByteArray& runKey)
+{
+    // With a hash tag, a suffix keeps the slot; without one, the run key becomes the tag.
+    if (!KeySlot::hashTag(runKey).isEmpty())
+        return runKey + ":claim";
+    return QByteArray(ZsetKeys::prefix) + "claim:{" + runKey + '}';
+}
+
+bool LimiterStore::claim(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner, qint64 ttlMs,
+                         QString* why)
+{
+    const QByteArray marker = claimKeyOf(runKey);
+    if (connection.server().mode == QLatin1String("cluster") && KeySlot::of(marker) != KeySlot::of(runKey)) {
+        *why = Text::tr("zsetlab cannot claim the key %1 on a Redis Cluster: its braces make no hash tag. Choose a "
+                        "name with a hash tag, e.g. --key '{limiter}', or without braces.")
+                   .arg(QString::fromUtf8(runKey));
+        return false;
+    }
+    const RedisReply set
+        = connection.command({QByteArrayLiteral("SET"), marker, owner, "NX", "PX", QByteArray::number(ttlMs)});
+    if (set.type() == RedisReply::Type::Status)
+        return true;
+    if (set.isError()) {
+        *why = Text::tr("Cannot claim the key %1 for this run (SET %2 NX): %3. zsetlab writes no key it cannot "
+                        "claim.")
+                   .arg(QString::fromUtf8(runKey), QString::fromUtf8(marker), set.text());
+        return false;
+    }
+    const RedisReply holder = connection.command({QByteArrayLiteral("GET"), marker});
+    const RedisReply left = connection.command({QByteArrayLiteral("PTTL"), marker});
+    *why = Text::tr("Another zsetlab run (%1) is writing the key %2 now: two runs never share a key. Wait for it to "
+                    "end, or choose another key. If no run is using it, its claim %3 expires in %4 s, or delete "
+                    "it: redis-cli DEL '%3'.")
+               .arg(holder.type() == RedisReply::Type::String ? QString::fromUtf8(holder.bytes()) : QStringLiteral("?"),
+                    QString::fromUtf8(runKey), QString::fromUtf8(marker))
+               .arg(std::max<qint64>(left.toInteger(), 0) / 1000);
+    return false;
+}
+
+bool LimiterStore::release(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner)
+{
+    static const QByteArray script
+        = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+    const RedisReply reply = connection.command({QByteArrayLiteral("EVAL"), script, "1", claimKeyOf(runKey), owner});
+    return reply.type() == RedisReply::Type::Integer;
+}

@@ -55,6 +55,19 @@ public:
     // DEL of every key; refuses (false) keys outside zsetlab's prefix.
     bool deleteKeys(RedisConnection& connection, const QByteArray& runKey) const;
 
+    // A key the user named is claimed by one run at a time: a marker written with SET NX before
+    // the keys are checked, so that two runs started together can never both find the key free
+    // and write into it. The marker sits in the run key's slot (its hash tag, or the run key as
+    // one) under zsetlab's prefix, holds the run's tag, and expires after ttlMs as a last safety
+    // net (a run that is killed cannot release it).
+    static QByteArray claimKeyOf(const QByteArray& runKey);
+    // True when this run holds the claim now; false with *why (another run holds it, naming the
+    // marker and when it expires, or the server refused the SET).
+    static bool claim(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner, qint64 ttlMs,
+                      QString* why);
+    // Deletes the marker if it is still this run's (compared and deleted in one script).
+    static bool release(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner);
+
 private:
     static LimiterStore make(Kind kind, const QByteArray& type, QVector<Key> companions = {});
 

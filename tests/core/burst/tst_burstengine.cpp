@@ -1,5 +1,7 @@
 #include "burstengine.h"
+#include "keyslot.h"
 #include "limitercatalog.h"
+#include "limiterstore.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -74,6 +76,7 @@ private slots:
     void streamsBatchesWhileRunning();
     void stopKeepsAConsistentPartialLog();
     void refusesAKeyOfAnotherType();
+    void twoRunsNeverShareANamedKey();
     void reportsAScriptThatDoesNotCompile();
     void reportsAServerThatIsNotThere();
     void deletesItsKeyUnlessKept();
@@ -297,6 +300,51 @@ void TestBurstEngine::refusesAKeyOfAnotherType()
     QCOMPARE(summary.sent, 0);
     QCOMPARE(m_redis.command({"LRANGE", key, "0", "-1"}).elements().size(), size_t(2));
     m_redis.command({"DEL", key});
+}
+
+// Two runs on one named key, both allowed to reuse it: the second starts while the first writes,
+// so both would find the key theirs. The claim lets only the first write; the second fails at
+// once, naming the claim, and writes nothing.
+void TestBurstEngine::twoRunsNeverShareANamedKey()
+{
+    const QByteArray key = TestRedis::uniqueKey("shared");
+    const QByteArray marker = LimiterStore::claimKeyOf(key);
+    QCOMPARE(KeySlot::of(marker), KeySlot::of(key));
+    BurstPlan plan = planOf(QStringLiteral("request-id"), ClockKind::SystemMs, "interval:5000", 600);
+    plan.key = key;
+    plan.keepKey = true;
+    plan.reuseKey = true;
+    BurstEngine first;
+    QSignalSpy firstFinished(&first, &BurstEngine::finished);
+    QVERIFY(first.start(TestRedis::endpoint(), plan));
+    QTRY_VERIFY_WITH_TIMEOUT(first.log().finished() >= 10, 20000); // it holds the claim and writes
+    QCOMPARE(m_redis.command({"EXISTS", marker}).toInteger(), 1LL);
+    QVERIFY(firstFinished.isEmpty());
+
+    BurstEngine second;
+    BurstSummary refused;
+    RUN_BURST(second, plan, refused);
+    QCOMPARE(refused.failure.kind, BurstFailure::Kind::Script);
+    QVERIFY2(refused.failure.message.contains(QLatin1String("Another zsetlab run"))
+                 && refused.failure.message.contains(QString::fromUtf8(marker)),
+             qPrintable(refused.failure.message));
+    QCOMPARE(refused.sent, 0);
+
+    QTRY_COMPARE_WITH_TIMEOUT(firstFinished.count(), 1, 30000);
+    const BurstSummary summary = firstFinished.at(0).at(0).value<BurstSummary>();
+    QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
+    QCOMPARE(m_redis.command({"ZCARD", key}).toInteger(), 600LL); // the first run's members, and only those
+    QCOMPARE(m_redis.command({"EXISTS", marker}).toInteger(), 0LL); // released at the end
+
+    // Released, the key can be claimed again (reused, as allowed).
+    BurstEngine third;
+    BurstSummary again;
+    plan.requests = 5;
+    plan.pacing = Pacing();
+    RUN_BURST(third, plan, again);
+    QVERIFY2(!again.failure.isFailure(), qPrintable(again.failure.message));
+    QCOMPARE(m_redis.command({"EXISTS", marker}).toInteger(), 0LL);
+    ZsetKeys::deleteRunKeys(m_redis, key);
 }
 
 void TestBurstEngine::reportsAScriptThatDoesNotCompile()
