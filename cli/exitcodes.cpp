@@ -22,5 +22,9 @@ int exitCodeForBurst(const BurstFailure& failure, const char* command)
 int exitCodeForRun(const BurstSummary& summary, const char* command)
 {
     const int code = exitCodeForBurst(summary.failure, command);
-    return code == ExitDone && summary.stopped ? ExitInterrupted : code;
+    if (!summary.keysLeft.isEmpty())
+        QTextStream(stderr) << command << ": " << summary.keysLeftText() << '\n';
+    if (code == ExitDone && summary.stopped)
+        return ExitInterrupted;
+    return code == ExitDone && !summary.keysLeft.isEmpty() ? ExitKeysLeft : code;
 }

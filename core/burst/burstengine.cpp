@@ -91,6 +91,7 @@ void BurstEngine::collect()
         m_log.add(*records);
         m_summary.takeCountsFrom(m_log, false);
         m_summary.reconnects = m_run->reconnects();
+        m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
         if (m_log.keepsRequests()) { // a log of totals only has nothing for views to draw
             RequestBatch batch = emptyBatch();
             auto counted = std::make_shared<std::vector<CountedRequest>>();
@@ -147,6 +148,7 @@ void BurstEngine::onRunEnded()
     m_summary.failure = m_run->failure();
     m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
     m_summary.reconnects = m_run->reconnects();
+    m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
     m_connectionDown = false;
     m_run.reset();
 

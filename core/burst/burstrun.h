@@ -63,6 +63,8 @@ public:
     int lanesDown() const { return m_lanesDown.load(); }
     QString outage() const;
     int reconnects() const { return m_reconnects.load(); }
+    // After the run: the keys it made and could not delete, why, and the TTL they were left with.
+    const std::vector<LeftKey>& keysLeft() const { return m_keysLeft; }
 
 private:
     static constexpr int handOverEvery = 512; // records
@@ -81,6 +83,10 @@ private:
     static constexpr auto askingRecheck = std::chrono::milliseconds(100);
     // Following a redirect may take a new connection even when the plan allows no reconnecting.
     static constexpr int rerouteForMs = 10'000;
+    // Cleanup on a server that is BUSY with another client's script.
+    static constexpr auto deleteWhileBusyFor = std::chrono::milliseconds(5000);
+    static constexpr auto deleteRetryEvery = std::chrono::milliseconds(100);
+    static constexpr qint64 minimumLeftoverTtlMs = 60'000;
     // How long a claim on a named key outlives a run that could not release it.
     static constexpr qint64 claimTtlMs = 3'600'000;
     // Routed by user: workers with nothing to send look at their inboxes this often.
@@ -94,6 +100,10 @@ private:
     bool prepareUsers(RedisConnection& control);
     // On a cluster: the connection to the master of each user's key (control for one server).
     RedisConnection* controlOfUser(int user, RedisConnection& control);
+    // DEL of a user's keys, asked again while the server is BUSY (at most deleteWhileBusyFor).
+    bool deleteUserKeys(RedisConnection& connection, const QByteArray& key, QString* why);
+    // The TTL a key gets when it cannot be deleted and has none.
+    qint64 leftoverTtlMs() const;
     // Deletes the claims this run holds on keys the user named (LimiterStore::claim).
     void releaseClaims(RedisConnection& control);
     // After the run: every user's count and members (the run's with one user), then their keys
@@ -160,6 +170,7 @@ private:
     std::vector<qint64> m_userFinalCounts;
     std::vector<qint64> m_userMembers;
     std::vector<int> m_claimedUsers; // users whose named key this run has claimed
+    std::vector<LeftKey> m_keysLeft;
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.
     bool m_routed = false;

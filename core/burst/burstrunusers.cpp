@@ -121,8 +121,10 @@ void BurstRun::finishUsers(RedisConnection& control)
             members += std::max<qint64>(m_userMembers[u], 0);
         }
         // A reused key held data before the run: it stays, whatever keepKey says.
-        if (m_plan.keepKey || m_plan.reuseKey
-            || (connection->isOpen() && m_plan.limiter->store.deleteKeys(*connection, key)))
+        if (m_plan.keepKey || m_plan.reuseKey)
+            continue;
+        QString refused;
+        if (connection->isOpen() && deleteUserKeys(*connection, key, &refused))
             continue;
         // A failed run may have lost this connection too (CLIENT KILL, a dropped link) while the
         // server still answers: try once more on a new one, briefly, rather than leave the keys
@@ -135,12 +137,45 @@ void BurstRun::finishUsers(RedisConnection& control)
             else
                 openOnKeyNode(cleanup, quickOptions(), &why);
         }
-        if (cleanup.isOpen() && (!m_routed || cleanup.endpoint().address() == m_userNodes[u]))
-            m_plan.limiter->store.deleteKeys(cleanup, key);
+        RedisConnection* other
+            = cleanup.isOpen() && (!m_routed || cleanup.endpoint().address() == m_userNodes[u]) ? &cleanup : nullptr;
+        if (other && deleteUserKeys(*other, key, &refused))
+            continue;
+        // Not deleted: the keys get a TTL if they have none, and the run says what is left.
+        RedisConnection* any = other ? other : (connection->isOpen() ? connection : nullptr);
+        const qint64 ttlMs = any ? m_plan.limiter->store.expireKeys(*any, key, leftoverTtlMs()) : -1;
+        if (ttlMs == -2)
+            continue; // gone after all
+        LeftKey left;
+        left.key = key;
+        left.why = refused.isEmpty() ? Text::tr("the connection to the server was lost") : refused;
+        left.ttlMs = ttlMs;
+        left.node = m_userNodes[u];
+        m_keysLeft.push_back(left);
     }
     m_finalCount = countKnown ? count : -1;
     m_membersAtEnd = membersKnown ? members : -1;
     releaseClaims(control);
+}
+
+bool BurstRun::deleteUserKeys(RedisConnection& connection, const QByteArray& key, QString* why)
+{
+    // A server busy with another client's script refuses DEL until that script ends: ask again
+    // for a while (the run's own scripts are done by now), then leave it to the TTL.
+    const auto giveUpAt = Clock::now() + deleteWhileBusyFor;
+    for (;;) {
+        bool busy = false;
+        if (m_plan.limiter->store.deleteKeys(connection, key, why, &busy))
+            return true;
+        if (!busy || Clock::now() >= giveUpAt)
+            return false;
+        std::this_thread::sleep_for(deleteRetryEvery);
+    }
+}
+
+qint64 BurstRun::leftoverTtlMs() const
+{
+    return std::max<qint64>(2 * m_plan.windowMs, minimumLeftoverTtlMs);
 }
 
 void BurstRun::releaseClaims(RedisConnection& control)

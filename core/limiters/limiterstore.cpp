@@ -186,16 +186,47 @@ qint64 LimiterStore::memoryBytes(RedisConnection& connection, const QByteArray& 
     return bytes;
 }
 
-bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& runKey) const
+bool LimiterStore::deleteKeys(RedisConnection& connection, const QByteArray& runKey, QString* why, bool* busy) const
 {
     const QList<QByteArray> keys = keysFor(runKey);
     for (const QByteArray& key : keys) {
-        if (!ZsetKeys::isOwnKey(key))
+        if (!ZsetKeys::isOwnKey(key)) {
+            if (why)
+                *why = Text::tr("%1 is not under zsetlab's prefix").arg(QString::fromUtf8(key));
             return false;
+        }
     }
     RedisArgs command {QByteArrayLiteral("DEL")};
     command << keys;
-    return !connection.command(command).isError();
+    const RedisReply reply = connection.command(command);
+    if (busy)
+        *busy = reply.errorCode() == "BUSY";
+    if (reply.isError() && why)
+        *why = reply.text();
+    return !reply.isError();
+}
+
+qint64 LimiterStore::expireKeys(RedisConnection& connection, const QByteArray& runKey, qint64 ttlMs) const
+{
+    qint64 longest = -2;
+    for (const QByteArray& key : keysFor(runKey)) {
+        if (!ZsetKeys::isOwnKey(key))
+            continue;
+        const RedisReply pttl = connection.command({QByteArrayLiteral("PTTL"), key});
+        if (pttl.type() != RedisReply::Type::Integer)
+            return -1; // not even its TTL can be read
+        qint64 left = pttl.toInteger();
+        if (left == -2)
+            continue; // gone
+        if (left == -1) {
+            const RedisReply set = connection.command({QByteArrayLiteral("PEXPIRE"), key, QByteArray::number(ttlMs)});
+            if (set.type() != RedisReply::Type::Integer || set.toInteger() != 1)
+                return -1;
+            left = ttlMs;
+        }
+        longest = std::max(longest, left);
+    }
+    return longest;
 }
 
 QByteArray LimiterStore::claimKeyOf(const QByteArray& runKey)

@@ -52,8 +52,14 @@ public:
     // Bytes the store's keys take in the server (MEMORY USAGE, every nested value counted), and
     // in *keys how many of them exist; -1 when the server cannot tell.
     qint64 memoryBytes(RedisConnection& connection, const QByteArray& runKey, int* keys = nullptr) const;
-    // DEL of every key; refuses (false) keys outside zsetlab's prefix.
-    bool deleteKeys(RedisConnection& connection, const QByteArray& runKey) const;
+    // DEL of every key; refuses (false) keys outside zsetlab's prefix. False with *why (the
+    // server's error) when the server refused; *busy when it refused because a script runs.
+    bool deleteKeys(RedisConnection& connection, const QByteArray& runKey, QString* why = nullptr,
+                    bool* busy = nullptr) const;
+    // The last safety net when the keys cannot be deleted: each that exists without a TTL gets
+    // one of ttlMs. The longest TTL left among them in ms (-1: a key stays without one, -2: none
+    // is left).
+    qint64 expireKeys(RedisConnection& connection, const QByteArray& runKey, qint64 ttlMs) const;
 
     // A key the user named is claimed by one run at a time: a marker written with SET NX before
     // the keys are checked, so that two runs started together can never both find the key free

@@ -2,11 +2,19 @@
 
 #include "requestlog.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QStringList>
 
 #include <algorithm>
 #include <tuple>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(BurstSummary)
+};
+} // namespace
 
 namespace {
 constexpr int maxErrorMessages = 3;
@@ -147,6 +155,18 @@ QJsonObject BurstSummary::toJson() const
             nodes.append(node.toJson(addedKnown()));
         json[QStringLiteral("per_node")] = nodes;
     }
+    if (!keysLeft.isEmpty()) {
+        QJsonArray left;
+        for (const LeftKey& key : keysLeft) {
+            QJsonObject one;
+            one[QStringLiteral("key")] = QString::fromUtf8(key.key);
+            one[QStringLiteral("why")] = key.why;
+            one[QStringLiteral("ttl_ms")] = key.ttlMs;
+            one[QStringLiteral("node")] = key.node;
+            left.append(one);
+        }
+        json[QStringLiteral("keys_left")] = left;
+    }
     if (failure.isFailure()) {
         QJsonObject error;
         error[QStringLiteral("message")] = failure.message;
@@ -230,4 +250,26 @@ QString BurstSummary::toText() const
     if (failure.isFailure())
         lines << QStringLiteral("  error         %1").arg(failure.message);
     return lines.join(QLatin1Char('\n'));
+}
+
+QString BurstSummary::keysLeftText() const
+{
+    if (keysLeft.isEmpty())
+        return QString();
+    QStringList keys;
+    QStringList ttls;
+    constexpr int named = 10; // a run of many users may leave many: the first ones, and how many
+    for (const LeftKey& left : keysLeft.mid(0, named)) {
+        keys << QString::fromUtf8(left.key);
+        ttls << (left.ttlMs >= 0
+                     ? Text::tr("%1 expires in %L2 s").arg(QString::fromUtf8(left.key)).arg((left.ttlMs + 999) / 1000)
+                     : Text::tr("%1 has no TTL").arg(QString::fromUtf8(left.key)));
+    }
+    const LeftKey& first = keysLeft.first();
+    return Text::tr("The run could not delete %n key(s) it made on %1 (%2): %3. %4. Delete them with: redis-cli DEL %5",
+                    nullptr, int(keysLeft.size()))
+        .arg(first.node, first.why,
+             keys.join(QStringLiteral(", "))
+                 + (keysLeft.size() > named ? Text::tr(" and %L1 more").arg(keysLeft.size() - named) : QString()),
+             ttls.join(QStringLiteral(", ")), keys.join(QLatin1Char(' ')));
 }

@@ -42,6 +42,15 @@ struct UserResult
 };
 
 // The numbers of one burst, as the CLI prints them and the GUI shows them.
+// A key a run made and could not delete at its end (DEL refused, the server gone or busy).
+struct LeftKey
+{
+    QByteArray key;
+    QString why; // what the server said
+    qint64 ttlMs = -1; // the TTL it was left with; -1: none, or unknown
+    QString node; // host:port or socket of the server that holds it
+};
+
 struct BurstSummary
 {
     QString serverVersion;
@@ -76,6 +85,10 @@ struct BurstSummary
     int users = 1;
     // With several users, when the burst ended: one row per user, and per node (sorted by node).
     QVector<UserResult> perUser;
+    // Keys the run made and could not delete; empty when it cleaned up (or kept them on purpose).
+    QVector<LeftKey> keysLeft;
+    // "The run could not delete ...", with the command that does it; empty when nothing is left.
+    QString keysLeftText() const;
     QVector<UserResult> perNode() const;
 
     // Fills the counters from a log; the latency percentiles too when asked (a pass over the

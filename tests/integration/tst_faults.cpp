@@ -18,6 +18,8 @@
 #include <QTemporaryFile>
 #include <QtTest>
 
+#include <thread>
+
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
@@ -174,6 +176,8 @@ private slots:
     void cliGoesOnAfterARestart();
     void cliOutOfMemory();
     void cliPermissionAndPassword();
+    void cleanupRefusedByAclNamesWhatIsLeft();
+    void cleanupWaitsForABusyServerThenSaysSo();
     void cliFlagsNameTheirRange_data();
     void cliFlagsNameTheirRange();
 };
@@ -652,6 +656,90 @@ void TestFaults::cliPermissionAndPassword()
                          QStringLiteral("10")}));
     QCOMPARE(wrong.finish(), 3);
     QVERIFY2(wrong.err.contains("refused the user name or password"), wrong.err.constData());
+}
+
+// A user that may not DEL: the run ends, says which key it left, with its TTL and the command that
+// deletes it, and exits 5; the key is there, with a TTL.
+void TestFaults::cleanupRefusedByAclNamesWhatIsLeft()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    const int port = freeLoopbackPort();
+    QStringList arguments = aclUser("-del -unlink");
+    arguments << QStringLiteral("--port") << QString::number(port) << QStringLiteral("--bind")
+              << QStringLiteral("127.0.0.1");
+    PrivateRedisServer server(arguments);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    CliRun result;
+    result.start(cliArgs({QStringLiteral("run"), QStringLiteral("--redis"),
+                          QStringLiteral("redis://bob:pw@127.0.0.1:%1").arg(port), QStringLiteral("--requests"),
+                          QStringLiteral("20"), QStringLiteral("--json")}));
+    QCOMPARE(result.finish(), 5);
+    const QByteArray out = result.process.readAllStandardOutput();
+    const QJsonObject summary = QJsonDocument::fromJson(out).object();
+    const QJsonArray left = summary.value(QStringLiteral("keys_left")).toArray();
+    QCOMPARE(left.size(), 1);
+    const QByteArray key = left.at(0).toObject().value(QStringLiteral("key")).toString().toUtf8();
+    QVERIFY(key.startsWith("zsetlab:run:"));
+    QVERIFY2(result.err.contains("could not delete") && result.err.contains(QByteArray("redis-cli DEL " + key))
+                 && result.err.contains("NOPERM"),
+             result.err.constData());
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    const qint64 members = admin.command({"ZCARD", key}).toInteger();
+    QVERIFY(members > 0);
+    QCOMPARE(members, summary.value(QStringLiteral("members_at_end")).toInteger()); // all it wrote is there
+    const qint64 ttl = admin.command({"PTTL", key}).toInteger();
+    QVERIFY2(ttl > 0, qPrintable(QString::number(ttl)));
+    QCOMPARE(left.at(0).toObject().value(QStringLiteral("ttl_ms")).toInteger() > 0, true);
+}
+
+// Another client's script keeps the server BUSY past the end of the run: the run asks again for a
+// bounded time, then ends and names the key it could not delete.
+void TestFaults::cleanupWaitsForABusyServerThenSaysSo()
+{
+    PrivateRedisServer server({QStringLiteral("--lua-time-limit"), QStringLiteral("100")});
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    BurstPlan plan = pacedPlan(QStringLiteral("request-id"), 400, "interval:2000");
+    plan.windowMs = 60000; // the key's own TTL outlasts the test
+    QVERIFY(engine.start(server.endpoint(), plan));
+    RedisConnection admin; // opened now: while the server is BUSY, only a connection made before gets in
+    QVERIFY(admin.open(server.endpoint()));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.log().finished() >= 10, 10000);
+    // A script of someone else's that runs for up to 15 s; SCRIPT KILL ends it below.
+    std::thread busy([endpoint = server.endpoint()] {
+        RedisConnection other;
+        if (!other.open(endpoint))
+            return;
+        other.setCommandTimeout(std::chrono::milliseconds(30000));
+        other.command({"EVAL",
+                       "local t = redis.call('TIME') local stop = t[1] + 15 "
+                       "while tonumber(redis.call('TIME')[1]) < stop do end return 1",
+                       "0"});
+    });
+    // However the test ends, the busy script is killed and its thread joined.
+    auto endBusy = qScopeGuard([&admin, &busy] {
+        if (busy.joinable()) {
+            admin.command({"SCRIPT", "KILL"});
+            busy.join();
+        }
+    });
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    const qint64 took = clock.elapsed();
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    admin.command({"SCRIPT", "KILL"});
+    busy.join();
+    QVERIFY2(took >= 4500 && took < 12000, qPrintable(QString::number(took))); // it asked again, for a while
+    QCOMPARE(summary.keysLeft.size(), 1);
+    QCOMPARE(summary.keysLeft.at(0).key, engine.key());
+    QVERIFY2(summary.keysLeft.at(0).why.contains(QLatin1String("BUSY")), qPrintable(summary.keysLeft.at(0).why));
+    QVERIFY2(summary.keysLeftText().contains(QLatin1String("redis-cli DEL ") + QString::fromUtf8(engine.key())),
+             qPrintable(summary.keysLeftText()));
+    QVERIFY(admin.command({"EXISTS", engine.key()}).toInteger() == 1); // left, as it says
 }
 
 void TestFaults::cliFlagsNameTheirRange_data()
