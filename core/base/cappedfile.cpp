@@ -1,13 +1,72 @@
 #include "cappedfile.h"
 
+#include <QCoreApplication>
 #include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(CappedFile)
+};
+
+// What a path is when it is not a regular file; empty for a regular file.
+QString notAFile(mode_t mode)
+{
+    if (S_ISREG(mode))
+        return QString();
+    if (S_ISFIFO(mode))
+        return Text::tr("a named pipe (FIFO)");
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return Text::tr("a device");
+    if (S_ISSOCK(mode))
+        return Text::tr("a socket");
+    if (S_ISDIR(mode))
+        return Text::tr("a folder");
+    return Text::tr("not a regular file");
+}
+
+QString refusal(const QString& what)
+{
+    return Text::tr("it is %1, not a file: zsetlab reads only regular files (one could wait for a writer, or "
+                    "never end). Save it to a file first")
+        .arg(what);
+}
+} // namespace
 
 CappedFile CappedFile::read(const QString& path, qint64 maxBytes)
 {
     CappedFile result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        result.why = file.errorString();
+    // Refused before opening: opening a FIFO waits for a writer, and nothing would end that wait.
+    const QByteArray native = QFile::encodeName(path);
+    struct stat before
+    {
+    };
+    if (::stat(native.constData(), &before) == 0) {
+        if (const QString what = notAFile(before.st_mode); !what.isEmpty()) {
+            result.why = refusal(what);
+            return result;
+        }
+    }
+    // Opened without waiting, and looked at again through the descriptor: the path may have
+    // changed in between.
+    const int fd = ::open(native.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    QFile file;
+    struct stat opened
+    {
+    };
+    if (fd < 0 || ::fstat(fd, &opened) != 0 || !notAFile(opened.st_mode).isEmpty()
+        || !file.open(fd, QIODevice::ReadOnly | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle)) {
+        result.why = fd < 0
+            ? QString::fromLocal8Bit(::strerror(errno))
+            : (notAFile(opened.st_mode).isEmpty() ? file.errorString() : refusal(notAFile(opened.st_mode)));
+        if (fd >= 0 && !file.isOpen())
+            ::close(fd);
         return result;
     }
     // One byte past the cap tells a file at the cap from a longer one.

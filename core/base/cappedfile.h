@@ -4,8 +4,10 @@
 #include <QString>
 
 // Reads a file the user named (a scenario, a script) with a cap on the bytes read, not on the size
-// the file claims: /dev/zero, a FIFO or a /proc file says 0 and never ends. Every file input of
-// zsetlab goes through here, so none can make it read without end.
+// the file claims: a /proc file says 0. Only regular files: a FIFO, a device or a socket is
+// refused before it is opened (CannotOpen, with why), since opening a FIFO waits for a writer and
+// a device may never end. Every file input of zsetlab goes through here, so none can make it read,
+// or wait, without end.
 struct CappedFile
 {
     enum class Status {

@@ -540,6 +540,12 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
                 RedisReply reply;
                 while (!lane.inFlight.empty() && lane.connection->nextReply(&reply))
                     handleReply(lane, reply, &batch);
+                // A reply the reader refused (past its bounds, or malformed) ends the connection:
+                // waiting for more would wait for the command timeout.
+                if (!lane.closed && !lane.down && !lane.connection->isOpen()) {
+                    loseLane(lane, lane.connection->failureText(), &batch);
+                    continue;
+                }
             }
             // A server that stopped answering (paused, swapping, a long script) gets the same retry
             // window as one that dropped the connection: the lane connects again on a new socket.

@@ -97,6 +97,25 @@ RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endp
     return error;
 }
 
+namespace {
+// hiredis 0.14 allocates an array's element table from the length in its header, before any
+// element is there: `*2147483647` asked for 16 GB. The reader's functions are hiredis's own but
+// for arrays, whose length is checked first; a refused one reads as an allocation failure, and
+// this thread's note says it was a refusal and of how many elements.
+const redisReplyObjectFunctions* hiredisFunctions = nullptr;
+redisReplyObjectFunctions cappedFunctions;
+thread_local long long refusedElements = -1;
+
+void* createCappedArray(const redisReadTask* task, int elements)
+{
+    if (elements > RedisConnection::maxReplyElements) {
+        refusedElements = elements;
+        return nullptr;
+    }
+    return hiredisFunctions->createArray(task, elements);
+}
+} // namespace
+
 RedisConnection::RedisConnection() = default;
 
 RedisConnection::~RedisConnection()
@@ -177,6 +196,7 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         const std::lock_guard<std::mutex> lock(m_fdLock);
         m_fd = m_context->fd;
     }
+    capReplies();
     const timeval commandTimeout = toTimeval(options.commandTimeout);
     redisSetTimeout(m_context, commandTimeout);
     m_commandTimeout = options.commandTimeout;
@@ -280,6 +300,7 @@ void RedisConnection::close()
         m_tlsOut.clear();
         m_tlsOutSent = 0;
         m_tlsFailure.clear();
+        m_readFailure.clear();
         redisFree(m_context);
         m_context = nullptr;
     }
@@ -287,13 +308,15 @@ void RedisConnection::close()
 
 bool RedisConnection::isOpen() const
 {
-    return m_context && !m_context->err && m_tlsFailure.isEmpty();
+    return m_context && !m_context->err && m_tlsFailure.isEmpty() && m_readFailure.isEmpty();
 }
 
 RedisReply RedisConnection::takeContextError() const
 {
     if (!m_tlsFailure.isEmpty())
         return RedisReply::connectionLost(m_tlsFailure);
+    if (!m_readFailure.isEmpty())
+        return RedisReply::connectionLost(m_readFailure);
     QString why = m_context ? QString::fromLocal8Bit(m_context->errstr) : Text::tr("not connected");
     if (why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive))
         why = Text::tr("timed out waiting for a reply");
@@ -340,13 +363,78 @@ RedisReply RedisConnection::readReply()
         return readReplyTls();
     if (!isOpen())
         return takeContextError();
+    // hiredis's redisGetReply() waits as long as bytes keep coming, each read within the socket's
+    // timeout: a server dripping one byte at a time held it for ever. The same steps here, with
+    // one deadline for the whole reply and the bounds checked after every read.
+    int written = 0;
+    while (!written) {
+        if (redisBufferWrite(m_context, &written) != REDIS_OK)
+            return takeContextError();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + m_commandTimeout;
     void* raw = nullptr;
-    if (redisGetReply(m_context, &raw) != REDIS_OK || !raw)
+    bool shortened = false;
+    while (!raw) {
+        if (redisGetReplyFromReader(m_context, &raw) != REDIS_OK) {
+            withinBounds();
+            return takeContextError();
+        }
+        if (raw)
+            break;
+        const auto left
+            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            m_readFailure = Text::tr("no whole reply within %1 ms (%2 bytes of it came)")
+                                .arg(m_commandTimeout.count())
+                                .arg(m_context->reader->len - m_context->reader->pos);
+            break;
+        }
+        redisSetTimeout(m_context, toTimeval(left));
+        shortened = true;
+        if (redisBufferRead(m_context) != REDIS_OK || !withinBounds())
+            break;
+    }
+    if (shortened && m_context)
+        redisSetTimeout(m_context, toTimeval(m_commandTimeout));
+    if (!raw)
         return takeContextError();
     auto* reply = static_cast<redisReply*>(raw);
     RedisReply result = RedisReply::fromHiredis(reply);
     freeReplyObject(reply);
     return result;
+}
+
+void RedisConnection::capReplies()
+{
+    static std::once_flag made;
+    std::call_once(made, [this] {
+        hiredisFunctions = m_context->reader->fn;
+        cappedFunctions = *hiredisFunctions;
+        cappedFunctions.createArray = createCappedArray;
+    });
+    m_context->reader->fn = &cappedFunctions;
+    refusedElements = -1;
+}
+
+bool RedisConnection::withinBounds()
+{
+    if (!m_context || !m_readFailure.isEmpty())
+        return false;
+    if (refusedElements >= 0) {
+        m_readFailure = Text::tr("the server sent a reply of %L1 elements; zsetlab reads at most %L2")
+                            .arg(refusedElements)
+                            .arg(maxReplyElements);
+        refusedElements = -1;
+        return false;
+    }
+    const qsizetype unread = qsizetype(m_context->reader->len - m_context->reader->pos);
+    if (unread > maxUnreadBytes) {
+        m_readFailure = Text::tr("the server sent %L1 bytes without ending its reply; zsetlab reads at most %L2")
+                            .arg(unread)
+                            .arg(maxUnreadBytes);
+        return false;
+    }
+    return true;
 }
 
 void RedisConnection::interrupt()
@@ -391,7 +479,7 @@ bool RedisConnection::readAvailable()
 {
     if (m_tls)
         return isOpen() && readTls();
-    return isOpen() && redisBufferRead(m_context) == REDIS_OK;
+    return isOpen() && redisBufferRead(m_context) == REDIS_OK && withinBounds();
 }
 
 bool RedisConnection::nextReply(RedisReply* reply)
@@ -399,7 +487,11 @@ bool RedisConnection::nextReply(RedisReply* reply)
     if (!m_context)
         return false;
     void* raw = nullptr;
-    if (redisGetReplyFromReader(m_context, &raw) != REDIS_OK || !raw)
+    if (redisGetReplyFromReader(m_context, &raw) != REDIS_OK) {
+        withinBounds(); // a refused array says so
+        return false;
+    }
+    if (!raw)
         return false;
     auto* parsed = static_cast<redisReply*>(raw);
     *reply = RedisReply::fromHiredis(parsed);
@@ -464,6 +556,8 @@ bool RedisConnection::readTls()
             m_tlsFailure = Text::tr("the reply could not be read");
             return false;
         }
+        if (!withinBounds())
+            return false;
         fed = true;
         if (round >= 64 && !m_tls->hasBufferedInput())
             return true;

@@ -59,6 +59,13 @@ public:
     const ServerInfo& server() const { return m_server; }
     const RedisError& lastError() const { return m_error; }
 
+    // The largest array (of any nesting level) and the most unread bytes zsetlab takes from a
+    // server: past them the connection is closed with what the server sent, so an announced
+    // length or an endless line cannot make zsetlab allocate without end. zsetlab reads ZSETs in
+    // pages (at most a few thousand entries a reply); INFO and CLUSTER SLOTS are small.
+    static constexpr int maxReplyElements = 4 * 1024 * 1024;
+    static constexpr qsizetype maxUnreadBytes = 64 * 1024 * 1024;
+
     // Sends a command and waits for its reply (bounded by the command timeout).
     RedisReply command(const RedisArgs& args);
     // Pipelining: queue a command; readReply() flushes the queue and reads the next reply.
@@ -82,6 +89,10 @@ public:
 
 private:
     RedisReply takeContextError() const;
+    // After a read: the server went past a bound above (false, with m_readFailure set).
+    bool withinBounds();
+    // Installs the capped reply functions on the context's reader.
+    void capReplies();
     bool fail(RedisError::Kind kind, const QString& message);
     bool failedOnTls();
     bool flushTls(bool* allWritten);
@@ -95,6 +106,8 @@ private:
     QByteArray m_tlsOut;
     qsizetype m_tlsOutSent = 0;
     QString m_tlsFailure;
+    // Why a read of a plain connection was given up (a bound, the deadline); empty while it works.
+    QString m_readFailure;
     std::chrono::milliseconds m_commandTimeout {2000};
     // The socket as interrupt() sees it from other threads. close() clears it under the lock
     // before the socket is closed, so interrupt() never shuts down a number the system has

@@ -1,5 +1,7 @@
 #include "redisreply.h"
 
+#include "printabletext.h"
+
 #include <hiredis/hiredis.h>
 
 #include <QCoreApplication>
@@ -96,4 +98,9 @@ QString RedisReply::toDisplayString() const
     }
     }
     return {};
+}
+
+QString RedisReply::text() const
+{
+    return m_type == Type::Error ? printableText(m_text) : QString::fromUtf8(m_text);
 }

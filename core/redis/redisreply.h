@@ -34,9 +34,11 @@ public:
     bool isNil() const { return m_type == Type::Nil; }
 
     long long toInteger() const { return m_integer; }
-    // The bulk string, status or error text.
+    // The bulk string, status or error text, as the server sent it.
     const QByteArray& bytes() const { return m_text; }
-    QString text() const { return QString::fromUtf8(m_text); }
+    // The same as text; an error's text (a server's words, shown to people) is made printable:
+    // control characters escaped, cut after 1,000 characters (printabletext.h).
+    QString text() const;
     // The first word of an error reply: "ERR", "NOSCRIPT", "WRONGTYPE", "NOAUTH"...
     QByteArray errorCode() const;
     const std::vector<RedisReply>& elements() const { return m_elements; }

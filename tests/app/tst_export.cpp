@@ -222,7 +222,7 @@ void TestExport::headlessExportRefusesBadInput_data()
                                << "--scale";
     // Issue #20: the 1 MB cap asked QFile::size(), 0 here; the app grew to 4 GB in 4 s.
     QTest::newRow("endless scenario") << args({"--scenario", "/dev/zero", "--export-png", "/tmp/x.png"})
-                                      << "/dev/zero holds more than 1048576 bytes";
+                                      << "it is a device, not a file";
     // Issue #20: a --redis that does not parse once waited 600 s, then exited 1.
     for (const char* url : {"redis://[::1", "unix://", "http://x", "redis://host:70000"})
         QTest::addRow("--redis %s", url) << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({

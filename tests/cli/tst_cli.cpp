@@ -2,12 +2,16 @@
 #include "testredis.h"
 #include "zsetkeys.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 #include <csignal>
 
@@ -35,6 +39,7 @@ private slots:
     void deletesItsKeyUnlessAskedToKeep();
     void endlessFileInputsAreRefused_data();
     void endlessFileInputsAreRefused();
+    void fifoInputIsRefusedAtOnce();
     void interruptedRunSaysSoInItsExitCode();
 };
 
@@ -239,7 +244,25 @@ void TestCli::endlessFileInputsAreRefused()
     QFETCH(QStringList, arguments);
     const CliResult result = runCli(arguments, 30000);
     QCOMPARE(result.exitCode, 4);
-    QVERIFY2(result.err.contains("/dev/zero holds more than 1048576 bytes"), result.err.constData());
+    QVERIFY2(result.err.contains("/dev/zero: it is a device, not a file"), result.err.constData());
+}
+
+// A FIFO nobody writes to blocked open() for good, and Ctrl+C with it: refused before opening.
+void TestCli::fifoInputIsRefusedAtOnce()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("script.lua"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    for (const QStringList& arguments : {QStringList {QStringLiteral("doctor"), fifo},
+                                         QStringList {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(),
+                                                      QStringLiteral("--script"), fifo}}) {
+        QElapsedTimer clock;
+        clock.start();
+        const CliResult result = runCli(arguments, 10000);
+        QCOMPARE(result.exitCode, 4);
+        QVERIFY2(result.err.contains("named pipe (FIFO), not a file"), result.err.constData());
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    }
 }
 
 // Issue #20: a run ended by Ctrl+C exited 0, as if it had sent every request.

@@ -1,0 +1,165 @@
+// A server that misbehaves on purpose (FakeRedis): a reply that announces 2^31-1 elements, a line
+// that never ends, a reply dripped one byte at a time, an error of 1 MB with terminal escapes.
+// Each must end within the command timeout, with a message that says what the server did, and
+// without memory growing with what the server announces or sends.
+#include "burstengine.h"
+#include "fakeredis.h"
+#include "limitercatalog.h"
+#include "redisconnection.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <sys/resource.h>
+
+class TestHostileServer : public QObject
+{
+    Q_OBJECT
+private slots:
+    void handshakeEndsWithinTheDeadline_data();
+    void handshakeEndsWithinTheDeadline();
+    void hugeArrayMidBurstFailsTheRun();
+    void cliEndsAndStaysSmall_data();
+    void cliEndsAndStaysSmall();
+};
+
+namespace {
+using Mode = FakeRedis::Answer::Mode;
+
+FakeRedis::Answer answerInfoWith(const QByteArray& bytes, Mode mode)
+{
+    FakeRedis::Answer answer;
+    answer.bytes = bytes;
+    answer.mode = mode;
+    return answer;
+}
+
+QByteArray hugeError()
+{
+    return "-ERR \x1b[2J\x1b[31mred alert\x07 " + QByteArray(1024 * 1024, 'x') + "\r\n";
+}
+} // namespace
+
+void TestHostileServer::handshakeEndsWithinTheDeadline_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("2^31-1 elements announced")
+        << QByteArray("*2147483647\r\n") << int(Mode::AtOnce) << QStringLiteral("zsetlab reads at most");
+    // hiredis looks for the end of a line from its start at every read: the deadline ends it first.
+    QTest::newRow("a line that never ends") << QByteArray("+") << int(Mode::Endless)
+                                            << QStringLiteral("no whole reply within 2000 ms|without ending its reply");
+    QTest::newRow("a 2 GB string, sent without end")
+        << QByteArray("$2000000000\r\n") << int(Mode::Endless) << QStringLiteral("without ending its reply");
+    QTest::newRow("one byte every 200 ms") << QByteArray("$100000\r\n") + QByteArray(100000, 'y') + "\r\n"
+                                           << int(Mode::Drip) << QStringLiteral("no whole reply within 2000 ms");
+}
+
+void TestHostileServer::handshakeEndsWithinTheDeadline()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, mode);
+    QFETCH(QString, said);
+    FakeRedis fake([&](const QList<QByteArray>&) { return answerInfoWith(bytes, Mode(mode)); });
+    QVERIFY(fake.isListening());
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    RedisConnection connection;
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(!connection.open(fake.endpoint(), options));
+    QVERIFY2(clock.elapsed() < 6000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY2(connection.lastError().message.contains(QRegularExpression(said)),
+             qPrintable(connection.lastError().message));
+}
+
+// Past the handshake, the first EVALSHA of a burst gets the huge array: the lane fails, the run
+// ends with a connection failure that says why.
+void TestHostileServer::hugeArrayMidBurstFailsTheRun()
+{
+    FakeRedis fake([](const QList<QByteArray>& command) {
+        const QByteArray name = command.value(0).toUpper();
+        FakeRedis::Answer answer;
+        if (name == "INFO")
+            answer.bytes = FakeRedis::infoServer();
+        else if (name == "TYPE")
+            answer.bytes = "+none\r\n";
+        else if (name == "SCRIPT")
+            answer.bytes = "$40\r\n" + QByteArray(40, 'a') + "\r\n";
+        else if (name == "EVALSHA")
+            answer.bytes = "*2147483647\r\n";
+        else
+            answer.bytes = "+OK\r\n";
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.requests = 50;
+    plan.keepKey = true; // nothing to delete on a fake
+    plan.reconnectForMs = 0; // the fake answers the same way on every connection
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(fake.endpoint(), plan, options));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QVERIFY(summary.failure.isFailure());
+    QVERIFY2(summary.failure.message.contains(QLatin1String("zsetlab reads at most")),
+             qPrintable(summary.failure.message));
+}
+
+void TestHostileServer::cliEndsAndStaysSmall_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QByteArray>("said");
+    QTest::newRow("2^31-1 elements") << QByteArray("*2147483647\r\n") << int(Mode::AtOnce)
+                                     << QByteArray("zsetlab reads at most");
+    QTest::newRow("endless line") << QByteArray("+") << int(Mode::Endless)
+                                  << QByteArray("no whole reply within 2000 ms|without ending its reply");
+    QTest::newRow("endless 2 GB string") << QByteArray("$2000000000\r\n") << int(Mode::Endless)
+                                         << QByteArray("without ending its reply");
+    QTest::newRow("drip") << QByteArray("+") + QByteArray(1000, 'z') + "\r\n"
+                          << int(Mode::Drip) << QByteArray("no whole reply within 2000 ms");
+    QTest::newRow("1 MB error with escapes") << hugeError() << int(Mode::AtOnce) << QByteArray("red alert");
+}
+
+void TestHostileServer::cliEndsAndStaysSmall()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, mode);
+    QFETCH(QByteArray, said);
+    FakeRedis fake([&](const QList<QByteArray>&) { return answerInfoWith(bytes, Mode(mode)); });
+    QVERIFY(fake.isListening());
+    QProcess cli;
+    QElapsedTimer clock;
+    clock.start();
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("run"), QStringLiteral("--redis"), fake.url(), QStringLiteral("--timeout"),
+               QStringLiteral("2000"), QStringLiteral("--requests"), QStringLiteral("10")});
+    QVERIFY(cli.waitForFinished(20000));
+    const qint64 took = clock.elapsed();
+    // The children this program waited for: only the CLIs of this test (the fake is a thread).
+    rusage usage {};
+    QCOMPARE(::getrusage(RUSAGE_CHILDREN, &usage), 0);
+    const QByteArray err = cli.readAllStandardError();
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 3);
+    QVERIFY2(took < 8000, qPrintable(QString::number(took)));
+    QVERIFY2(usage.ru_maxrss < 200 * 1024, qPrintable(QString::number(usage.ru_maxrss))); // KiB
+    QVERIFY2(QString::fromUtf8(err).contains(QRegularExpression(QString::fromUtf8(said))), err.left(2000).constData());
+    QVERIFY2(!err.contains('\x1b') && !err.contains('\x07'), err.left(300).toPercentEncoding().constData());
+    QVERIFY2(err.size() < 8000, qPrintable(QString::number(err.size()))); // cut, not a megabyte
+    qInfo("%s: exit %d after %lld ms, largest child RSS %ld KiB, %lld bytes on stderr", QTest::currentDataTag(),
+          cli.exitCode(), took, usage.ru_maxrss, qint64(err.size()));
+}
+
+QTEST_GUILESS_MAIN(TestHostileServer)
+#include "tst_hostileserver.moc"
