@@ -16,16 +16,11 @@ bool isBidiControl(char16_t c)
 }
 } // namespace
 
-QString printableText(const QByteArray& raw, qsizetype maxChars)
+QString escapeControls(const QString& text)
 {
-    const QString text = QString::fromUtf8(raw.left(maxChars * 4)); // a character takes at most 4 bytes
     QString safe;
-    safe.reserve(std::min(text.size(), maxChars) + 16);
-    qsizetype shown = 0;
+    safe.reserve(text.size());
     for (const QChar qc : text) {
-        if (shown >= maxChars)
-            break;
-        ++shown;
         const char16_t c = qc.unicode();
         if (c >= 0x20 && c != 0x7F && !(c >= 0x80 && c <= 0x9F) && !isBidiControl(c)) {
             safe += qc;
@@ -49,7 +44,14 @@ QString printableText(const QByteArray& raw, qsizetype maxChars)
                               : QStringLiteral("\\u%1").arg(int(c), 4, 16, QLatin1Char('0'));
         }
     }
-    if (shown < text.size() || raw.size() > maxChars * 4)
+    return safe;
+}
+
+QString printableText(const QByteArray& raw, qsizetype maxChars)
+{
+    const QString text = QString::fromUtf8(raw.left(maxChars * 4)); // a character takes at most 4 bytes
+    QString safe = escapeControls(text.left(maxChars));
+    if (text.size() > maxChars || raw.size() > maxChars * 4)
         safe += Text::tr("… (cut: %L1 bytes in all)").arg(raw.size());
     return safe;
 }

@@ -9,3 +9,5 @@
 #include <QString>
 
 QString printableText(const QByteArray& raw, qsizetype maxChars = 1000);
+// The escaping alone, for text of any length (a script's lines, members, Lua's messages).
+QString escapeControls(const QString& text);
