@@ -37,36 +37,57 @@ QString refusal(const QString& what)
                     "never end). Save it to a file first")
         .arg(what);
 }
-} // namespace
 
-CappedFile CappedFile::read(const QString& path, qint64 maxBytes)
+// Opens a file of the system: anything but a regular file is refused before opening it (opening
+// a FIFO waits for a writer, and nothing would end that wait), and looked at again through the
+// descriptor, opened without waiting, since the path may have changed in between.
+bool openRegularFile(const QString& path, QFile* file, QString* why)
 {
-    CappedFile result;
-    // Refused before opening: opening a FIFO waits for a writer, and nothing would end that wait.
     const QByteArray native = QFile::encodeName(path);
     struct stat before
     {
     };
     if (::stat(native.constData(), &before) == 0) {
         if (const QString what = notAFile(before.st_mode); !what.isEmpty()) {
-            result.why = refusal(what);
-            return result;
+            *why = refusal(what);
+            return false;
         }
     }
-    // Opened without waiting, and looked at again through the descriptor: the path may have
-    // changed in between.
     const int fd = ::open(native.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    QFile file;
+    if (fd < 0) {
+        *why = QString::fromLocal8Bit(::strerror(errno));
+        return false;
+    }
     struct stat opened
     {
     };
-    if (fd < 0 || ::fstat(fd, &opened) != 0 || !notAFile(opened.st_mode).isEmpty()
-        || !file.open(fd, QIODevice::ReadOnly | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle)) {
-        result.why = fd < 0
-            ? QString::fromLocal8Bit(::strerror(errno))
-            : (notAFile(opened.st_mode).isEmpty() ? file.errorString() : refusal(notAFile(opened.st_mode)));
-        if (fd >= 0 && !file.isOpen())
-            ::close(fd);
+    if (::fstat(fd, &opened) != 0 || !notAFile(opened.st_mode).isEmpty()) {
+        *why = refusal(notAFile(opened.st_mode));
+        ::close(fd);
+        return false;
+    }
+    if (!file->open(fd, QIODevice::ReadOnly | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle)) {
+        *why = file->errorString();
+        ::close(fd);
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+CappedFile CappedFile::read(const QString& path, qint64 maxBytes)
+{
+    CappedFile result;
+    QFile file;
+    // A resource compiled into zsetlab (":/scenarios/...") is a file of Qt's, not of the system.
+    const bool resource = path.startsWith(QLatin1Char(':')) || path.startsWith(QLatin1String("qrc:"));
+    if (resource) {
+        file.setFileName(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            result.why = file.errorString();
+            return result;
+        }
+    } else if (!openRegularFile(path, &file, &result.why)) {
         return result;
     }
     // One byte past the cap tells a file at the cap from a longer one.

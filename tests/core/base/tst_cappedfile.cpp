@@ -29,6 +29,7 @@ private slots:
     void notAFileIsRefusedBeforeOpen_data();
     void notAFileIsRefusedBeforeOpen();
     void missingFileSaysWhy();
+    void resourceIsRead();
 
 private:
     QTemporaryDir m_dir;
@@ -114,6 +115,14 @@ void TestCappedFile::missingFileSaysWhy()
     const CappedFile capped = CappedFile::read(m_dir.filePath(QStringLiteral("nothing-here")), 100);
     QCOMPARE(capped.status, CappedFile::Status::CannotOpen);
     QVERIFY(!capped.why.isEmpty());
+}
+
+// A scenario or script compiled in (":/...") is Qt's file, not the system's: read as before.
+void TestCappedFile::resourceIsRead()
+{
+    const CappedFile capped = CappedFile::read(QStringLiteral(":/lua/now.lua"), 1024 * 1024);
+    QCOMPARE(capped.status, CappedFile::Status::Read);
+    QVERIFY(capped.bytes.contains("ZADD"));
 }
 
 QTEST_GUILESS_MAIN(TestCappedFile)
