@@ -389,8 +389,12 @@ RedisReply RedisConnection::readReply()
                                 .arg(m_context->reader->len - m_context->reader->pos);
             break;
         }
-        redisSetTimeout(m_context, toTimeval(left));
-        shortened = true;
+        // The socket's timeout bounds one read: shortened to the time left once that is less
+        // than the whole timeout (a reply that comes in one read costs no extra system call).
+        if (shortened || left + std::chrono::milliseconds(10) < m_commandTimeout) {
+            redisSetTimeout(m_context, toTimeval(left));
+            shortened = true;
+        }
         if (redisBufferRead(m_context) != REDIS_OK || !withinBounds())
             break;
     }
