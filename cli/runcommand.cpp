@@ -30,9 +30,11 @@ maxmemory) count as errors too, and the run goes on unless --stop-on-error.
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 the script failed to load or run (or --stop-on-error stopped it, or a key the run
-would write exists already: nothing was written; see --reuse-key), 130 stopped by Ctrl+C
-or SIGTERM before the end. On 3, 4 and 130 the summary of what was answered is printed all
-the same.)";
+would write exists already, or another run is writing the same --key now: nothing was
+written; see --reuse-key), 5 the run ended but keys it made could not be deleted (stderr
+and keys_left name them, their TTL and the redis-cli DEL that removes them), 130 stopped by
+Ctrl+C or SIGTERM before the end. On 3, 4, 5 and 130 the summary of what was answered is
+printed all the same.)";
 
 struct RunOptions
 {
