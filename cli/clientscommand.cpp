@@ -35,7 +35,9 @@ Examples:
   zsetlab-cli clients pace=interval:500 pace=interval:500,drift=20000 --clock schedule
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run, 130 stopped by Ctrl+C or SIGTERM before the end.)";
+away), 4 the script failed to load or run, 5 the run ended but keys it made could not be
+deleted (stderr names them and the redis-cli DEL that removes them), 130 stopped by Ctrl+C or
+SIGTERM before the end.)";
 
 struct ClientsOptions
 {
