@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -100,7 +101,7 @@ private:
     bool prepareUsers(RedisConnection& control);
     // On a cluster: the connection to the master of each user's key (control for one server).
     RedisConnection* controlOfUser(int user, RedisConnection& control);
-    // DEL of a user's keys, asked again while the server is BUSY (at most deleteWhileBusyFor).
+    // DEL of a user's keys, asked again while the server is BUSY (deleteWhileBusyFor in all).
     bool deleteUserKeys(RedisConnection& connection, const QByteArray& key, QString* why);
     // The TTL a key gets when it cannot be deleted and has none.
     qint64 leftoverTtlMs() const;
@@ -171,6 +172,7 @@ private:
     std::vector<qint64> m_userMembers;
     std::vector<int> m_claimedUsers; // users whose named key this run has claimed
     std::vector<LeftKey> m_keysLeft;
+    std::optional<Clock::time_point> m_busyGiveUpAt; // cleanup: since the server first answered BUSY
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.
     bool m_routed = false;

@@ -161,13 +161,17 @@ void BurstRun::finishUsers(RedisConnection& control)
 bool BurstRun::deleteUserKeys(RedisConnection& connection, const QByteArray& key, QString* why)
 {
     // A server busy with another client's script refuses DEL until that script ends: ask again
-    // for a while (the run's own scripts are done by now), then leave it to the TTL.
-    const auto giveUpAt = Clock::now() + deleteWhileBusyFor;
+    // for a while (the run's own scripts are done by now), then leave it to the TTL. The while is
+    // the whole cleanup's, from its first BUSY: a run of many users does not wait it per user.
     for (;;) {
         bool busy = false;
         if (m_plan.limiter->store.deleteKeys(connection, key, why, &busy))
             return true;
-        if (!busy || Clock::now() >= giveUpAt)
+        if (!busy)
+            return false;
+        if (!m_busyGiveUpAt)
+            m_busyGiveUpAt = Clock::now() + deleteWhileBusyFor;
+        if (Clock::now() >= *m_busyGiveUpAt)
             return false;
         std::this_thread::sleep_for(deleteRetryEvery);
     }
