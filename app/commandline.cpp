@@ -75,6 +75,12 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("allow-remote"),
         QStringLiteral("Exports and lessons: allow firing at a --redis server that is not on this machine (not "
                        "loopback, not a unix socket). The window asks instead."));
+    const QCommandLineOption trustScriptOption(
+        QStringLiteral("trust-script"),
+        QStringLiteral(
+            "Run a script of yours (Script Doctor, \"Use for bursts\") on a server that lets zsetlab make no "
+            "temporary ACL user for it, with every right of the connection's user. Without it such a "
+            "server runs only zsetlab's own limiters."));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
                                             QStringLiteral("FILE"));
     const QCommandLineOption pngOption(QStringLiteral("export-png"),
@@ -98,8 +104,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
     const TlsOptions tlsOptions;
-    parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, lessonOption, scenarioOption,
-                       pngOption, svgOption, jsonOption, sizeOption, scaleOption, langOption});
+    parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, trustScriptOption, lessonOption,
+                       scenarioOption, pngOption, svgOption, jsonOption, sizeOption, scaleOption, langOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -135,6 +141,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(QStringLiteral("--private starts a server of zsetlab's own: it goes with neither --redis "
                                          "nor --no-spawn."));
     options.allowRemote = parser.isSet(allowRemoteOption);
+    request.options.trustScripts = parser.isSet(trustScriptOption);
     options.scenarioPath = parser.value(scenarioOption);
     options.language = parser.value(langOption);
     if (parser.isSet(langOption) && options.language != QLatin1String("en") && options.language != QLatin1String("vi"))

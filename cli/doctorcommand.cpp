@@ -45,7 +45,11 @@ The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, cal
 a window apart; then it reads the sorted sets and the replies and deletes every key it
 named. Where the simulated clock passes a TTL the script set, the key is let expire.
 
-It never changes a key it did not create on a server it did not start: every call runs
+It never changes a key it did not create on a server it did not start. There the script
+runs as a temporary ACL user made for the probe and deleted after it, which may touch only
+the probe's keys: Redis itself refuses any other key, and the report names it. Where the
+connection may not make ACL users (no ACL permission, Redis before 6), the probe runs only
+on the private server unless --trust-script. Before that, every call runs
 first on a private redis-server of zsetlab's own (a private cluster of 3 masters when the
 given server is a cluster node), where MONITOR shows each key the script touches. A script
 that touches any other key (or the whole database), or on a cluster a key in another slot,
@@ -99,6 +103,11 @@ struct DoctorOptions
                                QStringLiteral("A key as your application passes it for {key}, e.g. \"rl:{user42}\": "
                                               "check the Redis Cluster slots of the call's keys."),
                                QStringLiteral("NAME")};
+    QCommandLineOption trustScript {
+        QStringLiteral("trust-script"),
+        QStringLiteral("Where the given server lets zsetlab make no temporary ACL user for the script (no ACL "
+                       "permission, Redis before 6), run the live probe there anyway, with every right of the "
+                       "connection's user.")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -193,6 +202,10 @@ QString probeText(const ProbeReport& report, const QString& server)
               .arg(terminalSafe(report.serverVersion), terminalSafe(server));
     for (const QString& sentence : report.verdict)
         text += wrapped(sentence, 2);
+    if (report.ranOnTarget) {
+        if (const QString sandbox = report.sandbox.toText(); !sandbox.isEmpty())
+            text += terminalSafe(sandbox) + QLatin1Char('\n');
+    }
     const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
                                                            : report.scenario(QStringLiteral("back-to-back"));
     if (together && !together->members.isEmpty())
@@ -232,7 +245,8 @@ int runDoctorCommand(const QStringList& arguments)
     const DoctorOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.keys, o.args, o.appKey, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.json});
+    parser.addOptions(
+        {o.keys, o.args, o.appKey, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.trustScript, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -252,7 +266,7 @@ int runDoctorCommand(const QStringList& arguments)
     for (const QCommandLineOption* only :
          {&server.redis, &server.noSpawn, &server.allowRemote, &server.tlsOptions.tlsCa, &server.tlsOptions.tlsCert,
           &server.tlsOptions.tlsKey, &server.tlsOptions.sni, &server.tlsOptions.insecure, &o.window, &o.limit, &o.reply,
-          &o.scriptTimeout}) {
+          &o.scriptTimeout, &o.trustScript}) {
         if (!live && parser.isSet(*only))
             return usageError(
                 QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));
@@ -318,7 +332,9 @@ int runDoctorCommand(const QStringList& arguments)
         err << "zsetlab-cli doctor: probing the script live (Ctrl+C stops the probe)\n";
         err.flush();
         std::thread worker([&] {
-            report = probe.run(choice.endpoint(), choice.options());
+            ConnectOptions options = choice.options();
+            options.trustScripts = parser.isSet(o.trustScript);
+            report = probe.run(choice.endpoint(), options);
             QMetaObject::invokeMethod(
                 qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
         });
@@ -353,5 +369,7 @@ int runDoctorCommand(const QStringList& arguments)
         err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitInterrupted;
     }
+    if (live && interrupted()) // the signal came as the probe ended: its report is whole
+        return ExitInterrupted;
     return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
 }

@@ -1,6 +1,7 @@
 #include "exitcodes.h"
 
 #include "burstsummary.h"
+#include "interrupts.h"
 
 #include <QTextStream>
 
@@ -24,7 +25,10 @@ int exitCodeForRun(const BurstSummary& summary, const char* command)
     const int code = exitCodeForBurst(summary.failure, command);
     if (!summary.keysLeft.isEmpty())
         QTextStream(stderr) << command << ": " << summary.keysLeftText() << '\n';
-    if (code == ExitDone && summary.stopped)
+    if (!summary.sandbox.leftBehind.isEmpty())
+        QTextStream(stderr) << command << ": " << summary.sandbox.leftBehind << '\n';
+    if (code == ExitDone && (summary.stopped || interrupted())) // a signal near the end is not lost
         return ExitInterrupted;
-    return code == ExitDone && !summary.keysLeft.isEmpty() ? ExitKeysLeft : code;
+    const bool leftBehind = !summary.keysLeft.isEmpty() || !summary.sandbox.leftBehind.isEmpty();
+    return code == ExitDone && leftBehind ? ExitKeysLeft : code;
 }

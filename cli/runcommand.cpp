@@ -23,6 +23,10 @@ Examples:
   zsetlab-cli run --script my_limiter.lua --connections 8 --pipeline 16
   zsetlab-cli run --redis redis://:secret@127.0.0.1:6380/2 --requests 200000
 
+On a server zsetlab did not start, --script runs as a temporary ACL user made for the
+run and deleted after it: it may touch only the run's own keys (Redis refuses any other),
+run scripts, and no command in @dangerous, @admin, @pubsub or @blocking.
+
 When the server drops the connection mid-run (killed, restarted), zsetlab connects
 again with backoff for up to --reconnect-for ms and the run goes on; the requests that
 were on their way count as errors. Requests the server refuses one by one (OOM under
@@ -31,8 +35,11 @@ maxmemory) count as errors too, and the run goes on unless --stop-on-error.
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 the script failed to load or run (or --stop-on-error stopped it, or a key the run
 would write exists already, or another run is writing the same --key now: nothing was
-written; see --reuse-key), 5 the run ended but keys it made could not be deleted (stderr
-and keys_left name them, their TTL and the redis-cli DEL that removes them), 130 stopped by
+written; see --reuse-key; or --script reached for a key outside the run's, which Redis
+refused: script_sandbox.refused_keys names it; or no sandbox could be made for --script,
+see --trust-script), 5 the run ended but keys it made (or its temporary ACL user) could
+not be deleted (stderr and keys_left name them, their TTL and the redis-cli DEL that
+removes them), 130 stopped by
 Ctrl+C or SIGTERM before the end. On 3, 4, 5 and 130 the summary of what was answered is
 printed all the same.)";
 
@@ -57,6 +64,11 @@ struct RunOptions
                                QStringLiteral("Run your own Lua script instead (KEYS[1] = key; ARGV = now, window, "
                                               "limit, request id; reply {count, added, member} or a count)."),
                                QStringLiteral("FILE.lua")};
+    QCommandLineOption trustScript {
+        QStringLiteral("trust-script"),
+        QStringLiteral("On a server zsetlab did not start, --script runs as a temporary ACL user that may touch only "
+                       "the run's keys. Where the connection may not create one (no ACL permission, Redis before 6), "
+                       "run the script anyway, with every right of the connection's user.")};
     QCommandLineOption key {QStringLiteral("key"),
                             QStringLiteral("Use this key (under the zsetlab: prefix) and keep it. It must not exist "
                                            "yet, nor its companions (NAME:seq for sequence), unless --reuse-key. "
@@ -108,6 +120,10 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
         plan->key = ZsetKeys::userKey(parser.value(o.key));
         plan->keepKey = true;
     }
+    if (parser.isSet(o.trustScript) && !parser.isSet(o.script)) {
+        *error = QStringLiteral("--trust-script goes with --script FILE: zsetlab's own limiters need no trust.");
+        return false;
+    }
     if (parser.isSet(o.reuseKey) && !parser.isSet(o.key)) {
         *error = QStringLiteral("--reuse-key goes with --key NAME: a fresh key has nothing to reuse.");
         return false;
@@ -135,7 +151,7 @@ int runRunCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     o.plan.addTo(parser);
-    parser.addOptions({o.script, o.key, o.reuseKey, o.keep, o.json});
+    parser.addOptions({o.script, o.trustScript, o.key, o.reuseKey, o.keep, o.json});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli run: " << parser.errorText() << "\nSee zsetlab-cli run --help.\n";
         return ExitUsage;
@@ -186,7 +202,13 @@ int runRunCommand(const QStringList& arguments)
         QCoreApplication::quit();
     });
     onInterrupt([&engine] { engine.stop(); });
-    if (!engine.start(choice.endpoint(), plan, choice.options())) {
+    if (interrupted()) { // while connecting: nothing was sent, nothing is left to delete
+        err << "zsetlab-cli run: stopped by a signal before the first request; nothing was sent.\n";
+        return ExitInterrupted;
+    }
+    ConnectOptions options = choice.options();
+    options.trustScripts = parser.isSet(o.trustScript);
+    if (!engine.start(choice.endpoint(), plan, options)) {
         err << "zsetlab-cli run: " << engine.planError() << '\n';
         return ExitUsage;
     }

@@ -149,6 +149,7 @@ void BurstEngine::onRunEnded()
     m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
     m_summary.reconnects = m_run->reconnects();
     m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
+    m_summary.sandbox = m_run->sandboxing();
     m_connectionDown = false;
     m_run.reset();
 

@@ -4,6 +4,7 @@
 #include "clientprofile.h"
 #include "keyslot.h"
 #include "limiterscript.h"
+#include "printabletext.h"
 #include "requestlog.h"
 
 #include <QCoreApplication>
@@ -159,6 +160,10 @@ void BurstRun::coordinate()
         for (size_t id = 0; id < clientOf.size(); ++id)
             m_requestsOfClient[clientOf[id]].push_back(int(id));
     }
+    if (!enterSandbox()) {
+        releaseClaims(control);
+        return announceEnd();
+    }
     // Routed by user: plan.connections to every master, group by group.
     const int nodes = m_routed ? int(m_groups.size()) : 1;
     const int total = nodes * m_plan.connectionCount();
@@ -166,19 +171,21 @@ void BurstRun::coordinate()
         const RedisEndpoint& node
             = m_routed ? m_groups[size_t(c / m_plan.connectionCount())]->node : control.endpoint();
         auto connection = std::make_unique<RedisConnection>();
-        if (!connection->open(node, m_options)) {
+        if (!connection->open(laneEndpoint(node), m_options)) {
             fail(BurstFailure::Kind::Connection,
                  Text::tr("Connection %1 of %2 (%3): %4")
                      .arg(c + 1)
                      .arg(total)
                      .arg(node.address())
                      .arg(connection->lastError().message));
+            leaveSandbox();
             releaseClaims(control);
             return announceEnd();
         }
         m_connections.push_back(std::move(connection));
     }
     if (m_stop) {
+        leaveSandbox();
         releaseClaims(control);
         return announceEnd();
     }
@@ -225,9 +232,71 @@ void BurstRun::coordinate()
         openOnKeyNode(control, quickOptions(), &why);
     if (m_stop)
         control.setCommandTimeout(std::chrono::milliseconds(50));
-    finishUsers(control);
     m_connections.clear();
+    finishUsers(control);
+    leaveSandbox();
     announceEnd();
+}
+
+bool BurstRun::enterSandbox()
+{
+    if (m_plan.limiter->isBuiltin())
+        return true;
+    if (m_options.ownServer) {
+        m_sandboxing.mode = ScriptSandboxing::Mode::OwnServer;
+        return true;
+    }
+    QString why;
+    const ScriptSandbox::Outcome outcome
+        = m_sandbox.make(m_endpoint, m_options, ScriptSandbox::patternsOfKey(m_key), &why);
+    switch (outcome) {
+    case ScriptSandbox::Outcome::Made:
+        m_sandboxing.mode = ScriptSandboxing::Mode::AclUser;
+        m_sandboxing.user = QString::fromLatin1(m_sandbox.userName());
+        return true;
+    case ScriptSandbox::Outcome::NotAllowed:
+        if (m_options.trustScripts) {
+            m_sandboxing.mode = ScriptSandboxing::Mode::Trusted;
+            m_sandboxing.why = why;
+            return true;
+        }
+        fail(BurstFailure::Kind::Script,
+             Text::tr("Your script was not run. On a server zsetlab did not start, a script of yours runs as a "
+                      "temporary ACL user that may touch only the run's own keys, and %1. Connect as a user that may "
+                      "run ACL SETUSER, use a private server (--private), or, if you trust the script with every key "
+                      "on this server, start zsetlab-cli or zsetlab with --trust-script.")
+                 .arg(why));
+        return false;
+    case ScriptSandbox::Outcome::Failed:
+        fail(BurstFailure::Kind::Connection,
+             Text::tr("zsetlab could not make the temporary ACL user your script runs as: %1").arg(why));
+        return false;
+    }
+    return false;
+}
+
+void BurstRun::leaveSandbox()
+{
+    if (!m_sandbox.isMade())
+        return;
+    m_sandboxing.refusedKeys = m_sandbox.refusedKeys();
+    QString why;
+    if (!m_sandbox.drop(&why))
+        m_sandboxing.leftBehind = why;
+    if (m_sandboxing.refusedKeys.isEmpty())
+        return;
+    QStringList keys;
+    for (const QByteArray& key : m_sandboxing.refusedKeys.mid(0, 5))
+        keys << printableText(key);
+    const QString finding
+        = Text::tr("The script reached for %1, outside the run's own keys. Redis refused it (the script ran as a "
+                   "temporary ACL user of this run), so nothing there was changed; a limiter should touch only the "
+                   "keys it is given.")
+              .arg(keys.join(QStringLiteral(", ")));
+    std::lock_guard<std::mutex> lock(m_mutex);
+    // The script's error ("can't access at least one of the keys") says less than this.
+    if (m_failure.kind == BurstFailure::Kind::None || m_failure.kind == BurstFailure::Kind::Script)
+        m_failure = {BurstFailure::Kind::Script, finding, m_failure.scriptLine};
 }
 
 ConnectOptions BurstRun::quickOptions() const
@@ -306,9 +375,12 @@ QString BurstRun::requestError(const RedisReply& reply, const QByteArray& key) c
 QString BurstRun::lostMessage(const BurstLane& lane, const QString& why) const
 {
     // The lane's node: on a cluster, not necessarily the one the user named.
-    return Text::tr("Lost the connection to %1 after %2 requests: %3.")
+    // Requests finished so far (answered or failed), the figure the summary's "sent" ends with:
+    // requests merely taken from the queue differ by user and by lane.
+    return Text::tr("Lost the connection to %1 when %2 of %3 requests had finished: %4.")
         .arg(lane.connection ? lane.connection->endpoint().address() : m_endpoint.address())
-        .arg(std::min(m_nextId.load(), m_plan.requests))
+        .arg(std::min(m_recorded.load(), m_plan.requests))
+        .arg(m_plan.requests)
         .arg(why);
 }
 
@@ -330,9 +402,8 @@ bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
         fail(permissionFailureKind(reply), classifyReplyError(reply, m_endpoint).message);
         return false;
     }
-    const ScriptError error = ScriptError::fromReply(reply.text());
-    fail(BurstFailure::Kind::Script,
-         Text::tr("The script %1 does not compile. %2").arg(m_script.name(), error.toString()), error.line);
+    const ScriptError error = ScriptError::ofLoad(m_script, reply);
+    fail(BurstFailure::Kind::Script, error.message, error.line);
     return false;
 }
 

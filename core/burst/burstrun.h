@@ -7,6 +7,7 @@
 #include "nodeconnections.h"
 #include "redisconnection.h"
 #include "requestrecord.h"
+#include "scriptsandbox.h"
 #include "usergroup.h"
 
 #include <QObject>
@@ -66,6 +67,8 @@ public:
     int reconnects() const { return m_reconnects.load(); }
     // After the run: the keys it made and could not delete, why, and the TTL they were left with.
     const std::vector<LeftKey>& keysLeft() const { return m_keysLeft; }
+    // After the run: how a user's script ran (mode None for a built-in limiter).
+    const ScriptSandboxing& sandboxing() const { return m_sandboxing; }
 
 private:
     static constexpr int handOverEvery = 512; // records
@@ -99,6 +102,13 @@ private:
     // Before the workers start: check every user's key (the run's own with one user) and load the
     // script on every node used; with several users on a cluster, make the groups. False after fail().
     bool prepareUsers(RedisConnection& control);
+    // A user's script on a server zsetlab did not start: the ACL user it runs as (ScriptSandbox),
+    // or, where none can be made, the user's consent (ConnectOptions::trustScripts). False after fail().
+    bool enterSandbox();
+    // After the run: the keys the sandbox was refused (a finding that fails the run), and the user gone.
+    void leaveSandbox();
+    // `node` as the lanes connect to it: as the sandbox's user when there is one.
+    RedisEndpoint laneEndpoint(const RedisEndpoint& node) const { return m_sandbox.asUser(node); }
     // On a cluster: the connection to the master of each user's key (control for one server).
     RedisConnection* controlOfUser(int user, RedisConnection& control);
     // DEL of a user's keys, asked again while the server is BUSY (deleteWhileBusyFor in all).
@@ -136,7 +146,7 @@ private:
     void reroute(BurstLane& lane);
     // Opens `connection` on the node that serves the run's key (the endpoint itself when it is
     // not a cluster), refreshing the slot map on the way. False with *why.
-    bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why);
+    bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why, bool asLane = false);
     void closeDownLane(BurstLane& lane);
     // For a connection made after the run or to retry: it waits for the server only briefly.
     ConnectOptions quickOptions() const;
@@ -172,6 +182,8 @@ private:
     std::vector<qint64> m_userMembers;
     std::vector<int> m_claimedUsers; // users whose named key this run has claimed
     std::vector<LeftKey> m_keysLeft;
+    ScriptSandbox m_sandbox; // made before the lanes connect; read only while they run
+    ScriptSandboxing m_sandboxing;
     std::optional<Clock::time_point> m_busyGiveUpAt; // cleanup: since the server first answered BUSY
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.

@@ -187,14 +187,15 @@ void BurstRun::sendCall(BurstLane& lane, const InFlightCall& call)
     lane.unflushed = true;
 }
 
-bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why)
+bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why, bool asLane)
 {
     ClusterMap map;
     {
         std::lock_guard<std::mutex> lock(m_mapMutex);
         map = m_map;
     }
-    const bool opened = openForKey(connection, m_endpoint, m_key, options, &map, why);
+    const bool opened
+        = openForKey(connection, asLane ? laneEndpoint(m_endpoint) : m_endpoint, m_key, options, &map, why);
     if (!map.isEmpty()) {
         std::lock_guard<std::mutex> lock(m_mapMutex);
         m_map = map;
@@ -253,7 +254,7 @@ void BurstRun::reconnect(BurstLane& lane, std::vector<RequestRecord>* batch)
     QString why;
     bool opened = false;
     if (lane.group) { // routed by user: the lane serves one master
-        opened = fresh->open(lane.group->node, attempt);
+        opened = fresh->open(laneEndpoint(lane.group->node), attempt);
         if (!opened)
             why = fresh->lastError().message;
     } else if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
@@ -266,11 +267,11 @@ void BurstRun::reconnect(BurstLane& lane, std::vector<RequestRecord>* batch)
                      .arg(node.address()));
             return;
         }
-        opened = fresh->open(node, attempt);
+        opened = fresh->open(laneEndpoint(node), attempt);
         if (!opened)
             why = fresh->lastError().message;
     } else {
-        opened = openOnKeyNode(*fresh, attempt, &why);
+        opened = openOnKeyNode(*fresh, attempt, &why, true);
     }
     if (!opened && fresh->lastError().isError()) {
         const RedisError& error = fresh->lastError();

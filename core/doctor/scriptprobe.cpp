@@ -2,11 +2,13 @@
 
 #include "clustermap.h"
 #include "keyslot.h"
+#include "printabletext.h"
 #include "privaterediscluster.h"
 #include "privateredisserver.h"
 #include "probeverdict.h"
 #include "runawayguard.h"
 #include "scriptdoctor.h"
+#include "scriptsandbox.h"
 #include "zsetkeys.h"
 
 #include <QCoreApplication>
@@ -95,6 +97,8 @@ QJsonObject ProbeReport::toJson() const
     json.insert(QStringLiteral("foreign_keys"), foreignKeys);
     if (!foreignNote.isEmpty())
         json.insert(QStringLiteral("foreign_note"), foreignNote);
+    if (sandbox.mode != ScriptSandboxing::Mode::None)
+        json.insert(QStringLiteral("sandbox"), sandbox.toJson());
     json.insert(QStringLiteral("clock_controlled"), clockControlled);
     json.insert(QStringLiteral("reply_style"), replyStyleName(replyStyle));
     json.insert(QStringLiteral("reply_style_given"), replyStyleGiven);
@@ -177,7 +181,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
                                     .arg(startError);
         return report;
     }
-    ProbeReport trial = runOn(trialEndpoint, {}, Stage::Private);
+    ProbeReport trial = runOn(trialEndpoint, {}, Stage::Private, ZsetKeys::freshRunKey());
     trial.screened = true;
     trial.ranOnTarget = false;
     trial.screenVersion = trial.serverVersion;
@@ -204,11 +208,8 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
     }
     privateServer.reset();
     privateCluster.reset();
-
-    report = runOn(endpoint, options, Stage::Given);
-    report.screened = true;
-    report.screenVersion = trial.serverVersion;
-    if (report.failure == ProbeReport::Failure::None)
+    report = runOnGiven(endpoint, options, trial);
+    if (report.failure == ProbeReport::Failure::None && report.sandbox.refusedKeys.isEmpty() && report.ranOnTarget)
         report.verdict.prepend(
             (givenIsCluster ? Text::tr("A private Redis Cluster (Redis %1) ran the same calls first: the script "
                                        "touched no key but its own, so the probe ran it on %2.")
@@ -218,7 +219,86 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
     return report;
 }
 
-ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage)
+ProbeReport ScriptProbe::runOnGiven(const RedisEndpoint& endpoint, const ConnectOptions& options,
+                                    const ProbeReport& trial)
+{
+    // A trial shows what the script did on the private server, not what it does later (a script
+    // may behave until a time has passed): on a server zsetlab did not start the calls run as a
+    // temporary ACL user that may touch only the probe's keys, so Redis itself refuses the rest.
+    const QByteArray runKey = ZsetKeys::freshRunKey();
+    ScriptSandbox sandbox;
+    ScriptSandboxing sandboxing;
+    if (options.ownServer) {
+        sandboxing.mode = ScriptSandboxing::Mode::OwnServer;
+    } else {
+        QString why;
+        switch (sandbox.make(endpoint, options, ScriptSandbox::patternsOfKey(runKey), &why)) {
+        case ScriptSandbox::Outcome::Made:
+            sandboxing.mode = ScriptSandboxing::Mode::AclUser;
+            sandboxing.user = QString::fromLatin1(sandbox.userName());
+            break;
+        case ScriptSandbox::Outcome::NotAllowed:
+            if (options.trustScripts) {
+                sandboxing.mode = ScriptSandboxing::Mode::Trusted;
+                sandboxing.why = why;
+                break;
+            }
+            {
+                ProbeReport privateOnly = trial;
+                privateOnly.foreignNote = why;
+                privateOnly.verdict.prepend(
+                    Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis %1), not on "
+                             "%2: there a script of yours runs as a temporary ACL user that may touch only the "
+                             "probe's keys, and %3. Connect as a user that may run ACL SETUSER, or give "
+                             "--trust-script to run it there with every right of the connection's user.")
+                        .arg(trial.serverVersion, endpoint.address(), why));
+                return privateOnly;
+            }
+        case ScriptSandbox::Outcome::Failed: {
+            ProbeReport failed;
+            failed.failure = ProbeReport::Failure::Connection;
+            failed.failureMessage
+                = Text::tr("zsetlab could not make the temporary ACL user the script runs as on %1: %2")
+                      .arg(endpoint.address(), why);
+            return failed;
+        }
+        }
+    }
+    const RedisEndpoint target = sandbox.asUser(endpoint);
+    ProbeReport report = runOn(target, options, Stage::Given, runKey, sandbox.isMade() ? &endpoint : nullptr);
+    report.screened = true;
+    report.screenVersion = trial.serverVersion;
+    if (sandbox.isMade()) {
+        sandboxing.refusedKeys = sandbox.refusedKeys();
+        QString why;
+        if (!sandbox.drop(&why))
+            sandboxing.leftBehind = why;
+    }
+    report.sandbox = sandboxing;
+    if (!sandboxing.refusedKeys.isEmpty()) {
+        // Not the script's failure to run but the finding: it reached for keys not its own.
+        if (report.failure == ProbeReport::Failure::Script) {
+            report.failure = ProbeReport::Failure::None;
+            report.failureMessage.clear();
+        }
+        QStringList keys;
+        for (const QByteArray& key : sandboxing.refusedKeys) {
+            report.foreign << KeyTouch {"REFUSED", key, endpoint.db, 1};
+            keys << printableText(key);
+        }
+        report.countsRight = false;
+        report.verdict.prepend(
+            Text::tr("On %1 the script reached for %2, outside the probe's own keys, although on the private "
+                     "server it had not (a script may behave differently later, or elsewhere). Redis refused it: the "
+                     "script ran as the temporary ACL user %3, which may touch only the probe's keys, so nothing "
+                     "there was changed.")
+                .arg(endpoint.address(), keys.join(QStringLiteral(", ")), sandboxing.user));
+    }
+    return report;
+}
+
+ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
+                               const QByteArray& runKey, const RedisEndpoint* guardAs)
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
@@ -227,7 +307,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     callOptions.commandTimeout = std::max(options.commandTimeout, guard.callTimeout());
     // Every scenario's keys share the hash tag of one run key: on a cluster they live on one
     // master, and the calls, the guard and the watch all go to it (the server itself otherwise).
-    m_runKey = ZsetKeys::freshRunKey();
+    m_runKey = runKey;
     RedisConnection connection;
     QString why;
     ClusterMap map;
@@ -237,7 +317,12 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         return report;
     }
     const RedisEndpoint node = connection.endpoint();
-    if (!guard.start(node, options, &why)) {
+    RedisEndpoint guardNode = node;
+    if (guardAs) {
+        guardNode.user = guardAs->user;
+        guardNode.password = guardAs->password;
+    }
+    if (!guard.start(guardNode, options, &why)) {
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = why;
         return report;

@@ -3,6 +3,7 @@
 // ScriptProbe: runs a user's script on a private server and reads what Redis did (ProbeSettings,
 // ProbeReport).
 
+#include "burstsummary.h"
 #include "calltemplate.h"
 #include "limiterscript.h"
 #include "redisconnection.h"
@@ -98,6 +99,9 @@ struct ProbeReport
     bool ranOnTarget = true; // false: the report is the private run's; the given server saw nothing
     QVector<KeyTouch> foreign; // keys (or server-wide commands) outside the probe's own keys
     QString foreignNote; // why the private run was not followed by the real one, beyond foreign keys
+    // On the given server: how the script ran there (a temporary ACL user, or trusted), and the
+    // keys Redis refused it (also in foreign, as touches of command "REFUSED").
+    ScriptSandboxing sandbox;
 
     bool hasProblem() const { return failure != Failure::None || !countsRight || ttlProblem || !foreign.isEmpty(); }
     const ProbeScenario* scenario(const QString& name) const;
@@ -127,7 +131,12 @@ public:
 private:
     QByteArray m_runKey; // of the current runOn(): each scenario's key is RUNKEY:<scenario>
     enum class Stage { Private, Given };
-    ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage);
+    // `guardAs`: the user the runaway guard connects as (SCRIPT KILL), when the calls run as
+    // a sandbox's user that may not.
+    ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
+                      const QByteArray& runKey, const RedisEndpoint* guardAs = nullptr);
+    // The given server's stage: in a sandbox (or trusted), and what the sandbox refused.
+    ProbeReport runOnGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, const ProbeReport& trial);
     bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,
                      ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
     void expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,

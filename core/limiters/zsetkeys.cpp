@@ -20,7 +20,9 @@ namespace ZsetKeys {
 QByteArray freshRunKey()
 {
     const QByteArray stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toLatin1();
-    const QByteArray nonce = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 16);
+    // Six hex digits always: no run key is the beginning of another's (ScriptSandbox::patternsOfKey()).
+    const QByteArray nonce
+        = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 16).rightJustified(6, '0');
     // The run's name is a hash tag: on a cluster the key and its companions ("...}:seq") share a
     // slot, so a script that touches several of them runs on one node. userOfRun() keeps the tag.
     return QByteArray(prefix) + "run:{" + stamp + '-' + nonce + '}';

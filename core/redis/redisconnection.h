@@ -19,6 +19,12 @@ struct ConnectOptions
 {
     std::chrono::milliseconds connectTimeout {2000};
     std::chrono::milliseconds commandTimeout {2000};
+    // Not how to connect but what zsetlab may do there, carried with the server everywhere it
+    // goes. zsetlab started this server (a private one): a user's script runs on it as it is.
+    bool ownServer = false;
+    // Elsewhere a user's script runs as a temporary ACL user (ScriptSandbox); where none can be
+    // made, only when the user said so (--trust-script).
+    bool trustScripts = false;
 };
 
 // What INFO server said about the server.

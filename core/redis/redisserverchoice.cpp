@@ -50,6 +50,7 @@ bool RedisServerChoice::resolve(const Request& request)
 {
     m_private.reset();
     m_options = request.options;
+    m_options.ownServer = false;
     m_error = {};
     if (const QString problem = tlsWithoutUrl(request); !problem.isEmpty()) {
         m_error = {RedisError::Kind::BadUrl, problem};
@@ -111,6 +112,7 @@ bool RedisServerChoice::resolve(const Request& request)
     if (!connectTo(server->endpoint()))
         return false;
     m_private = std::move(server);
+    m_options.ownServer = true;
     return true;
 }
 

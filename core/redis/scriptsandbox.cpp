@@ -1,0 +1,191 @@
+#include "scriptsandbox.h"
+
+#include "clustermap.h"
+#include "keyslot.h"
+#include "nodeconnections.h"
+
+#include <QCoreApplication>
+#include <QRandomGenerator>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ScriptSandbox)
+};
+
+QByteArray randomHex(int bytes)
+{
+    QByteArray raw(bytes, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(raw.data()), bytes / 4);
+    return raw.toHex();
+}
+
+// NOPERM: the connection's user may not run ACL SETUSER. An unknown command: no ACL (Redis < 6).
+bool refusesAcl(const RedisReply& reply)
+{
+    const QByteArray text = reply.bytes();
+    return reply.errorCode() == "NOPERM" || text.contains("unknown command") || text.contains("Unknown command")
+        || text.contains("unknown subcommand");
+}
+} // namespace
+
+ScriptSandbox::~ScriptSandbox()
+{
+    drop();
+}
+
+QByteArray ScriptSandbox::escapeGlob(const QByteArray& text)
+{
+    QByteArray escaped;
+    escaped.reserve(text.size());
+    for (const char c : text) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped;
+}
+
+QList<QByteArray> ScriptSandbox::patternsOfKey(const QByteArray& key)
+{
+    // zsetlab:run:{20261202-113000-00a1f3}: its companions (...}:seq), the keys a script makes
+    // from it (...}_x) and its users' keys ({...:u7}) all start with the tag's text.
+    if (key.endsWith('}') && !KeySlot::hashTag(key).isEmpty()) {
+        const QByteArray open = escapeGlob(key.left(key.size() - 1));
+        return {open + "}*", open + ":*"};
+    }
+    const QByteArray exact = escapeGlob(key);
+    return {exact, exact + ":*"};
+}
+
+QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
+                                       bool withChannels)
+{
+    QList<QByteArray> rules {"on", '>' + password, "resetkeys"};
+    for (const QByteArray& pattern : keyPatterns)
+        rules << '~' + pattern;
+    if (withChannels)
+        rules << "resetchannels"; // Redis 6.2+; before it, @pubsub below is all there is
+    // What a limiter does to its keys (read, write, expire, delete), and running scripts; nothing
+    // that reaches beyond keys (flushes, other databases, the configuration, other clients,
+    // channels, the script cache as a whole, functions), and no key listing.
+    rules << "-@all"
+          << "+@read"
+          << "+@write"
+          << "+@keyspace"
+          << "-@dangerous"
+          << "-@admin"
+          << "-@pubsub"
+          << "-@blocking"
+          << "-@scripting"
+          << "-move"
+          << "-copy"
+          << "-scan"
+          << "-randomkey"
+          << "+eval"
+          << "+evalsha"
+          << "+script|load"
+          << "+script|exists"
+          << "+time"
+          << "+ping"
+          << "+select" // the URL's database, at the handshake
+          << "+info" // the handshake reads INFO server
+          << "+asking"
+          << "+cluster|slots";
+    return rules;
+}
+
+ScriptSandbox::Outcome ScriptSandbox::make(const RedisEndpoint& endpoint, const ConnectOptions& options,
+                                           const QList<QByteArray>& keyPatterns, QString* why)
+{
+    drop();
+    NodeConnections nodes;
+    QString error;
+    if (!nodes.open(endpoint, options, &error)) {
+        *why = error;
+        return Outcome::Failed;
+    }
+    m_options = options;
+    m_user = "zsetlab-sandbox-" + randomHex(8);
+    m_password = randomHex(32);
+    for (const auto& connection : nodes.all()) {
+        RedisArgs setUser {"ACL", "SETUSER", m_user};
+        RedisReply reply = connection->command(setUser + rules(keyPatterns, m_password));
+        if (reply.isServerError() && !refusesAcl(reply) && connection->server().majorVersion == 6
+            && connection->server().minorVersion < 2) // Redis 6.0 knows no channel rules
+            reply = connection->command(setUser + rules(keyPatterns, m_password, false));
+        if (reply.isError()) {
+            const QString server = connection->endpoint().address();
+            const Outcome outcome = refusesAcl(reply) ? Outcome::NotAllowed : Outcome::Failed;
+            *why = reply.errorCode() == "NOPERM"
+                ? Text::tr("the connection's user may not create ACL users on %1 (ACL SETUSER: %2)")
+                      .arg(server, reply.text())
+                : outcome == Outcome::NotAllowed ? Text::tr("%1 has no ACL users (Redis %2; they came with Redis 6.0)")
+                                                       .arg(server, connection->server().version)
+                                                 : Text::tr("ACL SETUSER on %1 failed: %2").arg(server, reply.text());
+            drop();
+            return outcome;
+        }
+        m_nodes.push_back(connection->endpoint());
+    }
+    return Outcome::Made;
+}
+
+RedisEndpoint ScriptSandbox::asUser(RedisEndpoint node) const
+{
+    if (isMade()) {
+        node.user = QString::fromLatin1(m_user);
+        node.password = QString::fromLatin1(m_password);
+    }
+    return node;
+}
+
+QList<QByteArray> ScriptSandbox::refusedKeys() const
+{
+    QList<QByteArray> keys;
+    for (const RedisEndpoint& node : m_nodes) {
+        RedisConnection connection;
+        if (!connection.open(node, m_options))
+            continue;
+        const RedisReply log = connection.command({"ACL", "LOG", "128"});
+        for (const RedisReply& entry : log.elements()) {
+            // A flat list of field, value pairs: reason, context, object, username, ...
+            QByteArray reason;
+            QByteArray object;
+            QByteArray user;
+            const auto& fields = entry.elements();
+            for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+                const QByteArray& name = fields[i].bytes();
+                if (name == "reason")
+                    reason = fields[i + 1].bytes();
+                else if (name == "object")
+                    object = fields[i + 1].bytes();
+                else if (name == "username")
+                    user = fields[i + 1].bytes();
+            }
+            if (user == m_user && reason == "key" && !keys.contains(object))
+                keys << object;
+        }
+    }
+    return keys;
+}
+
+bool ScriptSandbox::drop(QString* why)
+{
+    QStringList failed;
+    for (const RedisEndpoint& node : m_nodes) {
+        RedisConnection connection;
+        RedisReply reply;
+        if (connection.open(node, m_options))
+            reply = connection.command({"ACL", "DELUSER", m_user});
+        if (!connection.isOpen() || reply.isError())
+            failed << Text::tr("%1 (%2)").arg(node.address(),
+                                              connection.isOpen() ? reply.text() : connection.lastError().message);
+    }
+    if (why && !failed.isEmpty())
+        *why = Text::tr("zsetlab could not delete its temporary ACL user %1 on %2; it cannot log in (its password "
+                        "is gone), and redis-cli ACL DELUSER %1 removes it.")
+                   .arg(QString::fromLatin1(m_user), failed.join(QStringLiteral(", ")));
+    m_nodes.clear();
+    return failed.isEmpty();
+}

@@ -1,0 +1,73 @@
+#pragma once
+
+// ScriptSandbox: a temporary ACL user under which a user's script runs on a server zsetlab did
+// not start, so that the server itself refuses any key outside the run's own.
+
+#include "redisconnection.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+// A trial run on a private server shows what a script did there, not what it will do later
+// (a script may behave until some time has passed). So on a server zsetlab did not start, a
+// user's script runs as a temporary ACL user made for the run: it may touch only keys that match
+// the run's patterns, run scripts and the commands a limiter needs on those keys, and nothing in
+// @dangerous, @admin, @pubsub or @blocking. Redis then refuses any other key inside the script
+// ("can't access at least one of the keys"), and the ACL LOG names it.
+//
+// The user is made on the server (on a cluster, on every master) by make(), with a random name
+// and a password that exists only in this object, and deleted by drop() or the destructor.
+// Not thread-safe; make() and drop() block (each bounded by the command timeout).
+class ScriptSandbox
+{
+public:
+    enum class Outcome {
+        Made,
+        // The connection may not make ACL users (no permission for ACL SETUSER), or the server
+        // has no ACL (before Redis 6): a script runs here only with the user's consent.
+        NotAllowed,
+        Failed, // the server did not answer, or answered with an error that says nothing of rights
+    };
+
+    ScriptSandbox() = default;
+    ~ScriptSandbox();
+    ScriptSandbox(const ScriptSandbox&) = delete;
+    ScriptSandbox& operator=(const ScriptSandbox&) = delete;
+
+    // Makes the user on the server of `endpoint` (every master of a cluster) with access to the
+    // keys matching `keyPatterns` (Redis glob patterns; see patternsOfKey()). *why says what went
+    // wrong unless Made.
+    Outcome make(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
+                 QString* why);
+    bool isMade() const { return !m_nodes.empty(); }
+    const QByteArray& userName() const { return m_user; }
+
+    // `node` (the server or one of its nodes) as the sandbox's user.
+    RedisEndpoint asUser(RedisEndpoint node) const;
+
+    // The keys Redis refused to the sandbox's user so far, from the ACL LOG of every node
+    // (empty when none, or when the log cannot be read).
+    QList<QByteArray> refusedKeys() const;
+
+    // Deletes the user from every node; false with *why for the nodes where that failed. Called
+    // again (or by the destructor) it does nothing.
+    bool drop(QString* why = nullptr);
+
+    // The patterns for the keys of a run whose key is `key`: the key itself and its companions
+    // (KEY:suffix; with a hash tag at the end, also the other keys in that tag, as users' keys).
+    static QList<QByteArray> patternsOfKey(const QByteArray& key);
+    // `text` with Redis glob's special characters (* ? [ ] \) escaped.
+    static QByteArray escapeGlob(const QByteArray& text);
+    // The ACL SETUSER rules (after the name) for these patterns and password.
+    static QList<QByteArray> rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
+                                   bool withChannels = true);
+
+private:
+    std::vector<RedisEndpoint> m_nodes; // where the user exists, as the connection that made it
+    ConnectOptions m_options;
+    QByteArray m_user;
+    QByteArray m_password;
+};

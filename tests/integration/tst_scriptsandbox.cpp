@@ -1,0 +1,347 @@
+// A user's script on a server zsetlab did not start runs as a temporary ACL user that may touch
+// only the run's keys: the server itself refuses the rest, whatever the script does later or
+// elsewhere than in a trial. Against the test fixture's real redis-server.
+#include "burstengine.h"
+#include "cliprocess.h"
+#include "limitercatalog.h"
+#include "scriptsandbox.h"
+#include "testredis.h"
+#include "zsetkeys.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+const QByteArray foreignKey = "foreign:sandbox:key";
+const QByteArray foreignValue = "someone else's value";
+
+// Writes a key that is not the run's, once its ZSET holds anything: a trial cannot see it coming
+// when the condition is something the trial server does not have (see the doctor's case).
+const char foreignWriter[] = R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('SET', 'foreign:sandbox:key', 'overwritten')
+return redis.call('ZCARD', KEYS[1])
+)";
+
+const char wellBehaved[] = R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])
+)";
+
+// Behaves on a server with default settings (the doctor's private trial) and overwrites a
+// foreign key on one whose sorted sets are stored as skiplists from the first member.
+const char timeBomb[] = R"(local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+if redis.call('OBJECT', 'ENCODING', KEYS[1]) == 'skiplist' then
+  redis.call('SET', 'foreign:sandbox:key', 'overwritten')
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])
+)";
+
+RedisReply command(const RedisArgs& args)
+{
+    RedisConnection connection;
+    if (!TestRedis::connect(connection))
+        return RedisReply::connectionLost(QStringLiteral("no test server"));
+    return connection.command(args);
+}
+
+QByteArray dumpOf(const QByteArray& key)
+{
+    return command({"DUMP", key}).bytes();
+}
+
+// The ACL users whose name says they are zsetlab's sandboxes.
+QStringList sandboxUsers()
+{
+    QStringList users;
+    const RedisReply all = command({"ACL", "USERS"});
+    for (const RedisReply& user : all.elements()) {
+        if (user.bytes().startsWith("zsetlab-sandbox-"))
+            users << QString::fromUtf8(user.bytes());
+    }
+    return users;
+}
+
+QString writeFile(const QTemporaryDir& dir, const char* name, const char* text)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(text);
+    return path;
+}
+
+QString socketUrl()
+{
+    return QStringLiteral("unix://") + TestRedis::server().endpoint().socketPath;
+}
+
+// The test server as a user that may do everything but ACL (and other admin) commands.
+RedisEndpoint limitedUser()
+{
+    command({"ACL", "SETUSER", "limited", "on", ">limited-secret", "~*", "&*", "+@all", "-@admin"});
+    RedisEndpoint limited = TestRedis::endpoint();
+    limited.user = QStringLiteral("limited");
+    limited.password = QStringLiteral("limited-secret");
+    return limited;
+}
+
+BurstSummary runBurst(const RedisEndpoint& endpoint, const char* source, int requests, const ConnectOptions& options)
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::custom(LimiterScript::fromSource(QStringLiteral("script.lua"), source));
+    plan.requests = requests;
+    plan.reconnectForMs = 0;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    if (!engine.start(endpoint, plan, options) || !finished.wait(60000))
+        return {};
+    return finished.first().first().value<BurstSummary>();
+}
+} // namespace
+
+class TestScriptSandbox : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void patternsCoverTheRunAndItsCompanionsOnly();
+    void sandboxUserTouchesOnlyItsKeys();
+    void sandboxRefusesWhatReachesBeyondKeys_data();
+    void sandboxRefusesWhatReachesBeyondKeys();
+    void connectionWithoutAclRightsMayNotMakeOne();
+    void runScriptCannotWriteAForeignKey();
+    void runScriptNeedsConsentWhereNoSandboxCanBeMade();
+    void stoppedRunLeavesNoSandboxUser();
+    void doctorTimeBombIsRefusedByTheServer();
+    void cleanupTestCase();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestScriptSandbox::initTestCase()
+{
+    QVERIFY(TestRedis::server().isRunning());
+    QVERIFY(m_dir.isValid());
+}
+
+void TestScriptSandbox::init()
+{
+    QVERIFY(!command({"SET", foreignKey, foreignValue}).isError());
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+void TestScriptSandbox::patternsCoverTheRunAndItsCompanionsOnly()
+{
+    QCOMPARE(ScriptSandbox::patternsOfKey("zsetlab:run:{20261202-1-00ab12}"),
+             (QList<QByteArray> {"zsetlab:run:{20261202-1-00ab12}*", "zsetlab:run:{20261202-1-00ab12:*"}));
+    QCOMPARE(ScriptSandbox::patternsOfKey("zsetlab:my*key"),
+             (QList<QByteArray> {"zsetlab:my\\*key", "zsetlab:my\\*key:*"}));
+
+    // Read by the server: the key, its companions and its users' keys; not a key that only starts alike.
+    const QByteArray key = ZsetKeys::freshRunKey();
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(TestRedis::endpoint(), {}, ScriptSandbox::patternsOfKey(key), &why),
+             ScriptSandbox::Outcome::Made);
+    RedisConnection asUser;
+    QVERIFY2(asUser.open(sandbox.asUser(TestRedis::endpoint())), qPrintable(asUser.lastError().message));
+    const QByteArray users = ZsetKeys::userOfRun(key, 3);
+    const QList<QByteArray> own {key, key + ":seq", key + "_x", users, users + ":seq"};
+    for (const QByteArray& ownKey : own)
+        QVERIFY2(!asUser.command({"SET", ownKey, "1"}).isError(), ownKey.constData());
+    const QByteArray alike = key.left(key.size() - 1) + "0}";
+    QCOMPARE(asUser.command({"SET", alike, "1"}).errorCode(), QByteArray("NOPERM"));
+    QCOMPARE(asUser.command({"DEL", key, key + ":seq", key + "_x", users, users + ":seq"}).toInteger(), 5);
+}
+
+void TestScriptSandbox::sandboxUserTouchesOnlyItsKeys()
+{
+    const QByteArray key = ZsetKeys::freshRunKey();
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(TestRedis::endpoint(), {}, ScriptSandbox::patternsOfKey(key), &why),
+             ScriptSandbox::Outcome::Made);
+    QVERIFY(sandbox.userName().startsWith("zsetlab-sandbox-"));
+    QCOMPARE(sandboxUsers(), QStringList {QString::fromLatin1(sandbox.userName())});
+
+    RedisConnection asUser;
+    QVERIFY2(asUser.open(sandbox.asUser(TestRedis::endpoint())), qPrintable(asUser.lastError().message));
+    const QByteArray before = dumpOf(foreignKey);
+    const RedisReply reply = asUser.command({"EVAL", foreignWriter, "1", key, "1000", "60000", "5", "m1"});
+    QVERIFY(reply.isServerError());
+    QVERIFY2(reply.bytes().contains("can't access"), reply.bytes().constData());
+    QCOMPARE(dumpOf(foreignKey), before);
+    QCOMPARE(command({"ZCARD", key}).toInteger(), 1); // its own key it may write
+    QCOMPARE(sandbox.refusedKeys(), QList<QByteArray> {foreignKey});
+
+    QVERIFY(sandbox.drop(&why));
+    QVERIFY(command({"ACL", "GETUSER", sandbox.userName()}).isNil());
+    QCOMPARE(sandboxUsers(), QStringList());
+    command({"DEL", key});
+}
+
+void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys_data()
+{
+    QTest::addColumn<QByteArray>("lua");
+    QTest::newRow("flushall") << QByteArray("return redis.call('FLUSHALL')");
+    QTest::newRow("flushdb") << QByteArray("return redis.call('FLUSHDB')");
+    QTest::newRow("keys") << QByteArray("return redis.call('KEYS', '*')");
+    QTest::newRow("scan") << QByteArray("return redis.call('SCAN', '0')");
+    QTest::newRow("script flush") << QByteArray("return redis.call('SCRIPT', 'FLUSH')");
+    QTest::newRow("publish") << QByteArray("return redis.call('PUBLISH', 'channel', 'x')");
+    QTest::newRow("copy to another db") << QByteArray("return redis.call('COPY', KEYS[1], KEYS[1], 'DB', '5')");
+    QTest::newRow("move") << QByteArray("return redis.call('MOVE', KEYS[1], '5')");
+    QTest::newRow("rename onto a foreign key")
+        << QByteArray("return redis.call('RENAME', KEYS[1], 'foreign:sandbox:key')");
+}
+
+void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys()
+{
+    QFETCH(QByteArray, lua);
+    const QByteArray key = ZsetKeys::freshRunKey();
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(TestRedis::endpoint(), {}, ScriptSandbox::patternsOfKey(key), &why),
+             ScriptSandbox::Outcome::Made);
+    RedisConnection asUser;
+    QVERIFY(asUser.open(sandbox.asUser(TestRedis::endpoint())));
+    QVERIFY(!asUser.command({"SET", key, "v"}).isError());
+    const QByteArray before = dumpOf(foreignKey);
+    const RedisReply reply = asUser.command({"EVAL", lua, "1", key});
+    QVERIFY2(reply.isServerError(), reply.toDisplayString().toUtf8().constData());
+    QCOMPARE(dumpOf(foreignKey), before);
+    QCOMPARE(command({"EXISTS", key}).toInteger(), 1);
+    command({"DEL", key});
+}
+
+void TestScriptSandbox::connectionWithoutAclRightsMayNotMakeOne()
+{
+    const RedisEndpoint limited = limitedUser();
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(limited, {}, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &why),
+             ScriptSandbox::Outcome::NotAllowed);
+    QVERIFY2(why.contains(QStringLiteral("may not create ACL users")), qPrintable(why));
+    QVERIFY(!sandbox.isMade());
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+void TestScriptSandbox::runScriptCannotWriteAForeignKey()
+{
+    const QString script = writeFile(m_dir, "foreign_writer.lua", foreignWriter);
+    const QByteArray before = dumpOf(foreignKey);
+    const CliResult result
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("50"), QStringLiteral("--json")});
+    QCOMPARE(dumpOf(foreignKey), before);
+    QCOMPARE(command({"GET", foreignKey}).bytes(), foreignValue);
+    QVERIFY2(result.exitCode == 4, result.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(result.out).object();
+    const QJsonObject sandbox = json.value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("mode")).toString(), QStringLiteral("acl-user"));
+    QCOMPARE(sandbox.value(QStringLiteral("refused_keys")).toArray(), QJsonArray {QString::fromUtf8(foreignKey)});
+    QVERIFY2(result.err.contains("foreign:sandbox:key") && result.err.contains("refused"), result.err.constData());
+    QCOMPARE(sandboxUsers(), QStringList());
+    // The run's own key is gone as always.
+    QCOMPARE(command({"EXISTS", json.value(QStringLiteral("key")).toString().toUtf8()}).toInteger(), 0);
+}
+
+void TestScriptSandbox::runScriptNeedsConsentWhereNoSandboxCanBeMade()
+{
+    const RedisEndpoint limited = limitedUser();
+    const QByteArray before = dumpOf(foreignKey);
+    const BurstSummary refused = runBurst(limited, foreignWriter, 20, {});
+    QCOMPARE(refused.failure.kind, BurstFailure::Kind::Script);
+    QVERIFY2(refused.failure.message.contains(QStringLiteral("--trust-script"))
+                 && refused.failure.message.contains(QStringLiteral("may not create ACL users")),
+             qPrintable(refused.failure.message));
+    QCOMPARE(refused.sent, 0);
+    QCOMPARE(dumpOf(foreignKey), before);
+
+    // With the user's consent it runs, with every right of the connection's user, and says so.
+    ConnectOptions trusting;
+    trusting.trustScripts = true;
+    const BurstSummary trusted = runBurst(limited, wellBehaved, 20, trusting);
+    QVERIFY2(!trusted.failure.isFailure(), qPrintable(trusted.failure.message));
+    QCOMPARE(trusted.sent, 20);
+    QCOMPARE(trusted.sandbox.mode, ScriptSandboxing::Mode::Trusted);
+    QVERIFY(trusted.toText().contains(QStringLiteral("WITHOUT a sandbox")));
+    QCOMPARE(trusted.toJson().value(QStringLiteral("script_sandbox")).toObject().value(QStringLiteral("mode")),
+             QJsonValue(QStringLiteral("trusted")));
+
+    // zsetlab's own server needs neither.
+    ConnectOptions own;
+    own.ownServer = true;
+    QCOMPARE(runBurst(limited, wellBehaved, 5, own).sandbox.mode, ScriptSandboxing::Mode::OwnServer);
+    // The CLI's flag goes with --script only.
+    const CliResult usage = runCli({QStringLiteral("run"), QStringLiteral("--trust-script")});
+    QCOMPARE(usage.exitCode, 2);
+}
+
+void TestScriptSandbox::stoppedRunLeavesNoSandboxUser()
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::custom(LimiterScript::fromSource(QStringLiteral("well_behaved.lua"), wellBehaved));
+    plan.requests = 200000;
+    plan.reconnectForMs = 0;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QSignalSpy records(&engine, &BurstEngine::recordsAvailable);
+    QVERIFY(engine.start(TestRedis::endpoint(), plan));
+    QVERIFY(records.wait(20000)); // the lanes run as the sandbox's user by now
+    QCOMPARE(sandboxUsers().size(), 1);
+    engine.stop();
+    QVERIFY(finished.count() > 0 || finished.wait(20000));
+    const auto summary = finished.first().first().value<BurstSummary>();
+    QVERIFY(summary.stopped);
+    QCOMPARE(summary.sandbox.mode, ScriptSandboxing::Mode::AclUser);
+    QVERIFY(summary.sandbox.refusedKeys.isEmpty());
+    QVERIFY(summary.sandbox.leftBehind.isEmpty());
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+void TestScriptSandbox::doctorTimeBombIsRefusedByTheServer()
+{
+    const QString script = writeFile(m_dir, "time_bomb.lua", timeBomb);
+    // The given server stores sorted sets as skiplists from the first member; the doctor's
+    // private trial server does not, so there the script behaves.
+    const QByteArray setting = command({"CONFIG", "GET", "zset-max-listpack-entries"}).elements().at(1).bytes();
+    QVERIFY(!command({"CONFIG", "SET", "zset-max-listpack-entries", "0"}).isError());
+    const QByteArray before = dumpOf(foreignKey);
+    const CliResult result = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"),
+                                     QStringLiteral("--redis"), socketUrl(), QStringLiteral("--json")});
+    command({"CONFIG", "SET", "zset-max-listpack-entries", setting});
+
+    QCOMPARE(dumpOf(foreignKey), before);
+    QVERIFY2(result.exitCode == 1, result.err.constData());
+    const QJsonObject live = QJsonDocument::fromJson(result.out).object().value(QStringLiteral("live")).toObject();
+    QVERIFY(live.value(QStringLiteral("ran_on_given_server")).toBool());
+    const QJsonObject sandbox = live.value(QStringLiteral("sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("mode")).toString(), QStringLiteral("acl-user"));
+    QCOMPARE(sandbox.value(QStringLiteral("refused_keys")).toArray(), QJsonArray {QString::fromUtf8(foreignKey)});
+    const QJsonArray foreign = live.value(QStringLiteral("foreign_keys")).toArray();
+    QCOMPARE(foreign.size(), 1);
+    QCOMPARE(foreign.first().toObject().value(QStringLiteral("key")).toString(), QString::fromUtf8(foreignKey));
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("Redis refused it")), qPrintable(verdict));
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+void TestScriptSandbox::cleanupTestCase()
+{
+    command({"DEL", foreignKey});
+    command({"ACL", "DELUSER", "limited"});
+}
+
+QTEST_GUILESS_MAIN(TestScriptSandbox)
+#include "tst_scriptsandbox.moc"
