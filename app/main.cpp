@@ -20,6 +20,7 @@ void setIdentity()
 
 int main(int argc, char* argv[])
 {
+    installInterruptHandlers(); // before any work: no SIGINT or SIGTERM is lost, however early
     // The command line first, with no display: --help, --version and usage errors must work over
     // ssh, where a QApplication would abort for want of a display.
     AppCommandLine::Result parsed;
@@ -112,6 +113,8 @@ int main(int argc, char* argv[])
         window.connectToServer(request);
         return QApplication::exec();
     }
+    // A signal closes the window as the user would: its keys are deleted on the way out.
+    onInterrupt([&window] { window.close(); });
     window.show();
     window.connectToServer(request);
     return QApplication::exec();

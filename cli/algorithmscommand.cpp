@@ -193,5 +193,5 @@ int runAlgorithmsCommand(const QStringList& arguments)
     }
     out.flush();
     const int code = exitCodeForBurst(result.failure, "zsetlab-cli algorithms");
-    return code == ExitDone && result.stopped ? ExitInterrupted : code;
+    return code == ExitDone && (result.stopped || interrupted()) ? ExitInterrupted : code;
 }

@@ -251,5 +251,5 @@ int runAppCommand(const QStringList& arguments)
     if (plan.keepKeys && result.requests() > 0)
         err << "zsetlab-cli: kept the keys under " << result.plan.runKey << '\n';
     const int code = exitCodeForBurst(result.failure, "zsetlab-cli app");
-    return code == ExitDone && result.stopped ? ExitInterrupted : code;
+    return code == ExitDone && (result.stopped || interrupted()) ? ExitInterrupted : code;
 }

@@ -147,6 +147,10 @@ int runClientsCommand(const QStringList& arguments)
         QCoreApplication::quit();
     });
     onInterrupt([&engine] { engine.stop(); });
+    if (interrupted()) { // while connecting: nothing was sent, nothing is left to delete
+        err << "zsetlab-cli clients: stopped by a signal before the first request; nothing was sent.\n";
+        return ExitInterrupted;
+    }
     if (!engine.start(choice.endpoint(), plan, choice.options())) {
         err << "zsetlab-cli clients: " << engine.planError() << '\n';
         return ExitUsage;

@@ -2,6 +2,7 @@
 #include "appcommand.h"
 #include "clientscommand.h"
 #include "doctorcommand.h"
+#include "interrupts.h"
 #include "runcommand.h"
 #include "servercommand.h"
 #include "sweepcommand.h"
@@ -29,6 +30,7 @@ Run "zsetlab-cli COMMAND --help" for the options of a command.
 
 int main(int argc, char* argv[])
 {
+    installInterruptHandlers(); // before any work: no SIGINT or SIGTERM is lost, however early
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("zsetlab-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ZSETLAB_VERSION));

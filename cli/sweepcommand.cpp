@@ -157,7 +157,7 @@ int runSweepCommand(const QStringList& arguments)
 
     switch (result.failure.kind) {
     case BurstFailure::Kind::None:
-        return result.stopped ? ExitInterrupted : ExitDone;
+        return result.stopped || interrupted() ? ExitInterrupted : ExitDone;
     case BurstFailure::Kind::Plan:
         err << "zsetlab-cli sweep: " << result.failure.message << '\n';
         return ExitUsage;

@@ -41,6 +41,7 @@ private slots:
     void endlessFileInputsAreRefused();
     void fifoInputIsRefusedAtOnce();
     void interruptedRunSaysSoInItsExitCode();
+    void signalAtAnyMomentOfARunEndsIt();
 };
 
 void TestCli::initTestCase()
@@ -288,6 +289,69 @@ void TestCli::interruptedRunSaysSoInItsExitCode()
     QCOMPARE(summary.value(QLatin1String("stopped")).toBool(), true);
     QVERIFY(summary.value(QLatin1String("sent")).toInt() < 1000000);
     QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
+}
+
+// Issue #34: a SIGINT 15-35 ms after the start fired every request and exited 0; an early
+// SIGTERM exited 143 without a summary. A signal at any moment of a run, 0 to 100 ms after the
+// process started, now ends it with 130 and leaves no key of the run behind. The child starts
+// with both signals blocked, as its first instruction would see them: a signal sent while the
+// dynamic loader still runs is then delivered when main() installs its handlers, as it is to
+// any process once it has reached main().
+void TestCli::signalAtAnyMomentOfARunEndsIt()
+{
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    auto runKeys = [&redis] {
+        QList<QByteArray> keys;
+        QByteArray cursor = "0";
+        do { // the test's own server: listing keys is fine here
+            const RedisReply page = redis.command({"SCAN", cursor, "MATCH", "zsetlab:run:*", "COUNT", "1000"});
+            cursor = page.elements().at(0).bytes();
+            for (const RedisReply& key : page.elements().at(1).elements())
+                keys << key.bytes();
+        } while (cursor != "0");
+        return keys;
+    };
+    QCOMPARE(runKeys(), QList<QByteArray>());
+    constexpr int tries = 20;
+    for (int i = 0; i < tries; ++i) {
+        const int signal = i % 2 == 0 ? SIGINT : SIGTERM;
+        const int afterMs = i * 100 / (tries - 1);
+        QProcess cli;
+        cli.setChildProcessModifier([] {
+            sigset_t both;
+            sigemptyset(&both);
+            sigaddset(&both, SIGINT);
+            sigaddset(&both, SIGTERM);
+            ::sigprocmask(SIG_BLOCK, &both, nullptr);
+        });
+        // 200,000 requests take seconds: every signal comes before the end.
+        cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+                  {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--requests"),
+                   QStringLiteral("200000"), QStringLiteral("--json")});
+        QVERIFY(cli.waitForStarted(10000));
+        // The moment of the signal is what the test varies, not a wait for something.
+        QTest::qSleep(afterMs);
+        ::kill(pid_t(cli.processId()), signal);
+        QVERIFY(cli.waitForFinished(20000));
+        const QByteArray err = cli.readAllStandardError();
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit,
+                 qPrintable(QStringLiteral("signal %1 at %2 ms killed the process").arg(signal).arg(afterMs)));
+        QVERIFY2(cli.exitCode() == 130,
+                 qPrintable(QStringLiteral("signal %1 at %2 ms: exit %3, %4")
+                                .arg(signal)
+                                .arg(afterMs)
+                                .arg(cli.exitCode())
+                                .arg(QString::fromUtf8(err))));
+        const QByteArray out = cli.readAllStandardOutput();
+        if (!out.isEmpty()) { // the summary of what was answered, when the run had begun
+            const QJsonObject summary = QJsonDocument::fromJson(out).object();
+            QVERIFY(summary.value(QLatin1String("sent")).toInt() < 200000);
+        } else {
+            QVERIFY2(err.contains("nothing was sent"), err.constData());
+        }
+        QCOMPARE(runKeys(), QList<QByteArray>());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)
