@@ -74,6 +74,9 @@ QJsonObject reportJson(const WatchResult& result)
                       {QStringLiteral("script_calls"), result.snapshot.scriptCalls},
                       {QStringLiteral("keys_read"), result.keysRead},
                       {QStringLiteral("keys_too_large_to_read"), result.keysTooLarge},
+                      {QStringLiteral("keys_not_read"), result.keysNotRead},
+                      {QStringLiteral("lines_behind"), result.linesBehind},
+                      {QStringLiteral("oversize_lines"), result.oversizeLines},
                       {QStringLiteral("requests"), result.snapshot.requests()},
                       {QStringLiteral("overwrites"), result.snapshot.overwrites()},
                       {QStringLiteral("verdict"), result.snapshot.verdict()},
@@ -142,8 +145,12 @@ QString reportText(const WatchResult& result)
                "had each kept a member of its own\n";
     }
     if (s.droppedLines > 0 || s.droppedKeys > 0)
-        out << "  not followed: " << s.droppedLines << " lines that were not MONITOR lines, " << s.droppedKeys
-            << " keys beyond the bound\n";
+        out << "  not followed: " << s.droppedLines << " lines (" << result.linesBehind
+            << " that came when the time was up, " << result.oversizeLines << " longer than 1 MiB, the rest not "
+            << "MONITOR lines), " << s.droppedKeys << " keys beyond the bound\n";
+    if (result.keysNotRead > 0)
+        out << "  not read: " << result.keysNotRead
+            << " keys first seen mid-stream (the time was up, or reading them failed)\n";
     out << s.verdict();
     return text;
 }
@@ -248,7 +255,7 @@ int runWatchCommand(const QStringList& arguments)
     out.flush();
     if (result.end == WatchResult::End::Failed)
         return ExitConnection;
-    if (result.end == WatchResult::End::Stopped)
+    if (result.end == WatchResult::End::Stopped || interrupted())
         return ExitInterrupted;
     return result.snapshot.overwrites() > 0 ? ExitFinding : ExitDone;
 }

@@ -43,26 +43,47 @@ public:
         , m_result(result)
     { }
 
-    // Reads the key; true when a ZRANGE will show in the stream whose result is in *pending.
-    bool read(int db, const QByteArray& key, const QByteArray& nonce, PendingRead* pending)
+    // Reads the key, waiting at most `timeLeft` for each reply; true when a ZRANGE will show in
+    // the stream whose result is in *pending.
+    bool read(int db, const QByteArray& key, const QByteArray& nonce, std::chrono::milliseconds timeLeft,
+              PendingRead* pending)
     {
         if (m_failed)
             return false;
-        if (!m_connection.isOpen() && !m_connection.open(m_endpoint, m_settings.options)) {
+        ConnectOptions options = m_settings.options;
+        options.connectTimeout = std::max(std::chrono::milliseconds(1), std::min(options.connectTimeout, timeLeft));
+        options.commandTimeout = std::max(std::chrono::milliseconds(1), std::min(options.commandTimeout, timeLeft));
+        if (!m_connection.isOpen() && !m_connection.open(m_endpoint, options)) {
             m_failed = true;
             return false;
         }
+        // One deadline for the four replies, however the server drips them.
+        const auto deadline = std::chrono::steady_clock::now() + options.commandTimeout;
+        const auto next = [this, deadline] {
+            const auto left
+                = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0)
+                return RedisReply::connectionLost(QStringLiteral("the watch's time was up"));
+            m_connection.setCommandTimeout(left);
+            return m_connection.readReply();
+        };
         const QByteArray bound = QByteArray::number(m_settings.readBound); // one more than the bound, to see it
         m_connection.append({"SELECT", QByteArray::number(db)});
         m_connection.append({"ECHO", nonce});
         m_connection.append({"ZCARD", key});
         m_connection.append({"ZRANGE", key, "0", bound, "WITHSCORES"});
-        const RedisReply selected = m_connection.readReply();
-        m_connection.readReply();
-        const RedisReply count = m_connection.readReply();
-        const RedisReply range = m_connection.readReply();
+        const RedisReply selected = next();
+        const RedisReply echoed = next();
+        const RedisReply count = next();
+        const RedisReply range = next();
+        if (echoed.isConnectionLost() || count.isConnectionLost()) {
+            m_failed = true; // a reply left half read: the connection is of no further use
+            m_connection.close();
+            return false;
+        }
         if (selected.isConnectionLost() || range.isConnectionLost()) {
             m_failed = true;
+            m_connection.close();
             return false;
         }
         if (count.isError() || range.isError() || range.type() != RedisReply::Type::Array)
@@ -82,6 +103,9 @@ public:
         ++m_result->keysRead;
         return true;
     }
+
+    // The reading connection failed (or timed out): no key is read any more.
+    bool failed() const { return m_failed; }
 
 private:
     const WatchSession::Settings& m_settings;
@@ -109,6 +133,10 @@ struct NodeStream
     QByteArray pendingEcho; // the nonce whose ECHO went by; its ZRANGE comes next from the same client
     bool sawEnd = false;
 };
+
+// A MONITOR line longer than this is counted (oversizeLines), not parsed: a limiter's commands
+// are short, and a value of megabytes says nothing of its ZSETs.
+constexpr qsizetype maxLineBytes = 1024 * 1024;
 } // namespace
 
 WatchSession::WatchSession(QObject* parent)
@@ -138,12 +166,14 @@ bool WatchSession::start(const Settings& settings)
     quint64 drained = 0;
     [[maybe_unused]] const auto got = ::read(m_wake, &drained, sizeof drained);
     m_done = false;
+    m_stopAsked = false;
     m_thread = std::thread([this, settings] { run(settings); });
     return true;
 }
 
 void WatchSession::stop()
 {
+    m_stopAsked = true;
     if (m_wake < 0)
         return;
     const quint64 one = 1;
@@ -220,16 +250,31 @@ void WatchSession::run(Settings settings)
     QMetaObject::invokeMethod(
         this, [this, version] { emit started(version); }, Qt::QueuedConnection);
 
+    // The watch's one clock: the duration and stop() bound every wait below, reads of keys
+    // included; lines that arrive once it is over are counted (linesBehind), not followed.
+    QElapsedTimer clock;
+    clock.start();
+    const qint64 durationMs = settings.duration.count();
     qint64 nonceCounter = 0;
     const QByteArray noncePrefix = "zsetlab-watch-read-" + QByteArray::number(qint64(::getpid())) + '-';
 
     // Reads what one node's MONITOR sent; false when that server went away. node.sawEnd: the ECHO
     // of `endMarker` went by.
     MonitorLine line; // one for every line: parsing into it reuses its buffers
-    const auto readLines = [&](NodeStream& node, const QByteArray& endMarker) {
+    const auto readLines = [&](NodeStream& node, const QByteArray& endMarker, qint64 untilMs) {
         const bool alive = node.monitor.readAvailable();
         RedisReply reply;
         while (node.monitor.nextReply(&reply)) {
+            if (reply.bytes().size() > maxLineBytes) {
+                ++result.oversizeLines;
+                continue;
+            }
+            // After stop() the lines still count (what the server ran before it), up to the deadline.
+            const bool late = clock.elapsed() >= untilMs;
+            if (late && !(endMarker.size() && reply.bytes().contains(endMarker))) {
+                ++result.linesBehind;
+                continue;
+            }
             if (!MonitorLine::parse(reply.bytes(), &line)) {
                 node.shadow.feed(reply.bytes()); // counted as dropped
                 continue;
@@ -254,8 +299,16 @@ void WatchSession::run(Settings settings)
             for (const WatchShadow::KeyName& name : node.shadow.takeKeysToRead()) {
                 const QByteArray nonce = noncePrefix + QByteArray::number(++nonceCounter);
                 PendingRead read;
-                if (node.reader.read(name.db, name.key, nonce, &read))
+                const auto left = std::chrono::milliseconds(untilMs - clock.elapsed());
+                // Reads of keys wait for the server: after stop() only the catch-up (endMarker) does them.
+                if (left.count() <= 0 || (m_stopAsked && endMarker.isEmpty())) {
+                    ++result.keysNotRead;
+                    continue;
+                }
+                if (node.reader.read(name.db, name.key, nonce, left, &read))
                     node.pending.insert(nonce, read);
+                else if (node.reader.failed())
+                    ++result.keysNotRead;
             }
         }
         return alive;
@@ -265,13 +318,15 @@ void WatchSession::run(Settings settings)
     // the ECHO permission, what has arrived is all there is).
     const auto catchUp = [&] {
         const QByteArray marker = noncePrefix + "end";
+        const qint64 untilMs = clock.elapsed() + 1000;
+        ConnectOptions quick = settings.options;
+        quick.connectTimeout = std::min(quick.connectTimeout, std::chrono::milliseconds(500));
+        quick.commandTimeout = std::min(quick.commandTimeout, std::chrono::milliseconds(500));
         for (const auto& node : nodes) {
             RedisConnection echo;
-            node->sawEnd = !echo.open(node->endpoint, settings.options) || echo.command({"ECHO", marker}).isError();
+            node->sawEnd = !echo.open(node->endpoint, quick) || echo.command({"ECHO", marker}).isError();
         }
-        QElapsedTimer waited;
-        waited.start();
-        while (waited.elapsed() < 1000) {
+        while (clock.elapsed() < untilMs) {
             std::vector<pollfd> fds;
             std::vector<NodeStream*> waiting;
             for (const auto& node : nodes) {
@@ -280,21 +335,24 @@ void WatchSession::run(Settings settings)
                     waiting.push_back(node.get());
                 }
             }
-            if (fds.empty() || ::poll(fds.data(), fds.size(), int(1000 - waited.elapsed())) <= 0)
+            const int waitMs = int(std::max<qint64>(0, untilMs - clock.elapsed()));
+            if (fds.empty() || ::poll(fds.data(), fds.size(), waitMs) <= 0)
                 return;
             for (size_t i = 0; i < fds.size(); ++i)
-                if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && !readLines(*waiting[i], marker))
+                if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && !readLines(*waiting[i], marker, untilMs))
                     waiting[i]->sawEnd = true; // gone: nothing more will come
         }
     };
 
-    QElapsedTimer clock;
-    clock.start();
     qint64 nextSnapshot = settings.snapshotInterval.count();
-    const qint64 durationMs = settings.duration.count();
     std::vector<pollfd> fds;
     while (true) {
         const qint64 elapsed = clock.elapsed();
+        if (m_stopAsked) {
+            result.end = WatchResult::End::Stopped;
+            catchUp();
+            break;
+        }
         if (elapsed >= durationMs) {
             result.end = WatchResult::End::Duration;
             catchUp();
@@ -318,7 +376,7 @@ void WatchSession::run(Settings settings)
         bool lost = false;
         for (size_t i = 0; i < nodes.size() && !lost; ++i) {
             NodeStream& node = *nodes[i];
-            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || readLines(node, {}))
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || readLines(node, {}, durationMs))
                 continue;
             lost = true;
             result.end = WatchResult::End::Failed;
@@ -340,5 +398,6 @@ void WatchSession::run(Settings settings)
     for (const auto& node : nodes)
         node->monitor.close();
     result.snapshot = snapshotOfAll(elapsed);
+    result.snapshot.droppedLines += result.linesBehind + result.oversizeLines;
     finish();
 }

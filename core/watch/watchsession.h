@@ -26,6 +26,11 @@ struct WatchResult
     QString serverVersion;
     qint64 keysRead = 0; // keys first seen mid-stream and read once with ZRANGE
     qint64 keysTooLarge = 0; // ... left unknown, as they held more than the read bound
+    qint64 keysNotRead = 0; // ... left unknown: the time was up (or stop() came), or the reading connection failed
+    // Lines that came when the time was up or stop() had come, counted, not followed (also in
+    // snapshot.droppedLines), and lines too long to be a limiter's command (maxLineBytes).
+    qint64 linesBehind = 0;
+    qint64 oversizeLines = 0;
     WatchSnapshot snapshot; // the figures at the end (records: those since the last snapshot)
 };
 Q_DECLARE_METATYPE(WatchResult)
@@ -73,5 +78,6 @@ private:
 
     std::thread m_thread;
     int m_wake = -1; // eventfd: stop() writes, the thread's poll() wakes
+    std::atomic<bool> m_stopAsked {false}; // stop() came: no more reads of keys, lines only counted
     std::atomic<bool> m_done {false};
 };

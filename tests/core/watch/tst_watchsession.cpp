@@ -1,10 +1,13 @@
 #include "burstengine.h"
+#include "fakeredis.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
 #include "testredis.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
 
+#include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <memory>
@@ -66,6 +69,8 @@ private slots:
     void serverGoingAwayKeepsWhatWasSeen();
     void deadServerFailsClearly();
     void stopEndsAtOnce();
+    void slowKeyReadsKeepTheDeadline_data();
+    void slowKeyReadsKeepTheDeadline();
 
 private:
     // A server of this test's own that answers DEBUG DIGEST (the shared fixture's refuses DEBUG).
@@ -323,6 +328,74 @@ void TestWatchSession::stopEndsAtOnce()
     QVERIFY(session.start(settings));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
     QCOMPARE(finished.at(1).at(0).value<WatchResult>().end, WatchResult::End::Duration);
+}
+
+// Issue #34: a server that answers the reads of keys first seen mid-stream one byte every 200 ms
+// made a 3 s watch run 15 s, and Ctrl+C take 10 s and report "duration"; the lines it fell
+// behind on were not counted. The watch's end now bounds those reads too, and what it could not
+// follow is counted.
+void TestWatchSession::slowKeyReadsKeepTheDeadline_data()
+{
+    QTest::addColumn<bool>("stopped");
+    QTest::newRow("duration") << false;
+    QTest::newRow("stop") << true;
+}
+
+void TestWatchSession::slowKeyReadsKeepTheDeadline()
+{
+    QFETCH(bool, stopped);
+    constexpr int keys = 200;
+    FakeRedis fake([](const QList<QByteArray>& command) {
+        FakeRedis::Answer answer;
+        const QByteArray name = command.value(0).toUpper();
+        if (name == "INFO") {
+            answer.bytes = FakeRedis::infoServer();
+        } else if (name == "MONITOR") {
+            // A limiter's traffic on many keys the watch has not seen yet: each is read once.
+            answer.bytes = "+OK\r\n";
+            for (int k = 0; k < keys; ++k)
+                answer.bytes += "+1796000000." + QByteArray::number(100000 + k) + " [0 127.0.0.1:5000] \"ZADD\" "
+                    + "\"rl:" + QByteArray::number(k) + "\" \"1796000000000\" \"1796000000000\"\r\n";
+            // A value of megabytes, as an app's SET may carry: counted, not parsed.
+            answer.bytes += "+1796000001.000000 [0 127.0.0.1:5000] \"SET\" \"blob\" \""
+                + QByteArray(2 * 1024 * 1024, 'x') + "\"\r\n";
+        } else if (name == "ECHO") {
+            answer.bytes = '$' + QByteArray::number(command.value(1).size()) + "\r\n" + command.value(1) + "\r\n";
+        } else {
+            answer.bytes = "+OK\r\n"; // SELECT, ZCARD, ZRANGE: one byte every 200 ms
+            answer.mode = FakeRedis::Answer::Mode::Drip;
+        }
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    WatchSession::Settings settings;
+    settings.endpoint = fake.endpoint();
+    settings.duration = std::chrono::milliseconds(stopped ? 60000 : 2000);
+    settings.options.commandTimeout = std::chrono::milliseconds(2000);
+    WatchSession session;
+    QSignalSpy started(&session, &WatchSession::started);
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(session.start(settings));
+    QVERIFY(started.wait(5000));
+    if (stopped) {
+        QVERIFY(!finished.wait(1000)); // the reads are under way: what stop() has to cut short
+        clock.restart();
+        session.stop();
+    }
+    QVERIFY(finished.count() > 0 || finished.wait(20000));
+    const qint64 tookMs = clock.elapsed();
+    // The duration (whose end also bounds the reads of keys), or stop() and the rest of a read
+    // under way (the command timeout); then at most 1 s to catch up. It was 15 s, and 10 s.
+    const qint64 boundMs = 2000 + 1000 + 1500; // and slack for a slow machine (sanitizers)
+    QVERIFY2(tookMs <= boundMs, qPrintable(QStringLiteral("%1 ms, bound %2 ms").arg(tookMs).arg(boundMs)));
+    const auto result = finished.first().first().value<WatchResult>();
+    QCOMPARE(result.end, stopped ? WatchResult::End::Stopped : WatchResult::End::Duration);
+    QCOMPARE(result.oversizeLines, 1);
+    QVERIFY2(result.keysNotRead + result.linesBehind > 0, "the keys it could not read in time are counted");
+    QVERIFY(result.keysRead < keys);
+    QVERIFY(result.snapshot.droppedLines >= result.linesBehind + result.oversizeLines);
 }
 
 QTEST_GUILESS_MAIN(TestWatchSession)
