@@ -81,15 +81,29 @@ ScriptRunner::ScriptRunner(LimiterScript script)
     : m_script(std::move(script))
 { }
 
+ScriptError ScriptError::ofLoad(const LimiterScript& script, const RedisReply& reply)
+{
+    // Redis 2.6 to 8 and Valkey: "ERR Error compiling script (new function): user_script:3: ..."
+    if (reply.bytes().contains("Error compiling script")) {
+        const ScriptError compile = fromReply(reply.text());
+        return {compile.line, Text::tr("The script %1 does not compile. %2").arg(script.name(), compile.toString())};
+    }
+    return {0,
+            Text::tr("The server refused to load the script %1 (SCRIPT LOAD): %2. That is the server's answer, not "
+                     "a fault of the script: a server whose SCRIPT command is renamed or disabled "
+                     "(rename-command), or an ACL user without +script|load, cannot run it.")
+                .arg(script.name(), reply.text())};
+}
+
 bool ScriptRunner::load(RedisConnection& connection)
 {
     const RedisReply reply
         = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
     if (reply.isError()) {
         if (reply.isServerError()) {
-            const ScriptError error = ScriptError::fromReply(reply.text());
+            const ScriptError error = ScriptError::ofLoad(m_script, reply);
             m_errorLine = error.line;
-            m_error = Text::tr("The script %1 does not compile. %2").arg(m_script.name(), error.toString());
+            m_error = error.message;
         } else {
             m_errorLine = 0;
             m_error = classifyReplyError(reply, connection.endpoint()).message;

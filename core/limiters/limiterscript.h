@@ -41,6 +41,10 @@ struct ScriptError
     QString message;
     static ScriptError fromReply(const QString& redisMessage);
     QString toString() const;
+    // What a server's error reply to SCRIPT LOAD of `script` means, for people: "does not
+    // compile" only when the server said so; otherwise what the server said (a renamed or
+    // disabled SCRIPT command, an unsolicited reply), naming the server, not the script, as the cause.
+    static ScriptError ofLoad(const LimiterScript& script, const RedisReply& reply);
 };
 
 // Runs a script with EVALSHA, loading it once and again whenever the server forgot it

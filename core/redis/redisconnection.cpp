@@ -1,5 +1,6 @@
 #include "redisconnection.h"
 
+#include "printabletext.h"
 #include "tlschannel.h"
 
 #include <hiredis/hiredis.h>
@@ -47,7 +48,8 @@ ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
         if (line.startsWith('#') || colon < 0)
             continue;
         const QByteArray name = line.left(colon);
-        const QString value = QString::fromUtf8(line.mid(colon + 1));
+        // Shown in the server bar and printed by the CLI: a server's text, made printable and short.
+        const QString value = printableText(line.mid(colon + 1), 64);
         if (name == "redis_version")
             info.version = value;
         else if (name == "redis_mode")

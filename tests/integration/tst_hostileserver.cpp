@@ -3,6 +3,7 @@
 // Each must end within the command timeout, with a message that says what the server did, and
 // without memory growing with what the server announces or sends.
 #include "burstengine.h"
+#include "cliprocess.h"
 #include "fakeredis.h"
 #include "limitercatalog.h"
 #include "redisconnection.h"
@@ -23,6 +24,8 @@ private slots:
     void hugeArrayMidBurstFailsTheRun();
     void cliEndsAndStaysSmall_data();
     void cliEndsAndStaysSmall();
+    void refusedScriptLoadIsTheServersAnswer();
+    void serverTextInInfoIsEscaped();
 };
 
 namespace {
@@ -122,6 +125,67 @@ void TestHostileServer::hugeArrayMidBurstFailsTheRun()
     QVERIFY(summary.failure.isFailure());
     QVERIFY2(summary.failure.message.contains(QLatin1String("zsetlab reads at most")),
              qPrintable(summary.failure.message));
+}
+
+// Issue #34: a server with `rename-command SCRIPT ""` made zsetlab say that its own limiter
+// "does not compile": say what the server said.
+void TestHostileServer::refusedScriptLoadIsTheServersAnswer()
+{
+    FakeRedis fake([](const QList<QByteArray>& command) {
+        const QByteArray name = command.value(0).toUpper();
+        FakeRedis::Answer answer;
+        if (name == "INFO")
+            answer.bytes = FakeRedis::infoServer();
+        else if (name == "TYPE")
+            answer.bytes = "+none\r\n";
+        else if (name == "SCRIPT")
+            answer.bytes = "-ERR unknown command 'SCRIPT', with args beginning with: 'LOAD'\r\n";
+        else
+            answer.bytes = "+OK\r\n";
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.requests = 5;
+    plan.keepKey = true; // nothing to delete on a fake
+    plan.reconnectForMs = 0;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY(engine.start(fake.endpoint(), plan));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+    const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
+    QCOMPARE(summary.failure.kind, BurstFailure::Kind::Script);
+    QVERIFY2(!summary.failure.message.contains(QLatin1String("does not compile"))
+                 && summary.failure.message.contains(QLatin1String("refused to load"))
+                 && summary.failure.message.contains(QLatin1String("unknown command 'SCRIPT'")),
+             qPrintable(summary.failure.message));
+    QCOMPARE(summary.sent, 0);
+}
+
+// Issue #34: the server's version string reached the terminal raw.
+void TestHostileServer::serverTextInInfoIsEscaped()
+{
+    FakeRedis fake([](const QList<QByteArray>& command) {
+        FakeRedis::Answer answer;
+        if (command.value(0).toUpper() == "INFO") {
+            const QByteArray text = "# Server\r\nredis_version:7.0.15\x1b[2J\x1b[31mred\x07" + QByteArray(100000, 'v')
+                + "\r\nredis_mode:standalone\r\n";
+            answer.bytes = '$' + QByteArray::number(text.size()) + "\r\n" + text + "\r\n";
+        } else {
+            answer.bytes = "-ERR not today\r\n";
+        }
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    const CliResult result = runCli({QStringLiteral("run"), QStringLiteral("--redis"), fake.url(),
+                                     QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--keep")},
+                                    30000);
+    QVERIFY2(result.exitCode > 0, result.err.constData());
+    const QByteArray all = result.out + result.err;
+    QVERIFY2(!all.contains('\x1b') && !all.contains('\x07'), all.left(400).constData());
+    QVERIFY2(all.contains("7.0.15\\e[2J"), all.left(400).constData());
+    QVERIFY2(all.size() < 20000, "the version is cut short");
 }
 
 void TestHostileServer::cliEndsAndStaysSmall_data()
