@@ -94,6 +94,12 @@ bool parseArithmetic(const QString& text, CallTemplate::Piece* piece, QString* e
         const QString name = match.captured(2);
         bool isNumber = false;
         term.number = name.toLongLong(&isNumber);
+        // Larger numbers would overflow the sum with {now_us}; 10^15 us is 31 years.
+        constexpr qint64 largestNumber = 1'000'000'000'000'000;
+        if (name.front().isDigit() && (!isNumber || term.number > largestNumber))
+            return refuse(Text::tr("{%1}: %2 is out of range; add or subtract whole numbers up to %L3")
+                              .arg(text, name)
+                              .arg(largestNumber));
         if (!isNumber) {
             if (!placeholderFromName(name, &term.placeholder))
                 return refuse(Text::tr("{%1}: {%2} is not a placeholder").arg(text, name));

@@ -1,8 +1,8 @@
 #include "calltemplate.h"
-#include "sourcetree.h"
 #include "limitercatalog.h"
 #include "limiterscript.h"
 #include "scriptdoctor.h"
+#include "sourcetree.h"
 
 #include <QFile>
 #include <QtTest>
@@ -663,6 +663,12 @@ void TestScriptDoctor::templatesParse_data()
                                          << "{now-uuid}" << -1 << "can be added and subtracted";
     QTest::newRow("an operator without its operand") << "{key}"
                                                      << "{now-}" << -1 << "is not a placeholder";
+    QTest::newRow("a number beyond 64 bits") << "{key}"
+                                             << "{now+99999999999999999999}" << -1 << "is out of range";
+    QTest::newRow("a number that would overflow the sum") << "{key}"
+                                                          << "{now_us+9000000000000000000}" << -1 << "is out of range";
+    QTest::newRow("a large number in range") << "{key}"
+                                             << "{now_us+1000000000000}" << 1 << "";
     QTest::newRow("a number first") << "{key}"
                                     << "{5-now}" << -1 << "start with a placeholder";
     QTest::newRow("unclosed quote") << "{key}"
