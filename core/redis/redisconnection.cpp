@@ -572,6 +572,9 @@ bool RedisConnection::readTls()
 
 RedisReply RedisConnection::readReplyTls()
 {
+    // One deadline for the whole reply, as for a plain connection: a server that drips a byte
+    // at a time gets no fresh timeout per byte.
+    const auto deadline = std::chrono::steady_clock::now() + m_commandTimeout;
     while (true) {
         RedisReply reply;
         if (nextReply(&reply))
@@ -582,7 +585,9 @@ RedisReply RedisConnection::readReplyTls()
         if (!flushTls(&allWritten))
             return takeContextError();
         pollfd wait {m_context->fd, short(POLLIN | (allWritten ? 0 : POLLOUT)), 0};
-        const int ready = ::poll(&wait, 1, int(m_commandTimeout.count()));
+        const auto left
+            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const int ready = left.count() > 0 ? ::poll(&wait, 1, int(left.count())) : 0;
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready <= 0) {

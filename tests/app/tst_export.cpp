@@ -1,15 +1,15 @@
 #include "burstpanel.h"
-#include "testpictures.h"
-#include "sourcetree.h"
-#include "countschart.h"
-#include "timelineview.h"
 #include "cliprocess.h"
+#include "countschart.h"
 #include "mainwindow.h"
 #include "pictureexport.h"
 #include "planfields.h"
 #include "runview.h"
 #include "serversession.h"
+#include "sourcetree.h"
+#include "testpictures.h"
 #include "testredis.h"
+#include "timelineview.h"
 #include "zsetkeys.h"
 #include "zsetpanel.h"
 
@@ -46,6 +46,7 @@ private slots:
     void headlessExportStoresWhatTheCliStores();
     void headlessExportWritesPartialResultsWhenTheServerDies();
     void headlessExportEndsThroughItsCleanupOnSigterm();
+    void windowClosesOnASignal();
     void lessonStepForAHandout();
     void everyLessonStepForHandouts();
     void lessonExportRefusesWhatItCannotDo_data();
@@ -214,26 +215,30 @@ void TestExport::headlessExportRefusesBadInput_data()
     QTest::newRow("no scenario") << args({"--export-png", "/tmp/x.png"}) << "need --scenario";
     QTest::newRow("missing scenario") << args({"--scenario", "/nonexistent.json", "--export-png", "/tmp/x.png"})
                                       << "/nonexistent.json";
-    QTest::newRow("bad size") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
-                                       "--export-png", "/tmp/x.png", "--size", "big"})
+    QTest::newRow("bad size") << QStringList {QStringLiteral("--scenario"),
+                                              sourcePath(QStringLiteral("resources/scenarios/compare.json"))}
+            + args({"--export-png", "/tmp/x.png", "--size", "big"})
                               << "--size";
-    QTest::newRow("bad scale") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
-                                        "--export-png", "/tmp/x.png", "--scale", "3"})
+    QTest::newRow("bad scale") << QStringList {QStringLiteral("--scenario"),
+                                               sourcePath(QStringLiteral("resources/scenarios/compare.json"))}
+            + args({"--export-png", "/tmp/x.png", "--scale", "3"})
                                << "--scale";
     // Issue #20: the 1 MB cap asked QFile::size(), 0 here; the app grew to 4 GB in 4 s.
     QTest::newRow("endless scenario") << args({"--scenario", "/dev/zero", "--export-png", "/tmp/x.png"})
                                       << "it is a device, not a file";
     // Issue #20: a --redis that does not parse once waited 600 s, then exited 1.
     for (const char* url : {"redis://[::1", "unix://", "http://x", "redis://host:70000"})
-        QTest::addRow("--redis %s", url) << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
-                                                  "--export-png", "/tmp/x.png", "--redis", url})
+        QTest::addRow("--redis %s", url) << QStringList {QStringLiteral("--scenario"),
+                                                         sourcePath(QStringLiteral("resources/scenarios/compare.json"))}
+                + args({"--export-png", "/tmp/x.png", "--redis", url})
                                          << "--redis: ";
     QTest::newRow("--redis that does not parse, lesson")
         << args({"--lesson", "1", "--export-png", "/tmp/x.png", "--redis", "redis://[::1"}) << "--redis: ";
     // Issue #20: a remote server was looked up, then waited on a confirmation nobody could see.
     // Refused by the URL's text: no name lookup, no connection.
-    QTest::newRow("remote server") << QStringList {QStringLiteral("--scenario"), sourcePath(QStringLiteral("resources/scenarios/compare.json"))} + args({
-                                            "--export-png", "/tmp/x.png", "--redis", "redis://zsetlab.invalid:6379"})
+    QTest::newRow("remote server") << QStringList {QStringLiteral("--scenario"),
+                                                   sourcePath(QStringLiteral("resources/scenarios/compare.json"))}
+            + args({"--export-png", "/tmp/x.png", "--redis", "redis://zsetlab.invalid:6379"})
                                    << "--allow-remote";
     QTest::newRow("remote server, lesson")
         << args({"--lesson", "all", "--export-png", "/tmp/handouts", "--redis", "redis://10.1.2.3"})
@@ -395,6 +400,37 @@ void TestExport::headlessExportEndsThroughItsCleanupOnSigterm()
     const QJsonObject summary = QJsonDocument::fromJson(summaryFile.readAll()).object();
     QCOMPARE(summary.value(QLatin1String("stopped")).toBool(), true);
     QCOMPARE(admin.command({"DBSIZE"}).toInteger(), 0LL); // its keys went with it
+}
+
+// Issue #34: the window did not handle SIGTERM or SIGINT and died on the spot. A signal now
+// closes it as the user would (its keys deleted on the way out): a normal exit.
+void TestExport::windowClosesOnASignal()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    PrivateRedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection admin;
+    QVERIFY(admin.open(server.endpoint()));
+    // Connections the server accepted so far (the window's checks come and go).
+    auto clients = [&admin] {
+        const QByteArray stats = admin.command({"INFO", "stats"}).bytes();
+        const qsizetype at = stats.indexOf("total_connections_received:");
+        return at < 0 ? -1 : stats.mid(at + 27, stats.indexOf('\r', at) - at - 27).toLongLong();
+    };
+    for (const int signal : {SIGTERM, SIGINT}) {
+        QProcess process;
+        process.start(app, {QStringLiteral("--redis"), server.endpoint().displayUrl()});
+        const qint64 before = clients();
+        QVERIFY(process.waitForStarted(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(clients() > before, 60000); // the window is up and connected
+        ::kill(pid_t(process.processId()), signal);
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit, process.readAllStandardError().constData());
+        QCOMPARE(process.exitCode(), 0);
+        QCOMPARE(admin.command({"DBSIZE"}).toInteger(), 0LL);
+    }
 }
 
 // `zsetlab --lesson N`: the step's action runs against Redis, the picture has the asked size, and

@@ -7,6 +7,7 @@
 #include "fakeredis.h"
 #include "limitercatalog.h"
 #include "redisconnection.h"
+#include "sourcetree.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -26,6 +27,7 @@ private slots:
     void cliEndsAndStaysSmall();
     void refusedScriptLoadIsTheServersAnswer();
     void serverTextInInfoIsEscaped();
+    void doctorOnADrippingServerEndsWithinTheDeadline();
 };
 
 namespace {
@@ -186,6 +188,35 @@ void TestHostileServer::serverTextInInfoIsEscaped()
     QVERIFY2(!all.contains('\x1b') && !all.contains('\x07'), all.left(400).constData());
     QVERIFY2(all.contains("7.0.15\\e[2J"), all.left(400).constData());
     QVERIFY2(all.size() < 20000, "the version is cut short");
+}
+
+// Issue #34: a reply dripping one byte every 0.2 s held the doctor's live probe for as long as it
+// lasted. After its private trial, the probe's first command on the given server (here the ACL
+// user it makes for the script) waits no longer than --timeout.
+void TestHostileServer::doctorOnADrippingServerEndsWithinTheDeadline()
+{
+    FakeRedis fake([](const QList<QByteArray>& command) {
+        FakeRedis::Answer answer;
+        if (command.value(0).toUpper() == "INFO") {
+            answer.bytes = FakeRedis::infoServer();
+        } else {
+            answer.bytes = "$1000\r\n" + QByteArray(1000, 'd') + "\r\n"; // 200 s at one byte per 0.2 s
+            answer.mode = Mode::Drip;
+        }
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    QElapsedTimer clock;
+    clock.start();
+    const CliResult result
+        = runCli({QStringLiteral("doctor"), sourcePath(QStringLiteral("tests/doctor-corpus/caller-supplied-id.lua")),
+                  QStringLiteral("--live"), QStringLiteral("--redis"), fake.url(), QStringLiteral("--timeout"),
+                  QStringLiteral("1000")},
+                 120000);
+    QCOMPARE(result.exitCode, 3);
+    QVERIFY2(result.err.contains("no whole reply within 1000 ms"), result.err.constData());
+    // The private trial takes a second or a few; the dripping server adds one timeout, not 200 s.
+    QVERIFY2(clock.elapsed() < 30000, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TestHostileServer::cliEndsAndStaysSmall_data()
