@@ -214,7 +214,9 @@ void TestHostileServer::doctorOnADrippingServerEndsWithinTheDeadline()
                   QStringLiteral("1000")},
                  120000);
     QCOMPARE(result.exitCode, 3);
-    QVERIFY2(result.err.contains("no whole reply within 1000 ms"), result.err.constData());
+    // "no whole reply within 1000 ms (5 bytes of it came)", or no byte at all in that time.
+    QVERIFY2(result.err.contains("no whole reply within 1000 ms") || result.err.contains("timed out waiting"),
+             result.err.constData());
     // The private trial takes a second or a few; the dripping server adds one timeout, not 200 s.
     QVERIFY2(clock.elapsed() < 30000, qPrintable(QString::number(clock.elapsed())));
 }
