@@ -203,8 +203,8 @@ QString probeText(const ProbeReport& report, const QString& server)
     for (const QString& sentence : report.verdict)
         text += wrapped(sentence, 2);
     if (report.ranOnTarget) {
-        if (const QString sandbox = report.sandbox.toText(); !sandbox.isEmpty())
-            text += terminalSafe(sandbox) + QLatin1Char('\n');
+        for (const QString& line : report.sandbox.toText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            text += terminalSafe(line) + QLatin1Char('\n');
     }
     const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
                                                            : report.scenario(QStringLiteral("back-to-back"));
