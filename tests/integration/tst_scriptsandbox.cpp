@@ -3,7 +3,9 @@
 // elsewhere than in a trial. Against the test fixture's real redis-server.
 #include "burstengine.h"
 #include "cliprocess.h"
+#include "keyslot.h"
 #include "limitercatalog.h"
+#include "nodeconnections.h"
 #include "scriptsandbox.h"
 #include "testredis.h"
 #include "zsetkeys.h"
@@ -122,6 +124,7 @@ private slots:
     void runScriptNeedsConsentWhereNoSandboxCanBeMade();
     void stoppedRunLeavesNoSandboxUser();
     void doctorTimeBombIsRefusedByTheServer();
+    void everyMasterOfAClusterHasTheUser();
     void cleanupTestCase();
 
 private:
@@ -335,6 +338,42 @@ void TestScriptSandbox::doctorTimeBombIsRefusedByTheServer()
     const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
     QVERIFY2(verdict.contains(QStringLiteral("Redis refused it")), qPrintable(verdict));
     QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// ACL users are per node: on a cluster the user is made on every master (where the script's
+// calls may be sent) and deleted from every one.
+void TestScriptSandbox::everyMasterOfAClusterHasTheUser()
+{
+    PrivateRedisCluster& cluster = TestRedis::cluster();
+    QVERIFY2(cluster.isRunning(), qPrintable(cluster.errorString()));
+    const QByteArray key = ZsetKeys::freshRunKey();
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(cluster.endpoint(), {}, ScriptSandbox::patternsOfKey(key), &why),
+             ScriptSandbox::Outcome::Made);
+    NodeConnections admin;
+    QVERIFY2(admin.open(cluster.endpoint(), {}, &why), qPrintable(why));
+    QCOMPARE(int(admin.all().size()), cluster.size());
+    for (const auto& master : admin.all()) {
+        QVERIFY(!master->command({"ACL", "GETUSER", sandbox.userName()}).isNil());
+        RedisConnection asUser;
+        QVERIFY2(asUser.open(sandbox.asUser(master->endpoint())), qPrintable(asUser.lastError().message));
+        // The slot map, as the lanes read it to follow the key.
+        QVERIFY(!asUser.command({"CLUSTER", "SLOTS"}).isError());
+    }
+    // On the key's own master the run's key is the user's, a foreign one in the same slot is not.
+    RedisConnection& owner = admin.forKey(key);
+    RedisConnection asUser;
+    QVERIFY(asUser.open(sandbox.asUser(owner.endpoint())));
+    const QByteArray foreignInSlot = "foreign:{" + KeySlot::hashTag(key) + "}";
+    QVERIFY(!asUser.command({"SET", key, "1"}).isError());
+    QCOMPARE(asUser.command({"SET", foreignInSlot, "1"}).errorCode(), QByteArray("NOPERM"));
+    QCOMPARE(owner.command({"EXISTS", foreignInSlot}).toInteger(), 0);
+    owner.command({"DEL", key});
+
+    QVERIFY(sandbox.drop(&why));
+    for (const auto& master : admin.all())
+        QVERIFY(master->command({"ACL", "GETUSER", sandbox.userName()}).isNil());
 }
 
 void TestScriptSandbox::cleanupTestCase()
