@@ -39,9 +39,9 @@ written; see --reuse-key; or --script reached for a key outside the run's, which
 refused: script_sandbox.refused_keys names it; or no sandbox could be made for --script,
 see --trust-script), 5 the run ended but keys it made (or its temporary ACL user) could
 not be deleted (stderr and keys_left name them, their TTL and the redis-cli DEL that
-removes them), 130 stopped by
-Ctrl+C or SIGTERM before the end. On 3, 4, 5 and 130 the summary of what was answered is
-printed all the same.)";
+removes them), 130 stopped by Ctrl+C or SIGTERM (at any moment: before the first request
+nothing is sent). On 3, 4, 5 and 130 the summary of what was answered is printed all the
+same.)";
 
 struct RunOptions
 {
