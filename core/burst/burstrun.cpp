@@ -242,24 +242,11 @@ bool BurstRun::enterSandbox()
 {
     if (m_plan.limiter->isBuiltin())
         return true;
-    if (m_options.ownServer) {
-        m_sandboxing.mode = ScriptSandboxing::Mode::OwnServer;
-        return true;
-    }
     QString why;
-    const ScriptSandbox::Outcome outcome
-        = m_sandbox.make(m_endpoint, m_options, ScriptSandbox::patternsOfKey(m_key), &why);
-    switch (outcome) {
+    switch (m_sandbox.enter(m_endpoint, m_options, ScriptSandbox::patternsOfKey(m_key), &m_sandboxing, &why)) {
     case ScriptSandbox::Outcome::Made:
-        m_sandboxing.mode = ScriptSandboxing::Mode::AclUser;
-        m_sandboxing.user = QString::fromLatin1(m_sandbox.userName());
         return true;
     case ScriptSandbox::Outcome::NotAllowed:
-        if (m_options.trustScripts) {
-            m_sandboxing.mode = ScriptSandboxing::Mode::Trusted;
-            m_sandboxing.why = why;
-            return true;
-        }
         fail(BurstFailure::Kind::Script,
              Text::tr("Your script was not run. On a server zsetlab did not start, a script of yours runs as a "
                       "temporary ACL user that may touch only the run's own keys, and %1. Connect as a user that may "
@@ -277,12 +264,7 @@ bool BurstRun::enterSandbox()
 
 void BurstRun::leaveSandbox()
 {
-    if (!m_sandbox.isMade())
-        return;
-    m_sandboxing.refusedKeys = m_sandbox.refusedKeys();
-    QString why;
-    if (!m_sandbox.drop(&why))
-        m_sandboxing.leftBehind = why;
+    m_sandbox.leave(&m_sandboxing);
     if (m_sandboxing.refusedKeys.isEmpty())
         return;
     QStringList keys;

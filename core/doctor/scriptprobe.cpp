@@ -228,52 +228,34 @@ ProbeReport ScriptProbe::runOnGiven(const RedisEndpoint& endpoint, const Connect
     const QByteArray runKey = ZsetKeys::freshRunKey();
     ScriptSandbox sandbox;
     ScriptSandboxing sandboxing;
-    if (options.ownServer) {
-        sandboxing.mode = ScriptSandboxing::Mode::OwnServer;
-    } else {
-        QString why;
-        switch (sandbox.make(endpoint, options, ScriptSandbox::patternsOfKey(runKey), &why)) {
-        case ScriptSandbox::Outcome::Made:
-            sandboxing.mode = ScriptSandboxing::Mode::AclUser;
-            sandboxing.user = QString::fromLatin1(sandbox.userName());
-            break;
-        case ScriptSandbox::Outcome::NotAllowed:
-            if (options.trustScripts) {
-                sandboxing.mode = ScriptSandboxing::Mode::Trusted;
-                sandboxing.why = why;
-                break;
-            }
-            {
-                ProbeReport privateOnly = trial;
-                privateOnly.foreignNote = why;
-                privateOnly.verdict.prepend(
-                    Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis %1), not on "
-                             "%2: there a script of yours runs as a temporary ACL user that may touch only the "
-                             "probe's keys, and %3. Connect as a user that may run ACL SETUSER, or give "
-                             "--trust-script to run it there with every right of the connection's user.")
-                        .arg(trial.serverVersion, endpoint.address(), why));
-                return privateOnly;
-            }
-        case ScriptSandbox::Outcome::Failed: {
-            ProbeReport failed;
-            failed.failure = ProbeReport::Failure::Connection;
-            failed.failureMessage
-                = Text::tr("zsetlab could not make the temporary ACL user the script runs as on %1: %2")
-                      .arg(endpoint.address(), why);
-            return failed;
-        }
-        }
+    QString why;
+    switch (sandbox.enter(endpoint, options, ScriptSandbox::patternsOfKey(runKey), &sandboxing, &why)) {
+    case ScriptSandbox::Outcome::Made:
+        break;
+    case ScriptSandbox::Outcome::NotAllowed: {
+        ProbeReport privateOnly = trial;
+        privateOnly.foreignNote = why;
+        privateOnly.verdict.prepend(
+            Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis %1), not on %2: there a "
+                     "script of yours runs as a temporary ACL user that may touch only the probe's keys, and %3. "
+                     "Connect as a user that may run ACL SETUSER, or give --trust-script to run it there with every "
+                     "right of the connection's user.")
+                .arg(trial.serverVersion, endpoint.address(), why));
+        return privateOnly;
+    }
+    case ScriptSandbox::Outcome::Failed: {
+        ProbeReport failed;
+        failed.failure = ProbeReport::Failure::Connection;
+        failed.failureMessage = Text::tr("zsetlab could not make the temporary ACL user the script runs as on %1: %2")
+                                    .arg(endpoint.address(), why);
+        return failed;
+    }
     }
     const RedisEndpoint target = sandbox.asUser(endpoint);
     ProbeReport report = runOn(target, options, Stage::Given, runKey, sandbox.isMade() ? &endpoint : nullptr);
     report.screened = true;
     report.screenVersion = trial.serverVersion;
-    if (sandbox.isMade()) {
-        sandboxing.refusedKeys = sandbox.refusedKeys();
-        QString why;
-        if (!sandbox.drop(&why))
-            sandboxing.leftBehind = why;
-    }
+    sandbox.leave(&sandboxing);
     report.sandbox = sandboxing;
     if (!sandboxing.refusedKeys.isEmpty()) {
         // Not the script's failure to run but the finding: it reached for keys not its own.

@@ -1,10 +1,10 @@
 #include "scriptsandbox.h"
 
-#include "clustermap.h"
 #include "keyslot.h"
 #include "nodeconnections.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QRandomGenerator>
 
 namespace {
@@ -140,44 +140,42 @@ RedisEndpoint ScriptSandbox::asUser(RedisEndpoint node) const
     return node;
 }
 
-QList<QByteArray> ScriptSandbox::refusedKeys() const
+namespace {
+// The keys an ACL LOG reply says were refused to `user`.
+void addRefusedKeys(const RedisReply& log, const QByteArray& user, QList<QByteArray>* keys)
 {
-    QList<QByteArray> keys;
-    for (const RedisEndpoint& node : m_nodes) {
-        RedisConnection connection;
-        if (!connection.open(node, m_options))
-            continue;
-        const RedisReply log = connection.command({"ACL", "LOG", "128"});
-        for (const RedisReply& entry : log.elements()) {
-            // A flat list of field, value pairs: reason, context, object, username, ...
-            QByteArray reason;
-            QByteArray object;
-            QByteArray user;
-            const auto& fields = entry.elements();
-            for (size_t i = 0; i + 1 < fields.size(); i += 2) {
-                const QByteArray& name = fields[i].bytes();
-                if (name == "reason")
-                    reason = fields[i + 1].bytes();
-                else if (name == "object")
-                    object = fields[i + 1].bytes();
-                else if (name == "username")
-                    user = fields[i + 1].bytes();
-            }
-            if (user == m_user && reason == "key" && !keys.contains(object))
-                keys << object;
+    for (const RedisReply& entry : log.elements()) {
+        // A flat list of field, value pairs: reason, context, object, username, ...
+        QByteArray reason;
+        QByteArray object;
+        QByteArray name;
+        const auto& fields = entry.elements();
+        for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+            const QByteArray& field = fields[i].bytes();
+            if (field == "reason")
+                reason = fields[i + 1].bytes();
+            else if (field == "object")
+                object = fields[i + 1].bytes();
+            else if (field == "username")
+                name = fields[i + 1].bytes();
         }
+        if (name == user && reason == "key" && !keys->contains(object))
+            *keys << object;
     }
-    return keys;
 }
+} // namespace
 
-bool ScriptSandbox::drop(QString* why)
+bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys)
 {
     QStringList failed;
     for (const RedisEndpoint& node : m_nodes) {
         RedisConnection connection;
         RedisReply reply;
-        if (connection.open(node, m_options))
+        if (connection.open(node, m_options)) {
+            if (refusedKeys)
+                addRefusedKeys(connection.command({"ACL", "LOG", "128"}), m_user, refusedKeys);
             reply = connection.command({"ACL", "DELUSER", m_user});
+        }
         if (!connection.isOpen() || reply.isError())
             failed << Text::tr("%1 (%2)").arg(node.address(),
                                               connection.isOpen() ? reply.text() : connection.lastError().message);
@@ -188,4 +186,91 @@ bool ScriptSandbox::drop(QString* why)
                    .arg(QString::fromLatin1(m_user), failed.join(QStringLiteral(", ")));
     m_nodes.clear();
     return failed.isEmpty();
+}
+
+ScriptSandbox::Outcome ScriptSandbox::enter(const RedisEndpoint& endpoint, const ConnectOptions& options,
+                                            const QList<QByteArray>& keyPatterns, ScriptSandboxing* how, QString* why)
+{
+    *how = {};
+    if (options.ownServer) {
+        how->mode = ScriptSandboxing::Mode::OwnServer;
+        return Outcome::Made;
+    }
+    const Outcome outcome = make(endpoint, options, keyPatterns, why);
+    if (outcome == Outcome::Made) {
+        how->mode = ScriptSandboxing::Mode::AclUser;
+        how->user = QString::fromLatin1(m_user);
+    } else if (outcome == Outcome::NotAllowed && options.trustScripts) {
+        how->mode = ScriptSandboxing::Mode::Trusted;
+        how->why = *why;
+        return Outcome::Made;
+    }
+    return outcome;
+}
+
+void ScriptSandbox::leave(ScriptSandboxing* how)
+{
+    if (!isMade())
+        return;
+    QString why;
+    if (!drop(&why, &how->refusedKeys))
+        how->leftBehind = why;
+}
+
+QJsonObject ScriptSandboxing::toJson() const
+{
+    QJsonObject json;
+    switch (mode) {
+    case Mode::None:
+        return json;
+    case Mode::OwnServer:
+        json[QStringLiteral("mode")] = QStringLiteral("own-server");
+        break;
+    case Mode::AclUser:
+        json[QStringLiteral("mode")] = QStringLiteral("acl-user");
+        json[QStringLiteral("user")] = user;
+        break;
+    case Mode::Trusted:
+        json[QStringLiteral("mode")] = QStringLiteral("trusted");
+        json[QStringLiteral("why")] = why;
+        break;
+    }
+    QJsonArray refused;
+    for (const QByteArray& key : refusedKeys)
+        refused.append(QString::fromUtf8(key));
+    json[QStringLiteral("refused_keys")] = refused;
+    if (!leftBehind.isEmpty())
+        json[QStringLiteral("left_behind")] = leftBehind;
+    return json;
+}
+
+QString ScriptSandboxing::toText() const
+{
+    QStringList lines;
+    switch (mode) {
+    case Mode::None:
+        return QString();
+    case Mode::OwnServer:
+        lines << QStringLiteral("  script        ran on a server zsetlab started for this");
+        break;
+    case Mode::AclUser:
+        lines << QStringLiteral(
+                     "  script        ran as the temporary ACL user %1, which may touch only this run's keys")
+                     .arg(user);
+        break;
+    case Mode::Trusted:
+        lines << QStringLiteral("  script        ran WITHOUT a sandbox (--trust-script): %1").arg(why);
+        break;
+    }
+    if (!refusedKeys.isEmpty()) {
+        QStringList keys;
+        for (const QByteArray& key : refusedKeys.mid(0, 10))
+            keys << QString::fromUtf8(key);
+        lines << QStringLiteral("  refused       Redis refused the script %1 (outside the run's keys); nothing there "
+                                "was changed")
+                     .arg(keys.join(QStringLiteral(", ")));
+    }
+    if (!leftBehind.isEmpty())
+        lines << QStringLiteral("  left behind   %1").arg(leftBehind);
+    return lines.join(QLatin1Char('\n'));
 }

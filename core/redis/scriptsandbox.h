@@ -6,10 +6,30 @@
 #include "redisconnection.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
 #include <vector>
+
+// How a user's script ran on the server (ScriptSandbox); mode None for zsetlab's own limiters.
+struct ScriptSandboxing
+{
+    enum class Mode {
+        None, // a built-in limiter
+        OwnServer, // a server zsetlab started: the script ran as it is
+        AclUser, // as a temporary ACL user that may touch only the run's keys
+        Trusted, // no sandbox could be made, and the user said to run it anyway (--trust-script)
+    };
+    Mode mode = Mode::None;
+    QString user; // AclUser: its name
+    QString why; // Trusted: why no sandbox could be made
+    QList<QByteArray> refusedKeys; // keys outside the run's that Redis refused the script
+    QString leftBehind; // the user could not be deleted: where, and how to delete it
+
+    QJsonObject toJson() const;
+    QString toText() const; // one line or two for the run's report; empty for None
+};
 
 // A trial run on a private server shows what a script did there, not what it will do later
 // (a script may behave until some time has passed). So on a server zsetlab did not start, a
@@ -42,19 +62,23 @@ public:
     // wrong unless Made.
     Outcome make(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
                  QString* why);
+    // What a user's script needs before it runs on `endpoint`: nothing on a server zsetlab started
+    // (options.ownServer), else the user made by make(), else the user's consent
+    // (options.trustScripts). Made when the script may run, with *how saying which; otherwise *why.
+    Outcome enter(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
+                  ScriptSandboxing* how, QString* why);
+    // After the run: the keys Redis refused the user (its ACL LOG) and the user deleted, into *how.
+    void leave(ScriptSandboxing* how);
     bool isMade() const { return !m_nodes.empty(); }
     const QByteArray& userName() const { return m_user; }
 
     // `node` (the server or one of its nodes) as the sandbox's user.
     RedisEndpoint asUser(RedisEndpoint node) const;
 
-    // The keys Redis refused to the sandbox's user so far, from the ACL LOG of every node
-    // (empty when none, or when the log cannot be read).
-    QList<QByteArray> refusedKeys() const;
-
     // Deletes the user from every node; false with *why for the nodes where that failed. Called
-    // again (or by the destructor) it does nothing.
-    bool drop(QString* why = nullptr);
+    // again (or by the destructor) it does nothing. With `refusedKeys`, first reads the keys
+    // Redis refused the user from each node's ACL LOG (none when the log cannot be read).
+    bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr);
 
     // The patterns for the keys of a run whose key is `key`: the key itself and its companions
     // (KEY:suffix; with a hash tag at the end, also the other keys in that tag, as users' keys).

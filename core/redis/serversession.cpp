@@ -23,12 +23,17 @@ void ServerSession::setState(State state)
     emit stateChanged(state);
 }
 
+ConnectOptions ServerSession::options() const
+{
+    ConnectOptions options = m_request.options;
+    options.ownServer = m_private && m_origin == RedisServerChoice::Origin::Private;
+    return options;
+}
+
 void ServerSession::connectTo(const RedisServerChoice::Request& request)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     m_request = request;
-    m_options = request.options;
-    m_options.ownServer = false;
     m_lastError.clear();
     m_health.stop();
     m_private.reset();
@@ -94,8 +99,6 @@ void ServerSession::onProbed(quint64 attempt, bool ok, const RedisEndpoint& endp
         m_endpoint = endpoint;
         m_server = info;
         m_origin = origin;
-        m_options = m_request.options;
-        m_options.ownServer = origin == RedisServerChoice::Origin::Private;
         m_clusterMasters = clusterMasters;
         setState(State::Connected);
         m_health.start();

@@ -38,7 +38,7 @@ public:
     // A cluster's masters (host:port), when the server is a cluster node; else empty.
     const QStringList& clusterMasters() const { return m_clusterMasters; }
     // The request's, with ownServer set while the server is the session's private one.
-    const ConnectOptions& options() const { return m_options; }
+    ConnectOptions options() const;
     RedisServerChoice::Origin origin() const { return m_origin; }
     const RedisServerChoice::Request& request() const { return m_request; }
     // "Redis 7.0.15 · private server · unix:///tmp/…/redis.sock"
@@ -69,7 +69,6 @@ private:
     void setState(State state);
 
     RedisServerChoice::Request m_request;
-    ConnectOptions m_options;
     RedisEndpoint m_endpoint;
     ServerInfo m_server;
     QStringList m_clusterMasters; // host:port of each master when the server is a cluster node

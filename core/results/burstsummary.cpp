@@ -256,64 +256,6 @@ QString BurstSummary::toText() const
     return lines.join(QLatin1Char('\n'));
 }
 
-QJsonObject ScriptSandboxing::toJson() const
-{
-    QJsonObject json;
-    switch (mode) {
-    case Mode::None:
-        return json;
-    case Mode::OwnServer:
-        json[QStringLiteral("mode")] = QStringLiteral("own-server");
-        break;
-    case Mode::AclUser:
-        json[QStringLiteral("mode")] = QStringLiteral("acl-user");
-        json[QStringLiteral("user")] = user;
-        break;
-    case Mode::Trusted:
-        json[QStringLiteral("mode")] = QStringLiteral("trusted");
-        json[QStringLiteral("why")] = why;
-        break;
-    }
-    QJsonArray refused;
-    for (const QByteArray& key : refusedKeys)
-        refused.append(QString::fromUtf8(key));
-    json[QStringLiteral("refused_keys")] = refused;
-    if (!leftBehind.isEmpty())
-        json[QStringLiteral("left_behind")] = leftBehind;
-    return json;
-}
-
-QString ScriptSandboxing::toText() const
-{
-    QStringList lines;
-    switch (mode) {
-    case Mode::None:
-        return QString();
-    case Mode::OwnServer:
-        lines << QStringLiteral("  script        ran on a server zsetlab started for this");
-        break;
-    case Mode::AclUser:
-        lines << QStringLiteral(
-                     "  script        ran as the temporary ACL user %1, which may touch only this run's keys")
-                     .arg(user);
-        break;
-    case Mode::Trusted:
-        lines << QStringLiteral("  script        ran WITHOUT a sandbox (--trust-script): %1").arg(why);
-        break;
-    }
-    if (!refusedKeys.isEmpty()) {
-        QStringList keys;
-        for (const QByteArray& key : refusedKeys.mid(0, 10))
-            keys << QString::fromUtf8(key);
-        lines << QStringLiteral("  refused       Redis refused the script %1 (outside the run's keys); nothing there "
-                                "was changed")
-                     .arg(keys.join(QStringLiteral(", ")));
-    }
-    if (!leftBehind.isEmpty())
-        lines << QStringLiteral("  left behind   %1").arg(leftBehind);
-    return lines.join(QLatin1Char('\n'));
-}
-
 QString BurstSummary::keysLeftText() const
 {
     if (keysLeft.isEmpty())

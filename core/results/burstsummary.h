@@ -2,6 +2,8 @@
 
 // BurstSummary: the totals of one burst, and BurstFailure, why it ended early.
 
+#include "scriptsandbox.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QMetaType>
@@ -49,25 +51,6 @@ struct LeftKey
     QString why; // what the server said
     qint64 ttlMs = -1; // the TTL it was left with; -1: none, or unknown
     QString node; // host:port or socket of the server that holds it
-};
-
-// How a user's script ran on the server (ScriptSandbox); mode None for zsetlab's own limiters.
-struct ScriptSandboxing
-{
-    enum class Mode {
-        None, // a built-in limiter
-        OwnServer, // a server zsetlab started: the script ran as it is
-        AclUser, // as a temporary ACL user that may touch only the run's keys
-        Trusted, // no sandbox could be made, and the user said to run it anyway (--trust-script)
-    };
-    Mode mode = Mode::None;
-    QString user; // AclUser: its name
-    QString why; // Trusted: why no sandbox could be made
-    QList<QByteArray> refusedKeys; // keys outside the run's that Redis refused the script
-    QString leftBehind; // the user could not be deleted: where, and how to delete it
-
-    QJsonObject toJson() const;
-    QString toText() const; // one line or two for the run's report; empty for None
 };
 
 struct BurstSummary

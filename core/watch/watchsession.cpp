@@ -76,13 +76,9 @@ public:
         const RedisReply echoed = next();
         const RedisReply count = next();
         const RedisReply range = next();
-        if (echoed.isConnectionLost() || count.isConnectionLost()) {
+        if (selected.isConnectionLost() || echoed.isConnectionLost() || count.isConnectionLost()
+            || range.isConnectionLost()) {
             m_failed = true; // a reply left half read: the connection is of no further use
-            m_connection.close();
-            return false;
-        }
-        if (selected.isConnectionLost() || range.isConnectionLost()) {
-            m_failed = true;
             m_connection.close();
             return false;
         }

@@ -49,6 +49,27 @@ constexpr long maxChildRssKiB = 1024 * 1024;
 constexpr long maxChildRssKiB = 200 * 1024;
 #endif
 
+// A server that takes a burst as far as its script: INFO, a key that is free, then these answers
+// to SCRIPT LOAD and to every EVALSHA.
+FakeRedis::Answerer limiterServer(const QByteArray& scriptLoad, const QByteArray& evalsha)
+{
+    return [scriptLoad, evalsha](const QList<QByteArray>& command) {
+        const QByteArray name = command.value(0).toUpper();
+        FakeRedis::Answer answer;
+        if (name == "INFO")
+            answer.bytes = FakeRedis::infoServer();
+        else if (name == "TYPE")
+            answer.bytes = "+none\r\n";
+        else if (name == "SCRIPT")
+            answer.bytes = scriptLoad;
+        else if (name == "EVALSHA")
+            answer.bytes = evalsha;
+        else
+            answer.bytes = "+OK\r\n";
+        return answer;
+    };
+}
+
 QByteArray hugeError()
 {
     return "-ERR \x1b[2J\x1b[31mred alert\x07 " + QByteArray(1024 * 1024, 'x') + "\r\n";
@@ -96,21 +117,7 @@ void TestHostileServer::handshakeEndsWithinTheDeadline()
 // ends with a connection failure that says why.
 void TestHostileServer::hugeArrayMidBurstFailsTheRun()
 {
-    FakeRedis fake([](const QList<QByteArray>& command) {
-        const QByteArray name = command.value(0).toUpper();
-        FakeRedis::Answer answer;
-        if (name == "INFO")
-            answer.bytes = FakeRedis::infoServer();
-        else if (name == "TYPE")
-            answer.bytes = "+none\r\n";
-        else if (name == "SCRIPT")
-            answer.bytes = "$40\r\n" + QByteArray(40, 'a') + "\r\n";
-        else if (name == "EVALSHA")
-            answer.bytes = "*2147483647\r\n";
-        else
-            answer.bytes = "+OK\r\n";
-        return answer;
-    });
+    FakeRedis fake(limiterServer("$40\r\n" + QByteArray(40, 'a') + "\r\n", "*2147483647\r\n"));
     QVERIFY(fake.isListening());
     BurstPlan plan;
     plan.limiter = LimiterCatalog::builtin("now");
@@ -133,19 +140,7 @@ void TestHostileServer::hugeArrayMidBurstFailsTheRun()
 // "does not compile": say what the server said.
 void TestHostileServer::refusedScriptLoadIsTheServersAnswer()
 {
-    FakeRedis fake([](const QList<QByteArray>& command) {
-        const QByteArray name = command.value(0).toUpper();
-        FakeRedis::Answer answer;
-        if (name == "INFO")
-            answer.bytes = FakeRedis::infoServer();
-        else if (name == "TYPE")
-            answer.bytes = "+none\r\n";
-        else if (name == "SCRIPT")
-            answer.bytes = "-ERR unknown command 'SCRIPT', with args beginning with: 'LOAD'\r\n";
-        else
-            answer.bytes = "+OK\r\n";
-        return answer;
-    });
+    FakeRedis fake(limiterServer("-ERR unknown command 'SCRIPT', with args beginning with: 'LOAD'\r\n", "+OK\r\n"));
     QVERIFY(fake.isListening());
     BurstPlan plan;
     plan.limiter = LimiterCatalog::builtin("now");
