@@ -52,7 +52,7 @@ ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
         const QString value = printableText(line.mid(colon + 1), 64);
         if (name == "redis_version")
             info.version = value;
-        else if (name == "redis_mode")
+        else if (name == "redis_mode" || name == "server_mode") // Valkey writes server_mode
             info.mode = value;
         else if (name == "os")
             info.os = value;

@@ -41,6 +41,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void readsServerInfo();
+    void readsValkeysServerMode();
     void reportsNothingListening();
     void reportsMissingSocket();
     void timesOutOnASilentServer();
@@ -81,6 +82,17 @@ void TestRedisConnection::readsServerInfo()
     QCOMPARE(connection.server().mode, QStringLiteral("standalone"));
     QCOMPARE(connection.server().processId, TestRedis::server().serverPid());
     QCOMPARE(connection.command({"PING"}).text(), QStringLiteral("PONG"));
+}
+
+// Valkey 8.1.1's INFO server (FACTS.md) says server_mode where Redis says redis_mode: a Valkey
+// cluster was taken for a single server, and a sandbox was made on one master of three.
+void TestRedisConnection::readsValkeysServerMode()
+{
+    const ServerInfo valkey = ServerInfo::parse("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\n"
+                                                "valkey_version:8.1.1\r\nserver_mode:cluster\r\nos:Linux\r\n");
+    QCOMPARE(valkey.mode, QStringLiteral("cluster"));
+    const ServerInfo redis = ServerInfo::parse("# Server\r\nredis_version:7.0.15\r\nredis_mode:cluster\r\n");
+    QCOMPARE(redis.mode, QStringLiteral("cluster"));
 }
 
 void TestRedisConnection::reportsNothingListening()
