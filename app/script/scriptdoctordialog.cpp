@@ -323,10 +323,12 @@ QString ScriptDoctorDialog::reportHtml() const
     // The verdict's sentences are the probe's record, in the language of the moment it ran.
     if (m_report.failure != ProbeReport::Failure::None)
         return tr("<h3>The probe could not finish</h3><p>%1</p>").arg(m_report.failureMessage.toHtmlEscaped());
-    QString html = !m_report.countsRight ? tr("<h3>It counts wrong</h3>")
-        : !m_report.foreign.isEmpty()    ? tr("<h3>It touches keys it was not given</h3>")
-        : m_report.ttlProblem            ? tr("<h3>It counts right, but its expiry is wrong</h3>")
-                                         : tr("<h3>It counts right</h3>");
+    // Keys not its own come first: the probe stops there (on the given server Redis refused them),
+    // so its counts are those of the calls before.
+    QString html = !m_report.foreign.isEmpty() ? tr("<h3>It touches keys it was not given</h3>")
+        : !m_report.countsRight                ? tr("<h3>It counts wrong</h3>")
+        : m_report.ttlProblem                  ? tr("<h3>It counts right, but its expiry is wrong</h3>")
+                                               : tr("<h3>It counts right</h3>");
     html += QStringLiteral("<ul>");
     for (const QString& sentence : m_report.verdict)
         html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");

@@ -1,5 +1,4 @@
 #include "burstpanel.h"
-#include "sourcetree.h"
 #include "codeeditor.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
@@ -8,11 +7,13 @@
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
+#include "sourcetree.h"
 #include "testredis.h"
 
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTextBrowser>
 #include <QtTest>
 
 class TestScriptDoctorDialog : public QObject
@@ -26,6 +27,7 @@ private slots:
     void readsABuiltinWithTheKeysZsetlabPasses();
     void probesTheNowScriptLive();
     void firesTheUsersScriptInItsOwnStyle();
+    void keyRefusedOnTheServerHeadsTheReport();
 
 private:
     void connectWindow();
@@ -170,6 +172,39 @@ void TestScriptDoctorDialog::firesTheUsersScriptInItsOwnStyle()
     QCOMPARE(summary.admitted, 100);
     QCOMPARE(summary.admittedOverLimit, 95);
     QCOMPARE(summary.finalCount, 1);
+}
+
+// A script that behaves on the private trial (sorted sets as listpacks) and writes a foreign key
+// where they are skiplists: on the connected server its sandbox's user is refused that key, and
+// the report leads with it, not with counts the probe never finished.
+void TestScriptDoctorDialog::keyRefusedOnTheServerHeadsTheReport()
+{
+    connectWindow();
+    RedisConnection admin;
+    QVERIFY(TestRedis::connect(admin));
+    const QByteArray setting = admin.command({"CONFIG", "GET", "zset-max-listpack-entries"}).elements().at(1).bytes();
+    QVERIFY(!admin.command({"CONFIG", "SET", "zset-max-listpack-entries", "0"}).isError());
+    QVERIFY(!admin.command({"SET", "foreign:doctor-dialog", "theirs"}).isError());
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->setSource(QStringLiteral("bomb.lua"),
+                      "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\n"
+                      "if redis.call('OBJECT', 'ENCODING', KEYS[1]) == 'skiplist' then\n"
+                      "  redis.call('SET', 'foreign:doctor-dialog', 'overwritten')\n"
+                      "end\n"
+                      "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+                      "return redis.call('ZCARD', KEYS[1])\n");
+    QSignalSpy finished(doctor, &ScriptDoctorDialog::probeFinished);
+    doctor->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    admin.command({"CONFIG", "SET", "zset-max-listpack-entries", setting});
+    QCOMPARE(admin.command({"GET", "foreign:doctor-dialog"}).bytes(), QByteArray("theirs"));
+    admin.command({"DEL", "foreign:doctor-dialog"});
+    QCOMPARE(doctor->probeReport().sandbox.refusedKeys, QList<QByteArray> {"foreign:doctor-dialog"});
+    const auto* details = doctor->findChild<QTextBrowser*>();
+    QVERIFY(details);
+    QVERIFY2(details->toHtml().contains(QLatin1String("It touches keys it was not given")),
+             qPrintable(details->toPlainText()));
+    QVERIFY2(details->toPlainText().contains(QLatin1String("Redis refused it")), qPrintable(details->toPlainText()));
 }
 
 QTEST_MAIN(TestScriptDoctorDialog)
