@@ -64,8 +64,8 @@ DebuggerView::DebuggerView(ServerSession* session, QWidget* parent)
     m_start = new QPushButton(this);
     m_step = new QPushButton(this);
     m_continue = new QPushButton(this);
+    m_continue->setObjectName(QStringLiteral("ContinueButton"));
     m_stop = new QPushButton(this);
-    m_step->setShortcut(QKeySequence(Qt::Key_F10));
     buttons->addWidget(m_start);
     buttons->addWidget(m_step);
     buttons->addWidget(m_continue);
@@ -112,6 +112,7 @@ void DebuggerView::retranslate()
     m_zset->setHeaderLabels({tr("member"), tr("score")});
     m_start->setText(tr("Start"));
     m_step->setText(tr("Step (F10)"));
+    m_step->setShortcut(QKeySequence(Qt::Key_F10)); // after the text: setText() sets the mnemonic
     m_continue->setText(tr("Continue to the End"));
     m_stop->setText(tr("Stop"));
     m_request->setText(m_what.isEmpty() ? QString() : tr("<b>Request:</b> %1").arg(m_what.toHtmlEscaped()));
@@ -191,6 +192,8 @@ void DebuggerView::showStep(const DebugStep& step)
     if (step.line > 0) {
         m_editor->markLines({step.line}, currentLine);
         m_editor->goToLine(step.line);
+    } else if (step.ended) {
+        m_editor->markLines({}, currentLine); // the script ran to its end: no line is current
     }
     if (!step.ended)
         m_status->setText(tr("Stopped at line %1. ZSET: %Ln member(s). %2", nullptr, int(step.zsetSize))

@@ -3,6 +3,7 @@
 #include "clustermap.h"
 #include "zsetkeys.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <algorithm>
@@ -23,6 +24,9 @@ constexpr std::chrono::milliseconds defaultBusyThreshold {5000};
 constexpr std::chrono::milliseconds thresholdMargin {5000};
 constexpr std::chrono::milliseconds abortTimeout {1000};
 constexpr int ldbMaxLength = 64 * 1024;
+// "Continue to the end" steps through at most this much, listing every call, then continues.
+constexpr int maxListedSteps = 10000;
+constexpr std::chrono::milliseconds listedStepsBudget {3000};
 
 void addZsetPairs(const QList<QByteArray>& items, DebugStep* step)
 {
@@ -135,6 +139,32 @@ struct ScriptDebugger::Worker
         if (!connection.isOpen())
             return Outcome::failure(tr("The debugging session is no longer open."));
         return afterCommand(connection.command({command}));
+    }
+
+    // "Continue" as steps: LDB logs a redis.call only while stepping, so a plain "continue" would
+    // leave the calls after it (EXPIRE, the last ZCARD) out of the list. Bounded: a script that
+    // loops on past the budget is continued, unlisted, and LDB stops it at the busy threshold.
+    Outcome runToEnd()
+    {
+        if (!connection.isOpen())
+            return Outcome::failure(tr("The debugging session is no longer open."));
+        QList<DebugCall> calls;
+        QElapsedTimer spent;
+        spent.start();
+        for (int i = 0; i < maxListedSteps && spent.elapsed() < listedStepsBudget.count(); ++i) {
+            const RedisReply reply = connection.command({"step"});
+            if (reply.type() != RedisReply::Type::Array)
+                return afterCommand(reply);
+            DebugStep step = LdbTranscript::toStep(LdbTranscript::parse(reply));
+            calls << step.calls;
+            if (step.ended) {
+                step.calls = calls;
+                return finish(step);
+            }
+        }
+        Outcome outcome = afterCommand(connection.command({"continue"}));
+        outcome.step.calls = calls + outcome.step.calls;
+        return outcome;
     }
 
     Outcome afterCommand(const RedisReply& reply)
@@ -395,7 +425,7 @@ void ScriptDebugger::step()
 
 void ScriptDebugger::continueToEnd()
 {
-    send(QByteArrayLiteral("continue"));
+    send(QByteArray());
 }
 
 void ScriptDebugger::stop()
@@ -412,7 +442,9 @@ void ScriptDebugger::send(const QByteArray& command)
     m_idle.stop();
     auto worker = m_worker;
     const quint64 session = m_session;
-    m_thread.post([this, worker, session, command] { deliver(session, worker->run(command)); });
+    m_thread.post([this, worker, session, command] {
+        deliver(session, command.isEmpty() ? worker->runToEnd() : worker->run(command));
+    });
 }
 
 void ScriptDebugger::endSession(const QString& reason)

@@ -53,7 +53,8 @@ public:
     bool start(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, Mode mode = Mode::Forked);
     // Runs the current line and stops at the next one (LDB "step").
     void step();
-    // Runs to the end, or to a redis.breakpoint() in the script (LDB "continue").
+    // Runs to the end and lists every call on the way: LDB logs calls only while it steps, so this
+    // steps (a few thousand steps at most, then LDB "continue"; a redis.breakpoint() does not stop it).
     void continueToEnd();
     // Ends the session (LDB "abort"). In Sync mode the writes made so far stay: Redis has no rollback.
     void stop();
@@ -79,6 +80,7 @@ signals:
 private:
     struct Worker; // one session's connection, used on the task thread only
     struct Outcome; // what a job on the task thread came to
+    // An LDB command on the task thread; empty: run to the end (runToEnd).
     void send(const QByteArray& command);
     void endSession(const QString& reason);
     void deliver(quint64 session, const Outcome& outcome);

@@ -1,4 +1,5 @@
 #include "burstpanel.h"
+#include "codeeditor.h"
 #include "debuggerview.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
@@ -6,6 +7,7 @@
 #include "serversession.h"
 #include "testredis.h"
 
+#include <QPushButton>
 #include <QRadioButton>
 #include <QtTest>
 
@@ -16,6 +18,7 @@ private slots:
     void stepsTheNextRequestToItsZadd_data();
     void stepsTheNextRequestToItsZadd();
     void beforeAnyBurstAFixedKeyIsLeftAlone();
+    void f10StepsAndTheEndListsEveryCall();
 };
 
 void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
@@ -107,6 +110,43 @@ void TestDebuggerView::beforeAnyBurstAFixedKeyIsLeftAlone()
     QCOMPARE(redis.command({"PTTL", "zsetlab:debug"}).toInteger(), -1LL);
     QCOMPARE(redis.command({"PTTL", "zsetlab:debug:seq"}).toInteger(), -1LL);
     redis.command(RedisArgs {"DEL"} + fixedKeys);
+}
+
+// Issue #30: F10 ("Step (F10)") did nothing, and after "Continue to the End" the EXPIRE of line 30
+// was missing from the list while line 30 stayed marked.
+void TestDebuggerView::f10StepsAndTheEndListsEveryCall()
+{
+    MainWindow window;
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    window.planModel()->edit(
+        [](ExperimentPlan& experiment) { experiment.burst.limiter = LimiterCatalog::builtin("now"); });
+    DebuggerView* view = window.stepNextRequest();
+    QVERIFY(QTest::qWaitForWindowActive(view));
+    QSignalSpy shown(view, &DebuggerView::stepShown);
+    QSignalSpy finished(view->debugger(), &ScriptDebugger::finished);
+    view->start();
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+    const int firstLine = view->lastStep().line;
+    QTest::keyClick(view, Qt::Key_F10);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 10000);
+    QVERIFY2(view->lastStep().line > firstLine, qPrintable(QString::number(view->lastStep().line)));
+    QVERIFY(!view->transcript().contains(QLatin1String("EXPIRE")));
+
+    view->findChild<QPushButton*>(QStringLiteral("ContinueButton"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    // Every call of the script, in its order, the last one included.
+    QStringList commands;
+    for (const QString& line : view->transcript().split(QLatin1Char('\n')))
+        commands << line.section(QLatin1Char(' '), 0, 0);
+    commands.removeDuplicates();
+    QCOMPARE(commands,
+             (QStringList {QStringLiteral("ZREMRANGEBYSCORE"), QStringLiteral("ZADD"), QStringLiteral("ZCARD"),
+                           QStringLiteral("EXPIRE")}));
+    QVERIFY(view->findChild<CodeEditor*>()->extraSelections().isEmpty());
 }
 
 QTEST_MAIN(TestDebuggerView)
