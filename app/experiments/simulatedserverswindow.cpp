@@ -1,7 +1,6 @@
 #include "simulatedserverswindow.h"
 
 #include "burstfields.h"
-#include "timelineview.h"
 #include "clientprofile.h"
 #include "clienttally.h"
 #include "clienttallymodel.h"
@@ -10,6 +9,7 @@
 #include "pictureexport.h"
 #include "scenario.h"
 #include "serversession.h"
+#include "timelineview.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -39,7 +39,8 @@ QStringList laneNames(const BurstPlan& plan)
 {
     QStringList names;
     for (int c = 0; c < plan.clients.size(); ++c)
-        names << SimulatedServersWindow::tr("server %1").arg(c + 1) + QLatin1Char('\n') + clientProfileToString(plan.clients[c]);
+        names << SimulatedServersWindow::tr("server %1").arg(c + 1) + QLatin1Char('\n')
+                + clientProfileToString(plan.clients[c]);
     return names;
 }
 } // namespace
@@ -62,6 +63,7 @@ SimulatedServersWindow::SimulatedServersWindow(ServerSession* session, QWidget* 
     m_lanes->setPlaceholder([] { return tr("Fire the servers to see one lane per app server."); });
     m_table = new QTableView(split);
     m_table->setModel(m_model);
+    m_table->setTabKeyNavigation(false); // one Tab stop: the arrows move between cells
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();

@@ -3,8 +3,12 @@
 #include "lesson.h"
 #include "numberspanel.h"
 #include "runview.h"
+#include "wheelguard.h"
+#include "wholetextcombobox.h"
 #include "zsetpanel.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -13,6 +17,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTextBrowser>
@@ -58,9 +63,10 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     m_guessNumber->setRange(-1, 1000000000);
     m_guessNumber->setGroupSeparatorShown(true);
     m_guessNumber->setValue(-1);
-    m_guessChoice = new QComboBox(m_question);
-    m_guessChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_guessChoice = new WholeTextComboBox(m_question); // "about 17 minutes", never "about 17 minute:"
     m_guessLabel->setBuddy(m_guessNumber);
+    WheelGuard::protect(m_guessNumber);
+    WheelGuard::protect(m_guessChoice);
     auto* guessRow = new QHBoxLayout;
     guessRow->addWidget(m_guessLabel);
     guessRow->addWidget(m_guessNumber);
@@ -95,9 +101,77 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     connect(m_back, &QPushButton::clicked, m_lesson, &Lesson::back);
     connect(m_next, &QPushButton::clicked, m_lesson, &Lesson::next);
     connect(m_action, &QPushButton::clicked, m_lesson, &Lesson::runAction);
+    createKeys();
     connect(m_lesson, &Lesson::changed, this, &LessonPanel::showStep);
     connect(m_lesson, &Lesson::actionFinished, this, &LessonPanel::showResult);
     retranslate();
+}
+
+void LessonPanel::createKeys()
+{
+    // A presenter's clicker sends PageDown / PageUp (some "." and "B"): Next and Back wherever the
+    // focus is, while the lesson is in front. The arrows too, once the focus is in the lesson.
+    // Enter does the step.
+    setFocusPolicy(Qt::ClickFocus); // holds the focus while the step's button is disabled
+    auto windowKeys = [this](QList<QKeySequence> keys, auto slot) {
+        auto* action = new QAction(this);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        m_keys << action;
+    };
+    windowKeys({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Period)}, &LessonPanel::goNext);
+    windowKeys({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_B)}, &LessonPanel::goBack);
+    windowKeys({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}, &LessonPanel::doStep);
+    auto* right = new QShortcut(QKeySequence(Qt::Key_Right), this, this, &LessonPanel::goNext);
+    auto* left = new QShortcut(QKeySequence(Qt::Key_Left), this, this, &LessonPanel::goBack);
+    right->setContext(Qt::WidgetWithChildrenShortcut);
+    left->setContext(Qt::WidgetWithChildrenShortcut);
+}
+
+void LessonPanel::setInFront(bool inFront)
+{
+    // Behind another panel's tab, the keys are that panel's again (PageDown scrolls a table).
+    for (QAction* action : std::as_const(m_keys))
+        action->setEnabled(inFront);
+}
+
+void LessonPanel::goNext()
+{
+    if (!m_next->isEnabled())
+        return;
+    m_lesson->next();
+    keepFocusInLesson();
+}
+
+void LessonPanel::goBack()
+{
+    if (!m_back->isEnabled())
+        return;
+    m_lesson->back();
+    keepFocusInLesson();
+}
+
+void LessonPanel::doStep()
+{
+    if (m_action->isHidden() || !m_action->isEnabled())
+        return;
+    keepFocusInLesson();
+    m_lesson->runAction();
+}
+
+void LessonPanel::keepFocusInLesson()
+{
+    // Keys pressed from elsewhere (a chart clicked before) bring the focus to the lesson, where
+    // Enter, Space and the arrows go on; a focus already in the lesson stays where it is.
+    QWidget* focus = QApplication::focusWidget();
+    if (focus == this || isAncestorOf(focus))
+        return;
+    if (m_action->isVisible() && m_action->isEnabled())
+        m_action->setFocus(Qt::ShortcutFocusReason);
+    else
+        m_next->setFocus(Qt::ShortcutFocusReason);
 }
 
 void LessonPanel::changeEvent(QEvent* event)
@@ -154,6 +228,8 @@ void LessonPanel::showQuestion()
         const QSignalBlocker blocker(m_guessNumber);
         m_guessNumber->setValue(int(std::min<qint64>(guess, m_guessNumber->maximum())));
         m_guessLabel->setBuddy(m_guessNumber);
+        WheelGuard::protect(m_guessNumber);
+        WheelGuard::protect(m_guessChoice);
     }
 }
 
@@ -165,8 +241,22 @@ void LessonPanel::showStep()
     m_title->setText(m_lesson->stepTitle());
     m_body->setHtml(m_lesson->stepBody());
     m_action->setText(m_lesson->actionLabel());
+    if (!m_lesson->hasAction() && m_action->hasFocus())
+        m_next->setFocus(Qt::OtherFocusReason); // not wherever Qt would send it (Back)
     m_action->setVisible(m_lesson->hasAction());
-    m_action->setEnabled(!m_lesson->isRunning());
+    // While the step runs its button is disabled: the focus waits on the panel, not on Back (a
+    // second Space would go back a step), and returns to the button after.
+    const bool running = m_lesson->isRunning();
+    if (running && m_action->hasFocus()) {
+        m_actionHadFocus = true;
+        setFocus(Qt::OtherFocusReason);
+    }
+    m_action->setEnabled(!running);
+    if (!running && m_actionHadFocus) {
+        m_actionHadFocus = false;
+        if (hasFocus() && m_action->isVisible())
+            m_action->setFocus(Qt::OtherFocusReason);
+    }
     showQuestion();
     const QString result = m_lesson->resultText(); // made in the language of the moment
     QString shown = result.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(result.toHtmlEscaped());
@@ -179,17 +269,19 @@ void LessonPanel::showStep()
     m_next->setEnabled(step + 1 < count);
     if (m_lesson->resultText().isEmpty())
         m_showResult = false;
+    // The part that shows the result stays marked until the step changes (none before it ran).
+    if (m_views.spotlight)
+        m_views.spotlight(spotlightTarget());
 }
 
 QWidget* LessonPanel::spotlightTarget() const
 {
     switch (m_lesson->spotlight()) {
-    case Lesson::Spotlight::Run:
-        return m_views.left;
-    case Lesson::Spotlight::Numbers:
-        return m_views.left ? m_views.left->numbers() : nullptr;
+    case Lesson::Spotlight::Run: // one run shows alone in the runs' place
     case Lesson::Spotlight::Runs:
         return m_views.runs;
+    case Lesson::Spotlight::Numbers:
+        return m_views.left ? m_views.left->numbers() : nullptr;
     case Lesson::Spotlight::Zset:
         return m_views.zset;
     case Lesson::Spotlight::None:
@@ -202,8 +294,6 @@ void LessonPanel::showResult()
 {
     if (!m_lesson->pointedMember().isEmpty() && m_views.zset)
         m_views.zset->selectMember(m_lesson->pointedMember());
-    if (QWidget* target = spotlightTarget(); target && m_views.spotlight)
-        m_views.spotlight(target);
     // In a panel that scrolls (a low screen, large text) the result may lie below the fold: it
     // comes into view once laid out, and as it grows (bringResultIntoView).
     m_showResult = true;

@@ -7,6 +7,7 @@
 #include <functional>
 
 class Lesson;
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -22,7 +23,8 @@ struct LessonViews
     RunView* left = nullptr; // the first run's view
     QWidget* runs = nullptr; // both runs, in compare mode
     ZsetPanel* zset = nullptr;
-    std::function<void(QWidget*)> spotlight; // brings a widget into view and marks it
+    // Marks one of the parts above until the next call (nullptr: none) and brings it into view.
+    std::function<void(QWidget*)> spotlight;
 };
 
 // Shows a Lesson: the step's text, the class's guess, the action's button and its result, Back
@@ -35,6 +37,9 @@ public:
     LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent = nullptr);
 
     Lesson* lesson() const { return m_lesson; }
+    // The window's keys for the lesson (PageDown, PageUp, ".", "B", Enter) work while it is in
+    // front; behind another panel's tab they are that panel's.
+    void setInFront(bool inFront);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -50,9 +55,16 @@ private:
     // Scrolls the panel's scroll area (if any) to the result.
     void bringResultIntoView();
     QWidget* spotlightTarget() const;
+    void createKeys();
+    void goNext();
+    void goBack();
+    void doStep();
+    void keepFocusInLesson();
 
     Lesson* m_lesson;
     LessonViews m_views;
+    QList<QAction*> m_keys;
+    bool m_actionHadFocus = false;
     bool m_showResult = false; // a run just finished: its result is kept in view
     QLabel* m_counter = nullptr;
     QLabel* m_title = nullptr;

@@ -44,6 +44,7 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_view = new QTableView(this);
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setTabKeyNavigation(false); // one Tab stop: the arrows move between cells
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);

@@ -2,6 +2,7 @@
 
 #include "runview.h"
 #include "serversession.h"
+#include "timelineview.h"
 #include "watchkeymodel.h"
 
 #include <QEvent>
@@ -96,6 +97,7 @@ WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
     m_table->setObjectName(QStringLiteral("WatchKeys"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setTabKeyNavigation(false); // one Tab stop: the arrows move between cells
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     // The table fits the side dock: the figures take their width (header or number, whichever is
@@ -380,7 +382,8 @@ void WatchPanel::showKey(int db, const QByteArray& key)
                   .arg(m_keptPerKeyLimit)
                   .arg(m_keptInAllLimit)
             : tr("Watched: %1").arg(QString::fromUtf8(key)));
-    m_stage.timeline->start(0, 0);
+    m_stage.timeline->start(0, -1); // the app's limit: unknown
+    m_stage.timeline->timeline()->setServerClock(true);
     whole.records.clear(); // the last snapshot's, which are kept too
     whole.records.reserve(kept.count);
     for (const QVector<WatchRecord>& part : kept.parts)

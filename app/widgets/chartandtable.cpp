@@ -24,6 +24,7 @@ QTableView* arrange(QMainWindow* window, QWidget* controls, QWidget* chart, QAbs
     table->setModel(model);
     table->setAlternatingRowColors(true);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setTabKeyNavigation(false); // one Tab stop: the arrows move between cells
     table->setWordWrap(false);
     table->verticalHeader()->hide();
     split->addWidget(chart);

@@ -1,19 +1,27 @@
 #include "lesson.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"
+#include "numberspanel.h"
 #include "planmodel.h"
 #include "runview.h"
 #include "scriptview.h"
 #include "serversession.h"
+#include "spotlight.h"
 #include "testredis.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
+#include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTextEdit>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <cmath>
@@ -31,6 +39,9 @@ private slots:
     void guessFirstSetsTheClassAgainstRedis();
     void resultComesIntoView();
     void priceOfTheFixIsMeasuredOnRedis();
+    void theWholeLessonByClickerKeys();
+    void keysFollowTheFocus();
+    void oneFramePointsAtEachResult();
 
 private:
     void runStep(int step);
@@ -364,6 +375,169 @@ void TestLesson::priceOfTheFixIsMeasuredOnRedis()
     QVERIFY2(std::abs(double(bytes) - log.memoryBytesPerKey) < 0.2 * double(bytes),
              qPrintable(QStringLiteral("here %1, the lesson %2").arg(bytes).arg(log.memoryBytesPerKey)));
     m_window->planModel()->setPlan(before);
+}
+
+// Issue #30: a presenter's clicker sends PageDown (Next) and, on some models, "." and "B"; Enter
+// does the step. The whole lesson goes through with those keys alone, each step's action run, its
+// result read from Redis, and the focus never left on Back (a second key would go back a step).
+void TestLesson::theWholeLessonByClickerKeys()
+{
+    m_lesson->setAsksFirst(true);
+    m_window->showLesson();
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_lesson->goToStep(0);
+    m_window->zsetPanel()->view()->setFocus(); // the focus elsewhere, as after a click on the table
+    auto* back = m_panel->findChildren<QPushButton*>().at(1);
+    for (int step = 0; step < m_lesson->stepCount(); ++step) {
+        QCOMPARE(m_lesson->currentStep(), step);
+        if (m_lesson->hasAction()) {
+            QSignalSpy finished(m_lesson, &Lesson::actionFinished);
+            QVERIFY2(QApplication::focusWidget(), qPrintable(QStringLiteral("step %1: no focus").arg(step + 1)));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+            const QString focused = QString::fromLatin1(QApplication::focusWidget()->metaObject()->className());
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                finished.count() == 1,
+                qPrintable(QStringLiteral("step %1: Enter in %2 did not do the step").arg(step + 1).arg(focused)),
+                60000);
+            QVERIFY2(!m_lesson->resultText().isEmpty(), qPrintable(QString::number(step)));
+            // Step 1 opens the script in a window of its own: the teacher closes it.
+            if (auto* scripts = m_window->findChild<ScriptView*>(); scripts && scripts->isVisible()) {
+                scripts->close();
+                m_window->activateWindow();
+                QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+            }
+            QVERIFY(QApplication::focusWidget() != back);
+            QVERIFY2(QApplication::focusWidget() == m_panel || m_panel->isAncestorOf(QApplication::focusWidget()),
+                     QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
+        }
+        if (step + 1 < m_lesson->stepCount())
+            QTest::keyClick(QApplication::focusWidget(), step % 2 ? Qt::Key_PageDown : Qt::Key_Period);
+    }
+    QCOMPARE(m_lesson->currentStep(), m_lesson->stepCount() - 1);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown); // the last step stays
+    QCOMPARE(m_lesson->currentStep(), m_lesson->stepCount() - 1);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp);
+    QCOMPARE(m_lesson->currentStep(), m_lesson->stepCount() - 2);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_B);
+    QCOMPARE(m_lesson->currentStep(), m_lesson->stepCount() - 3);
+}
+
+// The keys are the lesson's only while it is in front; the arrows only once the focus is in it;
+// Tab leaves the ZSET table in one press; the wheel does not change a guess it passes over.
+void TestLesson::keysFollowTheFocus()
+{
+    m_window->showLesson();
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_lesson->goToStep(3);
+    m_panel->findChildren<QPushButton*>().last()->setFocus(); // Next
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+    QCOMPARE(m_lesson->currentStep(), 4);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
+    QCOMPARE(m_lesson->currentStep(), 3);
+
+    // Behind the Burst tab, PageDown is not the lesson's.
+    m_window->findChild<QDockWidget*>(QStringLiteral("BurstDock"))->raise();
+    QTRY_VERIFY(m_panel->visibleRegion().isEmpty());
+    QTest::keyClick(m_window.get(), Qt::Key_PageDown);
+    QCOMPARE(m_lesson->currentStep(), 3);
+    m_window->showLesson();
+    QTRY_VERIFY(!m_panel->visibleRegion().isEmpty());
+    QTest::keyClick(m_window.get(), Qt::Key_PageDown);
+    QCOMPARE(m_lesson->currentStep(), 4);
+
+    // One Tab stop for the ZSET table: the next Tab is out of it.
+    QTableView* table = m_window->zsetPanel()->view();
+    table->setFocus(Qt::TabFocusReason);
+    QVERIFY(table->hasFocus());
+    QTest::keyClick(table, Qt::Key_Tab);
+    QVERIFY2(QApplication::focusWidget() != table,
+             QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
+
+    // The wheel over the class's guess, without the focus: the guess stays.
+    m_lesson->goToStep(1);
+    auto* guess = m_panel->findChild<QSpinBox*>();
+    QVERIFY(guess && guess->isVisible());
+    guess->setValue(5);
+    m_panel->findChildren<QPushButton*>().last()->setFocus();
+    QWheelEvent wheel(QPointF(5, 5), guess->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(guess, &wheel);
+    QCOMPARE(guess->value(), 5);
+    QCOMPARE(m_lesson->guess(), 5);
+    guess->setFocus();
+    QWheelEvent focused(QPointF(5, 5), guess->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(guess, &focused);
+    QCOMPARE(guess->value(), 4); // with the focus, the wheel is the field's
+    guess->setValue(-1);
+}
+
+// Issue #30: the "look here" frames piled up over text. One frame, around the part that shows the
+// step's result, inside that part's own margin (no text of the part or a neighbour under it),
+// brought into view, kept until the step changes, and gone with it.
+void TestLesson::oneFramePointsAtEachResult()
+{
+    m_window->showLesson();
+    Spotlight* spotlight = m_window->spotlight();
+    auto visibleFrames = [this] {
+        int shown = 0;
+        for (QWidget* frame : m_window->findChildren<QWidget*>(QStringLiteral("SpotlightFrame")))
+            shown += frame->isVisible() ? 1 : 0;
+        return shown;
+    };
+    for (int step = 0; step < m_lesson->stepCount(); ++step) {
+        m_lesson->goToStep(step);
+        QCOMPARE(spotlight->lit(), nullptr);
+        QCOMPARE(visibleFrames(), 0);
+        if (!m_lesson->hasAction())
+            continue;
+        runStep(step);
+        if (m_lesson->spotlight() == Lesson::Spotlight::None) {
+            QCOMPARE(visibleFrames(), 0);
+            continue;
+        }
+        QWidget* part = spotlight->lit();
+        QVERIFY2(part, qPrintable(QString::number(step + 1)));
+        QCOMPARE(visibleFrames(), 1);
+        QTRY_VERIFY2(!part->visibleRegion().isEmpty(),
+                     qPrintable(QStringLiteral("step %1: the part is hidden").arg(step + 1)));
+        if (m_lesson->spotlight() == Lesson::Spotlight::Zset)
+            QCOMPARE(part, static_cast<QWidget*>(m_window->zsetPanel()));
+        if (m_lesson->spotlight() == Lesson::Spotlight::Numbers)
+            QCOMPARE(part, static_cast<QWidget*>(m_window->runView(LimiterExperiment::Left)->numbers()));
+        // The frame lies in the part's margin: the part's children keep inside its contents.
+        const QRect frame = spotlight->frameRect();
+        QVERIFY(part->rect().contains(frame));
+        QVERIFY2(!part->contentsRect().contains(frame.topLeft()), "the frame is drawn over the contents");
+        for (QWidget* child : part->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+            if (!child->isVisible() || child->objectName() == QLatin1String("SpotlightFrame"))
+                continue;
+            QVERIFY2(part->contentsRect().contains(child->geometry()),
+                     qPrintable(QStringLiteral("step %1: %2 reaches into the frame's margin")
+                                    .arg(step + 1)
+                                    .arg(QString::fromLatin1(child->metaObject()->className()))));
+        }
+        // No text of another part under it.
+        const QRect area(part->mapTo(m_window.get(), QPoint(0, 0)), part->size());
+        for (QWidget* widget : m_window->findChildren<QWidget*>()) {
+            const bool text = qobject_cast<QLabel*>(widget) || qobject_cast<QAbstractButton*>(widget)
+                || qobject_cast<QAbstractItemView*>(widget) || qobject_cast<QTextEdit*>(widget);
+            if (!text || !widget->isVisible() || widget->visibleRegion().isEmpty() || part->isAncestorOf(widget)
+                || widget->isAncestorOf(part) || widget->window() != m_window.get())
+                continue;
+            const QRect where(widget->mapTo(m_window.get(), QPoint(0, 0)), widget->size());
+            QVERIFY2(!where.intersects(area),
+                     qPrintable(
+                         QStringLiteral("step %1: the frame covers %2 \"%3\"")
+                             .arg(step + 1)
+                             .arg(QString::fromLatin1(widget->metaObject()->className()))
+                             .arg(qobject_cast<QLabel*>(widget) ? qobject_cast<QLabel*>(widget)->text() : QString())));
+        }
+    }
+    m_lesson->goToStep(0);
+    QCOMPARE(visibleFrames(), 0);
 }
 
 QTEST_MAIN(TestLesson)
