@@ -7,13 +7,14 @@
 #include "burstpanel.h"
 #include "connectdialog.h"
 #include "debuggerview.h"
+#include "docktitlebar.h"
 #include "elidinglabel.h"
 #include "exportactions.h"
 #include "firecontrol.h"
 #include "language.h"
 #include "lesson.h"
 #include "lessonpanel.h"
-#include "palette.h"
+#include "numberspanel.h"
 #include "planmodel.h"
 #include "presentation.h"
 #include "runview.h"
@@ -23,6 +24,7 @@
 #include "scriptview.h"
 #include "serverbar.h"
 #include "serversession.h"
+#include "spotlight.h"
 #include "sweepwindow.h"
 #include "timelineview.h"
 #include "verticalscrollarea.h"
@@ -112,9 +114,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_planModel, &PlanModel::changed, this, [this] { showCompareMode(m_planModel->plan().compare); });
     connect(m_serverBar, &ServerBar::connectRequested, this, &MainWindow::showConnectDialog);
     connect(m_session, &ServerSession::connected, this, &MainWindow::onServerConnected);
-    connect(m_session, &ServerSession::stateChanged, this, [this] {
-        m_serverStatus->setFullText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
-    });
+    connect(m_session, &ServerSession::stateChanged, this, &MainWindow::showServerStatus);
     connect(m_session, &ServerSession::failed, this, [this](const QString& message) { showStatus(message, 10000); });
     connect(m_session, &ServerSession::privateServerReplaced, this, [this] {
         // Said whether or not the burst noticed: a replacement can be quicker than its next look.
@@ -179,7 +179,11 @@ void MainWindow::createDocks()
     views.left = m_left;
     views.runs = m_runs;
     views.zset = m_zsetPanel;
-    views.spotlight = [this](QWidget* widget) { spotlight(widget); };
+    m_spotlight = new Spotlight(this);
+    for (QWidget* part :
+         {static_cast<QWidget*>(m_runs), static_cast<QWidget*>(m_left->numbers()), static_cast<QWidget*>(m_zsetPanel)})
+        m_spotlight->reserve(part);
+    views.spotlight = [this](QWidget* part) { pointAt(part); };
     m_lessonPanel = new LessonPanel(m_lesson, views, this);
     auto* lessonDock = new QDockWidget(this);
     m_texts.add([lessonDock] { lessonDock->setWindowTitle(tr("Lesson")); });
@@ -187,6 +191,11 @@ void MainWindow::createDocks()
     lessonDock->setWidget(new VerticalScrollArea(m_lessonPanel, lessonDock));
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
     tabifyDockWidget(burstDock, lessonDock);
+    m_lessonDock = lessonDock;
+    m_lessonPanel->setInFront(false);
+    // The clicker's keys stay the lesson's while a result it pointed at covers it (a low screen).
+    connect(lessonDock, &QDockWidget::visibilityChanged, this,
+            [this](bool visible) { m_lessonPanel->setInFront(visible || m_lessonCovered); });
 
     WatchPanel::Stage watch;
     watch.session = m_session;
@@ -201,7 +210,20 @@ void MainWindow::createDocks()
     tabifyDockWidget(lessonDock, watchDock);
     burstDock->raise();
     m_screenFit = new ScreenFit(this, zsetDock, lessonDock);
-    m_presentation->setFitCheck([this] { return m_screenFit->fit(); });
+    m_screenFit->setMainArea([this] {
+        qint64 area = 0;
+        for (const RunView* run : {m_left, m_right})
+            if (run->timeline()->isVisible())
+                area += qint64(run->timeline()->width()) * run->timeline()->height();
+        return area;
+    });
+    for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock})
+        DockTitleBar::install(dock);
+    m_presentation->setFitCheck([this] {
+        const bool fits = m_screenFit->fit();
+        keepTimelineLargest();
+        return fits;
+    });
     connect(m_presentation, &Presentation::zoomLimited, this,
             [this] { showStatus(tr("The text is as large as this screen allows."), 5000); });
 }
@@ -268,9 +290,8 @@ void MainWindow::showWatch()
 
 void MainWindow::showLesson()
 {
-    auto* dock = findChild<QDockWidget*>(QStringLiteral("LessonDock"));
-    dock->show();
-    dock->raise();
+    m_lessonDock->show();
+    m_lessonDock->raise();
 }
 
 void MainWindow::createMenus()
@@ -364,7 +385,7 @@ void MainWindow::createLanguageMenu(QMenu* view)
         action->setChecked(code == Language::current());
         action->setData(code);
         group->addAction(action);
-        connect(action, &QAction::triggered, this, [code] { Language::set(code); });
+        connect(action, &QAction::triggered, this, [code] { Language::choose(code); });
     }
 }
 
@@ -385,6 +406,7 @@ void MainWindow::changeEvent(QEvent* event)
     QMainWindow::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
         m_texts.retranslate();
+        showServerStatus(); // "private server" and the like, in the new language
         m_exportActions->retranslate();
         m_scenarioActions->retranslate();
         updateRunTitles();
@@ -404,8 +426,21 @@ void MainWindow::fitScreen()
         m_presentation->zoomOut();
         limited = true;
     }
+    keepTimelineLargest();
     if (limited)
         showStatus(tr("The text is as large as this screen allows."), 5000);
+}
+
+void MainWindow::keepTimelineLargest()
+{
+    // Larger than the side panel in front: the counts chart goes into a tab beside it if need be.
+    qint64 largestPanel = 0;
+    for (const QDockWidget* dock : findChildren<QDockWidget*>())
+        if (dock->isVisible() && !dock->isFloating() && !dock->visibleRegion().isEmpty())
+            largestPanel = std::max(largestPanel, qint64(dock->width()) * dock->height());
+    const int runs = m_right->isVisible() ? 2 : 1;
+    for (RunView* run : {m_left, m_right})
+        run->setTimelineAtLeast(largestPanel / runs);
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
@@ -433,6 +468,11 @@ void MainWindow::onServerConnected()
     showStatus(tr("Connected: %1").arg(m_session->description()), 5000);
 }
 
+void MainWindow::showServerStatus()
+{
+    m_serverStatus->setFullText(m_session->isUsable() ? m_session->description() : m_serverBar->statusText());
+}
+
 void MainWindow::showStatus(const QString& message, int timeoutMs)
 {
     statusBar()->showMessage(message, timeoutMs);
@@ -446,6 +486,9 @@ void MainWindow::showCompareMode(bool on)
     if (on && !wasVisible)
         m_runs->setSizes({1000, 1000});
     updateRunTitles();
+    // Two runs side by side may push the ZSET panel into the tabs; one alone gives it its place back.
+    if (on != wasVisible)
+        QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }
 
 void MainWindow::updateRunTitles()
@@ -519,23 +562,33 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
 
 void MainWindow::onAllFinished()
 {
-    const BurstSummary summary = m_experiment
-                                     ->engine(m_experiment->hasRun(LimiterExperiment::Right) ? LimiterExperiment::Right
-                                                                                             : LimiterExperiment::Left)
-                                     .summary();
     m_zsetRefresh->stop();
     m_zsetPanel->refresh();
     m_burstPanel->setRunning(false);
     m_fire->setEnabled(true);
     m_stop->setEnabled(m_watchPanel->isWatching());
-    const QString figures = summary.addedKnown()
-        ? tr("%L1 sent, %L2 stored, %L3 lost.").arg(summary.sent).arg(summary.stored).arg(summary.lost)
-        : tr("%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.", nullptr,
-             int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
-              .arg(summary.sent);
-    showStatus(summary.failure.isFailure() ? summary.failure.message
-                   : summary.stopped       ? tr("Stopped: %1").arg(figures)
-                                           : tr("Done: %1").arg(figures),
+    auto figuresOf = [](const BurstSummary& summary) {
+        return summary.addedKnown()
+            ? tr("%L1 sent, %L2 stored, %L3 lost").arg(summary.sent).arg(summary.stored).arg(summary.lost)
+            : tr("%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET", nullptr,
+                 int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
+                  .arg(summary.sent);
+    };
+    // In compare mode both sides, each named: the fix's figures alone would hide the loss.
+    const BurstSummary& left = m_experiment->engine(LimiterExperiment::Left).summary();
+    QString figures = figuresOf(left);
+    bool stopped = left.stopped;
+    BurstFailure failure = left.failure;
+    if (m_experiment->hasRun(LimiterExperiment::Right)) {
+        const BurstSummary& right = m_experiment->engine(LimiterExperiment::Right).summary();
+        figures = tr("%1: %2 · %3: %4").arg(m_left->title(), figures, m_right->title(), figuresOf(right));
+        stopped = stopped || right.stopped;
+        if (!failure.isFailure())
+            failure = right.failure;
+    }
+    showStatus(failure.isFailure() ? failure.message
+                   : stopped       ? tr("Stopped: %1.").arg(figures)
+                                   : tr("Done: %1.").arg(figures),
                15000);
 }
 
@@ -577,6 +630,8 @@ ScriptDoctorDialog* MainWindow::scriptDoctor()
 
 void MainWindow::showScriptDoctor()
 {
+    if (!scriptDoctor()->isVisible())
+        ScreenFit::placeOnScreen(scriptDoctor(), this);
     scriptDoctor()->show();
     scriptDoctor()->raise();
 }
@@ -586,6 +641,8 @@ void MainWindow::showScriptView(const QString& limiterId)
     if (!m_scriptView)
         m_scriptView = new ScriptView(this);
     m_scriptView->showLimiter(limiterId);
+    if (!m_scriptView->isVisible())
+        ScreenFit::placeOnScreen(m_scriptView, this);
     m_scriptView->show();
     m_scriptView->raise();
 }
@@ -618,22 +675,32 @@ DebuggerView* MainWindow::stepNextRequest()
                                tr("%1 on %2, now = %3 (the last request's millisecond)")
                                    .arg(plan.script().name(), QString::fromUtf8(values.key))
                                    .arg(now));
+    if (!m_debuggerView->isVisible())
+        ScreenFit::placeOnScreen(m_debuggerView, this);
     m_debuggerView->show();
     m_debuggerView->raise();
     return m_debuggerView;
 }
 
-void MainWindow::spotlight(QWidget* widget)
+void MainWindow::pointAt(QWidget* part)
 {
-    // A frame over the widget for two seconds: "look here", readable on a projector.
-    auto* frame = new QFrame(this);
-    frame->setAttribute(Qt::WA_TransparentForMouseEvents);
-    frame->setStyleSheet(QStringLiteral("border: 4px solid %1; border-radius: 6px; background: transparent;")
-                             .arg(Palette::attention.name()));
-    frame->setGeometry(QRect(widget->mapTo(this, QPoint(0, 0)), widget->size()).adjusted(-3, -3, 3, 3));
-    frame->show();
-    frame->raise();
-    QTimer::singleShot(2000, frame, &QObject::deleteLater);
+    // A part in the tabs of the lesson's place (a low screen) first gets its own place back if
+    // there is room now; if not, it is shown over the lesson until the step changes.
+    if (!m_lessonDock) { // the lesson panel shows its first step while the window is being made
+        m_spotlight->light(part);
+        return;
+    }
+    if (part && !m_lessonCovered)
+        fitScreen();
+    const bool lessonShown = !m_lessonDock->visibleRegion().isEmpty();
+    m_spotlight->light(part);
+    if (part && lessonShown && m_lessonDock->visibleRegion().isEmpty()) {
+        m_lessonCovered = true;
+        m_lessonPanel->setInFront(true);
+    } else if (!part && m_lessonCovered) {
+        m_lessonCovered = false;
+        showLesson();
+    }
 }
 
 void MainWindow::showConnectDialog()
@@ -684,6 +751,8 @@ void MainWindow::showManual()
         m_manual = new ManualDialog(this);
         m_manual->setObjectName(QStringLiteral("ManualDialog"));
     }
+    if (!m_manual->isVisible())
+        ScreenFit::placeOnScreen(m_manual, this);
     m_manual->show();
     m_manual->raise();
 }

@@ -12,6 +12,7 @@
 
 class BurstPanel;
 class DebuggerView;
+class QDockWidget;
 class ExportActions;
 class FireControl;
 class Lesson;
@@ -30,6 +31,7 @@ class ScreenFit;
 class ServerBar;
 class ElidingLabel;
 class ServerSession;
+class Spotlight;
 class WatchPanel;
 class ZsetPanel;
 
@@ -55,6 +57,8 @@ public:
     // Lua debugger; returns the view.
     DebuggerView* stepNextRequest();
     ScriptDoctorDialog* scriptDoctor();
+    // Opens the Script Doctor on the screen (Ctrl+D).
+    void showScriptDoctor();
 
     ServerSession* session() const { return m_session; }
     PlanModel* planModel() const { return m_planModel; }
@@ -67,6 +71,7 @@ public:
     Lesson* lesson() const { return m_lesson; }
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
     WatchPanel* watchPanel() const { return m_watchPanel; }
+    Spotlight* spotlight() const { return m_spotlight; }
     // Pictures of a given size (headless exports): the window is that size and arranges its docks
     // as a screen of that size would have them, whatever the screen.
     void setPictureSize(QSize size);
@@ -95,6 +100,8 @@ protected:
 private:
     // Arranges the docks for the screen, and steps the zoom down when even that does not fit.
     void fitScreen();
+    // The timeline is the window's largest view (RunView::setTimelineAtLeast).
+    void keepTimelineLargest();
     void createDocks();
     void createMenus();
     void createLanguageMenu(QMenu* view);
@@ -110,10 +117,11 @@ private:
     void onAllFinished();
     void showZsetOf(LimiterExperiment::Side side);
     void showScriptView(const QString& limiterId);
-    void spotlight(QWidget* widget);
     void showStatus(const QString& message, int timeoutMs = 8000);
+    void showServerStatus(); // the permanent label: which server, in the language of the moment
+    // Marks the part of the window that shows the lesson's result (nullptr: none).
+    void pointAt(QWidget* part);
     void showConnectDialog();
-    void showScriptDoctor();
     void showAbout();
     void showManual();
     void restoreSettings();
@@ -144,6 +152,9 @@ private:
     Presentation* m_presentation = nullptr;
     Lesson* m_lesson = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
+    Spotlight* m_spotlight = nullptr; // the lesson's "look here"
+    QDockWidget* m_lessonDock = nullptr;
+    bool m_lessonCovered = false; // the spotlight raised a dock over the lesson's tab
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
     DebuggerView* m_debuggerView = nullptr;

@@ -1,14 +1,15 @@
 #include "algorithmswindow.h"
 
+#include "algorithmschart.h"
 #include "algorithmsexport.h"
 #include "algorithmstablemodel.h"
 #include "chartandtable.h"
-#include "algorithmschart.h"
 #include "firecontrol.h"
 #include "limitercatalog.h"
 #include "pictureexport.h"
 #include "presentation.h"
 #include "scenario.h"
+#include "screenfit.h"
 #include "serversession.h"
 
 #include <QCheckBox>
@@ -91,6 +92,8 @@ AlgorithmsWindow* AlgorithmsWindow::showFor(QWidget* owner, ServerSession* sessi
     auto* window = owner->findChild<AlgorithmsWindow*>(QString(), Qt::FindDirectChildrenOnly);
     if (!window)
         window = new AlgorithmsWindow(session, owner);
+    if (!window->isVisible())
+        ScreenFit::placeOnScreen(window, owner);
     window->show();
     window->raise();
     window->activateWindow();

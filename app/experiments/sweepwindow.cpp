@@ -2,11 +2,12 @@
 
 #include "burstfields.h"
 #include "chartandtable.h"
-#include "sweepchart.h"
 #include "firecontrol.h"
 #include "pictureexport.h"
-#include "simulatedserverswindow.h"
+#include "screenfit.h"
 #include "serversession.h"
+#include "simulatedserverswindow.h"
+#include "sweepchart.h"
 #include "sweepexport.h"
 #include "sweeptablemodel.h"
 
@@ -70,6 +71,8 @@ SweepWindow* SweepWindow::showFor(QWidget* owner, ServerSession* session)
     auto* window = owner->findChild<SweepWindow*>(QString(), Qt::FindDirectChildrenOnly);
     if (!window)
         window = new SweepWindow(session, owner);
+    if (!window->isVisible())
+        ScreenFit::placeOnScreen(window, owner);
     window->show();
     window->raise();
     window->activateWindow();

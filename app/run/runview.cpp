@@ -1,8 +1,8 @@
 #include "runview.h"
 
 #include "countschart.h"
-#include "timelineview.h"
 #include "numberspanel.h"
+#include "timelineview.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -30,9 +30,10 @@ RunView::RunView(QWidget* parent)
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_counts);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({420, 340});
+    // The timeline is the main view: it gets the larger share.
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setSizes({480, 320});
     m_splitter->setChildrenCollapsible(false);
     m_chartTabs = new QTabBar(this);
     m_chartTabs->addTab(QString());
@@ -126,11 +127,24 @@ void RunView::arrangeCharts()
     // The room below the figures; the tab bar's own line counts as room when it is shown.
     const int spacing = layout()->spacing();
     const int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
-    const bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
+    bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
+    // Side by side with a tall side panel, the timeline alone in its tab may be the only way for
+    // it to be the largest view (it gets 3 of 5 parts of the room when the charts are stacked).
+    const qint64 stackedTimeline = qint64(width()) * room * 3 / 5;
+    if (m_timelineAtLeast > 0 && stackedTimeline < m_timelineAtLeast * (m_stacked ? 21 : 20) / 20)
+        stacked = true;
     if (stacked == m_stacked)
         return;
     m_stacked = stacked;
     showCharts();
+}
+
+void RunView::setTimelineAtLeast(qint64 area)
+{
+    if (area == m_timelineAtLeast)
+        return;
+    m_timelineAtLeast = area;
+    arrangeCharts();
 }
 
 void RunView::showCounts()
@@ -195,6 +209,7 @@ void RunView::start(int requests, qint64 limit, qint64 originMs, int users)
     m_latest = BurstSummary();
     showUserFigures();
     m_numbers->clear();
+    m_timeline->setServerClock(false); // a burst's own `now`; a watch says otherwise after this
     restartCharts();
     m_dirty = false;
     m_refresh.start();

@@ -47,6 +47,9 @@ public:
     NumbersPanel* numbers() const { return m_numbers; }
     int refreshes() const { return m_refreshes; }
     bool chartsShareAPlace() const { return m_stacked; }
+    // The charts share a place (tabs) also when, stacked, the timeline would get less than this
+    // many pixels: the window keeps the timeline its largest view. 0: only when too low.
+    void setTimelineAtLeast(qint64 area);
     // Brings the counts chart into view (its tab, when the charts share a place).
     void showCounts();
     // As low as the charts in tabs allow.
@@ -89,6 +92,7 @@ private:
     QSplitter* m_splitter = nullptr;
     QTabBar* m_chartTabs = nullptr;
     bool m_stacked = false;
+    qint64 m_timelineAtLeast = 0;
     QTimer m_refresh; // the chart and figures: 25 times a second, not per batch
     bool m_dirty = false;
     int m_refreshes = 0;

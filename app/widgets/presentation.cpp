@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QMainWindow>
+#include <QTimer>
 
 namespace {
 constexpr double minZoom = 0.6;
@@ -18,6 +19,62 @@ Presentation::Presentation(QMainWindow* window)
 {
     if (m_baseFontPointSize <= 0)
         m_baseFontPointSize = 10;
+    // The classes a platform theme may give a font (QApplicationPrivate's font hash), with the
+    // size each has at zoom 1.
+    const QFont base = QApplication::font();
+    for (const char* name : {"QDockWidgetTitle",
+                             "QMenu",
+                             "QMenuBar",
+                             "QMenuItem",
+                             "QMessageBox",
+                             "QLabel",
+                             "QTipLabel",
+                             "QStatusBar",
+                             "QMdiSubWindowTitleBar",
+                             "QPushButton",
+                             "QCheckBox",
+                             "QRadioButton",
+                             "QToolButton",
+                             "QAbstractItemView",
+                             "QListView",
+                             "QHeaderView",
+                             "QListBox",
+                             "QComboMenuItem",
+                             "QComboLineEdit",
+                             "QSmallFont",
+                             "QMiniFont",
+                             "QTabBar"}) {
+        const QFont own = QApplication::font(name);
+        if (own != base && own.pointSizeF() > 0)
+            m_classFonts.insert(QByteArray(name), own);
+    }
+}
+
+bool Presentation::isAsTheUserLaidItOut() const
+{
+    return !m_presenting && qFuzzyCompare(m_zoom, 1.0);
+}
+
+void Presentation::keepUsersLayout()
+{
+    // Larger text widens the docks and may move one into another's tabs: the arrangement the
+    // user had at normal size is kept, and comes back with it.
+    if (isAsTheUserLaidItOut())
+        m_usersLayout = m_window->saveState();
+}
+
+void Presentation::restoreUsersLayout()
+{
+    if (!isAsTheUserLaidItOut() || m_usersLayout.isEmpty())
+        return;
+    // Once the window has its normal size again (leaving full screen is a window system's event).
+    QTimer::singleShot(0, m_window, [this] {
+        if (!isAsTheUserLaidItOut())
+            return;
+        m_window->restoreState(m_usersLayout);
+        if (m_fits)
+            m_fits();
+    });
 }
 
 void Presentation::setZoom(double zoom)
@@ -25,6 +82,7 @@ void Presentation::setZoom(double zoom)
     zoom = std::clamp(zoom, minZoom, maxZoom);
     if (qFuzzyCompare(zoom, m_zoom))
         return;
+    keepUsersLayout();
     const double before = m_zoom;
     applyZoom(zoom);
     if (m_fits && !m_fits() && zoom > before) {
@@ -34,6 +92,7 @@ void Presentation::setZoom(double zoom)
         emit zoomLimited(before);
         return;
     }
+    restoreUsersLayout();
     emit zoomChanged(zoom);
 }
 
@@ -45,6 +104,13 @@ void Presentation::applyZoom(double zoom)
     QFont font = QApplication::font();
     font.setPointSizeF(m_baseFontPointSize * zoom);
     QApplication::setFont(font);
+    // The platform theme gives some classes fonts of their own (dock titles, menus, headers, the
+    // status bar): those keep their size against the one above unless scaled too.
+    for (auto it = m_classFonts.cbegin(); it != m_classFonts.cend(); ++it) {
+        QFont own = it.value();
+        own.setPointSizeF(it.value().pointSizeF() * zoom);
+        QApplication::setFont(own, it.key().constData());
+    }
 }
 
 void Presentation::zoomIn()
@@ -66,6 +132,7 @@ void Presentation::setPresenting(bool on)
 {
     if (on == m_presenting)
         return;
+    keepUsersLayout();
     m_presenting = on;
     if (on) {
         m_zoomBeforePresenting = m_zoom;
@@ -77,6 +144,7 @@ void Presentation::setPresenting(bool on)
     }
     if (m_fits)
         m_fits();
+    restoreUsersLayout();
     emit presentingChanged(on);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QFont>
+#include <QHash>
 #include <QObject>
 #include <QPalette>
 
@@ -9,6 +11,7 @@ class QMainWindow;
 
 // What a teacher needs on a projector: the whole UI zoomed (fonts of panels and charts alike),
 // full screen, and a high-contrast theme; otherwise light or dark as the system palette says.
+// Back at normal size (Ctrl+0, leaving presenter mode) the docks are as the user had them.
 class Presentation : public QObject
 {
     Q_OBJECT
@@ -43,6 +46,10 @@ signals:
 
 private:
     void applyZoom(double zoom);
+    // Normal size, not presenting: the layout is the user's own.
+    bool isAsTheUserLaidItOut() const;
+    void keepUsersLayout();
+    void restoreUsersLayout();
 
     QMainWindow* m_window;
     double m_baseFontPointSize = 0;
@@ -52,4 +59,6 @@ private:
     bool m_highContrast = false;
     QPalette m_systemPalette;
     std::function<bool()> m_fits;
+    QHash<QByteArray, QFont> m_classFonts; // fonts the platform theme gives some classes, at zoom 1
+    QByteArray m_usersLayout; // the docks as the user had them at normal size (saveState)
 };

@@ -3,6 +3,7 @@
 #include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QFontInfo>
 #include <QLayout>
 #include <QMainWindow>
 #include <QScreen>
@@ -88,16 +89,24 @@ bool ScreenFit::overflows() const
     return !within(m_window);
 }
 
+bool ScreenFit::isDockMoved() const
+{
+    // Read from the window, not remembered: a restored layout (QMainWindow::restoreState) may
+    // have put it back.
+    return m_window->tabifiedDockWidgets(m_movable).contains(m_tabWith);
+}
+
 bool ScreenFit::fit()
 {
-    if (m_moved && fits()) {
+    const bool movedForRoomHere = m_movedForRoomAt == m_window->size()
+        && qFuzzyCompare(m_movedForRoomAtText, QFontInfo(m_window->font()).pointSizeF());
+    if (isDockMoved() && !movedForRoomHere && fits()) {
         // Back in its place when the room allows it beside the others (as far as the minimum
         // sizes tell; should they be wrong, it goes back into the tabs at once).
         const int separator = m_window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, m_window);
         const int needed = m_window->minimumSizeHint().width() + m_movable->minimumSizeHint().width() + separator + 8;
         if (needed <= room().width()) {
             m_window->addDockWidget(Qt::RightDockWidgetArea, m_movable);
-            m_moved = false;
             if (!fits())
                 moveIntoTabs();
         }
@@ -106,12 +115,55 @@ bool ScreenFit::fit()
         moveIntoTabs();
     }
     bool fitting = fits();
-    if (!fitting && m_moved) { // the tabs may have kept a width from a larger text
+    if (!fitting && isDockMoved()) { // the tabs may have kept a width from a larger text
         narrowTabs();
         fitting = fits();
     }
     keepOnScreen();
+    if (fitting)
+        giveRoomToMainView();
     return fitting;
+}
+
+qint64 ScreenFit::largestPanelArea() const
+{
+    qint64 largest = 0;
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        if (dock->isVisible() && !dock->isFloating() && !dock->visibleRegion().isEmpty())
+            largest = std::max(largest, qint64(dock->width()) * dock->height());
+    return largest;
+}
+
+void ScreenFit::giveRoomToMainView()
+{
+    if (!m_mainArea)
+        return;
+    auto settle = [this] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        m_window->layout()->activate();
+    };
+    const auto& mainArea = m_mainArea;
+    if (mainArea() == 0 || mainArea() >= largestPanelArea())
+        return;
+    // The side panels as narrow as their contents allow, and no narrower than a fifth of the window.
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (!dock->isVisible() || dock->isFloating() || dock->visibleRegion().isEmpty()
+            || (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea))
+            continue;
+        docks << dock;
+        widths << std::max(dock->minimumSizeHint().width(), m_window->width() / 5);
+    }
+    m_window->resizeDocks(docks, widths, Qt::Horizontal);
+    settle();
+    if (mainArea() >= largestPanelArea() || isDockMoved() || !m_movable->isVisible() || m_movable->isFloating())
+        return;
+    moveIntoTabs();
+    settle();
+    m_movedForRoomAt = m_window->size();
+    m_movedForRoomAtText = QFontInfo(m_window->font()).pointSizeF();
 }
 
 void ScreenFit::moveIntoTabs()
@@ -123,7 +175,6 @@ void ScreenFit::moveIntoTabs()
             front = dock;
     m_window->tabifyDockWidget(m_tabWith, m_movable);
     front->raise();
-    m_moved = true;
     narrowTabs();
 }
 
@@ -175,4 +226,25 @@ void ScreenFit::keepOnScreen()
     placed.moveTop(
         std::clamp(placed.top(), available.top(), std::max(available.top(), available.bottom() - placed.height() + 1)));
     m_window->move(placed.topLeft());
+}
+
+void ScreenFit::placeOnScreen(QWidget* window, const QWidget* near)
+{
+    const QScreen* screen = near && near->screen() ? near->screen() : window->screen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    // The window manager's frame is not known before the first show: leave room for a title bar.
+    const QSize frame = window->isVisible() ? window->frameGeometry().size() - window->size() : QSize(8, 36);
+    const QSize room = available.size() - frame;
+    const QSize size = window->size().boundedTo(room).expandedTo(window->minimumSizeHint().boundedTo(room));
+    window->resize(size);
+    QRect placed(window->isVisible() ? window->frameGeometry().topLeft() : window->pos(), size + frame);
+    if (near && !window->isVisible())
+        placed.moveCenter(near->frameGeometry().center());
+    placed.moveLeft(std::clamp(placed.left(), available.left(),
+                               std::max(available.left(), available.right() - placed.width() + 1)));
+    placed.moveTop(
+        std::clamp(placed.top(), available.top(), std::max(available.top(), available.bottom() - placed.height() + 1)));
+    window->move(placed.topLeft());
 }

@@ -3,8 +3,11 @@
 #include <QObject>
 #include <QSize>
 
+#include <functional>
+
 class QDockWidget;
 class QMainWindow;
+class QWidget;
 
 // Keeps the main window on its screen as its text grows (zoom, presenter mode, a longer language):
 // when the docks and the central area no longer fit side by side, one dock moves into the tabs of
@@ -20,10 +23,17 @@ public:
     // even then the window's minimum size is larger than the screen.
     bool fit();
     bool fits() const;
-    bool isDockMoved() const { return m_moved; }
+    bool isDockMoved() const;
+    // The area of the view that gets the largest share of the window (the timelines): the side
+    // panels narrow to what they need and, if that is not enough, `movable` goes into the tabs.
+    void setMainArea(std::function<qint64()> area) { m_mainArea = std::move(area); }
     // For pictures of a given size, drawn without a screen: the window is that size, and the
     // docks are arranged as a screen of that size would have them. Empty: the window's screen.
     void setFixedRoom(QSize room) { m_fixedRoom = room; }
+
+    // A dialog or window about to show: no larger than the screen it opens on (that of `near`, else
+    // its own) and inside it, so that its buttons are never below the edge.
+    static void placeOnScreen(QWidget* window, const QWidget* near = nullptr);
 
 private:
     QSize room() const;
@@ -33,10 +43,17 @@ private:
     void keepOnScreen();
     void moveIntoTabs();
     void narrowTabs();
+    void giveRoomToMainView();
+    // The largest area of a side panel in view.
+    qint64 largestPanelArea() const;
 
     QMainWindow* m_window;
     QDockWidget* m_movable;
     QDockWidget* m_tabWith;
-    bool m_moved = false;
     QSize m_fixedRoom;
+    std::function<qint64()> m_mainArea;
+    // Where giveRoomToMainView() moved `movable` into the tabs (window size, text size): it stays
+    // there until either changes.
+    QSize m_movedForRoomAt;
+    double m_movedForRoomAtText = 0;
 };

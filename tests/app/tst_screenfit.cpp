@@ -5,7 +5,7 @@
 // and the ZSET table and the lesson heading grow with the text.
 #include "chartlabels.h"
 #include "countschart.h"
-#include "timelineview.h"
+#include "debuggerview.h"
 #include "language.h"
 #include "lessonpanel.h"
 #include "limitercatalog.h"
@@ -15,8 +15,10 @@
 #include "planmodel.h"
 #include "presentation.h"
 #include "runview.h"
+#include "scriptdoctordialog.h"
 #include "serversession.h"
 #include "testredis.h"
+#include "timelineview.h"
 #include "zsetpanel.h"
 
 #include <QAbstractButton>
@@ -66,11 +68,14 @@ private slots:
     void fitsTheScreen_data();
     void fitsTheScreen();
     void chartsShareAPlaceWhenLow();
+    void dialogsOpenOnTheScreen();
+    void leavingPresenterModeRestoresTheLayout();
 
 private:
     QStringList problems() const;
     void settle() const;
     std::unique_ptr<MainWindow> m_window;
+    int m_zoomSteps = 0;
 };
 
 void TestScreenFit::initTestCase()
@@ -138,6 +143,7 @@ void TestScreenFit::fitsTheScreen()
     }
     for (int i = 0; i < zoomSteps; ++i)
         presentation->zoomIn();
+    m_zoomSteps = zoomSteps;
     // The lesson in front, as a class sees it (it shares its place with the Burst panel).
     m_window->showLesson();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -192,6 +198,91 @@ void TestScreenFit::chartsShareAPlaceWhenLow()
     view.resize(900, both * 2);
     QTRY_VERIFY(!view.chartsShareAPlace());
     QVERIFY(view.timeline()->isVisible() && view.counts()->isVisible() && !tabs->isVisible());
+}
+
+// Issue #30: the Script Doctor opened 1100x760 on a 720-px screen, its buttons below the edge.
+// Every dialog and window the main window opens fits the screen, its buttons on it.
+void TestScreenFit::dialogsOpenOnTheScreen()
+{
+    if (!m_window) {
+        m_window = std::make_unique<MainWindow>();
+        m_window->showMaximized();
+    }
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QRect screen = m_window->screen()->availableGeometry();
+    QList<QWidget*> opened;
+    opened << m_window->scriptDoctor();
+    m_window->showScriptDoctor();
+    opened << m_window->stepNextRequest();
+    for (QWidget* dialog : opened) {
+        QTRY_VERIFY(dialog->isVisible());
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QVERIFY2(screen.contains(dialog->frameGeometry()),
+                 qPrintable(QStringLiteral("%1: %2x%3 at %4,%5 on a %6x%7 screen")
+                                .arg(QString::fromLatin1(dialog->metaObject()->className()))
+                                .arg(dialog->frameGeometry().width())
+                                .arg(dialog->frameGeometry().height())
+                                .arg(dialog->frameGeometry().x())
+                                .arg(dialog->frameGeometry().y())
+                                .arg(screen.width())
+                                .arg(screen.height())));
+        for (QAbstractButton* button : dialog->findChildren<QAbstractButton*>()) {
+            if (!button->isVisible() || button->text().isEmpty())
+                continue;
+            const QRect where(button->mapToGlobal(QPoint(0, 0)), button->size());
+            QVERIFY2(screen.contains(where), qPrintable(describe(button) + QStringLiteral(" is off the screen")));
+        }
+        dialog->close();
+    }
+}
+
+// Issue #30: after presenter mode (and Ctrl+0) the lesson panel kept half the width and the
+// timeline about 300 px. Back at normal size, the docks are as the user had them.
+void TestScreenFit::leavingPresenterModeRestoresTheLayout()
+{
+    if (!m_window)
+        m_window = std::make_unique<MainWindow>();
+    Presentation* presentation = m_window->presentation();
+    presentation->setPresenting(false);
+    presentation->resetZoom();
+    m_window->showMaximized();
+    m_window->showLesson();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    settle();
+    QTest::qWait(0);
+    settle();
+    auto layout = [this] {
+        QList<QRect> rects;
+        for (const char* name : {"LessonDock", "ZsetDock"})
+            rects << m_window->findChild<QDockWidget*>(QLatin1String(name))->geometry();
+        rects << m_window->runView(LimiterExperiment::Left)->timeline()->geometry();
+        return rects;
+    };
+    const QList<QRect> before = layout();
+    presentation->setPresenting(true);
+    presentation->zoomIn();
+    presentation->zoomIn();
+    settle();
+    QVERIFY(layout() != before); // the larger text took room
+    presentation->setPresenting(false);
+    m_window->showMaximized();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            settle();
+            return layout() == before;
+        }(),
+        5000);
+    // And zooming in and back with Ctrl+0, without presenter mode.
+    presentation->zoomIn();
+    presentation->zoomIn();
+    settle();
+    presentation->resetZoom();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            settle();
+            return layout() == before;
+        }(),
+        5000);
 }
 
 // Lets the layouts settle: events are processed until no widget moves or resizes any more (a
@@ -383,6 +474,68 @@ QStringList TestScreenFit::problems() const
     if (table->isVisible() && table->verticalHeader()->defaultSectionSize() < table->fontMetrics().height())
         found << QStringLiteral("the ZSET table's rows are lower than its text");
     LessonPanel* lesson = m_window->lessonPanel();
+    // Issue #30: up to zoom 2 (a class's projector), the whole lesson panel shows without
+    // scrolling, and the timeline is the largest area of the window.
+    const bool lessonInFront = lesson->isVisible() && !lesson->visibleRegion().isEmpty();
+    if (m_zoomSteps <= 2 && lessonInFront) {
+        for (QWidget* parent = lesson->parentWidget(); parent; parent = parent->parentWidget())
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(parent)) {
+                if (area->verticalScrollBar()->maximum() > 0)
+                    found << QStringLiteral("the lesson panel scrolls: %1 px for %2")
+                                 .arg(area->viewport()->height())
+                                 .arg(lesson->height());
+                break;
+            }
+        for (QWidget* widget : lesson->findChildren<QWidget*>()) {
+            bool inScrollArea = false; // the text's own viewport and bars are the text's business
+            for (QWidget* parent = widget->parentWidget(); parent != lesson; parent = parent->parentWidget())
+                inScrollArea = inScrollArea || qobject_cast<QAbstractScrollArea*>(parent);
+            if (!widget->isVisible() || inScrollArea)
+                continue;
+            const QRect where(widget->mapTo(lesson, QPoint(0, 0)), widget->size());
+            if (!lesson->rect().contains(where))
+                found << describe(widget) + QStringLiteral(" lies outside the lesson panel");
+        }
+    }
+    if (m_zoomSteps <= 2 && !m_window->runView(LimiterExperiment::Right)->isVisible()) {
+        const TimelineView* timeline = m_window->runView(LimiterExperiment::Left)->timeline();
+        const auto area = [this](const QWidget* widget) {
+            // In compare mode the two timelines together, as the two runs share the place.
+            if (widget == m_window->runView(LimiterExperiment::Left)->timeline()
+                && m_window->runView(LimiterExperiment::Right)->timeline()->isVisible()) {
+                const QWidget* right = m_window->runView(LimiterExperiment::Right)->timeline();
+                return qint64(widget->width()) * widget->height() + qint64(right->width()) * right->height();
+            }
+            return qint64(widget->width()) * widget->height();
+        };
+        if (timeline->isVisible()) {
+            QList<const QWidget*> others {m_window->runView(LimiterExperiment::Left)->counts()};
+            for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+                if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+                    others << dock;
+            for (const QWidget* other : others)
+                if (other->isVisible() && area(other) > area(timeline))
+                    found << QStringLiteral("the timeline (%1x%2) is smaller than %3 (%4x%5)")
+                                 .arg(timeline->width())
+                                 .arg(timeline->height())
+                                 .arg(other->objectName().isEmpty()
+                                          ? QString::fromLatin1(other->metaObject()->className())
+                                          : other->objectName())
+                                 .arg(other->width())
+                                 .arg(other->height());
+        }
+    }
+    // Dock titles grow with the text.
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const QWidget* title = dock->titleBarWidget();
+        if (!title)
+            found << QStringLiteral("the dock %1 keeps Qt's title bar, whose font never grows").arg(dock->objectName());
+        else if (title->isVisible() && title->height() < QFontMetrics(QApplication::font()).height())
+            found << QStringLiteral("the title of %1 is %2 px high for %3 pt text")
+                         .arg(dock->objectName())
+                         .arg(title->height())
+                         .arg(text);
+    }
     if (lesson->isVisible()) {
         const auto* title = lesson->findChildren<QLabel*>().value(1);
         const auto* body = lesson->findChild<QTextBrowser*>();
