@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace {
 const QColor& truthColour = Palette::truth;
@@ -320,12 +321,21 @@ void CountsChart::refresh()
     m_counted->replace(counted);
     m_gapUpper->replace(upper);
     m_gapLower->replace(lower);
-    // A mark on the limit line at each request admitted beyond it, at most maxMarks of them.
+    // A mark on the limit line at each request admitted beyond it, at most maxMarks of them, and
+    // never closer than a mark and a half: dense marks would merge into one dark band. The figure
+    // "beyond the limit" keeps the exact count.
     const double limit = double(m_limitValue);
     QList<QPointF> marks;
     const size_t every = std::max<size_t>(1, (overAt.size() + maxMarks - 1) / maxMarks);
+    const double requestsShown = std::max({m_requests - 1, m_absorbed - 1, 4});
+    const double plotWidth = chart()->plotArea().width(); // 0 before the first layout: no thinning yet
+    const double spacing = plotWidth > 0 ? m_overLimit->markerSize() * 1.5 * requestsShown / plotWidth : 0.0;
+    double lastMark = -std::numeric_limits<double>::infinity();
     for (size_t k = 0; k < overAt.size() && m_limitValue > 0; k += every)
-        marks << QPointF(overAt[k], limit);
+        if (overAt[k] - lastMark >= spacing) {
+            marks << QPointF(overAt[k], limit);
+            lastMark = overAt[k];
+        }
     if (marks != m_overLimit->points())
         m_overLimit->replace(marks);
     if (m_limitValue > 0)

@@ -134,6 +134,14 @@ double TimelineView::visibleTo() const
     return m_viewport->range().toMs;
 }
 
+void TimelineView::setServerClock(bool on)
+{
+    if (on == m_serverClock)
+        return;
+    m_serverClock = on;
+    update();
+}
+
 void TimelineView::setTitle(const QString& title)
 {
     m_title = title;
@@ -302,7 +310,8 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area, const Timelin
     }
     // On its own line under the tick labels: it never covers the last one.
     painter.drawText(QRectF(area.left(), area.bottom() + 2 + lineHeight, area.width(), lineHeight + 2),
-                     Qt::AlignRight | Qt::AlignTop, tr("now, ms since start"));
+                     Qt::AlignRight | Qt::AlignTop,
+                     m_serverClock ? tr("Redis's clock at each write, ms since the first") : tr("now, ms since start"));
 }
 
 void TimelineView::drawLaneLabels(QPainter& painter)

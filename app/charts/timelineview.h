@@ -44,6 +44,8 @@ public:
     double visibleTo() const;
 
     void setTitle(const QString& title);
+    // The x axis is Redis's clock when each write ran (a watch), not the limiter's `now` (a burst).
+    void setServerClock(bool on);
     // The text shown while there is nothing to draw (a function: it follows the language).
     void setPlaceholder(std::function<QString()> text);
     // Where the marks go; the margins hold the title, the legend, the lane names, the tick labels
@@ -86,6 +88,7 @@ private:
     TimelineViewport* m_viewport = nullptr;
     TimelineViewport* m_ownViewport = nullptr;
     QString m_title;
+    bool m_serverClock = false;
     std::function<QString()> m_placeholder;
     QPoint m_dragStart;
     double m_dragFromMs = 0;

@@ -113,6 +113,10 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
             : tr("The script's replies do not say whether ZADD added a member (it answers only a count).");
     if (summary.limit == 0)
         note += QLatin1Char(' ') + tr("No limit set: every request is admitted.");
+    else if (summary.limit < 0) // watched from outside: the limit is an argument of the app's call
+        note += QLatin1Char(' ')
+            + tr("zsetlab cannot know your app's limit (its script gets it as an argument): these figures "
+                 "count writes to the key, not refusals.");
     if (summary.errors > 0)
         note += tr(" %n request(s) failed.", nullptr, int(summary.errors));
     if (summary.failure.isFailure())

@@ -162,6 +162,24 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
             showFinding(m_findings->indexOfTopLevelItem(item));
     });
     connect(this, &ScriptDoctorDialog::probeFinished, this, &ScriptDoctorDialog::showReport);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &ScriptDoctorDialog::forgetOtherScript);
+}
+
+void ScriptDoctorDialog::forgetOtherScript()
+{
+    // Findings and a probe's report describe the script they read: once the text is another,
+    // they would point at lines that now say something else.
+    if (!m_examined && !m_probed)
+        return;
+    if (m_examined && source() == m_examinedSource)
+        return;
+    m_examined = false;
+    m_probed = false;
+    m_findings->clear();
+    m_editor->clearMarks();
+    showDetails([] {
+        return tr("<p>The script changed: <i>Check the Script</i> and <i>Probe on Redis</i> read it again.</p>");
+    });
 }
 
 ScriptDoctorDialog::~ScriptDoctorDialog()
@@ -181,12 +199,13 @@ void ScriptDoctorDialog::setSource(const QString& name, const QByteArray& source
 {
     m_name = name;
     m_named = true;
+    m_examined = false;
+    m_probed = false;
     m_editor->setPlainText(QString::fromUtf8(source));
     m_texts.retranslate(); // the title names the script
     m_findings->clear();
+    m_editor->clearMarks();
     showDetails({});
-    m_examined = false;
-    m_probed = false;
 }
 
 bool ScriptDoctorDialog::openFile(const QString& path)

@@ -57,6 +57,7 @@ private:
     void showFindings();
     void showFinding(int index);
     void showReport();
+    void forgetOtherScript();
     QString reportHtml() const;
     // The details pane: `html` is called again on a language change.
     void showDetails(std::function<QString()> html);

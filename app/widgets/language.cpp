@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSettings>
 #include <QTranslator>
 #include <QWidget>
 
@@ -12,6 +13,7 @@ namespace {
 std::unique_ptr<QTranslator> appTranslator;
 std::unique_ptr<QTranslator> qtTranslator;
 QString currentCode = QStringLiteral("en");
+const char chosenSetting[] = "window/language";
 } // namespace
 
 namespace Language {
@@ -29,6 +31,20 @@ QString nativeName(const QString& code)
 QString systemDefault()
 {
     return QLocale::system().language() == QLocale::Vietnamese ? QStringLiteral("vi") : QStringLiteral("en");
+}
+
+QString chosen()
+{
+    const QString saved = QSettings().value(QLatin1String(chosenSetting)).toString();
+    return available().contains(saved) ? saved : systemDefault();
+}
+
+bool choose(const QString& code)
+{
+    if (!set(code))
+        return false;
+    QSettings().setValue(QLatin1String(chosenSetting), code);
+    return true;
 }
 
 bool set(const QString& code)

@@ -546,10 +546,11 @@ QVector<Lesson::Step> Lesson::steps()
         {Text::tr("The price of the fix"),
          Text::tr(
              "<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
-             "admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests "
-             "per ms, one user's key holds %L3 members%4.</p>"
-             "<p>The action fires them in one millisecond at the sliding log and at four cheaper algorithms on "
-             "the real server, and reads each key's MEMORY USAGE. What the cheaper ones give up:</p>"
+             "admitted request in the window, for every user, at your window of %L1 ms and rate of %2 requests "
+             "per ms.</p>"
+             "<p>The action fires a full window of them in one millisecond%3 at the sliding log and at four "
+             "cheaper algorithms on the real server, and reads each key's MEMORY USAGE. What the cheaper ones "
+             "give up:</p>"
              "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
              "through.</li>"
              "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
@@ -559,7 +560,6 @@ QVector<Lesson::Step> Lesson::steps()
              "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
              .arg(price.burst.windowMs)
              .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
-             .arg(price.burst.requests)
              .arg(capped),
          Text::tr("Measure the memory per user"),
          [this] { measurePrice(); },

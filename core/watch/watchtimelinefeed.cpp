@@ -66,5 +66,6 @@ RequestBatch WatchTimelineFeed::take(const WatchedKey& key)
     summary.membersAtEnd = key.exists ? key.size : 0;
     summary.finalCount = summary.membersAtEnd;
     summary.maxCount = m_maxCount;
+    summary.limit = -1; // the app's limit is an argument of its calls: not known from outside
     return batch;
 }
