@@ -58,7 +58,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "starts a private redis-server of its own (unix socket, no persistence).\n\n"
                        "Headless pictures for documentation (no display needed):\n"
                        "  zsetlab --scenario demo.json --export-png demo.png --size 1600x900 --scale 2\n"
-                       "  zsetlab --lesson all --export-png handouts/ --lang vi --size 1280x720"));
+                       "  zsetlab --lesson all --export-png handouts/ --lang vi --size 1280x720\n"
+                       "  zsetlab --lesson all --export-pdf handout.pdf --lang vi"));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption redisOption(QStringLiteral("redis"),
@@ -91,6 +92,11 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption jsonOption(QStringLiteral("export-json"),
                                         QStringLiteral("Also write the summary as JSON (as zsetlab-cli run --json)."),
                                         QStringLiteral("OUT.json"));
+    const QCommandLineOption pdfOption(
+        QStringLiteral("export-pdf"),
+        QStringLiteral("With --lesson: write a printable handout, per step a question page, then the answer page "
+                       "with what Redis said and the picture of the result."),
+        QStringLiteral("OUT.pdf"));
     const QCommandLineOption sizeOption(QStringLiteral("size"),
                                         QStringLiteral("Window size for exports (default 1600x900)."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x900"));
@@ -105,7 +111,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("N|all"));
     const TlsOptions tlsOptions;
     parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, trustScriptOption, lessonOption,
-                       scenarioOption, pngOption, svgOption, jsonOption, sizeOption, scaleOption, langOption});
+                       scenarioOption, pngOption, svgOption, jsonOption, pdfOption, sizeOption, scaleOption,
+                       langOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -160,11 +167,13 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             return usageError(QStringLiteral("--lesson must be a step number from 1, or all, not \"%1\".").arg(lesson));
         if (!options.scenarioPath.isEmpty())
             return usageError(QStringLiteral("--lesson runs the lesson's own plans: it goes without --scenario."));
-        if (!parser.isSet(pngOption) && !parser.isSet(jsonOption))
-            return usageError(QStringLiteral("--lesson needs --export-png (a file, or a folder for all) or "
-                                             "--export-json."));
+        if (!parser.isSet(pngOption) && !parser.isSet(jsonOption) && !parser.isSet(pdfOption))
+            return usageError(QStringLiteral("--lesson needs --export-png (a file, or a folder for all), "
+                                             "--export-pdf or --export-json."));
         if (parser.isSet(svgOption))
             return usageError(QStringLiteral("--lesson writes PNG pictures; --export-svg is for --scenario."));
+    } else if (parser.isSet(pdfOption)) {
+        return usageError(QStringLiteral("--export-pdf writes a lesson's handout: it goes with --lesson N|all."));
     } else if (!options.exporting) {
         return result;
     } else if (options.scenarioPath.isEmpty()) {
@@ -180,6 +189,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     options.job.png = parser.value(pngOption);
     options.job.svg = parser.value(svgOption);
     options.job.json = parser.value(jsonOption);
+    options.pdf = parser.value(pdfOption);
     // Nobody is there to confirm a remote server: the CLI's rule, before any connection or lookup.
     if (const QString refused = RedisServerChoice::refusalBeforeConnecting(request, options.allowRemote);
         !refused.isEmpty())

@@ -20,6 +20,7 @@ struct AppOptions
     bool exporting = false;
     int lessonStep = -1; // --lesson: a 1-based step, 0 for all; -1 without --lesson
     HeadlessExport::Job job; // size, scale and output files when exporting
+    QString pdf; // --export-pdf: the lesson's handout
 };
 
 namespace AppCommandLine {

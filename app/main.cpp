@@ -5,6 +5,7 @@
 #include "language.h"
 #include "lessonexport.h"
 #include "mainwindow.h"
+#include "spotlight.h"
 
 #include <QApplication>
 #include <QTextStream>
@@ -53,8 +54,8 @@ int main(int argc, char* argv[])
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/zsetlab.svg")));
     QApplication::setDesktopFileName(QStringLiteral("org.zsetlab.zsetlab"));
 
-    // The language: --lang, else the scenario's, else the system's.
-    QString language = Language::systemDefault();
+    // The language: --lang, else the scenario's, else the one last chosen, else the system's.
+    QString language = Language::chosen();
     if (!scenario.language.isEmpty())
         language = scenario.language;
     if (!options.language.isEmpty())
@@ -72,6 +73,7 @@ int main(int argc, char* argv[])
         job.step = options.lessonStep;
         job.png = options.job.png;
         job.json = options.job.json;
+        job.pdf = options.pdf;
         job.size = options.job.size;
         job.scale = options.job.scale;
         LessonExport::Stage stage;
@@ -80,6 +82,7 @@ int main(int argc, char* argv[])
         stage.experiment = window.experiment();
         stage.lesson = window.lesson();
         stage.showLesson = [&window] { window.showLesson(); };
+        stage.resultPart = [&window] { return window.spotlight()->lit(); };
         window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);
         // Queued: a failure while connecting comes before exec(), where exit() would be lost.

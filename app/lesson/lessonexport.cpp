@@ -119,6 +119,18 @@ void LessonExport::record()
                 runs.append(experiment->engine(LimiterExperiment::Right).summary().toJson());
             step[QStringLiteral("runs")] = runs;
         }
+        if (!m_job.pdf.isEmpty())
+            m_handout.add(handoutStep());
+        // Where the window marks the result, in the picture's pixels: a writer may crop to it.
+        if (QWidget* part = m_stage.resultPart ? m_stage.resultPart() : nullptr) {
+            const QRect where(part->mapTo(m_stage.window, QPoint(0, 0)), part->size());
+            QJsonObject highlight;
+            highlight[QStringLiteral("x")] = qRound(where.x() * m_job.scale);
+            highlight[QStringLiteral("y")] = qRound(where.y() * m_job.scale);
+            highlight[QStringLiteral("width")] = qRound(where.width() * m_job.scale);
+            highlight[QStringLiteral("height")] = qRound(where.height() * m_job.scale);
+            step[QStringLiteral("highlight")] = highlight;
+        }
         if (lesson->hasQuestion()) {
             QJsonObject question;
             question[QStringLiteral("text")] = lesson->questionText();
@@ -132,8 +144,39 @@ void LessonExport::record()
     runNext();
 }
 
+Handout::Step LessonExport::handoutStep() const
+{
+    const Lesson* lesson = m_stage.lesson;
+    Handout::Step step;
+    step.number = m_current + 1;
+    step.count = lesson->stepCount();
+    step.title = lesson->stepTitle();
+    step.bodyHtml = lesson->stepBody();
+    if (lesson->hasQuestion()) {
+        step.question = lesson->questionText();
+        step.choices = lesson->questionChoices();
+    }
+    step.result = lesson->resultText();
+    step.guessVersusAnswer = lesson->guessVersusAnswer();
+    if (QWidget* part = m_stage.resultPart ? m_stage.resultPart() : nullptr) {
+        // The part's contents, without the frame that marks it on screen.
+        const double scale = std::max(2.0, m_job.scale);
+        const QRect inside = part->contentsRect();
+        step.picture
+            = PictureExport::render(part, scale)
+                  .copy(QRect((QPointF(inside.topLeft()) * scale).toPoint(), (QSizeF(inside.size()) * scale).toSize()));
+    }
+    return step;
+}
+
 void LessonExport::done()
 {
+    if (!m_job.pdf.isEmpty()) {
+        QString error;
+        if (!m_handout.write(m_job.pdf, &error))
+            return fail(error, 1);
+        m_written << m_job.pdf;
+    }
     if (!m_job.json.isEmpty()) {
         QJsonObject root;
         root[QStringLiteral("schema")] = QStringLiteral("zsetlab.lesson/1");

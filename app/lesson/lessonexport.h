@@ -1,5 +1,7 @@
 #pragma once
 
+#include "handout.h"
+
 #include <QJsonArray>
 #include <QList>
 #include <QObject>
@@ -13,10 +15,10 @@ class LimiterExperiment;
 class ServerSession;
 class QWidget;
 
-// `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-json FILE]`: runs lesson steps headless,
-// each with its action, against the Redis in use, and writes what the window shows for each, for
-// handouts. A step that builds on the one before (showing the member that step wrote) runs that
-// one first. The JSON names, for every step, the limiter that ran and Redis's figures.
+// `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-json FILE] [--export-pdf FILE]`: runs
+// lesson steps headless, each with its action, against the Redis in use, and writes what the window
+// shows for each, and a printable handout (Handout). A step that builds on the one before (showing the member that step
+// wrote) runs that one first. The JSON names, for every step, the limiter that ran and Redis's figures.
 class LessonExport : public QObject
 {
     Q_OBJECT
@@ -26,6 +28,7 @@ public:
         int step = 0; // 1-based; 0: every step
         QString png; // a file, or a folder for every step
         QString json;
+        QString pdf; // a handout: per step a question page, then the answer page
         QSize size {1600, 900};
         double scale = 1.0;
         int timeoutMs = 10 * 60 * 1000;
@@ -37,6 +40,7 @@ public:
         LimiterExperiment* experiment = nullptr;
         Lesson* lesson = nullptr;
         std::function<void()> showLesson; // brings the lesson panel to the front
+        std::function<QWidget*()> resultPart; // the part of the window the step points at, if any
     };
 
     LessonExport(Stage stage, Job job, QObject* parent = nullptr);
@@ -53,6 +57,7 @@ private:
     void runNext();
     void record();
     void done();
+    Handout::Step handoutStep() const;
     void fail(const QString& message, int code);
 
     Stage m_stage;
@@ -62,6 +67,7 @@ private:
     int m_current = -1;
     bool m_pictureCurrent = false;
     QStringList m_written;
+    Handout m_handout;
     QJsonArray m_steps;
     bool m_done = false;
 };

@@ -1,12 +1,14 @@
 #include "burstpanel.h"
 #include "cliprocess.h"
 #include "countschart.h"
+#include "handout.h"
 #include "mainwindow.h"
 #include "pictureexport.h"
 #include "planfields.h"
 #include "runview.h"
 #include "serversession.h"
 #include "sourcetree.h"
+#include "spotlight.h"
 #include "testpictures.h"
 #include "testredis.h"
 #include "timelineview.h"
@@ -49,6 +51,7 @@ private slots:
     void windowClosesOnASignal();
     void lessonStepForAHandout();
     void everyLessonStepForHandouts();
+    void handoutKeepsTheAnswerOffTheQuestionPage();
     void lessonExportRefusesWhatItCannotDo_data();
     void lessonExportRefusesWhatItCannotDo();
 
@@ -480,10 +483,11 @@ void TestExport::everyLessonStepForHandouts()
         QSKIP("ZSETLAB_APP is not set (run through ctest)");
     const QString folder = m_dir.filePath(QStringLiteral("handouts/"));
     const QString json = m_dir.filePath(QStringLiteral("handouts.json"));
+    const QString pdf = m_dir.filePath(QStringLiteral("handout.pdf"));
     const CliResult result = runAppWithoutDisplay(
         {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--lesson"),
          QStringLiteral("all"), QStringLiteral("--export-png"), folder, QStringLiteral("--export-json"), json,
-         QStringLiteral("--size"), QStringLiteral("1000x700")},
+         QStringLiteral("--export-pdf"), pdf, QStringLiteral("--size"), QStringLiteral("1000x700")},
         300000);
     QVERIFY2(result.exitCode == 0, result.err.constData());
     QFile file(json);
@@ -493,9 +497,57 @@ void TestExport::everyLessonStepForHandouts()
     for (int i = 0; i < steps.size(); ++i) {
         const QString picture
             = QDir(folder).filePath(QStringLiteral("step-%1.png").arg(i + 1, 2, 10, QLatin1Char('0')));
-        QCOMPARE(QImage(picture).size(), QSize(1000, 700));
+        const QImage image(picture);
+        QCOMPARE(image.size(), QSize(1000, 700));
         QCOMPARE(steps.at(i).toObject().value(QStringLiteral("step")).toInt(), i + 1);
+        // Issue #30: frames piled up from one step to the next. One frame, or none, per picture:
+        // every pixel of the frame's colour lies on the border of the part the JSON names.
+        const QJsonObject highlight = steps.at(i).toObject().value(QStringLiteral("highlight")).toObject();
+        const QRect part(highlight.value(QStringLiteral("x")).toInt(), highlight.value(QStringLiteral("y")).toInt(),
+                         highlight.value(QStringLiteral("width")).toInt(),
+                         highlight.value(QStringLiteral("height")).toInt());
+        const int margin = 12; // the frame's margin at any text size of the export, and more
+        QRect framed; // the bounding box of the frame's pixels
+        int inside = 0; // frame pixels off the part's border
+        const QRgb frame = Spotlight::colour().rgb();
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (image.pixel(x, y) == frame) {
+                    framed |= QRect(x, y, 1, 1);
+                    if (!part.contains(x, y) || part.adjusted(margin, margin, -margin, -margin).contains(x, y))
+                        ++inside;
+                }
+        if (highlight.isEmpty()) {
+            QVERIFY2(framed.isEmpty(),
+                     qPrintable(QStringLiteral("step %1: a frame with no result to point at").arg(i + 1)));
+            continue;
+        }
+        QVERIFY2(!framed.isEmpty(), qPrintable(QStringLiteral("step %1: no frame").arg(i + 1)));
+        QCOMPARE(inside, 0);
+        QVERIFY2(part.contains(framed) && framed.width() > part.width() - 2 * margin
+                     && framed.height() > part.height() - 2 * margin,
+                 qPrintable(QStringLiteral("step %1: frame %2,%3 %4x%5, part %6,%7 %8x%9")
+                                .arg(i + 1)
+                                .arg(framed.x())
+                                .arg(framed.y())
+                                .arg(framed.width())
+                                .arg(framed.height())
+                                .arg(part.x())
+                                .arg(part.y())
+                                .arg(part.width())
+                                .arg(part.height())));
     }
+    // The handout: a question page per step, and an answer page for each step that ran.
+    QFile handout(pdf);
+    QVERIFY(handout.open(QIODevice::ReadOnly));
+    const QByteArray written = handout.readAll();
+    QVERIFY(written.startsWith("%PDF-"));
+    int answered = 0;
+    for (const QJsonValue& step : steps)
+        answered += step.toObject().value(QStringLiteral("result")).toString().isEmpty() ? 0 : 1;
+    QCOMPARE(written.count("/Type /Page\n") + written.count("/Type /Page\r") + written.count("/Type /Page/")
+                 + written.count("/Type /Page "),
+             qsizetype(steps.size() + answered));
     // Step 3 counts the writes of step 2's member: 3, as step 2 sent.
     QCOMPARE(
         steps.at(2).toObject().value(QStringLiteral("question")).toObject().value(QStringLiteral("answer")).toInt(),
@@ -513,6 +565,45 @@ void TestExport::everyLessonStepForHandouts()
     QVERIFY2(strategies.contains(QStringLiteral("random")) && strategies.contains(QStringLiteral("request-id"))
                  && strategies.contains(QStringLiteral("microseconds")),
              qPrintable(strategies.join(QLatin1Char(','))));
+}
+
+// What a student reads before the step does not give away what Redis answers after it; the
+// answer page holds the answer and the picture; a folder that cannot be written is said so.
+void TestExport::handoutKeepsTheAnswerOffTheQuestionPage()
+{
+    Handout handout;
+    Handout::Step step;
+    step.number = 2;
+    step.count = 10;
+    step.title = QStringLiteral("Three requests in one millisecond");
+    step.bodyHtml = QStringLiteral("<p>Fire three requests.</p>");
+    step.question = QStringLiteral("How many members will the ZSET hold?");
+    step.result = QStringLiteral("sent 3, the ZSET holds 1 member");
+    step.picture = QImage(400, 200, QImage::Format_RGB32);
+    step.picture.fill(Qt::white);
+    handout.add(step);
+    Handout::Step text = step;
+    text.number = 3;
+    text.question.clear();
+    text.result.clear();
+    text.picture = QImage();
+    handout.add(text);
+    const QList<Handout::Page> pages = handout.pages();
+    QCOMPARE(pages.size(), 3);
+    QVERIFY(!pages[0].answer && pages[0].text.contains(step.question));
+    QVERIFY(!pages[0].text.contains(step.result));
+    QVERIFY(!pages[0].hasPicture);
+    QVERIFY(pages[1].answer && pages[1].text.contains(step.result) && pages[1].hasPicture);
+    QVERIFY(!pages[2].answer && pages[2].step == 3);
+
+    QString error;
+    const QString path = m_dir.filePath(QStringLiteral("handout-unit.pdf"));
+    QVERIFY2(handout.write(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().startsWith("%PDF-"));
+    QVERIFY(!handout.write(m_dir.filePath(QStringLiteral("no-such-folder/handout.pdf")), &error));
+    QVERIFY2(error.contains(QLatin1String("no-such-folder")), qPrintable(error));
 }
 
 void TestExport::lessonExportRefusesWhatItCannotDo_data()
