@@ -32,6 +32,16 @@
     </message>
 </context>
 <context>
+    <name>BurstSummary</name>
+    <message numerus="yes">
+        <source>The run could not delete %n key(s) it made on %1 (%2): %3. %4. Delete them with: redis-cli DEL %5</source>
+        <translation>
+            <numerusform>The run could not delete %n key it made on %1 (%2): %3. %4. Delete it with: redis-cli DEL %5</numerusform>
+            <numerusform>The run could not delete %n keys it made on %1 (%2): %3. %4. Delete them with: redis-cli DEL %5</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DebuggerView</name>
     <message numerus="yes">
         <source>Stopped at line %1. ZSET: %Ln member(s). %2</source>
@@ -71,10 +81,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.</source>
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
         <translation>
-            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln member in the ZSET.</numerusform>
-            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET.</numerusform>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln member in the ZSET</numerusform>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET</numerusform>
         </translation>
     </message>
 </context>

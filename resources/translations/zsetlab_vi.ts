@@ -716,14 +716,6 @@
         <translation>Server đã hết bộ nhớ (chạm mức maxmemory, OOM): %1</translation>
     </message>
     <message>
-        <source>Lost the connection to %1 after %2 requests: %3.</source>
-        <translation>Mất kết nối tới %1 sau %2 request: %3.</translation>
-    </message>
-    <message>
-        <source>The script %1 does not compile. %2</source>
-        <translation>Script %1 không biên dịch được. %2</translation>
-    </message>
-    <message>
         <source> Connecting again for up to %1 s.</source>
         <translation> Đang thử kết nối lại trong tối đa %1 s.</translation>
     </message>
@@ -791,6 +783,45 @@
         <source>cannot drive the connection to %1 without blocking</source>
         <translation>không thể điều khiển kết nối tới %1 mà không chặn</translation>
     </message>
+    <message>
+        <source>Your script was not run. On a server zsetlab did not start, a script of yours runs as a temporary ACL user that may touch only the run&apos;s own keys, and %1. Connect as a user that may run ACL SETUSER, use a private server (--private), or, if you trust the script with every key on this server, start zsetlab-cli or zsetlab with --trust-script.</source>
+        <translation>Script của bạn không được chạy. Trên một server không do zsetlab khởi động, script của bạn chạy dưới một người dùng ACL tạm thời chỉ được chạm vào các key của chính lần chạy này, và %1. Hãy kết nối bằng một người dùng được phép chạy ACL SETUSER, dùng server riêng (--private), hoặc, nếu bạn tin script này với mọi key trên server, khởi động zsetlab-cli hoặc zsetlab với --trust-script.</translation>
+    </message>
+    <message>
+        <source>zsetlab could not make the temporary ACL user your script runs as: %1</source>
+        <translation>zsetlab không tạo được người dùng ACL tạm thời để chạy script của bạn: %1</translation>
+    </message>
+    <message>
+        <source>The script reached for %1, outside the run&apos;s own keys. Redis refused it (the script ran as a temporary ACL user of this run), so nothing there was changed; a limiter should touch only the keys it is given.</source>
+        <translation>Script đã chạm tới %1, nằm ngoài các key của lần chạy. Redis đã từ chối (script chạy dưới một người dùng ACL tạm thời của lần chạy này), nên không có gì ở đó bị thay đổi; một limiter chỉ nên chạm vào các key được trao cho nó.</translation>
+    </message>
+    <message>
+        <source>Lost the connection to %1 when %2 of %3 requests had finished: %4.</source>
+        <translation>Mất kết nối tới %1 khi %2 trên %3 request đã xong: %4.</translation>
+    </message>
+    <message>
+        <source>the connection to the server was lost</source>
+        <translation>kết nối tới server đã bị mất</translation>
+    </message>
+</context>
+<context>
+    <name>BurstSummary</name>
+    <message>
+        <source>%1 expires in %L2 s</source>
+        <translation>%1 hết hạn sau %L2 s</translation>
+    </message>
+    <message>
+        <source>%1 has no TTL</source>
+        <translation>%1 không có TTL</translation>
+    </message>
+    <message numerus="yes">
+        <source>The run could not delete %n key(s) it made on %1 (%2): %3. %4. Delete them with: redis-cli DEL %5</source>
+        <translation><numerusform>Lần chạy không xoá được %n key nó đã tạo trên %1 (%2): %3. %4. Hãy xoá chúng bằng: redis-cli DEL %5</numerusform></translation>
+    </message>
+    <message>
+        <source> and %L1 more</source>
+        <translation> và %L1 key khác</translation>
+    </message>
 </context>
 <context>
     <name>CallTemplate</name>
@@ -845,6 +876,37 @@
     <message>
         <source>{%1} mixes units; use {now-window} (milliseconds), {now_s-window_s} (seconds) or {now_us} alone</source>
         <translation>{%1} trộn lẫn các đơn vị; hãy dùng {now-window} (millisecond), {now_s-window_s} (giây) hoặc chỉ một mình {now_us}</translation>
+    </message>
+    <message>
+        <source>{%1}: %2 is out of range; add or subtract whole numbers up to %L3</source>
+        <translation>{%1}: %2 nằm ngoài phạm vi; chỉ cộng hoặc trừ số nguyên tới %L3</translation>
+    </message>
+</context>
+<context>
+    <name>CappedFile</name>
+    <message>
+        <source>a named pipe (FIFO)</source>
+        <translation>một named pipe (FIFO)</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>một thiết bị</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>một socket</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>một thư mục</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>không phải tệp thường</translation>
+    </message>
+    <message>
+        <source>it is %1, not a file: zsetlab reads only regular files (one could wait for a writer, or never end). Save it to a file first</source>
+        <translation>đó là %1, không phải tệp: zsetlab chỉ đọc tệp thường (thứ khác có thể phải chờ người ghi, hoặc không bao giờ kết thúc). Hãy lưu nó thành tệp trước</translation>
     </message>
 </context>
 <context>
@@ -1291,6 +1353,17 @@
     </message>
 </context>
 <context>
+    <name>DockTitleBar</name>
+    <message>
+        <source>Float or dock this panel</source>
+        <translation>Tách hoặc gắn lại bảng này</translation>
+    </message>
+    <message>
+        <source>Close this panel</source>
+        <translation>Đóng bảng này</translation>
+    </message>
+</context>
+<context>
     <name>ExportActions</name>
     <message>
         <source>Export &amp;Picture…</source>
@@ -1459,6 +1532,41 @@
     <message>
         <source>Not fired: %1 is not on this machine.</source>
         <translation>Chưa bắn: %1 không nằm trên máy này.</translation>
+    </message>
+</context>
+<context>
+    <name>Handout</name>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Bước %1 / %2</translation>
+    </message>
+    <message>
+        <source>Before Redis answers</source>
+        <translation>Trước khi Redis trả lời</translation>
+    </message>
+    <message>
+        <source>Your guess:</source>
+        <translation>Dự đoán của bạn:</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · the answer</source>
+        <translation>Bước %1 / %2 · đáp án</translation>
+    </message>
+    <message>
+        <source>Redis answered:</source>
+        <translation>Redis trả lời:</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
+    </message>
+    <message>
+        <source>zsetlab lesson</source>
+        <translation>Bài học zsetlab</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the PDF writer did not start.</source>
+        <translation>Không ghi được %1: trình ghi PDF không khởi động được.</translation>
     </message>
 </context>
 <context>
@@ -1787,8 +1895,8 @@
         <translation>Cái giá của cách sửa</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per admitted request in the window, for every user. At your window of %L1 ms and rate of %2 requests per ms, one user&apos;s key holds %L3 members%4.&lt;/p&gt;&lt;p&gt;The action fires them in one millisecond at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE. What the cheaper ones give up:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, one counter: across a window boundary up to twice the limit gets through.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, two counters: an estimate that assumes the previous window&apos;s requests came evenly.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt;, one or two numbers: they limit a rate with a burst allowance, not the count in a sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; Compare Algorithms runs them all on other traffic.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng. Với window %L1 ms và tốc độ %2 request mỗi ms của bạn, key của một người dùng chứa %L3 member%4.&lt;/p&gt;&lt;p&gt;Thao tác này bắn chúng trong một millisecond vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Xem &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per admitted request in the window, for every user, at your window of %L1 ms and rate of %2 requests per ms.&lt;/p&gt;&lt;p&gt;The action fires a full window of them in one millisecond%3 at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE. What the cheaper ones give up:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, one counter: across a window boundary up to twice the limit gets through.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, two counters: an estimate that assumes the previous window&apos;s requests came evenly.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt;, one or two numbers: they limit a rate with a burst allowance, not the count in a sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; Compare Algorithms runs them all on other traffic.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng, ở window %L1 ms và tốc độ %2 request mỗi ms của bạn.&lt;/p&gt;&lt;p&gt;Thao tác này bắn đầy một window các request đó trong một millisecond%3 vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Xem &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Measure the memory per user</source>
@@ -1994,6 +2102,10 @@
         <source>On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and this one, given %1, touched a key in another slot (%2). Pass every key the script uses in KEYS, with the hash tag of the first one (e.g. zsetlab:{limiter} and zsetlab:{limiter}:seq).</source>
         <translation>Trên Redis Cluster, một script chỉ được chạm vào các khóa cùng slot với các khóa nó được truyền vào; script này, được truyền %1, đã chạm vào một khóa ở slot khác (%2). Hãy truyền mọi khóa script dùng qua KEYS, với cùng hash tag của khóa đầu tiên (ví dụ zsetlab:{limiter} và zsetlab:{limiter}:seq).</translation>
     </message>
+    <message>
+        <source>The server refused to load the script %1 (SCRIPT LOAD): %2. That is the server&apos;s answer, not a fault of the script: a server whose SCRIPT command is renamed or disabled (rename-command), or an ACL user without +script|load, cannot run it.</source>
+        <translation>Server từ chối nạp script %1 (SCRIPT LOAD): %2. Đó là câu trả lời của server, không phải lỗi của script: một server có lệnh SCRIPT bị đổi tên hoặc vô hiệu hoá (rename-command), hoặc một người dùng ACL không có +script|load, thì không chạy được nó.</translation>
+    </message>
 </context>
 <context>
     <name>LimiterStore</name>
@@ -2012,6 +2124,22 @@
     <message>
         <source>On a Redis Cluster every key of one call must hash to one slot (else CROSSSLOT), and %1 is in slot %2 while %3 is in slot %4. Give the key a hash tag, e.g. --key &apos;{limiter}&apos; (zsetlab:{limiter} and zsetlab:{limiter}:seq share a slot), or leave it empty for a fresh one that has one.</source>
         <translation>Trên Redis Cluster, mọi key của một lệnh gọi phải băm vào cùng một slot (nếu không sẽ gặp CROSSSLOT), nhưng %1 nằm ở slot %2 còn %3 nằm ở slot %4. Hãy cho key một hash tag, ví dụ --key &apos;{limiter}&apos; (zsetlab:{limiter} và zsetlab:{limiter}:seq chung một slot), hoặc để trống để dùng một key mới đã có hash tag.</translation>
+    </message>
+    <message>
+        <source>%1 is not under zsetlab&apos;s prefix</source>
+        <translation>%1 không nằm dưới tiền tố của zsetlab</translation>
+    </message>
+    <message>
+        <source>zsetlab cannot claim the key %1 on a Redis Cluster: its braces make no hash tag. Choose a name with a hash tag, e.g. --key &apos;{limiter}&apos;, or without braces.</source>
+        <translation>zsetlab không thể giữ key %1 trên Redis Cluster: cặp ngoặc nhọn của nó không tạo thành hash tag. Hãy chọn tên có hash tag, ví dụ --key &apos;{limiter}&apos;, hoặc không có ngoặc nhọn.</translation>
+    </message>
+    <message>
+        <source>Cannot claim the key %1 for this run (SET %2 NX): %3. zsetlab writes no key it cannot claim.</source>
+        <translation>Không giữ được key %1 cho lần chạy này (SET %2 NX): %3. zsetlab không ghi key nào mà nó không giữ được.</translation>
+    </message>
+    <message>
+        <source>Another zsetlab run (%1) is writing the key %2 now: two runs never share a key. Wait for it to end, or choose another key. If no run is using it, its claim %3 expires in %4 s, or delete it: redis-cli DEL &apos;%3&apos;.</source>
+        <translation>Một lần chạy zsetlab khác (%1) đang ghi key %2: hai lần chạy không bao giờ dùng chung một key. Hãy chờ nó kết thúc, hoặc chọn key khác. Nếu không lần chạy nào dùng nó, dấu giữ chỗ %3 hết hạn sau %4 s, hoặc xoá nó: redis-cli DEL &apos;%3&apos;.</translation>
     </message>
 </context>
 <context>
@@ -2178,18 +2306,6 @@
         <translation>%1 trên %2, now = %3 (millisecond của request cuối cùng)</translation>
     </message>
     <message>
-        <source>%L1 sent, %L2 stored, %L3 lost.</source>
-        <translation>đã gửi %L1, lưu được %L2, mất %L3.</translation>
-    </message>
-    <message>
-        <source>Stopped: %1</source>
-        <translation>Đã dừng: %1</translation>
-    </message>
-    <message>
-        <source>Done: %1</source>
-        <translation>Xong: %1</translation>
-    </message>
-    <message>
         <source>A new private Redis server took the place of the one that stopped; it starts empty.</source>
         <translation>Một server Redis riêng mới đã thay thế server vừa dừng; server mới bắt đầu với dữ liệu trống.</translation>
     </message>
@@ -2200,12 +2316,6 @@
     <message>
         <source>Lost the connection: zsetlab&apos;s private Redis server stopped. A new, empty one starts on the same socket and the burst goes on there.</source>
         <translation>Mất kết nối: server Redis riêng của zsetlab đã dừng. Một server mới, trống, khởi động trên cùng socket đó và burst tiếp tục chạy ở đó.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET.</source>
-        <translation>
-            <numerusform>đã gửi %L1; không rõ số được lưu (phản hồi không cho biết), ZSET có %Ln member.</numerusform>
-        </translation>
     </message>
     <message>
         <source>zsetlab&apos;s private Redis server stopped. A new, empty one took its place on the same socket and the burst goes on there.</source>
@@ -2226,6 +2336,26 @@
     <message>
         <source>Compare Al&amp;gorithms…</source>
         <translation>So sánh thuật t&amp;oán…</translation>
+    </message>
+    <message>
+        <source>%L1 sent, %L2 stored, %L3 lost</source>
+        <translation>đã gửi %L1, đã lưu %L2, mất %L3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
+        <translation><numerusform>đã gửi %L1; số đã lưu không rõ (các phản hồi không cho biết), %Ln member trong ZSET</numerusform></translation>
+    </message>
+    <message>
+        <source>%1: %2 · %3: %4</source>
+        <translation>%1: %2 · %3: %4</translation>
+    </message>
+    <message>
+        <source>Stopped: %1.</source>
+        <translation>Đã dừng: %1.</translation>
+    </message>
+    <message>
+        <source>Done: %1.</source>
+        <translation>Xong: %1.</translation>
     </message>
 </context>
 <context>
@@ -2343,6 +2473,10 @@
             <numerusform>Phản hồi của script không cho biết ZADD có thêm member hay không (script chỉ trả về count); khi burst kết thúc, ZSET có %Ln member.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>zsetlab cannot know your app&apos;s limit (its script gets it as an argument): these figures count writes to the key, not refusals.</source>
+        <translation>zsetlab không thể biết giới hạn của ứng dụng bạn (script nhận nó qua tham số): các con số này đếm các lần ghi vào key, không phải các lần từ chối.</translation>
+    </message>
 </context>
 <context>
     <name>PictureExport</name>
@@ -2357,6 +2491,13 @@
     <message>
         <source>Export Picture</source>
         <translation>Xuất hình ảnh</translation>
+    </message>
+</context>
+<context>
+    <name>PrintableText</name>
+    <message>
+        <source>… (cut: %L1 bytes in all)</source>
+        <translation>… (bị cắt: tổng cộng %L1 byte)</translation>
     </message>
 </context>
 <context>
@@ -2542,6 +2683,18 @@
     <message>
         <source>the reply could not be read</source>
         <translation>không đọc được phản hồi</translation>
+    </message>
+    <message>
+        <source>no whole reply within %1 ms (%2 bytes of it came)</source>
+        <translation>không có phản hồi trọn vẹn trong %1 ms (mới nhận %2 byte)</translation>
+    </message>
+    <message>
+        <source>the server sent a reply of %L1 elements; zsetlab reads at most %L2</source>
+        <translation>server gửi một phản hồi %L1 phần tử; zsetlab đọc tối đa %L2</translation>
+    </message>
+    <message>
+        <source>the server sent %L1 bytes without ending its reply; zsetlab reads at most %L2</source>
+        <translation>server gửi %L1 byte mà chưa kết thúc phản hồi; zsetlab đọc tối đa %L2</translation>
     </message>
 </context>
 <context>
@@ -3633,6 +3786,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>&lt;p&gt;The probe saw this script touch keys it was not given, so zsetlab does not fire it at a server. Pass every key in KEYS and probe again.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Lần chạy thử thấy script này động tới những key không được truyền vào, nên zsetlab không bắn nó vào server. Hãy truyền mọi key trong KEYS rồi chạy thử lại.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;The script changed: &lt;i&gt;Check the Script&lt;/i&gt; and &lt;i&gt;Probe on Redis&lt;/i&gt; read it again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Script đã thay đổi: &lt;i&gt;Kiểm tra script&lt;/i&gt; và &lt;i&gt;Chạy thử trên Redis&lt;/i&gt; sẽ đọc lại nó.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>ScriptKeyWatch</name>
@@ -3846,6 +4003,41 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>On a Redis Cluster a script may touch only keys in the slot of the keys it is given, and this one touched %1, a key in another slot (%2) than the keys it was given (%3). It ran only because one master serves both slots; where they are apart it fails with &quot;non local key&quot;. Pass every key the script uses in KEYS, with the hash tag of the first one.</source>
         <translation>Trên Redis Cluster, một script chỉ được chạm vào các khóa cùng slot với các khóa nó được truyền vào; script này đã chạm vào %1, một khóa ở slot khác (%2) với các khóa được truyền (%3). Nó chạy được chỉ vì một master phục vụ cả hai slot; khi chúng ở hai master khác nhau, nó lỗi &quot;non local key&quot;. Hãy truyền mọi khóa script dùng qua KEYS, với cùng hash tag của khóa đầu tiên.</translation>
+    </message>
+    <message>
+        <source>The probe ran only on a private redis-server that zsetlab started (Redis %1), not on %2: there a script of yours runs as a temporary ACL user that may touch only the probe&apos;s keys, and %3. Connect as a user that may run ACL SETUSER, or give --trust-script to run it there with every right of the connection&apos;s user.</source>
+        <translation>Phép thăm dò chỉ chạy trên một redis-server riêng do zsetlab khởi động (Redis %1), không chạy trên %2: ở đó script của bạn chạy dưới một người dùng ACL tạm thời chỉ được chạm vào các key của phép thăm dò, và %3. Hãy kết nối bằng một người dùng được phép chạy ACL SETUSER, hoặc dùng --trust-script để chạy nó ở đó với mọi quyền của người dùng kết nối.</translation>
+    </message>
+    <message>
+        <source>zsetlab could not make the temporary ACL user the script runs as on %1: %2</source>
+        <translation>zsetlab không tạo được người dùng ACL tạm thời để chạy script trên %1: %2</translation>
+    </message>
+    <message>
+        <source>On %1 the script reached for %2, outside the probe&apos;s own keys, although on the private server it had not (a script may behave differently later, or elsewhere). Redis refused it: the script ran as the temporary ACL user %3, which may touch only the probe&apos;s keys, so nothing there was changed.</source>
+        <translation>Trên %1 script đã chạm tới %2, nằm ngoài các key của phép thăm dò, dù trên server riêng nó không làm vậy (một script có thể cư xử khác về sau, hoặc ở nơi khác). Redis đã từ chối: script chạy dưới người dùng ACL tạm thời %3, chỉ được chạm vào các key của phép thăm dò, nên không có gì ở đó bị thay đổi.</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptSandbox</name>
+    <message>
+        <source>the connection&apos;s user may not create ACL users on %1 (ACL SETUSER: %2)</source>
+        <translation>người dùng của kết nối không được tạo người dùng ACL trên %1 (ACL SETUSER: %2)</translation>
+    </message>
+    <message>
+        <source>%1 has no ACL users (Redis %2; they came with Redis 6.0)</source>
+        <translation>%1 không có người dùng ACL (Redis %2; chúng có từ Redis 6.0)</translation>
+    </message>
+    <message>
+        <source>ACL SETUSER on %1 failed: %2</source>
+        <translation>ACL SETUSER trên %1 thất bại: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>zsetlab could not delete its temporary ACL user %1 on %2; it cannot log in (its password is gone), and redis-cli ACL DELUSER %1 removes it.</source>
+        <translation>zsetlab không xoá được người dùng ACL tạm thời %1 trên %2; nó không thể đăng nhập (mật khẩu đã mất), và redis-cli ACL DELUSER %1 sẽ xoá nó.</translation>
     </message>
 </context>
 <context>
@@ -4427,6 +4619,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>&lt;br&gt;kept: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</source>
         <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
+    </message>
+    <message>
+        <source>Redis&apos;s clock at each write, ms since the first</source>
+        <translation>đồng hồ của Redis ở mỗi lần ghi, ms kể từ lần đầu</translation>
     </message>
 </context>
 <context>
