@@ -135,6 +135,10 @@ MainWindow::MainWindow(QWidget* parent)
             return; // the table reads the session's database
         m_zsetPanel->showKey(key, &m_left->writes(), tr("%1 (watched)").arg(QString::fromUtf8(key)));
         m_zsetRefresh->start();
+        // The watched key has the runs' place alone: a compare-mode burst beside it would read as
+        // part of the watch.
+        m_right->clear();
+        m_right->hide();
     });
     // Esc stops a watch as it stops a burst.
     connect(m_watchPanel, &WatchPanel::runningChanged, this, [this](bool watching) {

@@ -46,6 +46,7 @@ public:
     void setTitle(const QString& title);
     // The x axis is Redis's clock when each write ran (a watch), not the limiter's `now` (a burst).
     void setServerClock(bool on);
+    bool isServerClock() const { return m_serverClock; }
     // The text shown while there is nothing to draw (a function: it follows the language).
     void setPlaceholder(std::function<QString()> text);
     // Where the marks go; the margins hold the title, the legend, the lane names, the tick labels

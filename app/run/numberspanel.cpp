@@ -23,6 +23,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     m_beyond = addFigure(Palette::beyondLimit);
     m_layout = layout;
     m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("NumbersNote"));
     m_note->setWordWrap(true);
     m_note->setAlignment(Qt::AlignCenter);
     arrange(5);

@@ -169,12 +169,13 @@ void ZsetPanel::fitColumns()
         const QString title = m_model->headerData(column, Qt::Horizontal).toString();
         return std::max(digits.horizontalAdvance(QLatin1String(widest)), titles.horizontalAdvance(title)) + padding;
     };
+    // The member column gets what is left, at least room for a millisecond member. First: the
+    // minimum of a larger text would keep the columns below wide after a zoom back.
+    header->setMinimumSectionSize(
+        std::min(width(ZsetModel::RankColumn, "00000"), digits.horizontalAdvance(QLatin1Char('0')) * 4));
     header->resizeSection(ZsetModel::RankColumn, width(ZsetModel::RankColumn, "00000"));
     header->resizeSection(ZsetModel::ScoreColumn, width(ZsetModel::ScoreColumn, "0000000000000"));
     header->resizeSection(ZsetModel::WritesColumn, width(ZsetModel::WritesColumn, "0000"));
-    // The member column gets what is left, at least room for a millisecond member.
-    header->setMinimumSectionSize(
-        std::min(width(ZsetModel::RankColumn, "00000"), digits.horizontalAdvance(QLatin1Char('0')) * 4));
     // Narrower, the table scrolls sideways: the member column keeps room for a few characters.
     m_view->setMinimumWidth(header->sectionSize(ZsetModel::RankColumn) + header->sectionSize(ZsetModel::ScoreColumn)
                             + header->sectionSize(ZsetModel::WritesColumn) + width(ZsetModel::MemberColumn, "0000")

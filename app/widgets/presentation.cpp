@@ -1,6 +1,7 @@
 #include "presentation.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QMainWindow>
 #include <QTimer>
 
@@ -19,6 +20,7 @@ Presentation::Presentation(QMainWindow* window)
 {
     if (m_baseFontPointSize <= 0)
         m_baseFontPointSize = 10;
+    window->installEventFilter(this);
     // The classes a platform theme may give a font (QApplicationPrivate's font hash), with the
     // size each has at zoom 1.
     const QFont base = QApplication::font();
@@ -59,22 +61,41 @@ void Presentation::keepUsersLayout()
 {
     // Larger text widens the docks and may move one into another's tabs: the arrangement the
     // user had at normal size is kept, and comes back with it.
-    if (isAsTheUserLaidItOut())
-        m_usersLayout = m_window->saveState();
+    if (!isAsTheUserLaidItOut())
+        return;
+    m_usersLayout = m_window->saveState();
+    m_usersWindowSize = m_window->size();
+    m_restorePending = false;
 }
 
 void Presentation::restoreUsersLayout()
 {
     if (!isAsTheUserLaidItOut() || m_usersLayout.isEmpty())
         return;
-    // Once the window has its normal size again (leaving full screen is a window system's event).
-    QTimer::singleShot(0, m_window, [this] {
-        if (!isAsTheUserLaidItOut())
-            return;
-        m_window->restoreState(m_usersLayout);
-        if (m_fits)
-            m_fits();
-    });
+    m_restorePending = true;
+    QTimer::singleShot(0, this, &Presentation::restoreWhenBack);
+}
+
+void Presentation::restoreWhenBack()
+{
+    // Once the window has its normal size again (leaving full screen is the window system's
+    // doing, and comes later): dock widths restored into another size would be shared out anew.
+    if (!m_restorePending || !isAsTheUserLaidItOut() || m_window->size() != m_usersWindowSize)
+        return;
+    m_restorePending = false;
+    // The panels' minimum sizes first come back to the normal text.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    m_window->restoreState(m_usersLayout);
+    if (m_fits)
+        m_fits();
+}
+
+bool Presentation::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::Resize && m_restorePending)
+        QTimer::singleShot(0, this, &Presentation::restoreWhenBack);
+    return QObject::eventFilter(watched, event);
 }
 
 void Presentation::setZoom(double zoom)
@@ -99,18 +120,19 @@ void Presentation::setZoom(double zoom)
 void Presentation::applyZoom(double zoom)
 {
     m_zoom = zoom;
-    // The application font: every widget that does not set its own follows, and the panels that
-    // size their fonts relative to it (figures, charts) rescale on the FontChange event.
-    QFont font = QApplication::font();
-    font.setPointSizeF(m_baseFontPointSize * zoom);
-    QApplication::setFont(font);
-    // The platform theme gives some classes fonts of their own (dock titles, menus, headers, the
-    // status bar): those keep their size against the one above unless scaled too.
+    // The platform theme gives some classes fonts of their own (menus, headers, the status bar):
+    // those keep their size against the application font unless scaled too. First: panels that
+    // measure a header on the application font's change find it at its new size.
     for (auto it = m_classFonts.cbegin(); it != m_classFonts.cend(); ++it) {
         QFont own = it.value();
         own.setPointSizeF(it.value().pointSizeF() * zoom);
         QApplication::setFont(own, it.key().constData());
     }
+    // The application font: every widget that does not set its own follows, and the panels that
+    // size their fonts relative to it (figures, charts) rescale on the FontChange event.
+    QFont font = QApplication::font();
+    font.setPointSizeF(m_baseFontPointSize * zoom);
+    QApplication::setFont(font);
 }
 
 void Presentation::zoomIn()

@@ -50,7 +50,12 @@ private:
     bool isAsTheUserLaidItOut() const;
     void keepUsersLayout();
     void restoreUsersLayout();
+    void restoreWhenBack();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     QMainWindow* m_window;
     double m_baseFontPointSize = 0;
     double m_zoom = 1.0;
@@ -61,4 +66,6 @@ private:
     std::function<bool()> m_fits;
     QHash<QByteArray, QFont> m_classFonts; // fonts the platform theme gives some classes, at zoom 1
     QByteArray m_usersLayout; // the docks as the user had them at normal size (saveState)
+    QSize m_usersWindowSize; // and the window's size then: they come back at that size
+    bool m_restorePending = false;
 };

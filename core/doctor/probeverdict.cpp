@@ -241,10 +241,23 @@ void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings, 
                        .arg(touchList(report->foreign));
 
     report->countsRight = problems == 0;
+    // Counted as listed above: a burst with a limit is told in one sentence with the same burst
+    // without one, and is one scenario, wrong if either run of it is.
+    int listed = 0;
+    int listedWrong = 0;
+    for (int i = 0; i < report->scenarios.size(); ++i) {
+        const ProbeScenario& s = report->scenarios[i];
+        const bool twin = s.kind == ProbeScenario::Kind::SameNow || s.kind == ProbeScenario::Kind::Rate;
+        if (twin && s.limit > 0 && i > 0 && report->scenarios[i - 1].kind == s.kind
+            && report->scenarios[i - 1].limit == 0) {
+            listedWrong += s.problem && !report->scenarios[i - 1].problem ? 1 : 0;
+            continue;
+        }
+        ++listed;
+        listedWrong += s.problem ? 1 : 0;
+    }
     if (problems > 0)
-        verdict << Text::tr("Verdict: the script counts wrong in %1 of %2 scenarios.")
-                       .arg(problems)
-                       .arg(report->scenarios.size());
+        verdict << Text::tr("Verdict: the script counts wrong in %1 of %2 scenarios.").arg(listedWrong).arg(listed);
     else if (!report->foreign.isEmpty())
         verdict << Text::tr("Verdict: the script counted right in every scenario, but it touches keys it was not "
                             "given.");

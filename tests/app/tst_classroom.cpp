@@ -33,6 +33,7 @@ private slots:
     void bigFiguresNeverClip();
     void numbersFollowTheLanguage();
     void aStoppedBurstSaysSo();
+    void compareModeSaysBothSides();
     void theCountsChartFitsItsData();
     void theLessonLeavesTheBurstSettingsAlone();
     void theZsetTableOutlivesTheKey();
@@ -195,6 +196,31 @@ void TestClassroom::aStoppedBurstSaysSo()
     QVERIFY2(status.startsWith(QLatin1String("Stopped:")), qPrintable(status));
     const qint64 sent = m_window->experiment()->engine(LimiterExperiment::Left).summary().sent;
     QVERIFY2(status.contains(QLocale().toString(sent)), qPrintable(status)); // 12,345: grouped
+}
+
+// Issue #30: compare mode's status bar gave the fix's figures alone ("200 sent, 200 stored, 0
+// lost") while the left side lost most of its requests.
+void TestClassroom::compareModeSaysBothSides()
+{
+    connectWindow();
+    ExperimentPlan plan = m_window->planModel()->plan();
+    plan.burst.requests = 200;
+    plan.burst.clock = ClockKind::Frozen;
+    plan.compare = true;
+    fireAndWait(plan);
+    const BurstSummary left = m_window->experiment()->engine(LimiterExperiment::Left).summary();
+    const BurstSummary right = m_window->experiment()->engine(LimiterExperiment::Right).summary();
+    QVERIFY(left.lost > 0);
+    QCOMPARE(right.lost, 0);
+    const QString status = m_window->statusBar()->currentMessage();
+    const QString leftPart = QStringLiteral("%1: 200 sent, %2 stored, %3 lost")
+                                 .arg(m_window->runView(LimiterExperiment::Left)->title())
+                                 .arg(left.stored)
+                                 .arg(left.lost);
+    const QString rightPart
+        = QStringLiteral("%1: 200 sent, 200 stored, 0 lost").arg(m_window->runView(LimiterExperiment::Right)->title());
+    QVERIFY2(status.startsWith(QLatin1String("Done: ")) && status.contains(leftPart) && status.contains(rightPart),
+             qPrintable(status));
 }
 
 void TestClassroom::theCountsChartFitsItsData()

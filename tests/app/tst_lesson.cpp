@@ -8,6 +8,7 @@
 #include "serversession.h"
 #include "spotlight.h"
 #include "testredis.h"
+#include "timelineview.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
 
@@ -383,11 +384,15 @@ void TestLesson::priceOfTheFixIsMeasuredOnRedis()
 void TestLesson::theWholeLessonByClickerKeys()
 {
     m_lesson->setAsksFirst(true);
+    if (auto* scripts = m_window->findChild<ScriptView*>())
+        scripts->close(); // from the tests before
     m_window->showLesson();
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     m_lesson->goToStep(0);
-    m_window->zsetPanel()->view()->setFocus(); // the focus elsewhere, as after a click on the table
+    // The focus elsewhere, as after a click on the timeline.
+    m_window->runView(LimiterExperiment::Left)->timeline()->setFocus();
+    QCOMPARE(QApplication::focusWidget(), m_window->runView(LimiterExperiment::Left)->timeline());
     auto* back = m_panel->findChildren<QPushButton*>().at(1);
     for (int step = 0; step < m_lesson->stepCount(); ++step) {
         QCOMPARE(m_lesson->currentStep(), step);

@@ -258,6 +258,12 @@ void TestScreenFit::leavingPresenterModeRestoresTheLayout()
         rects << m_window->runView(LimiterExperiment::Left)->timeline()->geometry();
         return rects;
     };
+    auto describe = [](const QList<QRect>& rects) {
+        QStringList text;
+        for (const QRect& rect : rects)
+            text << QStringLiteral("%1,%2 %3x%4").arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height());
+        return text.join(QStringLiteral(" | "));
+    };
     const QList<QRect> before = layout();
     presentation->setPresenting(true);
     presentation->zoomIn();
@@ -266,23 +272,23 @@ void TestScreenFit::leavingPresenterModeRestoresTheLayout()
     QVERIFY(layout() != before); // the larger text took room
     presentation->setPresenting(false);
     m_window->showMaximized();
-    QTRY_VERIFY_WITH_TIMEOUT(
+    QTRY_VERIFY2_WITH_TIMEOUT(
         [&] {
             settle();
             return layout() == before;
         }(),
-        5000);
+        qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
     // And zooming in and back with Ctrl+0, without presenter mode.
     presentation->zoomIn();
     presentation->zoomIn();
     settle();
     presentation->resetZoom();
-    QTRY_VERIFY_WITH_TIMEOUT(
+    QTRY_VERIFY2_WITH_TIMEOUT(
         [&] {
             settle();
             return layout() == before;
         }(),
-        5000);
+        qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
 }
 
 // Lets the layouts settle: events are processed until no widget moves or resizes any more (a

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QtTest>
 
 class TestScriptDoctorDialog : public QObject
@@ -23,6 +24,7 @@ private slots:
     void init();
     void cleanup();
     void flagsTheNowScript();
+    void findingsGoWithTheScriptTheyRead();
     void findsNothingInRequestId();
     void readsABuiltinWithTheKeysZsetlabPasses();
     void probesTheNowScriptLive();
@@ -70,6 +72,25 @@ void TestScriptDoctorDialog::flagsTheNowScript()
         doctor->show();
         QVERIFY(doctor->grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT")));
     }
+}
+
+// Issue #30: after the script was replaced, a finding about EXPIRE pointed at "return 1".
+void TestScriptDoctorDialog::findingsGoWithTheScriptTheyRead()
+{
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->setSource(QStringLiteral("now.lua"), LimiterCatalog::builtin("now")->script.source());
+    QVERIFY(doctor->check());
+    auto* findings = doctor->findChild<QTreeWidget*>();
+    auto* editor = doctor->findChild<CodeEditor*>();
+    QVERIFY(findings->topLevelItemCount() > 0);
+    QVERIFY(!editor->extraSelections().isEmpty());
+    editor->setPlainText(QStringLiteral("return 1\n"));
+    QCOMPARE(findings->topLevelItemCount(), 0);
+    QVERIFY(editor->extraSelections().isEmpty());
+    QVERIFY(!doctor->examination().findings.isEmpty()); // kept for the record, not shown
+    QVERIFY(doctor->check()); // read again: the new script's findings
+    for (int i = 0; i < findings->topLevelItemCount(); ++i)
+        QVERIFY2(findings->topLevelItem(i)->text(0).toInt() <= 1, qPrintable(findings->topLevelItem(i)->text(2)));
 }
 
 void TestScriptDoctorDialog::findsNothingInRequestId()

@@ -1,9 +1,7 @@
 #include "burstpanel.h"
-#include "sourcetree.h"
 #include "burstplan.h"
-#include "sweepchart.h"
-#include "timelineview.h"
 #include "clienttallymodel.h"
+#include "elidinglabel.h"
 #include "language.h"
 #include "limitercatalog.h"
 #include "limiterscript.h"
@@ -14,11 +12,15 @@
 #include "scriptdoctor.h"
 #include "scriptdoctordialog.h"
 #include "scriptview.h"
-#include "simulatedserverswindow.h"
 #include "serversession.h"
+#include "simulatedserverswindow.h"
+#include "sourcetree.h"
+#include "sweepchart.h"
 #include "sweeptablemodel.h"
 #include "sweepwindow.h"
 #include "testpictures.h"
+#include "testredis.h"
+#include "timelineview.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -86,6 +88,7 @@ private slots:
     void everyStringHasATranslation_data();
     void everyStringHasATranslation();
     void switchingLanguageChangesVisibleTexts();
+    void serverLabelAndChoiceFollowTheLanguage();
     void coreMessagesFollowTheLanguage();
     void openToolWindowsFollowTheLanguage();
     void scriptWindowsFollowTheLanguage();
@@ -129,6 +132,40 @@ void TestTranslations::switchingLanguageChangesVisibleTexts()
     QTRY_COMPARE(fire->text(), english);
     QCOMPARE(window.menuBar()->actions().first()->text(), englishMenu);
     QVERIFY(!Language::set(QStringLiteral("fr")));
+}
+
+// Issue #30: the status bar's server label stayed "private server" after a switch to Vietnamese,
+// and the language chosen was gone after a restart.
+void TestTranslations::serverLabelAndChoiceFollowTheLanguage()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(Language::set(QStringLiteral("en")));
+    MainWindow window;
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    auto* label = window.findChild<ElidingLabel*>();
+    QVERIFY(label);
+    const QString english = label->fullText();
+    QCOMPARE(english, window.session()->description());
+    QVERIFY2(english.contains(QLatin1String("given server")), qPrintable(english));
+    // The View menu's choice: installed, and kept.
+    QAction* vietnamese = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->data().toString() == QLatin1String("vi"))
+            vietnamese = action;
+    QVERIFY(vietnamese);
+    vietnamese->trigger();
+    QCOMPARE(Language::current(), QStringLiteral("vi"));
+    QTRY_VERIFY(label->fullText() != english);
+    QCOMPARE(label->fullText(), window.session()->description());
+    QCOMPARE(Language::chosen(), QStringLiteral("vi")); // what the next start reads
+    QVERIFY(Language::choose(QStringLiteral("en")));
+    QCOMPARE(Language::chosen(), QStringLiteral("en"));
+    QTRY_COMPARE(label->fullText(), english);
 }
 
 namespace {

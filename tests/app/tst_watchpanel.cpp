@@ -1,15 +1,16 @@
 // Watch mode in the window: what its table, verdict and timeline say about an app's limiter is
 // what Redis did, read from the run's own summary and from the server.
-#include "timelineview.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "limiterexperiment.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
+#include "planmodel.h"
 #include "redisconnection.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
+#include "timelineview.h"
 #include "watchkeymodel.h"
 #include "watchpanel.h"
 #include "zsetkeys.h"
@@ -78,6 +79,15 @@ void TestWatchPanel::showsWhatRedisDid()
         asked = question;
         return true;
     });
+    // A compare-mode burst first: the watched key takes the runs' place alone afterwards.
+    window.planModel()->edit([](ExperimentPlan& plan) {
+        plan.burst.requests = 20;
+        plan.compare = true;
+    });
+    QSignalSpy burst(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(burst.count(), 1, 30000);
+    QVERIFY(window.runView(LimiterExperiment::Right)->isVisible());
     window.showWatch();
     QVERIFY(panel->start());
     QVERIFY2(asked.contains(QLatin1String("MONITOR")), qPrintable(asked));
@@ -159,6 +169,13 @@ void TestWatchPanel::showsWhatRedisDid()
     QCOMPARE(timeline->timeline()->model().laneTotal(0).stored, int(stored));
     QTRY_COMPARE_WITH_TIMEOUT(timeline->numbers()->figure(QStringLiteral("overwritten")),
                               QLocale().toString(overwritten), 5000);
+    // Issue #30: the app's limit is an argument of its calls (zsetlab cannot know it), and the
+    // x axis is Redis's clock, not the app's `now`.
+    QVERIFY(timeline->timeline()->isServerClock());
+    QVERIFY(!window.runView(LimiterExperiment::Right)->isVisible()); // no burst beside the watched key
+    const QString note = timeline->numbers()->findChild<QLabel*>(QStringLiteral("NumbersNote"))->text();
+    QVERIFY2(note.contains(QLatin1String("cannot know your app's limit")) && !note.contains(QLatin1String("No limit")),
+             qPrintable(note));
 
     // The script behind the key, as SCRIPT LOAD showed it in the stream, opens in the Script Doctor.
     const QByteArray builtIn = LimiterCatalog::builtin(strategy)->script.source();
