@@ -335,6 +335,9 @@ void MainWindow::createMenus()
 
     auto* view = translated(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
     view->setObjectName(QStringLiteral("ViewMenu"));
+    // The lesson in front from anywhere: the clicker's keys are the lesson's from then on.
+    translated(view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::showLesson),
+               QT_TR_NOOP("Show the Le&sson"));
     m_compare = translated(view->addAction(QString()), QT_TR_NOOP("&Compare Side by Side"));
     m_compare->setCheckable(true);
     m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));

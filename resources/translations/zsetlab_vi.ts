@@ -816,7 +816,9 @@
     </message>
     <message numerus="yes">
         <source>The run could not delete %n key(s) it made on %1 (%2): %3. %4. Delete them with: redis-cli DEL %5</source>
-        <translation><numerusform>Lần chạy không xoá được %n key nó đã tạo trên %1 (%2): %3. %4. Hãy xoá chúng bằng: redis-cli DEL %5</numerusform></translation>
+        <translation>
+            <numerusform>Lần chạy không xoá được %n key nó đã tạo trên %1 (%2): %3. %4. Hãy xoá chúng bằng: redis-cli DEL %5</numerusform>
+        </translation>
     </message>
     <message>
         <source> and %L1 more</source>
@@ -2343,7 +2345,9 @@
     </message>
     <message numerus="yes">
         <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
-        <translation><numerusform>đã gửi %L1; số đã lưu không rõ (các phản hồi không cho biết), %Ln member trong ZSET</numerusform></translation>
+        <translation>
+            <numerusform>đã gửi %L1; số đã lưu không rõ (các phản hồi không cho biết), %Ln member trong ZSET</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1: %2 · %3: %4</source>
@@ -2356,6 +2360,10 @@
     <message>
         <source>Done: %1.</source>
         <translation>Xong: %1.</translation>
+    </message>
+    <message>
+        <source>Show the Le&amp;sson</source>
+        <translation>Hiện &amp;bài học</translation>
     </message>
 </context>
 <context>

@@ -447,7 +447,7 @@ void TestLesson::keysFollowTheFocus()
     QTRY_VERIFY(m_panel->visibleRegion().isEmpty());
     QTest::keyClick(m_window.get(), Qt::Key_PageDown);
     QCOMPARE(m_lesson->currentStep(), 3);
-    m_window->showLesson();
+    QTest::keyClick(m_window.get(), Qt::Key_L, Qt::ControlModifier); // View > Show the Lesson
     QTRY_VERIFY(!m_panel->visibleRegion().isEmpty());
     QTest::keyClick(m_window.get(), Qt::Key_PageDown);
     QCOMPARE(m_lesson->currentStep(), 4);
