@@ -426,6 +426,16 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::fitScreen()
 {
+    // A window that grew past its screen (its minimum size grows with compare mode before the
+    // docks are rearranged) is taken out of full screen by some window managers (openbox): the
+    // presenter asks for it again, a few times at most, then the fit below decides.
+    if (m_presentation->isPresenting() && !isFullScreen() && m_fullScreenAgain < 3) {
+        ++m_fullScreenAgain;
+        showFullScreen();
+        return; // fitted on the state change that follows
+    }
+    if (isFullScreen())
+        m_fullScreenAgain = 0;
     // Sizes that settle after a zoom (panels that measure their text later) can still push the
     // window past its screen: then the text steps back down to the largest size that fits.
     bool limited = false;

@@ -154,7 +154,9 @@ private:
     LessonPanel* m_lessonPanel = nullptr;
     Spotlight* m_spotlight = nullptr; // the lesson's "look here"
     QDockWidget* m_lessonDock = nullptr;
-    bool m_lessonCovered = false; // the spotlight raised a dock over the lesson's tab
+    bool m_lessonCovered = false;
+    int m_fullScreenAgain = 0; // full screen asked for again after the window manager ended it // the spotlight raised
+                               // a dock over the lesson's tab
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
     DebuggerView* m_debuggerView = nullptr;
