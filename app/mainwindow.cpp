@@ -504,8 +504,10 @@ void MainWindow::showCompareMode(bool on)
         m_runs->setSizes({1000, 1000});
     updateRunTitles();
     // Two runs side by side may push the ZSET panel into the tabs; one alone gives it its place back.
-    if (on != wasVisible)
+    if (on != wasVisible) {
+        m_screenFit->contentsChanged();
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
+    }
 }
 
 void MainWindow::updateRunTitles()

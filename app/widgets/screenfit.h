@@ -27,6 +27,9 @@ public:
     // The area of the view that gets the largest share of the window (the timelines): the side
     // panels narrow to what they need and, if that is not enough, `movable` goes into the tabs.
     void setMainArea(std::function<qint64()> area) { m_mainArea = std::move(area); }
+    // The window's contents changed (compare mode on or off): a panel moved into the tabs for the
+    // main view's sake may have its place back at the next fit().
+    void contentsChanged() { m_movedForRoomAt = QSize(); }
     // For pictures of a given size, drawn without a screen: the window is that size, and the
     // docks are arranged as a screen of that size would have them. Empty: the window's screen.
     void setFixedRoom(QSize room) { m_fixedRoom = room; }
