@@ -709,6 +709,8 @@ void MainWindow::pointAt(QWidget* part)
         m_spotlight->light(part);
         return;
     }
+    if (part == m_spotlight->lit())
+        return; // shown already (the lesson asks again as its text changes)
     if (part && !m_lessonCovered)
         fitScreen();
     const bool lessonShown = !m_lessonDock->visibleRegion().isEmpty();

@@ -113,13 +113,10 @@ void Spotlight::light(QWidget* part)
 {
     if (part && !isReserved(part))
         reserve(part);
-    if (part == m_lit) {
-        if (part)
-            bringIntoView(part);
-        return;
-    }
+    if (part == m_lit)
+        return; // already lit and shown once: a tab the user chose since stays chosen
     delete m_ring;
-    if (m_lit && m_lit->parentWidget())
+    if (m_lit && m_lit->parentWidget() && !isReserved(m_lit->parentWidget()))
         m_lit->parentWidget()->removeEventFilter(this);
     m_lit = part;
     if (!part || !part->parentWidget())

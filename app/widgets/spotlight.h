@@ -24,7 +24,8 @@ public:
     // Keeps the frame's margin around `part`'s contents from now on; it follows the part's font.
     void reserve(QWidget* part);
     bool isReserved(const QWidget* part) const { return m_parts.contains(part); }
-    // Lights `part` (a reserved one; nullptr: none) and puts out the one lit before.
+    // Lights `part` (a reserved one; nullptr: none), brings it into view, and puts out the one
+    // lit before. The part lit already: nothing (the user may have chosen another tab since).
     void light(QWidget* part);
     QWidget* lit() const { return m_lit; }
     // Where the frame is drawn, in the lit part's coordinates (empty when none is lit).
