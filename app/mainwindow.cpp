@@ -149,7 +149,11 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The docks hide as QMainWindow's destructor deletes them, when this is a MainWindow no more.
+    m_lessonDock->disconnect(this);
+}
 
 void MainWindow::createDocks()
 {
