@@ -455,10 +455,7 @@ void MainWindow::fitScreen()
 void MainWindow::keepTimelineLargest()
 {
     // Larger than the side panel in front: the counts chart goes into a tab beside it if need be.
-    qint64 largestPanel = 0;
-    for (const QDockWidget* dock : findChildren<QDockWidget*>())
-        if (dock->isVisible() && !dock->isFloating() && !dock->visibleRegion().isEmpty())
-            largestPanel = std::max(largestPanel, qint64(dock->width()) * dock->height());
+    const qint64 largestPanel = m_screenFit->largestPanelArea();
     const int runs = m_right->isVisible() ? 2 : 1;
     for (RunView* run : {m_left, m_right})
         run->setTimelineAtLeast(largestPanel / runs);

@@ -7,8 +7,6 @@
 #include <QSaveFile>
 #include <QTextDocument>
 
-#include <algorithm>
-
 namespace {
 struct Text
 {
@@ -71,8 +69,8 @@ QList<Handout::Page> Handout::pages() const
         QTextDocument document;
         document.setHtml(questionHtml(step));
         pages.append({step.number, false, document.toPlainText(), false});
-        if (step.result.isEmpty() && step.picture.isNull())
-            continue; // nothing ran: the step is its text
+        if (!hasAnswerPage(step))
+            continue;
         document.setHtml(answerHtml(step));
         pages.append({step.number, true, document.toPlainText(), !step.picture.isNull()});
     }
@@ -107,15 +105,16 @@ bool Handout::write(const QString& path, QString* error) const
         document.documentLayout()->draw(&painter, context);
         return document.size().height();
     };
-    const QList<Page> pages = this->pages();
-    for (const Page& shown : pages) {
-        const Step& step = *std::find_if(m_steps.cbegin(), m_steps.cend(),
-                                         [&shown](const Step& candidate) { return candidate.number == shown.step; });
+    for (const Step& step : m_steps) {
         if (!first)
             writer.newPage();
         first = false;
-        const double used = drawText(shown.answer ? answerHtml(step) : questionHtml(step));
-        if (!shown.answer || step.picture.isNull())
+        drawText(questionHtml(step));
+        if (!hasAnswerPage(step))
+            continue;
+        writer.newPage();
+        const double used = drawText(answerHtml(step));
+        if (step.picture.isNull())
             continue;
         // The picture below the text, as large as the page allows, never enlarged past 2x.
         const QRectF room(page.left(), used + page.height() * 0.03, page.width(),

@@ -39,6 +39,8 @@ public:
     QList<Page> pages() const;
 
 private:
+    // Nothing ran (no result, no picture): the step is its text alone.
+    static bool hasAnswerPage(const Step& step) { return !step.result.isEmpty() || !step.picture.isNull(); }
     QString questionHtml(const Step& step) const;
     QString answerHtml(const Step& step) const;
 

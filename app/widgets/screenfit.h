@@ -30,6 +30,8 @@ public:
     // The window's contents changed (compare mode on or off): a panel moved into the tabs for the
     // main view's sake may have its place back at the next fit().
     void contentsChanged() { m_movedForRoomAt = QSize(); }
+    // The largest area of a side panel in view (docked, in front of its tabs).
+    qint64 largestPanelArea() const;
     // For pictures of a given size, drawn without a screen: the window is that size, and the
     // docks are arranged as a screen of that size would have them. Empty: the window's screen.
     void setFixedRoom(QSize room) { m_fixedRoom = room; }
@@ -47,8 +49,6 @@ private:
     void moveIntoTabs();
     void narrowTabs();
     void giveRoomToMainView();
-    // The largest area of a side panel in view.
-    qint64 largestPanelArea() const;
 
     QMainWindow* m_window;
     QDockWidget* m_movable;

@@ -6,6 +6,7 @@
 #include "planmodel.h"
 #include "serversession.h"
 #include "testredis.h"
+#include "testwindow.h"
 
 #include <QPushButton>
 #include <QRadioButton>
@@ -117,11 +118,7 @@ void TestDebuggerView::beforeAnyBurstAFixedKeyIsLeftAlone()
 void TestDebuggerView::f10StepsAndTheEndListsEveryCall()
 {
     MainWindow window;
-    window.show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    window.connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    QVERIFY(showConnected(window));
     window.planModel()->edit(
         [](ExperimentPlan& experiment) { experiment.burst.limiter = LimiterCatalog::builtin("now"); });
     DebuggerView* view = window.stepNextRequest();

@@ -270,25 +270,21 @@ void TestScreenFit::leavingPresenterModeRestoresTheLayout()
     presentation->zoomIn();
     settle();
     QVERIFY(layout() != before); // the larger text took room
+    auto backAsBefore = [&] {
+        settle();
+        return layout() == before;
+    };
     presentation->setPresenting(false);
     m_window->showMaximized();
-    QTRY_VERIFY2_WITH_TIMEOUT(
-        [&] {
-            settle();
-            return layout() == before;
-        }(),
-        qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
+    QTRY_VERIFY2_WITH_TIMEOUT(backAsBefore(),
+                              qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
     // And zooming in and back with Ctrl+0, without presenter mode.
     presentation->zoomIn();
     presentation->zoomIn();
     settle();
     presentation->resetZoom();
-    QTRY_VERIFY2_WITH_TIMEOUT(
-        [&] {
-            settle();
-            return layout() == before;
-        }(),
-        qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
+    QTRY_VERIFY2_WITH_TIMEOUT(backAsBefore(),
+                              qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
 }
 
 // Lets the layouts settle: events are processed until no widget moves or resizes any more (a

@@ -20,6 +20,7 @@
 #include "sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testwindow.h"
 #include "timelineview.h"
 
 #include <QComboBox>
@@ -142,11 +143,7 @@ void TestTranslations::serverLabelAndChoiceFollowTheLanguage()
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(Language::set(QStringLiteral("en")));
     MainWindow window;
-    window.show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    window.connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    QVERIFY(showConnected(window));
     auto* label = window.findChild<ElidingLabel*>();
     QVERIFY(label);
     const QString english = label->fullText();
