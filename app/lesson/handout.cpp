@@ -15,9 +15,11 @@ struct Text
 
 constexpr int dotsPerInch = 150;
 
-// A page's text, laid out to `width` pixels at the writer's resolution.
-void layOut(QTextDocument* document, const QString& html, double width)
+// A page's text, laid out to `width` pixels at the writer's resolution (its fonts measured on the
+// page, not on the screen, which would print them at 96/150 of their size).
+void layOut(QTextDocument* document, const QString& html, double width, QPaintDevice* page)
 {
+    document->documentLayout()->setPaintDevice(page);
     QFont font = document->defaultFont();
     font.setPointSizeF(12);
     document->setDefaultFont(font);
@@ -99,7 +101,7 @@ bool Handout::write(const QString& path, QString* error) const
     bool first = true;
     auto drawText = [&painter, &page](const QString& html) {
         QTextDocument document;
-        layOut(&document, html, page.width());
+        layOut(&document, html, page.width(), painter.device());
         QAbstractTextDocumentLayout::PaintContext context;
         context.clip = page;
         document.documentLayout()->draw(&painter, context);
