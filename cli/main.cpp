@@ -3,6 +3,7 @@
 #include "clientscommand.h"
 #include "doctorcommand.h"
 #include "interrupts.h"
+#include "replaycommand.h"
 #include "runcommand.h"
 #include "servercommand.h"
 #include "sweepcommand.h"
@@ -22,6 +23,7 @@ Commands:
   server      start a private redis-server (or, with --cluster N, a Redis Cluster) and print its URL
   doctor      read your own limiter script (and with --live, probe it): does it count right?
   watch       watch your app's Redis read-only (MONITOR): do its limiter's ZADDs overwrite members?
+  replay      a recorded run (run --save-replay) at one request: its ZSET, counts and truth
   app         a demo app to watch: a limiter's traffic over several user keys, on the real clock
 
 Run "zsetlab-cli COMMAND --help" for the options of a command.
@@ -60,6 +62,8 @@ int main(int argc, char* argv[])
         return runDoctorCommand(arguments);
     if (command == QLatin1String("watch"))
         return runWatchCommand(arguments);
+    if (command == QLatin1String("replay"))
+        return runReplayCommand(arguments);
     if (command == QLatin1String("app"))
         return runAppCommand(arguments);
     QTextStream(stderr) << "zsetlab-cli: unknown command \"" << command << "\".\n\n" << usage;

@@ -5,11 +5,13 @@
 #include "interrupts.h"
 #include "planoptions.h"
 #include "progressbar.h"
+#include "replayfile.h"
 #include "serveroptions.h"
 #include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -82,6 +84,10 @@ struct RunOptions
                        "existing key stops the run before anything is written.")};
     QCommandLineOption keep {QStringLiteral("keep"), QStringLiteral("Keep the key at the end (to inspect it).")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")};
+    QCommandLineOption saveReplay {QStringLiteral("save-replay"),
+                                   QStringLiteral("Save the run, request by request, as a replay file (open it with "
+                                                  "zsetlab FILE or zsetlab-cli replay FILE; no Redis needed)."),
+                                   QStringLiteral("FILE")};
 };
 
 // Builds the plan from the options; false with a message naming the flag.
@@ -151,7 +157,7 @@ int runRunCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     o.plan.addTo(parser);
-    parser.addOptions({o.script, o.trustScript, o.key, o.reuseKey, o.keep, o.json});
+    parser.addOptions({o.script, o.trustScript, o.key, o.reuseKey, o.keep, o.json, o.saveReplay});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli run: " << parser.errorText() << "\nSee zsetlab-cli run --help.\n";
         return ExitUsage;
@@ -165,6 +171,18 @@ int runRunCommand(const QStringList& arguments)
         return ExitUsage;
     }
 
+    if (parser.isSet(o.saveReplay) && parser.value(o.saveReplay).isEmpty()) {
+        err << "zsetlab-cli run: --save-replay needs the path of the file to write.\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(o.saveReplay)) { // before the run, not after it: a run is not fired for nothing
+        const QFileInfo folder(QFileInfo(parser.value(o.saveReplay)).absolutePath());
+        if (!folder.isDir() || !folder.isWritable()) {
+            err << "zsetlab-cli run: --save-replay: Could not save the replay in " << folder.filePath()
+                << ": no such folder, or not one you may write to.\n";
+            return ExitUsage;
+        }
+    }
     BurstPlan plan;
     QString error;
     int failureCode = ExitUsage;
@@ -221,6 +239,14 @@ int runRunCommand(const QStringList& arguments)
         out << summary.toText() << '\n';
     if (plan.keepKey && summary.sent > 0) // a run refused before its first call wrote nothing to keep
         err << "zsetlab-cli: kept the key " << engine.key() << '\n';
+    if (parser.isSet(o.saveReplay) && summary.sent > 0) {
+        QString why;
+        if (!ReplayFile::save(parser.value(o.saveReplay), Recording::fromEngine(engine), &why)) {
+            err << "zsetlab-cli run: --save-replay: " << why << '\n';
+            err.flush();
+            return ExitUsage;
+        }
+    }
 
     err.flush();
     return exitCodeForRun(summary, "zsetlab-cli run");

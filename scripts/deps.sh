@@ -8,7 +8,7 @@ set -euo pipefail
 ZSETLAB_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev
+    libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev zlib1g-dev
     redis-server redis-tools
     ccache
 )

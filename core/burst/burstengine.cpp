@@ -132,6 +132,7 @@ void BurstEngine::onRunEnded()
     collect();
     m_startMs = m_run->startWallMs();
     m_summary.serverVersion = m_run->serverVersion();
+    m_summary.serverName = m_run->serverName();
     m_summary.durationMs = m_run->durationMs();
     m_summary.takeCountsFrom(m_log);
     m_summary.finalCount = m_run->finalCount();

@@ -48,6 +48,7 @@ public:
     // Valid after the run ended (onEnded).
     BurstFailure failure() const;
     QString serverVersion() const { return m_serverVersion; }
+    QString serverName() const { return m_serverName; }
     qint64 finalCount() const { return m_finalCount; }
     qint64 membersAtEnd() const { return m_membersAtEnd; }
     double durationMs() const { return m_durationMs; }
@@ -199,6 +200,7 @@ private:
     qint64 m_startWallUs = 0;
     Clock::time_point m_startSteady;
     QString m_serverVersion;
+    QString m_serverName;
     qint64 m_finalCount = -1;
     qint64 m_membersAtEnd = -1;
     double m_durationMs = 0;

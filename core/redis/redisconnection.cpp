@@ -52,6 +52,10 @@ ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
         const QString value = printableText(line.mid(colon + 1), 64);
         if (name == "redis_version")
             info.version = value;
+        else if (name == "server_name")
+            info.name = value;
+        else if (name == "valkey_version")
+            info.nameVersion = value;
         else if (name == "redis_mode" || name == "server_mode") // Valkey writes server_mode
             info.mode = value;
         else if (name == "os")
@@ -59,6 +63,8 @@ ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
         else if (name == "process_id")
             info.processId = value.toLongLong();
     }
+    if (info.nameVersion.isEmpty())
+        info.nameVersion = info.version;
     const QStringList parts = info.version.split(QLatin1Char('.'));
     info.majorVersion = parts.value(0).toInt();
     info.minorVersion = parts.value(1).toInt();

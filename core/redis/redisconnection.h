@@ -30,7 +30,9 @@ struct ConnectOptions
 // What INFO server said about the server.
 struct ServerInfo
 {
-    QString version; // "7.0.15"
+    QString version; // "7.0.15" (Valkey: the Redis version it is compatible with)
+    QString name = QStringLiteral("redis"); // server_name: "valkey" on Valkey
+    QString nameVersion; // the server's own version: valkey_version on Valkey, else version
     QString mode; // "standalone", "cluster", "sentinel"
     QString os;
     qint64 processId = 0;

@@ -118,6 +118,7 @@ QJsonObject BurstSummary::toJson() const
     QJsonObject json;
     json[QStringLiteral("schema")] = QStringLiteral("zsetlab.summary/1");
     json[QStringLiteral("server_version")] = serverVersion;
+    json[QStringLiteral("server_name")] = serverName;
     json[QStringLiteral("strategy")] = strategy;
     json[QStringLiteral("key")] = QString::fromUtf8(key);
     json[QStringLiteral("clock")] = clock;

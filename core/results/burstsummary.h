@@ -56,6 +56,7 @@ struct LeftKey
 struct BurstSummary
 {
     QString serverVersion;
+    QString serverName; // "redis", "valkey" (INFO's server_name)
     QString strategy;
     QByteArray key;
     QString clock;

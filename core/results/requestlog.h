@@ -91,6 +91,7 @@ public:
     RequestRecord::MemberKind memberKind(int i) const { return RequestRecord::MemberKind(m_memberKind[i]); }
     QString error(int i) const;
     QByteArray requestId(int i) const;
+    const QByteArray& runTag() const { return m_runTag; }
     static QByteArray requestId(const QByteArray& runTag, quint32 id);
 
     // Running totals.

@@ -1,0 +1,224 @@
+#include "recording.h"
+
+#include "burstengine.h"
+#include "burstplan.h"
+#include "burstsummary.h"
+#include "planfields.h"
+#include "zsetkeys.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+QString zsetKnowledgeName(ZsetKnowledge knowledge)
+{
+    switch (knowledge) {
+    case ZsetKnowledge::Flow:
+        return QStringLiteral("flow");
+    case ZsetKnowledge::Replies:
+        return QStringLiteral("replies");
+    case ZsetKnowledge::CountsOnly:
+        break;
+    }
+    return QStringLiteral("counts-only");
+}
+
+bool parseZsetKnowledge(const QString& name, ZsetKnowledge* knowledge)
+{
+    for (const ZsetKnowledge k : {ZsetKnowledge::Flow, ZsetKnowledge::Replies, ZsetKnowledge::CountsOnly}) {
+        if (zsetKnowledgeName(k) == name) {
+            *knowledge = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+QJsonObject ReplayState::toJson(bool withMembers) const
+{
+    QJsonObject json;
+    json[QStringLiteral("request")] = request;
+    json[QStringLiteral("requests")] = requests;
+    json[QStringLiteral("now")] = now;
+    json[QStringLiteral("user")] = user;
+    json[QStringLiteral("key")] = QString::fromUtf8(key);
+    json[QStringLiteral("state_from")] = zsetKnowledgeName(knowledge);
+    json[QStringLiteral("members")] = members >= 0 ? QJsonValue(members) : QJsonValue();
+    json[QStringLiteral("count_returned")] = countReturned >= 0 ? QJsonValue(countReturned) : QJsonValue();
+    json[QStringLiteral("true_count")] = trueCount >= 0 ? QJsonValue(trueCount) : QJsonValue();
+    json[QStringLiteral("added")] = added >= 0 ? QJsonValue(added) : QJsonValue();
+    json[QStringLiteral("member")] = member.isNull() ? QJsonValue() : QJsonValue(QString::fromUtf8(member));
+    json[QStringLiteral("admitted")] = admitted;
+    json[QStringLiteral("error")] = error.isEmpty() ? QJsonValue() : QJsonValue(error);
+    json[QStringLiteral("overwritten")] = overwritten;
+    json[QStringLiteral("admitted_beyond_limit")] = admittedBeyondLimitSoFar;
+    if (withMembers) {
+        QJsonArray list;
+        for (const ReplayMember& m : memberList)
+            list.append(QJsonObject {{QStringLiteral("member"), QString::fromUtf8(m.member)},
+                                     {QStringLiteral("score"), m.score},
+                                     {QStringLiteral("request"), m.request + 1}});
+        json[QStringLiteral("member_list")] = list;
+    }
+    return json;
+}
+
+RecordingInfo Recording::infoOf(const BurstPlan& plan, const BurstSummary& summary)
+{
+    RecordingInfo info;
+    info.plan = PlanFields::toJson(plan);
+    info.strategy = plan.limiter->id;
+    const LimiterEntry& limiter = *plan.limiter;
+    if (!limiter.isBuiltin()) {
+        info.script = limiter.script.source();
+        info.knowledge = ZsetKnowledge::Replies;
+    } else if (limiter.role == LimiterEntry::Role::Algorithm || limiter.store.kind() != LimiterStore::Kind::SortedSet) {
+        info.knowledge = ZsetKnowledge::CountsOnly;
+    }
+    info.serverName = summary.serverName;
+    info.serverVersion = summary.serverVersion;
+    info.key = summary.key;
+    info.nowUnitsPerMs = plan.nowUnitsPerMs();
+    info.windowInNowUnits = plan.windowInNowUnits();
+    info.limit = plan.limit;
+    info.users = plan.users;
+    info.requests = plan.requests;
+    info.madeBy = QStringLiteral("zsetlab " ZSETLAB_VERSION);
+    return info;
+}
+
+Recording Recording::fromEngine(const BurstEngine& engine, const QString& source)
+{
+    RecordingInfo info = infoOf(engine.plan(), engine.summary());
+    info.source = source;
+    info.key = engine.key();
+    info.runTag = engine.log().runTag();
+    info.startWallMs = engine.startMs();
+    return Recording(std::move(info), engine.log());
+}
+
+Recording::Recording(RecordingInfo info, RequestLog log)
+    : m_info(std::move(info))
+    , m_log(std::move(log))
+{
+    m_history.build(m_log);
+    index();
+}
+
+void Recording::index()
+{
+    const int n = requests();
+    const int blocks = n / ZsetHistory::blockSize + 1;
+    m_overwrittenBefore.assign(size_t(blocks), 0);
+    m_beyondBefore.assign(size_t(blocks), 0);
+    qint32 overwritten = 0;
+    qint32 beyond = 0;
+    for (int i = 0; i < n; ++i) {
+        if (i % ZsetHistory::blockSize == 0) {
+            m_overwrittenBefore[size_t(i / ZsetHistory::blockSize)] = overwritten;
+            m_beyondBefore[size_t(i / ZsetHistory::blockSize)] = beyond;
+        }
+        overwritten += m_log.added(i) == 0 ? 1 : 0;
+        beyond += m_log.isAdmittedOverLimit(i) ? 1 : 0;
+    }
+    for (size_t b = size_t((n + ZsetHistory::blockSize - 1) / ZsetHistory::blockSize); b < size_t(blocks); ++b) {
+        m_overwrittenBefore[b] = overwritten;
+        m_beyondBefore[b] = beyond;
+    }
+}
+
+template<typename Test>
+qint64 Recording::countThrough(const std::vector<qint32>& blocks, int i, Test test) const
+{
+    if (i < 0)
+        return 0;
+    i = std::min(i, requests() - 1);
+    const int block = i / ZsetHistory::blockSize;
+    qint64 count = blocks[size_t(block)];
+    for (int r = block * ZsetHistory::blockSize; r <= i; ++r)
+        count += test(r) ? 1 : 0;
+    return count;
+}
+
+qint64 Recording::overwrittenThrough(int i) const
+{
+    return countThrough(m_overwrittenBefore, i, [this](int r) { return m_log.added(r) == 0; });
+}
+
+qint64 Recording::beyondLimitThrough(int i) const
+{
+    return countThrough(m_beyondBefore, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
+}
+
+template<typename Test>
+int Recording::nextWhere(const std::vector<qint32>& blocks, int i, Test test) const
+{
+    const int bs = ZsetHistory::blockSize;
+    for (int r = std::max(i + 1, 0); r < requests(); ++r) {
+        const size_t block = size_t(r / bs);
+        if (r % bs == 0 && block + 1 < blocks.size() && blocks[block + 1] == blocks[block]) {
+            r += bs - 1; // none in this block
+            continue;
+        }
+        if (test(r))
+            return r;
+    }
+    return -1;
+}
+
+int Recording::nextOverwrite(int i) const
+{
+    return nextWhere(m_overwrittenBefore, i, [this](int r) { return m_log.added(r) == 0; });
+}
+
+int Recording::nextBeyondLimit(int i) const
+{
+    return nextWhere(m_beyondBefore, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
+}
+
+QByteArray Recording::keyOfUser(int user) const
+{
+    return m_info.users > 1 ? ZsetKeys::userOfRun(m_info.key, user) : m_info.key;
+}
+
+ReplayState Recording::stateAt(int i, bool withMembers) const
+{
+    ReplayState state;
+    state.requests = requests();
+    state.knowledge = m_info.knowledge;
+    if (isEmpty())
+        return state;
+    i = std::clamp(i, 0, requests() - 1);
+    state.request = i + 1;
+    state.now = m_log.now(i);
+    state.user = m_log.userOf(i);
+    state.key = keyOfUser(state.user);
+    if (m_info.knowledge != ZsetKnowledge::CountsOnly)
+        state.members = m_history.sizeAfter(i);
+    state.countReturned = m_log.isFailed(i) ? -1 : m_log.count(i);
+    state.trueCount = m_log.truth(i);
+    state.added = m_log.added(i);
+    if (m_log.memberKind(i) != RequestRecord::MemberKind::Unknown && !m_log.isFailed(i))
+        state.member = m_log.member(i);
+    state.error = m_log.error(i);
+    state.admitted = m_log.isAdmitted(i);
+    state.admittedBeyondLimit = m_log.isAdmittedOverLimit(i);
+    state.overwritten = overwrittenThrough(i);
+    state.admittedBeyondLimitSoFar = beyondLimitThrough(i);
+    if (withMembers && m_info.knowledge != ZsetKnowledge::CountsOnly) {
+        const std::vector<int> writes = m_history.writesAliveAfter(m_log, i, state.user);
+        state.memberList.reserve(writes.size());
+        for (const int w : writes)
+            state.memberList.push_back({m_log.member(w), m_log.now(w), w});
+        std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
+            return a.score != b.score ? a.score < b.score : a.member < b.member;
+        });
+    }
+    return state;
+}
+
+size_t Recording::memoryBytes() const
+{
+    return m_log.memoryBytes() + m_history.memoryBytes()
+        + (m_overwrittenBefore.capacity() + m_beyondBefore.capacity()) * sizeof(qint32);
+}

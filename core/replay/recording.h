@@ -1,0 +1,118 @@
+#pragma once
+
+// Recording: a finished run kept request by request, to be stepped through, saved and opened.
+
+#include "requestlog.h"
+#include "zsethistory.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <vector>
+
+class BurstEngine;
+struct BurstPlan;
+struct BurstSummary;
+
+// What a recording says about the ZSET at a request.
+enum class ZsetKnowledge {
+    Flow, // a catalog limiter whose flow zsetlab knows: the members are rebuilt exactly
+    Replies, // a user's script: the members its replies named, trimmed as a sliding log would be
+    CountsOnly, // a limiter that names no member (a counter, a bucket): the replies' counts only
+};
+QString zsetKnowledgeName(ZsetKnowledge knowledge);
+bool parseZsetKnowledge(const QString& name, ZsetKnowledge* knowledge);
+
+// Everything a recording holds besides its requests.
+struct RecordingInfo
+{
+    QString source = QStringLiteral("burst"); // burst, compare, lesson
+    QJsonObject plan; // PlanFields::toJson of the plan fired
+    QString strategy; // the limiter's id (a user's script: its file name)
+    QByteArray script; // a user's script, its source
+    ZsetKnowledge knowledge = ZsetKnowledge::Flow;
+    QString serverName; // "redis", "valkey"
+    QString serverVersion;
+    QByteArray key; // the run's key (with users: user u's key is derived from it)
+    QByteArray runTag; // request ids are "<runTag>:<id>"
+    qint64 startWallMs = 0;
+    qint64 nowUnitsPerMs = 1;
+    qint64 windowInNowUnits = 0;
+    qint64 limit = 0;
+    int users = 1;
+    int requests = 0; // planned
+    QString madeBy; // "zsetlab 0.9.0"
+};
+
+// The state of a recorded run right after one request.
+struct ReplayMember
+{
+    QByteArray member;
+    qint64 score = 0;
+    int request = 0; // the request that wrote it (0-based)
+};
+
+struct ReplayState
+{
+    int request = 0; // 1-based: the state after the first `request` requests
+    int requests = 0;
+    qint64 now = 0;
+    int user = 0;
+    QByteArray key; // the ZSET of the request's user
+    ZsetKnowledge knowledge = ZsetKnowledge::Flow;
+    qint64 members = -1; // how many members that ZSET held; -1 unknown (CountsOnly)
+    qint64 countReturned = -1; // the count the script answered; -1 none (failed, or no count)
+    qint64 trueCount = -1; // the user's requests in the window
+    int added = -1; // ZADD's reply: 1, 0, -1 unknown
+    QByteArray member; // what the request wrote
+    QString error;
+    bool admitted = false;
+    bool admittedBeyondLimit = false;
+    qint64 overwritten = 0; // so far, every user
+    qint64 admittedBeyondLimitSoFar = 0; // so far, every user
+    std::vector<ReplayMember> memberList; // by score, then member, as ZRANGE WITHSCORES
+    QJsonObject toJson(bool withMembers) const;
+};
+
+class Recording
+{
+public:
+    // The engine's run as it ended (its log is copied).
+    static Recording fromEngine(const BurstEngine& engine, const QString& source = QStringLiteral("burst"));
+    static RecordingInfo infoOf(const BurstPlan& plan, const BurstSummary& summary);
+    // A recording of `log`; the history is built here.
+    Recording(RecordingInfo info, RequestLog log);
+    Recording() = default;
+
+    const RecordingInfo& info() const { return m_info; }
+    const RequestLog& log() const { return m_log; }
+    const ZsetHistory& history() const { return m_history; }
+    // The requests recorded in order from the first: a stopped run records those it finished.
+    int requests() const { return m_history.requests(); }
+    bool isEmpty() const { return requests() == 0; }
+    QByteArray keyOfUser(int user) const;
+
+    // The state right after request i (0-based; clamped); members listed when asked.
+    ReplayState stateAt(int i, bool withMembers) const;
+    qint64 overwrittenThrough(int i) const;
+    qint64 beyondLimitThrough(int i) const;
+    // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
+    int nextOverwrite(int i) const;
+    int nextBeyondLimit(int i) const;
+    // Bytes held in memory, for the benchmark.
+    size_t memoryBytes() const;
+
+private:
+    void index();
+    template<typename Test>
+    qint64 countThrough(const std::vector<qint32>& blocks, int i, Test test) const;
+    template<typename Test>
+    int nextWhere(const std::vector<qint32>& blocks, int i, Test test) const;
+
+    RecordingInfo m_info;
+    RequestLog m_log;
+    ZsetHistory m_history;
+    std::vector<qint32> m_overwrittenBefore; // per block: overwrites in the blocks before it
+    std::vector<qint32> m_beyondBefore;
+};

@@ -1,0 +1,444 @@
+#include "replayfile.h"
+
+#include "burstplan.h"
+#include "cappedfile.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <zlib.h>
+
+#include <algorithm>
+
+namespace {
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(ReplayFile)
+};
+
+const QByteArray magic = QByteArrayLiteral("ZSETLAB-REPLAY\n");
+
+enum Flag : quint8 {
+    Failed = 1,
+    AddedKnown = 2,
+    Added = 4,
+    VerdictKnown = 8,
+    VerdictAdmitted = 16,
+};
+
+// Unsigned LEB128, and zigzag for signed values: small numbers (deltas) take one byte.
+void putVarint(QByteArray* out, quint64 value)
+{
+    while (value >= 0x80) {
+        out->append(char(value | 0x80));
+        value >>= 7;
+    }
+    out->append(char(value));
+}
+
+void putSigned(QByteArray* out, qint64 value)
+{
+    putVarint(out, (quint64(value) << 1) ^ quint64(value >> 63));
+}
+
+void putBlock(QByteArray* out, const QByteArray& block)
+{
+    putVarint(out, quint64(block.size()));
+    out->append(block);
+}
+
+// Reads what putVarint wrote, never past its end; a fault sticks.
+class Cursor
+{
+public:
+    Cursor(const char* data, qint64 size)
+        : m_data(data)
+        , m_size(size)
+    { }
+    bool ok() const { return m_ok; }
+    bool atEnd() const { return m_at == m_size; }
+    qint64 left() const { return m_size - m_at; }
+    quint64 varint()
+    {
+        quint64 value = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (m_at >= m_size)
+                return fail();
+            const auto byte = quint8(m_data[m_at++]);
+            value |= quint64(byte & 0x7f) << shift;
+            if (!(byte & 0x80))
+                return value;
+        }
+        return fail();
+    }
+    qint64 signedVarint()
+    {
+        const quint64 v = varint();
+        return qint64(v >> 1) ^ -qint64(v & 1);
+    }
+    // A count or length that must fit what is left and `limit`.
+    qint64 size(qint64 limit)
+    {
+        const quint64 v = varint();
+        if (v > quint64(std::min(limit, left())))
+            return qint64(fail());
+        return qint64(v);
+    }
+    Cursor block()
+    {
+        const qint64 length = size(left());
+        Cursor inner(m_ok ? m_data + m_at : m_data, m_ok ? length : 0);
+        m_at += m_ok ? length : 0;
+        if (!m_ok)
+            inner.m_ok = false;
+        return inner;
+    }
+    QByteArray bytes(qint64 length)
+    {
+        if (!m_ok || length < 0 || length > left()) {
+            fail();
+            return {};
+        }
+        QByteArray out(m_data + m_at, length);
+        m_at += length;
+        return out;
+    }
+    quint8 byte()
+    {
+        if (m_at >= m_size)
+            return quint8(fail());
+        return quint8(m_data[m_at++]);
+    }
+
+private:
+    quint64 fail()
+    {
+        m_ok = false;
+        m_at = m_size;
+        return 0;
+    }
+    const char* m_data;
+    qint64 m_size;
+    qint64 m_at = 0;
+    bool m_ok = true;
+};
+
+QByteArray gzip(const QByteArray& raw)
+{
+    z_stream stream {};
+    if (deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return {};
+    QByteArray out;
+    out.resize(qsizetype(deflateBound(&stream, uLong(raw.size()))));
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.constData()));
+    stream.avail_in = uInt(raw.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = uInt(out.size());
+    const int result = deflate(&stream, Z_FINISH);
+    out.resize(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    return result == Z_STREAM_END ? out : QByteArray();
+}
+
+enum class Unpacked { Whole, NotGzip, Truncated, Damaged, TooLarge };
+
+Unpacked gunzip(const QByteArray& packed, QByteArray* raw)
+{
+    if (packed.size() < 2 || quint8(packed[0]) != 0x1f || quint8(packed[1]) != 0x8b)
+        return Unpacked::NotGzip;
+    z_stream stream {};
+    if (inflateInit2(&stream, 15 + 16) != Z_OK)
+        return Unpacked::Damaged;
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.constData()));
+    stream.avail_in = uInt(packed.size());
+    raw->clear();
+    constexpr qsizetype chunk = 1 << 20;
+    int result = Z_OK;
+    while (result == Z_OK) {
+        if (raw->size() + chunk > ReplayFile::maxUnpackedBytes) {
+            inflateEnd(&stream);
+            return Unpacked::TooLarge;
+        }
+        const qsizetype at = raw->size();
+        raw->resize(at + chunk);
+        stream.next_out = reinterpret_cast<Bytef*>(raw->data() + at);
+        stream.avail_out = uInt(chunk);
+        result = inflate(&stream, Z_NO_FLUSH);
+        raw->resize(at + chunk - qsizetype(stream.avail_out));
+        if (result == Z_BUF_ERROR && stream.avail_in == 0)
+            break; // the input ended before the stream did
+    }
+    const bool trailing = stream.avail_in != 0;
+    inflateEnd(&stream);
+    if (result == Z_STREAM_END)
+        return trailing ? Unpacked::Damaged : Unpacked::Whole;
+    return result == Z_BUF_ERROR || result == Z_OK ? Unpacked::Truncated : Unpacked::Damaged;
+}
+
+QJsonObject headerOf(const RecordingInfo& info, const RequestLog& log)
+{
+    QJsonObject json;
+    json[QStringLiteral("made_by")] = info.madeBy;
+    json[QStringLiteral("source")] = info.source;
+    json[QStringLiteral("plan")] = info.plan;
+    json[QStringLiteral("strategy")] = info.strategy;
+    if (!info.script.isEmpty())
+        json[QStringLiteral("script")] = QString::fromUtf8(info.script);
+    json[QStringLiteral("state_from")] = zsetKnowledgeName(info.knowledge);
+    json[QStringLiteral("server")]
+        = QJsonObject {{QStringLiteral("name"), info.serverName}, {QStringLiteral("version"), info.serverVersion}};
+    json[QStringLiteral("key")] = QString::fromUtf8(info.key.toBase64());
+    json[QStringLiteral("run_tag")] = QString::fromLatin1(info.runTag.toBase64());
+    json[QStringLiteral("start_wall_ms")] = info.startWallMs;
+    json[QStringLiteral("now_units_per_ms")] = info.nowUnitsPerMs;
+    json[QStringLiteral("window_now_units")] = info.windowInNowUnits;
+    json[QStringLiteral("limit")] = info.limit;
+    json[QStringLiteral("users")] = info.users;
+    json[QStringLiteral("requests_planned")] = info.requests;
+    json[QStringLiteral("errors")] = QJsonArray::fromStringList(log.errorMessages());
+    return json;
+}
+
+bool failWith(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+QString damaged(const QString& what)
+{
+    return Text::tr("The replay is damaged (%1). Save the run again, or open another copy of the file.").arg(what);
+}
+
+qint64 integer(const QJsonObject& json, const char* name, qint64 min, qint64 max, bool* ok)
+{
+    const QJsonValue value = json.value(QLatin1String(name));
+    const double number = value.toDouble(-1e300);
+    if (!value.isDouble() || number < double(min) || number > double(max) || number != double(qint64(number))) {
+        *ok = false;
+        return min;
+    }
+    return qint64(number);
+}
+} // namespace
+
+QByteArray ReplayFile::encode(const Recording& recording)
+{
+    const RequestLog& log = recording.log();
+    const int n = recording.requests();
+    QByteArray flags, kinds, nows, sent, latencies, counts, connections, members, errors;
+    flags.reserve(n);
+    kinds.reserve(n);
+    qint64 lastNow = 0, lastSent = 0;
+    int errorEntries = 0;
+    QByteArray errorList;
+    int lastError = 0;
+    const QStringList& errorTexts = log.errorMessages();
+    for (int i = 0; i < n; ++i) {
+        quint8 f = 0;
+        if (log.isFailed(i)) {
+            f |= Failed;
+            if (const QString text = log.error(i); !text.isEmpty()) {
+                putVarint(&errorList, quint64(i - lastError));
+                putVarint(&errorList, quint64(std::max<qsizetype>(errorTexts.indexOf(text), 0)));
+                lastError = i;
+                ++errorEntries;
+            }
+        }
+        if (log.added(i) >= 0)
+            f |= AddedKnown | (log.added(i) > 0 ? Added : 0);
+        if (!log.isFailed(i))
+            f |= VerdictKnown | (log.isAdmitted(i) ? VerdictAdmitted : 0);
+        flags.append(char(f));
+        kinds.append(char(log.memberKind(i)));
+        putSigned(&nows, log.now(i) - lastNow);
+        lastNow = log.now(i);
+        putSigned(&sent, log.sentMicros(i) - lastSent);
+        lastSent = log.sentMicros(i);
+        putVarint(&latencies, log.latencyMicros(i));
+        putSigned(&counts, log.count(i));
+        putVarint(&connections, quint64(log.connection(i)));
+        if (log.memberKind(i) == RequestRecord::MemberKind::Text) {
+            const QByteArray member = log.member(i);
+            putVarint(&members, quint64(member.size()));
+            members.append(member);
+        }
+    }
+    putVarint(&errors, quint64(errorEntries));
+    errors.append(errorList);
+
+    QByteArray raw = magic;
+    putVarint(&raw, formatVersion);
+    putBlock(&raw, QJsonDocument(headerOf(recording.info(), log)).toJson(QJsonDocument::Compact));
+    putVarint(&raw, quint64(n));
+    for (const QByteArray* block : {&flags, &kinds, &nows, &sent, &latencies, &counts, &connections, &members, &errors})
+        putBlock(&raw, *block);
+    return gzip(raw);
+}
+
+bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* error)
+{
+    QByteArray raw;
+    switch (gunzip(bytes, &raw)) {
+    case Unpacked::Whole:
+        break;
+    case Unpacked::NotGzip:
+        return failWith(error,
+                        Text::tr("This is not a zsetlab replay: it is not gzip-compressed. Open a file saved "
+                                 "with File > Save Replay or zsetlab-cli run --save-replay."));
+    case Unpacked::Truncated:
+        return failWith(error,
+                        Text::tr("The replay ends early: the file is incomplete (cut off while it was copied "
+                                 "or saved). Save the run again, or copy the whole file."));
+    case Unpacked::Damaged:
+        return failWith(error, damaged(Text::tr("its compressed data does not check out")));
+    case Unpacked::TooLarge:
+        return failWith(error,
+                        Text::tr("The replay unpacks to more than %L1 MB, more than any run zsetlab records: "
+                                 "it is not a replay, or it is damaged.")
+                            .arg(maxUnpackedBytes >> 20));
+    }
+    if (!raw.startsWith(magic))
+        return failWith(error,
+                        Text::tr("This is not a zsetlab replay (it does not start as one). Open a file saved "
+                                 "with File > Save Replay or zsetlab-cli run --save-replay."));
+    Cursor file(raw.constData() + magic.size(), raw.size() - magic.size());
+    const quint64 version = file.varint();
+    if (!file.ok())
+        return failWith(error, damaged(Text::tr("no format version")));
+    if (version > quint64(formatVersion) || version == 0)
+        return failWith(error,
+                        Text::tr("This replay was saved by a newer zsetlab (replay format %1; this one reads "
+                                 "format %2). Open it with a newer zsetlab.")
+                            .arg(version)
+                            .arg(formatVersion));
+    Cursor headerBlock = file.block();
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(headerBlock.bytes(headerBlock.left()), &parseError);
+    if (!file.ok() || !document.isObject())
+        return failWith(error, damaged(Text::tr("its header is not readable")));
+    const QJsonObject header = document.object();
+
+    RecordingInfo info;
+    bool ok = true;
+    info.madeBy = header.value(QLatin1String("made_by")).toString();
+    info.source = header.value(QLatin1String("source")).toString();
+    info.plan = header.value(QLatin1String("plan")).toObject();
+    info.strategy = header.value(QLatin1String("strategy")).toString();
+    info.script = header.value(QLatin1String("script")).toString().toUtf8();
+    ok = ok && parseZsetKnowledge(header.value(QLatin1String("state_from")).toString(), &info.knowledge);
+    const QJsonObject server = header.value(QLatin1String("server")).toObject();
+    info.serverName = server.value(QLatin1String("name")).toString();
+    info.serverVersion = server.value(QLatin1String("version")).toString();
+    info.key = QByteArray::fromBase64(header.value(QLatin1String("key")).toString().toLatin1());
+    info.runTag = QByteArray::fromBase64(header.value(QLatin1String("run_tag")).toString().toLatin1());
+    info.startWallMs = integer(header, "start_wall_ms", 0, qint64(1) << 53, &ok);
+    info.nowUnitsPerMs = integer(header, "now_units_per_ms", 1, 1000, &ok);
+    info.windowInNowUnits = integer(header, "window_now_units", 0, qint64(1) << 53, &ok);
+    info.limit = integer(header, "limit", 0, qint64(1) << 53, &ok);
+    info.users = int(integer(header, "users", 1, BurstPlan::maxUsers, &ok));
+    info.requests = int(integer(header, "requests_planned", 0, BurstPlan::maxRequests, &ok));
+    const QJsonArray errorTexts = header.value(QLatin1String("errors")).toArray();
+    if (!ok)
+        return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
+
+    const qint64 n = file.size(info.requests);
+    if (!file.ok())
+        return failWith(error, damaged(Text::tr("it records more requests than its run planned")));
+    Cursor flags = file.block(), kinds = file.block(), nows = file.block(), sent = file.block(),
+           latencies = file.block(), counts = file.block(), connections = file.block(), members = file.block(),
+           errors = file.block();
+    if (!file.ok() || !file.atEnd() || flags.left() != n || kinds.left() != n)
+        return failWith(error, damaged(Text::tr("its columns do not match its request count")));
+
+    // Errors first: they are read into the records.
+    std::vector<std::pair<qint64, QString>> errorOf;
+    const qint64 errorEntries = errors.size(n);
+    qint64 errorAt = 0;
+    for (qint64 e = 0; e < errorEntries && errors.ok(); ++e) {
+        errorAt += qint64(errors.varint());
+        const quint64 text = errors.varint();
+        if (errorAt >= n || text >= quint64(errorTexts.size()) || (e > 0 && errorAt <= errorOf.back().first))
+            return failWith(error, damaged(Text::tr("an error names no request")));
+        errorOf.emplace_back(errorAt, errorTexts.at(qsizetype(text)).toString());
+    }
+    if (!errors.ok() || !errors.atEnd())
+        return failWith(error, damaged(Text::tr("its error list does not read")));
+
+    RequestLog log;
+    log.reset(int(n), info.windowInNowUnits, info.limit, info.runTag);
+    log.setUsers(info.users);
+    std::vector<RequestRecord> batch;
+    constexpr qint64 batchSize = 65536;
+    batch.reserve(size_t(std::min(n, batchSize)));
+    qint64 now = 0, sentMicros = 0;
+    size_t nextError = 0;
+    for (qint64 i = 0; i < n; ++i) {
+        RequestRecord record;
+        record.id = quint32(i);
+        const quint8 f = flags.byte();
+        const quint8 kind = kinds.byte();
+        if (kind > quint8(RequestRecord::MemberKind::Unknown) || (f & ~quint8(31)))
+            return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
+        record.memberKind = RequestRecord::MemberKind(kind);
+        record.added = (f & AddedKnown) ? ((f & Added) ? 1 : 0) : -1;
+        record.verdict = (f & VerdictKnown) ? ((f & VerdictAdmitted) ? 1 : 0) : -1;
+        now += nows.signedVarint();
+        sentMicros += sent.signedVarint();
+        record.now = now;
+        record.sentMicros = sentMicros;
+        record.latencyMicros = quint32(std::min<quint64>(latencies.varint(), UINT32_MAX));
+        record.count = std::clamp<qint64>(counts.signedVarint(), -1, INT32_MAX);
+        record.connection = quint16(std::min<quint64>(connections.varint(), UINT16_MAX));
+        if (record.memberKind == RequestRecord::MemberKind::Text)
+            record.member = members.bytes(members.size(UINT16_MAX));
+        if (f & Failed) {
+            record.error = Text::tr("failed");
+            if (nextError < errorOf.size() && errorOf[nextError].first == i)
+                record.error = errorOf[nextError++].second;
+        }
+        batch.push_back(std::move(record));
+        if (qint64(batch.size()) == batchSize || i + 1 == n) {
+            log.add(batch);
+            batch.clear();
+        }
+    }
+    for (const Cursor* column : {&nows, &sent, &latencies, &counts, &connections, &members}) {
+        if (!column->ok() || !column->atEnd())
+            return failWith(error, damaged(Text::tr("a column of its requests does not read")));
+    }
+    *recording = Recording(std::move(info), std::move(log));
+    return true;
+}
+
+bool ReplayFile::save(const QString& path, const Recording& recording, QString* error)
+{
+    const QByteArray bytes = encode(recording);
+    QSaveFile file(path);
+    if (bytes.isEmpty() || !file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return failWith(error,
+                        Text::tr("Could not save the replay as %1: %2. Choose a folder you may write to.")
+                            .arg(QFileInfo(path).fileName(), file.errorString()));
+    return true;
+}
+
+bool ReplayFile::open(const QString& path, Recording* recording, QString* error)
+{
+    // A replay compresses a request into a few bytes: the cap is the largest run's file.
+    const CappedFile file = CappedFile::read(path, qint64(1) << 30);
+    if (file.status == CappedFile::Status::CannotOpen)
+        return failWith(error, Text::tr("Could not open %1: %2.").arg(path, file.why));
+    if (file.status == CappedFile::Status::TooLarge)
+        return failWith(error,
+                        Text::tr("%1 is larger than any replay zsetlab saves (1 GB): it is not a replay.").arg(path));
+    if (!decode(file.bytes, recording, error)) {
+        if (error)
+            error->prepend(QFileInfo(path).fileName() + QStringLiteral(": "));
+        return false;
+    }
+    return true;
+}

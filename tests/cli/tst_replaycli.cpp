@@ -1,0 +1,120 @@
+// zsetlab-cli run --save-replay and zsetlab-cli replay, as a user runs them.
+
+#include "cliprocess.h"
+#include "testredis.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestReplayCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void theLastRequestIsWhatRedisHolds();
+    void oneMillisecondOfThreeRequests();
+    void badInputsSayWhatToDo();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestReplayCli::initTestCase()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    QVERIFY(TestRedis::server().isRunning());
+}
+
+void TestReplayCli::theLastRequestIsWhatRedisHolds()
+{
+    const QString file = m_dir.filePath(QStringLiteral("poisson.zsetreplay"));
+    const QByteArray key = TestRedis::uniqueKey("replaycli");
+    const CliResult run = runCli(
+        {QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+         QStringLiteral("--strategy"), QStringLiteral("now"), QStringLiteral("--pace"), QStringLiteral("poisson:3"),
+         QStringLiteral("--clock"), QStringLiteral("schedule"), QStringLiteral("--window"), QStringLiteral("50"),
+         QStringLiteral("--requests"), QStringLiteral("500"), QStringLiteral("--limit"), QStringLiteral("60"),
+         QStringLiteral("--key"), QString::fromUtf8(key.mid(8)), QStringLiteral("--save-replay"), file});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const CliResult replay
+        = runCli({QStringLiteral("replay"), file, QStringLiteral("--members"), QStringLiteral("--json")});
+    QVERIFY2(replay.exitCode == 0, replay.err.constData());
+    const QJsonObject state = QJsonDocument::fromJson(replay.out).object();
+    QCOMPARE(state.value(QLatin1String("request")).toInt(), 500);
+    for (const char* field : {"now", "members", "count_returned", "true_count", "overwritten", "admitted_beyond_limit"})
+        QVERIFY2(state.value(QLatin1String(field)).isDouble(), field);
+    QVERIFY(state.value(QLatin1String("overwritten")).toInt() > 0);
+
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    const RedisReply held = connection.command({"ZRANGE", key, "0", "-1", "WITHSCORES"});
+    const QJsonArray members = state.value(QLatin1String("member_list")).toArray();
+    QCOMPARE(qsizetype(held.elements().size()), members.size() * 2);
+    QCOMPARE(state.value(QLatin1String("members")).toInt(), members.size());
+    for (qsizetype i = 0; i < members.size(); ++i) {
+        const QJsonObject m = members.at(i).toObject();
+        QCOMPARE(m.value(QLatin1String("member")).toString().toUtf8(), held.elements()[size_t(2 * i)].bytes());
+        QCOMPARE(qint64(m.value(QLatin1String("score")).toDouble()),
+                 held.elements()[size_t(2 * i + 1)].bytes().toLongLong());
+    }
+    connection.command({"DEL", key});
+}
+
+void TestReplayCli::oneMillisecondOfThreeRequests()
+{
+    // The lesson's moment: three requests in one millisecond; ZADD answers 1, 0, 0 and ZCARD 1.
+    const QString file = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+                                  QStringLiteral("--strategy"), QStringLiteral("now"), QStringLiteral("--clock"),
+                                  QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("3"),
+                                  QStringLiteral("--save-replay"), file});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    for (int at = 1; at <= 3; ++at) {
+        const CliResult replay = runCli(
+            {QStringLiteral("replay"), file, QStringLiteral("--at"), QString::number(at), QStringLiteral("--json")});
+        QCOMPARE(replay.exitCode, 0);
+        const QJsonObject state = QJsonDocument::fromJson(replay.out).object();
+        QCOMPARE(state.value(QLatin1String("added")).toInt(), at == 1 ? 1 : 0);
+        QCOMPARE(state.value(QLatin1String("members")).toInt(), 1);
+        QCOMPARE(state.value(QLatin1String("count_returned")).toInt(), 1);
+        QCOMPARE(state.value(QLatin1String("true_count")).toInt(), at);
+        QCOMPARE(state.value(QLatin1String("overwritten")).toInt(), at - 1);
+    }
+    const CliResult text = runCli({QStringLiteral("replay"), file, QStringLiteral("--at"), QStringLiteral("2")});
+    QVERIFY2(text.out.contains("request 2 of 3") && text.out.contains("ZADD replied 0"), text.out.constData());
+}
+
+void TestReplayCli::badInputsSayWhatToDo()
+{
+    const QString file = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    CliResult result = runCli({QStringLiteral("replay"), file, QStringLiteral("--at"), QStringLiteral("4")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--at must be from 1 to 3"), result.err.constData());
+    result = runCli({QStringLiteral("replay")});
+    QCOMPARE(result.exitCode, 2);
+
+    QFile corrupt(m_dir.filePath(QStringLiteral("cut.zsetreplay")));
+    QFile whole(file);
+    QVERIFY(whole.open(QIODevice::ReadOnly) && corrupt.open(QIODevice::WriteOnly));
+    corrupt.write(whole.readAll().chopped(9));
+    corrupt.close();
+    result = runCli({QStringLiteral("replay"), corrupt.fileName()});
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("ends early"), result.err.constData());
+    result = runCli({QStringLiteral("replay"), m_dir.filePath(QStringLiteral("none.zsetreplay"))});
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("Could not open"), result.err.constData());
+
+    result = runCli({QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+                     QStringLiteral("--requests"), QStringLiteral("5"), QStringLiteral("--save-replay"),
+                     m_dir.filePath(QStringLiteral("no/folder/x.zsetreplay"))});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("Could not save the replay"), result.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestReplayCli)
+#include "tst_replaycli.moc"

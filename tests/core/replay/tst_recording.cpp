@@ -1,0 +1,213 @@
+// The state a recording rebuilds at request N is what Redis held after the first N requests:
+// the same N requests, with the same timestamps, fired again on a fresh key, leave the same ZSET.
+
+#include "burstengine.h"
+#include "recording.h"
+#include "testredis.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+namespace {
+// Runs plan to its end and returns its recording (the keys are kept: the plan says so).
+Recording record(const RedisEndpoint& endpoint, const BurstPlan& plan)
+{
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    if (!engine.start(endpoint, plan))
+        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
+    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
+        qFatal("the burst did not finish within 120 s");
+    const auto summary = finished.at(0).at(0).value<BurstSummary>();
+    if (summary.failure.isFailure() || summary.errors != 0)
+        qFatal("the burst failed: %s", qPrintable(summary.failure.message + summary.errorMessages.join(u' ')));
+    return Recording::fromEngine(engine);
+}
+
+// ZRANGE key 0 -1 WITHSCORES on whichever node holds the key (one server: node 0 only).
+std::vector<ReplayMember> zrange(const std::vector<RedisEndpoint>& nodes, const QByteArray& key)
+{
+    for (const RedisEndpoint& node : nodes) {
+        RedisConnection connection;
+        if (!connection.open(node))
+            qFatal("cannot connect: %s", qPrintable(connection.lastError().message));
+        const RedisReply reply = connection.command({"ZRANGE", key, "0", "-1", "WITHSCORES"});
+        if (reply.isServerError() && reply.errorCode() == "MOVED")
+            continue;
+        std::vector<ReplayMember> members;
+        for (size_t i = 0; i + 1 < reply.elements().size(); i += 2)
+            members.push_back({reply.elements()[i].bytes(), reply.elements()[i + 1].bytes().toLongLong(), -1});
+        return members;
+    }
+    qFatal("no node holds %s", key.constData());
+}
+
+// A member written from a request id names the request, whatever run made it: compare the ids.
+QByteArray sameAcrossRuns(const QByteArray& member)
+{
+    const int colon = member.lastIndexOf(':');
+    return colon < 0 ? member : member.mid(colon + 1);
+}
+
+QStringList described(const std::vector<ReplayMember>& members)
+{
+    QStringList list;
+    for (const ReplayMember& m : members)
+        list << QStringLiteral("%1@%2").arg(QString::fromUtf8(sameAcrossRuns(m.member))).arg(m.score);
+    return list;
+}
+
+BurstPlan seededPlan(const QString& strategy, int requests, int users)
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin(strategy);
+    plan.requests = requests;
+    plan.connections = 1;
+    plan.pacing.kind = Pacing::Kind::Poisson;
+    plan.pacing.perMs = 3; // several requests share most milliseconds
+    plan.clock = ClockKind::Schedule;
+    plan.windowMs = 40; // short against the traffic: members leave the window while it runs
+    plan.limit = 50;
+    plan.seed = 11;
+    plan.users = users;
+    plan.keepKey = true;
+    return plan;
+}
+} // namespace
+
+class TestRecording : public QObject
+{
+    Q_OBJECT
+
+private:
+    void compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users);
+
+private slots:
+    void stateAtRequestIsWhatRedisHeld_data();
+    void stateAtRequestIsWhatRedisHeld();
+    void stateAtRequestIsWhatTheClusterHeld_data();
+    void stateAtRequestIsWhatTheClusterHeld();
+    void figuresSoFarAddUp();
+    void jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit();
+};
+
+void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users)
+{
+    const BurstPlan plan = seededPlan(strategy, 240, users);
+    const Recording recording = record(nodes.front(), plan);
+    QCOMPARE(recording.requests(), plan.requests);
+    QVERIFY(recording.log().overwritten() > 0 || strategy != QLatin1String("now")); // the bug shows
+
+    // At the end: what Redis holds in every user's key.
+    for (int u = 0; u < users; ++u) {
+        int last = plan.requests - 1;
+        while (recording.log().userOf(last) != u)
+            --last;
+        const ReplayState state = recording.stateAt(last, true);
+        QCOMPARE(state.key, recording.keyOfUser(u));
+        QCOMPARE(described(state.memberList), described(zrange(nodes, state.key)));
+        QCOMPARE(state.members, qint64(state.memberList.size()));
+    }
+
+    // At several N: the first N requests fired again, with the same timestamps, on fresh keys.
+    std::vector<qint64> nows;
+    for (int i = 0; i < recording.requests(); ++i)
+        nows.push_back(recording.log().now(i));
+    for (const int n : {1, 2, 3, 17, 100, 239}) {
+        BurstPlan prefix = plan;
+        prefix.requests = n;
+        prefix.replayNows = std::make_shared<std::vector<qint64>>(nows.begin(), nows.begin() + n);
+        const Recording again = record(nodes.front(), prefix);
+        for (int u = 0; u < std::min(users, n); ++u) {
+            int last = n - 1;
+            while (recording.log().userOf(last) != u)
+                --last;
+            const ReplayState state = recording.stateAt(last, true);
+            const std::vector<ReplayMember> held = zrange(nodes, again.keyOfUser(u));
+            QVERIFY2(described(state.memberList) == described(held),
+                     qPrintable(QStringLiteral("N = %1, user %2: replay %3, Redis %4")
+                                    .arg(n)
+                                    .arg(u)
+                                    .arg(described(state.memberList).join(u' '), described(held).join(u' '))));
+            QCOMPARE(state.members, qint64(held.size()));
+            QCOMPARE(state.countReturned, again.log().count(last)); // what the script answered, the same
+        }
+        RedisConnection cleanup;
+        for (int u = 0; u < users; ++u) {
+            for (const RedisEndpoint& node : nodes) {
+                if (cleanup.open(node))
+                    cleanup.command({"DEL", again.keyOfUser(u)});
+            }
+        }
+    }
+}
+
+void TestRecording::stateAtRequestIsWhatRedisHeld_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("now") << QStringLiteral("now");
+    QTest::newRow("request-id") << QStringLiteral("request-id");
+}
+
+void TestRecording::stateAtRequestIsWhatRedisHeld()
+{
+    QFETCH(QString, strategy);
+    compareWithPrefixRuns({TestRedis::endpoint()}, strategy, 1);
+}
+
+void TestRecording::stateAtRequestIsWhatTheClusterHeld_data()
+{
+    stateAtRequestIsWhatRedisHeld_data();
+}
+
+void TestRecording::stateAtRequestIsWhatTheClusterHeld()
+{
+    QFETCH(QString, strategy);
+    PrivateRedisCluster& cluster = TestRedis::cluster();
+    QVERIFY(cluster.isRunning());
+    std::vector<RedisEndpoint> nodes;
+    for (int i = 0; i < cluster.size(); ++i)
+        nodes.push_back(cluster.endpoint(i));
+    compareWithPrefixRuns(nodes, strategy, 3);
+}
+
+void TestRecording::figuresSoFarAddUp()
+{
+    const BurstPlan plan = seededPlan(QStringLiteral("now"), 3000, 1);
+    const Recording recording = record(TestRedis::endpoint(), plan);
+    qint64 overwritten = 0;
+    qint64 beyond = 0;
+    for (int i = 0; i < recording.requests(); ++i) {
+        overwritten += recording.log().added(i) == 0;
+        beyond += recording.log().isAdmittedOverLimit(i);
+        const ReplayState state = recording.stateAt(i, false);
+        QCOMPARE(state.request, i + 1);
+        QCOMPARE(state.overwritten, overwritten);
+        QCOMPARE(state.admittedBeyondLimitSoFar, beyond);
+        QCOMPARE(state.trueCount, recording.log().truth(i));
+    }
+    QCOMPARE(overwritten, recording.log().overwritten());
+    QCOMPARE(beyond, recording.log().admittedOverLimit());
+    QVERIFY(beyond > 0);
+}
+
+void TestRecording::jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit()
+{
+    const BurstPlan plan = seededPlan(QStringLiteral("now"), 3000, 1);
+    const Recording recording = record(TestRedis::endpoint(), plan);
+    for (int from = -1; from < recording.requests(); from += 97) {
+        int overwrite = -1;
+        int beyond = -1;
+        for (int r = from + 1; r < recording.requests(); ++r) {
+            if (overwrite < 0 && recording.log().added(r) == 0)
+                overwrite = r;
+            if (beyond < 0 && recording.log().isAdmittedOverLimit(r))
+                beyond = r;
+        }
+        QCOMPARE(recording.nextOverwrite(from), overwrite);
+        QCOMPARE(recording.nextBeyondLimit(from), beyond);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRecording)
+#include "tst_recording.moc"
