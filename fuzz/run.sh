@@ -22,7 +22,7 @@ if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
 fi
 shift $(($# > 0 ? 1 : 0))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_redisendpoint fuzz_burstplan fuzz_limiterreply fuzz_monitorline)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_redisendpoint fuzz_burstplan fuzz_limiterreply fuzz_monitorline fuzz_replayfile)
 
 zsetlab_install_deps
 zsetlab_build fuzz # leaves the working directory at the top of the repository

@@ -226,6 +226,11 @@ qint64 integer(const QJsonObject& json, const char* name, qint64 min, qint64 max
 }
 } // namespace
 
+QByteArray ReplayFile::pack(const QByteArray& raw)
+{
+    return gzip(raw);
+}
+
 QByteArray ReplayFile::encode(const Recording& recording)
 {
     const RequestLog& log = recording.log();

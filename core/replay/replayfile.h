@@ -17,6 +17,8 @@ inline constexpr char mimeType[] = "application/x-zsetlab-replay";
 inline constexpr qint64 maxUnpackedBytes = qint64(2) << 30;
 
 QByteArray encode(const Recording& recording);
+// gzip of raw bytes, as encode() packs a replay (for the fuzzer, which makes the unpacked part).
+QByteArray pack(const QByteArray& raw);
 // False with *error (what is wrong and what to do) for anything but a whole, valid replay of a
 // version this zsetlab reads; *recording is left as it was then.
 bool decode(const QByteArray& bytes, Recording* recording, QString* error);
