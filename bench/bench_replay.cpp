@@ -1,0 +1,145 @@
+// Replays of a large run beside the figures the replay must meet (issue "Replay"): memory per
+// request of a recording, size of its file, time to open it, and time to seek to any request and
+// rebuild the ZSET there. The run is real: fired at a private redis-server (or --redis URL).
+//
+//   bench_replay [--requests N] [--seeks S] [--redis URL]
+
+#include "benchsupport.h"
+#include "limitercatalog.h"
+#include "replayfile.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+double percentile(std::vector<double> values, double percent)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values[size_t(std::lround(percent / 100 * double(values.size() - 1)))];
+}
+
+QString row(const QString& figure, const QString& measured, const QString& reference, bool met)
+{
+    return QStringLiteral("%1 %2 %3 %4\n")
+        .arg(figure, -44)
+        .arg(measured, 14)
+        .arg(reference, 14)
+        .arg(met ? QStringLiteral("met") : QStringLiteral("MISSED"));
+}
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("zsetlab replays of a large run."));
+    parser.addHelpOption();
+    const QCommandLineOption requestsOption(QStringLiteral("requests"), QStringLiteral("Requests of the run."),
+                                            QStringLiteral("N"), QStringLiteral("1000000"));
+    const QCommandLineOption seeksOption(QStringLiteral("seeks"), QStringLiteral("Random positions to seek to."),
+                                         QStringLiteral("S"), QStringLiteral("2000"));
+    const QCommandLineOption redisOption(QStringLiteral("redis"), QStringLiteral("Redis URL (default: private)."),
+                                         QStringLiteral("URL"));
+    parser.addOptions({requestsOption, seeksOption, redisOption});
+    parser.process(app);
+    QTextStream out(stdout);
+    const int requests = std::clamp(parser.value(requestsOption).toInt(), 1000, BurstPlan::maxRequests);
+    const int seeks = std::clamp(parser.value(seeksOption).toInt(), 10, 100000);
+
+    PrivateRedisServer privateServer;
+    RedisEndpoint endpoint;
+    if (const int code = Bench::chooseServer(parser.value(redisOption), &privateServer, &endpoint, out))
+        return code;
+
+    // The bug at scale: `now` members, Poisson arrivals of 50 per ms on the schedule's clock (20 s of
+    // traffic sent as fast as it goes), a 1 s window and a limit of 100.
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.requests = requests;
+    plan.connections = 1;
+    plan.pipeline = 64;
+    plan.pacing.kind = Pacing::Kind::Poisson;
+    plan.pacing.perMs = 50;
+    plan.clock = ClockKind::Schedule;
+    plan.windowMs = 1000;
+    plan.limit = 100;
+    BurstEngine engine;
+    QElapsedTimer timer;
+    timer.start();
+    const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
+    if (summary.failure.isFailure()) {
+        out << "the run failed: " << summary.failure.message << Qt::endl;
+        return 1;
+    }
+    out << "replay of " << requests << " requests (now, poisson:50, schedule clock, window 1000 ms), Redis "
+        << summary.serverVersion << ", fired in " << timer.elapsed() << " ms\n\n";
+    out << row(QStringLiteral("figure"), QStringLiteral("measured"), QStringLiteral("reference"), true)
+               .replace(QLatin1String("met"), QLatin1String("verdict"));
+
+    timer.restart();
+    const Recording recording = Recording::fromEngine(engine);
+    const double recordMs = double(timer.nsecsElapsed()) / 1e6;
+    const double bytesPerRequest = double(recording.memoryBytes()) / recording.requests();
+    out << row(QStringLiteral("memory of the recording, bytes per request"), QString::number(bytesPerRequest, 'f', 1),
+               QStringLiteral("<= 64"), bytesPerRequest <= 64);
+    out << row(QStringLiteral("recording made at the end of the run, ms"), QString::number(recordMs, 'f', 0),
+               QStringLiteral("-"), true);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bench.zsetreplay"));
+    QString error;
+    timer.restart();
+    if (!ReplayFile::save(path, recording, &error)) {
+        out << error << Qt::endl;
+        return 1;
+    }
+    const double saveMs = double(timer.nsecsElapsed()) / 1e6;
+    const double megabytes = double(QFileInfo(path).size()) / 1e6;
+    const double scaled = megabytes * 1e6 / requests; // per 1,000,000 requests
+    out << row(QStringLiteral("file size, MB per 1,000,000 requests"), QString::number(scaled, 'f', 2),
+               QStringLiteral("<= 16"), scaled <= 16);
+    out << row(QStringLiteral("saving, ms"), QString::number(saveMs, 'f', 0), QStringLiteral("-"), true);
+
+    std::vector<double> openMs;
+    Recording opened;
+    for (int round = 0; round < 3; ++round) {
+        timer.restart();
+        if (!ReplayFile::open(path, &opened, &error)) {
+            out << error << Qt::endl;
+            return 1;
+        }
+        openMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    const double openScaled = Bench::median(openMs) * 1e6 / requests;
+    out << row(QStringLiteral("opening, ms per 1,000,000 requests (median)"), QString::number(openScaled, 'f', 0),
+               QStringLiteral("<= 1000"), openScaled <= 1000);
+
+    std::vector<double> seekMs;
+    qint64 members = 0;
+    QRandomGenerator random(42);
+    for (int s = 0; s < seeks; ++s) {
+        const int at = int(random.bounded(quint32(opened.requests())));
+        timer.restart();
+        const ReplayState state = opened.stateAt(at, true);
+        seekMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        members += qint64(state.memberList.size());
+    }
+    const double p99 = percentile(seekMs, 99);
+    out << row(QStringLiteral("seek + ZSET rebuilt at any request, p50 ms"),
+               QString::number(percentile(seekMs, 50), 'f', 3), QStringLiteral("-"), true);
+    out << row(QStringLiteral("seek + ZSET rebuilt at any request, p99 ms"), QString::number(p99, 'f', 3),
+               QStringLiteral("<= 16"), p99 <= 16);
+    out << "(" << seeks << " random positions, " << members / seeks << " members per ZSET on average)\n";
+    out << "peak RSS " << Bench::peakRssKb() / 1024 << " MB\n";
+    return 0;
+}
