@@ -105,58 +105,57 @@ Recording::Recording(RecordingInfo info, RequestLog log)
     index();
 }
 
+void ReplayTotals::add(const RequestLog& log, int i)
+{
+    ++sent;
+    if (log.isFailed(i)) {
+        ++errors;
+        return;
+    }
+    const int added = log.added(i);
+    stored += added == 1;
+    overwritten += added == 0;
+    addedUnknown += added < 0;
+    admitted += log.isAdmitted(i);
+    admittedBeyondLimit += log.isAdmittedOverLimit(i);
+    maxCount = std::max(maxCount, log.count(i));
+}
+
 void Recording::index()
 {
     const int n = requests();
-    const int blocks = n / ZsetHistory::blockSize + 1;
-    m_overwrittenBefore.assign(size_t(blocks), 0);
-    m_beyondBefore.assign(size_t(blocks), 0);
-    qint32 overwritten = 0;
-    qint32 beyond = 0;
+    const int bs = ZsetHistory::blockSize;
+    // One entry per block, and one after the last: the whole run's figures.
+    m_totalsBefore.assign(size_t(n / bs + 2), {});
+    ReplayTotals totals;
     for (int i = 0; i < n; ++i) {
-        if (i % ZsetHistory::blockSize == 0) {
-            m_overwrittenBefore[size_t(i / ZsetHistory::blockSize)] = overwritten;
-            m_beyondBefore[size_t(i / ZsetHistory::blockSize)] = beyond;
-        }
-        overwritten += m_log.added(i) == 0 ? 1 : 0;
-        beyond += m_log.isAdmittedOverLimit(i) ? 1 : 0;
+        if (i % bs == 0)
+            m_totalsBefore[size_t(i / bs)] = totals;
+        totals.add(m_log, i);
     }
-    for (size_t b = size_t((n + ZsetHistory::blockSize - 1) / ZsetHistory::blockSize); b < size_t(blocks); ++b) {
-        m_overwrittenBefore[b] = overwritten;
-        m_beyondBefore[b] = beyond;
-    }
+    for (size_t b = size_t((n + bs - 1) / bs); b < m_totalsBefore.size(); ++b)
+        m_totalsBefore[b] = totals;
 }
 
-template<typename Test>
-qint64 Recording::countThrough(const std::vector<qint32>& blocks, int i, Test test) const
+ReplayTotals Recording::totalsThrough(int i) const
 {
-    if (i < 0)
-        return 0;
+    if (i < 0 || isEmpty())
+        return {};
     i = std::min(i, requests() - 1);
     const int block = i / ZsetHistory::blockSize;
-    qint64 count = blocks[size_t(block)];
+    ReplayTotals totals = m_totalsBefore[size_t(block)];
     for (int r = block * ZsetHistory::blockSize; r <= i; ++r)
-        count += test(r) ? 1 : 0;
-    return count;
-}
-
-qint64 Recording::overwrittenThrough(int i) const
-{
-    return countThrough(m_overwrittenBefore, i, [this](int r) { return m_log.added(r) == 0; });
-}
-
-qint64 Recording::beyondLimitThrough(int i) const
-{
-    return countThrough(m_beyondBefore, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
+        totals.add(m_log, r);
+    return totals;
 }
 
 template<typename Test>
-int Recording::nextWhere(const std::vector<qint32>& blocks, int i, Test test) const
+int Recording::nextWhere(qint64 ReplayTotals::*figure, int i, Test test) const
 {
     const int bs = ZsetHistory::blockSize;
     for (int r = std::max(i + 1, 0); r < requests(); ++r) {
         const size_t block = size_t(r / bs);
-        if (r % bs == 0 && block + 1 < blocks.size() && blocks[block + 1] == blocks[block]) {
+        if (r % bs == 0 && m_totalsBefore[block + 1].*figure == m_totalsBefore[block].*figure) {
             r += bs - 1; // none in this block
             continue;
         }
@@ -168,12 +167,12 @@ int Recording::nextWhere(const std::vector<qint32>& blocks, int i, Test test) co
 
 int Recording::nextOverwrite(int i) const
 {
-    return nextWhere(m_overwrittenBefore, i, [this](int r) { return m_log.added(r) == 0; });
+    return nextWhere(&ReplayTotals::overwritten, i, [this](int r) { return m_log.added(r) == 0; });
 }
 
 int Recording::nextBeyondLimit(int i) const
 {
-    return nextWhere(m_beyondBefore, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
+    return nextWhere(&ReplayTotals::admittedBeyondLimit, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
 }
 
 QByteArray Recording::keyOfUser(int user) const
@@ -203,8 +202,9 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
     state.error = m_log.error(i);
     state.admitted = m_log.isAdmitted(i);
     state.admittedBeyondLimit = m_log.isAdmittedOverLimit(i);
-    state.overwritten = overwrittenThrough(i);
-    state.admittedBeyondLimitSoFar = beyondLimitThrough(i);
+    const ReplayTotals totals = totalsThrough(i);
+    state.overwritten = totals.overwritten;
+    state.admittedBeyondLimitSoFar = totals.admittedBeyondLimit;
     if (withMembers && m_info.knowledge != ZsetKnowledge::CountsOnly) {
         const std::vector<int> writes = m_history.writesAliveAfter(m_log, i, state.user);
         state.memberList.reserve(writes.size());
@@ -219,6 +219,5 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
 
 size_t Recording::memoryBytes() const
 {
-    return m_log.memoryBytes() + m_history.memoryBytes()
-        + (m_overwrittenBefore.capacity() + m_beyondBefore.capacity()) * sizeof(qint32);
+    return m_log.memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals);
 }

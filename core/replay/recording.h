@@ -75,6 +75,20 @@ struct ReplayState
     QJsonObject toJson(bool withMembers) const;
 };
 
+// The run's figures over its first requests.
+struct ReplayTotals
+{
+    qint64 sent = 0;
+    qint64 errors = 0;
+    qint64 stored = 0; // ZADD added a member
+    qint64 overwritten = 0; // ZADD replied 0
+    qint64 addedUnknown = 0; // the reply did not say
+    qint64 admitted = 0;
+    qint64 admittedBeyondLimit = 0;
+    qint64 maxCount = 0;
+    void add(const RequestLog& log, int i);
+};
+
 class Recording
 {
 public:
@@ -95,8 +109,8 @@ public:
 
     // The state right after request i (0-based; clamped); members listed when asked.
     ReplayState stateAt(int i, bool withMembers) const;
-    qint64 overwrittenThrough(int i) const;
-    qint64 beyondLimitThrough(int i) const;
+    // The figures of requests 0..i (all zero for i < 0).
+    ReplayTotals totalsThrough(int i) const;
     // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
     int nextOverwrite(int i) const;
     int nextBeyondLimit(int i) const;
@@ -106,13 +120,10 @@ public:
 private:
     void index();
     template<typename Test>
-    qint64 countThrough(const std::vector<qint32>& blocks, int i, Test test) const;
-    template<typename Test>
-    int nextWhere(const std::vector<qint32>& blocks, int i, Test test) const;
+    int nextWhere(qint64 ReplayTotals::*figure, int i, Test test) const;
 
     RecordingInfo m_info;
     RequestLog m_log;
     ZsetHistory m_history;
-    std::vector<qint32> m_overwrittenBefore; // per block: overwrites in the blocks before it
-    std::vector<qint32> m_beyondBefore;
+    std::vector<ReplayTotals> m_totalsBefore; // per block: the figures of the blocks before it
 };

@@ -64,9 +64,17 @@ BurstPlan seededPlan(const QString& strategy, int requests, int users)
     plan.requests = requests;
     plan.connections = 1;
     plan.pacing.kind = Pacing::Kind::Poisson;
-    plan.pacing.perMs = 3; // several requests share most milliseconds
     plan.clock = ClockKind::Schedule;
-    plan.windowMs = 40; // short against the traffic: members leave the window while it runs
+    // Short against the traffic's timestamps, so that members leave the window while it runs. The
+    // key's TTL is the window on the server's own clock (EXPIRE takes it as seconds, PEXPIRE as
+    // ms): a PEXPIRE window must outlast the test reading the key well after the last write.
+    if (strategy == QLatin1String("now")) {
+        plan.pacing.perMs = 3; // several requests share most milliseconds
+        plan.windowMs = 40;
+    } else {
+        plan.pacing.perMs = 0.05;
+        plan.windowMs = 2000;
+    }
     plan.limit = 50;
     plan.seed = 11;
     plan.users = users;
@@ -177,9 +185,20 @@ void TestRecording::figuresSoFarAddUp()
     const Recording recording = record(TestRedis::endpoint(), plan);
     qint64 overwritten = 0;
     qint64 beyond = 0;
+    qint64 stored = 0;
+    qint64 admitted = 0;
+    qint64 maxCount = 0;
     for (int i = 0; i < recording.requests(); ++i) {
         overwritten += recording.log().added(i) == 0;
         beyond += recording.log().isAdmittedOverLimit(i);
+        stored += recording.log().added(i) == 1;
+        admitted += recording.log().isAdmitted(i);
+        maxCount = std::max(maxCount, recording.log().count(i));
+        const ReplayTotals totals = recording.totalsThrough(i);
+        QCOMPARE(totals.sent, i + 1);
+        QCOMPARE(totals.stored, stored);
+        QCOMPARE(totals.admitted, admitted);
+        QCOMPARE(totals.maxCount, maxCount);
         const ReplayState state = recording.stateAt(i, false);
         QCOMPARE(state.request, i + 1);
         QCOMPARE(state.overwritten, overwritten);
