@@ -72,11 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             abort();
         plan.clock = clock;
     }
-    MemberStrategy strategy = QStringLiteral("now");
-    if (parseStrategy(line(lines, 2), &strategy)) {
-        if (strategyName(strategy) != line(lines, 2) || strategy == MemberStrategy::Custom)
+    // A catalog id names a built-in limiter; anything else names none.
+    if (const LimiterRef limiter = LimiterCatalog::find(line(lines, 2))) {
+        if (limiter->id != line(lines, 2) || !limiter->isBuiltin())
             abort();
-        plan.limiter = LimiterCatalog::builtin(strategy);
+        plan.limiter = limiter;
     }
 
     setInt(lines, 3, &plan.requests);
