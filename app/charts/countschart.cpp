@@ -4,6 +4,7 @@
 #include "palette.h"
 
 #include <QAreaSeries>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -52,9 +53,12 @@ CountsChart::CountsChart(QWidget* parent)
     m_overLimit = new QScatterSeries;
     m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
 
+    m_cursor = new QLineSeries;
+    m_cursor->setPen(QPen(Palette::attention, 2));
     for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
+         std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit, m_cursor})
         chart->addSeries(series);
+    chart->legend()->markers(m_cursor).constFirst()->setVisible(false);
     m_x = new QValueAxis;
     m_x->setLabelFormat(QStringLiteral("%.0d")); // the form Qt Charts localizes (grouped digits)
     m_y = new QValueAxis;
@@ -156,6 +160,8 @@ void CountsChart::start(int requests, qint64 limit)
 void CountsChart::clear()
 {
     m_started = false;
+    m_cursorAt = -1;
+    m_cursor->clear();
     m_requests = 0;
     m_limitValue = 0;
     m_columns.clear();
@@ -196,6 +202,8 @@ void CountsChart::fitAxes()
     const int xSteps = std::clamp(int(plot.width() / (metrics.horizontalAdvance(widest) + metrics.height() * 2)), 1, 5);
     fitAxis(m_x, m_xRangeFor, xSteps);
     fitAxis(m_y, m_yRangeFor, ySteps);
+    if (m_cursorAt >= 0 && m_cursor->count() == 2 && m_cursor->at(1).y() != m_y->max())
+        setReplayCursor(m_cursorAt); // from the bottom to the top of the new range
 }
 
 void CountsChart::fitAxis(QValueAxis* axis, double max, int steps)
@@ -216,6 +224,16 @@ void CountsChart::fitAxis(QValueAxis* axis, double max, int steps)
         return; // a new range lays the chart out again
     axis->setRange(0, top);
     axis->setTickCount(ticks);
+}
+
+void CountsChart::setReplayCursor(int request)
+{
+    m_cursorAt = request;
+    if (request < 0) {
+        m_cursor->clear();
+        return;
+    }
+    m_cursor->replace({QPointF(request, 0), QPointF(request, m_y->max())});
 }
 
 CountsChart::Column CountsChart::merged(const Column& a, const Column& b)

@@ -33,6 +33,9 @@ public:
     // frame otherwise, and the GUI must stay fluid. The final picture is antialiased.
     void setLive(bool live);
     int plottedPoints() const;
+    // A replay's cursor: a line at request `request` (0-based); -1: none.
+    void setReplayCursor(int request);
+    int replayCursor() const { return m_cursorAt; }
     // What is drawn, for tests: the "> limit" marks (x, y) and the y axis.
     QList<QPointF> beyondLimitMarks() const;
     QValueAxis* yAxis() const { return m_y; }
@@ -77,6 +80,8 @@ private:
     QLineSeries* m_gapLower = nullptr;
     QAreaSeries* m_gap = nullptr;
     QScatterSeries* m_overLimit = nullptr;
+    QLineSeries* m_cursor = nullptr;
+    int m_cursorAt = -1;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
     std::vector<Column> m_columns;

@@ -103,6 +103,7 @@ void TimelineView::renameLanes(const QStringList& names)
 
 void TimelineView::clear()
 {
+    m_cursor.reset();
     reset(m_laneNames.size() > 1 ? m_laneNames : QStringList());
 }
 
@@ -253,6 +254,8 @@ void TimelineView::paintEvent(QPaintEvent*)
                                 fontMetrics().height()),
                          Qt::AlignLeft | Qt::AlignTop, tallestText);
     }
+    if (m_cursor)
+        drawCursor(painter, area, scale);
     drawLegend(painter, area);
     if (m_model.isEmpty() && m_placeholder) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
@@ -336,7 +339,7 @@ void TimelineView::drawLaneLabels(QPainter& painter)
 
 void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale)
 {
-    const double cell = std::min({scale.pixelsPerMs() * 0.8, 22.0, rect.height() - 2});
+    const double cell = stackCell(rect, scale);
     const int allFit = std::max(1, int(rect.height() / cell));
     // A stack that does not fit leaves room at the top for its count.
     const int fitsWithCount = std::max(1, int((rect.height() - fontMetrics().height()) / cell));

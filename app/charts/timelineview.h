@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class TimelineScale;
 class TimelineViewport;
@@ -47,6 +48,12 @@ public:
     // The x axis is Redis's clock when each write ran (a watch), not the limiter's `now` (a burst).
     void setServerClock(bool on);
     bool isServerClock() const { return m_serverClock; }
+    // A replay's cursor: the request whose `now` is given, the rank-th (0-based) of its
+    // millisecond in its lane. Its millisecond is marked, what came after it is dimmed, and the
+    // view pans to it when it is out of sight. clearReplayCursor(): the whole run, as it ended.
+    void setReplayCursor(qint64 now, int rankInMillisecond, int lane = 0);
+    void clearReplayCursor();
+    bool hasReplayCursor() const { return m_cursor.has_value(); }
     // The text shown while there is nothing to draw (a function: it follows the language).
     void setPlaceholder(std::function<QString()> text);
     // Where the marks go; the margins hold the title, the legend, the lane names, the tick labels
@@ -83,6 +90,16 @@ private:
     void drawColumns(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale, int tallest);
     void drawLegend(QPainter& painter, const QRectF& area);
     QString tooltipAt(const QPoint& pos) const;
+    void drawCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    double stackCell(const QRectF& rect, const TimelineScale& scale) const;
+
+    struct Cursor
+    {
+        qint64 ms = 0;
+        int rank = 0;
+        int lane = 0;
+    };
+    std::optional<Cursor> m_cursor;
 
     TimelineModel m_model;
     QStringList m_laneNames;

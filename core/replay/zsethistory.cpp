@@ -13,10 +13,15 @@ namespace {
 // they surface), and who wrote each member last.
 struct UserSet
 {
+    struct Writer
+    {
+        qint32 last = -1; // the request that wrote the member last
+        qint32 writes = 0; // how many did
+    };
     using Entry = std::pair<qint64, qint32>; // score, request
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> byScore;
-    std::unordered_map<qint64, qint32> byNow; // members that are `now` in decimal
-    QHash<QByteArray, qint32> byText; // members given as text
+    std::unordered_map<qint64, Writer> byNow; // members that are `now` in decimal
+    QHash<QByteArray, Writer> byText; // members given as text
     qint32 size = 0;
 };
 } // namespace
@@ -25,6 +30,7 @@ void ZsetHistory::clear()
 {
     m_end.clear();
     m_size.clear();
+    m_writeNumber.clear();
     m_blockLastEnd.clear();
 }
 
@@ -34,6 +40,7 @@ void ZsetHistory::build(const RequestLog& log)
     const int n = log.keepsRequests() ? log.truthPrefix() : 0;
     m_end.resize(size_t(n));
     m_size.resize(size_t(n));
+    m_writeNumber.assign(size_t(n), 0);
     std::vector<UserSet> users(size_t(log.users()));
     for (int i = 0; i < n; ++i) {
         m_end[size_t(i)] = i;
@@ -50,18 +57,22 @@ void ZsetHistory::build(const RequestLog& log)
             }
             const auto kind = log.memberKind(i);
             if (log.added(i) >= 0 && kind != RequestRecord::MemberKind::Unknown) {
-                qint32* last = nullptr;
+                UserSet::Writer* writer = nullptr;
                 if (kind == RequestRecord::MemberKind::Now)
-                    last = &set.byNow.try_emplace(log.now(i), -1).first->second;
+                    writer = &set.byNow[log.now(i)];
                 else if (kind == RequestRecord::MemberKind::Text)
-                    last = &set.byText.insert(log.member(i), -1).value();
+                    writer = &set.byText[log.member(i)];
                 // a request id is unique: never written before
-                if (last && *last >= 0 && m_end[size_t(*last)] == alive) {
-                    m_end[size_t(*last)] = i;
+                if (writer && writer->last >= 0 && m_end[size_t(writer->last)] == alive) {
+                    m_end[size_t(writer->last)] = i;
                     --set.size;
                 }
-                if (last)
-                    *last = i;
+                if (writer) {
+                    writer->last = i;
+                    m_writeNumber[size_t(i)] = ++writer->writes;
+                } else {
+                    m_writeNumber[size_t(i)] = 1;
+                }
                 m_end[size_t(i)] = alive;
                 ++set.size;
                 set.byScore.emplace(log.now(i), i);
@@ -99,5 +110,6 @@ std::vector<int> ZsetHistory::writesAliveAfter(const RequestLog& log, int i, int
 
 size_t ZsetHistory::memoryBytes() const
 {
-    return (m_end.capacity() + m_size.capacity() + m_blockLastEnd.capacity()) * sizeof(qint32);
+    return (m_end.capacity() + m_size.capacity() + m_writeNumber.capacity() + m_blockLastEnd.capacity())
+        * sizeof(qint32);
 }

@@ -18,7 +18,7 @@ class RequestLog;
 // Built once in one pass (O(n log n)); then the size of a ZSET after request i is O(1) and its
 // members cost O(blocks + members): a write is alive from the request that made it until the
 // request that trimmed or replaced it (`endOf`), and blocks of writes keep the latest end they
-// hold, so a seek skips the blocks that are gone. 8 bytes per request.
+// hold, so a seek skips the blocks that are gone. 12 bytes per request.
 class ZsetHistory
 {
 public:
@@ -34,6 +34,9 @@ public:
     qint32 sizeAfter(int i) const { return m_size[size_t(i)]; }
     // Whether request i wrote its member into the ZSET.
     bool wrote(int i) const { return m_end[size_t(i)] != i; }
+    // How many requests of its user wrote request i's member up to request i, itself included
+    // (1: a new member; 3: the second overwrite); 0 when it wrote none.
+    qint32 writesOfMemberThrough(int i) const { return m_writeNumber[size_t(i)]; }
     // The request that removed request i's write (trimmed or written again), or `alive`.
     qint32 endOf(int i) const { return m_end[size_t(i)]; }
     // The requests whose writes make up the ZSET of `user` right after request i, in request
@@ -44,5 +47,6 @@ public:
 private:
     std::vector<qint32> m_end; // per request: the request that ended its write (itself: none)
     std::vector<qint32> m_size; // per request: its user's ZSET size after it
+    std::vector<qint32> m_writeNumber; // per request: writes of its member so far
     std::vector<qint32> m_blockLastEnd; // per block: the largest end of its writes
 };

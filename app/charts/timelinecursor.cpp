@@ -1,0 +1,74 @@
+// TimelineView's replay cursor: where a replay stands, and what it has not reached yet.
+
+#include "palette.h"
+#include "timelinescale.h"
+#include "timelineview.h"
+#include "timelineviewport.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+double TimelineView::stackCell(const QRectF& rect, const TimelineScale& scale) const
+{
+    return std::min({scale.pixelsPerMs() * 0.8, 22.0, rect.height() - 2});
+}
+
+void TimelineView::setReplayCursor(qint64 now, int rankInMillisecond, int lane)
+{
+    const Cursor cursor {m_model.millisecondOf(now), std::max(rankInMillisecond, 0),
+                         std::clamp(lane, 0, std::max(m_model.laneCount() - 1, 0))};
+    m_cursor = cursor;
+    // Out of sight: the visible span moves to it, the zoom stays.
+    const TimelineRange range = m_viewport->range();
+    if (double(cursor.ms) < range.fromMs || double(cursor.ms + 1) > range.toMs) {
+        const double span = range.span();
+        const double from = double(cursor.ms) + 0.5 - span / 2;
+        setVisibleRange(from, from + span);
+    }
+    update();
+}
+
+void TimelineView::clearReplayCursor()
+{
+    if (!m_cursor)
+        return;
+    m_cursor.reset();
+    update();
+}
+
+void TimelineView::drawCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale)
+{
+    const Cursor& cursor = *m_cursor;
+    const double left = std::max(scale.xOf(double(cursor.ms)), area.left());
+    const double right = std::min(scale.xOf(double(cursor.ms + 1)), area.right());
+    QColor dim = palette().color(QPalette::Base);
+    dim.setAlphaF(0.75);
+    painter.save();
+    painter.setClipRect(area.adjusted(0, -2, 0, 0));
+    // What the replay has not reached: the milliseconds after the cursor's...
+    if (right < area.right())
+        painter.fillRect(QRectF(right, area.top(), area.right() - right, area.height()), dim);
+    const QRectF lane = isMultiLane() ? laneRect(cursor.lane).adjusted(0, 3, 0, -3) : area;
+    const double centre = scale.xOf(double(cursor.ms) + 0.5);
+    QPen pen(Palette::attention, std::max(2.0, fontMetrics().height() / 8.0));
+    double lineEnd = area.bottom(); // the line stops above the request's ring: the marks stay readable
+    if (scale.drawsStacks()) {
+        // ...and the marks of its own millisecond above this request's.
+        const double cell = stackCell(lane, scale);
+        const double top = lane.bottom() - (cursor.rank + 1) * cell;
+        if (top > lane.top())
+            painter.fillRect(QRectF(left, lane.top(), right - left, top - lane.top()), dim);
+        painter.setPen(pen);
+        painter.setBrush(Qt::NoBrush);
+        const double r = cell * 0.62;
+        if (top + cell / 2 > lane.top()) {
+            painter.drawEllipse(QPointF(centre, top + cell / 2), r, r);
+            lineEnd = top + cell / 2 - r;
+        }
+    }
+    painter.setPen(pen);
+    if (lineEnd > area.top())
+        painter.drawLine(QPointF(centre, area.top()), QPointF(centre, lineEnd));
+    painter.restore();
+}
