@@ -84,6 +84,11 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             "server runs only zsetlab's own limiters."));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
                                             QStringLiteral("FILE"));
+    const QCommandLineOption replayOption(
+        QStringLiteral("replay"),
+        QStringLiteral("Open this replay file (saved by File > Save Replay or zsetlab-cli run --save-replay); "
+                       "it needs no Redis. zsetlab FILE opens a replay or, ending in .json, a scenario."),
+        QStringLiteral("FILE"));
     const QCommandLineOption pngOption(QStringLiteral("export-png"),
                                        QStringLiteral("Run the scenario, write a PNG of the window and exit."),
                                        QStringLiteral("OUT.png"));
@@ -110,9 +115,11 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
     const TlsOptions tlsOptions;
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A replay to open, or a scenario (.json)."),
+                                 QStringLiteral("[FILE]"));
     parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, trustScriptOption, lessonOption,
-                       scenarioOption, pngOption, svgOption, jsonOption, pdfOption, sizeOption, scaleOption,
-                       langOption});
+                       scenarioOption, replayOption, pngOption, svgOption, jsonOption, pdfOption, sizeOption,
+                       scaleOption, langOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -135,8 +142,9 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             + QLatin1Char('\n');
         return result;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usageError(QStringLiteral("unexpected argument \"%1\".").arg(parser.positionalArguments().first()));
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1)
+        return usageError(QStringLiteral("unexpected argument \"%1\": open one file at a time.").arg(files.at(1)));
 
     AppOptions& options = result.options;
     RedisServerChoice::Request& request = options.server;
@@ -150,6 +158,18 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     options.allowRemote = parser.isSet(allowRemoteOption);
     request.options.trustScripts = parser.isSet(trustScriptOption);
     options.scenarioPath = parser.value(scenarioOption);
+    options.replayPath = parser.value(replayOption);
+    if (!files.isEmpty()) {
+        // A desktop opens a file by naming it alone: a scenario (.json) or a replay.
+        QString& path = files.first().endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? options.scenarioPath
+                                                                                            : options.replayPath;
+        if (!path.isEmpty())
+            return usageError(
+                QStringLiteral("unexpected argument \"%1\": open one file at a time.").arg(files.first()));
+        path = files.first();
+    }
+    if (!options.replayPath.isEmpty() && !options.scenarioPath.isEmpty())
+        return usageError(QStringLiteral("open a replay or a scenario, not both."));
     options.language = parser.value(langOption);
     if (parser.isSet(langOption) && options.language != QLatin1String("en") && options.language != QLatin1String("vi"))
         return usageError(QStringLiteral("--lang must be en or vi, not \"%1\".").arg(options.language));

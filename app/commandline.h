@@ -16,6 +16,7 @@ struct AppOptions
     RedisServerChoice::Request server;
     bool allowRemote = false; // --allow-remote: headless runs may fire at a server not on this machine
     QString scenarioPath;
+    QString replayPath; // --replay FILE, or a file named alone (zsetlab FILE.zsetreplay)
     QString language; // "en", "vi" or empty for the system's
     bool exporting = false;
     int lessonStep = -1; // --lesson: a 1-based step, 0 for all; -1 without --lesson

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QTextStream>
+#include <QTimer>
 
 namespace {
 void setIdentity()
@@ -119,6 +120,8 @@ int main(int argc, char* argv[])
     // A signal closes the window as the user would: its keys are deleted on the way out.
     onInterrupt([&window] { window.close(); });
     window.show();
+    if (!options.replayPath.isEmpty()) // once the window is on screen: a refusal is a dialog over it
+        QTimer::singleShot(0, &window, [&window, path = options.replayPath] { window.openReplay(path); });
     window.connectToServer(request);
     return QApplication::exec();
 }

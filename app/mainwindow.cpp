@@ -17,6 +17,9 @@
 #include "numberspanel.h"
 #include "planmodel.h"
 #include "presentation.h"
+#include "recording.h"
+#include "replayactions.h"
+#include "replayplayer.h"
 #include "runview.h"
 #include "scenarioactions.h"
 #include "screenfit.h"
@@ -38,6 +41,7 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QImageWriter>
 #include <QJsonDocument>
 #include <QLabel>
@@ -275,11 +279,17 @@ void MainWindow::wireExperiment()
                 showZsetOf(side);
             m_zsetPanel->selectMember(member);
         });
+        connect(runView(side), &RunView::replayMoved, this, [this, side] { showReplayState(side); });
         connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
             runView(side)->showUser(m_experiment->engine(side).batchOfUser(user));
             showZsetOf(side);
         });
     }
+}
+
+bool MainWindow::openReplay(const QString& path)
+{
+    return m_replayActions->open(path);
 }
 
 void MainWindow::setPictureSize(QSize size)
@@ -311,6 +321,19 @@ void MainWindow::createMenus()
     host.current = [this] { return currentScenario(); };
     host.status = [this](const QString& message) { showStatus(message); };
     m_scenarioActions = new ScenarioActions(host, file, this);
+    ReplayActions::Host replayHost;
+    replayHost.dialogParent = this;
+    replayHost.current = [this] { return m_left->player()->recording(); };
+    replayHost.show = [this](std::shared_ptr<const Recording> recording, const QString& path) {
+        showCompareMode(false);
+        m_left->showRecording(std::move(recording));
+        m_leftIsOpenedReplay = true;
+        showReplayState(LimiterExperiment::Left);
+        showStatus(tr("Opened the replay %1: step through it with Left and Right, play it with Space.")
+                       .arg(QFileInfo(path).fileName()));
+    };
+    replayHost.status = [this](const QString& message) { showStatus(message); };
+    m_replayActions = new ReplayActions(replayHost, file, this);
     ExportActions::Sources sources;
     sources.window = this;
     sources.runs = m_runs;
@@ -420,6 +443,7 @@ void MainWindow::changeEvent(QEvent* event)
         showServerStatus(); // "private server" and the like, in the new language
         m_exportActions->retranslate();
         m_scenarioActions->retranslate();
+        m_replayActions->retranslate();
         updateRunTitles();
         // Once every panel has its new texts: a longer language may need the room of a dock.
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
@@ -553,6 +577,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 {
     const BurstEngine& engine = m_experiment->engine(side);
     if (side == LimiterExperiment::Left) {
+        m_leftIsOpenedReplay = false;
         m_right->clear();
         showCompareMode(m_experiment->isCompare());
         m_burstPanel->setRunning(true);
@@ -574,6 +599,12 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary)
 {
     runView(side)->finish(summary);
+    // The run, request by request, to step through and save.
+    const BurstEngine& engine = m_experiment->engine(side);
+    if (engine.log().keepsRequests() && summary.sent > 0)
+        runView(side)->setRecording(std::make_shared<const Recording>(Recording::fromEngine(
+            engine, m_experiment->isCompare() ? QStringLiteral("compare") : QStringLiteral("burst"))));
+    m_replayActions->updateEnabled();
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
         runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
     if (summary.failure.kind == BurstFailure::Kind::Connection)
@@ -612,8 +643,26 @@ void MainWindow::onAllFinished()
                15000);
 }
 
+void MainWindow::showReplayState(LimiterExperiment::Side side)
+{
+    const ReplayPlayer* player = runView(side)->player();
+    if (player->isEmpty())
+        return;
+    m_zsetSide = side;
+    const ReplayState state = player->recording()->stateAt(player->position(), true);
+    m_zsetPanel->showState(state,
+                           tr("%1 · %2 · after request %L3 of %L4")
+                               .arg(QString::fromUtf8(state.key), player->recording()->info().strategy)
+                               .arg(state.request)
+                               .arg(state.requests));
+}
+
 void MainWindow::showZsetOf(LimiterExperiment::Side side)
 {
+    if (runView(side)->isReplaying() || (side == LimiterExperiment::Left && m_leftIsOpenedReplay)) {
+        showReplayState(side);
+        return;
+    }
     m_zsetSide = side;
     const BurstEngine& engine = m_experiment->engine(side);
     // With several users, the key of the user the run view shows, and that user's figures.

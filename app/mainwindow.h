@@ -23,6 +23,7 @@ class Presentation;
 class QAction;
 class QLabel;
 class QSplitter;
+class ReplayActions;
 class RunView;
 class ScenarioActions;
 class ScriptDoctorDialog;
@@ -66,6 +67,10 @@ public:
     FireControl* fireControl() const { return m_fireControl; }
     QWidget* runsArea() const;
     ScenarioActions* scenarioActions() const { return m_scenarioActions; }
+    ReplayActions* replayActions() const { return m_replayActions; }
+    // Opens a replay file into the first run view (no Redis needed); false (after telling the user)
+    // when it cannot be read.
+    bool openReplay(const QString& path);
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
     Lesson* lesson() const { return m_lesson; }
@@ -116,6 +121,8 @@ private:
     void onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary);
     void onAllFinished();
     void showZsetOf(LimiterExperiment::Side side);
+    // The ZSET panel shows the replay of that side at its cursor.
+    void showReplayState(LimiterExperiment::Side side);
     void showScriptView(const QString& limiterId);
     void showStatus(const QString& message, int timeoutMs = 8000);
     void showServerStatus(); // the permanent label: which server, in the language of the moment
@@ -148,6 +155,8 @@ private:
     // Per side: when the run's snapshot was taken (its keys: LimiterExperiment::snapshotKeyOf each user's).
     std::array<std::optional<qint64>, 2> m_snapshots;
     ScenarioActions* m_scenarioActions = nullptr;
+    ReplayActions* m_replayActions = nullptr;
+    bool m_leftIsOpenedReplay = false; // the first run view shows a replay file, not the engine's run
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
     Lesson* m_lesson = nullptr;

@@ -7,6 +7,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/scenarios/ DESTINATION ${CMAKE
         FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/resources/org.zsetlab.zsetlab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/org.zsetlab.zsetlab.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+# Replay files (*.zsetreplay) open in zsetlab by double click.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/org.zsetlab.zsetlab.mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
+        RENAME org.zsetlab.zsetlab.xml)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/zsetlab.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps RENAME org.zsetlab.zsetlab.svg)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

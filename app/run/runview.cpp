@@ -2,7 +2,10 @@
 
 #include "countschart.h"
 #include "numberspanel.h"
+#include "recording.h"
+#include "replayplayer.h"
 #include "timelineview.h"
+#include "transportbar.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -30,6 +33,11 @@ RunView::RunView(QWidget* parent)
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_counts);
+    m_player = new ReplayPlayer(this);
+    m_transport = new TransportBar(m_player, this, this);
+    m_transport->hide();
+    m_timeline->setFocusPolicy(Qt::ClickFocus); // a click on the timeline gives the replay's keys
+    connect(m_player, &ReplayPlayer::positionChanged, this, &RunView::showReplayPosition);
     // The timeline is the main view: it gets the larger share.
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
@@ -67,6 +75,7 @@ RunView::RunView(QWidget* parent)
     layout->addWidget(m_userRow);
     layout->addWidget(m_chartTabs);
     layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_transport);
     retranslate();
 
     QEvent fontChange(QEvent::FontChange);
@@ -210,6 +219,8 @@ void RunView::start(int requests, qint64 limit, qint64 originMs, int users)
     showUserFigures();
     m_numbers->clear();
     m_timeline->setServerClock(false); // a burst's own `now`; a watch says otherwise after this
+    if (!m_showingRecording)
+        setRecording(nullptr);
     restartCharts();
     m_dirty = false;
     m_refresh.start();
@@ -285,8 +296,58 @@ void RunView::showUserFigures()
     m_userFigures->setToolTip(tr("Per node:\n%1").arg(nodes.join(QLatin1Char('\n'))));
 }
 
+void RunView::setRecording(std::shared_ptr<const Recording> recording)
+{
+    m_replaying = false;
+    m_timeline->clearReplayCursor();
+    m_counts->setReplayCursor(-1);
+    const bool any = recording && !recording->isEmpty();
+    m_settingRecording = true;
+    m_player->setRecording(std::move(recording));
+    m_settingRecording = false;
+    m_transport->setVisible(any);
+}
+
+void RunView::showRecording(std::shared_ptr<const Recording> recording)
+{
+    const RecordingInfo& info = recording->info();
+    m_showingRecording = true;
+    start(recording->requests(), info.limit, -1, info.users);
+    m_showingRecording = false;
+    const RequestBatch batch = recording->batch();
+    addBatch(batch);
+    finish(batch.summary);
+    setRecording(std::move(recording));
+}
+
+void RunView::showReplayPosition(int request)
+{
+    const std::shared_ptr<const Recording>& recording = m_player->recording();
+    if (!recording || request < 0 || request >= recording->requests())
+        return;
+    if (m_settingRecording)
+        return; // the views show the run as it ended already
+    m_replaying = true;
+    const RequestLog& log = recording->log();
+    const bool lanes = m_timeline->model().laneCount() > 1;
+    const int lane = lanes ? log.connection(request) : 0;
+    const qint64 ms = m_timeline->model().millisecondOf(log.now(request));
+    int rank = 0;
+    for (int j = request - 1; j >= 0 && m_timeline->model().millisecondOf(log.now(j)) == ms; --j) {
+        if ((!lanes || log.connection(j) == lane) && (m_users <= 1 || log.userOf(j) == m_user))
+            ++rank;
+    }
+    m_timeline->setReplayCursor(log.now(request), rank, lane);
+    m_counts->setReplayCursor(m_users > 1 ? -1 : request);
+    BurstSummary soFar = recording->summaryThrough(request);
+    soFar.perUser = m_latest.perUser;
+    m_numbers->showSummary(soFar);
+    emit replayMoved(request);
+}
+
 void RunView::clear()
 {
+    setRecording(nullptr);
     m_refresh.stop();
     m_writes.reset();
     m_numbers->clear();

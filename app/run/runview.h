@@ -7,13 +7,18 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <memory>
+
 class CountsChart;
 class NumbersPanel;
 class QLabel;
 class QSpinBox;
 class QSplitter;
 class QTabBar;
+class Recording;
+class ReplayPlayer;
 class TimelineView;
+class TransportBar;
 
 // Everything about one run: its figures, its timeline and its counts chart, fed with the engine's
 // batches (values) and redrawn at a steady rate while it runs. Compare mode shows two side by side.
@@ -40,6 +45,15 @@ public:
     void showUser(const RequestBatch& soFar);
     void finish(const BurstSummary& summary);
     void clear();
+    // The run, recorded, to step through: the transport bar appears under the timeline, its
+    // cursor at the last request. Null: none (a new run starts without one).
+    void setRecording(std::shared_ptr<const Recording> recording);
+    // Draws a recorded run that no engine ran here (an opened replay file), then setRecording().
+    void showRecording(std::shared_ptr<const Recording> recording);
+    ReplayPlayer* player() const { return m_player; }
+    TransportBar* transport() const { return m_transport; }
+    // True once the cursor was moved: the views show the state at it, not the run's end.
+    bool isReplaying() const { return m_replaying; }
 
     const MemberWrites& writes() const { return m_writes; }
     TimelineView* timeline() const { return m_timeline; }
@@ -63,6 +77,8 @@ protected:
 signals:
     void millisecondClicked(qint64 ms, const QByteArray& member);
     void userChosen(int user);
+    // The replay's cursor moved to request (0-based).
+    void replayMoved(int request);
 
 private:
     void refreshSlowViews();
@@ -73,6 +89,7 @@ private:
     void showCharts();
     void restartCharts();
     void showUserFigures();
+    void showReplayPosition(int request);
 
     MemberWrites m_writes;
     BurstSummary m_latest; // the figures of the last batch
@@ -93,6 +110,11 @@ private:
     QTabBar* m_chartTabs = nullptr;
     bool m_stacked = false;
     qint64 m_timelineAtLeast = 0;
+    ReplayPlayer* m_player = nullptr;
+    TransportBar* m_transport = nullptr;
+    bool m_replaying = false;
+    bool m_showingRecording = false; // the recording's own batch is being drawn
+    bool m_settingRecording = false;
     QTimer m_refresh; // the chart and figures: 25 times a second, not per batch
     bool m_dirty = false;
     int m_refreshes = 0;

@@ -1,5 +1,6 @@
 #include "zsetpanel.h"
 
+#include "replaymembersmodel.h"
 #include "zsetmodel.h"
 #include "zsetreader.h"
 
@@ -22,6 +23,7 @@ ZsetPanel::ZsetPanel(QWidget* parent)
 {
     m_reader = new ZsetReader(this);
     m_model = new ZsetModel(m_reader, this);
+    m_replayModel = new ReplayMembersModel(this);
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     m_caption = new QLabel(this);
@@ -160,6 +162,7 @@ void ZsetPanel::fitColumns()
     QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     fixed.setPointSizeF(font().pointSizeF());
     m_model->setFixedFont(fixed);
+    m_replayModel->setFixedFont(fixed);
     const QFontMetrics digits(fixed);
     m_view->verticalHeader()->setDefaultSectionSize(std::max(digits.height(), fontMetrics().height()) + 6);
     QHeaderView* header = m_view->horizontalHeader();
@@ -189,6 +192,7 @@ void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& o
 
 void ZsetPanel::showSnapshot(const Snapshot& snapshot, const MemberWrites* writes, const QString& caption)
 {
+    showServerModel();
     m_snapshot = snapshot;
     m_liveMembers = -1;
     m_key = snapshot.key;
@@ -200,8 +204,46 @@ void ZsetPanel::showSnapshot(const Snapshot& snapshot, const MemberWrites* write
     showNote();
 }
 
+void ZsetPanel::showServerModel()
+{
+    if (m_view->model() == m_model)
+        return;
+    m_view->setModel(m_model);
+    m_replayModel->clear();
+    for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
+        edit->setEnabled(true);
+}
+
+bool ZsetPanel::showsReplay() const
+{
+    return m_view->model() == m_replayModel;
+}
+
+void ZsetPanel::showState(const ReplayState& state, const QString& caption)
+{
+    if (m_view->model() != m_replayModel) {
+        m_view->setModel(m_replayModel);
+        for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
+            edit->setEnabled(false);
+    }
+    m_snapshot.reset();
+    showNote();
+    m_key = state.key;
+    m_replayModel->setState(state);
+    m_caption->setText(caption);
+    if (state.members < 0)
+        m_count->setText(tr("This limiter names no member: only its counts were recorded."));
+    else
+        m_count->setText(tr("%Ln member(s) after request %1", nullptr, int(state.members)).arg(state.request));
+    if (const int row = m_replayModel->writtenRow(); row >= 0) {
+        m_view->selectRow(row);
+        m_view->scrollTo(m_replayModel->index(row, ZsetModel::MemberColumn));
+    }
+}
+
 void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const QString& caption)
 {
+    showServerModel();
     m_snapshot.reset();
     showNote();
     m_key = key;
@@ -230,6 +272,8 @@ void ZsetPanel::applyFilters()
 
 void ZsetPanel::refresh()
 {
+    if (showsReplay())
+        return; // the recording, not the server
     m_model->refresh();
     if (m_snapshot)
         m_reader->requestKeySize(m_snapshot->liveKey);
@@ -237,6 +281,7 @@ void ZsetPanel::refresh()
 
 void ZsetPanel::clear()
 {
+    showServerModel();
     m_key.clear();
     m_writes = nullptr;
     m_model->setWrites(nullptr);

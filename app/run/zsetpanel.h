@@ -11,6 +11,8 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
+class ReplayMembersModel;
+struct ReplayState;
 class ZsetModel;
 class ZsetReader;
 
@@ -37,6 +39,11 @@ public:
     void showSnapshot(const Snapshot& snapshot, const MemberWrites* writes, const QString& caption);
     // The note under the caption: when the snapshot was taken and what became of the live key.
     QString note() const;
+    // A replay's ZSET right after one request, from the recording (no server read); the member the
+    // request wrote is marked. Filters wait until a key of the server is shown again.
+    void showState(const ReplayState& state, const QString& caption);
+    bool showsReplay() const;
+    ReplayMembersModel* replayModel() const { return m_replayModel; }
     void refresh();
     void clear();
     // Selects and scrolls to a member once its row is known.
@@ -57,9 +64,11 @@ private:
     void fitColumns();
     void showCount(qint64 rows, bool truncated);
     void showNote();
+    void showServerModel();
 
     ZsetReader* m_reader = nullptr;
     ZsetModel* m_model = nullptr;
+    ReplayMembersModel* m_replayModel = nullptr;
     QTableView* m_view = nullptr;
     QLabel* m_caption = nullptr;
     QLabel* m_count = nullptr;

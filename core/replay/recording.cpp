@@ -57,7 +57,8 @@ QJsonObject ReplayState::toJson(bool withMembers) const
         for (const ReplayMember& m : memberList)
             list.append(QJsonObject {{QStringLiteral("member"), QString::fromUtf8(m.member)},
                                      {QStringLiteral("score"), m.score},
-                                     {QStringLiteral("request"), m.request + 1}});
+                                     {QStringLiteral("request"), m.request + 1},
+                                     {QStringLiteral("writes"), m.writes}});
         json[QStringLiteral("member_list")] = list;
     }
     return json;
@@ -209,12 +210,75 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
         const std::vector<int> writes = m_history.writesAliveAfter(m_log, i, state.user);
         state.memberList.reserve(writes.size());
         for (const int w : writes)
-            state.memberList.push_back({m_log.member(w), m_log.now(w), w});
+            state.memberList.push_back({m_log.member(w), m_log.now(w), w, m_history.writesOfMemberThrough(w)});
         std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
             return a.score != b.score ? a.score < b.score : a.member < b.member;
         });
     }
     return state;
+}
+
+RequestBatch Recording::batch() const
+{
+    RequestBatch batch;
+    batch.runTag = m_info.runTag;
+    batch.startWallMs = m_info.startWallMs;
+    batch.nowUnitsPerMs = m_info.nowUnitsPerMs;
+    batch.limit = m_info.limit;
+    batch.requests = requests();
+    auto finished = std::make_shared<std::vector<RequestRecord>>();
+    auto counted = std::make_shared<std::vector<CountedRequest>>();
+    finished->reserve(size_t(requests()));
+    counted->reserve(size_t(requests()));
+    for (int i = 0; i < requests(); ++i) {
+        RequestRecord r;
+        r.id = quint32(i);
+        r.connection = quint16(m_log.connection(i));
+        r.added = qint8(m_log.added(i));
+        r.memberKind = m_log.memberKind(i);
+        r.now = m_log.now(i);
+        r.sentMicros = m_log.sentMicros(i);
+        r.latencyMicros = m_log.latencyMicros(i);
+        r.count = m_log.count(i);
+        r.verdict = qint8(m_log.isFailed(i) ? -1 : (m_log.isAdmitted(i) ? 1 : 0));
+        if (r.memberKind == RequestRecord::MemberKind::Text)
+            r.member = m_log.member(i);
+        r.error = m_log.error(i);
+        finished->push_back(std::move(r));
+        counted->push_back({quint32(i), m_log.count(i), std::max<qint64>(m_log.truth(i), 0), m_log.isFailed(i),
+                            m_log.isAdmittedOverLimit(i)});
+    }
+    batch.finished = std::move(finished);
+    batch.counted = std::move(counted);
+    batch.summary = summaryThrough(requests() - 1);
+    return batch;
+}
+
+BurstSummary Recording::summaryThrough(int i) const
+{
+    BurstSummary summary;
+    summary.serverVersion = m_info.serverVersion;
+    summary.serverName = m_info.serverName;
+    summary.strategy = m_info.strategy;
+    summary.key = m_info.key;
+    summary.clock = m_info.plan.value(QLatin1String("clock")).toString();
+    summary.pacing = m_info.plan.value(QLatin1String("pace")).toString();
+    summary.requests = m_info.requests;
+    summary.limit = m_info.limit;
+    summary.users = m_info.users;
+    const ReplayTotals totals = totalsThrough(i);
+    summary.sent = totals.sent;
+    summary.errors = totals.errors;
+    summary.stored = totals.stored;
+    summary.overwritten = totals.overwritten;
+    summary.addedUnknown = totals.addedUnknown;
+    summary.lost = totals.addedUnknown > 0 ? 0 : totals.sent - totals.errors - totals.stored;
+    summary.admitted = totals.admitted;
+    summary.admittedOverLimit = totals.admittedBeyondLimit;
+    summary.maxCount = totals.maxCount;
+    if (i >= 0 && !isEmpty() && m_info.knowledge != ZsetKnowledge::CountsOnly)
+        summary.membersAtEnd = m_history.sizeAfter(std::min(i, requests() - 1));
+    return summary;
 }
 
 size_t Recording::memoryBytes() const

@@ -2,6 +2,8 @@
 
 // Recording: a finished run kept request by request, to be stepped through, saved and opened.
 
+#include "burstsummary.h"
+#include "requestbatch.h"
 #include "requestlog.h"
 #include "zsethistory.h"
 
@@ -13,7 +15,6 @@
 
 class BurstEngine;
 struct BurstPlan;
-struct BurstSummary;
 
 // What a recording says about the ZSET at a request.
 enum class ZsetKnowledge {
@@ -51,6 +52,7 @@ struct ReplayMember
     QByteArray member;
     qint64 score = 0;
     int request = 0; // the request that wrote it (0-based)
+    int writes = 0; // how many requests wrote this member so far
 };
 
 struct ReplayState
@@ -114,6 +116,10 @@ public:
     // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
     int nextOverwrite(int i) const;
     int nextBeyondLimit(int i) const;
+    // The whole run as one batch, as the engine hands its views (to draw an opened replay).
+    RequestBatch batch() const;
+    // The run's figures over requests 0..i, as a summary (the figures panel's; i < 0: none yet).
+    BurstSummary summaryThrough(int i) const;
     // Bytes held in memory, for the benchmark.
     size_t memoryBytes() const;
 

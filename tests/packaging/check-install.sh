@@ -22,6 +22,9 @@ for script in now random request-id sequence; do expect "share/zsetlab/lua/$scri
 expect share/zsetlab/scenarios/classroom-demo.json
 expect share/applications/org.zsetlab.zsetlab.desktop
 expect share/metainfo/org.zsetlab.zsetlab.metainfo.xml
+expect share/mime/packages/org.zsetlab.zsetlab.xml
+grep -q 'application/x-zsetlab-replay' "$stage/usr/share/applications/org.zsetlab.zsetlab.desktop" \
+    && echo "ok      the desktop file opens replays" || { echo "BAD     the desktop file does not open replays"; failures=$((failures + 1)); }
 expect share/icons/hicolor/scalable/apps/org.zsetlab.zsetlab.svg
 expect share/doc/zsetlab/README.md
 

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "retranslator.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+class QAction;
+class QMenu;
+class QWidget;
+class Recording;
+
+// File menu entries for replays: Save Replay (the run on screen, request by request) and Open
+// Replay (needs no Redis). A file that cannot be read is refused with what to do, and nothing on
+// screen changes.
+class ReplayActions : public QObject
+{
+    Q_OBJECT
+public:
+    struct Host
+    {
+        QWidget* dialogParent = nullptr;
+        std::function<std::shared_ptr<const Recording>()> current; // the run on screen; null: none
+        std::function<void(std::shared_ptr<const Recording>, const QString& path)> show;
+        std::function<void(const QString&)> status;
+    };
+    ReplayActions(Host host, QMenu* fileMenu, QObject* parent);
+
+    // Opens a replay file into the window; false (after telling the user) when it cannot be read.
+    bool open(const QString& path);
+    bool save(const QString& path);
+    void openDialog();
+    void saveDialog();
+    QAction* saveAction() const { return m_save; }
+    // Save is offered while there is a run to save (the window calls this when that changes).
+    void updateEnabled();
+    void retranslate() const { m_texts.retranslate(); }
+
+private:
+    QAction* translated(QAction* action, const char* text);
+
+    Host m_host;
+    Retranslator m_texts;
+    QAction* m_save = nullptr;
+};

@@ -1,0 +1,230 @@
+#include "transportbar.h"
+
+#include "replaymembersmodel.h"
+#include "replayplayer.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QScopedValueRollback>
+#include <QShortcut>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+
+namespace {
+enum SlideBy { ByRequest, ByTime };
+}
+
+TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* parent)
+    : QWidget(parent)
+    , m_player(player)
+{
+    setObjectName(QStringLiteral("TransportBar"));
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(0, 2, 0, 2);
+    auto* buttons = new QHBoxLayout;
+    buttons->setSpacing(2);
+    auto button = [&](QStyle::StandardPixmap icon, const char* name) {
+        auto* b = new QToolButton(this);
+        b->setObjectName(QLatin1String(name));
+        if (icon != QStyle::SP_CustomBase)
+            b->setIcon(style()->standardIcon(icon));
+        b->setAutoRaise(true);
+        buttons->addWidget(b);
+        return b;
+    };
+    m_start = button(QStyle::SP_MediaSkipBackward, "replayStart");
+    m_back = button(QStyle::SP_MediaSeekBackward, "replayBack");
+    m_play = button(QStyle::SP_MediaPlay, "replayPlay");
+    m_forward = button(QStyle::SP_MediaSeekForward, "replayForward");
+    m_end = button(QStyle::SP_MediaSkipForward, "replayEnd");
+    m_nextOverwrite = button(QStyle::SP_CustomBase, "replayNextOverwrite");
+    m_nextBeyond = button(QStyle::SP_CustomBase, "replayNextBeyond");
+    for (QToolButton* b : {m_nextOverwrite, m_nextBeyond})
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_speedLabel = new QLabel(this);
+    m_speed = new QComboBox(this);
+    m_speed->setObjectName(QStringLiteral("replaySpeed"));
+    m_speedLabel->setBuddy(m_speed);
+    m_slideBy = new QComboBox(this);
+    m_slideBy->setObjectName(QStringLiteral("replaySlideBy"));
+    m_slideBy->addItems({QString(), QString()});
+    buttons->addSpacing(8);
+    buttons->addWidget(m_speedLabel);
+    buttons->addWidget(m_speed);
+    buttons->addWidget(m_slideBy);
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setObjectName(QStringLiteral("replaySlider"));
+    m_caption = new QLabel(this);
+    m_caption->setObjectName(QStringLiteral("replayCaption"));
+    m_caption->setWordWrap(true);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addLayout(buttons, 0, 0);
+    layout->addWidget(m_slider, 0, 1);
+    layout->addWidget(m_caption, 1, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+
+    connect(m_start, &QToolButton::clicked, player, &ReplayPlayer::toStart);
+    connect(m_back, &QToolButton::clicked, player, &ReplayPlayer::stepBack);
+    connect(m_play, &QToolButton::clicked, player, &ReplayPlayer::togglePlaying);
+    connect(m_forward, &QToolButton::clicked, player, &ReplayPlayer::stepForward);
+    connect(m_end, &QToolButton::clicked, player, &ReplayPlayer::toEnd);
+    connect(m_nextOverwrite, &QToolButton::clicked, player, &ReplayPlayer::toNextOverwrite);
+    connect(m_nextBeyond, &QToolButton::clicked, player, &ReplayPlayer::toNextBeyondLimit);
+    connect(m_speed, &QComboBox::activated, this,
+            [this](int index) { m_player->setSpeed(ReplaySpeed::choices().value(index)); });
+    connect(m_slideBy, &QComboBox::activated, this, &TransportBar::fillSlider);
+    connect(m_slider, &QSlider::valueChanged, this, &TransportBar::slideTo);
+    connect(player, &ReplayPlayer::positionChanged, this, &TransportBar::showPosition);
+    connect(player, &ReplayPlayer::playingChanged, this, &TransportBar::showPlaying);
+    connect(player, &ReplayPlayer::recordingChanged, this, &TransportBar::fillSlider);
+
+    // The keys of a media player, wherever the focus is in the run's area.
+    const std::pair<QKeySequence, void (ReplayPlayer::*)()> keys[] = {
+        {QKeySequence(Qt::Key_Left), &ReplayPlayer::stepBack},
+        {QKeySequence(Qt::Key_Right), &ReplayPlayer::stepForward},
+        {QKeySequence(Qt::Key_Space), &ReplayPlayer::togglePlaying},
+        {QKeySequence(Qt::Key_Home), &ReplayPlayer::toStart},
+        {QKeySequence(Qt::Key_End), &ReplayPlayer::toEnd},
+    };
+    for (const auto& [key, slot] : keys) {
+        auto* shortcut = new QShortcut(key, keyArea);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, player, slot);
+    }
+    fillSpeeds();
+    retranslate();
+    fillSlider();
+}
+
+void TransportBar::fillSpeeds()
+{
+    const int current = m_speed->currentIndex();
+    m_speed->clear();
+    for (const ReplaySpeed& speed : ReplaySpeed::choices())
+        m_speed->addItem(speed.name());
+    m_speed->setCurrentIndex(current >= 0 ? current
+                                          : std::max(int(ReplaySpeed::choices().indexOf(m_player->speed())), 0));
+}
+
+void TransportBar::retranslate()
+{
+    m_start->setToolTip(tr("To the first request (Home)"));
+    m_back->setToolTip(tr("One request back (Left)"));
+    m_forward->setToolTip(tr("One request forward (Right)"));
+    m_end->setToolTip(tr("To the last request: the state the run ended with (End)"));
+    m_nextOverwrite->setText(tr("Next &overwrite"));
+    m_nextOverwrite->setToolTip(tr("To the next request whose ZADD replied 0: its member was there already"));
+    m_nextBeyond->setText(tr("Next &beyond limit"));
+    m_nextBeyond->setToolTip(tr("To the next request the limiter admitted although the window already held the limit"));
+    m_speedLabel->setText(tr("Sp&eed"));
+    m_speed->setToolTip(tr("Requests a second (slow motion, for a class), or the run's own time"));
+    m_slideBy->setItemText(ByRequest, tr("by request"));
+    m_slideBy->setItemText(ByTime, tr("by time"));
+    m_slideBy->setToolTip(tr("The slider moves over the requests one by one, or over their time (ms of now)"));
+    fillSpeeds();
+    showPlaying(m_player->isPlaying());
+    showPosition();
+}
+
+void TransportBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+}
+
+void TransportBar::showPlaying(bool playing)
+{
+    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_play->setToolTip(playing ? tr("Pause (Space)") : tr("Play from here, at the speed chosen (Space)"));
+}
+
+void TransportBar::fillSlider()
+{
+    const QScopedValueRollback<bool> sliding(m_sliding, true);
+    const auto& recording = m_player->recording();
+    if (m_player->isEmpty()) {
+        m_slider->setRange(0, 0);
+    } else if (m_slideBy->currentIndex() == ByTime) {
+        const RequestLog& log = recording->log();
+        const qint64 units = recording->info().nowUnitsPerMs;
+        m_slider->setRange(0, int(std::min<qint64>((log.maxNow() - log.minNow()) / units, INT_MAX)));
+    } else {
+        m_slider->setRange(0, m_player->requests() - 1);
+    }
+    m_slider->setPageStep(std::max(1, m_slider->maximum() / 20));
+    showPosition();
+}
+
+void TransportBar::slideTo(int value)
+{
+    if (m_sliding || m_player->isEmpty())
+        return;
+    const QScopedValueRollback<bool> sliding(m_sliding, true);
+    if (m_slideBy->currentIndex() == ByRequest) {
+        m_player->setPosition(value);
+        return;
+    }
+    // The last request of the time slid to (requests in order: the first whose now is later, less one).
+    const RequestLog& log = m_player->recording()->log();
+    const qint64 until = log.minNow() + qint64(value) * m_player->recording()->info().nowUnitsPerMs;
+    int at = 0;
+    while (at + 1 < m_player->requests() && log.now(at + 1) <= until)
+        ++at;
+    m_player->setPosition(at);
+}
+
+QString TransportBar::caption(const ReplayState& state)
+{
+    if (state.request <= 0)
+        return {};
+    const QLocale locale;
+    QString text = tr("Request %1 of %2: %3.")
+                       .arg(locale.toString(state.request), locale.toString(state.requests),
+                            ReplayMembersModel::writeText(state));
+    if (state.members >= 0)
+        text += QLatin1Char(' ') + tr("The ZSET holds %Ln member(s);", nullptr, int(state.members)) + QLatin1Char(' ')
+            + tr("%Ln request(s) are in the window.", nullptr, int(state.trueCount));
+    text += QLatin1Char(' ')
+        + tr("So far: %Ln overwritten, %1 admitted beyond the limit.", nullptr, int(state.overwritten))
+              .arg(locale.toString(state.admittedBeyondLimitSoFar));
+    return text;
+}
+
+QString TransportBar::captionText() const
+{
+    return m_caption->text();
+}
+
+void TransportBar::showPosition()
+{
+    const bool any = !m_player->isEmpty();
+    const int at = m_player->position();
+    for (QWidget* w : std::initializer_list<QWidget*> {m_start, m_back, m_play, m_forward, m_end, m_nextOverwrite,
+                                                       m_nextBeyond, m_speed, m_slideBy, m_slider})
+        w->setEnabled(any);
+    if (!any) {
+        m_caption->clear();
+        return;
+    }
+    m_start->setEnabled(at > 0);
+    m_back->setEnabled(at > 0);
+    m_forward->setEnabled(at + 1 < m_player->requests());
+    m_end->setEnabled(at + 1 < m_player->requests());
+    m_caption->setText(caption(m_player->recording()->stateAt(at, false)));
+    if (!m_sliding) {
+        const QScopedValueRollback<bool> sliding(m_sliding, true);
+        if (m_slideBy->currentIndex() == ByRequest) {
+            m_slider->setValue(at);
+        } else {
+            const auto& recording = m_player->recording();
+            m_slider->setValue(
+                int((recording->log().now(at) - recording->log().minNow()) / recording->info().nowUnitsPerMs));
+        }
+    }
+}

@@ -1,0 +1,178 @@
+// A run stepped through in the window: the timeline, the counts, the figures and the ZSET table
+// at each request, a replay file opened without Redis, and a damaged one refused.
+
+#include "countschart.h"
+#include "numberspanel.h"
+#include "planmodel.h"
+#include "recording.h"
+#include "replayactions.h"
+#include "replaymembersmodel.h"
+#include "replayplayer.h"
+#include "runview.h"
+#include "testwindow.h"
+#include "timelineview.h"
+#include "transportbar.h"
+#include "zsetpanel.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+namespace {
+// Answers the next modal dialog with Close, keeping its text.
+void closeNextDialog(QString* text)
+{
+    QTimer::singleShot(0, qApp, [text] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) {
+            closeNextDialog(text); // not shown yet: the next turn of the event loop
+            return;
+        }
+        *text = box->text();
+        box->done(QMessageBox::Close);
+    });
+}
+} // namespace
+
+class TestReplayView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void oneMillisecondStepByStep();
+    void playingReachesTheEnd();
+    void aReplayFileOpensWithoutRedis();
+    void aDamagedReplayChangesNothing();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestReplayView::oneMillisecondStepByStep()
+{
+    MainWindow window;
+    QVERIFY(showConnected(window));
+    ExperimentPlan plan = window.planModel()->plan();
+    plan.compare = false;
+    plan.burst.limiter = LimiterCatalog::builtin("now");
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.requests = 3;
+    plan.burst.limit = 0;
+    window.planModel()->setPlan(plan);
+    QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+
+    RunView* run = window.runView(LimiterExperiment::Left);
+    QTRY_VERIFY(run->transport()->isVisible());
+    QCOMPARE(run->player()->position(), 2);
+    QVERIFY(!run->isReplaying()); // the run as it ended, until the cursor moves
+    QVERIFY(!run->timeline()->hasReplayCursor());
+
+    // The keys, where the focus is in the run's area: Home, then Right.
+    run->timeline()->setFocus();
+    QTest::keyClick(run->timeline(), Qt::Key_Home);
+    QCOMPARE(run->player()->position(), 0);
+    ZsetPanel* zset = window.zsetPanel();
+    const int addedThen[] = {1, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0)
+            QTest::keyClick(run->timeline(), Qt::Key_Right);
+        QCOMPARE(run->player()->position(), i);
+        QVERIFY(zset->showsReplay());
+        const ReplayState& state = zset->replayModel()->state();
+        QCOMPARE(state.added, addedThen[i]);
+        QCOMPARE(state.members, 1); // ZCARD 1 after each
+        QCOMPARE(zset->replayModel()->rowCount(), 1);
+        QCOMPARE(zset->replayModel()->writtenRow(), 0);
+        QCOMPARE(zset->replayModel()->index(0, 3).data().toInt(), i + 1); // writes of the member so far
+        QCOMPARE(run->numbers()->figure(QStringLiteral("sent")), QString::number(i + 1));
+        QCOMPARE(run->numbers()->figure(QStringLiteral("overwritten")), QString::number(i));
+        QVERIFY(run->timeline()->hasReplayCursor());
+        QCOMPARE(run->counts()->replayCursor(), i);
+        QVERIFY2(run->transport()->captionText().contains(QStringLiteral("Request %1 of 3").arg(i + 1)),
+                 qPrintable(run->transport()->captionText()));
+        QVERIFY(run->transport()->captionText().contains(addedThen[i] ? QLatin1String("ZADD replied 1")
+                                                                      : QLatin1String("ZADD replied 0")));
+    }
+    QTest::keyClick(run->timeline(), Qt::Key_Right); // at the end: stays
+    QCOMPARE(run->player()->position(), 2);
+
+    // Saved from the window, as File > Save Replay does.
+    QVERIFY(window.replayActions()->saveAction()->isEnabled());
+    QVERIFY(window.replayActions()->save(m_dir.filePath(QStringLiteral("three.zsetreplay"))));
+}
+
+void TestReplayView::playingReachesTheEnd()
+{
+    MainWindow window;
+    QVERIFY(showConnected(window));
+    ExperimentPlan plan = window.planModel()->plan();
+    plan.compare = false;
+    plan.burst.limiter = LimiterCatalog::builtin("now");
+    plan.burst.requests = 120;
+    plan.burst.pacing.kind = Pacing::Kind::Poisson;
+    plan.burst.pacing.perMs = 2;
+    plan.burst.clock = ClockKind::Schedule;
+    window.planModel()->setPlan(plan);
+    QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    RunView* run = window.runView(LimiterExperiment::Left);
+    run->player()->setSpeed({ReplaySpeed::Unit::RequestsPerSecond, 1000});
+    QList<int> seen;
+    connect(run, &RunView::replayMoved, this, [&seen](int at) { seen << at; });
+    run->timeline()->setFocus();
+    QTest::keyClick(run->timeline(), Qt::Key_Space); // at the end: plays from the start
+    QVERIFY(run->player()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!run->player()->isPlaying(), 10000);
+    QCOMPARE(seen.first(), 0);
+    QCOMPARE(seen.last(), 119);
+    QVERIFY(std::is_sorted(seen.cbegin(), seen.cend()));
+    QCOMPARE(window.zsetPanel()->replayModel()->state().request, 120);
+    // What the ZSET panel shows at the end is what the recording says Redis held.
+    const ReplayState end = run->player()->recording()->stateAt(119, true);
+    QCOMPARE(window.zsetPanel()->replayModel()->rowCount(), int(end.memberList.size()));
+}
+
+void TestReplayView::aReplayFileOpensWithoutRedis()
+{
+    const QString path = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    QVERIFY2(QFile::exists(path), "oneMillisecondStepByStep saves it");
+    MainWindow window; // never connected
+    window.show();
+    QVERIFY(window.openReplay(path));
+    RunView* run = window.runView(LimiterExperiment::Left);
+    QVERIFY(run->transport()->isVisible());
+    QCOMPARE(run->player()->requests(), 3);
+    QCOMPARE(run->timeline()->model().requests(), 3);
+    QCOMPARE(run->numbers()->figure(QStringLiteral("overwritten")), QStringLiteral("2"));
+    QVERIFY(window.zsetPanel()->showsReplay());
+    QCOMPARE(window.zsetPanel()->replayModel()->state().request, 3);
+    run->player()->stepBack();
+    QCOMPARE(window.zsetPanel()->replayModel()->state().request, 2);
+    QCOMPARE(run->numbers()->figure(QStringLiteral("sent")), QStringLiteral("2"));
+}
+
+void TestReplayView::aDamagedReplayChangesNothing()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openReplay(m_dir.filePath(QStringLiteral("three.zsetreplay"))));
+    QFile damaged(m_dir.filePath(QStringLiteral("damaged.zsetreplay")));
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write("this is a scenario, not a replay");
+    damaged.close();
+    QString told;
+    closeNextDialog(&told);
+    QVERIFY(!window.openReplay(damaged.fileName()));
+    QVERIFY2(told.contains(QLatin1String("not a zsetlab replay"))
+                 && told.contains(QLatin1String("Nothing was changed")),
+             qPrintable(told));
+    QCOMPARE(window.runView(LimiterExperiment::Left)->player()->requests(), 3); // the replay shown before stays
+}
+
+QTEST_MAIN(TestReplayView)
+#include "tst_replayview.moc"
