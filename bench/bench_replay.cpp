@@ -1,20 +1,26 @@
 // Replays of a large run beside the figures the replay must meet (issue "Replay"): memory per
-// request of a recording, size of its file, time to open it, and time to seek to any request and
-// rebuild the ZSET there. The run is real: fired at a private redis-server (or --redis URL).
+// request of a recording, size of its file, time to open it, time to seek to any request and
+// rebuild the ZSET there, then the same in the window (offscreen, 1280x720): a seek with the whole
+// window drawn, and playing at 1x for a few seconds at 60 frames a second. The run is real: fired
+// at a private redis-server (or --redis URL).
 //
 //   bench_replay [--requests N] [--seeks S] [--redis URL]
 
 #include "benchsupport.h"
 #include "limitercatalog.h"
+#include "mainwindow.h"
 #include "replayfile.h"
+#include "replayplayer.h"
+#include "runview.h"
 
+#include <QApplication>
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -40,7 +46,9 @@ QString row(const QString& figure, const QString& measured, const QString& refer
 
 int main(int argc, char* argv[])
 {
-    QCoreApplication app(argc, argv);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("zsetlab replays of a large run."));
     parser.addHelpOption();
@@ -140,6 +148,53 @@ int main(int argc, char* argv[])
     out << row(QStringLiteral("seek + ZSET rebuilt at any request, p99 ms"), QString::number(p99, 'f', 3),
                QStringLiteral("<= 16"), p99 <= 16);
     out << "(" << seeks << " random positions, " << members / seeks << " members per ZSET on average)\n";
+
+    // The window: the replay opened, then seeks with every view drawn.
+    MainWindow window;
+    window.setPictureSize(QSize(1280, 720));
+    window.show();
+    timer.restart();
+    if (!window.openReplay(path))
+        return 1;
+    const double windowOpenMs = double(timer.nsecsElapsed()) / 1e6;
+    ReplayPlayer* player = window.runView(LimiterExperiment::Left)->player();
+    out << row(QStringLiteral("opening in the window (views drawn), ms"), QString::number(windowOpenMs, 'f', 0),
+               QStringLiteral("-"), true);
+    std::vector<double> frameMs;
+    for (int s = 0; s < std::min(seeks, 300); ++s) {
+        const int at = int(random.bounded(quint32(player->requests())));
+        timer.restart();
+        player->setPosition(at);
+        (void)window.grab(); // every widget painted at the new position
+        frameMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    const double frameP99 = percentile(frameMs, 99);
+    out << row(QStringLiteral("seek + whole window drawn, p50 ms"), QString::number(percentile(frameMs, 50), 'f', 1),
+               QStringLiteral("-"), true);
+    out << row(QStringLiteral("seek + whole window drawn, p99 ms"), QString::number(frameP99, 'f', 1),
+               QStringLiteral("<= 16"), frameP99 <= 16);
+
+    // Playing at 1x (the run's own time) for 3 s: a frame every 16 ms, each drawn before the next.
+    player->setSpeed({ReplaySpeed::Unit::TimeFactor, 1});
+    player->setPosition(player->requests() / 3);
+    std::vector<qint64> shownAt;
+    QElapsedTimer clock;
+    QObject::connect(player, &ReplayPlayer::positionChanged, &window, [&] {
+        window.repaint(); // drawn now, not when the loop gets to it
+        shownAt.push_back(clock.nsecsElapsed());
+    });
+    clock.start();
+    player->play();
+    QTimer::singleShot(3000, player, &ReplayPlayer::pause);
+    while (player->isPlaying())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    int dropped = 0;
+    for (size_t i = 1; i < shownAt.size(); ++i)
+        dropped += (shownAt[i] - shownAt[i - 1]) > 25'000'000; // a frame of 16.7 ms missed
+    out << row(QStringLiteral("playing at 1x for 3 s: frames shown"), QString::number(shownAt.size()),
+               QStringLiteral("~180"), shownAt.size() >= 170);
+    out << row(QStringLiteral("playing at 1x for 3 s: frames dropped"), QString::number(dropped), QStringLiteral("0"),
+               dropped == 0);
     out << "peak RSS " << Bench::peakRssKb() / 1024 << " MB\n";
     return 0;
 }

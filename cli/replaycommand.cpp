@@ -1,11 +1,18 @@
 #include "replaycommand.h"
 
+#include "burstengine.h"
 #include "exitcodes.h"
+#include "interrupts.h"
+#include "nodeconnections.h"
 #include "replayfile.h"
+#include "replayfork.h"
+#include "serveroptions.h"
 #include "terminaltext.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 namespace {
@@ -26,7 +33,13 @@ state_from says how the members are known: "flow" (a limiter zsetlab ships, rebu
 exactly), "replies" (your script: the members its replies named), "counts-only" (a limiter
 that names none).
 
-Exit codes: 0 done, 2 bad usage, 4 the file is not a replay zsetlab can read.)";
+What if: --fork-at N fires requests N to the end again on Redis, with the same timestamps
+and users, at --strategy (and --limit, --window) instead, on new keys that start from the
+ZSET the run held right before request N; it prints both from request N on, side by side:
+  zsetlab-cli replay burst.zsetreplay --fork-at 40 --strategy request-id --json
+
+Exit codes: 0 done, 2 bad usage, 3 cannot connect (--fork-at), 4 the file is not a replay
+zsetlab can read, or the fork cannot be fired (the reason on stderr).)";
 
 QString textOf(const ReplayState& state, const RecordingInfo& info, bool withMembers)
 {
@@ -61,6 +74,133 @@ QString textOf(const ReplayState& state, const RecordingInfo& info, bool withMem
     }
     return lines.join(QLatin1Char('\n'));
 }
+QJsonObject totalsJson(const ReplayTotals& t)
+{
+    return {{QStringLiteral("sent"), t.sent},         {QStringLiteral("errors"), t.errors},
+            {QStringLiteral("stored"), t.stored},     {QStringLiteral("overwritten"), t.overwritten},
+            {QStringLiteral("admitted"), t.admitted}, {QStringLiteral("admitted_beyond_limit"), t.admittedBeyondLimit},
+            {QStringLiteral("max_count"), t.maxCount}};
+}
+
+// The original's figures over requests from..end: the whole run's less those before `from`.
+ReplayTotals totalsFrom(const Recording& recording, int from)
+{
+    ReplayTotals all = recording.totalsThrough(recording.requests() - 1);
+    const ReplayTotals before = recording.totalsThrough(from - 1);
+    all.sent -= before.sent;
+    all.errors -= before.errors;
+    all.stored -= before.stored;
+    all.overwritten -= before.overwritten;
+    all.admitted -= before.admitted;
+    all.admittedBeyondLimit -= before.admittedBeyondLimit;
+    all.maxCount = 0;
+    for (int i = from; i < recording.requests(); ++i)
+        all.maxCount = std::max(all.maxCount, recording.log().count(i));
+    return all;
+}
+
+struct ForkOptions
+{
+    QCommandLineOption forkAt {QStringLiteral("fork-at"),
+                               QStringLiteral("Fire requests N to the end again at another limiter (needs Redis)."),
+                               QStringLiteral("N")};
+    QCommandLineOption strategy {QStringLiteral("strategy"), QStringLiteral("The fork's limiter (default: the run's)."),
+                                 QStringLiteral("NAME")};
+    QCommandLineOption limit {QStringLiteral("limit"), QStringLiteral("The fork's limit (default: the run's)."),
+                              QStringLiteral("N")};
+    QCommandLineOption window {QStringLiteral("window"),
+                               QStringLiteral("The fork's window in ms (default: the run's)."), QStringLiteral("MS")};
+};
+
+int runFork(const QCommandLineParser& parser, const ForkOptions& o, const ServerOptions& server,
+            const Recording& recording, bool json)
+{
+    QTextStream err(stderr);
+    QTextStream out(stdout);
+    bool ok = false;
+    const int forkAt = parser.value(o.forkAt).toInt(&ok);
+    if (!ok || forkAt < 1 || forkAt > recording.requests()) {
+        err << "zsetlab-cli replay: --fork-at must be from 1 to " << recording.requests() << ".\n";
+        return ExitUsage;
+    }
+    ForkChange change;
+    if (parser.isSet(o.strategy)) {
+        change.limiter = LimiterCatalog::find(parser.value(o.strategy));
+        if (!change.limiter) {
+            err << "zsetlab-cli replay: --strategy must be one of " << LimiterCatalog::ids().join(QStringLiteral(", "))
+                << ".\n";
+            return ExitUsage;
+        }
+    }
+    if (parser.isSet(o.limit)) {
+        change.limit = parser.value(o.limit).toLongLong(&ok);
+        if (!ok || *change.limit < 0) {
+            err << "zsetlab-cli replay: --limit must be 0 (none) or more.\n";
+            return ExitUsage;
+        }
+    }
+    if (parser.isSet(o.window)) {
+        change.windowMs = parser.value(o.window).toLongLong(&ok);
+        if (!ok || *change.windowMs < 1) {
+            err << "zsetlab-cli replay: --window must be 1 ms or more.\n";
+            return ExitUsage;
+        }
+    }
+    BurstPlan plan;
+    QString error;
+    if (!ReplayFork::plan(recording, forkAt - 1, change, &plan, &error)) {
+        err << "zsetlab-cli replay: " << error << '\n';
+        return ExitScript;
+    }
+    RedisServerChoice choice;
+    if (const int code = server.resolve(parser, &choice, true); code != ExitDone)
+        return code;
+    NodeConnections nodes;
+    if (!nodes.open(choice.endpoint(), choice.options(), &error)) {
+        err << "zsetlab-cli replay: " << error << '\n';
+        return ExitConnection;
+    }
+    if (!ReplayFork::seed(nodes, recording, forkAt - 1, plan, &error)) {
+        err << "zsetlab-cli replay: " << error << '\n';
+        return ExitScript;
+    }
+    BurstEngine engine;
+    BurstSummary summary;
+    QObject::connect(&engine, &BurstEngine::finished, &engine, [&summary](const BurstSummary& result) {
+        summary = result;
+        QCoreApplication::quit();
+    });
+    onInterrupt([&engine] { engine.stop(); });
+    if (!engine.start(choice.endpoint(), plan, choice.options())) {
+        err << "zsetlab-cli replay: " << engine.planError() << '\n';
+        return ExitUsage;
+    }
+    QCoreApplication::exec();
+    const ReplayTotals original = totalsFrom(recording, forkAt - 1);
+    if (json) {
+        QJsonObject result;
+        result[QStringLiteral("fork_at")] = forkAt;
+        QJsonObject originalJson = totalsJson(original);
+        originalJson[QStringLiteral("strategy")] = recording.info().strategy;
+        result[QStringLiteral("original")] = originalJson;
+        result[QStringLiteral("fork")] = summary.toJson();
+        out << QJsonDocument(result).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        out << "from request " << forkAt << " on, " << original.sent << " requests:\n";
+        out << QStringLiteral("  %1 (the run): overwritten %2, admitted beyond the limit %3, max count %4\n")
+                   .arg(recording.info().strategy)
+                   .arg(original.overwritten)
+                   .arg(original.admittedBeyondLimit)
+                   .arg(original.maxCount);
+        out << QStringLiteral("  %1 (the fork): overwritten %2, admitted beyond the limit %3, max count %4\n")
+                   .arg(summary.strategy)
+                   .arg(summary.overwritten)
+                   .arg(summary.admittedOverLimit)
+                   .arg(summary.maxCount);
+    }
+    err.flush();
+    return exitCodeForRun(summary, "zsetlab-cli replay");
+}
 } // namespace
 
 int runReplayCommand(const QStringList& arguments)
@@ -79,6 +219,10 @@ int runReplayCommand(const QStringList& arguments)
                                       QStringLiteral("List the ZSET's members and scores, as ZRANGE WITHSCORES.")};
     const QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
     parser.addOptions({at, members, json});
+    const ForkOptions fork;
+    parser.addOptions({fork.forkAt, fork.strategy, fork.limit, fork.window});
+    const ServerOptions server;
+    server.addTo(parser);
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli replay: " << parser.errorText() << "\nSee zsetlab-cli replay --help.\n";
         return ExitUsage;
@@ -102,6 +246,8 @@ int runReplayCommand(const QStringList& arguments)
         err << "zsetlab-cli replay: the replay holds no request (the run was stopped before its first answer).\n";
         return ExitScript;
     }
+    if (parser.isSet(fork.forkAt))
+        return runFork(parser, fork, server, recording, parser.isSet(json));
     int request = recording.requests();
     if (parser.isSet(at)) {
         bool ok = false;

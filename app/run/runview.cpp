@@ -99,6 +99,13 @@ void RunView::retranslate()
                              nullptr, m_users));
 }
 
+int RunView::transportNeed() const
+{
+    // Its caption wraps: as high as it is at this width.
+    const int atWidth = m_transport->hasHeightForWidth() && width() > 0 ? m_transport->heightForWidth(width()) : 0;
+    return std::max(atWidth, m_transport->minimumSizeHint().height());
+}
+
 int RunView::countsNeed() const
 {
     return std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height());
@@ -128,6 +135,8 @@ QSize RunView::minimumSizeHint() const
         + std::max(m_timeline->minimumSizeHint().height(), countsNeed());
     if (!m_title->isHidden())
         height += m_title->sizeHint().height() + spacing;
+    if (!m_transport->isHidden())
+        height += transportNeed() + spacing;
     return {QWidget::minimumSizeHint().width(), height};
 }
 
@@ -135,7 +144,9 @@ void RunView::arrangeCharts()
 {
     // The room below the figures; the tab bar's own line counts as room when it is shown.
     const int spacing = layout()->spacing();
-    const int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
+    int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
+    if (!m_transport->isHidden()) // the replay's controls take their share below the charts
+        room -= transportNeed() + spacing;
     bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
     // Side by side with a tall side panel, the timeline alone in its tab may be the only way for
     // it to be the largest view (it gets 3 of 5 parts of the room when the charts are stacked).
@@ -145,6 +156,7 @@ void RunView::arrangeCharts()
     if (stacked == m_stacked)
         return;
     m_stacked = stacked;
+    m_transport->setCompact(stacked); // a low screen: the replay's caption gives its line to the charts
     showCharts();
 }
 
@@ -305,7 +317,11 @@ void RunView::setRecording(std::shared_ptr<const Recording> recording)
     m_settingRecording = true;
     m_player->setRecording(std::move(recording));
     m_settingRecording = false;
-    m_transport->setVisible(any);
+    if (any != !m_transport->isHidden()) {
+        m_transport->setVisible(any);
+        updateGeometry(); // a new minimum height: the window fits its panels again
+        arrangeCharts();
+    }
 }
 
 void RunView::showRecording(std::shared_ptr<const Recording> recording)

@@ -85,6 +85,7 @@ private:
     void arrangeCharts();
     void retranslate();
     int countsNeed() const;
+    int transportNeed() const;
     int chartsNeed() const;
     void showCharts();
     void restartCharts();

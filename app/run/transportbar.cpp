@@ -3,16 +3,17 @@
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QScopedValueRollback>
 #include <QShortcut>
 #include <QSlider>
 #include <QStyle>
+#include <QToolBar>
 #include <QToolButton>
 
 namespace {
@@ -26,55 +27,49 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
     setObjectName(QStringLiteral("TransportBar"));
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
-    auto* buttons = new QHBoxLayout;
-    buttons->setSpacing(2);
-    auto button = [&](QStyle::StandardPixmap icon, const char* name) {
-        auto* b = new QToolButton(this);
-        b->setObjectName(QLatin1String(name));
-        if (icon != QStyle::SP_CustomBase)
-            b->setIcon(style()->standardIcon(icon));
-        b->setAutoRaise(true);
-        buttons->addWidget(b);
-        return b;
+    m_controls = new QToolBar(this);
+    m_controls->setObjectName(QStringLiteral("replayControls"));
+    m_controls->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    auto action = [&](QStyle::StandardPixmap icon, void (ReplayPlayer::*slot)()) {
+        QAction* a = m_controls->addAction(style()->standardIcon(icon), QString());
+        connect(a, &QAction::triggered, player, slot);
+        return a;
     };
-    m_start = button(QStyle::SP_MediaSkipBackward, "replayStart");
-    m_back = button(QStyle::SP_MediaSeekBackward, "replayBack");
-    m_play = button(QStyle::SP_MediaPlay, "replayPlay");
-    m_forward = button(QStyle::SP_MediaSeekForward, "replayForward");
-    m_end = button(QStyle::SP_MediaSkipForward, "replayEnd");
-    m_nextOverwrite = button(QStyle::SP_CustomBase, "replayNextOverwrite");
-    m_nextBeyond = button(QStyle::SP_CustomBase, "replayNextBeyond");
-    for (QToolButton* b : {m_nextOverwrite, m_nextBeyond})
-        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_speedLabel = new QLabel(this);
+    m_start = action(QStyle::SP_MediaSkipBackward, &ReplayPlayer::toStart);
+    m_back = action(QStyle::SP_MediaSeekBackward, &ReplayPlayer::stepBack);
+    m_play = action(QStyle::SP_MediaPlay, &ReplayPlayer::togglePlaying);
+    m_forward = action(QStyle::SP_MediaSeekForward, &ReplayPlayer::stepForward);
+    m_end = action(QStyle::SP_MediaSkipForward, &ReplayPlayer::toEnd);
+    m_controls->addSeparator();
+    m_nextOverwrite = m_controls->addAction(QString(), player, [player] { player->toNextOverwrite(); });
+    m_nextBeyond = m_controls->addAction(QString(), player, [player] { player->toNextBeyondLimit(); });
+    for (QAction* a : {m_nextOverwrite, m_nextBeyond}) {
+        if (auto* button = qobject_cast<QToolButton*>(m_controls->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    }
+    m_controls->addSeparator();
     m_speed = new QComboBox(this);
     m_speed->setObjectName(QStringLiteral("replaySpeed"));
-    m_speedLabel->setBuddy(m_speed);
+    // Whole or behind the tool bar's » button, never cut short.
+    m_speed->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_controls->addWidget(m_speed);
     m_slideBy = new QComboBox(this);
     m_slideBy->setObjectName(QStringLiteral("replaySlideBy"));
     m_slideBy->addItems({QString(), QString()});
-    buttons->addSpacing(8);
-    buttons->addWidget(m_speedLabel);
-    buttons->addWidget(m_speed);
-    buttons->addWidget(m_slideBy);
+    m_slideBy->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_controls->addWidget(m_slideBy);
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("replaySlider"));
+    m_slider->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
     m_caption = new QLabel(this);
     m_caption->setObjectName(QStringLiteral("replayCaption"));
-    m_caption->setWordWrap(true);
-    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addLayout(buttons, 0, 0);
+    // One line, so that the charts keep their room on a projector: what does not fit is in the tooltip.
+    m_caption->setMinimumWidth(1);
+    layout->addWidget(m_controls, 0, 0);
     layout->addWidget(m_slider, 0, 1);
     layout->addWidget(m_caption, 1, 0, 1, 2);
     layout->setColumnStretch(1, 1);
 
-    connect(m_start, &QToolButton::clicked, player, &ReplayPlayer::toStart);
-    connect(m_back, &QToolButton::clicked, player, &ReplayPlayer::stepBack);
-    connect(m_play, &QToolButton::clicked, player, &ReplayPlayer::togglePlaying);
-    connect(m_forward, &QToolButton::clicked, player, &ReplayPlayer::stepForward);
-    connect(m_end, &QToolButton::clicked, player, &ReplayPlayer::toEnd);
-    connect(m_nextOverwrite, &QToolButton::clicked, player, &ReplayPlayer::toNextOverwrite);
-    connect(m_nextBeyond, &QToolButton::clicked, player, &ReplayPlayer::toNextBeyondLimit);
     connect(m_speed, &QComboBox::activated, this,
             [this](int index) { m_player->setSpeed(ReplaySpeed::choices().value(index)); });
     connect(m_slideBy, &QComboBox::activated, this, &TransportBar::fillSlider);
@@ -117,12 +112,11 @@ void TransportBar::retranslate()
     m_back->setToolTip(tr("One request back (Left)"));
     m_forward->setToolTip(tr("One request forward (Right)"));
     m_end->setToolTip(tr("To the last request: the state the run ended with (End)"));
-    m_nextOverwrite->setText(tr("Next &overwrite"));
+    m_nextOverwrite->setText(tr("Overwrite ▸"));
     m_nextOverwrite->setToolTip(tr("To the next request whose ZADD replied 0: its member was there already"));
-    m_nextBeyond->setText(tr("Next &beyond limit"));
+    m_nextBeyond->setText(tr("Beyond limit ▸"));
     m_nextBeyond->setToolTip(tr("To the next request the limiter admitted although the window already held the limit"));
-    m_speedLabel->setText(tr("Sp&eed"));
-    m_speed->setToolTip(tr("Requests a second (slow motion, for a class), or the run's own time"));
+    m_speed->setToolTip(tr("Speed: requests a second (slow motion, for a class), or the run's own time"));
     m_slideBy->setItemText(ByRequest, tr("by request"));
     m_slideBy->setItemText(ByTime, tr("by time"));
     m_slideBy->setToolTip(tr("The slider moves over the requests one by one, or over their time (ms of now)"));
@@ -136,6 +130,8 @@ void TransportBar::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::FontChange)
+        elideCaption();
 }
 
 void TransportBar::showPlaying(bool playing)
@@ -184,31 +180,52 @@ QString TransportBar::caption(const ReplayState& state)
     if (state.request <= 0)
         return {};
     const QLocale locale;
-    QString text = tr("Request %1 of %2: %3.")
-                       .arg(locale.toString(state.request), locale.toString(state.requests),
-                            ReplayMembersModel::writeText(state));
+    return tr("Request %1 of %2: %3.")
+        .arg(locale.toString(state.request), locale.toString(state.requests), ReplayMembersModel::writeText(state));
+}
+
+QString TransportBar::details(const ReplayState& state)
+{
+    if (state.request <= 0)
+        return {};
+    QString text;
     if (state.members >= 0)
-        text += QLatin1Char(' ') + tr("The ZSET holds %Ln member(s);", nullptr, int(state.members)) + QLatin1Char(' ')
-            + tr("%Ln request(s) are in the window.", nullptr, int(state.trueCount));
-    text += QLatin1Char(' ')
-        + tr("So far: %Ln overwritten, %1 admitted beyond the limit.", nullptr, int(state.overwritten))
-              .arg(locale.toString(state.admittedBeyondLimitSoFar));
+        text += tr("The ZSET holds %Ln member(s);", nullptr, int(state.members)) + QLatin1Char(' ')
+            + tr("%Ln request(s) are in the window.", nullptr, int(state.trueCount)) + QLatin1Char('\n');
+    text += tr("So far: %Ln overwritten, %1 admitted beyond the limit.", nullptr, int(state.overwritten))
+                .arg(QLocale().toString(state.admittedBeyondLimitSoFar));
     return text;
 }
 
 QString TransportBar::captionText() const
 {
-    return m_caption->text();
+    return m_captionText;
+}
+
+void TransportBar::setCompact(bool compact)
+{
+    m_caption->setVisible(!compact);
+}
+
+void TransportBar::elideCaption()
+{
+    m_caption->setText(m_caption->fontMetrics().elidedText(m_captionText, Qt::ElideRight, m_caption->width()));
+}
+
+void TransportBar::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    elideCaption();
 }
 
 void TransportBar::showPosition()
 {
     const bool any = !m_player->isEmpty();
     const int at = m_player->position();
-    for (QWidget* w : std::initializer_list<QWidget*> {m_start, m_back, m_play, m_forward, m_end, m_nextOverwrite,
-                                                       m_nextBeyond, m_speed, m_slideBy, m_slider})
-        w->setEnabled(any);
+    m_controls->setEnabled(any);
+    m_slider->setEnabled(any);
     if (!any) {
+        m_captionText.clear();
         m_caption->clear();
         return;
     }
@@ -216,7 +233,11 @@ void TransportBar::showPosition()
     m_back->setEnabled(at > 0);
     m_forward->setEnabled(at + 1 < m_player->requests());
     m_end->setEnabled(at + 1 < m_player->requests());
-    m_caption->setText(caption(m_player->recording()->stateAt(at, false)));
+    const ReplayState state = m_player->recording()->stateAt(at, false);
+    m_captionText = caption(state);
+    m_caption->setToolTip(m_captionText + QLatin1Char('\n') + details(state));
+    m_slider->setToolTip(m_caption->toolTip());
+    elideCaption();
     if (!m_sliding) {
         const QScopedValueRollback<bool> sliding(m_sliding, true);
         if (m_slideBy->currentIndex() == ByRequest) {

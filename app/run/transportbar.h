@@ -2,14 +2,15 @@
 
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QSlider;
-class QToolButton;
+class QToolBar;
 class ReplayPlayer;
 struct ReplayState;
 
-// The controls of a replay, under the timeline: start, step back, play/pause, step forward, end;
+// The controls of a replay, under the charts: start, step back, play/pause, step forward, end;
 // jumps to the next overwrite and the next admission beyond the limit; the speed; a slider over
 // the requests or over their time; and a line saying what the request at the cursor did. Keys
 // (while the focus is in `keyArea`): Left/Right step, Space plays or pauses, Home/End.
@@ -21,11 +22,16 @@ public:
 
     // "Request 2 of 3: ZADD replied 0: the member was already there, …"
     static QString caption(const ReplayState& state);
+    // The ZSET's size, the window's requests and the figures so far (the caption's tooltip).
+    static QString details(const ReplayState& state);
     QString captionText() const;
+    // One row: the caption only as the slider's tooltip (a low screen, where the charts share a place).
+    void setCompact(bool compact);
     QSlider* slider() const { return m_slider; }
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void retranslate();
@@ -34,19 +40,22 @@ private:
     void slideTo(int value);
     void fillSlider();
     void fillSpeeds();
+    void elideCaption();
 
     ReplayPlayer* m_player;
-    QToolButton* m_start = nullptr;
-    QToolButton* m_back = nullptr;
-    QToolButton* m_play = nullptr;
-    QToolButton* m_forward = nullptr;
-    QToolButton* m_end = nullptr;
-    QToolButton* m_nextOverwrite = nullptr;
-    QToolButton* m_nextBeyond = nullptr;
-    QLabel* m_speedLabel = nullptr;
+    // A tool bar: on a narrow run view, what does not fit goes behind its » button.
+    QToolBar* m_controls = nullptr;
+    QAction* m_start = nullptr;
+    QAction* m_back = nullptr;
+    QAction* m_play = nullptr;
+    QAction* m_forward = nullptr;
+    QAction* m_end = nullptr;
+    QAction* m_nextOverwrite = nullptr;
+    QAction* m_nextBeyond = nullptr;
     QComboBox* m_speed = nullptr;
     QComboBox* m_slideBy = nullptr;
     QSlider* m_slider = nullptr;
     QLabel* m_caption = nullptr;
+    QString m_captionText; // whole; the label shows what fits of it
     bool m_sliding = false; // the slider follows the player without moving it back
 };

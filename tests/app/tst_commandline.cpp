@@ -12,6 +12,7 @@ private slots:
     void initTestCase();
     void parses_data();
     void parses();
+    void aFileNamedAloneIsOpened();
     void helpAndVersionNeedNoDisplay_data();
     void helpAndVersionNeedNoDisplay();
     void usageErrorsNeedNoDisplay_data();
@@ -40,7 +41,10 @@ void TestCommandLine::parses_data()
     QTest::newRow("Qt's -platform") << args({"-platform", "offscreen"}) << Outcome::Run << QString();
     QTest::newRow("Qt's -reverse and -style") << args({"-reverse", "-style", "fusion"}) << Outcome::Run << QString();
     QTest::newRow("unknown option") << args({"--bogus"}) << Outcome::UsageError << "Unknown option 'bogus'";
-    QTest::newRow("stray argument") << args({"scenario.json"}) << Outcome::UsageError << "scenario.json";
+    QTest::newRow("a file to open") << args({"run.zsetreplay"}) << Outcome::Run << QString();
+    QTest::newRow("two files") << args({"a.zsetreplay", "b.json"}) << Outcome::UsageError << "one file at a time";
+    QTest::newRow("a replay and a scenario")
+        << args({"a.zsetreplay", "--scenario", "b.json"}) << Outcome::UsageError << "not both";
     QTest::newRow("missing value") << args({"--redis"}) << Outcome::UsageError << "redis";
     QTest::newRow("bad language") << args({"--lang", "fr"}) << Outcome::UsageError << "--lang must be en or vi";
     QTest::newRow("--private") << args({"--private"}) << Outcome::Run << QString();
@@ -71,6 +75,20 @@ void TestCommandLine::parses()
     QCOMPARE(result.outcome, outcome);
     QVERIFY2(result.text.contains(text), qPrintable(result.text));
     QCOMPARE(result.exitCode(), outcome == Outcome::UsageError ? 2 : 0);
+}
+
+void TestCommandLine::aFileNamedAloneIsOpened()
+{
+    // As a desktop opens a file by double click: a replay, or a scenario (.json).
+    const auto replay = AppCommandLine::parse({QStringLiteral("zsetlab"), QStringLiteral("run.zsetreplay")});
+    QCOMPARE(replay.options.replayPath, QStringLiteral("run.zsetreplay"));
+    QVERIFY(replay.options.scenarioPath.isEmpty());
+    const auto scenario = AppCommandLine::parse({QStringLiteral("zsetlab"), QStringLiteral("demo.JSON")});
+    QCOMPARE(scenario.options.scenarioPath, QStringLiteral("demo.JSON"));
+    QVERIFY(scenario.options.replayPath.isEmpty());
+    const auto flag
+        = AppCommandLine::parse({QStringLiteral("zsetlab"), QStringLiteral("--replay"), QStringLiteral("x")});
+    QCOMPARE(flag.options.replayPath, QStringLiteral("x"));
 }
 
 void TestCommandLine::helpAndVersionNeedNoDisplay_data()
