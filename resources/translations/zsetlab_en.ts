@@ -106,6 +106,36 @@
     </message>
 </context>
 <context>
+    <name>ReplayActions</name>
+    <message numerus="yes">
+        <source>Saved the run, %Ln request(s), as %1</source>
+        <translation>
+            <numerusform>Saved the run, %Ln request, as %1</numerusform>
+            <numerusform>Saved the run, %Ln requests, as %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReplayMembersModel</name>
+    <message numerus="yes">
+        <source>Written by request %L1; %n request(s) wrote this member so far</source>
+        <translation>
+            <numerusform>Written by request %L1; %n request wrote this member so far</numerusform>
+            <numerusform>Written by request %L1; %n requests wrote this member so far</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReplayPlayer</name>
+    <message numerus="yes">
+        <source>%Ln request(s)/s</source>
+        <translation>
+            <numerusform>%Ln request/s</numerusform>
+            <numerusform>%Ln requests/s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RunView</name>
     <message numerus="yes">
         <source> of %n user(s)</source>
@@ -205,6 +235,30 @@
     </message>
 </context>
 <context>
+    <name>TransportBar</name>
+    <message numerus="yes">
+        <source>The ZSET holds %Ln member(s);</source>
+        <translation>
+            <numerusform>The ZSET holds %Ln member;</numerusform>
+            <numerusform>The ZSET holds %Ln members;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln request(s) are in the window.</source>
+        <translation>
+            <numerusform>%Ln request is in the window.</numerusform>
+            <numerusform>%Ln requests are in the window.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>So far: %Ln overwritten, %1 admitted beyond the limit.</source>
+        <translation>
+            <numerusform>So far: %Ln overwritten, %1 admitted beyond the limit.</numerusform>
+            <numerusform>So far: %Ln overwritten, %1 admitted beyond the limit.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>WatchKeyModel</name>
     <message numerus="yes">
         <source>%n more request(s)</source>
@@ -262,6 +316,13 @@
         <translation>
             <numerusform>The burst&apos;s key holds %Ln member now.</numerusform>
             <numerusform>The burst&apos;s key holds %Ln members now.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln member(s) after request %1</source>
+        <translation>
+            <numerusform>%Ln member after request %1</numerusform>
+            <numerusform>%Ln members after request %1</numerusform>
         </translation>
     </message>
 </context>

@@ -2365,6 +2365,14 @@
         <source>Show the Le&amp;sson</source>
         <translation>Hiện &amp;bài học</translation>
     </message>
+    <message>
+        <source>Opened the replay %1: step through it with Left and Right, play it with Space.</source>
+        <translation>Đã mở bản phát lại %1: đi từng bước bằng phím Trái và Phải, phát bằng phím Cách.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · after request %L3 of %L4</source>
+        <translation>%1 · %2 · sau request %L3/%L4</translation>
+    </message>
 </context>
 <context>
     <name>ManualDialog</name>
@@ -2777,6 +2785,215 @@
     <message>
         <source>no reply</source>
         <translation>không có phản hồi</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayActions</name>
+    <message>
+        <source>zsetlab replays (*.%1);;All files (*)</source>
+        <translation>Bản phát lại zsetlab (*.%1);;Mọi tệp (*)</translation>
+    </message>
+    <message>
+        <source>Open Rep&amp;lay…</source>
+        <translation>Mở bản &amp;phát lại…</translation>
+    </message>
+    <message>
+        <source>Save Repla&amp;y…</source>
+        <translation>Lưu bản phát lạ&amp;i…</translation>
+    </message>
+    <message>
+        <source>Open Replay</source>
+        <translation>Mở bản phát lại</translation>
+    </message>
+    <message>
+        <source>%1
+
+Nothing was changed: open another replay.</source>
+        <translation>%1
+
+Không có gì thay đổi: hãy mở một bản phát lại khác.</translation>
+    </message>
+    <message>
+        <source>%1 holds no request: its run was stopped before the first answer.</source>
+        <translation>%1 không chứa request nào: lần chạy đã bị dừng trước phản hồi đầu tiên.</translation>
+    </message>
+    <message>
+        <source>Save Replay</source>
+        <translation>Lưu bản phát lại</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved the run, %Ln request(s), as %1</source>
+        <translation>
+            <numerusform>Đã lưu lần chạy, %Ln request, thành %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReplayFile</name>
+    <message>
+        <source>The replay is damaged (%1). Save the run again, or open another copy of the file.</source>
+        <translation>Bản phát lại bị hỏng (%1). Hãy lưu lại lần chạy, hoặc mở một bản sao khác của tệp.</translation>
+    </message>
+    <message>
+        <source>This is not a zsetlab replay: it is not gzip-compressed. Open a file saved with File &gt; Save Replay or zsetlab-cli run --save-replay.</source>
+        <translation>Đây không phải bản phát lại của zsetlab: tệp không được nén gzip. Hãy mở một tệp đã lưu bằng Tệp &gt; Lưu bản phát lại hoặc zsetlab-cli run --save-replay.</translation>
+    </message>
+    <message>
+        <source>The replay ends early: the file is incomplete (cut off while it was copied or saved). Save the run again, or copy the whole file.</source>
+        <translation>Bản phát lại kết thúc sớm: tệp không đầy đủ (bị cắt khi sao chép hoặc lưu). Hãy lưu lại lần chạy, hoặc sao chép đủ cả tệp.</translation>
+    </message>
+    <message>
+        <source>its compressed data does not check out</source>
+        <translation>dữ liệu nén không khớp mã kiểm tra</translation>
+    </message>
+    <message>
+        <source>The replay unpacks to more than %L1 MB, more than any run zsetlab records: it is not a replay, or it is damaged.</source>
+        <translation>Bản phát lại giải nén ra hơn %L1 MB, nhiều hơn mọi lần chạy zsetlab ghi lại: đây không phải bản phát lại, hoặc nó đã hỏng.</translation>
+    </message>
+    <message>
+        <source>This is not a zsetlab replay (it does not start as one). Open a file saved with File &gt; Save Replay or zsetlab-cli run --save-replay.</source>
+        <translation>Đây không phải bản phát lại của zsetlab (phần đầu tệp không đúng). Hãy mở một tệp đã lưu bằng Tệp &gt; Lưu bản phát lại hoặc zsetlab-cli run --save-replay.</translation>
+    </message>
+    <message>
+        <source>no format version</source>
+        <translation>không có phiên bản định dạng</translation>
+    </message>
+    <message>
+        <source>This replay was saved by a newer zsetlab (replay format %1; this one reads format %2). Open it with a newer zsetlab.</source>
+        <translation>Bản phát lại này được lưu bởi zsetlab mới hơn (định dạng %1; bản này đọc định dạng %2). Hãy mở nó bằng zsetlab mới hơn.</translation>
+    </message>
+    <message>
+        <source>its header is not readable</source>
+        <translation>không đọc được phần đầu</translation>
+    </message>
+    <message>
+        <source>its header lacks a field or holds one out of range</source>
+        <translation>phần đầu thiếu một trường hoặc có trường nằm ngoài khoảng cho phép</translation>
+    </message>
+    <message>
+        <source>it records more requests than its run planned</source>
+        <translation>nó ghi nhiều request hơn số lần chạy đã định</translation>
+    </message>
+    <message>
+        <source>its columns do not match its request count</source>
+        <translation>các cột không khớp với số request</translation>
+    </message>
+    <message>
+        <source>an error names no request</source>
+        <translation>một lỗi không gắn với request nào</translation>
+    </message>
+    <message>
+        <source>its error list does not read</source>
+        <translation>không đọc được danh sách lỗi</translation>
+    </message>
+    <message>
+        <source>request %L1 holds an unknown value</source>
+        <translation>request %L1 chứa một giá trị không rõ</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>thất bại</translation>
+    </message>
+    <message>
+        <source>a column of its requests does not read</source>
+        <translation>không đọc được một cột request</translation>
+    </message>
+    <message>
+        <source>Could not save the replay as %1: %2. Choose a folder you may write to.</source>
+        <translation>Không lưu được bản phát lại thành %1: %2. Hãy chọn một thư mục bạn có quyền ghi.</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2.</source>
+        <translation>Không mở được %1: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is larger than any replay zsetlab saves (1 GB): it is not a replay.</source>
+        <translation>%1 lớn hơn mọi bản phát lại zsetlab lưu (1 GB): đây không phải bản phát lại.</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayFork</name>
+    <message>
+        <source>A fork starts at a request of the run: from 1 to %L1.</source>
+        <translation>Nhánh rẽ bắt đầu tại một request của lần chạy: từ 1 đến %L1.</translation>
+    </message>
+    <message>
+        <source>The replay&apos;s plan does not read (%1): it cannot be fired again.</source>
+        <translation>Không đọc được kế hoạch của bản phát lại (%1): không thể bắn lại.</translation>
+    </message>
+    <message>
+        <source>The replay ran your own script, which it does not carry as a limiter: choose one of zsetlab&apos;s limiters for the fork.</source>
+        <translation>Bản phát lại đã chạy script riêng của bạn, mà nó không mang theo như một limiter: hãy chọn một limiter của zsetlab cho nhánh rẽ.</translation>
+    </message>
+    <message>
+        <source>This limiter keeps no members zsetlab can copy: fork it from the first request, or record a limiter that keeps a ZSET.</source>
+        <translation>Limiter này không giữ member nào để zsetlab sao chép: hãy rẽ nhánh từ request đầu tiên, hoặc ghi lại một limiter có dùng ZSET.</translation>
+    </message>
+    <message>
+        <source>Could not copy the ZSET into the fork&apos;s key %1: %2</source>
+        <translation>Không sao chép được ZSET vào key %1 của nhánh rẽ: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayMembersModel</name>
+    <message>
+        <source>the request failed: %1</source>
+        <translation>request thất bại: %1</translation>
+    </message>
+    <message>
+        <source>ZADD replied 1: a new member</source>
+        <translation>ZADD trả về 1: một member mới</translation>
+    </message>
+    <message>
+        <source>ZADD replied 0: the member was already there, only its score moved</source>
+        <translation>ZADD trả về 0: member đã có sẵn, chỉ score của nó thay đổi</translation>
+    </message>
+    <message>
+        <source>refused: nothing written</source>
+        <translation>bị từ chối: không ghi gì</translation>
+    </message>
+    <message>
+        <source>the reply did not say what ZADD did</source>
+        <translation>phản hồi không cho biết ZADD đã làm gì</translation>
+    </message>
+    <message>
+        <source>Request %L1 wrote this member: %2</source>
+        <translation>Request %L1 đã ghi member này: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Written by request %L1; %n request(s) wrote this member so far</source>
+        <translation>
+            <numerusform>Được ghi bởi request %L1; tới giờ có %n request đã ghi member này</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Hạng</translation>
+    </message>
+    <message>
+        <source>Member</source>
+        <translation>Member</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>Writes</source>
+        <translation>Số lần ghi</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayPlayer</name>
+    <message numerus="yes">
+        <source>%Ln request(s)/s</source>
+        <translation>
+            <numerusform>%Ln request/s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1× time</source>
+        <translation>%1× thời gian</translation>
     </message>
 </context>
 <context>
@@ -4733,6 +4950,87 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     </message>
 </context>
 <context>
+    <name>TransportBar</name>
+    <message>
+        <source>To the first request (Home)</source>
+        <translation>Về request đầu tiên (Home)</translation>
+    </message>
+    <message>
+        <source>One request back (Left)</source>
+        <translation>Lùi một request (Trái)</translation>
+    </message>
+    <message>
+        <source>One request forward (Right)</source>
+        <translation>Tiến một request (Phải)</translation>
+    </message>
+    <message>
+        <source>To the last request: the state the run ended with (End)</source>
+        <translation>Tới request cuối: trạng thái khi lần chạy kết thúc (End)</translation>
+    </message>
+    <message>
+        <source>Overwrite ▸</source>
+        <translation>Ghi đè ▸</translation>
+    </message>
+    <message>
+        <source>To the next request whose ZADD replied 0: its member was there already</source>
+        <translation>Tới request kế tiếp có ZADD trả về 0: member của nó đã có sẵn</translation>
+    </message>
+    <message>
+        <source>Beyond limit ▸</source>
+        <translation>Vượt giới hạn ▸</translation>
+    </message>
+    <message>
+        <source>To the next request the limiter admitted although the window already held the limit</source>
+        <translation>Tới request kế tiếp mà limiter cho qua dù window đã đủ giới hạn</translation>
+    </message>
+    <message>
+        <source>Speed: requests a second (slow motion, for a class), or the run&apos;s own time</source>
+        <translation>Tốc độ: số request mỗi giây (quay chậm, cho lớp học), hoặc theo thời gian của chính lần chạy</translation>
+    </message>
+    <message>
+        <source>by request</source>
+        <translation>theo request</translation>
+    </message>
+    <message>
+        <source>by time</source>
+        <translation>theo thời gian</translation>
+    </message>
+    <message>
+        <source>The slider moves over the requests one by one, or over their time (ms of now)</source>
+        <translation>Thanh trượt đi qua từng request, hoặc theo thời gian của chúng (ms của now)</translation>
+    </message>
+    <message>
+        <source>Pause (Space)</source>
+        <translation>Tạm dừng (phím Cách)</translation>
+    </message>
+    <message>
+        <source>Play from here, at the speed chosen (Space)</source>
+        <translation>Phát từ đây, theo tốc độ đã chọn (phím Cách)</translation>
+    </message>
+    <message>
+        <source>Request %1 of %2: %3.</source>
+        <translation>Request %1/%2: %3.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The ZSET holds %Ln member(s);</source>
+        <translation>
+            <numerusform>ZSET có %Ln member;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln request(s) are in the window.</source>
+        <translation>
+            <numerusform>%Ln request nằm trong window.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>So far: %Ln overwritten, %1 admitted beyond the limit.</source>
+        <translation>
+            <numerusform>Tới giờ: %Ln bị ghi đè, %1 được cho qua vượt giới hạn.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>WatchKeyModel</name>
     <message>
         <source>script %1…</source>
@@ -5039,6 +5337,16 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>The burst&apos;s key holds %Ln member(s) now.</source>
         <translation>
             <numerusform>Key của burst hiện có %Ln member.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This limiter names no member: only its counts were recorded.</source>
+        <translation>Limiter này không nêu member nào: chỉ các con số đếm được ghi lại.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln member(s) after request %1</source>
+        <translation>
+            <numerusform>%Ln member sau request %1</numerusform>
         </translation>
     </message>
 </context>
