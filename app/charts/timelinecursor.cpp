@@ -29,6 +29,14 @@ void TimelineView::setReplayCursor(qint64 now, int rankInMillisecond, int lane)
     update();
 }
 
+void TimelineView::setReplayCaption(const QString& caption)
+{
+    if (caption == m_replayCaption)
+        return;
+    m_replayCaption = caption;
+    update();
+}
+
 void TimelineView::clearReplayCursor()
 {
     if (!m_cursor)
@@ -70,5 +78,16 @@ void TimelineView::drawCursor(QPainter& painter, const QRectF& area, const Timel
     painter.setPen(pen);
     if (lineEnd > area.top())
         painter.drawLine(QPointF(centre, area.top()), QPointF(centre, lineEnd));
+    if (!m_replayCaption.isEmpty()) {
+        // On the plot's top line, on a band of the background: readable over the marks.
+        const QFontMetrics metrics(font());
+        const QString text = metrics.elidedText(m_replayCaption, Qt::ElideRight, int(area.width()) - 8);
+        const QRectF band(area.left(), area.top(), metrics.horizontalAdvance(text) + 8, metrics.height() + 4);
+        QColor background = palette().color(QPalette::Base);
+        background.setAlphaF(0.9);
+        painter.fillRect(band, background);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(band, Qt::AlignCenter, text);
+    }
     painter.restore();
 }

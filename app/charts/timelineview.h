@@ -54,6 +54,10 @@ public:
     void setReplayCursor(qint64 now, int rankInMillisecond, int lane = 0);
     void clearReplayCursor();
     bool hasReplayCursor() const { return m_cursor.has_value(); }
+    // A line about the cursor's request drawn at the top of the plot (when no other place shows
+    // it: a low screen); empty: none.
+    void setReplayCaption(const QString& caption);
+    QString replayCaption() const { return m_replayCaption; }
     // The text shown while there is nothing to draw (a function: it follows the language).
     void setPlaceholder(std::function<QString()> text);
     // Where the marks go; the margins hold the title, the legend, the lane names, the tick labels
@@ -100,6 +104,7 @@ private:
         int lane = 0;
     };
     std::optional<Cursor> m_cursor;
+    QString m_replayCaption;
 
     TimelineModel m_model;
     QStringList m_laneNames;

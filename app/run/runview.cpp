@@ -157,6 +157,7 @@ void RunView::arrangeCharts()
         return;
     m_stacked = stacked;
     m_transport->setCompact(stacked); // a low screen: the replay's caption gives its line to the charts
+    m_timeline->setReplayCaption(m_stacked && m_replaying ? m_transport->captionText() : QString());
     showCharts();
 }
 
@@ -312,6 +313,7 @@ void RunView::setRecording(std::shared_ptr<const Recording> recording)
 {
     m_replaying = false;
     m_timeline->clearReplayCursor();
+    m_timeline->setReplayCaption(QString());
     m_counts->setReplayCursor(-1);
     const bool any = recording && !recording->isEmpty();
     m_settingRecording = true;
@@ -354,6 +356,8 @@ void RunView::showReplayPosition(int request)
             ++rank;
     }
     m_timeline->setReplayCursor(log.now(request), rank, lane);
+    // The caption goes with the cursor where the transport bar has no line for it.
+    m_timeline->setReplayCaption(m_stacked ? m_transport->captionText() : QString());
     m_counts->setReplayCursor(m_users > 1 ? -1 : request);
     BurstSummary soFar = recording->summaryThrough(request);
     soFar.perUser = m_latest.perUser;

@@ -60,7 +60,7 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
     m_controls->addWidget(m_slideBy);
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("replaySlider"));
-    m_slider->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
+    m_slider->setMinimumWidth(fontMetrics().averageCharWidth() * 16);
     m_caption = new QLabel(this);
     m_caption->setObjectName(QStringLiteral("replayCaption"));
     // One line, so that the charts keep their room on a projector: what does not fit is in the tooltip.
