@@ -180,19 +180,7 @@ RequestBatch BurstEngine::batchOfUser(int user) const
     for (int i = std::clamp(user, 0, users - 1); i < m_log.size(); i += users) {
         if (!m_log.isDone(i))
             continue;
-        RequestRecord record;
-        record.id = quint32(i);
-        record.connection = quint16(m_log.connection(i));
-        record.added = qint8(m_log.added(i));
-        record.memberKind = m_log.memberKind(i);
-        record.now = m_log.now(i);
-        record.sentMicros = m_log.sentMicros(i);
-        record.latencyMicros = m_log.latencyMicros(i);
-        record.count = m_log.count(i);
-        if (record.memberKind == RequestRecord::MemberKind::Text)
-            record.member = m_log.member(i);
-        record.error = m_log.error(i);
-        records->push_back(std::move(record));
+        records->push_back(m_log.record(i));
         if (i < m_log.truthPrefix())
             counted->push_back(
                 {quint32(i), m_log.count(i), m_log.truth(i), m_log.isFailed(i), m_log.isAdmittedOverLimit(i)});

@@ -231,20 +231,7 @@ RequestBatch Recording::batch() const
     finished->reserve(size_t(requests()));
     counted->reserve(size_t(requests()));
     for (int i = 0; i < requests(); ++i) {
-        RequestRecord r;
-        r.id = quint32(i);
-        r.connection = quint16(m_log.connection(i));
-        r.added = qint8(m_log.added(i));
-        r.memberKind = m_log.memberKind(i);
-        r.now = m_log.now(i);
-        r.sentMicros = m_log.sentMicros(i);
-        r.latencyMicros = m_log.latencyMicros(i);
-        r.count = m_log.count(i);
-        r.verdict = qint8(m_log.isFailed(i) ? -1 : (m_log.isAdmitted(i) ? 1 : 0));
-        if (r.memberKind == RequestRecord::MemberKind::Text)
-            r.member = m_log.member(i);
-        r.error = m_log.error(i);
-        finished->push_back(std::move(r));
+        finished->push_back(m_log.record(i));
         counted->push_back({quint32(i), m_log.count(i), std::max<qint64>(m_log.truth(i), 0), m_log.isFailed(i),
                             m_log.isAdmittedOverLimit(i)});
     }

@@ -212,6 +212,24 @@ QByteArray RequestLog::member(int i) const
     return {};
 }
 
+RequestRecord RequestLog::record(int i) const
+{
+    RequestRecord record;
+    record.id = quint32(i);
+    record.connection = quint16(connection(i));
+    record.added = qint8(added(i));
+    record.memberKind = memberKind(i);
+    record.now = now(i);
+    record.sentMicros = sentMicros(i);
+    record.latencyMicros = latencyMicros(i);
+    record.count = count(i);
+    record.verdict = qint8(isFailed(i) ? -1 : (isAdmitted(i) ? 1 : 0));
+    if (record.memberKind == RequestRecord::MemberKind::Text)
+        record.member = member(i);
+    record.error = error(i);
+    return record;
+}
+
 QString RequestLog::error(int i) const
 {
     const auto found = m_errorOf.find(static_cast<quint32>(i));

@@ -90,6 +90,8 @@ public:
     QByteArray member(int i) const;
     RequestRecord::MemberKind memberKind(int i) const { return RequestRecord::MemberKind(m_memberKind[i]); }
     QString error(int i) const;
+    // Request i as the worker reported it (its verdict from the flags): to hand rows on again.
+    RequestRecord record(int i) const;
     QByteArray requestId(int i) const;
     const QByteArray& runTag() const { return m_runTag; }
     static QByteArray requestId(const QByteArray& runTag, quint32 id);

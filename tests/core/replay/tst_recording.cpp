@@ -1,29 +1,13 @@
 // The state a recording rebuilds at request N is what Redis held after the first N requests:
 // the same N requests, with the same timestamps, fired again on a fresh key, leave the same ZSET.
 
-#include "burstengine.h"
 #include "recording.h"
+#include "testbursts.h"
 #include "testredis.h"
 
-#include <QSignalSpy>
 #include <QTest>
 
 namespace {
-// Runs plan to its end and returns its recording (the keys are kept: the plan says so).
-Recording record(const RedisEndpoint& endpoint, const BurstPlan& plan)
-{
-    BurstEngine engine;
-    QSignalSpy finished(&engine, &BurstEngine::finished);
-    if (!engine.start(endpoint, plan))
-        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
-    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
-        qFatal("the burst did not finish within 120 s");
-    const auto summary = finished.at(0).at(0).value<BurstSummary>();
-    if (summary.failure.isFailure() || summary.errors != 0)
-        qFatal("the burst failed: %s", qPrintable(summary.failure.message + summary.errorMessages.join(u' ')));
-    return Recording::fromEngine(engine);
-}
-
 // ZRANGE key 0 -1 WITHSCORES on whichever node holds the key (one server: node 0 only).
 std::vector<ReplayMember> zrange(const std::vector<RedisEndpoint>& nodes, const QByteArray& key)
 {
@@ -102,7 +86,7 @@ private slots:
 void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users)
 {
     const BurstPlan plan = seededPlan(strategy, 240, users);
-    const Recording recording = record(nodes.front(), plan);
+    const Recording recording = TestBursts::recordToTheEnd(nodes.front(), plan);
     QCOMPARE(recording.requests(), plan.requests);
     QVERIFY(recording.log().overwritten() > 0 || strategy != QLatin1String("now")); // the bug shows
 
@@ -125,7 +109,7 @@ void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& node
         BurstPlan prefix = plan;
         prefix.requests = n;
         prefix.replayNows = std::make_shared<std::vector<qint64>>(nows.begin(), nows.begin() + n);
-        const Recording again = record(nodes.front(), prefix);
+        const Recording again = TestBursts::recordToTheEnd(nodes.front(), prefix);
         for (int u = 0; u < std::min(users, n); ++u) {
             int last = n - 1;
             while (recording.log().userOf(last) != u)
@@ -182,7 +166,7 @@ void TestRecording::stateAtRequestIsWhatTheClusterHeld()
 void TestRecording::figuresSoFarAddUp()
 {
     const BurstPlan plan = seededPlan(QStringLiteral("now"), 3000, 1);
-    const Recording recording = record(TestRedis::endpoint(), plan);
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
     qint64 overwritten = 0;
     qint64 beyond = 0;
     qint64 stored = 0;
@@ -213,7 +197,7 @@ void TestRecording::figuresSoFarAddUp()
 void TestRecording::jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit()
 {
     const BurstPlan plan = seededPlan(QStringLiteral("now"), 3000, 1);
-    const Recording recording = record(TestRedis::endpoint(), plan);
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
     for (int from = -1; from < recording.requests(); from += 97) {
         int overwrite = -1;
         int beyond = -1;

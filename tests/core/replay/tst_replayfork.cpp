@@ -1,29 +1,14 @@
 // A fork of a recorded run: the rest of its requests, with the same timestamps, at another
 // limiter, on new keys that start from the ZSET the original held at that request.
 
-#include "burstengine.h"
 #include "nodeconnections.h"
 #include "replayfork.h"
+#include "testbursts.h"
 #include "testredis.h"
 
-#include <QSignalSpy>
 #include <QTest>
 
 namespace {
-Recording record(const RedisEndpoint& endpoint, const BurstPlan& plan)
-{
-    BurstEngine engine;
-    QSignalSpy finished(&engine, &BurstEngine::finished);
-    if (!engine.start(endpoint, plan))
-        qFatal("the plan does not start: %s", qPrintable(engine.planError()));
-    if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
-        qFatal("the burst did not finish within 120 s");
-    const auto summary = finished.at(0).at(0).value<BurstSummary>();
-    if (summary.failure.isFailure() || summary.errors != 0)
-        qFatal("the burst failed: %s", qPrintable(summary.failure.message));
-    return Recording::fromEngine(engine);
-}
-
 QStringList described(const std::vector<ReplayMember>& members)
 {
     QStringList list;
@@ -75,7 +60,7 @@ void TestReplayFork::forkGoesOnWithTheSameTimestamps()
     plan.limit = 20;
     plan.users = users;
     plan.seed = 5;
-    const Recording original = record(endpoint, plan);
+    const Recording original = TestBursts::recordToTheEnd(endpoint, plan);
 
     const int from = 80;
     ForkChange change;
@@ -98,7 +83,7 @@ void TestReplayFork::forkGoesOnWithTheSameTimestamps()
         QCOMPARE(zrange(nodes.forKey(key), key), described(original.stateAt(last, true).memberList));
     }
 
-    const Recording fork = record(endpoint, forkPlan);
+    const Recording fork = TestBursts::recordToTheEnd(endpoint, forkPlan);
     QCOMPARE(fork.requests(), original.requests() - from);
     for (int j = 0; j < fork.requests(); ++j)
         QCOMPARE(fork.log().now(j), original.log().now(from + j));
@@ -115,7 +100,7 @@ void TestReplayFork::forksThatCannotBeAreRefused()
     plan.limiter = LimiterCatalog::builtin("token-bucket");
     plan.requests = 20;
     plan.limit = 5;
-    const Recording bucket = record(TestRedis::endpoint(), plan);
+    const Recording bucket = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
     BurstPlan fork;
     QString error;
     QVERIFY(!ReplayFork::plan(bucket, 10, {}, &fork, &error));

@@ -23,16 +23,34 @@ BurstPlan replayPlan(const LimiterRef& limiter)
     return plan;
 }
 
-BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key)
+namespace {
+// Fires plan on engine and waits (at most 120 s) for its summary.
+BurstSummary runOn(BurstEngine& engine, const RedisEndpoint& endpoint, const BurstPlan& plan)
 {
-    BurstEngine engine;
     QSignalSpy finished(&engine, &BurstEngine::finished);
     if (!engine.start(endpoint, plan))
         qFatal("the plan does not start: %s", qPrintable(engine.planError()));
     if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 120000))
         qFatal("the burst did not finish within 120 s");
+    return finished.at(0).at(0).value<BurstSummary>();
+}
+} // namespace
+
+BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key)
+{
+    BurstEngine engine;
+    const BurstSummary summary = runOn(engine, endpoint, plan);
     if (key)
         *key = engine.key();
-    return finished.at(0).at(0).value<BurstSummary>();
+    return summary;
+}
+
+Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan)
+{
+    BurstEngine engine;
+    const BurstSummary summary = runOn(engine, endpoint, plan);
+    if (summary.failure.isFailure() || summary.errors != 0)
+        qFatal("the burst failed: %s", qPrintable(summary.failure.message + summary.errorMessages.join(u' ')));
+    return Recording::fromEngine(engine);
 }
 } // namespace TestBursts

@@ -2,6 +2,7 @@
 
 #include "burstengine.h"
 #include "limitercatalog.h"
+#include "recording.h"
 
 #include <QTest>
 
@@ -13,6 +14,8 @@ namespace TestBursts {
 BurstPlan replayPlan(const LimiterRef& limiter);
 // Runs plan to its end (at most 120 s) and returns its summary; *key is the run's key.
 BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key = nullptr);
+// Runs plan to its end and returns its recording; a failure or an error ends the test program.
+Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan);
 } // namespace TestBursts
 
 // The same plan run two ways (on a cluster and on one server, over TLS and over a socket): the
