@@ -133,6 +133,7 @@ void BurstEngine::onRunEnded()
     m_startMs = m_run->startWallMs();
     m_summary.serverVersion = m_run->serverVersion();
     m_summary.serverName = m_run->serverName();
+    m_summary.serverOwnVersion = m_run->serverOwnVersion();
     m_summary.durationMs = m_run->durationMs();
     m_summary.takeCountsFrom(m_log);
     m_summary.finalCount = m_run->finalCount();

@@ -144,6 +144,7 @@ void BurstRun::coordinate()
     m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
     m_serverName = control.server().name;
+    m_serverOwnVersion = control.server().nameVersion;
     for (int u = 0; u < m_plan.users; ++u)
         m_userKeys.push_back(m_plan.userKey(m_key, u));
     if (!prepareUsers(control)) {

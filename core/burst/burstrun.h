@@ -49,6 +49,7 @@ public:
     BurstFailure failure() const;
     QString serverVersion() const { return m_serverVersion; }
     QString serverName() const { return m_serverName; }
+    QString serverOwnVersion() const { return m_serverOwnVersion; }
     qint64 finalCount() const { return m_finalCount; }
     qint64 membersAtEnd() const { return m_membersAtEnd; }
     double durationMs() const { return m_durationMs; }
@@ -201,6 +202,7 @@ private:
     Clock::time_point m_startSteady;
     QString m_serverVersion;
     QString m_serverName;
+    QString m_serverOwnVersion;
     qint64 m_finalCount = -1;
     qint64 m_membersAtEnd = -1;
     double m_durationMs = 0;

@@ -77,7 +77,8 @@ RecordingInfo Recording::infoOf(const BurstPlan& plan, const BurstSummary& summa
         info.knowledge = ZsetKnowledge::CountsOnly;
     }
     info.serverName = summary.serverName;
-    info.serverVersion = summary.serverVersion;
+    // The server's own version: Valkey's redis_version is the Redis it is compatible with.
+    info.serverVersion = summary.serverOwnVersion.isEmpty() ? summary.serverVersion : summary.serverOwnVersion;
     info.key = summary.key;
     info.nowUnitsPerMs = plan.nowUnitsPerMs();
     info.windowInNowUnits = plan.windowInNowUnits();

@@ -57,6 +57,7 @@ struct BurstSummary
 {
     QString serverVersion;
     QString serverName; // "redis", "valkey" (INFO's server_name)
+    QString serverOwnVersion; // valkey_version on Valkey ("8.1.1"), else serverVersion
     QString strategy;
     QByteArray key;
     QString clock;

@@ -91,8 +91,13 @@ void TestRedisConnection::readsValkeysServerMode()
     const ServerInfo valkey = ServerInfo::parse("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\n"
                                                 "valkey_version:8.1.1\r\nserver_mode:cluster\r\nos:Linux\r\n");
     QCOMPARE(valkey.mode, QStringLiteral("cluster"));
+    QCOMPARE(valkey.name, QStringLiteral("valkey"));
+    QCOMPARE(valkey.nameVersion, QStringLiteral("8.1.1")); // its own, for what a replay records
+    QCOMPARE(valkey.version, QStringLiteral("7.2.4")); // the Redis it answers as, for feature checks
     const ServerInfo redis = ServerInfo::parse("# Server\r\nredis_version:7.0.15\r\nredis_mode:cluster\r\n");
     QCOMPARE(redis.mode, QStringLiteral("cluster"));
+    QCOMPARE(redis.name, QStringLiteral("redis"));
+    QCOMPARE(redis.nameVersion, QStringLiteral("7.0.15"));
 }
 
 void TestRedisConnection::reportsNothingListening()
