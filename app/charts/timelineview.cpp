@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -58,7 +59,7 @@ void TimelineView::retranslate()
                                   "pan; double-click: fit.")
                              : tr("Each millisecond of 'now' as a stack of the requests that carried it. Wheel: "
                                   "zoom; drag: pan; click: show the member in the ZSET table."));
-    update(); // the axis and legend texts are drawn with tr() at paint time
+    changed(); // the axis and legend texts are drawn with tr() at paint time
 }
 
 void TimelineView::changeEvent(QEvent* event)
@@ -77,10 +78,11 @@ void TimelineView::setViewport(TimelineViewport* viewport)
         disconnect(m_viewport, nullptr, this, nullptr);
     }
     m_viewport = viewport ? viewport : m_ownViewport;
-    connect(m_viewport, &TimelineViewport::changed, this, qOverload<>(&QWidget::update));
+    connect(m_viewport, &TimelineViewport::changed, this,
+            qOverload<>(&QWidget::update)); // the range is in the layer's key
     if (!m_model.isEmpty())
         m_viewport->setExtent(this, m_model.firstMs(), m_model.lastMs());
-    update();
+    changed();
 }
 
 void TimelineView::reset(const QStringList& laneNames, qint64 originMs)
@@ -91,14 +93,14 @@ void TimelineView::reset(const QStringList& laneNames, qint64 originMs)
     m_viewport->fitAll();
     retranslate();
     updateGeometry();
-    update();
+    changed();
 }
 
 void TimelineView::renameLanes(const QStringList& names)
 {
     if (names.size() == m_laneNames.size())
         m_laneNames = names;
-    update();
+    changed();
 }
 
 void TimelineView::clear()
@@ -112,7 +114,7 @@ void TimelineView::addBatch(const RequestBatch& batch)
     m_model.add(batch);
     if (!m_model.isEmpty())
         m_viewport->setExtent(this, m_model.firstMs(), m_model.lastMs());
-    update();
+    changed();
 }
 
 void TimelineView::fitAll()
@@ -140,19 +142,19 @@ void TimelineView::setServerClock(bool on)
     if (on == m_serverClock)
         return;
     m_serverClock = on;
-    update();
+    changed();
 }
 
 void TimelineView::setTitle(const QString& title)
 {
     m_title = title;
-    update();
+    changed();
 }
 
 void TimelineView::setPlaceholder(std::function<QString()> text)
 {
     m_placeholder = std::move(text);
-    update();
+    changed();
 }
 
 QSize TimelineView::sizeHint() const
@@ -214,13 +216,50 @@ int TimelineView::laneAt(double y) const
     return std::clamp(int((y - area.top()) / (area.height() / m_model.laneCount())), 0, m_model.laneCount() - 1);
 }
 
+void TimelineView::changed()
+{
+    ++m_revision;
+    update();
+}
+
+bool TimelineView::LayerKey::operator==(const LayerKey& other) const
+{
+    return revision == other.revision && size == other.size && pixelRatio == other.pixelRatio && fromMs == other.fromMs
+        && toMs == other.toMs && palette == other.palette && font == other.font;
+}
+
+TimelineView::LayerKey TimelineView::layerKey() const
+{
+    const TimelineRange range = m_viewport->range();
+    return {m_revision, size(), devicePixelRatioF(), range.fromMs, range.toMs, palette().cacheKey(), font().key()};
+}
+
 void TimelineView::paintEvent(QPaintEvent*)
 {
-    QPainter painter(this);
-    painter.fillRect(rect(), palette().base());
-    painter.setRenderHint(QPainter::Antialiasing, true);
     const QRectF area = plotArea();
     const TimelineScale scale = this->scale();
+    const LayerKey key = layerKey();
+    if (!(key == m_layerKey) || m_layer.isNull()) {
+        m_layer = QPixmap(size() * devicePixelRatioF());
+        m_layer.setDevicePixelRatio(devicePixelRatioF());
+        QPainter layer(&m_layer);
+        layer.setFont(font()); // what a painter on the widget starts with
+        layer.setPen(palette().color(foregroundRole()));
+        drawLayer(layer, area, scale);
+        m_layerKey = key;
+    }
+    QPainter painter(this);
+    painter.drawPixmap(0, 0, m_layer);
+    if (m_cursor) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        drawCursor(painter, area, scale);
+    }
+}
+
+void TimelineView::drawLayer(QPainter& painter, const QRectF& area, const TimelineScale& scale)
+{
+    painter.fillRect(rect(), palette().base());
+    painter.setRenderHint(QPainter::Antialiasing, true);
     if (isMultiLane()) {
         QColor shade = palette().color(QPalette::Text);
         shade.setAlphaF(0.05);
@@ -254,9 +293,7 @@ void TimelineView::paintEvent(QPaintEvent*)
                                 fontMetrics().height()),
                          Qt::AlignLeft | Qt::AlignTop, tallestText);
     }
-    if (m_cursor)
-        drawCursor(painter, area, scale);
-    drawLegend(painter, area);
+    drawLegend(painter, area); // above the plot: a replay's cursor never dims it
     if (m_model.isEmpty() && m_placeholder) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_placeholder());
@@ -384,8 +421,14 @@ void TimelineView::drawColumns(QPainter& painter, int lane, const QRectF& rect, 
     const double columnWidth = scale.xOf(from + perColumn) - scale.xOf(from);
     const double unit = (rect.height() - 4) / tallest;
     const QBrush hatch(Palette::overwritten, Qt::BDiagPattern);
-    QColor wash = Palette::overwritten;
-    wash.setAlpha(60);
+    // Opaque fills take the raster engine's fast path; a translucent or patterned one, split
+    // across threads, costs a hand-off per column: the wash is mixed here, the hatch drawn once.
+    const QColor base = palette().color(QPalette::Base);
+    const double a = 60.0 / 255;
+    const QColor wash = QColor::fromRgbF(float(base.redF() * (1 - a) + Palette::overwritten.redF() * a),
+                                         float(base.greenF() * (1 - a) + Palette::overwritten.greenF() * a),
+                                         float(base.blueF() * (1 - a) + Palette::overwritten.blueF() * a));
+    QPainterPath hatched;
     painter.setRenderHint(QPainter::Antialiasing, false);
     for (int i = 0; i < count; ++i) {
         const TimelineModel::Column& column = columns[size_t(i)];
@@ -396,11 +439,14 @@ void TimelineView::drawColumns(QPainter& painter, int lane, const QRectF& rect, 
         QRectF stored(x, rect.bottom() - column.stored * unit, w, column.stored * unit);
         painter.fillRect(stored, Palette::stored);
         QRectF overwritten(x, stored.top() - column.overwritten * unit, w, column.overwritten * unit);
-        painter.fillRect(overwritten, wash);
-        painter.fillRect(overwritten, hatch);
+        if (!overwritten.isEmpty()) {
+            painter.fillRect(overwritten, wash);
+            hatched.addRect(overwritten);
+        }
         const double rest = (column.failed + column.unknown) * unit;
         painter.fillRect(QRectF(x, overwritten.top() - rest, w, rest), Palette::failed);
     }
+    painter.fillPath(hatched, hatch);
     painter.setRenderHint(QPainter::Antialiasing, true);
 }
 

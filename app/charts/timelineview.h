@@ -2,6 +2,7 @@
 
 #include "timelinemodel.h"
 
+#include <QPixmap>
 #include <QStringList>
 #include <QWidget>
 
@@ -95,6 +96,10 @@ private:
     void drawLegend(QPainter& painter, const QRectF& area);
     QString tooltipAt(const QPoint& pos) const;
     void drawCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    // Everything but the replay cursor: the background, axes, marks and legend.
+    void drawLayer(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    // Something the layer shows changed: it is drawn again on the next paint.
+    void changed();
     double stackCell(const QRectF& rect, const TimelineScale& scale) const;
 
     struct Cursor
@@ -105,6 +110,24 @@ private:
     };
     std::optional<Cursor> m_cursor;
     QString m_replayCaption;
+
+    // The layer as last drawn, and what it was drawn from: a replay moving its cursor blits it and
+    // draws the cursor over it, rather than every column again (thousands of fills a frame).
+    struct LayerKey
+    {
+        quint64 revision = 0;
+        QSize size;
+        qreal pixelRatio = 0;
+        double fromMs = 0;
+        double toMs = 0;
+        qint64 palette = 0;
+        QString font;
+        bool operator==(const LayerKey& other) const;
+    };
+    LayerKey layerKey() const;
+    QPixmap m_layer;
+    LayerKey m_layerKey;
+    quint64 m_revision = 1;
 
     TimelineModel m_model;
     QStringList m_laneNames;

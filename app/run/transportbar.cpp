@@ -167,12 +167,9 @@ void TransportBar::slideTo(int value)
         return;
     }
     // The last request of the time slid to (requests in order: the first whose now is later, less one).
-    const RequestLog& log = m_player->recording()->log();
-    const qint64 until = log.minNow() + qint64(value) * m_player->recording()->info().nowUnitsPerMs;
-    int at = 0;
-    while (at + 1 < m_player->requests() && log.now(at + 1) <= until)
-        ++at;
-    m_player->setPosition(at);
+    const Recording& recording = *m_player->recording();
+    const qint64 until = recording.log().minNow() + qint64(value) * recording.info().nowUnitsPerMs;
+    m_player->setPosition(std::max(recording.lastRequestThrough(until), 0));
 }
 
 QString TransportBar::caption(const ReplayState& state)

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <limits>
 
 QString zsetKnowledgeName(ZsetKnowledge knowledge)
 {
@@ -129,14 +130,30 @@ void Recording::index()
     const int bs = ZsetHistory::blockSize;
     // One entry per block, and one after the last: the whole run's figures.
     m_totalsBefore.assign(size_t(n / bs + 2), {});
+    m_latestNowThrough.assign(size_t((n + bs - 1) / bs), 0);
     ReplayTotals totals;
+    qint64 latest = std::numeric_limits<qint64>::min();
     for (int i = 0; i < n; ++i) {
         if (i % bs == 0)
             m_totalsBefore[size_t(i / bs)] = totals;
         totals.add(m_log, i);
+        latest = std::max(latest, m_log.now(i));
+        m_latestNowThrough[size_t(i / bs)] = latest;
     }
     for (size_t b = size_t((n + bs - 1) / bs); b < m_totalsBefore.size(); ++b)
         m_totalsBefore[b] = totals;
+}
+
+int Recording::lastRequestThrough(qint64 now) const
+{
+    // The latest nows grow block by block: the first block holding a later now holds the answer.
+    const auto block = std::upper_bound(m_latestNowThrough.begin(), m_latestNowThrough.end(), now);
+    if (block == m_latestNowThrough.end())
+        return requests() - 1;
+    int r = int(block - m_latestNowThrough.begin()) * ZsetHistory::blockSize;
+    while (m_log.now(r) <= now)
+        ++r;
+    return r - 1;
 }
 
 ReplayTotals Recording::totalsThrough(int i) const
@@ -271,5 +288,6 @@ BurstSummary Recording::summaryThrough(int i) const
 
 size_t Recording::memoryBytes() const
 {
-    return m_log.memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals);
+    return m_log.memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals)
+        + m_latestNowThrough.capacity() * sizeof(qint64);
 }

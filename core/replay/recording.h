@@ -116,6 +116,9 @@ public:
     // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
     int nextOverwrite(int i) const;
     int nextBeyondLimit(int i) const;
+    // The request right before the first whose `now` is later than `now` (-1: even the first
+    // is): where a slider over time stands. In O(log n) plus one block, in any order of nows.
+    int lastRequestThrough(qint64 now) const;
     // The whole run as one batch, as the engine hands its views (to draw an opened replay).
     RequestBatch batch() const;
     // The run's figures over requests 0..i, as a summary (the figures panel's; i < 0: none yet).
@@ -132,4 +135,5 @@ private:
     RequestLog m_log;
     ZsetHistory m_history;
     std::vector<ReplayTotals> m_totalsBefore; // per block: the figures of the blocks before it
+    std::vector<qint64> m_latestNowThrough; // per block: the latest now up to its last request
 };

@@ -9,6 +9,8 @@
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
 #include "runview.h"
+#include "testbursts.h"
+#include "testredis.h"
 #include "testwindow.h"
 #include "timelineview.h"
 #include "transportbar.h"
@@ -45,6 +47,7 @@ private slots:
     void playingReachesTheEnd();
     void aReplayFileOpensWithoutRedis();
     void aDamagedReplayChangesNothing();
+    void theTimelineKeepsNoStalePicture();
 
 private:
     QTemporaryDir m_dir;
@@ -172,6 +175,64 @@ void TestReplayView::aDamagedReplayChangesNothing()
                  && told.contains(QLatin1String("Nothing was changed")),
              qPrintable(told));
     QCOMPARE(window.runView(LimiterExperiment::Left)->player()->requests(), 3); // the replay shown before stays
+}
+
+void TestReplayView::theTimelineKeepsNoStalePicture()
+{
+    // The timeline keeps what it drew under the replay cursor: whatever changes after (requests
+    // added, another range, a palette), it draws what a timeline drawing it all anew does.
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.requests = 2000;
+    plan.pacing.kind = Pacing::Kind::Poisson;
+    plan.pacing.perMs = 2;
+    plan.clock = ClockKind::Schedule;
+    plan.seed = 5;
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    const RequestBatch whole = recording.batch();
+    RequestBatch first = whole;
+    RequestBatch second = whole;
+    const auto& records = *whole.finished;
+    const auto half = records.begin() + std::ptrdiff_t(records.size() / 2);
+    first.finished = std::make_shared<const std::vector<RequestRecord>>(records.begin(), half);
+    second.finished = std::make_shared<const std::vector<RequestRecord>>(half, records.end());
+    first.counted = std::make_shared<const std::vector<CountedRequest>>();
+    second.counted = first.counted;
+
+    const QSize size(900, 260);
+    QPalette dark;
+    dark.setColor(QPalette::Base, Qt::black);
+    dark.setColor(QPalette::Text, Qt::white);
+    // A timeline that draws the state it is given all at once.
+    auto drawnAnew = [&](bool both, std::optional<std::pair<double, double>> range, bool darkPalette, int cursorAt) {
+        TimelineView fresh;
+        fresh.resize(size);
+        if (darkPalette)
+            fresh.setPalette(dark);
+        fresh.addBatch(first);
+        if (both)
+            fresh.addBatch(second);
+        if (range)
+            fresh.setVisibleRange(range->first, range->second);
+        fresh.setReplayCursor(recording.log().now(cursorAt), 0);
+        return fresh.grab().toImage();
+    };
+
+    TimelineView kept;
+    kept.resize(size);
+    kept.addBatch(first);
+    kept.setReplayCursor(recording.log().now(100), 0);
+    const QImage before = kept.grab().toImage();
+    QCOMPARE(before, drawnAnew(false, {}, false, 100));
+    kept.setReplayCursor(recording.log().now(700), 0);
+    QVERIFY(kept.grab().toImage() != before); // the cursor moved over the same picture
+    QCOMPARE(kept.grab().toImage(), drawnAnew(false, {}, false, 700));
+    kept.addBatch(second);
+    QCOMPARE(kept.grab().toImage(), drawnAnew(true, {}, false, 700));
+    kept.setVisibleRange(10, 400);
+    QCOMPARE(kept.grab().toImage(), drawnAnew(true, std::pair(10.0, 400.0), false, 700));
+    kept.setPalette(dark);
+    QCOMPARE(kept.grab().toImage(), drawnAnew(true, std::pair(10.0, 400.0), true, 700));
 }
 
 QTEST_MAIN(TestReplayView)

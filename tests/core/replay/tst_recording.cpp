@@ -81,6 +81,7 @@ private slots:
     void stateAtRequestIsWhatTheClusterHeld();
     void figuresSoFarAddUp();
     void jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit();
+    void aTimeFindsTheLastRequestBeforeALaterNow();
 };
 
 void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users)
@@ -210,6 +211,28 @@ void TestRecording::jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit()
         QCOMPARE(recording.nextOverwrite(from), overwrite);
         QCOMPARE(recording.nextBeyondLimit(from), beyond);
     }
+}
+
+void TestRecording::aTimeFindsTheLastRequestBeforeALaterNow()
+{
+    // Two app servers, one clock 30 ms behind: the nows go back and forth.
+    BurstPlan plan = seededPlan(QStringLiteral("now"), 3000, 1);
+    plan.connections = 2;
+    plan.clockOffsetsMs = {0, -30};
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    const RequestLog& log = recording.log();
+    int backwards = 0;
+    for (int i = 1; i < log.size(); ++i)
+        backwards += log.now(i) < log.now(i - 1);
+    QVERIFY(backwards > 0);
+    for (qint64 now = log.minNow() - 1; now <= log.maxNow() + 1;
+         now += std::max<qint64>(1, (log.maxNow() - log.minNow()) / 500)) {
+        int expected = -1;
+        while (expected + 1 < log.size() && log.now(expected + 1) <= now)
+            ++expected;
+        QCOMPARE(recording.lastRequestThrough(now), expected);
+    }
+    QCOMPARE(recording.lastRequestThrough(log.maxNow()), log.size() - 1);
 }
 
 QTEST_GUILESS_MAIN(TestRecording)
