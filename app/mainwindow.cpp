@@ -11,6 +11,7 @@
 #include "elidinglabel.h"
 #include "exportactions.h"
 #include "firecontrol.h"
+#include "forkdialog.h"
 #include "language.h"
 #include "lesson.h"
 #include "lessonpanel.h"
@@ -30,6 +31,7 @@
 #include "spotlight.h"
 #include "sweepwindow.h"
 #include "timelineview.h"
+#include "transportbar.h"
 #include "verticalscrollarea.h"
 #include "watchpanel.h"
 #include "zsetkeys.h"
@@ -280,6 +282,10 @@ void MainWindow::wireExperiment()
             m_zsetPanel->selectMember(member);
         });
         connect(runView(side), &RunView::replayMoved, this, [this, side] { showReplayState(side); });
+        if (side == LimiterExperiment::Left) { // a what-if goes on the right, beside the run
+            runView(side)->transport()->setForkable(true);
+            connect(runView(side)->transport(), &TransportBar::forkRequested, this, &MainWindow::askFork);
+        }
         connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
             runView(side)->showUser(m_experiment->engine(side).batchOfUser(user));
             showZsetOf(side);
@@ -541,6 +547,12 @@ void MainWindow::updateRunTitles()
     const bool ran = m_experiment->hasRun(LimiterExperiment::Left);
     const bool compare = m_right->isVisible();
     const LimiterRef right = ran && m_experiment->isCompare() ? m_experiment->plan().fix : m_planModel->plan().fix;
+    if (m_fork && compare) {
+        m_left->setTitle(tr("the run: %1").arg(m_fork->recording->info().strategy));
+        m_right->setTitle(
+            tr("what if: %1, from request %L2").arg(m_experiment->plan().fix->displayName()).arg(m_fork->from + 1));
+        return;
+    }
     m_left->setTitle(compare ? tr("member = now") : QString());
     m_right->setTitle(compare ? tr("%1 member").arg(right->displayName()) : QString());
 }
@@ -565,6 +577,7 @@ void MainWindow::stop()
 void MainWindow::reset()
 {
     m_experiment->reset();
+    m_fork.reset();
     m_snapshots = {};
     m_zsetRefresh->stop();
     m_left->clear();
@@ -577,6 +590,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 {
     const BurstEngine& engine = m_experiment->engine(side);
     if (side == LimiterExperiment::Left) {
+        m_fork.reset();
         m_leftIsOpenedReplay = false;
         m_right->clear();
         showCompareMode(m_experiment->isCompare());
@@ -585,9 +599,11 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
         m_stop->setEnabled(true);
         m_watchPanel->releaseTimeline(); // the burst takes the run view; the watch goes on
     }
-    // The right side replays the left side's timestamps: the same origin lines them up.
-    const qint64 origin
-        = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
+    // The right side replays the left side's timestamps (a what-if, the recording's): the same
+    // origin lines them up.
+    qint64 origin = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
+    if (side == LimiterExperiment::Right && m_fork)
+        origin = m_fork->recording->info().startWallMs;
     runView(side)->start(engine.plan().requests, engine.plan().limit, origin, engine.plan().users);
     m_snapshots[side].reset();
     if (side == LimiterExperiment::Left)
@@ -602,8 +618,11 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
     // The run, request by request, to step through and save.
     const BurstEngine& engine = m_experiment->engine(side);
     if (engine.log().keepsRequests() && summary.sent > 0)
-        runView(side)->setRecording(std::make_shared<const Recording>(Recording::fromEngine(
-            engine, m_experiment->isCompare() ? QStringLiteral("compare") : QStringLiteral("burst"))));
+        runView(side)->setRecording(std::make_shared<const Recording>(
+            Recording::fromEngine(engine,
+                                  m_fork                          ? QStringLiteral("fork")
+                                      : m_experiment->isCompare() ? QStringLiteral("compare")
+                                                                  : QStringLiteral("burst"))));
     m_replayActions->updateEnabled();
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
         runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
@@ -625,6 +644,23 @@ void MainWindow::onAllFinished()
                  int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
                   .arg(summary.sent);
     };
+    if (m_fork) {
+        const ReplayTotals original = m_fork->recording->totalsFrom(m_fork->from);
+        const BurstSummary& fork = m_experiment->engine(LimiterExperiment::Right).summary();
+        const QString figures
+            = tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
+                 "the limit")
+                  .arg(m_fork->from + 1)
+                  .arg(m_left->title())
+                  .arg(original.overwritten)
+                  .arg(original.admittedBeyondLimit)
+                  .arg(m_right->title())
+                  .arg(fork.overwritten)
+                  .arg(fork.admittedOverLimit);
+        if (m_experiment->hasRun(LimiterExperiment::Right))
+            showStatus(fork.failure.isFailure() ? fork.failure.message : figures, 15000);
+        return;
+    }
     // In compare mode both sides, each named: the fix's figures alone would hide the loss.
     const BurstSummary& left = m_experiment->engine(LimiterExperiment::Left).summary();
     QString figures = figuresOf(left);
@@ -655,6 +691,54 @@ void MainWindow::showReplayState(LimiterExperiment::Side side)
                                .arg(QString::fromUtf8(state.key), player->recording()->info().strategy)
                                .arg(state.request)
                                .arg(state.requests));
+}
+
+void MainWindow::askFork()
+{
+    ReplayPlayer* player = m_left->player();
+    if (player->isEmpty())
+        return;
+    player->pause();
+    const int from = player->position();
+    ForkDialog dialog(*player->recording(), from, this);
+    if (dialog.exec() == QDialog::Accepted)
+        forkFrom(from, dialog.change());
+}
+
+bool MainWindow::forkFrom(int from, const ForkChange& change)
+{
+    std::shared_ptr<const Recording> recording = m_left->player()->recording();
+    BurstPlan plan;
+    QString error;
+    if (!recording) {
+        showStatus(tr("Nothing to fork: fire a burst or open a replay first."), 10000);
+        return false;
+    }
+    if (!ReplayFork::plan(*recording, from, change, &plan, &error)) {
+        showStatus(error, 15000);
+        return false;
+    }
+    plan.keepKey = true; // shown beside the run until the next burst or Reset, then deleted
+    auto seed = [recording, from, plan](NodeConnections& nodes, QString* why) {
+        return ReplayFork::seed(nodes, *recording, from, plan, why);
+    };
+    if (!m_fireControl->fireFork(plan, seed)) {
+        showStatus(m_fireControl->error(), 15000);
+        return false;
+    }
+    m_fork = Fork {from, recording};
+    m_burstPanel->setRunning(true);
+    m_fire->setEnabled(false);
+    m_stop->setEnabled(true);
+    m_right->clear();
+    showCompareMode(true);
+    updateRunTitles();
+    m_left->player()->setPosition(from);
+    showStatus(
+        tr("What if, from request %L1 on: firing %Ln request(s) with the same timestamps…", nullptr, plan.requests)
+            .arg(from + 1),
+        0);
+    return true;
 }
 
 void MainWindow::showZsetOf(LimiterExperiment::Side side)

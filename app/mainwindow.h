@@ -8,6 +8,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 class BurstPanel;
@@ -15,6 +16,8 @@ class DebuggerView;
 class QDockWidget;
 class ExportActions;
 class FireControl;
+struct ForkChange;
+class Recording;
 class Lesson;
 class LessonPanel;
 class ManualDialog;
@@ -91,6 +94,10 @@ public:
     QAction* stopAction() const { return m_stop; }
     QAction* resetAction() const { return m_reset; }
 
+    // A what-if from request `from` (0-based) of the run the left view replays: fired on the
+    // right side beside it. False with a status message when nothing was fired.
+    bool forkFrom(int from, const ForkChange& change);
+
 public slots:
     void fire();
     void stop();
@@ -123,6 +130,8 @@ private:
     void showZsetOf(LimiterExperiment::Side side);
     // The ZSET panel shows the replay of that side at its cursor.
     void showReplayState(LimiterExperiment::Side side);
+    // "What if…": asks for the change, then forkFrom() at the left replay's cursor.
+    void askFork();
     void showScriptView(const QString& limiterId);
     void showStatus(const QString& message, int timeoutMs = 8000);
     void showServerStatus(); // the permanent label: which server, in the language of the moment
@@ -156,6 +165,13 @@ private:
     std::array<std::optional<qint64>, 2> m_snapshots;
     ScenarioActions* m_scenarioActions = nullptr;
     ReplayActions* m_replayActions = nullptr;
+    // The what-if on the right: from which request of which recording (the left view's).
+    struct Fork
+    {
+        int from = 0;
+        std::shared_ptr<const Recording> recording;
+    };
+    std::optional<Fork> m_fork;
     bool m_leftIsOpenedReplay = false; // the first run view shows a replay file, not the engine's run
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;

@@ -82,23 +82,6 @@ QJsonObject totalsJson(const ReplayTotals& t)
             {QStringLiteral("max_count"), t.maxCount}};
 }
 
-// The original's figures over requests from..end: the whole run's less those before `from`.
-ReplayTotals totalsFrom(const Recording& recording, int from)
-{
-    ReplayTotals all = recording.totalsThrough(recording.requests() - 1);
-    const ReplayTotals before = recording.totalsThrough(from - 1);
-    all.sent -= before.sent;
-    all.errors -= before.errors;
-    all.stored -= before.stored;
-    all.overwritten -= before.overwritten;
-    all.admitted -= before.admitted;
-    all.admittedBeyondLimit -= before.admittedBeyondLimit;
-    all.maxCount = 0;
-    for (int i = from; i < recording.requests(); ++i)
-        all.maxCount = std::max(all.maxCount, recording.log().count(i));
-    return all;
-}
-
 struct ForkOptions
 {
     QCommandLineOption forkAt {QStringLiteral("fork-at"),
@@ -176,7 +159,7 @@ int runFork(const QCommandLineParser& parser, const ForkOptions& o, const Server
         return ExitUsage;
     }
     QCoreApplication::exec();
-    const ReplayTotals original = totalsFrom(recording, forkAt - 1);
+    const ReplayTotals original = recording.totalsFrom(forkAt - 1);
     if (json) {
         QJsonObject result;
         result[QStringLiteral("fork_at")] = forkAt;

@@ -58,6 +58,12 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
     m_slideBy->addItems({QString(), QString()});
     m_slideBy->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_controls->addWidget(m_slideBy);
+    m_controls->addSeparator();
+    m_fork = m_controls->addAction(QString(), this, &TransportBar::forkRequested);
+    m_fork->setObjectName(QStringLiteral("replayFork"));
+    if (auto* button = qobject_cast<QToolButton*>(m_controls->widgetForAction(m_fork)))
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_fork->setVisible(false);
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("replaySlider"));
     m_slider->setMinimumWidth(fontMetrics().averageCharWidth() * 16);
@@ -114,6 +120,9 @@ void TransportBar::retranslate()
     m_end->setToolTip(tr("To the last request: the state the run ended with (End)"));
     m_nextOverwrite->setText(tr("Overwrite ▸"));
     m_nextOverwrite->setToolTip(tr("To the next request whose ZADD replied 0: its member was there already"));
+    m_fork->setText(tr("What if…"));
+    m_fork->setToolTip(tr("From this request on, with another limiter, limit or window: the rest of the run fired "
+                          "again on Redis with the same timestamps, beside this one"));
     m_nextBeyond->setText(tr("Beyond limit ▸"));
     m_nextBeyond->setToolTip(tr("To the next request the limiter admitted although the window already held the limit"));
     m_speed->setToolTip(tr("Speed: requests a second (slow motion, for a class), or the run's own time"));
@@ -197,6 +206,11 @@ QString TransportBar::details(const ReplayState& state)
 QString TransportBar::captionText() const
 {
     return m_captionText;
+}
+
+void TransportBar::setForkable(bool forkable)
+{
+    m_fork->setVisible(forkable);
 }
 
 void TransportBar::setCompact(bool compact)

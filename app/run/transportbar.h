@@ -28,6 +28,13 @@ public:
     // One row: the caption only as the slider's tooltip (a low screen, where the charts share a place).
     void setCompact(bool compact);
     QSlider* slider() const { return m_slider; }
+    // Offers "What if…" (forkRequested) at the end of the controls.
+    void setForkable(bool forkable);
+    QAction* forkAction() const { return m_fork; }
+
+signals:
+    // "From the request at the cursor on, with …"
+    void forkRequested();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -52,6 +59,7 @@ private:
     QAction* m_end = nullptr;
     QAction* m_nextOverwrite = nullptr;
     QAction* m_nextBeyond = nullptr;
+    QAction* m_fork = nullptr;
     QComboBox* m_speed = nullptr;
     QComboBox* m_slideBy = nullptr;
     QSlider* m_slider = nullptr;

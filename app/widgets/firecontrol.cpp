@@ -34,7 +34,7 @@ void FireControl::setRemoteAllowed(bool allowed, bool ask)
     m_ask = ask;
 }
 
-bool FireControl::fire(const ExperimentPlan& plan)
+bool FireControl::mayFire()
 {
     m_error.clear();
     if (m_experiment->isRunning()) {
@@ -59,7 +59,25 @@ bool FireControl::fire(const ExperimentPlan& plan)
         }
     }
     m_experiment->setServer(endpoint, m_session->options());
+    return true;
+}
+
+bool FireControl::fire(const ExperimentPlan& plan)
+{
+    if (!mayFire())
+        return false;
     if (!m_experiment->fire(plan)) {
+        m_error = m_experiment->error();
+        return false;
+    }
+    return true;
+}
+
+bool FireControl::fireFork(const BurstPlan& plan, LimiterExperiment::Preparation prepare)
+{
+    if (!mayFire())
+        return false;
+    if (!m_experiment->fireFork(plan, std::move(prepare))) {
         m_error = m_experiment->error();
         return false;
     }

@@ -3,6 +3,7 @@
 // FireControl: the one way the window fires a plan, asking first before loading a server that is not local.
 
 #include "experimentplan.h"
+#include "limiterexperiment.h"
 
 #include <QObject>
 #include <QString>
@@ -28,11 +29,16 @@ public:
     // False with error() when nothing was fired: no server, the user declined, a bad plan, or a
     // burst already running.
     bool fire(const ExperimentPlan& plan);
+    // A what-if from a recorded run (LimiterExperiment::fireFork), with the same checks.
+    bool fireFork(const BurstPlan& plan, LimiterExperiment::Preparation prepare);
     QString error() const { return m_error; }
     // Headless runs ask no one: a remote server is refused unless allowed beforehand.
     void setRemoteAllowed(bool allowed, bool ask);
 
 private:
+    // The server is usable and may be loaded; the experiment is set to it. False with m_error.
+    bool mayFire();
+
     ServerSession* m_session;
     LimiterExperiment* m_experiment;
     QWidget* m_dialogParent;

@@ -1,6 +1,7 @@
 #include "limiterexperiment.h"
 
 #include "clustermap.h"
+#include "nodeconnections.h"
 
 #include "zsetkeys.h"
 
@@ -118,6 +119,7 @@ bool LimiterExperiment::fire(const ExperimentPlan& plan)
     deleteKeys(shownKeys(), false);
     m_plan = plan;
     m_stopped = false;
+    m_fork = false;
     m_fired = {true, false};
     if (!m_engines[Left]->start(m_endpoint, left, m_options)) {
         m_error = m_engines[Left]->planError();
@@ -125,6 +127,56 @@ bool LimiterExperiment::fire(const ExperimentPlan& plan)
         return false;
     }
     return true;
+}
+
+bool LimiterExperiment::fireFork(const BurstPlan& plan, Preparation prepare)
+{
+    if (isRunning()) {
+        m_error = tr("A burst is running: stop it first.");
+        return false;
+    }
+    m_error = plan.validate();
+    if (!m_error.isEmpty())
+        return false;
+    deleteKeys(shownKeys(), false);
+    m_plan.burst = plan;
+    m_plan.compare = true;
+    m_plan.fix = plan.limiter;
+    m_stopped = false;
+    m_fork = true;
+    m_fired = {false, false};
+    m_preparing = true;
+    const RedisEndpoint endpoint = m_endpoint;
+    const ConnectOptions options = m_options;
+    m_thread.post([this, plan, prepare, endpoint, options] {
+        NodeConnections nodes;
+        QString error;
+        const bool prepared = nodes.open(endpoint, options, &error) && (!prepare || prepare(nodes, &error));
+        if (!prepared && nodes.allOpen()) { // what was filled goes: the fork's keys are new ones
+            for (int u = 0; u < plan.users; ++u) {
+                const QByteArray key = plan.userKey(plan.key, u);
+                plan.limiter->store.deleteKeys(nodes.forKey(key), key);
+            }
+        }
+        QMetaObject::invokeMethod(
+            this, [this, plan, prepared, error] { startFork(plan, prepared, error); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void LimiterExperiment::startFork(const BurstPlan& plan, bool prepared, const QString& error)
+{
+    m_preparing = false;
+    if (prepared && !m_stopped) {
+        m_fired[Right] = true;
+        if (m_engines[Right]->start(m_endpoint, plan, m_options))
+            return;
+        m_fired[Right] = false;
+        emit failed(m_engines[Right]->planError());
+    } else if (!prepared) {
+        emit failed(error);
+    }
+    emit allFinished();
 }
 
 void LimiterExperiment::takeSnapshot(Side side)
@@ -202,5 +254,5 @@ void LimiterExperiment::reset()
 
 bool LimiterExperiment::isRunning() const
 {
-    return m_engines[Left]->isRunning() || m_engines[Right]->isRunning();
+    return m_preparing || m_engines[Left]->isRunning() || m_engines[Right]->isRunning();
 }

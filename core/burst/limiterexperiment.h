@@ -7,8 +7,10 @@
 #include <QObject>
 
 class ClusterMap;
+class NodeConnections;
 
 #include <array>
+#include <functional>
 #include <memory>
 
 // What the window fires: one burst, or in compare mode the same timestamps twice, first at the
@@ -30,6 +32,14 @@ public:
     void setServer(const RedisEndpoint& endpoint, const ConnectOptions& options);
     // False, with error(), when the plan is invalid or a burst is running.
     bool fire(const ExperimentPlan& plan);
+    // Run on the experiment's task thread with connections to the server before a fork fires: fills
+    // the fork's keys. False with *error: nothing is fired.
+    using Preparation = std::function<bool(NodeConnections& nodes, QString* error)>;
+    // A what-if beside a recorded run: `plan` alone on the right side, after `prepare`; the left
+    // side keeps what it shows. False with error() when nothing is fired; a failing preparation
+    // ends in failed() and allFinished(), with the keys it filled deleted.
+    bool fireFork(const BurstPlan& plan, Preparation prepare);
+    bool isFork() const { return m_fork; }
     void stop();
     // Forgets the runs and deletes their keys (on a task thread).
     void reset();
@@ -57,6 +67,7 @@ signals:
 
 private:
     void onFinished(Side side, const BurstSummary& summary);
+    void startFork(const BurstPlan& plan, bool prepared, const QString& error);
     struct ShownKey
     {
         QByteArray key;
@@ -75,6 +86,8 @@ private:
     ConnectOptions m_options;
     ExperimentPlan m_plan;
     bool m_stopped = false;
+    bool m_fork = false;
+    bool m_preparing = false; // a fork's keys are being filled
     QString m_error;
     TaskThread m_thread;
 };

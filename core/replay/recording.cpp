@@ -144,6 +144,24 @@ void Recording::index()
         m_totalsBefore[b] = totals;
 }
 
+ReplayTotals Recording::totalsFrom(int i) const
+{
+    i = std::max(i, 0);
+    ReplayTotals all = totalsThrough(requests() - 1);
+    const ReplayTotals before = totalsThrough(i - 1);
+    all.sent -= before.sent;
+    all.errors -= before.errors;
+    all.stored -= before.stored;
+    all.overwritten -= before.overwritten;
+    all.addedUnknown -= before.addedUnknown;
+    all.admitted -= before.admitted;
+    all.admittedBeyondLimit -= before.admittedBeyondLimit;
+    all.maxCount = 0;
+    for (int r = i; r < requests(); ++r)
+        all.maxCount = std::max(all.maxCount, m_log.count(r));
+    return all;
+}
+
 int Recording::lastRequestThrough(qint64 now) const
 {
     // The latest nows grow block by block: the first block holding a later now holds the answer.

@@ -113,6 +113,8 @@ public:
     ReplayState stateAt(int i, bool withMembers) const;
     // The figures of requests 0..i (all zero for i < 0).
     ReplayTotals totalsThrough(int i) const;
+    // The figures of requests i..end (what a fork from i is compared with).
+    ReplayTotals totalsFrom(int i) const;
     // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
     int nextOverwrite(int i) const;
     int nextBeyondLimit(int i) const;

@@ -87,6 +87,13 @@
             <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>What if, from request %L1 on: firing %Ln request(s) with the same timestamps…</source>
+        <translation>
+            <numerusform>What if, from request %L1 on: firing %Ln request with the same timestamps…</numerusform>
+            <numerusform>What if, from request %L1 on: firing %Ln requests with the same timestamps…</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>NumbersPanel</name>

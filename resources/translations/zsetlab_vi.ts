@@ -1537,6 +1537,41 @@
     </message>
 </context>
 <context>
+    <name>ForkDialog</name>
+    <message>
+        <source>What if…</source>
+        <translation>Nếu như…</translation>
+    </message>
+    <message>
+        <source>Requests %1 to %2 fired again on Redis with the same timestamps and users, on new keys that first hold the ZSET as it was before request %1. The original run stays on the left; the what-if runs on the right.</source>
+        <translation>Các request từ %1 đến %2 được bắn lại vào Redis với cùng timestamp và người dùng, trên các key mới chứa sẵn ZSET như trước request %1. Lần chạy gốc ở bên trái; phương án “nếu như” chạy bên phải.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>không</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Fire the what-if</source>
+        <translation>Bắn phương án nếu như</translation>
+    </message>
+    <message>
+        <source>Limiter:</source>
+        <translation>Bộ giới hạn:</translation>
+    </message>
+    <message>
+        <source>Limit:</source>
+        <translation>Giới hạn:</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>Cửa sổ:</translation>
+    </message>
+</context>
+<context>
     <name>Handout</name>
     <message>
         <source>Step %1 of %2</source>
@@ -2372,6 +2407,28 @@
     <message>
         <source>%1 · %2 · after request %L3 of %L4</source>
         <translation>%1 · %2 · sau request %L3/%L4</translation>
+    </message>
+    <message>
+        <source>the run: %1</source>
+        <translation>lần chạy: %1</translation>
+    </message>
+    <message>
+        <source>what if: %1, from request %L2</source>
+        <translation>nếu như: %1, từ request %L2</translation>
+    </message>
+    <message>
+        <source>From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond the limit</source>
+        <translation>Từ request %L1: %2: %L3 bị ghi đè, %L4 vượt giới hạn · %5: %L6 bị ghi đè, %L7 vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>Nothing to fork: fire a burst or open a replay first.</source>
+        <translation>Chưa có gì để rẽ nhánh: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
+    </message>
+    <message numerus="yes">
+        <source>What if, from request %L1 on: firing %Ln request(s) with the same timestamps…</source>
+        <translation>
+            <numerusform>Nếu như, từ request %L1: đang bắn %Ln request với cùng timestamp…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5028,6 +5085,14 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>
             <numerusform>Tới giờ: %Ln bị ghi đè, %1 được cho qua vượt giới hạn.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>What if…</source>
+        <translation>Nếu như…</translation>
+    </message>
+    <message>
+        <source>From this request on, with another limiter, limit or window: the rest of the run fired again on Redis with the same timestamps, beside this one</source>
+        <translation>Từ request này trở đi, với bộ giới hạn, giới hạn hoặc cửa sổ khác: phần còn lại của lần chạy được bắn lại vào Redis với cùng timestamp, bên cạnh lần chạy này</translation>
     </message>
 </context>
 <context>

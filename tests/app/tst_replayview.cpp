@@ -5,7 +5,9 @@
 #include "numberspanel.h"
 #include "planmodel.h"
 #include "recording.h"
+#include "redisconnection.h"
 #include "replayactions.h"
+#include "replayfork.h"
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
 #include "runview.h"
@@ -19,6 +21,7 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -48,6 +51,7 @@ private slots:
     void aReplayFileOpensWithoutRedis();
     void aDamagedReplayChangesNothing();
     void theTimelineKeepsNoStalePicture();
+    void aWhatIfRunsBesideTheRun();
 
 private:
     QTemporaryDir m_dir;
@@ -233,6 +237,70 @@ void TestReplayView::theTimelineKeepsNoStalePicture()
     QCOMPARE(kept.grab().toImage(), drawnAnew(true, std::pair(10.0, 400.0), false, 700));
     kept.setPalette(dark);
     QCOMPARE(kept.grab().toImage(), drawnAnew(true, std::pair(10.0, 400.0), true, 700));
+}
+
+void TestReplayView::aWhatIfRunsBesideTheRun()
+{
+    // Eight requests in one millisecond at the bug; from the third on, what if each had its own member?
+    MainWindow window;
+    QVERIFY(showConnected(window));
+    ExperimentPlan plan = window.planModel()->plan();
+    plan.compare = false;
+    plan.burst.limiter = LimiterCatalog::builtin("now");
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.requests = 8;
+    plan.burst.limit = 5;
+    window.planModel()->setPlan(plan);
+    QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    RunView* left = window.runView(LimiterExperiment::Left);
+    RunView* right = window.runView(LimiterExperiment::Right);
+    QVERIFY(left->transport()->forkAction()->isVisible());
+    QVERIFY(!right->transport()->forkAction()->isVisible());
+    const std::shared_ptr<const Recording> original = left->player()->recording();
+
+    ForkChange change;
+    change.limiter = LimiterCatalog::builtin("request-id");
+    QVERIFY(window.forkFrom(2, change));
+    QVERIFY(!window.fireAction()->isEnabled()); // one run at a time
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+    QVERIFY(right->isVisible());
+    QVERIFY2(right->title().contains(QLatin1String("what if")), qPrintable(right->title()));
+    QCOMPARE(left->player()->recording(), original); // the run stays on the left, at the fork's request
+    QCOMPARE(left->player()->position(), 2);
+
+    // Requests 3..8 again, with the original's timestamps, on a ZSET that held what the original's
+    // held before request 3 (its one member): each new member counts.
+    QTRY_VERIFY(right->player()->recording() != nullptr);
+    const Recording& fork = *right->player()->recording();
+    QCOMPARE(fork.requests(), 6);
+    QCOMPARE(fork.info().source, QStringLiteral("fork"));
+    for (int i = 0; i < fork.requests(); ++i) {
+        QCOMPARE(fork.log().now(i), original->log().now(i + 2));
+        QCOMPARE(fork.log().added(i), 1);
+        QCOMPARE(fork.log().count(i), qint64(i + 2));
+    }
+    QCOMPARE(original->totalsFrom(2).overwritten, 6);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("From request 3 on")),
+             qPrintable(window.statusBar()->currentMessage()));
+
+    // Reset deletes the fork's key, made by this run.
+    const QByteArray key = window.experiment()->engine(LimiterExperiment::Right).key();
+    QVERIFY(!key.isEmpty());
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 1LL);
+    QSignalSpy deleted(window.experiment(), &LimiterExperiment::keysDeleted);
+    window.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(deleted.count(), 1, 10000);
+    QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
+
+    // After Reset there is no run to go on from: said, nothing fired.
+    QVERIFY(!window.forkFrom(2, change));
+    QVERIFY(!window.statusBar()->currentMessage().isEmpty());
+    QVERIFY(!window.experiment()->isRunning());
+    QVERIFY(window.fireAction()->isEnabled());
 }
 
 QTEST_MAIN(TestReplayView)
