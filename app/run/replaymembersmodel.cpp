@@ -31,7 +31,7 @@ QString ReplayMembersModel::writeText(const ReplayState& state)
     if (state.added == 1)
         return tr("ZADD replied 1: a new member");
     if (state.added == 0)
-        return tr("ZADD replied 0: the member was already there, only its score moved");
+        return tr("ZADD replied 0: the member was already there, nothing was added");
     if (!state.admitted)
         return tr("refused: nothing written");
     return tr("the reply did not say what ZADD did");
@@ -72,6 +72,8 @@ QVariant ReplayMembersModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (written)
             return tr("Request %L1 wrote this member: %2").arg(m_state.request).arg(writeText(m_state));
+        if (member.request < 0)
+            return tr("There before the first request: the what-if went on from the run's ZSET");
         return tr("Written by request %L1; %n request(s) wrote this member so far", nullptr, member.writes)
             .arg(member.request + 1);
     case ZsetModel::MemberRole:

@@ -52,10 +52,10 @@ LimiterRef LimiterExperiment::limiter(Side side) const
     return m_engines[side]->plan().limiter;
 }
 
-QVector<LimiterExperiment::ShownKey> LimiterExperiment::shownKeys() const
+QVector<LimiterExperiment::ShownKey> LimiterExperiment::shownKeys(std::initializer_list<Side> sides) const
 {
     QVector<ShownKey> keys;
-    for (int side : {Left, Right}) {
+    for (Side side : sides) {
         if (!m_fired[side] || !m_engines[side] || m_engines[side]->key().isEmpty())
             continue;
         const BurstPlan& plan = m_engines[side]->plan();
@@ -138,13 +138,14 @@ bool LimiterExperiment::fireFork(const BurstPlan& plan, Preparation prepare)
     m_error = plan.validate();
     if (!m_error.isEmpty())
         return false;
-    deleteKeys(shownKeys(), false);
+    // The run on the left keeps its keys (deleted with it later); a former what-if goes.
+    deleteKeys(shownKeys({Right}), false);
     m_plan.burst = plan;
     m_plan.compare = true;
     m_plan.fix = plan.limiter;
     m_stopped = false;
     m_fork = true;
-    m_fired = {false, false};
+    m_fired[Right] = false;
     m_preparing = true;
     const RedisEndpoint endpoint = m_endpoint;
     const ConnectOptions options = m_options;

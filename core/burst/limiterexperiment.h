@@ -11,6 +11,7 @@ class NodeConnections;
 
 #include <array>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 
 // What the window fires: one burst, or in compare mode the same timestamps twice, first at the
@@ -78,7 +79,7 @@ private:
     static bool reuseOrOpen(RedisConnection& connection, const RedisEndpoint& endpoint, const QByteArray& key,
                             const ConnectOptions& options, ClusterMap* map, QString* why);
     void deleteKeys(const QVector<ShownKey>& keys, bool wait);
-    QVector<ShownKey> shownKeys() const;
+    QVector<ShownKey> shownKeys(std::initializer_list<Side> sides = {Left, Right}) const;
 
     std::array<std::unique_ptr<BurstEngine>, 2> m_engines;
     std::array<bool, 2> m_fired {false, false};

@@ -6,6 +6,7 @@
 #include "planfields.h"
 #include "zsetkeys.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -106,6 +107,7 @@ Recording::Recording(RecordingInfo info, RequestLog log)
 {
     m_history.build(m_log);
     index();
+    setSeeded(std::move(m_info.seeded));
 }
 
 void ReplayTotals::add(const RequestLog& log, int i)
@@ -217,6 +219,64 @@ QByteArray Recording::keyOfUser(int user) const
     return m_info.users > 1 ? ZsetKeys::userOfRun(m_info.key, user) : m_info.key;
 }
 
+int Recording::seededAliveAfter(int i, int user, std::vector<ReplayMember>* list) const
+{
+    int alive = 0;
+    for (size_t k = 0; k < m_seededEnd.size(); ++k) {
+        const SeededMember& seeded = m_info.seeded[k];
+        if (seeded.user != user || m_seededEnd[k] <= i)
+            continue;
+        ++alive;
+        if (list)
+            list->push_back({seeded.member, seeded.score, -1, 0});
+    }
+    return alive;
+}
+
+void Recording::setSeeded(std::vector<SeededMember> seeded)
+{
+    m_info.seeded = std::move(seeded);
+    const auto& members = m_info.seeded;
+    m_seededEnd.assign(members.size(), ZsetHistory::alive);
+    if (members.empty())
+        return;
+    // The flow the history follows: each answered request of a user trims that user's members
+    // with a score of at most now - window, then writes its own member (ZADD: a seeded one again
+    // is the history's from then on).
+    const int users = std::max(m_info.users, 1);
+    std::vector<std::vector<int>> byScore(static_cast<size_t>(users));
+    std::vector<QHash<QByteArray, int>> byMember(static_cast<size_t>(users));
+    for (int k = 0; k < int(members.size()); ++k) {
+        const int user = std::clamp(members[size_t(k)].user, 0, users - 1);
+        byScore[size_t(user)].push_back(k);
+        byMember[size_t(user)].insert(members[size_t(k)].member, k);
+    }
+    for (auto& list : byScore)
+        std::sort(list.begin(), list.end(),
+                  [&](int a, int b) { return members[size_t(a)].score < members[size_t(b)].score; });
+    std::vector<size_t> trimmed(size_t(users), 0);
+    std::vector<qint64> latest(size_t(users), std::numeric_limits<qint64>::min());
+    for (int r = 0; r < requests(); ++r) {
+        if (m_log.isFailed(r))
+            continue;
+        const size_t user = size_t(std::clamp(m_log.userOf(r), 0, users - 1));
+        latest[user] = std::max(latest[user], m_log.now(r));
+        const std::vector<int>& list = byScore[user];
+        while (trimmed[user] < list.size()
+               && members[size_t(list[trimmed[user]])].score <= latest[user] - m_info.windowInNowUnits) {
+            qint32& end = m_seededEnd[size_t(list[trimmed[user]])];
+            end = std::min(end, qint32(r));
+            ++trimmed[user];
+        }
+        if (m_history.wrote(r)) {
+            if (const auto found = byMember[user].constFind(m_log.member(r)); found != byMember[user].cend()) {
+                qint32& end = m_seededEnd[size_t(*found)];
+                end = std::min(end, qint32(r));
+            }
+        }
+    }
+}
+
 ReplayState Recording::stateAt(int i, bool withMembers) const
 {
     ReplayState state;
@@ -230,7 +290,7 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
     state.user = m_log.userOf(i);
     state.key = keyOfUser(state.user);
     if (m_info.knowledge != ZsetKnowledge::CountsOnly)
-        state.members = m_history.sizeAfter(i);
+        state.members = m_history.sizeAfter(i) + seededAliveAfter(i, state.user, nullptr);
     state.countReturned = m_log.isFailed(i) ? -1 : m_log.count(i);
     state.trueCount = m_log.truth(i);
     state.added = m_log.added(i);
@@ -247,6 +307,7 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
         state.memberList.reserve(writes.size());
         for (const int w : writes)
             state.memberList.push_back({m_log.member(w), m_log.now(w), w, m_history.writesOfMemberThrough(w)});
+        seededAliveAfter(i, state.user, &state.memberList);
         std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
             return a.score != b.score ? a.score < b.score : a.member < b.member;
         });
@@ -300,7 +361,8 @@ BurstSummary Recording::summaryThrough(int i) const
     summary.admittedOverLimit = totals.admittedBeyondLimit;
     summary.maxCount = totals.maxCount;
     if (i >= 0 && !isEmpty() && m_info.knowledge != ZsetKnowledge::CountsOnly)
-        summary.membersAtEnd = m_history.sizeAfter(std::min(i, requests() - 1));
+        summary.membersAtEnd = m_history.sizeAfter(std::min(i, requests() - 1))
+            + seededAliveAfter(std::min(i, requests() - 1), m_log.userOf(std::min(i, requests() - 1)), nullptr);
     return summary;
 }
 

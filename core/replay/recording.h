@@ -25,6 +25,15 @@ enum class ZsetKnowledge {
 QString zsetKnowledgeName(ZsetKnowledge knowledge);
 bool parseZsetKnowledge(const QString& name, ZsetKnowledge* knowledge);
 
+// A member a user's ZSET held before the run's first request: a what-if goes on from another
+// run's ZSET (ReplayFork::seed).
+struct SeededMember
+{
+    int user = 0;
+    QByteArray member;
+    qint64 score = 0;
+};
+
 // Everything a recording holds besides its requests.
 struct RecordingInfo
 {
@@ -44,6 +53,7 @@ struct RecordingInfo
     int users = 1;
     int requests = 0; // planned
     QString madeBy; // "zsetlab 0.9.0"
+    std::vector<SeededMember> seeded; // none unless the run went on from another's ZSET
 };
 
 // The state of a recorded run right after one request.
@@ -51,7 +61,7 @@ struct ReplayMember
 {
     QByteArray member;
     qint64 score = 0;
-    int request = 0; // the request that wrote it (0-based)
+    int request = 0; // the request that wrote it (0-based; -1: it was there before the first)
     int writes = 0; // how many requests wrote this member so far
 };
 
@@ -109,6 +119,9 @@ public:
     bool isEmpty() const { return requests() == 0; }
     QByteArray keyOfUser(int user) const;
 
+    // The members each user's ZSET held before the first request (a what-if's): they count, and
+    // are listed, until trimmed or written again.
+    void setSeeded(std::vector<SeededMember> seeded);
     // The state right after request i (0-based; clamped); members listed when asked.
     ReplayState stateAt(int i, bool withMembers) const;
     // The figures of requests 0..i (all zero for i < 0).
@@ -130,6 +143,8 @@ public:
 
 private:
     void index();
+    // How many seeded members of `user` are still there after request i; listed when asked.
+    int seededAliveAfter(int i, int user, std::vector<ReplayMember>* list) const;
     template<typename Test>
     int nextWhere(qint64 ReplayTotals::*figure, int i, Test test) const;
 
@@ -138,4 +153,5 @@ private:
     ZsetHistory m_history;
     std::vector<ReplayTotals> m_totalsBefore; // per block: the figures of the blocks before it
     std::vector<qint64> m_latestNowThrough; // per block: the latest now up to its last request
+    std::vector<qint32> m_seededEnd; // per seeded member: the request that trimmed or rewrote it
 };

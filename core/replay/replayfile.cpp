@@ -199,6 +199,14 @@ QJsonObject headerOf(const RecordingInfo& info, const RequestLog& log)
     json[QStringLiteral("users")] = info.users;
     json[QStringLiteral("requests_planned")] = info.requests;
     json[QStringLiteral("errors")] = QJsonArray::fromStringList(log.errorMessages());
+    if (!info.seeded.empty()) { // a what-if: what its ZSETs held before its first request
+        QJsonArray seeded;
+        for (const SeededMember& m : info.seeded)
+            seeded.append(QJsonObject {{QStringLiteral("user"), m.user},
+                                       {QStringLiteral("member"), QString::fromLatin1(m.member.toBase64())},
+                                       {QStringLiteral("score"), m.score}});
+        json[QStringLiteral("seeded")] = seeded;
+    }
     return json;
 }
 
@@ -348,6 +356,14 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     info.users = int(integer(header, "users", 1, BurstPlan::maxUsers, &ok));
     info.requests = int(integer(header, "requests_planned", 0, BurstPlan::maxRequests, &ok));
     const QJsonArray errorTexts = header.value(QLatin1String("errors")).toArray();
+    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
+        const QJsonObject m = value.toObject();
+        SeededMember seeded;
+        seeded.user = int(integer(m, "user", 0, info.users - 1, &ok));
+        seeded.score = integer(m, "score", -(qint64(1) << 53), qint64(1) << 53, &ok);
+        seeded.member = QByteArray::fromBase64(m.value(QLatin1String("member")).toString().toLatin1());
+        info.seeded.push_back(std::move(seeded));
+    }
     if (!ok)
         return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
 

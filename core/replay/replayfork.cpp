@@ -69,13 +69,11 @@ bool ReplayFork::plan(const Recording& recording, int from, const ForkChange& ch
     return true;
 }
 
-bool ReplayFork::seed(NodeConnections& nodes, const Recording& recording, int from, const BurstPlan& forkPlan,
-                      QString* error)
+std::vector<SeededMember> ReplayFork::seededMembers(const Recording& recording, int from, const BurstPlan& forkPlan)
 {
+    std::vector<SeededMember> seeded;
     if (from <= 0)
-        return true; // the original's ZSET was empty before its first request
-    constexpr int chunk = 500;
-    const qint64 windowMs = std::max<qint64>(recording.info().windowInNowUnits / recording.info().nowUnitsPerMs, 1);
+        return seeded; // the original's ZSET was empty before its first request
     for (int k = 0; k < forkPlan.users; ++k) {
         const int user = originalUser(recording, from, k);
         // The state after the last request of that user before `from` (none: empty).
@@ -84,21 +82,49 @@ bool ReplayFork::seed(NodeConnections& nodes, const Recording& recording, int fr
             --last;
         if (last < 0)
             continue;
-        const ReplayState state = recording.stateAt(last, true);
+        for (const ReplayMember& m : recording.stateAt(last, true).memberList)
+            seeded.push_back({k, m.member, m.score});
+    }
+    return seeded;
+}
+
+bool ReplayFork::seed(NodeConnections& nodes, const Recording& recording, int from, const BurstPlan& forkPlan,
+                      QString* error)
+{
+    constexpr qsizetype chunk = 500;
+    const qint64 windowMs = std::max<qint64>(recording.info().windowInNowUnits / recording.info().nowUnitsPerMs, 1);
+    const std::vector<SeededMember> seeded = seededMembers(recording, from, forkPlan);
+    for (int k = 0; k < forkPlan.users; ++k) {
         const QByteArray key = forkPlan.userKey(forkPlan.key, k);
         RedisConnection& connection = nodes.forKey(key);
-        for (size_t at = 0; at < state.memberList.size(); at += chunk) {
-            RedisArgs args {QByteArrayLiteral("ZADD"), key};
-            for (size_t m = at; m < std::min(state.memberList.size(), at + chunk); ++m)
-                args << QByteArray::number(state.memberList[m].score) << state.memberList[m].member;
+        RedisArgs args;
+        auto flush = [&]() {
+            if (args.size() <= 2)
+                return true;
             const RedisReply reply = connection.command(args);
-            if (reply.isError())
-                return failWith(error,
-                                Text::tr("Could not copy the ZSET into the fork's key %1: %2")
-                                    .arg(QString::fromUtf8(key), reply.text()));
+            args = {};
+            return !reply.isError()
+                || failWith(error,
+                            Text::tr("Could not copy the ZSET into the fork's key %1: %2")
+                                .arg(QString::fromUtf8(key), reply.text()));
+        };
+        bool any = false;
+        for (const SeededMember& m : seeded) {
+            if (m.user != k)
+                continue;
+            if (args.size() == 0)
+                args << QByteArrayLiteral("ZADD") << key;
+            args << QByteArray::number(m.score) << m.member;
+            any = true;
+            if (args.size() >= 2 + 2 * chunk && !flush())
+                return false;
         }
+        if (!flush())
+            return false;
         // The limiter sets the TTL on its first call; until then the copy must not outlive the fork.
-        connection.command({QByteArrayLiteral("PEXPIRE"), key, QByteArray::number(std::max<qint64>(windowMs, 60'000))});
+        if (any)
+            connection.command(
+                {QByteArrayLiteral("PEXPIRE"), key, QByteArray::number(std::max<qint64>(windowMs, 60'000))});
     }
     return true;
 }

@@ -27,6 +27,8 @@ bool plan(const Recording& recording, int from, const ForkChange& change, BurstP
 // chunks, and PEXPIRE as the limiter would), so that the fork goes on from the same state. The
 // fork's user k is the original's user (from + k) mod users: request from + j is the fork's j.
 bool seed(NodeConnections& nodes, const Recording& recording, int from, const BurstPlan& forkPlan, QString* error);
+// What seed() writes: each fork user's ZSET as it was right before request `from`.
+std::vector<SeededMember> seededMembers(const Recording& recording, int from, const BurstPlan& forkPlan);
 // The original's user behind the fork's user k.
 int originalUser(const Recording& recording, int from, int forkUser);
 } // namespace ReplayFork

@@ -3002,8 +3002,8 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <translation>ZADD trả về 1: một member mới</translation>
     </message>
     <message>
-        <source>ZADD replied 0: the member was already there, only its score moved</source>
-        <translation>ZADD trả về 0: member đã có sẵn, chỉ score của nó thay đổi</translation>
+        <source>ZADD replied 0: the member was already there, nothing was added</source>
+        <translation>ZADD trả về 0: member đã có sẵn, không thêm gì</translation>
     </message>
     <message>
         <source>refused: nothing written</source>

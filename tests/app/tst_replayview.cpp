@@ -7,6 +7,7 @@
 #include "recording.h"
 #include "redisconnection.h"
 #include "replayactions.h"
+#include "replayfile.h"
 #include "replayfork.h"
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
@@ -260,6 +261,7 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     QVERIFY(!right->transport()->forkAction()->isVisible());
     const std::shared_ptr<const Recording> original = left->player()->recording();
 
+    const QByteArray originalKey = window.experiment()->engine(LimiterExperiment::Left).key();
     ForkChange change;
     change.limiter = LimiterCatalog::builtin("request-id");
     QVERIFY(window.forkFrom(2, change));
@@ -276,10 +278,16 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     const Recording& fork = *right->player()->recording();
     QCOMPARE(fork.requests(), 6);
     QCOMPARE(fork.info().source, QStringLiteral("fork"));
+    Recording reopened;
+    QString error;
+    QVERIFY2(ReplayFile::decode(ReplayFile::encode(fork), &reopened, &error), qPrintable(error));
     for (int i = 0; i < fork.requests(); ++i) {
         QCOMPARE(fork.log().now(i), original->log().now(i + 2));
         QCOMPARE(fork.log().added(i), 1);
         QCOMPARE(fork.log().count(i), qint64(i + 2));
+        // The member the run held before request 3 is in the what-if's ZSET, saved or not.
+        QCOMPARE(fork.stateAt(i, false).members, qint64(i + 2));
+        QCOMPARE(reopened.stateAt(i, true).memberList.size(), size_t(i + 2));
     }
     QCOMPARE(original->totalsFrom(2).overwritten, 6);
     QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("From request 3 on")),
@@ -291,10 +299,14 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     RedisConnection redis;
     QVERIFY(TestRedis::connect(redis));
     QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 1LL);
+    // The run's own key stays while it is shown beside the what-if.
+    QCOMPARE(redis.command({"EXISTS", LimiterExperiment::snapshotKeyOf(originalKey)}).toInteger(), 1LL);
     QSignalSpy deleted(window.experiment(), &LimiterExperiment::keysDeleted);
     window.reset();
     QTRY_COMPARE_WITH_TIMEOUT(deleted.count(), 1, 10000);
     QCOMPARE(redis.command({"EXISTS", key}).toInteger(), 0LL);
+    QCOMPARE(redis.command({"EXISTS", LimiterExperiment::snapshotKeyOf(originalKey)}).toInteger(), 0LL);
+    QVERIFY(!right->isVisible()); // no what-if left to show
 
     // After Reset there is no run to go on from: said, nothing fired.
     QVERIFY(!window.forkFrom(2, change));

@@ -83,7 +83,8 @@ void TestReplayFork::forkGoesOnWithTheSameTimestamps()
         QCOMPARE(zrange(nodes.forKey(key), key), described(original.stateAt(last, true).memberList));
     }
 
-    const Recording fork = TestBursts::recordToTheEnd(endpoint, forkPlan);
+    forkPlan.keepKey = true; // read below
+    Recording fork = TestBursts::recordToTheEnd(endpoint, forkPlan);
     QCOMPARE(fork.requests(), original.requests() - from);
     for (int j = 0; j < fork.requests(); ++j)
         QCOMPARE(fork.log().now(j), original.log().now(from + j));
@@ -92,6 +93,29 @@ void TestReplayFork::forkGoesOnWithTheSameTimestamps()
     const int extra = original.log().added(from) == 0 ? 1 : 0;
     QCOMPARE(fork.log().count(0), original.history().sizeAfter(from) + extra);
     QCOMPARE(fork.log().overwritten(), 0);
+
+    // The fork's recording knows what it started from: at its end, each user's ZSET is what
+    // Redis holds, seeded members trimmed by the window (30 ms of a 67 ms run) included.
+    fork.setSeeded(ReplayFork::seededMembers(original, from, forkPlan));
+    QVERIFY(!fork.info().seeded.empty());
+    int trimmedOrKept = 0;
+    for (int k = 0; k < users; ++k) {
+        const QByteArray key = forkPlan.userKey(forkPlan.key, k);
+        int last = fork.requests() - 1;
+        while (fork.log().userOf(last) != k)
+            --last;
+        const ReplayState end = fork.stateAt(last, true);
+        QCOMPARE(zrange(nodes.forKey(key), key), described(end.memberList));
+        QCOMPARE(end.members, qint64(end.memberList.size()));
+        trimmedOrKept += int(end.memberList.size());
+        nodes.forKey(key).command({"DEL", key});
+    }
+    QVERIFY(trimmedOrKept > 0);
+    // Right after the fork's first request, its user's ZSET held the seeded members and its own.
+    const ReplayState first = fork.stateAt(0, true);
+    QCOMPARE(first.members, fork.log().count(0));
+    QVERIFY(std::any_of(first.memberList.begin(), first.memberList.end(),
+                        [](const ReplayMember& m) { return m.request < 0; }));
 }
 
 void TestReplayFork::forksThatCannotBeAreRefused()
