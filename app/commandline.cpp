@@ -114,12 +114,28 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
                        "(a folder for all) and exit."),
         QStringLiteral("N|all"));
+    const QCommandLineOption gifOption(
+        QStringLiteral("export-gif"),
+        QStringLiteral("With a replay: write it as an animated GIF, request by request, and exit (no Redis needed)."),
+        QStringLiteral("OUT.gif"));
+    const QCommandLineOption videoOption(
+        QStringLiteral("export-video"),
+        QStringLiteral("With a replay: the same as an MP4 (H.264) or WebM (VP9) video."),
+        QStringLiteral("OUT.mp4|OUT.webm"));
+    const QCommandLineOption fromOption(
+        QStringLiteral("from"), QStringLiteral("Animations: the first request (default 1)."), QStringLiteral("N"));
+    const QCommandLineOption toOption(
+        QStringLiteral("to"), QStringLiteral("Animations: the last request (default: the last)."), QStringLiteral("M"));
+    const QCommandLineOption speedOption(
+        QStringLiteral("speed"), QStringLiteral("Animations: 2 plays twice as fast, 0.5 half as fast (default 1)."),
+        QStringLiteral("X"));
     const TlsOptions tlsOptions;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A replay to open, or a scenario (.json)."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({redisOption, noSpawnOption, privateOption, allowRemoteOption, trustScriptOption, lessonOption,
-                       scenarioOption, replayOption, pngOption, svgOption, jsonOption, pdfOption, sizeOption,
-                       scaleOption, langOption});
+    parser.addOptions({redisOption,  noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
+                       lessonOption, scenarioOption, replayOption,  pngOption,         svgOption,
+                       jsonOption,   pdfOption,      sizeOption,    scaleOption,       langOption,
+                       gifOption,    videoOption,    fromOption,    toOption,          speedOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -179,6 +195,46 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(refused);
 
     options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
+    options.animating = parser.isSet(gifOption) || parser.isSet(videoOption);
+    if (options.animating) {
+        if (parser.isSet(gifOption) && parser.isSet(videoOption))
+            return usageError(QStringLiteral("write --export-gif or --export-video, one at a time."));
+        if (options.replayPath.isEmpty())
+            return usageError(QStringLiteral("--export-gif and --export-video animate a replay: add --replay FILE."));
+        if (options.exporting || parser.isSet(lessonOption))
+            return usageError(QStringLiteral("an animation is written alone, without --export-png, --export-svg, "
+                                             "--export-json or --lesson."));
+        AnimationJob& job = options.animation;
+        job.path = parser.isSet(gifOption) ? parser.value(gifOption) : parser.value(videoOption);
+        const auto format = AnimationEncoder::formatOf(job.path);
+        if (parser.isSet(gifOption) ? format != AnimationEncoder::Format::Gif
+                                    : (!format || format == AnimationEncoder::Format::Gif))
+            return usageError(
+                parser.isSet(gifOption)
+                    ? QStringLiteral("--export-gif writes a .gif file, not \"%1\".").arg(job.path)
+                    : QStringLiteral("--export-video writes a .mp4 or .webm file, not \"%1\".").arg(job.path));
+        bool ok = true;
+        if (parser.isSet(fromOption))
+            job.from = parser.value(fromOption).toInt(&ok) - 1;
+        if (!ok || job.from < 0)
+            return usageError(QStringLiteral("--from must be a request number from 1."));
+        if (parser.isSet(toOption))
+            job.to = parser.value(toOption).toInt(&ok) - 1;
+        if (!ok || (parser.isSet(toOption) && job.to < job.from))
+            return usageError(QStringLiteral("--to must be a request number, not before --from."));
+        if (parser.isSet(speedOption))
+            job.speed = parser.value(speedOption).toDouble(&ok);
+        if (!ok || !(job.speed > 0) || job.speed > 1000)
+            return usageError(QStringLiteral("--speed must be above 0 and at most 1000."));
+        if (!parseSize(parser.value(sizeOption), &options.job.size))
+            return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
+                                  .arg(parser.value(sizeOption)));
+        return result;
+    }
+    for (const QCommandLineOption* option : {&fromOption, &toOption, &speedOption})
+        if (parser.isSet(*option))
+            return usageError(
+                QStringLiteral("--%1 goes with --export-gif or --export-video.").arg(option->names().first()));
     if (parser.isSet(lessonOption)) {
         const QString lesson = parser.value(lessonOption);
         bool ok = false;

@@ -2,6 +2,7 @@
 
 // The command line of `zsetlab`: AppOptions and the parser that reads them before any window exists.
 
+#include "animationexport.h"
 #include "headlessexport.h"
 #include "redisserverchoice.h"
 
@@ -22,6 +23,9 @@ struct AppOptions
     int lessonStep = -1; // --lesson: a 1-based step, 0 for all; -1 without --lesson
     HeadlessExport::Job job; // size, scale and output files when exporting
     QString pdf; // --export-pdf: the lesson's handout
+    // --export-gif / --export-video with --from, --to and --speed: a replay as an animation.
+    bool animating = false;
+    AnimationJob animation;
 };
 
 namespace AppCommandLine {

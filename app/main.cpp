@@ -48,7 +48,8 @@ int main(int argc, char* argv[])
     }
 
     // Export runs need no display.
-    if ((options.exporting || options.lessonStep >= 0) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if ((options.exporting || options.animating || options.lessonStep >= 0)
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     setIdentity();
@@ -67,8 +68,23 @@ int main(int argc, char* argv[])
     if (!options.scenarioPath.isEmpty())
         window.applyScenario(scenario);
     const RedisServerChoice::Request& request = options.server;
-    if (options.lessonStep >= 0 || options.exporting)
+    if (options.lessonStep >= 0 || options.exporting || options.animating)
         window.setPictureSize(options.job.size); // whatever the screen
+    if (options.animating) { // a replay needs no Redis: nothing connects
+        window.show();
+        QString error;
+        if (!window.openReplay(options.replayPath, &error)) {
+            err << "zsetlab: " << error << '\n';
+            return 4;
+        }
+        AnimationJob job = options.animation;
+        job.size = options.job.size;
+        if (!window.exportAnimation(job, &error)) {
+            err << "zsetlab: " << error << '\n';
+            return 1;
+        }
+        return 0;
+    }
     if (options.lessonStep >= 0) {
         LessonExport::Job job;
         job.step = options.lessonStep;

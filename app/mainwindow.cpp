@@ -20,6 +20,7 @@
 #include "presentation.h"
 #include "recording.h"
 #include "replayactions.h"
+#include "replayfork.h"
 #include "replayplayer.h"
 #include "runview.h"
 #include "scenarioactions.h"
@@ -293,9 +294,9 @@ void MainWindow::wireExperiment()
     }
 }
 
-bool MainWindow::openReplay(const QString& path)
+bool MainWindow::openReplay(const QString& path, QString* error)
 {
-    return m_replayActions->open(path);
+    return m_replayActions->open(path, error);
 }
 
 void MainWindow::setPictureSize(QSize size)
@@ -339,6 +340,10 @@ void MainWindow::createMenus()
                        .arg(QFileInfo(path).fileName()));
     };
     replayHost.status = [this](const QString& message) { showStatus(message); };
+    replayHost.exportAnimation
+        = [this](const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress) {
+              return exportAnimation(job, error, progress);
+          };
     m_replayActions = new ReplayActions(replayHost, file, this);
     ExportActions::Sources sources;
     sources.window = this;
@@ -577,7 +582,10 @@ void MainWindow::stop()
 void MainWindow::reset()
 {
     m_experiment->reset();
-    m_fork.reset();
+    if (m_fork) { // the what-if's side goes with it, unless compare mode asks for it
+        m_fork.reset();
+        showCompareMode(m_planModel->plan().compare);
+    }
     m_snapshots = {};
     m_zsetRefresh->stop();
     m_left->clear();
@@ -617,12 +625,15 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
     runView(side)->finish(summary);
     // The run, request by request, to step through and save.
     const BurstEngine& engine = m_experiment->engine(side);
-    if (engine.log().keepsRequests() && summary.sent > 0)
-        runView(side)->setRecording(std::make_shared<const Recording>(
-            Recording::fromEngine(engine,
-                                  m_fork                          ? QStringLiteral("fork")
-                                      : m_experiment->isCompare() ? QStringLiteral("compare")
-                                                                  : QStringLiteral("burst"))));
+    if (engine.log().keepsRequests() && summary.sent > 0) {
+        const QString source = m_fork   ? QStringLiteral("fork")
+            : m_experiment->isCompare() ? QStringLiteral("compare")
+                                        : QStringLiteral("burst");
+        auto recording = std::make_shared<Recording>(Recording::fromEngine(engine, source));
+        if (m_fork && side == LimiterExperiment::Right) // it went on from the run's ZSET before that request
+            recording->setSeeded(ReplayFork::seededMembers(*m_fork->recording, m_fork->from, engine.plan()));
+        runView(side)->setRecording(std::move(recording));
+    }
     m_replayActions->updateEnabled();
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
         runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
@@ -691,6 +702,29 @@ void MainWindow::showReplayState(LimiterExperiment::Side side)
                                .arg(QString::fromUtf8(state.key), player->recording()->info().strategy)
                                .arg(state.request)
                                .arg(state.requests));
+}
+
+bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress)
+{
+    ReplayPlayer* player = m_left->player();
+    AnimationJob checked = job;
+    if (const QString refused = AnimationExport::refusal(&checked, player->requests()); !refused.isEmpty()) {
+        *error = refused;
+        return false;
+    }
+    player->pause();
+    const int was = player->position();
+    // Each frame is the window at that request, drawn after what the event loop has pending.
+    const bool written = AnimationExport::write(
+        checked,
+        [this, player](int request) {
+            player->setPosition(request);
+            QCoreApplication::sendPostedEvents();
+            return grab().toImage();
+        },
+        error, progress);
+    player->setPosition(was);
+    return written;
 }
 
 void MainWindow::askFork()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "animationexport.h"
 #include "limiterexperiment.h"
 #include "redisserverchoice.h"
 #include "retranslator.h"
@@ -73,7 +74,7 @@ public:
     ReplayActions* replayActions() const { return m_replayActions; }
     // Opens a replay file into the first run view (no Redis needed); false (after telling the user)
     // when it cannot be read.
-    bool openReplay(const QString& path);
+    bool openReplay(const QString& path, QString* error = nullptr);
     ExportActions* exportActions() const { return m_exportActions; }
     Presentation* presentation() const { return m_presentation; }
     Lesson* lesson() const { return m_lesson; }
@@ -97,6 +98,9 @@ public:
     // A what-if from request `from` (0-based) of the run the left view replays: fired on the
     // right side beside it. False with a status message when nothing was fired.
     bool forkFrom(int from, const ForkChange& change);
+    // The left run, as the window draws it request by request, to a GIF, MP4 or WebM
+    // (AnimationExport); false with *error.
+    bool exportAnimation(const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress = {});
 
 public slots:
     void fire();

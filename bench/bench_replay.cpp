@@ -6,6 +6,7 @@
 //
 //   bench_replay [--requests N] [--seeks S] [--redis URL]
 
+#include "animationreader.h"
 #include "benchsupport.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
@@ -198,6 +199,35 @@ int main(int argc, char* argv[])
                QStringLiteral("~180"), shownAt.size() >= 170);
     out << row(QStringLiteral("playing at 1x for 3 s: frames dropped"), QString::number(dropped), QStringLiteral("0"),
                dropped == 0);
+
+    // The animation of a class's burst: 300 requests, `now` members, 2 a millisecond, as a GIF
+    // of the window at 1280x720 (a frame per request, a palette made from 16 of them).
+    BurstPlan small = plan;
+    small.requests = 300;
+    small.pacing.perMs = 2;
+    BurstEngine smallEngine;
+    if (Bench::runBurst(smallEngine, endpoint, small).failure.isFailure())
+        return 1;
+    const QString smallPath = dir.filePath(QStringLiteral("small.zsetreplay"));
+    if (!ReplayFile::save(smallPath, Recording::fromEngine(smallEngine), &error)
+        || !window.openReplay(smallPath, &error)) {
+        out << error << Qt::endl;
+        return 1;
+    }
+    AnimationJob gif;
+    gif.path = dir.filePath(QStringLiteral("small.gif"));
+    timer.restart();
+    if (!window.exportAnimation(gif, &error)) {
+        out << error << Qt::endl;
+        return 1;
+    }
+    const double gifSeconds = double(timer.nsecsElapsed()) / 1e9;
+    AnimationFileInfo gifInfo;
+    AnimationReader::probe(gif.path, &gifInfo, &error);
+    out << row(QStringLiteral("GIF of 300 requests at 1280x720, s"), QString::number(gifSeconds, 'f', 1),
+               QStringLiteral("<= 10"), gifSeconds <= 10);
+    out << "(" << gifInfo.frames << " frames, " << gifInfo.size.width() << "x" << gifInfo.size.height() << ", "
+        << gifInfo.durationMs / 1000.0 << " s, " << QFileInfo(gif.path).size() / 1024 << " KiB)\n";
     out << "peak RSS " << Bench::peakRssKb() / 1024 << " MB\n";
     return 0;
 }

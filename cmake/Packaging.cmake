@@ -24,7 +24,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # The Debian 12 packages of what zsetlab links (Qt 6.4, Qt Charts, Qt SVG, hiredis 0.14, OpenSSL 3).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libqt6core6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6widgets6 (>= 6.4), libqt6charts6 (>= 6.4), libqt6svg6 (>= 6.4), libhiredis0.14, libssl3, zlib1g, libc6, libstdc++6")
+    "libqt6core6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6widgets6 (>= 6.4), libqt6charts6 (>= 6.4), libqt6svg6 (>= 6.4), libhiredis0.14, libssl3, zlib1g, libavcodec59, libavformat59, libavfilter8, libswscale6, libavutil57, libc6, libstdc++6")
 # A private redis-server needs the binary; zsetlab also works with any Redis given by URL.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "redis-server")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-tools")

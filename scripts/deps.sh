@@ -9,6 +9,7 @@ ZSETLAB_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev zlib1g-dev
+    libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
     redis-server redis-tools
     ccache
 )

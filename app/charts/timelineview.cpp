@@ -7,6 +7,7 @@
 #include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -238,18 +239,22 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     const QRectF area = plotArea();
     const TimelineScale scale = this->scale();
-    const LayerKey key = layerKey();
-    if (!(key == m_layerKey) || m_layer.isNull()) {
-        m_layer = QPixmap(size() * devicePixelRatioF());
-        m_layer.setDevicePixelRatio(devicePixelRatioF());
-        QPainter layer(&m_layer);
-        layer.setFont(font()); // what a painter on the widget starts with
-        layer.setPen(palette().color(foregroundRole()));
-        drawLayer(layer, area, scale);
-        m_layerKey = key;
-    }
     QPainter painter(this);
-    painter.drawPixmap(0, 0, m_layer);
+    if (painter.paintEngine()->type() != QPaintEngine::Raster) {
+        drawLayer(painter, area, scale); // an SVG or a print keeps its marks and texts as such
+    } else {
+        const LayerKey key = layerKey();
+        if (!(key == m_layerKey) || m_layer.isNull()) {
+            m_layer = QPixmap(size() * devicePixelRatioF());
+            m_layer.setDevicePixelRatio(devicePixelRatioF());
+            QPainter layer(&m_layer);
+            layer.setFont(font()); // what a painter on the widget starts with
+            layer.setPen(palette().color(foregroundRole()));
+            drawLayer(layer, area, scale);
+            m_layerKey = key;
+        }
+        painter.drawPixmap(0, 0, m_layer);
+    }
     if (m_cursor) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         drawCursor(painter, area, scale);

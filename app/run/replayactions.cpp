@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QProgressDialog>
 
 namespace {
 QString filter()
@@ -25,6 +26,8 @@ ReplayActions::ReplayActions(Host host, QMenu* fileMenu, QObject* parent)
     m_save = translated(fileMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
                                             &ReplayActions::saveDialog),
                         QT_TR_NOOP("Save Repla&y…"));
+    m_export = translated(fileMenu->addAction(QString(), this, &ReplayActions::exportDialog),
+                          QT_TR_NOOP("Export &Animation…"));
     fileMenu->addSeparator();
     updateEnabled();
 }
@@ -39,26 +42,27 @@ void ReplayActions::updateEnabled()
 {
     const auto recording = m_host.current();
     m_save->setEnabled(recording && !recording->isEmpty());
+    m_export->setEnabled(m_save->isEnabled());
 }
 
-bool ReplayActions::open(const QString& path)
+bool ReplayActions::open(const QString& path, QString* why)
 {
     auto recording = std::make_shared<Recording>();
     QString error;
     if (!ReplayFile::open(path, recording.get(), &error)) {
-        QMessageBox::warning(m_host.dialogParent, tr("Open Replay"),
-                             tr("%1\n\nNothing was changed: open another replay.").arg(error));
-        return false;
+        error = tr("%1\n\nNothing was changed: open another replay.").arg(error);
+    } else if (recording->isEmpty()) {
+        error = tr("%1 holds no request: its run was stopped before the first answer.").arg(QFileInfo(path).fileName());
+    } else {
+        m_host.show(std::move(recording), path);
+        updateEnabled();
+        return true;
     }
-    if (recording->isEmpty()) {
-        QMessageBox::warning(
-            m_host.dialogParent, tr("Open Replay"),
-            tr("%1 holds no request: its run was stopped before the first answer.").arg(QFileInfo(path).fileName()));
-        return false;
-    }
-    m_host.show(std::move(recording), path);
-    updateEnabled();
-    return true;
+    if (why)
+        *why = error;
+    else
+        QMessageBox::warning(m_host.dialogParent, tr("Open Replay"), error);
+    return false;
 }
 
 bool ReplayActions::save(const QString& path)
@@ -73,6 +77,43 @@ bool ReplayActions::save(const QString& path)
     }
     m_host.status(tr("Saved the run, %Ln request(s), as %1", nullptr, recording->requests()).arg(path));
     return true;
+}
+
+void ReplayActions::exportDialog()
+{
+    const auto recording = m_host.current();
+    if (!recording || recording->isEmpty() || !m_host.exportAnimation)
+        return;
+    QString filter = tr("Animated GIF (*.gif)");
+    AnimationJob job;
+    job.path = QFileDialog::getSaveFileName(m_host.dialogParent, tr("Export Animation"), QStringLiteral("run.gif"),
+                                            filter + QStringLiteral(";;") + tr("MP4 video (*.mp4)")
+                                                + QStringLiteral(";;") + tr("WebM video (*.webm)"),
+                                            &filter);
+    if (job.path.isEmpty())
+        return;
+    if (QFileInfo(job.path).suffix().isEmpty()) // the suffix of the type chosen
+        job.path += QLatin1Char('.') + filter.section(QLatin1String("*."), 1).section(QLatin1Char(')'), 0, 0);
+    if (const QString refused = AnimationExport::refusal(&job, recording->requests()); !refused.isEmpty()) {
+        QMessageBox::warning(m_host.dialogParent, tr("Export Animation"), refused);
+        return;
+    }
+    QProgressDialog progress(tr("Drawing the run request by request…"), tr("Stop"), 0,
+                             int(AnimationExport::schedule(job.from, job.to, job.speed).size()), m_host.dialogParent);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(500);
+    QString error;
+    const bool written = m_host.exportAnimation(job, &error, [&progress](int written, int) {
+        progress.setValue(written);
+        return !progress.wasCanceled();
+    });
+    progress.reset();
+    if (!written) {
+        QMessageBox::warning(m_host.dialogParent, tr("Export Animation"),
+                             tr("The animation was not written: %1").arg(error));
+        return;
+    }
+    m_host.status(tr("Exported the run as an animation: %1").arg(job.path));
 }
 
 void ReplayActions::openDialog()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "animationexport.h"
 #include "retranslator.h"
 
 #include <QObject>
@@ -12,8 +13,8 @@ class QMenu;
 class QWidget;
 class Recording;
 
-// File menu entries for replays: Save Replay (the run on screen, request by request) and Open
-// Replay (needs no Redis). A file that cannot be read is refused with what to do, and nothing on
+// File menu entries for replays: Save Replay (the run on screen, request by request), Open
+// Replay (needs no Redis) and Export Animation. A file that cannot be read is refused with what to do, and nothing on
 // screen changes.
 class ReplayActions : public QObject
 {
@@ -25,14 +26,19 @@ public:
         std::function<std::shared_ptr<const Recording>()> current; // the run on screen; null: none
         std::function<void(std::shared_ptr<const Recording>, const QString& path)> show;
         std::function<void(const QString&)> status;
+        // Writes the run on screen as an animation (the window's pictures); false with *error.
+        std::function<bool(const AnimationJob&, QString* error, const AnimationEncoder::Progress&)> exportAnimation;
     };
     ReplayActions(Host host, QMenu* fileMenu, QObject* parent);
 
-    // Opens a replay file into the window; false (after telling the user) when it cannot be read.
-    bool open(const QString& path);
+    // Opens a replay file into the window; false when it cannot be read, with *error (none
+    // given: the user is told in a dialog).
+    bool open(const QString& path, QString* error = nullptr);
     bool save(const QString& path);
     void openDialog();
     void saveDialog();
+    // File > Export Animation…: a GIF, MP4 or WebM of the whole run, with a progress dialog.
+    void exportDialog();
     QAction* saveAction() const { return m_save; }
     // Save is offered while there is a run to save (the window calls this when that changes).
     void updateEnabled();
@@ -44,4 +50,5 @@ private:
     Host m_host;
     Retranslator m_texts;
     QAction* m_save = nullptr;
+    QAction* m_export = nullptr;
 };

@@ -329,6 +329,84 @@
     </message>
 </context>
 <context>
+    <name>AnimationEncoder</name>
+    <message>
+        <source>FFmpeg has no %1 writer.</source>
+        <translation>FFmpeg không có bộ ghi %1.</translation>
+    </message>
+    <message>
+        <source>FFmpeg has no %1 encoder: install the distribution&apos;s libavcodec.</source>
+        <translation>FFmpeg không có bộ mã hóa %1: hãy cài libavcodec của bản phân phối.</translation>
+    </message>
+    <message>
+        <source>Could not start the %1 encoder: %2</source>
+        <translation>Không khởi động được bộ mã hóa %1: %2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
+    </message>
+    <message>
+        <source>The encoder refused a frame: %1</source>
+        <translation>Bộ mã hóa từ chối một khung hình: %1</translation>
+    </message>
+    <message>
+        <source>The encoder failed: %1</source>
+        <translation>Bộ mã hóa bị lỗi: %1</translation>
+    </message>
+    <message>
+        <source>Could not write a frame: %1</source>
+        <translation>Không ghi được một khung hình: %1</translation>
+    </message>
+    <message>
+        <source>Could not finish the file: %1</source>
+        <translation>Không hoàn tất được tệp: %1</translation>
+    </message>
+    <message>
+        <source>FFmpeg&apos;s filters %1 are missing: install the distribution&apos;s libavfilter.</source>
+        <translation>Thiếu bộ lọc %1 của FFmpeg: hãy cài libavfilter của bản phân phối.</translation>
+    </message>
+    <message>
+        <source>FFmpeg made no palette for the GIF.</source>
+        <translation>FFmpeg không tạo được bảng màu cho GIF.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Đã dừng.</translation>
+    </message>
+    <message>
+        <source>%1: name the file .gif, .mp4 or .webm.</source>
+        <translation>%1: hãy đặt tên tệp đuôi .gif, .mp4 hoặc .webm.</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no request in the range.</source>
+        <translation>Không có gì để xuất: không có request nào trong khoảng.</translation>
+    </message>
+    <message>
+        <source>Could not encode %1.</source>
+        <translation>Không mã hóa được %1.</translation>
+    </message>
+</context>
+<context>
+    <name>AnimationExport</name>
+    <message>
+        <source>The replay holds no request to animate.</source>
+        <translation>Bản phát lại không có request nào để làm hoạt ảnh.</translation>
+    </message>
+    <message>
+        <source>The range must lie within requests 1 to %1, the first before the last.</source>
+        <translation>Khoảng phải nằm trong các request từ 1 đến %1, request đầu trước request cuối.</translation>
+    </message>
+    <message>
+        <source>The speed must be above 0 and at most 1000.</source>
+        <translation>Tốc độ phải lớn hơn 0 và không quá 1000.</translation>
+    </message>
+    <message>
+        <source>%1: name the file .gif, .mp4 or .webm.</source>
+        <translation>%1: hãy đặt tên tệp đuôi .gif, .mp4 hoặc .webm.</translation>
+    </message>
+</context>
+<context>
     <name>AppTraffic</name>
     <message>
         <source>There is no limiter &quot;%1&quot;: use one of %2.</source>
@@ -2884,6 +2962,42 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
             <numerusform>Đã lưu lần chạy, %Ln request, thành %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Export &amp;Animation…</source>
+        <translation>Xuất &amp;hoạt ảnh…</translation>
+    </message>
+    <message>
+        <source>Animated GIF (*.gif)</source>
+        <translation>GIF động (*.gif)</translation>
+    </message>
+    <message>
+        <source>Export Animation</source>
+        <translation>Xuất hoạt ảnh</translation>
+    </message>
+    <message>
+        <source>MP4 video (*.mp4)</source>
+        <translation>Video MP4 (*.mp4)</translation>
+    </message>
+    <message>
+        <source>WebM video (*.webm)</source>
+        <translation>Video WebM (*.webm)</translation>
+    </message>
+    <message>
+        <source>Drawing the run request by request…</source>
+        <translation>Đang vẽ lần chạy từng request một…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Dừng</translation>
+    </message>
+    <message>
+        <source>The animation was not written: %1</source>
+        <translation>Chưa ghi được hoạt ảnh: %1</translation>
+    </message>
+    <message>
+        <source>Exported the run as an animation: %1</source>
+        <translation>Đã xuất lần chạy thành hoạt ảnh: %1</translation>
+    </message>
 </context>
 <context>
     <name>ReplayFile</name>
@@ -3038,6 +3152,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>Writes</source>
         <translation>Số lần ghi</translation>
+    </message>
+    <message>
+        <source>There before the first request: the what-if went on from the run&apos;s ZSET</source>
+        <translation>Đã có trước request đầu tiên: phương án nếu như tiếp tục từ ZSET của lần chạy</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,12 @@
+#include "animationreader.h"
 #include "cliprocess.h"
 #include "commandline.h"
+#include "recording.h"
+#include "replayfile.h"
+#include "testbursts.h"
+#include "testredis.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 // zsetlab's own command line: read before any display exists, so that --help, --version and usage
@@ -17,6 +23,7 @@ private slots:
     void helpAndVersionNeedNoDisplay();
     void usageErrorsNeedNoDisplay_data();
     void usageErrorsNeedNoDisplay();
+    void aReplayBecomesAnAnimationWithoutADisplay();
 };
 
 using Outcome = AppCommandLine::Result::Outcome;
@@ -57,6 +64,17 @@ void TestCommandLine::parses_data()
     QTest::newRow("--redis that does not parse")
         << args({"--redis", "redis://[::1"}) << Outcome::UsageError << "--redis: ";
     // The window asks before firing at a remote server; an export has nobody to ask.
+    QTest::newRow("animation without a replay")
+        << args({"--export-gif", "x.gif"}) << Outcome::UsageError << "add --replay FILE";
+    QTest::newRow("gif as a video") << args({"r.zsetreplay", "--export-video", "x.gif"}) << Outcome::UsageError
+                                    << ".mp4 or .webm";
+    QTest::newRow("bad speed") << args({"r.zsetreplay", "--export-gif", "x.gif", "--speed", "0"}) << Outcome::UsageError
+                               << "--speed";
+    QTest::newRow("--to before --from") << args({"r.zsetreplay", "--export-gif", "x.gif", "--from", "5", "--to", "2"})
+                                        << Outcome::UsageError << "--to";
+    QTest::newRow("--from alone") << args({"--from", "2"}) << Outcome::UsageError << "goes with --export-gif";
+    QTest::newRow("an animation") << args({"r.zsetreplay", "--export-video", "x.webm", "--from", "2", "--speed", "2"})
+                                  << Outcome::Run << QString();
     QTest::newRow("remote server in the window") << args({"--redis", "redis://10.1.2.3"}) << Outcome::Run << QString();
     QTest::newRow("remote server, export")
         << args({"--scenario", "s.json", "--export-png", "x.png", "--redis", "redis://10.1.2.3"}) << Outcome::UsageError
@@ -126,6 +144,39 @@ void TestCommandLine::usageErrorsNeedNoDisplay()
     const QString err = QString::fromUtf8(result.err);
     QVERIFY2(err.contains(message), qPrintable(err));
     QVERIFY2(!err.contains(QLatin1String("display")), qPrintable(err));
+}
+
+void TestCommandLine::aReplayBecomesAnAnimationWithoutADisplay()
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.clock = ClockKind::Frozen;
+    plan.requests = 5;
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    QTemporaryDir dir;
+    const QString replay = dir.filePath(QStringLiteral("five.zsetreplay"));
+    QString error;
+    QVERIFY2(ReplayFile::save(replay, recording, &error), qPrintable(error));
+    const QString gif = dir.filePath(QStringLiteral("five.gif"));
+    const CliResult result = runAppWithoutDisplay(
+        {replay, QStringLiteral("--export-gif"), gif, QStringLiteral("--size"), QStringLiteral("640x400"),
+         QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--lang"), QStringLiteral("vi")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    AnimationFileInfo info;
+    QVERIFY2(AnimationReader::probe(gif, &info, &error), qPrintable(error));
+    QCOMPARE(info.frames, 4); // requests 2 to 5
+    QCOMPARE(info.size, QSize(640, 400));
+
+    // Not a replay: said, and no animation written.
+    QFile bad(dir.filePath(QStringLiteral("bad.zsetreplay")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("not a replay");
+    bad.close();
+    const QString none = dir.filePath(QStringLiteral("none.gif"));
+    const CliResult refused = runAppWithoutDisplay({bad.fileName(), QStringLiteral("--export-gif"), none});
+    QCOMPARE(refused.exitCode, 4);
+    QVERIFY2(!refused.err.isEmpty(), refused.err.constData());
+    QVERIFY(!QFile::exists(none));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

@@ -1,0 +1,180 @@
+// A replay as an animation: which requests get a frame and for how long, and GIF, MP4 and WebM
+// files read back with FFmpeg (frame count, size, duration, and a frame against the window's own
+// picture at that request); bad jobs refused with what to change, and no file left.
+
+#include "animationexport.h"
+#include "animationreader.h"
+#include "mainwindow.h"
+#include "recording.h"
+#include "replayfile.h"
+#include "replayplayer.h"
+#include "runview.h"
+#include "testbursts.h"
+#include "testredis.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+qint64 totalMs(const QVector<AnimationShot>& shots)
+{
+    qint64 ms = 0;
+    for (const AnimationShot& shot : shots)
+        ms += shot.durationMs;
+    return ms;
+}
+
+// The mean difference of two pictures of the same size, per channel, from 0 to 255.
+double meanDifference(const QImage& a, const QImage& b)
+{
+    const QImage x = a.convertToFormat(QImage::Format_RGB32);
+    const QImage y = b.convertToFormat(QImage::Format_RGB32);
+    qint64 sum = 0;
+    for (int row = 0; row < x.height(); ++row) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+        for (int col = 0; col < x.width(); ++col)
+            sum += std::abs(qRed(p[col]) - qRed(q[col])) + std::abs(qGreen(p[col]) - qGreen(q[col]))
+                + std::abs(qBlue(p[col]) - qBlue(q[col]));
+    }
+    return double(sum) / (3.0 * x.width() * x.height());
+}
+} // namespace
+
+class TestAnimation : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void fewRequestsAreSlowManyAreSpread();
+    void exportsReadBack_data();
+    void exportsReadBack();
+    void badJobsAreRefused();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_replay;
+};
+
+void TestAnimation::initTestCase()
+{
+    // Three requests in one millisecond at the bug: ZADD 1, 0, 0.
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.clock = ClockKind::Frozen;
+    plan.requests = 3;
+    plan.limit = 0;
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    m_replay = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    QString error;
+    QVERIFY2(ReplayFile::save(m_replay, recording, &error), qPrintable(error));
+}
+
+void TestAnimation::fewRequestsAreSlowManyAreSpread()
+{
+    const QVector<AnimationShot> three = AnimationExport::schedule(0, 2, 1);
+    QCOMPARE(three.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(three[i].request, i);
+    QCOMPARE(three[0].durationMs, 1000); // slow motion: a second a request
+    QCOMPARE(three[2].durationMs, 2500); // the end held to be read
+    const QVector<AnimationShot> twice = AnimationExport::schedule(0, 2, 2);
+    QCOMPARE(twice[0].durationMs, 500);
+
+    const QVector<AnimationShot> many = AnimationExport::schedule(10, 1'000'009, 1);
+    QCOMPARE(many.size(), AnimationExport::maxFrames);
+    QCOMPARE(many.first().request, 10);
+    QCOMPARE(many.last().request, 1'000'009);
+    for (int i = 1; i < many.size(); ++i)
+        QVERIFY(many[i].request > many[i - 1].request);
+    QCOMPARE(many[0].durationMs, 100);
+    QCOMPARE(totalMs(many), 300 * 100 + 1500);
+    QVERIFY(AnimationExport::schedule(5, 4, 1).isEmpty());
+}
+
+void TestAnimation::exportsReadBack_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("codec");
+    QTest::newRow("gif") << QStringLiteral("three.gif") << QStringLiteral("gif");
+    QTest::newRow("mp4") << QStringLiteral("three.mp4") << QStringLiteral("h264");
+    QTest::newRow("webm") << QStringLiteral("three.webm") << QStringLiteral("vp9");
+}
+
+void TestAnimation::exportsReadBack()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, codec);
+    MainWindow window; // a replay needs no Redis
+    window.setPictureSize(QSize(800, 500));
+    window.show();
+    QVERIFY(window.openReplay(m_replay));
+    AnimationJob job;
+    job.path = m_dir.filePath(name);
+    QString error;
+    int progressed = 0;
+    QVERIFY2(window.exportAnimation(job, &error,
+                                    [&progressed](int written, int) {
+                                        progressed = written;
+                                        return true;
+                                    }),
+             qPrintable(error));
+    const QVector<AnimationShot> shots = AnimationExport::schedule(0, 2, 1);
+    QCOMPARE(progressed, int(shots.size()));
+
+    AnimationFileInfo info;
+    QVERIFY2(AnimationReader::probe(job.path, &info, &error), qPrintable(error));
+    QCOMPARE(info.codec, codec);
+    QCOMPARE(info.frames, int(shots.size()));
+    QCOMPARE(info.size, QSize(800, 500));
+    QCOMPARE(info.durationMs, totalMs(shots));
+
+    // Frame 2 is the window at request 2 (ZADD replied 0), as it draws itself.
+    RunView* run = window.runView(LimiterExperiment::Left);
+    run->player()->setPosition(1);
+    QCoreApplication::sendPostedEvents();
+    const QImage window2 = window.grab().toImage().copy(0, 0, 800, 500);
+    const QImage frame2 = AnimationReader::frameAt(job.path, 1, &error);
+    QVERIFY2(!frame2.isNull(), qPrintable(error));
+    QCOMPARE(frame2.size(), window2.size());
+    QVERIFY2(meanDifference(frame2, window2) < 4, qPrintable(QString::number(meanDifference(frame2, window2))));
+    // ...and not the window at another request.
+    run->player()->setPosition(0);
+    QCoreApplication::sendPostedEvents();
+    const QImage window1 = window.grab().toImage().copy(0, 0, 800, 500);
+    QVERIFY(meanDifference(frame2, window1) > meanDifference(frame2, window2));
+}
+
+void TestAnimation::badJobsAreRefused()
+{
+    MainWindow window;
+    window.setPictureSize(QSize(640, 400));
+    window.show();
+    QString error;
+    AnimationJob job;
+    job.path = m_dir.filePath(QStringLiteral("nothing.gif"));
+    QVERIFY(!window.exportAnimation(job, &error)); // no replay open
+    QVERIFY2(error.contains(QLatin1String("no request")), qPrintable(error));
+    QVERIFY(window.openReplay(m_replay));
+
+    job.path = m_dir.filePath(QStringLiteral("three.avi"));
+    QVERIFY(!window.exportAnimation(job, &error));
+    QVERIFY2(error.contains(QLatin1String(".gif, .mp4 or .webm")), qPrintable(error));
+
+    job.path = m_dir.filePath(QStringLiteral("range.gif"));
+    job.from = 1;
+    job.to = 7;
+    QVERIFY(!window.exportAnimation(job, &error));
+    QVERIFY2(error.contains(QLatin1String("requests 1 to 3")), qPrintable(error));
+    QVERIFY(!QFile::exists(job.path));
+
+    job.path = m_dir.filePath(QStringLiteral("no-such-folder/three.gif"));
+    job.to = -1;
+    QVERIFY(!window.exportAnimation(job, &error));
+    QVERIFY2(error.contains(QLatin1String("Could not write")), qPrintable(error));
+    QVERIFY(!QFile::exists(job.path));
+}
+
+QTEST_MAIN(TestAnimation)
+#include "tst_animation.moc"
