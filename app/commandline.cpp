@@ -116,7 +116,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("N|all"));
     const QCommandLineOption gifOption(
         QStringLiteral("export-gif"),
-        QStringLiteral("With a replay: write it as an animated GIF, request by request, and exit (no Redis needed)."),
+        QStringLiteral("With a replay: write it as an animated GIF, request by request, and exit (no Redis needed). "
+                       "With --lesson: each step's burst (a folder for all)."),
         QStringLiteral("OUT.gif"));
     const QCommandLineOption videoOption(
         QStringLiteral("export-video"),
@@ -195,15 +196,19 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(refused);
 
     options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
-    options.animating = parser.isSet(gifOption) || parser.isSet(videoOption);
+    options.animating = (parser.isSet(gifOption) || parser.isSet(videoOption)) && !parser.isSet(lessonOption);
+    if (parser.isSet(lessonOption) && parser.isSet(videoOption))
+        return usageError(QStringLiteral("--lesson writes its animations as GIFs: use --export-gif."));
+    if (parser.isSet(lessonOption) && parser.isSet(gifOption)) // a lesson step's burst, animated
+        options.animation.path = parser.value(gifOption);
     if (options.animating) {
         if (parser.isSet(gifOption) && parser.isSet(videoOption))
             return usageError(QStringLiteral("write --export-gif or --export-video, one at a time."));
         if (options.replayPath.isEmpty())
             return usageError(QStringLiteral("--export-gif and --export-video animate a replay: add --replay FILE."));
-        if (options.exporting || parser.isSet(lessonOption))
-            return usageError(QStringLiteral("an animation is written alone, without --export-png, --export-svg, "
-                                             "--export-json or --lesson."));
+        if (options.exporting)
+            return usageError(QStringLiteral("an animation is written alone, without --export-png, --export-svg "
+                                             "or --export-json."));
         AnimationJob& job = options.animation;
         job.path = parser.isSet(gifOption) ? parser.value(gifOption) : parser.value(videoOption);
         const auto format = AnimationEncoder::formatOf(job.path);
@@ -243,9 +248,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             return usageError(QStringLiteral("--lesson must be a step number from 1, or all, not \"%1\".").arg(lesson));
         if (!options.scenarioPath.isEmpty())
             return usageError(QStringLiteral("--lesson runs the lesson's own plans: it goes without --scenario."));
-        if (!parser.isSet(pngOption) && !parser.isSet(jsonOption) && !parser.isSet(pdfOption))
-            return usageError(QStringLiteral("--lesson needs --export-png (a file, or a folder for all), "
-                                             "--export-pdf or --export-json."));
+        if (!parser.isSet(pngOption) && !parser.isSet(jsonOption) && !parser.isSet(pdfOption)
+            && !parser.isSet(gifOption))
+            return usageError(QStringLiteral("--lesson needs --export-png or --export-gif (a file, or a folder for "
+                                             "all), --export-pdf or --export-json."));
         if (parser.isSet(svgOption))
             return usageError(QStringLiteral("--lesson writes PNG pictures; --export-svg is for --scenario."));
     } else if (parser.isSet(pdfOption)) {

@@ -91,6 +91,7 @@ int main(int argc, char* argv[])
         job.png = options.job.png;
         job.json = options.job.json;
         job.pdf = options.pdf;
+        job.gif = options.animation.path;
         job.size = options.job.size;
         job.scale = options.job.scale;
         LessonExport::Stage stage;
@@ -100,6 +101,12 @@ int main(int argc, char* argv[])
         stage.lesson = window.lesson();
         stage.showLesson = [&window] { window.showLesson(); };
         stage.resultPart = [&window] { return window.spotlight()->lit(); };
+        stage.animate = [&window, size = options.job.size](const QString& path, QString* error) {
+            AnimationJob animation;
+            animation.path = path;
+            animation.size = size;
+            return window.exportAnimation(animation, error);
+        };
         window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);
         // Queued: a failure while connecting comes before exec(), where exit() would be lost.

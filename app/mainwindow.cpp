@@ -553,9 +553,10 @@ void MainWindow::updateRunTitles()
     const bool compare = m_right->isVisible();
     const LimiterRef right = ran && m_experiment->isCompare() ? m_experiment->plan().fix : m_planModel->plan().fix;
     if (m_fork && compare) {
-        m_left->setTitle(tr("the run: %1").arg(m_fork->recording->info().strategy));
+        const LimiterRef ran = LimiterCatalog::find(m_fork->recording->info().strategy);
+        m_left->setTitle(tr("the run (%1)").arg(ran ? ran->displayName() : m_fork->recording->info().strategy));
         m_right->setTitle(
-            tr("what if: %1, from request %L2").arg(m_experiment->plan().fix->displayName()).arg(m_fork->from + 1));
+            tr("what if (%1), from request %L2").arg(m_experiment->plan().fix->displayName()).arg(m_fork->from + 1));
         return;
     }
     m_left->setTitle(compare ? tr("member = now") : QString());

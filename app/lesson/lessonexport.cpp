@@ -43,6 +43,13 @@ QString LessonExport::pictureOf(int index) const
     return QDir(m_job.png).filePath(QStringLiteral("step-%1.png").arg(index + 1, 2, 10, QLatin1Char('0')));
 }
 
+QString LessonExport::animationOf(int index) const
+{
+    if (m_job.step > 0)
+        return m_job.gif;
+    return QDir(m_job.gif).filePath(QStringLiteral("step-%1.gif").arg(index + 1, 2, 10, QLatin1Char('0')));
+}
+
 void LessonExport::begin()
 {
     if (m_done)
@@ -60,6 +67,8 @@ void LessonExport::begin()
     } else {
         if (!m_job.png.isEmpty() && !QDir().mkpath(m_job.png))
             return fail(tr("Cannot make the folder %1.").arg(m_job.png), 1);
+        if (!m_job.gif.isEmpty() && !QDir().mkpath(m_job.gif))
+            return fail(tr("Cannot make the folder %1.").arg(m_job.gif), 1);
         for (int i = 0; i < count; ++i)
             m_queue << i;
     }
@@ -104,6 +113,12 @@ void LessonExport::record()
             return fail(error, 1);
         if (!m_job.png.isEmpty())
             m_written << pictureOf(m_current);
+        // A step that fired a burst, request by request (the others show no run to animate).
+        if (!m_job.gif.isEmpty() && !named.isEmpty() && m_stage.animate) {
+            if (!m_stage.animate(animationOf(m_current), &error))
+                return fail(tr("Step %1: %2").arg(m_current + 1).arg(error), 1);
+            m_written << animationOf(m_current);
+        }
 
         QJsonObject step;
         step[QStringLiteral("step")] = m_current + 1;

@@ -15,7 +15,8 @@ class LimiterExperiment;
 class ServerSession;
 class QWidget;
 
-// `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-json FILE] [--export-pdf FILE]`: runs
+// `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-gif FILE|DIR/] [--export-json FILE]
+// [--export-pdf FILE]`: runs
 // lesson steps headless, each with its action, against the Redis in use, and writes what the window
 // shows for each, and a printable handout (Handout). A step that builds on the one before (showing the member that step
 // wrote) runs that one first. The JSON names, for every step, the limiter that ran and Redis's figures.
@@ -29,6 +30,7 @@ public:
         QString png; // a file, or a folder for every step
         QString json;
         QString pdf; // a handout: per step a question page, then the answer page
+        QString gif; // the step's burst as an animation: a file, or a folder for every step
         QSize size {1600, 900};
         double scale = 1.0;
         int timeoutMs = 10 * 60 * 1000;
@@ -41,13 +43,16 @@ public:
         Lesson* lesson = nullptr;
         std::function<void()> showLesson; // brings the lesson panel to the front
         std::function<QWidget*()> resultPart; // the part of the window the step points at, if any
+        // Writes the run on screen as an animation (a step with a burst); false with *error.
+        std::function<bool(const QString& path, QString* error)> animate;
     };
 
     LessonExport(Stage stage, Job job, QObject* parent = nullptr);
     // Listens to the session (call it before connecting); finished(code) when done.
     void start();
-    // Where step `index` (0-based) is written.
+    // Where step `index` (0-based) is written: its picture, its animation.
     QString pictureOf(int index) const;
+    QString animationOf(int index) const;
 
 signals:
     void finished(int exitCode);

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFile>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -90,10 +91,14 @@ CappedFile CappedFile::read(const QString& path, qint64 maxBytes)
     } else if (!openRegularFile(path, &file, &result.why)) {
         return result;
     }
-    // One byte past the cap tells a file at the cap from a longer one.
-    QByteArray bytes(maxBytes + 1, Qt::Uninitialized);
+    // One byte past the cap tells a file at the cap from a longer one. The buffer starts at the
+    // file's size (a replay's cap is 1 GiB, its file a few MB) and grows while more comes.
+    const qint64 limit = maxBytes + 1;
+    QByteArray bytes(std::min(limit, std::max<qint64>(file.size() + 1, 4096)), Qt::Uninitialized);
     qint64 total = 0;
-    while (total < bytes.size()) {
+    while (total < limit) {
+        if (total == bytes.size())
+            bytes.resize(std::min(limit, bytes.size() * 2));
         const qint64 got = file.read(bytes.data() + total, bytes.size() - total);
         if (got < 0) {
             result.why = file.errorString();

@@ -2487,12 +2487,12 @@
         <translation>%1 · %2 · sau request %L3/%L4</translation>
     </message>
     <message>
-        <source>the run: %1</source>
-        <translation>lần chạy: %1</translation>
+        <source>the run (%1)</source>
+        <translation>lần chạy (%1)</translation>
     </message>
     <message>
-        <source>what if: %1, from request %L2</source>
-        <translation>nếu như: %1, từ request %L2</translation>
+        <source>what if (%1), from request %L2</source>
+        <translation>nếu như (%1), từ request %L2</translation>
     </message>
     <message>
         <source>From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond the limit</source>

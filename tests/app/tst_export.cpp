@@ -1,3 +1,4 @@
+#include "animationreader.h"
 #include "burstpanel.h"
 #include "cliprocess.h"
 #include "countschart.h"
@@ -444,14 +445,21 @@ void TestExport::lessonStepForAHandout()
         QSKIP("ZSETLAB_APP is not set (run through ctest)");
     const QString png = m_dir.filePath(QStringLiteral("step-2-vi.png"));
     const QString json = m_dir.filePath(QStringLiteral("step-2-vi.json"));
+    const QString gif = m_dir.filePath(QStringLiteral("step-2-vi.gif"));
     const CliResult result = runAppWithoutDisplay(
         {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--lesson"), QStringLiteral("2"),
-         QStringLiteral("--export-png"), png, QStringLiteral("--export-json"), json, QStringLiteral("--lang"),
-         QStringLiteral("vi"), QStringLiteral("--size"), QStringLiteral("1280x720")},
+         QStringLiteral("--export-png"), png, QStringLiteral("--export-json"), json, QStringLiteral("--export-gif"),
+         gif, QStringLiteral("--lang"), QStringLiteral("vi"), QStringLiteral("--size"), QStringLiteral("1280x720")},
         120000);
     QVERIFY2(result.exitCode == 0, result.err.constData());
     const QImage image(png);
     QCOMPARE(image.size(), QSize(1280, 720));
+    // The step's burst request by request: ZADD 1, 0, 0.
+    AnimationFileInfo animation;
+    QString error;
+    QVERIFY2(AnimationReader::probe(gif, &animation, &error), qPrintable(error));
+    QCOMPARE(animation.frames, 3);
+    QCOMPARE(animation.size, QSize(1280, 720));
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
