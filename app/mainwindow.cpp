@@ -20,6 +20,7 @@
 #include "presentation.h"
 #include "recording.h"
 #include "replayactions.h"
+#include "replayfile.h"
 #include "replayfork.h"
 #include "replayplayer.h"
 #include "runview.h"
@@ -326,18 +327,15 @@ void MainWindow::createMenus()
     host.dialogParent = this;
     host.apply = [this](const Scenario& scenario) { applyScenario(scenario); };
     host.current = [this] { return currentScenario(); };
+    host.currentWithRun
+        = [this](Scenario* scenario, QString* error) { return currentScenarioWithRun(scenario, error); };
     host.status = [this](const QString& message) { showStatus(message); };
     m_scenarioActions = new ScenarioActions(host, file, this);
     ReplayActions::Host replayHost;
     replayHost.dialogParent = this;
     replayHost.current = [this] { return m_left->player()->recording(); };
     replayHost.show = [this](std::shared_ptr<const Recording> recording, const QString& path) {
-        showCompareMode(false);
-        m_left->showRecording(std::move(recording));
-        m_leftIsOpenedReplay = true;
-        showReplayState(LimiterExperiment::Left);
-        showStatus(tr("Opened the replay %1: step through it with Left and Right, play it with Space.")
-                       .arg(QFileInfo(path).fileName()));
+        showOpenedRecording(std::move(recording), QFileInfo(path).fileName());
     };
     replayHost.status = [this](const QString& message) { showStatus(message); };
     replayHost.exportAnimation
@@ -908,9 +906,48 @@ QWidget* MainWindow::runsArea() const
 void MainWindow::applyScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
+    m_scenario.recording.clear(); // shown below; a scenario saved later carries the run then on screen
     m_planModel->setPlan(scenario.experiment);
     if (!scenario.title.isEmpty())
         setWindowTitle(tr("%1 — zsetlab").arg(scenario.title));
+    if (scenario.recording.isEmpty())
+        return;
+    auto recording = std::make_shared<Recording>();
+    QString error;
+    if (!ReplayFile::decode(scenario.recording, recording.get(), &error) || recording->isEmpty()) {
+        showStatus(tr("The scenario's run does not read (%1): its plan is loaded; press F5 to fire it.").arg(error),
+                   15000);
+        return;
+    }
+    showOpenedRecording(std::move(recording), scenario.title.isEmpty() ? tr("the scenario's run") : scenario.title);
+}
+
+void MainWindow::showOpenedRecording(std::shared_ptr<const Recording> recording, const QString& name)
+{
+    showCompareMode(false);
+    m_left->showRecording(std::move(recording));
+    m_leftIsOpenedReplay = true;
+    showReplayState(LimiterExperiment::Left);
+    showStatus(tr("Opened the replay %1: step through it with Left and Right, play it with Space.").arg(name));
+}
+
+bool MainWindow::currentScenarioWithRun(Scenario* scenario, QString* error) const
+{
+    const std::shared_ptr<const Recording> recording = m_left->player()->recording();
+    if (!recording || recording->isEmpty()) {
+        *error = tr("There is no run on screen to carry: fire a burst or open a replay first.");
+        return false;
+    }
+    *scenario = currentScenario();
+    scenario->recording = ReplayFile::encode(*recording);
+    if (scenario->recording.size() > Scenario::maxRecordingBytes) {
+        *error = tr("This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File "
+                    "> Save Replay instead.")
+                     .arg(scenario->recording.size() / 1024)
+                     .arg(Scenario::maxRecordingBytes / 1024);
+        return false;
+    }
+    return true;
 }
 
 Scenario MainWindow::currentScenario() const

@@ -58,6 +58,9 @@ public:
     // Takes a scenario's plan and view; fires nothing.
     void applyScenario(const Scenario& scenario);
     Scenario currentScenario() const;
+    // The same, carrying the left run as a replay; false with *error when none is on screen or
+    // it is too large for a scenario file.
+    bool currentScenarioWithRun(Scenario* scenario, QString* error) const;
     // Steps "the next request" of the last burst (same script, same key, same now) in Redis's
     // Lua debugger; returns the view.
     DebuggerView* stepNextRequest();
@@ -136,6 +139,8 @@ private:
     void showReplayState(LimiterExperiment::Side side);
     // "What if…": asks for the change, then forkFrom() at the left replay's cursor.
     void askFork();
+    // An opened replay (a file's, a scenario's) on the left, stepped through from its end.
+    void showOpenedRecording(std::shared_ptr<const Recording> recording, const QString& name);
     void showScriptView(const QString& limiterId);
     void showStatus(const QString& message, int timeoutMs = 8000);
     void showServerStatus(); // the permanent label: which server, in the language of the moment

@@ -33,6 +33,8 @@ ScenarioActions::ScenarioActions(Host host, QMenu* fileMenu, QObject* parent)
     }
     translated(fileMenu->addAction(QString(), QKeySequence::Save, this, &ScenarioActions::saveDialog),
                QT_TR_NOOP("&Save Scenario…"));
+    translated(fileMenu->addAction(QString(), this, &ScenarioActions::saveWithRunDialog),
+               QT_TR_NOOP("Save Scenario &with Its Run…"));
     fileMenu->addSeparator();
     rebuildRecentMenu();
 }
@@ -49,7 +51,9 @@ bool ScenarioActions::open(const QString& path)
     m_host.apply(scenario);
     if (!path.startsWith(QLatin1Char(':')))
         rememberRecent(QFileInfo(path).absoluteFilePath());
-    m_host.status(tr("Opened %1: press F5 to fire.").arg(scenario.title.isEmpty() ? path : scenario.title));
+    const QString name = scenario.title.isEmpty() ? path : scenario.title;
+    if (scenario.recording.isEmpty())
+        m_host.status(tr("Opened %1: press F5 to fire.").arg(name));
     return true;
 }
 
@@ -63,15 +67,31 @@ void ScenarioActions::openDialog()
 
 void ScenarioActions::saveDialog()
 {
-    QString path = QFileDialog::getSaveFileName(m_host.dialogParent, tr("Save Scenario"),
-                                                QStringLiteral("scenario.json"), tr("zsetlab scenarios (*.json)"));
+    save(m_host.current(), tr("Save Scenario"));
+}
+
+void ScenarioActions::saveWithRunDialog()
+{
+    Scenario scenario;
+    QString error;
+    if (!m_host.currentWithRun || !m_host.currentWithRun(&scenario, &error)) {
+        QMessageBox::information(m_host.dialogParent, tr("Save Scenario with Its Run"), error);
+        return;
+    }
+    save(scenario, tr("Save Scenario with Its Run"));
+}
+
+void ScenarioActions::save(const Scenario& scenario, const QString& title)
+{
+    QString path = QFileDialog::getSaveFileName(m_host.dialogParent, title, QStringLiteral("scenario.json"),
+                                                tr("zsetlab scenarios (*.json)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(QLatin1String(".json")))
         path += QStringLiteral(".json");
     QString error;
-    if (!m_host.current().save(path, &error)) {
-        QMessageBox::warning(m_host.dialogParent, tr("Save Scenario"), error);
+    if (!scenario.save(path, &error)) {
+        QMessageBox::warning(m_host.dialogParent, title, error);
         return;
     }
     rememberRecent(QFileInfo(path).absoluteFilePath());

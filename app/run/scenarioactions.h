@@ -23,6 +23,8 @@ public:
         QWidget* dialogParent = nullptr;
         std::function<void(const Scenario&)> apply; // takes the scenario's plan and view; fires nothing
         std::function<Scenario()> current; // the plan and view as they are now
+        // The same, carrying the run on screen; false with *error when there is none to carry.
+        std::function<bool(Scenario*, QString* error)> currentWithRun;
         std::function<void(const QString&)> status;
     };
     ScenarioActions(Host host, QMenu* fileMenu, QObject* parent);
@@ -31,11 +33,14 @@ public:
     bool open(const QString& path);
     void openDialog();
     void saveDialog();
+    // File > Save Scenario with Its Run…: the class sees that run, the same numbers every time.
+    void saveWithRunDialog();
 
     // On a language change (the window forwards it: these are not widgets).
     void retranslate() const { m_texts.retranslate(); }
 
 private:
+    void save(const Scenario& scenario, const QString& title);
     QAction* translated(QAction* action, const char* text);
     QMenu* translatedMenu(QMenu* menu, const char* text);
     Retranslator m_texts;

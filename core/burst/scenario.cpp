@@ -37,6 +37,8 @@ QJsonObject Scenario::toJson() const
         view[QStringLiteral("timeline_ms")] = QJsonArray {timelineMs->first, timelineMs->second};
         json[QStringLiteral("view")] = view;
     }
+    if (!recording.isEmpty())
+        json[QStringLiteral("recording")] = QString::fromLatin1(recording.toBase64());
     return json;
 }
 
@@ -93,6 +95,15 @@ bool Scenario::fromJson(const QByteArray& bytes, Scenario* scenario, QString* er
         }
         if (range.isArray())
             result.timelineMs = std::make_pair(range.toArray().at(0).toDouble(), range.toArray().at(1).toDouble());
+    }
+    if (const QJsonValue carried = json.value(QLatin1String("recording")); !carried.isUndefined()) {
+        const auto decoded
+            = QByteArray::fromBase64Encoding(carried.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!carried.isString() || !decoded || decoded.decoded.isEmpty()) {
+            *error = Text::tr("recording: expected a replay file's bytes in base64.");
+            return false;
+        }
+        result.recording = decoded.decoded;
     }
     const QString invalid = result.experiment.burst.validate();
     if (!invalid.isEmpty()) {

@@ -2508,6 +2508,22 @@
             <numerusform>Nếu như, từ request %L1: đang bắn %Ln request với cùng timestamp…</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The scenario&apos;s run does not read (%1): its plan is loaded; press F5 to fire it.</source>
+        <translation>Không đọc được lần chạy của kịch bản (%1): kế hoạch của nó đã được nạp; nhấn F5 để bắn.</translation>
+    </message>
+    <message>
+        <source>the scenario&apos;s run</source>
+        <translation>lần chạy của kịch bản</translation>
+    </message>
+    <message>
+        <source>There is no run on screen to carry: fire a burst or open a replay first.</source>
+        <translation>Không có lần chạy nào trên màn hình để mang theo: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
+    </message>
+    <message>
+        <source>This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File &gt; Save Replay instead.</source>
+        <translation>Lần chạy này chiếm %L1 KiB dưới dạng bản phát lại, nhiều hơn mức một kịch bản mang được (%L2 KiB): hãy lưu bằng Tệp &gt; Lưu bản phát lại.</translation>
+    </message>
 </context>
 <context>
     <name>ManualDialog</name>
@@ -3410,6 +3426,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>burst, interval:MICROS, poisson:PER_MS or bursts:N@MS</source>
         <translation>burst, interval:MICROS, poisson:PER_MS hoặc bursts:N@MS</translation>
     </message>
+    <message>
+        <source>recording: expected a replay file&apos;s bytes in base64.</source>
+        <translation>recording: cần nội dung một tệp phát lại ở dạng base64.</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioActions</name>
@@ -3460,6 +3480,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Saved %1</source>
         <translation>Đã lưu %1</translation>
+    </message>
+    <message>
+        <source>Save Scenario &amp;with Its Run…</source>
+        <translation>Lưu kịch bản &amp;kèm lần chạy…</translation>
+    </message>
+    <message>
+        <source>Save Scenario with Its Run</source>
+        <translation>Lưu kịch bản kèm lần chạy</translation>
     </message>
 </context>
 <context>

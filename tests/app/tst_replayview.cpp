@@ -12,6 +12,7 @@
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
 #include "runview.h"
+#include "scenario.h"
 #include "testbursts.h"
 #include "testredis.h"
 #include "testwindow.h"
@@ -53,6 +54,7 @@ private slots:
     void aDamagedReplayChangesNothing();
     void theTimelineKeepsNoStalePicture();
     void aWhatIfRunsBesideTheRun();
+    void aScenarioCarriesItsRun();
 
 private:
     QTemporaryDir m_dir;
@@ -313,6 +315,52 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     QVERIFY(!window.statusBar()->currentMessage().isEmpty());
     QVERIFY(!window.experiment()->isRunning());
     QVERIFY(window.fireAction()->isEnabled());
+}
+
+void TestReplayView::aScenarioCarriesItsRun()
+{
+    const QString replay = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    QVERIFY2(QFile::exists(replay), "oneMillisecondStepByStep saves it");
+    const QString path = m_dir.filePath(QStringLiteral("carried.json"));
+    {
+        MainWindow window; // never connected
+        window.show();
+        Scenario scenario;
+        QString error;
+        QVERIFY(!window.currentScenarioWithRun(&scenario, &error)); // nothing on screen yet
+        QVERIFY2(error.contains(QLatin1String("no run on screen")), qPrintable(error));
+        QVERIFY(window.openReplay(replay));
+        QVERIFY2(window.currentScenarioWithRun(&scenario, &error), qPrintable(error));
+        QVERIFY(scenario.save(path, &error));
+    }
+    // Opened elsewhere, with no Redis: the same three requests, ZADD 1, 0, 0.
+    Scenario loaded;
+    QString error;
+    QVERIFY2(Scenario::load(path, &loaded, &error), qPrintable(error));
+    QVERIFY(!loaded.recording.isEmpty());
+    MainWindow window;
+    window.show();
+    window.applyScenario(loaded);
+    RunView* run = window.runView(LimiterExperiment::Left);
+    QVERIFY(run->player()->recording());
+    QCOMPARE(run->player()->requests(), 3);
+    const int addedThen[] = {1, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        run->player()->setPosition(i);
+        QCOMPARE(window.zsetPanel()->replayModel()->state().added, addedThen[i]);
+        QCOMPARE(window.zsetPanel()->replayModel()->state().members, 1);
+    }
+    // A damaged run: said, and the plan is loaded all the same.
+    Scenario damaged = loaded;
+    damaged.recording = loaded.recording.left(loaded.recording.size() / 2);
+    damaged.experiment.burst.requests = 77;
+    MainWindow other;
+    other.show();
+    other.applyScenario(damaged);
+    QVERIFY(!other.runView(LimiterExperiment::Left)->player()->recording());
+    QCOMPARE(other.planModel()->plan().burst.requests, 77);
+    QVERIFY2(other.statusBar()->currentMessage().contains(QLatin1String("does not read")),
+             qPrintable(other.statusBar()->currentMessage()));
 }
 
 QTEST_MAIN(TestReplayView)

@@ -82,6 +82,10 @@ void TestScenario::namesTheBadField_data()
                                    << "made by another version";
     QTest::newRow("no plan") << head + R"("title":"x"})"
                              << "plan: missing";
+    QTest::newRow("recording not base64") << head + R"("plan":{},"recording":"%%%"})"
+                                          << "recording: expected a replay file's bytes in base64";
+    QTest::newRow("recording a number") << head + R"("plan":{},"recording":3})"
+                                        << "recording: expected a replay file's bytes in base64";
     QTest::newRow("plan not an object") << head + R"("plan":3})"
                                         << "plan: expected an object";
     QTest::newRow("requests text") << head + R"("plan":{"requests":"many"}})"
