@@ -5,6 +5,8 @@
 #include "language.h"
 #include "lessonexport.h"
 #include "mainwindow.h"
+#include "replayplayer.h"
+#include "runview.h"
 #include "spotlight.h"
 
 #include <QApplication>
@@ -79,10 +81,18 @@ int main(int argc, char* argv[])
         }
         AnimationJob job = options.animation;
         job.size = options.job.size;
+        if (const QString refused
+            = AnimationExport::refusal(&job, window.runView(LimiterExperiment::Left)->player()->requests());
+            !refused.isEmpty()) {
+            err << "zsetlab: " << refused << '\n';
+            return 2; // what was asked does not fit the replay, as a usage error
+        }
         if (!window.exportAnimation(job, &error)) {
             err << "zsetlab: " << error << '\n';
             return 1;
         }
+        QTextStream(stdout) << "zsetlab: wrote " << job.path << ", "
+                            << AnimationExport::schedule(job.from, job.to, job.speed).size() << " frames\n";
         return 0;
     }
     if (options.lessonStep >= 0) {

@@ -713,6 +713,8 @@ bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const 
     }
     player->pause();
     const int was = player->position();
+    const QString status = statusBar()->currentMessage();
+    statusBar()->clearMessage(); // "step with Left and Right" means nothing in an animation
     // Each frame is the window at that request, drawn after what the event loop has pending.
     const bool written = AnimationExport::write(
         checked,
@@ -723,6 +725,7 @@ bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const 
         },
         error, progress);
     player->setPosition(was);
+    statusBar()->showMessage(status);
     return written;
 }
 

@@ -41,8 +41,8 @@ QString AnimationExport::refusal(AnimationJob* job, int requests)
     if (job->to < 0)
         job->to = requests - 1;
     if (job->from < 0 || job->from >= requests || job->to >= requests || job->to < job->from)
-        return Text::tr("The range must lie within requests 1 to %1, the first before the last.")
-            .arg(locale.toString(requests));
+        return Text::tr("The replay has requests 1 to %1: requests %2 to %3 are not a part of it.")
+            .arg(locale.toString(requests), locale.toString(job->from + 1), locale.toString(job->to + 1));
     if (!(job->speed > 0) || job->speed > 1000)
         return Text::tr("The speed must be above 0 and at most 1000.");
     if (!AnimationEncoder::formatOf(job->path))

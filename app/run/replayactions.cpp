@@ -50,7 +50,8 @@ bool ReplayActions::open(const QString& path, QString* why)
     auto recording = std::make_shared<Recording>();
     QString error;
     if (!ReplayFile::open(path, recording.get(), &error)) {
-        error = tr("%1\n\nNothing was changed: open another replay.").arg(error);
+        if (!why) // in the window: what is on screen stays
+            error = tr("%1\n\nNothing was changed: open another replay.").arg(error);
     } else if (recording->isEmpty()) {
         error = tr("%1 holds no request: its run was stopped before the first answer.").arg(QFileInfo(path).fileName());
     } else {
@@ -100,6 +101,7 @@ void ReplayActions::exportDialog()
     }
     QProgressDialog progress(tr("Drawing the run request by request…"), tr("Stop"), 0,
                              int(AnimationExport::schedule(job.from, job.to, job.speed).size()), m_host.dialogParent);
+    progress.setWindowTitle(tr("Export Animation"));
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(500);
     QString error;

@@ -394,16 +394,16 @@
         <translation>Bản phát lại không có request nào để làm hoạt ảnh.</translation>
     </message>
     <message>
-        <source>The range must lie within requests 1 to %1, the first before the last.</source>
-        <translation>Khoảng phải nằm trong các request từ 1 đến %1, request đầu trước request cuối.</translation>
-    </message>
-    <message>
         <source>The speed must be above 0 and at most 1000.</source>
         <translation>Tốc độ phải lớn hơn 0 và không quá 1000.</translation>
     </message>
     <message>
         <source>%1: name the file .gif, .mp4 or .webm.</source>
         <translation>%1: hãy đặt tên tệp đuôi .gif, .mp4 hoặc .webm.</translation>
+    </message>
+    <message>
+        <source>The replay has requests 1 to %1: requests %2 to %3 are not a part of it.</source>
+        <translation>Bản phát lại có các request từ 1 đến %1: các request từ %2 đến %3 không thuộc về nó.</translation>
     </message>
 </context>
 <context>

@@ -167,6 +167,15 @@ void TestCommandLine::aReplayBecomesAnAnimationWithoutADisplay()
     QCOMPARE(info.frames, 4); // requests 2 to 5
     QCOMPARE(info.size, QSize(640, 400));
 
+    // Past the replay's end: a usage error, nothing written.
+    const QString past = dir.filePath(QStringLiteral("past.gif"));
+    const CliResult beyond = runAppWithoutDisplay(
+        {replay, QStringLiteral("--export-gif"), past, QStringLiteral("--from"), QStringLiteral("9")});
+    QCOMPARE(beyond.exitCode, 2);
+    QVERIFY2(beyond.err.contains("requests 1 to 5"), beyond.err.constData());
+    QVERIFY(!QFile::exists(past));
+    QVERIFY2(result.out.contains("5 frames") || result.out.contains("4 frames"), result.out.constData());
+
     // Not a replay: said, and no animation written.
     QFile bad(dir.filePath(QStringLiteral("bad.zsetreplay")));
     QVERIFY(bad.open(QIODevice::WriteOnly));
