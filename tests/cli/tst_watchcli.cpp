@@ -119,7 +119,10 @@ void TestWatchCli::reportsWhatTheRunOverwrote()
     QCOMPARE(watch.exitCode(), exitCode);
     const QJsonObject report = QJsonDocument::fromJson(watch.readAllStandardOutput()).object();
     QCOMPARE(report.value(QLatin1String("schema")).toString(), QStringLiteral("zsetlab.watch/1"));
-    QCOMPARE(report.value(QLatin1String("server_version")).toString(), QStringLiteral("7.0.15"));
+    // The server's version as the run saw it (Redis 7, Redis 8 or Valkey alike).
+    QVERIFY(!summary.value(QLatin1String("server_version")).toString().isEmpty());
+    QCOMPARE(report.value(QLatin1String("server_version")).toString(),
+             summary.value(QLatin1String("server_version")).toString());
     const QJsonObject watched = keyObject(report, key);
     QVERIFY2(!watched.isEmpty(), QJsonDocument(report).toJson().constData());
     QCOMPARE(watched.value(QLatin1String("requests")).toInt(), summary.value(QLatin1String("sent")).toInt());
