@@ -502,6 +502,15 @@ void MainWindow::resizeEvent(QResizeEvent* event)
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }
 
+void MainWindow::moveEvent(QMoveEvent* event)
+{
+    QMainWindow::moveEvent(event);
+    // A window manager adds its title bar after the window is shown: the same size then reaches
+    // past the screen's bottom (the status line of a 1280x720 projector hidden under it).
+    if (screen() && !screen()->availableGeometry().contains(frameGeometry()))
+        QTimer::singleShot(0, this, &MainWindow::fitScreen);
+}
+
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);

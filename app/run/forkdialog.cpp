@@ -42,6 +42,8 @@ ForkDialog::ForkDialog(const Recording& recording, int from, QWidget* parent)
     m_window->setObjectName(QStringLiteral("forkWindow"));
     m_window->setRange(1, INT_MAX);
     m_window->setSuffix(tr(" ms"));
+    for (QSpinBox* box : {m_limit, m_window})
+        box->setGroupSeparatorShown(true); // 1,000 ms, as the Burst panel writes it
     m_window->setValue(int(std::clamp<qint64>(m_originalWindowMs, 1, INT_MAX)));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Fire the what-if"));
