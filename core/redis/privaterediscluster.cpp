@@ -1,6 +1,7 @@
 #include "privaterediscluster.h"
 
 #include "redisconnection.h"
+#include "serverprograms.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -31,11 +32,7 @@ PrivateRedisCluster::~PrivateRedisCluster()
 
 QString PrivateRedisCluster::redisCli()
 {
-    QString found = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
-    if (found.isEmpty())
-        found = QStandardPaths::findExecutable(QStringLiteral("redis-cli"),
-                                               {QStringLiteral("/usr/local/bin"), QStringLiteral("/usr/sbin")});
-    return found;
+    return ServerPrograms::cli();
 }
 
 RedisEndpoint PrivateRedisCluster::endpoint(int node) const

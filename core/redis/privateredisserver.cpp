@@ -1,6 +1,7 @@
 #include "privateredisserver.h"
 
 #include "redisconnection.h"
+#include "serverprograms.h"
 #include "tlscertificates.h"
 
 #include <QCoreApplication>
@@ -168,12 +169,7 @@ PrivateRedisServer::~PrivateRedisServer()
 
 QString PrivateRedisServer::executable()
 {
-    QString found = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
-    if (found.isEmpty()) // Debian installs it in /usr/bin, but sbin-style layouts exist
-        found = QStandardPaths::findExecutable(
-            QStringLiteral("redis-server"),
-            {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/bin"), QStringLiteral("/usr/local/sbin")});
-    return found;
+    return ServerPrograms::server();
 }
 
 QString PrivateRedisServer::socketPath() const
@@ -203,8 +199,13 @@ bool PrivateRedisServer::start(std::chrono::milliseconds timeout)
     m_error.clear();
     const QString server = executable();
     if (server.isEmpty()) {
-        m_error = Text::tr("redis-server is not installed (not on PATH). Install it (Debian: apt-get install "
-                           "redis-server) or give the URL of a running server.");
+        const QString chosen = qEnvironmentVariable("ZSETLAB_REDIS_SERVER");
+        m_error = chosen.isEmpty()
+            ? Text::tr("redis-server is not installed (not on PATH). Install it (Debian: apt-get install "
+                       "redis-server) or give the URL of a running server.")
+            : Text::tr("ZSETLAB_REDIS_SERVER names %1, which is not a program here: give a path or a name on PATH, "
+                       "or unset it for redis-server.")
+                  .arg(chosen);
         return false;
     }
 

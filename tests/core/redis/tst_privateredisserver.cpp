@@ -1,9 +1,11 @@
 #include "privateredisserver.h"
 #include "redisconnection.h"
+#include "serverprograms.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -23,6 +25,7 @@ private slots:
     void isGoneAfterItsOwnerIsDestroyed();
     void isGoneWhenItsOwnerIsKilled();
     void explainsAFailedStart();
+    void startsTheServerProgramItIsGiven();
 };
 
 void TestPrivateRedisServer::startsAnswersAndIsPrivate()
@@ -96,6 +99,38 @@ void TestPrivateRedisServer::explainsAFailedStart()
     QVERIFY2(server.errorString().contains(QLatin1String("maxmemory")), qPrintable(server.errorString()));
     QVERIFY(!server.isRunning());
     QVERIFY(server.folder().isEmpty());
+}
+
+void TestPrivateRedisServer::startsTheServerProgramItIsGiven()
+{
+    // ZSETLAB_REDIS_SERVER names the program (scripts/compat.sh gives Valkey's): here a wrapper
+    // that leaves a mark, then runs the usual one.
+    const QString usual = ServerPrograms::server();
+    QVERIFY(!usual.isEmpty());
+    QTemporaryDir dir;
+    const QString mark = dir.filePath(QStringLiteral("started"));
+    const QString wrapper = dir.filePath(QStringLiteral("my-redis-server"));
+    QFile script(wrapper);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(QStringLiteral("#!/bin/sh\ntouch '%1'\nexec '%2' \"$@\"\n").arg(mark, usual).toUtf8());
+    script.close();
+    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    qputenv("ZSETLAB_REDIS_SERVER", QFile::encodeName(wrapper));
+    {
+        PrivateRedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        QVERIFY(QFile::exists(mark));
+        RedisConnection connection;
+        QVERIFY(connection.open(server.endpoint(), {}));
+        QCOMPARE(connection.command({"PING"}).text(), QStringLiteral("PONG"));
+    }
+    // A program that is not there: said, by the variable's name.
+    qputenv("ZSETLAB_REDIS_SERVER", "/nonexistent/valkey-server");
+    PrivateRedisServer missing;
+    QVERIFY(!missing.start());
+    QVERIFY2(missing.errorString().contains(QLatin1String("ZSETLAB_REDIS_SERVER")), qPrintable(missing.errorString()));
+    qunsetenv("ZSETLAB_REDIS_SERVER");
+    QCOMPARE(ServerPrograms::server(), usual);
 }
 
 QTEST_GUILESS_MAIN(TestPrivateRedisServer)
