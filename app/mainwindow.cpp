@@ -506,7 +506,12 @@ void MainWindow::moveEvent(QMoveEvent* event)
 {
     QMainWindow::moveEvent(event);
     // A window manager adds its title bar after the window is shown: the same size then reaches
-    // past the screen's bottom (the status line of a 1280x720 projector hidden under it).
+    // past the screen's bottom (the status line of a 1280x720 projector hidden under it). Only a
+    // new frame refits: a window the user drags partly off the screen stays where it is put.
+    const QSize frame = frameGeometry().size() - size();
+    if (frame == m_frameSeen)
+        return;
+    m_frameSeen = frame;
     if (screen() && !screen()->availableGeometry().contains(frameGeometry()))
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }

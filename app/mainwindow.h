@@ -182,6 +182,7 @@ private:
         std::shared_ptr<const Recording> recording;
     };
     std::optional<Fork> m_fork;
+    QSize m_frameSeen; // the window manager's frame around the window, as last seen
     bool m_leftIsOpenedReplay = false; // the first run view shows a replay file, not the engine's run
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;

@@ -14,15 +14,17 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 PRESET=${PRESET:-dev}
-ROOT=${ZSETLAB_TRIXIE_ROOT:-/var/tmp/zsetlab-trixie}
+ROOT=$(realpath -m -- "${ZSETLAB_TRIXIE_ROOT:-/var/tmp/zsetlab-trixie}")
+[ "$ROOT" != / ] || { echo "compat: ZSETLAB_TRIXIE_ROOT must not be /" >&2; exit 2; }
+MARK=.zsetlab-compat-root # written in a root this script made: the only kind it deletes
 servers=("$@")
 [ ${#servers[@]} -gt 0 ] || servers=(redis8 valkey)
 # Valkey 8.1: its Lua debugger stops once less and MONITOR names no script SHA (issue 32).
 declare -A known=([valkey]="scriptdebugger|debuggerview|watchpanel" [redis8]="")
 
 if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null && exec sudo -E "$0" "$@"
-    echo "compat: needs root for debootstrap and chroot (or sudo)" >&2
+    command -v sudo >/dev/null && sudo -n true 2>/dev/null && exec sudo -n -E "$0" "$@"
+    echo "compat: needs root for debootstrap and chroot (or sudo without a password): nothing tested" >&2
     exit 3
 fi
 [ -f "$top/build/$PRESET/CTestTestfile.cmake" ] || { echo "compat: build first: PRESET=$PRESET scripts/test.sh" >&2; exit 1; }
@@ -36,7 +38,11 @@ remove_root() {
         echo "compat: $r still has mounts inside; not deleting it" >&2
         return 1
     fi
-    rm -rf "$r"
+    if [ ! -e "$r/$MARK" ] && [ -n "$(ls -A "$r" 2>/dev/null)" ]; then
+        echo "compat: $r was not made by compat.sh; not deleting it" >&2
+        return 1
+    fi
+    rm -rf --one-file-system -- "$r"
 }
 
 make_root() {
@@ -48,7 +54,8 @@ make_root() {
     [ -n "$mirror" ] || mirror=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
     [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
     echo "compat: making the Debian 13 root in $ROOT (once)"
-    remove_root "$ROOT.new"
+    remove_root "$ROOT.new" || exit 3
+    mkdir -p "$ROOT.new" && touch "$ROOT.new/$MARK"
     if ! debootstrap --variant=minbase trixie "$ROOT.new" "$mirror" >/tmp/zsetlab-compat-root.log 2>&1 \
         || ! chroot "$ROOT.new" apt-get install -y -qq --no-install-recommends valkey-server valkey-tools \
             redis-server redis-tools >>/tmp/zsetlab-compat-root.log 2>&1; then
@@ -56,7 +63,7 @@ make_root() {
         remove_root "$ROOT.new" || true
         exit 3
     fi
-    remove_root "$ROOT"
+    remove_root "$ROOT" || exit 3
     mv "$ROOT.new" "$ROOT"
 }
 

@@ -87,6 +87,9 @@ public:
             : format == AnimationEncoder::Format::Mp4                ? AV_CODEC_ID_H264
                                                                      : AV_CODEC_ID_VP9;
         const QByteArray file = QFile::encodeName(path);
+        QString shown = path; // the file the user named, not the one written beside it
+        if (shown.endsWith(QLatin1String(".part")))
+            shown.chop(5);
         if (avformat_alloc_output_context2(&m_format, nullptr, container, file.constData()) < 0 || !m_format)
             return fail(error, Text::tr("FFmpeg has no %1 writer.").arg(QLatin1String(container)));
         const AVCodec* codec = avcodec_find_encoder(id);
@@ -121,7 +124,7 @@ public:
         avcodec_parameters_from_context(m_stream->codecpar, m_codec);
         m_stream->time_base = m_codec->time_base;
         if (const int code = avio_open(&m_format->pb, file.constData(), AVIO_FLAG_WRITE); code < 0)
-            return fail(error, Text::tr("Could not write %1: %2").arg(path, ffmpegError(code)));
+            return fail(error, Text::tr("Could not write %1: %2").arg(shown, ffmpegError(code)));
         AVDictionary* options = nullptr;
         if (format == AnimationEncoder::Format::Gif) {
             av_dict_set(&options, "loop", "0", 0); // for ever, as slides want
@@ -130,7 +133,7 @@ public:
         const int code = avformat_write_header(m_format, &options);
         av_dict_free(&options);
         if (code < 0)
-            return fail(error, Text::tr("Could not write %1: %2").arg(path, ffmpegError(code)));
+            return fail(error, Text::tr("Could not write %1: %2").arg(shown, ffmpegError(code)));
         m_packet = av_packet_alloc();
         return true;
     }
@@ -368,11 +371,20 @@ bool AnimationEncoder::write(const QString& path, int count, const FrameSource& 
         why = Text::tr("Nothing to export: no request in the range.");
     } else {
         av_log_set_level(AV_LOG_ERROR);
-        const bool written = *format == Format::Gif ? writeGif(path, count, frame, &why, progress)
-                                                    : writeVideo(path, *format, count, frame, &why, progress);
+        // Written beside, then renamed: a failed export leaves no half a file, and the file it
+        // would have replaced stays.
+        const QString part = path + QStringLiteral(".part");
+        bool written = *format == Format::Gif ? writeGif(part, count, frame, &why, progress)
+                                              : writeVideo(part, *format, count, frame, &why, progress);
+        if (written) {
+            QFile::remove(path);
+            written = QFile::rename(part, path);
+            if (!written)
+                why = Text::tr("Could not write %1: it could not take the place of the file there.").arg(path);
+        }
         if (written)
             return true;
-        QFile::remove(path); // no half a file left behind
+        QFile::remove(part);
         if (why.isEmpty())
             why = Text::tr("Could not encode %1.").arg(path);
     }

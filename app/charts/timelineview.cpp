@@ -232,7 +232,14 @@ bool TimelineView::LayerKey::operator==(const LayerKey& other) const
 TimelineView::LayerKey TimelineView::layerKey() const
 {
     const TimelineRange range = m_viewport->range();
-    return {m_revision, size(), devicePixelRatioF(), range.fromMs, range.toMs, palette().cacheKey(), font().key()};
+    return {m_revision,
+            size(),
+            devicePixelRatioF(),
+            range.fromMs,
+            range.toMs,
+            palette().cacheKey(),
+            int(palette().currentColorGroup()),
+            font().key()};
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
@@ -434,6 +441,7 @@ void TimelineView::drawColumns(QPainter& painter, int lane, const QRectF& rect, 
                                          float(base.greenF() * (1 - a) + Palette::overwritten.greenF() * a),
                                          float(base.blueF() * (1 - a) + Palette::overwritten.blueF() * a));
     QPainterPath hatched;
+    hatched.setFillRule(Qt::WindingFill); // columns overlap by half a pixel: no unhatched seams
     painter.setRenderHint(QPainter::Antialiasing, false);
     for (int i = 0; i < count; ++i) {
         const TimelineModel::Column& column = columns[size_t(i)];

@@ -121,6 +121,7 @@ private:
         double fromMs = 0;
         double toMs = 0;
         qint64 palette = 0;
+        int colorGroup = 0; // active, inactive, disabled: the same palette draws differently
         QString font;
         bool operator==(const LayerKey& other) const;
     };

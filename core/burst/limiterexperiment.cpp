@@ -177,6 +177,12 @@ void LimiterExperiment::startFork(const BurstPlan& plan, bool prepared, const QS
     } else if (!prepared) {
         emit failed(error);
     }
+    if (prepared) { // filled, then not fired (stopped, or refused): its new keys go
+        QVector<ShownKey> keys;
+        for (int u = 0; u < plan.users; ++u)
+            keys.append({plan.userKey(plan.key, u), plan.limiter->store});
+        deleteKeys(keys, false);
+    }
     emit allFinished();
 }
 

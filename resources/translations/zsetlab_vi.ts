@@ -386,6 +386,10 @@
         <source>Could not encode %1.</source>
         <translation>Không mã hóa được %1.</translation>
     </message>
+    <message>
+        <source>Could not write %1: it could not take the place of the file there.</source>
+        <translation>Không ghi được %1: không thay được tệp đang có ở đó.</translation>
+    </message>
 </context>
 <context>
     <name>AnimationExport</name>
@@ -2741,6 +2745,10 @@
     <message>
         <source>Cannot write the private TLS server&apos;s certificates: %1</source>
         <translation>Không ghi được chứng chỉ của máy chủ TLS riêng: %1</translation>
+    </message>
+    <message>
+        <source>ZSETLAB_REDIS_SERVER names %1, which is not a program here: give a path or a name on PATH, or unset it for redis-server.</source>
+        <translation>ZSETLAB_REDIS_SERVER chỉ tới %1, không phải một chương trình có ở đây: hãy cho một đường dẫn hoặc một tên trên PATH, hoặc bỏ biến này để dùng redis-server.</translation>
     </message>
 </context>
 <context>

@@ -105,8 +105,9 @@ void TestPrivateRedisServer::startsTheServerProgramItIsGiven()
 {
     // ZSETLAB_REDIS_SERVER names the program (scripts/compat.sh gives Valkey's): here a wrapper
     // that leaves a mark, then runs the usual one.
-    const QString usual = ServerPrograms::server();
+    const QString usual = ServerPrograms::server(); // compat.sh's choice, or redis-server
     QVERIFY(!usual.isEmpty());
+    const QByteArray chosen = qgetenv("ZSETLAB_REDIS_SERVER");
     QTemporaryDir dir;
     const QString mark = dir.filePath(QStringLiteral("started"));
     const QString wrapper = dir.filePath(QStringLiteral("my-redis-server"));
@@ -129,7 +130,10 @@ void TestPrivateRedisServer::startsTheServerProgramItIsGiven()
     PrivateRedisServer missing;
     QVERIFY(!missing.start());
     QVERIFY2(missing.errorString().contains(QLatin1String("ZSETLAB_REDIS_SERVER")), qPrintable(missing.errorString()));
-    qunsetenv("ZSETLAB_REDIS_SERVER");
+    if (chosen.isEmpty())
+        qunsetenv("ZSETLAB_REDIS_SERVER");
+    else
+        qputenv("ZSETLAB_REDIS_SERVER", chosen);
     QCOMPARE(ServerPrograms::server(), usual);
 }
 
