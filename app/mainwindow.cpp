@@ -669,8 +669,10 @@ void MainWindow::onAllFinished()
                   .arg(summary.sent);
     };
     if (m_fork) {
-        const ReplayTotals original = m_fork->recording->totalsFrom(m_fork->from);
         const BurstSummary& fork = m_experiment->engine(LimiterExperiment::Right).summary();
+        // As far as the what-if went: a stopped one is compared with as many of the run's requests.
+        const ReplayTotals original
+            = m_fork->recording->totalsFrom(m_fork->from, m_fork->from + int(std::max<qint64>(fork.sent, 1)) - 1);
         const QString figures
             = tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
                  "the limit")

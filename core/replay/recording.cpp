@@ -146,10 +146,11 @@ void Recording::index()
         m_totalsBefore[b] = totals;
 }
 
-ReplayTotals Recording::totalsFrom(int i) const
+ReplayTotals Recording::totalsFrom(int i, int last) const
 {
     i = std::max(i, 0);
-    ReplayTotals all = totalsThrough(requests() - 1);
+    last = last < 0 ? requests() - 1 : std::min(last, requests() - 1);
+    ReplayTotals all = totalsThrough(last);
     const ReplayTotals before = totalsThrough(i - 1);
     all.sent -= before.sent;
     all.errors -= before.errors;
@@ -159,7 +160,7 @@ ReplayTotals Recording::totalsFrom(int i) const
     all.admitted -= before.admitted;
     all.admittedBeyondLimit -= before.admittedBeyondLimit;
     all.maxCount = 0;
-    for (int r = i; r < requests(); ++r)
+    for (int r = i; r <= last; ++r)
         all.maxCount = std::max(all.maxCount, m_log.count(r));
     return all;
 }

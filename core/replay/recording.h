@@ -126,8 +126,9 @@ public:
     ReplayState stateAt(int i, bool withMembers) const;
     // The figures of requests 0..i (all zero for i < 0).
     ReplayTotals totalsThrough(int i) const;
-    // The figures of requests i..end (what a fork from i is compared with).
-    ReplayTotals totalsFrom(int i) const;
+    // The figures of requests i..last (-1: the end): what a fork from i is compared with, as far
+    // as it went.
+    ReplayTotals totalsFrom(int i, int last = -1) const;
     // The next request after i that overwrote a member (or was admitted beyond the limit); -1 none.
     int nextOverwrite(int i) const;
     int nextBeyondLimit(int i) const;

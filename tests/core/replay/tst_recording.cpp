@@ -193,6 +193,19 @@ void TestRecording::figuresSoFarAddUp()
     QCOMPARE(overwritten, recording.log().overwritten());
     QCOMPARE(beyond, recording.log().admittedOverLimit());
     QVERIFY(beyond > 0);
+    // A part of the run (what a what-if from 1000 that stopped after 700 requests is compared with).
+    const ReplayTotals part = recording.totalsFrom(1000, 1699);
+    qint64 partOverwritten = 0, partBeyond = 0, partMax = 0;
+    for (int i = 1000; i <= 1699; ++i) {
+        partOverwritten += recording.log().added(i) == 0;
+        partBeyond += recording.log().isAdmittedOverLimit(i);
+        partMax = std::max(partMax, recording.log().count(i));
+    }
+    QCOMPARE(part.sent, 700);
+    QCOMPARE(part.overwritten, partOverwritten);
+    QCOMPARE(part.admittedBeyondLimit, partBeyond);
+    QCOMPARE(part.maxCount, partMax);
+    QCOMPARE(recording.totalsFrom(1000).sent, recording.requests() - 1000);
 }
 
 void TestRecording::jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit()
