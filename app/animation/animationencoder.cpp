@@ -78,7 +78,7 @@ public:
         }
     }
 
-    bool open(const QString& path, AnimationEncoder::Format format, QSize size, int finalDelayCs, QString* error)
+    bool open(const QString& path, AnimationEncoder::Format format, QSize size, QString* error)
     {
         const char* container = format == AnimationEncoder::Format::Gif ? "gif"
             : format == AnimationEncoder::Format::Mp4                   ? "mp4"
@@ -126,10 +126,8 @@ public:
         if (const int code = avio_open(&m_format->pb, file.constData(), AVIO_FLAG_WRITE); code < 0)
             return fail(error, Text::tr("Could not write %1: %2").arg(shown, ffmpegError(code)));
         AVDictionary* options = nullptr;
-        if (format == AnimationEncoder::Format::Gif) {
+        if (format == AnimationEncoder::Format::Gif)
             av_dict_set(&options, "loop", "0", 0); // for ever, as slides want
-            av_dict_set_int(&options, "final_delay", finalDelayCs, 0);
-        }
         const int code = avformat_write_header(m_format, &options);
         av_dict_free(&options);
         if (code < 0)
@@ -164,10 +162,13 @@ public:
         }
     }
 
-    bool finish(QString* error)
+    // finalDelayCs: a GIF's last frame's delay, which only its trailer writes (-1: a video's).
+    bool finish(QString* error, int finalDelayCs = -1)
     {
         if (!write(nullptr, 0, error))
             return false;
+        if (finalDelayCs >= 0)
+            av_opt_set_int(m_format->priv_data, "final_delay", finalDelayCs, 0);
         if (const int code = av_write_trailer(m_format); code < 0)
             return fail(error, Text::tr("Could not finish the file: %1").arg(ffmpegError(code)));
         return true;
@@ -274,14 +275,11 @@ bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSourc
     if (av_buffersrc_add_frame(map.palette, palette.get()) < 0 || av_buffersrc_add_frame(map.palette, nullptr) < 0)
         return false;
 
-    int lastCs = 2;
-    for (int i = 0; i < count; ++i) // the last frame's delay is the file's final delay
-        if (i == count - 1)
-            lastCs = std::max(2, (i == 0 ? first.durationMs : source(i).durationMs) / 10);
     Output output;
-    if (!output.open(path, AnimationEncoder::Format::Gif, size, lastCs, error))
+    if (!output.open(path, AnimationEncoder::Format::Gif, size, error))
         return false;
     int64_t pts = 0;
+    int64_t lastCs = 2;
     std::map<int64_t, int64_t> durations;
     auto drain = [&]() {
         FramePtr mapped(av_frame_alloc());
@@ -298,6 +296,7 @@ bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSourc
         const int64_t cs = std::max(2, shot.durationMs / 10); // browsers slow down shorter delays
         FramePtr frame = bgraFrame(shot.image, size, pts);
         durations[pts] = cs;
+        lastCs = cs;
         if (!frame || av_buffersrc_add_frame(map.in, frame.get()) < 0 || !drain())
             return false;
         pts += cs;
@@ -306,7 +305,7 @@ bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSourc
             return false;
         }
     }
-    return av_buffersrc_add_frame(map.in, nullptr) >= 0 && drain() && output.finish(error);
+    return av_buffersrc_add_frame(map.in, nullptr) >= 0 && drain() && output.finish(error, int(lastCs));
 }
 
 // MP4 and WebM: each frame converted to YUV 4:2:0 and lasting its own duration.
@@ -316,7 +315,7 @@ bool writeVideo(const QString& path, AnimationEncoder::Format format, int count,
     AnimationFrame shot = source(0);
     const QSize size = evenSize(shot.image);
     Output output;
-    if (!output.open(path, format, size, 0, error))
+    if (!output.open(path, format, size, error))
         return false;
     SwsContext* scale = sws_getContext(size.width(), size.height(), AV_PIX_FMT_BGRA, size.width(), size.height(),
                                        AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);

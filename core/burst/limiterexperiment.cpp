@@ -58,10 +58,16 @@ QVector<LimiterExperiment::ShownKey> LimiterExperiment::shownKeys(std::initializ
     for (Side side : sides) {
         if (!m_fired[side] || !m_engines[side] || m_engines[side]->key().isEmpty())
             continue;
-        const BurstPlan& plan = m_engines[side]->plan();
-        for (int u = 0; u < plan.users; ++u) // each user's keys, or the run's own with one user
-            keys.append({plan.userKey(m_engines[side]->key(), u), plan.limiter->store});
+        keys += keysOf(m_engines[side]->plan(), m_engines[side]->key());
     }
+    return keys;
+}
+
+QVector<LimiterExperiment::ShownKey> LimiterExperiment::keysOf(const BurstPlan& plan, const QByteArray& key)
+{
+    QVector<ShownKey> keys;
+    for (int u = 0; u < plan.users; ++u) // each user's keys, or the run's own with one user
+        keys.append({plan.userKey(key, u), plan.limiter->store});
     return keys;
 }
 
@@ -177,12 +183,8 @@ void LimiterExperiment::startFork(const BurstPlan& plan, bool prepared, const QS
     } else if (!prepared) {
         emit failed(error);
     }
-    if (prepared) { // filled, then not fired (stopped, or refused): its new keys go
-        QVector<ShownKey> keys;
-        for (int u = 0; u < plan.users; ++u)
-            keys.append({plan.userKey(plan.key, u), plan.limiter->store});
-        deleteKeys(keys, false);
-    }
+    if (prepared) // filled, then not fired (stopped, or refused): its new keys go
+        deleteKeys(keysOf(plan, plan.key), false);
     emit allFinished();
 }
 

@@ -80,6 +80,8 @@ private:
                             const ConnectOptions& options, ClusterMap* map, QString* why);
     void deleteKeys(const QVector<ShownKey>& keys, bool wait);
     QVector<ShownKey> shownKeys(std::initializer_list<Side> sides = {Left, Right}) const;
+    // Each user's key of a run on `key` (the run's own with one user).
+    static QVector<ShownKey> keysOf(const BurstPlan& plan, const QByteArray& key);
 
     std::array<std::unique_ptr<BurstEngine>, 2> m_engines;
     std::array<bool, 2> m_fired {false, false};

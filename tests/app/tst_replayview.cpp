@@ -42,6 +42,18 @@ void closeNextDialog(QString* text)
         box->done(QMessageBox::Close);
     });
 }
+
+// The plan of `requests` requests in one millisecond with member = now (the bug), one side.
+void planOneMillisecondAtTheBug(MainWindow& window, int requests, qint64 limit)
+{
+    ExperimentPlan plan = window.planModel()->plan();
+    plan.compare = false;
+    plan.burst.limiter = LimiterCatalog::builtin("now");
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.requests = requests;
+    plan.burst.limit = limit;
+    window.planModel()->setPlan(plan);
+}
 } // namespace
 
 class TestReplayView : public QObject
@@ -64,13 +76,7 @@ void TestReplayView::oneMillisecondStepByStep()
 {
     MainWindow window;
     QVERIFY(showConnected(window));
-    ExperimentPlan plan = window.planModel()->plan();
-    plan.compare = false;
-    plan.burst.limiter = LimiterCatalog::builtin("now");
-    plan.burst.clock = ClockKind::Frozen;
-    plan.burst.requests = 3;
-    plan.burst.limit = 0;
-    window.planModel()->setPlan(plan);
+    planOneMillisecondAtTheBug(window, 3, 0);
     QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
     window.fire();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
@@ -247,13 +253,7 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     // Eight requests in one millisecond at the bug; from the third on, what if each had its own member?
     MainWindow window;
     QVERIFY(showConnected(window));
-    ExperimentPlan plan = window.planModel()->plan();
-    plan.compare = false;
-    plan.burst.limiter = LimiterCatalog::builtin("now");
-    plan.burst.clock = ClockKind::Frozen;
-    plan.burst.requests = 8;
-    plan.burst.limit = 5;
-    window.planModel()->setPlan(plan);
+    planOneMillisecondAtTheBug(window, 8, 5);
     QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
     window.fire();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
