@@ -1,5 +1,7 @@
 #include "watchpanel.h"
 
+#include <QScopedValueRollback>
+
 #include "runview.h"
 #include "serversession.h"
 #include "timelineview.h"
@@ -14,6 +16,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -145,6 +148,8 @@ WatchPanel::WatchPanel(const Stage& stage, QWidget* parent)
     connect(m_session, &WatchSession::finished, this, &WatchPanel::onFinished);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
+                if (!m_selecting && current.isValid())
+                    m_userChose = true;
                 if (current.isValid() && current.row() < m_model->keys().size()) {
                     const WatchedKey& key = m_model->keys().at(current.row());
                     if (!m_feeding || !m_feed.isFor(key)) // not when a new row only moved it
@@ -260,6 +265,7 @@ bool WatchPanel::start()
     m_serverVersion.clear();
     m_ended.clear();
     m_feeding = false;
+    m_userChose = false;
     m_feed.reset(-1, {});
     setWatching(true);
     showProgress();
@@ -290,14 +296,24 @@ void WatchPanel::onStarted(const QString& serverVersion)
 
 void WatchPanel::onSnapshot(const WatchSnapshot& snapshot)
 {
+    const QScopedValueRollback<bool> selecting(m_selecting, true); // rows moved or chosen here
     keep(snapshot);
     m_latest = snapshot;
     m_model->setKeys(snapshot.keys);
     feedTimeline(snapshot); // before a first choice below, which draws the kept records, these too
-    // The key on the timeline keeps its row selected when others come; the first key is shown
-    // until the user chooses one.
+    // The key on the timeline keeps its row selected when others come. Until the user chooses
+    // one, the first key written to is shown: a key only read (the window's own ZSET table reads
+    // its burst's key) gives way to it.
     const int shown = m_feeding ? m_model->rowOf(m_feed.db(), m_feed.key()) : -1;
-    if (shown >= 0 && m_table->selectionModel()->currentIndex().row() != shown)
+    int written = -1;
+    for (int row = 0; row < snapshot.keys.size() && written < 0; ++row) {
+        if (snapshot.keys.at(row).zadds > 0)
+            written = row;
+    }
+    const bool shownWritten = shown >= 0 && snapshot.keys.at(shown).zadds > 0;
+    if (!m_userChose && written >= 0 && !shownWritten)
+        m_table->selectRow(written);
+    else if (shown >= 0 && m_table->selectionModel()->currentIndex().row() != shown)
         m_table->selectRow(shown);
     else if (!m_table->selectionModel()->currentIndex().isValid() && !snapshot.keys.isEmpty())
         m_table->selectRow(0);

@@ -86,6 +86,10 @@ private:
     WatchTimelineFeed m_feed;
     bool m_feeding = false;
     bool m_watching = false;
+    // The key on the timeline was picked by the user, not by the panel (which shows the first key
+    // that was written to until then: the window's own reads of its keys come as keys too).
+    bool m_userChose = false;
+    bool m_selecting = false;
     std::function<bool(const QString&)> m_confirm;
     // Each key's ZADDs so far (snapshots hand on only what is new), so that a key chosen later is
     // drawn whole; bounded per key and in all.
