@@ -6,6 +6,7 @@
 #include "lessonexport.h"
 #include "mainwindow.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "spotlight.h"
 
@@ -82,7 +83,7 @@ int main(int argc, char* argv[])
         AnimationJob job = options.animation;
         job.size = options.job.size;
         if (const QString refused
-            = AnimationExport::refusal(&job, window.runView(LimiterExperiment::Left)->player()->requests());
+            = AnimationExport::refusal(&job, window.run(LimiterExperiment::Left)->cursor()->requests());
             !refused.isEmpty()) {
             err << "zsetlab: " << refused << '\n';
             return 2; // what was asked does not fit the replay, as a usage error

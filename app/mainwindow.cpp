@@ -23,6 +23,7 @@
 #include "replayfile.h"
 #include "replayfork.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "scenarioactions.h"
 #include "screenfit.h"
@@ -95,8 +96,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_serverBar = new ServerBar(m_session, central);
     layout->addWidget(m_serverBar);
     m_runs = new QSplitter(Qt::Horizontal, central);
-    m_left = new RunView(m_runs);
-    m_right = new RunView(m_runs);
+    for (RunModel*& run : m_runModels)
+        run = new RunModel(this);
+    m_left = new RunView(m_runModels[LimiterExperiment::Left], m_runs);
+    m_right = new RunView(m_runModels[LimiterExperiment::Right], m_runs);
     m_right->timeline()->setViewport(m_left->timeline()->viewport()); // compare mode zooms both sides at once
     m_runs->addWidget(m_left);
     m_runs->addWidget(m_right);
@@ -141,11 +144,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_watchPanel, &WatchPanel::keyShown, this, [this](int db, const QByteArray& key) {
         if (db != m_session->endpoint().db)
             return; // the table reads the session's database
-        m_zsetPanel->showKey(key, &m_left->writes(), tr("%1 (watched)").arg(QString::fromUtf8(key)));
+        m_zsetPanel->showKey(key, &run(LimiterExperiment::Left)->writes(),
+                             tr("%1 (watched)").arg(QString::fromUtf8(key)));
         m_zsetRefresh->start();
         // The watched key has the runs' place alone: a compare-mode burst beside it would read as
         // part of the watch.
-        m_right->clear();
+        run(LimiterExperiment::Right)->clear();
         m_right->hide();
     });
     // Esc stops a watch as it stops a burst.
@@ -215,7 +219,7 @@ void MainWindow::createDocks()
 
     WatchPanel::Stage watch;
     watch.session = m_session;
-    watch.timeline = m_left;
+    watch.run = run(LimiterExperiment::Left);
     watch.timelineBusy = [this] { return m_experiment->isRunning(); };
     m_watchPanel = new WatchPanel(watch, this);
     auto* watchDock = new QDockWidget(this);
@@ -248,7 +252,7 @@ void MainWindow::wireExperiment()
 {
     connect(m_experiment, &LimiterExperiment::runStarted, this, &MainWindow::onRunStarted);
     connect(m_experiment, &LimiterExperiment::batchAvailable, this,
-            [this](LimiterExperiment::Side side, const RequestBatch& batch) { runView(side)->addBatch(batch); });
+            [this](LimiterExperiment::Side side, const RequestBatch& batch) { run(side)->addBatch(batch); });
     connect(m_experiment, &LimiterExperiment::runFinished, this, &MainWindow::onRunFinished);
     connect(m_experiment, &LimiterExperiment::allFinished, this, &MainWindow::onAllFinished);
     connect(m_experiment, &LimiterExperiment::snapshotTaken, this,
@@ -283,13 +287,13 @@ void MainWindow::wireExperiment()
                 showZsetOf(side);
             m_zsetPanel->selectMember(member);
         });
-        connect(runView(side), &RunView::replayMoved, this, [this, side] { showReplayState(side); });
+        connect(run(side), &RunModel::cursorMoved, this, [this, side] { showReplayState(side); });
         if (side == LimiterExperiment::Left) { // a what-if goes on the right, beside the run
             runView(side)->transport()->setForkable(true);
             connect(runView(side)->transport(), &TransportBar::forkRequested, this, &MainWindow::askFork);
         }
         connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
-            runView(side)->showUser(m_experiment->engine(side).batchOfUser(user));
+            run(side)->showUser(user, m_experiment->engine(side).batchOfUser(user));
             showZsetOf(side);
         });
     }
@@ -333,7 +337,7 @@ void MainWindow::createMenus()
     m_scenarioActions = new ScenarioActions(host, file, this);
     ReplayActions::Host replayHost;
     replayHost.dialogParent = this;
-    replayHost.current = [this] { return m_left->player()->recording(); };
+    replayHost.current = [this] { return run(LimiterExperiment::Left)->recording(); };
     replayHost.show = [this](std::shared_ptr<const Recording> recording, const QString& path) {
         showOpenedRecording(std::move(recording), QFileInfo(path).fileName());
     };
@@ -566,13 +570,16 @@ void MainWindow::updateRunTitles()
     const LimiterRef right = ran && m_experiment->isCompare() ? m_experiment->plan().fix : m_planModel->plan().fix;
     if (m_fork && compare) {
         const LimiterRef ran = LimiterCatalog::find(m_fork->recording->info().strategy);
-        m_left->setTitle(tr("the run (%1)").arg(ran ? ran->displayName() : m_fork->recording->info().strategy));
-        m_right->setTitle(
-            tr("what if (%1), from request %L2").arg(m_experiment->plan().fix->displayName()).arg(m_fork->from + 1));
+        run(LimiterExperiment::Left)
+            ->setTitle(tr("the run (%1)").arg(ran ? ran->displayName() : m_fork->recording->info().strategy));
+        run(LimiterExperiment::Right)
+            ->setTitle(tr("what if (%1), from request %L2")
+                           .arg(m_experiment->plan().fix->displayName())
+                           .arg(m_fork->from + 1));
         return;
     }
-    m_left->setTitle(compare ? tr("member = now") : QString());
-    m_right->setTitle(compare ? tr("%1 member").arg(right->displayName()) : QString());
+    run(LimiterExperiment::Left)->setTitle(compare ? tr("member = now") : QString());
+    run(LimiterExperiment::Right)->setTitle(compare ? tr("%1 member").arg(right->displayName()) : QString());
 }
 
 void MainWindow::fire()
@@ -601,8 +608,8 @@ void MainWindow::reset()
     }
     m_snapshots = {};
     m_zsetRefresh->stop();
-    m_left->clear();
-    m_right->clear();
+    for (RunModel* side : m_runModels)
+        side->clear();
     m_zsetPanel->clear();
     showStatus(tr("Cleared; the burst's keys are deleted."), 4000);
 }
@@ -613,7 +620,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
     if (side == LimiterExperiment::Left) {
         m_fork.reset();
         m_leftIsOpenedReplay = false;
-        m_right->clear();
+        run(LimiterExperiment::Right)->clear();
         showCompareMode(m_experiment->isCompare());
         m_burstPanel->setRunning(true);
         m_fire->setEnabled(false);
@@ -625,7 +632,12 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
     qint64 origin = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
     if (side == LimiterExperiment::Right && m_fork)
         origin = m_fork->recording->info().startWallMs;
-    runView(side)->start(engine.plan().requests, engine.plan().limit, origin, engine.plan().users);
+    RunModel::Shape shape;
+    shape.requests = engine.plan().requests;
+    shape.limit = engine.plan().limit;
+    shape.originMs = origin;
+    shape.users = engine.plan().users;
+    run(side)->start(shape);
     m_snapshots[side].reset();
     if (side == LimiterExperiment::Left)
         m_snapshots[LimiterExperiment::Right].reset();
@@ -635,7 +647,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 
 void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary& summary)
 {
-    runView(side)->finish(summary);
+    run(side)->finish(summary);
     // The run, request by request, to step through and save.
     const BurstEngine& engine = m_experiment->engine(side);
     if (engine.log().keepsRequests() && summary.sent > 0) {
@@ -645,7 +657,7 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
         auto recording = std::make_shared<Recording>(Recording::fromEngine(engine, source));
         if (m_fork && side == LimiterExperiment::Right) // it went on from the run's ZSET before that request
             recording->setSeeded(ReplayFork::seededMembers(*m_fork->recording, m_fork->from, engine.plan()));
-        runView(side)->setRecording(std::move(recording));
+        run(side)->setRecording(std::move(recording));
     }
     m_replayActions->updateEnabled();
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
@@ -677,10 +689,10 @@ void MainWindow::onAllFinished()
             = tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
                  "the limit")
                   .arg(m_fork->from + 1)
-                  .arg(m_left->title())
+                  .arg(run(LimiterExperiment::Left)->title())
                   .arg(original.overwritten)
                   .arg(original.admittedBeyondLimit)
-                  .arg(m_right->title())
+                  .arg(run(LimiterExperiment::Right)->title())
                   .arg(fork.overwritten)
                   .arg(fork.admittedOverLimit);
         if (m_experiment->hasRun(LimiterExperiment::Right))
@@ -694,7 +706,9 @@ void MainWindow::onAllFinished()
     BurstFailure failure = left.failure;
     if (m_experiment->hasRun(LimiterExperiment::Right)) {
         const BurstSummary& right = m_experiment->engine(LimiterExperiment::Right).summary();
-        figures = tr("%1: %2 · %3: %4").arg(m_left->title(), figures, m_right->title(), figuresOf(right));
+        figures = tr("%1: %2 · %3: %4")
+                      .arg(run(LimiterExperiment::Left)->title(), figures, run(LimiterExperiment::Right)->title(),
+                           figuresOf(right));
         stopped = stopped || right.stopped;
         if (!failure.isFailure())
             failure = right.failure;
@@ -707,7 +721,7 @@ void MainWindow::onAllFinished()
 
 void MainWindow::showReplayState(LimiterExperiment::Side side)
 {
-    const ReplayPlayer* player = runView(side)->player();
+    const ReplayPlayer* player = run(side)->cursor();
     if (player->isEmpty())
         return;
     m_zsetSide = side;
@@ -721,7 +735,7 @@ void MainWindow::showReplayState(LimiterExperiment::Side side)
 
 bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress)
 {
-    ReplayPlayer* player = m_left->player();
+    ReplayPlayer* player = run(LimiterExperiment::Left)->cursor();
     AnimationJob checked = job;
     if (const QString refused = AnimationExport::refusal(&checked, player->requests()); !refused.isEmpty()) {
         *error = refused;
@@ -747,7 +761,7 @@ bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const 
 
 void MainWindow::askFork()
 {
-    ReplayPlayer* player = m_left->player();
+    ReplayPlayer* player = run(LimiterExperiment::Left)->cursor();
     if (player->isEmpty())
         return;
     player->pause();
@@ -759,7 +773,7 @@ void MainWindow::askFork()
 
 bool MainWindow::forkFrom(int from, const ForkChange& change)
 {
-    std::shared_ptr<const Recording> recording = m_left->player()->recording();
+    std::shared_ptr<const Recording> recording = run(LimiterExperiment::Left)->cursor()->recording();
     BurstPlan plan;
     QString error;
     if (!recording) {
@@ -782,10 +796,10 @@ bool MainWindow::forkFrom(int from, const ForkChange& change)
     m_burstPanel->setRunning(true);
     m_fire->setEnabled(false);
     m_stop->setEnabled(true);
-    m_right->clear();
+    run(LimiterExperiment::Right)->clear();
     showCompareMode(true);
     updateRunTitles();
-    m_left->player()->setPosition(from);
+    run(LimiterExperiment::Left)->cursor()->setPosition(from);
     showStatus(
         tr("What if, from request %L1 on: firing %Ln request(s) with the same timestamps…", nullptr, plan.requests)
             .arg(from + 1),
@@ -795,18 +809,18 @@ bool MainWindow::forkFrom(int from, const ForkChange& change)
 
 void MainWindow::showZsetOf(LimiterExperiment::Side side)
 {
-    if (runView(side)->isReplaying() || (side == LimiterExperiment::Left && m_leftIsOpenedReplay)) {
+    if (run(side)->isReplaying() || (side == LimiterExperiment::Left && m_leftIsOpenedReplay)) {
         showReplayState(side);
         return;
     }
     m_zsetSide = side;
     const BurstEngine& engine = m_experiment->engine(side);
     // With several users, the key of the user the run view shows, and that user's figures.
-    const int user = runView(side)->user();
+    const int user = run(side)->user();
     const QByteArray key = engine.plan().userKey(engine.key(), std::max(user, 0));
     const QString caption = tr("%1 · %2").arg(QString::fromUtf8(key), engine.summary().strategy);
     if (!m_snapshots[side] || engine.isRunning()) {
-        m_zsetPanel->showKey(key, &runView(side)->writes(), caption);
+        m_zsetPanel->showKey(key, &run(side)->writes(), caption);
         return;
     }
     const BurstSummary& summary = engine.summary();
@@ -817,7 +831,7 @@ void MainWindow::showZsetOf(LimiterExperiment::Side side)
     const qint64 stored = user >= 0 && user < summary.perUser.size() ? summary.perUser[user].stored : summary.stored;
     snapshot.stored = summary.addedKnown() ? stored : -1;
     snapshot.windowMs = engine.plan().windowMs;
-    m_zsetPanel->showSnapshot(snapshot, &runView(side)->writes(), caption);
+    m_zsetPanel->showSnapshot(snapshot, &run(side)->writes(), caption);
 }
 
 ScriptDoctorDialog* MainWindow::scriptDoctor()
@@ -944,7 +958,7 @@ void MainWindow::applyScenario(const Scenario& scenario)
 void MainWindow::showOpenedRecording(std::shared_ptr<const Recording> recording, const QString& name)
 {
     showCompareMode(false);
-    m_left->showRecording(std::move(recording));
+    run(LimiterExperiment::Left)->showRecording(std::move(recording));
     m_leftIsOpenedReplay = true;
     showReplayState(LimiterExperiment::Left);
     showStatus(tr("Opened the replay %1: step through it with Left and Right, play it with Space.").arg(name));
@@ -952,7 +966,7 @@ void MainWindow::showOpenedRecording(std::shared_ptr<const Recording> recording,
 
 bool MainWindow::currentScenarioWithRun(Scenario* scenario, QString* error) const
 {
-    const std::shared_ptr<const Recording> recording = m_left->player()->recording();
+    const std::shared_ptr<const Recording> recording = run(LimiterExperiment::Left)->cursor()->recording();
     if (!recording || recording->isEmpty()) {
         *error = tr("There is no run on screen to carry: fire a burst or open a replay first.");
         return false;

@@ -28,6 +28,7 @@ class QAction;
 class QLabel;
 class QSplitter;
 class ReplayActions;
+class RunModel;
 class RunView;
 class ScenarioActions;
 class ScriptDoctorDialog;
@@ -92,6 +93,8 @@ public:
     void showWatch();
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }
+    // The run each side shows: its writes, figures, recording and cursor.
+    RunModel* run(LimiterExperiment::Side side) const { return m_runModels[side]; }
     ZsetPanel* zsetPanel() const { return m_zsetPanel; }
     ServerBar* serverBar() const { return m_serverBar; }
     QAction* fireAction() const { return m_fire; }
@@ -159,6 +162,7 @@ private:
     FireControl* m_fireControl = nullptr;
     ServerBar* m_serverBar = nullptr;
     BurstPanel* m_burstPanel = nullptr;
+    std::array<RunModel*, 2> m_runModels {};
     RunView* m_left = nullptr;
     RunView* m_right = nullptr;
     QSplitter* m_runs = nullptr;

@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "replayfile.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "runview.h"
 
 #include <QApplication>
@@ -158,7 +159,7 @@ int main(int argc, char* argv[])
     if (!window.openReplay(path))
         return 1;
     const double windowOpenMs = double(timer.nsecsElapsed()) / 1e6;
-    ReplayPlayer* player = window.runView(LimiterExperiment::Left)->player();
+    ReplayPlayer* player = window.run(LimiterExperiment::Left)->cursor();
     out << row(QStringLiteral("opening in the window (views drawn), ms"), QString::number(windowOpenMs, 'f', 0),
                QStringLiteral("-"), true);
     std::vector<double> frameMs;

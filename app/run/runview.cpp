@@ -4,6 +4,7 @@
 #include "numberspanel.h"
 #include "recording.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "timelineview.h"
 #include "transportbar.h"
 
@@ -18,8 +19,9 @@
 
 #include <algorithm>
 
-RunView::RunView(QWidget* parent)
+RunView::RunView(RunModel* run, QWidget* parent)
     : QWidget(parent)
+    , m_run(run)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,11 +35,9 @@ RunView::RunView(QWidget* parent)
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_counts);
-    m_player = new ReplayPlayer(this);
-    m_transport = new TransportBar(m_player, this, this);
+    m_transport = new TransportBar(m_run->cursor(), this, this);
     m_transport->hide();
     m_timeline->setFocusPolicy(Qt::ClickFocus); // a click on the timeline gives the replay's keys
-    connect(m_player, &ReplayPlayer::positionChanged, this, &RunView::showReplayPosition);
     // The timeline is the main view: it gets the larger share.
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
@@ -64,11 +64,8 @@ RunView::RunView(QWidget* parent)
     userRow->addWidget(m_userFigures, 1);
     m_userRow->hide();
     connect(m_userBox, &QSpinBox::valueChanged, this, [this](int user) {
-        if (m_users > 1 && user != m_user) {
-            m_user = user;
-            showUserFigures();
+        if (m_run->shape().users > 1 && user != m_run->user())
             emit userChosen(user);
-        }
     });
     layout->addWidget(m_title);
     layout->addWidget(m_numbers);
@@ -84,6 +81,20 @@ RunView::RunView(QWidget* parent)
     m_refresh.setInterval(40); // 25 refreshes a second
     connect(&m_refresh, &QTimer::timeout, this, &RunView::refreshSlowViews);
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
+    connect(m_run, &RunModel::titleChanged, this, &RunView::onTitleChanged);
+    connect(m_run, &RunModel::started, this, &RunView::onStarted);
+    connect(m_run, &RunModel::batchAdded, this, &RunView::onBatch);
+    connect(m_run, &RunModel::figuresChanged, this, [this] { m_dirty = true; });
+    connect(m_run, &RunModel::finished, this, &RunView::onFinished);
+    connect(m_run, &RunModel::userChanged, this, &RunView::onUserChanged);
+    connect(m_run, &RunModel::cleared, this, &RunView::onCleared);
+    connect(m_run, &RunModel::recordingChanged, this, &RunView::onRecordingChanged);
+    // After the transport bar (made above), whose caption the timeline shows when low.
+    connect(m_run->cursor(), &ReplayPlayer::positionChanged, this, [this](int request) {
+        if (m_run->isReplaying()) // not a new recording's cursor, at the end the views show
+            onCursorMoved(request);
+    });
+    onTitleChanged(m_run->title());
 }
 
 void RunView::retranslate()
@@ -92,11 +103,12 @@ void RunView::retranslate()
     m_chartTabs->setTabText(1, tr("Counts"));
     m_chartTabs->setToolTip(tr("The charts share this place: the screen is too low for both at this text size."));
     m_userLabel->setText(tr("Timeline and ZSET of &user"));
-    m_userBox->setSuffix(tr(" of %n user(s)", nullptr, m_users));
+    const int users = m_run->shape().users;
+    m_userBox->setSuffix(tr(" of %n user(s)", nullptr, users));
     m_userBox->setToolTip(tr("The run spreads its requests over %n user(s), each its own limiter key (request i "
                              "is user i mod %n). The charts and the ZSET show one user; the figures above are the "
                              "whole run's.",
-                             nullptr, m_users));
+                             nullptr, users));
 }
 
 int RunView::transportNeed() const
@@ -157,7 +169,7 @@ void RunView::arrangeCharts()
         return;
     m_stacked = stacked;
     m_transport->setCompact(stacked); // a low screen: the replay's caption gives its line to the charts
-    m_timeline->setReplayCaption(m_stacked && m_replaying ? m_transport->captionText() : QString());
+    m_timeline->setReplayCaption(m_stacked && m_run->isReplaying() ? m_transport->captionText() : QString());
     showCharts();
 }
 
@@ -202,69 +214,58 @@ void RunView::changeEvent(QEvent* event)
     m_title->setFont(titleFont);
 }
 
-void RunView::setTitle(const QString& title)
+void RunView::onTitleChanged(const QString& title)
 {
     m_title->setText(title);
     m_title->setVisible(!title.isEmpty());
     m_numbers->setCompact(!title.isEmpty()); // titled: one of two side by side
 }
 
-QString RunView::title() const
+void RunView::onStarted()
 {
-    return m_title->text();
-}
-
-void RunView::start(int requests, qint64 limit, qint64 originMs, int users)
-{
-    m_requests = requests;
-    m_limit = limit;
-    m_originMs = originMs;
-    m_users = std::max(users, 1);
-    m_user = 0;
+    const RunModel::Shape& shape = m_run->shape();
     {
         const QSignalBlocker quiet(m_userBox);
-        m_userBox->setRange(0, m_users - 1);
+        m_userBox->setRange(0, shape.users - 1);
         m_userBox->setValue(0);
     }
-    m_userRow->setVisible(m_users > 1);
+    m_userRow->setVisible(shape.users > 1);
     retranslate(); // "of K users"
-    m_latest = BurstSummary();
     showUserFigures();
     m_numbers->clear();
-    m_timeline->setServerClock(false); // a burst's own `now`; a watch says otherwise after this
-    if (!m_showingRecording)
-        setRecording(nullptr);
+    m_timeline->setServerClock(shape.serverClock);
+    if (m_run->isLive())
+        m_refresh.start();
     restartCharts();
     m_dirty = false;
-    m_refresh.start();
 }
 
 void RunView::restartCharts()
 {
-    m_writes.reset();
-    m_counts->start(m_requests, m_limit);
+    const RunModel::Shape& shape = m_run->shape();
+    m_counts->start(shape.requests, shape.limit);
     m_counts->setLive(m_refresh.isActive());
-    m_timeline->reset({}, m_originMs);
+    m_timeline->reset({}, shape.originMs);
 }
 
-void RunView::addBatch(const RequestBatch& batch)
+void RunView::onBatch(const RequestBatch& shown)
 {
-    const RequestBatch shown = m_users > 1 ? batch.ofUser(m_user, m_users) : batch;
     m_timeline->addBatch(shown);
-    m_writes.add(shown);
     if (shown.counted)
         m_counts->addCounted(*shown.counted);
-    m_latest = batch.summary;
     m_dirty = true;
+    if (!m_refresh.isActive()) // an ended run: no refresh comes
+        refreshSlowViews();
 }
 
-void RunView::showUser(const RequestBatch& soFar)
+void RunView::onUserChanged(int user)
 {
-    const BurstSummary figures = m_latest; // the run's, whichever user is shown
-    restartCharts();
-    addBatch(soFar);
-    m_latest = figures;
-    m_counts->refresh();
+    {
+        const QSignalBlocker quiet(m_userBox);
+        m_userBox->setValue(user);
+    }
+    showUserFigures();
+    restartCharts(); // the user's requests so far follow
 }
 
 void RunView::refreshSlowViews()
@@ -274,15 +275,14 @@ void RunView::refreshSlowViews()
     m_dirty = false;
     ++m_refreshes;
     m_counts->refresh();
-    m_numbers->showSummary(m_latest);
+    m_numbers->showSummary(m_run->isReplaying() ? m_run->figuresAtCursor() : m_run->figures());
 }
 
-void RunView::finish(const BurstSummary& summary)
+void RunView::onFinished()
 {
     m_refresh.stop();
     m_counts->setLive(false);
     m_dirty = true;
-    m_latest = summary;
     refreshSlowViews();
     showUserFigures();
 }
@@ -290,35 +290,33 @@ void RunView::finish(const BurstSummary& summary)
 void RunView::showUserFigures()
 {
     // The chosen user's and each node's figures, once the run has ended (the summary has them).
-    if (m_user >= m_latest.perUser.size()) {
-        m_userFigures->setText(m_users > 1 ? tr("Per user and per node: when the run ends.") : QString());
+    const BurstSummary& figures = m_run->figures();
+    const int users = m_run->shape().users;
+    const int shown = std::max(m_run->user(), 0);
+    if (shown >= figures.perUser.size()) {
+        m_userFigures->setText(users > 1 ? tr("Per user and per node: when the run ends.") : QString());
         m_userFigures->setToolTip(QString());
         return;
     }
     const QLocale locale;
-    auto figures = [&](const UserResult& r) {
+    auto figuresOf = [&](const UserResult& r) {
         return tr("sent %1, overwritten %2, beyond the limit %3")
-            .arg(locale.toString(r.sent), m_latest.addedKnown() ? locale.toString(r.overwritten) : QStringLiteral("?"),
+            .arg(locale.toString(r.sent), figures.addedKnown() ? locale.toString(r.overwritten) : QStringLiteral("?"),
                  locale.toString(r.admittedOverLimit));
     };
-    const UserResult& user = m_latest.perUser.at(m_user);
-    m_userFigures->setText(tr("on %1: %2").arg(user.node, figures(user)));
+    const UserResult& user = figures.perUser.at(shown);
+    m_userFigures->setText(tr("on %1: %2").arg(user.node, figuresOf(user)));
     QStringList nodes;
-    for (const UserResult& node : m_latest.perNode())
-        nodes << tr("%1: %Ln user(s), %2", nullptr, node.users).arg(node.node, figures(node));
+    for (const UserResult& node : figures.perNode())
+        nodes << tr("%1: %Ln user(s), %2", nullptr, node.users).arg(node.node, figuresOf(node));
     m_userFigures->setToolTip(tr("Per node:\n%1").arg(nodes.join(QLatin1Char('\n'))));
 }
 
-void RunView::setRecording(std::shared_ptr<const Recording> recording)
+void RunView::onRecordingChanged(bool any)
 {
-    m_replaying = false;
     m_timeline->clearReplayCursor();
     m_timeline->setReplayCaption(QString());
     m_counts->setReplayCursor(-1);
-    const bool any = recording && !recording->isEmpty();
-    m_settingRecording = true;
-    m_player->setRecording(std::move(recording));
-    m_settingRecording = false;
     if (any != !m_transport->isHidden()) {
         m_transport->setVisible(any);
         updateGeometry(); // a new minimum height: the window fits its panels again
@@ -326,50 +324,32 @@ void RunView::setRecording(std::shared_ptr<const Recording> recording)
     }
 }
 
-void RunView::showRecording(std::shared_ptr<const Recording> recording)
+void RunView::onCursorMoved(int request)
 {
-    const RecordingInfo& info = recording->info();
-    m_showingRecording = true;
-    start(recording->requests(), info.limit, -1, info.users);
-    m_showingRecording = false;
-    const RequestBatch batch = recording->batch();
-    addBatch(batch);
-    finish(batch.summary);
-    setRecording(std::move(recording));
-}
-
-void RunView::showReplayPosition(int request)
-{
-    const std::shared_ptr<const Recording>& recording = m_player->recording();
+    const std::shared_ptr<const Recording>& recording = m_run->recording();
     if (!recording || request < 0 || request >= recording->requests())
         return;
-    if (m_settingRecording)
-        return; // the views show the run as it ended already
-    m_replaying = true;
     const RequestLog& log = recording->log();
+    const int users = m_run->shape().users;
+    const int user = m_run->user();
     const bool lanes = m_timeline->model().laneCount() > 1;
     const int lane = lanes ? log.connection(request) : 0;
     const qint64 ms = m_timeline->model().millisecondOf(log.now(request));
     int rank = 0;
     for (int j = request - 1; j >= 0 && m_timeline->model().millisecondOf(log.now(j)) == ms; --j) {
-        if ((!lanes || log.connection(j) == lane) && (m_users <= 1 || log.userOf(j) == m_user))
+        if ((!lanes || log.connection(j) == lane) && (users <= 1 || log.userOf(j) == user))
             ++rank;
     }
     m_timeline->setReplayCursor(log.now(request), rank, lane);
     // The caption goes with the cursor where the transport bar has no line for it.
     m_timeline->setReplayCaption(m_stacked ? m_transport->captionText() : QString());
-    m_counts->setReplayCursor(m_users > 1 ? -1 : request);
-    BurstSummary soFar = recording->summaryThrough(request);
-    soFar.perUser = m_latest.perUser;
-    m_numbers->showSummary(soFar);
-    emit replayMoved(request);
+    m_counts->setReplayCursor(users > 1 ? -1 : request);
+    m_numbers->showSummary(m_run->figuresAtCursor());
 }
 
-void RunView::clear()
+void RunView::onCleared()
 {
-    setRecording(nullptr);
     m_refresh.stop();
-    m_writes.reset();
     m_numbers->clear();
     m_counts->clear();
     m_timeline->clear();

@@ -2,9 +2,8 @@
 
 #include <QScopedValueRollback>
 
-#include "runview.h"
+#include "runmodel.h"
 #include "serversession.h"
-#include "timelineview.h"
 #include "watchkeymodel.h"
 
 #include <QEvent>
@@ -365,18 +364,18 @@ void WatchPanel::keep(const WatchSnapshot& snapshot)
 
 void WatchPanel::feedTimeline(const WatchSnapshot& snapshot)
 {
-    if (!m_feeding || !m_stage.timeline)
+    if (!m_feeding || !m_stage.run)
         return;
     for (const WatchedKey& key : snapshot.keys) {
         if (m_feed.isFor(key))
-            m_stage.timeline->addBatch(m_feed.take(key));
+            m_stage.run->addBatch(m_feed.take(key));
     }
 }
 
 void WatchPanel::showKey(int db, const QByteArray& key)
 {
     const int row = m_model->rowOf(db, key);
-    if (row < 0 || !m_stage.timeline)
+    if (row < 0 || !m_stage.run)
         return;
     if (m_stage.timelineBusy && m_stage.timelineBusy()) {
         m_feeding = false;
@@ -388,7 +387,7 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
     WatchedKey whole = m_model->keys().at(row);
     const KeptRecords kept = m_records.value(nameOf(db, key));
-    m_stage.timeline->setTitle(
+    m_stage.run->setTitle(
         kept.count < whole.zadds
             ? tr("Watched: %1 (drawn from the first %L2 of its %L3 ZADDs: the window keeps at most %L4 per key and "
                  "%L5 in all; the figures count every one)")
@@ -398,13 +397,15 @@ void WatchPanel::showKey(int db, const QByteArray& key)
                   .arg(m_keptPerKeyLimit)
                   .arg(m_keptInAllLimit)
             : tr("Watched: %1").arg(QString::fromUtf8(key)));
-    m_stage.timeline->start(0, -1); // the app's limit: unknown
-    m_stage.timeline->timeline()->setServerClock(true);
+    RunModel::Shape shape;
+    shape.limit = -1; // the app's limit: an argument of its calls, unknown here
+    shape.serverClock = true;
+    m_stage.run->start(shape);
     whole.records.clear(); // the last snapshot's, which are kept too
     whole.records.reserve(kept.count);
     for (const QVector<WatchRecord>& part : kept.parts)
         whole.records.append(part);
-    m_stage.timeline->addBatch(m_feed.take(whole));
+    m_stage.run->addBatch(m_feed.take(whole));
     updateScriptButton();
     emit keyShown(db, key);
 }

@@ -14,13 +14,13 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
-class RunView;
+class RunModel;
 class ServerSession;
 class WatchKeyModel;
 
 // Watch mode, beside Burst and Lesson: zsetlab reads the MONITOR stream of the server in use,
 // writes nothing, and shows each watched sorted set's requests and overwrites; the key chosen in
-// the table is drawn on the run view's timeline as a burst of zsetlab's own would be.
+// the table becomes the window's run, drawn as a burst of zsetlab's own would be.
 class WatchPanel : public QWidget
 {
     Q_OBJECT
@@ -28,8 +28,8 @@ public:
     struct Stage
     {
         ServerSession* session = nullptr;
-        RunView* timeline = nullptr; // drawn on while the window fires no burst
-        std::function<bool()> timelineBusy; // a burst is using the run view
+        RunModel* run = nullptr; // the run drawn on while the window fires no burst
+        std::function<bool()> timelineBusy; // a burst is using the run
     };
     WatchPanel(const Stage& stage, QWidget* parent = nullptr);
 

@@ -8,6 +8,7 @@
 #include "recording.h"
 #include "replayfile.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "testbursts.h"
 #include "testredis.h"
@@ -132,7 +133,7 @@ void TestAnimation::exportsReadBack()
 
     // Frame 2 is the window at request 2 (ZADD replied 0), as it draws itself.
     RunView* run = window.runView(LimiterExperiment::Left);
-    run->player()->setPosition(1);
+    run->run()->cursor()->setPosition(1);
     QCoreApplication::sendPostedEvents();
     const QImage window2 = window.grab().toImage().copy(0, 0, 800, 500);
     const QImage frame2 = AnimationReader::frameAt(job.path, 1, &error);
@@ -140,7 +141,7 @@ void TestAnimation::exportsReadBack()
     QCOMPARE(frame2.size(), window2.size());
     QVERIFY2(meanDifference(frame2, window2) < 4, qPrintable(QString::number(meanDifference(frame2, window2))));
     // ...and not the window at another request.
-    run->player()->setPosition(0);
+    run->run()->cursor()->setPosition(0);
     QCoreApplication::sendPostedEvents();
     const QImage window1 = window.grab().toImage().copy(0, 0, 800, 500);
     QVERIFY(meanDifference(frame2, window1) > meanDifference(frame2, window2));

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "planmodel.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "serversession.h"
 #include "testredis.h"
@@ -214,11 +215,11 @@ void TestClassroom::compareModeSaysBothSides()
     QCOMPARE(right.lost, 0);
     const QString status = m_window->statusBar()->currentMessage();
     const QString leftPart = QStringLiteral("%1: 200 sent, %2 stored, %3 lost")
-                                 .arg(m_window->runView(LimiterExperiment::Left)->title())
+                                 .arg(m_window->run(LimiterExperiment::Left)->title())
                                  .arg(left.stored)
                                  .arg(left.lost);
     const QString rightPart
-        = QStringLiteral("%1: 200 sent, 200 stored, 0 lost").arg(m_window->runView(LimiterExperiment::Right)->title());
+        = QStringLiteral("%1: 200 sent, 200 stored, 0 lost").arg(m_window->run(LimiterExperiment::Right)->title());
     QVERIFY2(status.startsWith(QLatin1String("Done: ")) && status.contains(leftPart) && status.contains(rightPart),
              qPrintable(status));
 }

@@ -1,9 +1,6 @@
 #include "burstpanel.h"
-#include "testpictures.h"
-#include "sourcetree.h"
-#include "countschart.h"
-#include "timelineview.h"
 #include "connectdialog.h"
+#include "countschart.h"
 #include "exportdialog.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
@@ -12,12 +9,16 @@
 #include "planfields.h"
 #include "planmodel.h"
 #include "privateredisserver.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serverbar.h"
 #include "serversession.h"
+#include "sourcetree.h"
+#include "testpictures.h"
 #include "testredis.h"
 #include "timelinescale.h"
+#include "timelineview.h"
 #include "zsetkeys.h"
 #include "zsetmodel.h"
 #include "zsetpanel.h"
@@ -239,7 +240,7 @@ void TestMainWindow::eachUserHasItsTimelineAndZset()
     RunView* view = m_window->runView(LimiterExperiment::Left);
     auto* userBox = view->findChild<QSpinBox*>(QStringLiteral("userBox"));
     QVERIFY(userBox && userBox->isVisibleTo(view));
-    QCOMPARE(view->user(), 0);
+    QCOMPARE(view->run()->user(), 0);
     const BurstEngine& engine = m_window->experiment()->engine(LimiterExperiment::Left);
     // The run's figures stay the run's; the timeline and the ZSET are user 0's.
     QCOMPARE(view->numbers()->figure(QStringLiteral("stored")), QStringLiteral("90"));
@@ -250,7 +251,7 @@ void TestMainWindow::eachUserHasItsTimelineAndZset()
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 30, 10000);
     // User 2: its own requests (ids 2, 5, 8, ...) and its own key, as Redis holds it.
     userBox->setValue(2);
-    QCOMPARE(view->user(), 2);
+    QCOMPARE(view->run()->user(), 2);
     // The user's own figures and its node; each node's in the tooltip.
     auto* figures = view->findChild<QLabel*>(QStringLiteral("userFigures"));
     QVERIFY(figures);

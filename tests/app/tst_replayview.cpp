@@ -11,6 +11,7 @@
 #include "replayfork.h"
 #include "replaymembersmodel.h"
 #include "replayplayer.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "scenario.h"
 #include "testbursts.h"
@@ -83,20 +84,20 @@ void TestReplayView::oneMillisecondStepByStep()
 
     RunView* run = window.runView(LimiterExperiment::Left);
     QTRY_VERIFY(run->transport()->isVisible());
-    QCOMPARE(run->player()->position(), 2);
-    QVERIFY(!run->isReplaying()); // the run as it ended, until the cursor moves
+    QCOMPARE(run->run()->cursor()->position(), 2);
+    QVERIFY(!run->run()->isReplaying()); // the run as it ended, until the cursor moves
     QVERIFY(!run->timeline()->hasReplayCursor());
 
     // The keys, where the focus is in the run's area: Home, then Right.
     run->timeline()->setFocus();
     QTest::keyClick(run->timeline(), Qt::Key_Home);
-    QCOMPARE(run->player()->position(), 0);
+    QCOMPARE(run->run()->cursor()->position(), 0);
     ZsetPanel* zset = window.zsetPanel();
     const int addedThen[] = {1, 0, 0};
     for (int i = 0; i < 3; ++i) {
         if (i > 0)
             QTest::keyClick(run->timeline(), Qt::Key_Right);
-        QCOMPARE(run->player()->position(), i);
+        QCOMPARE(run->run()->cursor()->position(), i);
         QVERIFY(zset->showsReplay());
         const ReplayState& state = zset->replayModel()->state();
         QCOMPARE(state.added, addedThen[i]);
@@ -114,7 +115,7 @@ void TestReplayView::oneMillisecondStepByStep()
                                                                       : QLatin1String("ZADD replied 0")));
     }
     QTest::keyClick(run->timeline(), Qt::Key_Right); // at the end: stays
-    QCOMPARE(run->player()->position(), 2);
+    QCOMPARE(run->run()->cursor()->position(), 2);
 
     // Saved from the window, as File > Save Replay does.
     QVERIFY(window.replayActions()->saveAction()->isEnabled());
@@ -137,19 +138,19 @@ void TestReplayView::playingReachesTheEnd()
     window.fire();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
     RunView* run = window.runView(LimiterExperiment::Left);
-    run->player()->setSpeed({ReplaySpeed::Unit::RequestsPerSecond, 1000});
+    run->run()->cursor()->setSpeed({ReplaySpeed::Unit::RequestsPerSecond, 1000});
     QList<int> seen;
-    connect(run, &RunView::replayMoved, this, [&seen](int at) { seen << at; });
+    connect(run->run(), &RunModel::cursorMoved, this, [&seen](int at) { seen << at; });
     run->timeline()->setFocus();
     QTest::keyClick(run->timeline(), Qt::Key_Space); // at the end: plays from the start
-    QVERIFY(run->player()->isPlaying());
-    QTRY_VERIFY_WITH_TIMEOUT(!run->player()->isPlaying(), 10000);
+    QVERIFY(run->run()->cursor()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!run->run()->cursor()->isPlaying(), 10000);
     QCOMPARE(seen.first(), 0);
     QCOMPARE(seen.last(), 119);
     QVERIFY(std::is_sorted(seen.cbegin(), seen.cend()));
     QCOMPARE(window.zsetPanel()->replayModel()->state().request, 120);
     // What the ZSET panel shows at the end is what the recording says Redis held.
-    const ReplayState end = run->player()->recording()->stateAt(119, true);
+    const ReplayState end = run->run()->cursor()->recording()->stateAt(119, true);
     QCOMPARE(window.zsetPanel()->replayModel()->rowCount(), int(end.memberList.size()));
 }
 
@@ -162,12 +163,12 @@ void TestReplayView::aReplayFileOpensWithoutRedis()
     QVERIFY(window.openReplay(path));
     RunView* run = window.runView(LimiterExperiment::Left);
     QVERIFY(run->transport()->isVisible());
-    QCOMPARE(run->player()->requests(), 3);
+    QCOMPARE(run->run()->cursor()->requests(), 3);
     QCOMPARE(run->timeline()->model().requests(), 3);
     QCOMPARE(run->numbers()->figure(QStringLiteral("overwritten")), QStringLiteral("2"));
     QVERIFY(window.zsetPanel()->showsReplay());
     QCOMPARE(window.zsetPanel()->replayModel()->state().request, 3);
-    run->player()->stepBack();
+    run->run()->cursor()->stepBack();
     QCOMPARE(window.zsetPanel()->replayModel()->state().request, 2);
     QCOMPARE(run->numbers()->figure(QStringLiteral("sent")), QStringLiteral("2"));
 }
@@ -187,7 +188,7 @@ void TestReplayView::aDamagedReplayChangesNothing()
     QVERIFY2(told.contains(QLatin1String("not a zsetlab replay"))
                  && told.contains(QLatin1String("Nothing was changed")),
              qPrintable(told));
-    QCOMPARE(window.runView(LimiterExperiment::Left)->player()->requests(), 3); // the replay shown before stays
+    QCOMPARE(window.runView(LimiterExperiment::Left)->run()->cursor()->requests(), 3); // the replay shown before stays
 }
 
 void TestReplayView::theTimelineKeepsNoStalePicture()
@@ -261,7 +262,7 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     RunView* right = window.runView(LimiterExperiment::Right);
     QVERIFY(left->transport()->forkAction()->isVisible());
     QVERIFY(!right->transport()->forkAction()->isVisible());
-    const std::shared_ptr<const Recording> original = left->player()->recording();
+    const std::shared_ptr<const Recording> original = left->run()->cursor()->recording();
 
     const QByteArray originalKey = window.experiment()->engine(LimiterExperiment::Left).key();
     ForkChange change;
@@ -270,14 +271,14 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     QVERIFY(!window.fireAction()->isEnabled()); // one run at a time
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
     QVERIFY(right->isVisible());
-    QVERIFY2(right->title().contains(QLatin1String("what if")), qPrintable(right->title()));
-    QCOMPARE(left->player()->recording(), original); // the run stays on the left, at the fork's request
-    QCOMPARE(left->player()->position(), 2);
+    QVERIFY2(right->run()->title().contains(QLatin1String("what if")), qPrintable(right->run()->title()));
+    QCOMPARE(left->run()->cursor()->recording(), original); // the run stays on the left, at the fork's request
+    QCOMPARE(left->run()->cursor()->position(), 2);
 
     // Requests 3..8 again, with the original's timestamps, on a ZSET that held what the original's
     // held before request 3 (its one member): each new member counts.
-    QTRY_VERIFY(right->player()->recording() != nullptr);
-    const Recording& fork = *right->player()->recording();
+    QTRY_VERIFY(right->run()->cursor()->recording() != nullptr);
+    const Recording& fork = *right->run()->cursor()->recording();
     QCOMPARE(fork.requests(), 6);
     QCOMPARE(fork.info().source, QStringLiteral("fork"));
     Recording reopened;
@@ -344,11 +345,11 @@ void TestReplayView::aScenarioCarriesItsRun()
     window.show();
     window.applyScenario(loaded);
     RunView* run = window.runView(LimiterExperiment::Left);
-    QVERIFY(run->player()->recording());
-    QCOMPARE(run->player()->requests(), 3);
+    QVERIFY(run->run()->cursor()->recording());
+    QCOMPARE(run->run()->cursor()->requests(), 3);
     const int addedThen[] = {1, 0, 0};
     for (int i = 0; i < 3; ++i) {
-        run->player()->setPosition(i);
+        run->run()->cursor()->setPosition(i);
         QCOMPARE(window.zsetPanel()->replayModel()->state().added, addedThen[i]);
         QCOMPARE(window.zsetPanel()->replayModel()->state().members, 1);
     }
@@ -359,7 +360,7 @@ void TestReplayView::aScenarioCarriesItsRun()
     MainWindow other;
     other.show();
     other.applyScenario(damaged);
-    QVERIFY(!other.runView(LimiterExperiment::Left)->player()->recording());
+    QVERIFY(!other.runView(LimiterExperiment::Left)->run()->cursor()->recording());
     QCOMPARE(other.planModel()->plan().burst.requests, 77);
     QVERIFY2(other.statusBar()->currentMessage().contains(QLatin1String("does not read")),
              qPrintable(other.statusBar()->currentMessage()));

@@ -14,6 +14,7 @@
 #include "offscreenscreen.h"
 #include "planmodel.h"
 #include "presentation.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
@@ -167,7 +168,8 @@ void TestScreenFit::fitsTheScreen()
 void TestScreenFit::chartsShareAPlaceWhenLow()
 {
     QWidget holder; // a window would keep its layout's minimum; a panel in the window does not
-    RunView& view = *new RunView(&holder);
+    RunModel run;
+    RunView& view = *new RunView(&run, &holder);
     QFont large = view.font();
     large.setPointSizeF(large.pointSizeF() * 2);
     view.setFont(large);

@@ -7,6 +7,7 @@
 #include "numberspanel.h"
 #include "planmodel.h"
 #include "redisconnection.h"
+#include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
@@ -238,8 +239,9 @@ void TestWatchPanel::keepsABoundedHistoryForKeysChosenLater()
         panel->showKey(0, "zsetlab:watched-bound:u" + QByteArray::number(u));
         const int drawn = timeline->timeline()->model().requests();
         QVERIFY2(drawn <= 500, qPrintable(QString::number(drawn)));
-        QVERIFY2(timeline->title().contains(QStringLiteral("drawn from the first %1 of its 1,000 ZADDs").arg(drawn)),
-                 qPrintable(timeline->title()));
+        QVERIFY2(
+            timeline->run()->title().contains(QStringLiteral("drawn from the first %1 of its 1,000 ZADDs").arg(drawn)),
+            qPrintable(timeline->run()->title()));
         drawnInAll += drawn;
     }
     QCOMPARE(drawnInAll, 800);
