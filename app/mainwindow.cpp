@@ -288,6 +288,8 @@ void MainWindow::wireExperiment()
             m_zsetPanel->selectMember(member);
         });
         connect(run(side), &RunModel::cursorMoved, this, [this, side] { showReplayState(side); });
+        // Save Replay and Export Animation follow the run shown, however it was recorded.
+        connect(run(side), &RunModel::recordingChanged, m_replayActions, &ReplayActions::updateEnabled);
         if (side == LimiterExperiment::Left) { // a what-if goes on the right, beside the run
             runView(side)->transport()->setForkable(true);
             connect(runView(side)->transport(), &TransportBar::forkRequested, this, &MainWindow::askFork);
@@ -659,7 +661,6 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
             recording->setSeeded(ReplayFork::seededMembers(*m_fork->recording, m_fork->from, engine.plan()));
         run(side)->setRecording(std::move(recording));
     }
-    m_replayActions->updateEnabled();
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
         runView(side)->timeline()->setVisibleRange(m_scenario.timelineMs->first, m_scenario.timelineMs->second);
     if (summary.failure.kind == BurstFailure::Kind::Connection)

@@ -70,7 +70,8 @@ QString textOf(const ReplayState& state, const RecordingInfo& info, bool withMem
                  .arg(info.limit);
     if (withMembers) {
         for (const ReplayMember& m : state.memberList)
-            lines << QStringLiteral("  %1 %2").arg(m.score).arg(terminalSafe(QString::fromUtf8(m.member)));
+            lines << QStringLiteral("  %1 %2").arg(QString::fromLatin1(scoreText(m.score)),
+                                                   terminalSafe(QString::fromUtf8(m.member)));
     }
     return lines.join(QLatin1Char('\n'));
 }

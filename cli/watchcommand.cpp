@@ -1,13 +1,17 @@
 #include "watchcommand.h"
 
+#include "burstplan.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "replayfile.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
+#include "watchrecording.h"
 #include "watchsession.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -23,6 +27,7 @@ while it runs: the watch ends after --duration, or at once on Ctrl+C.
 Examples:
   zsetlab-cli watch --redis redis://127.0.0.1:6379 --pattern 'rl:*' --duration 10000
   zsetlab-cli watch --redis unix:///run/redis/redis.sock --pattern 'limit:*' --json
+  zsetlab-cli watch --pattern 'rl:*' --save-replay rl.zsetreplay --key rl:user:42
 
 Exit codes: 0 no overwrite seen, 1 an overwrite was seen, 2 bad usage (or a server not
 on this machine without --allow-remote), 3 cannot connect, authenticate or MONITOR (no
@@ -44,7 +49,37 @@ struct WatchOptions
                                  QStringLiteral("Stop watching after this many ms (default 60000)."),
                                  QStringLiteral("MS"), QStringLiteral("60000")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print the report as one JSON object.")};
+    QCommandLineOption saveReplay {
+        QStringLiteral("save-replay"),
+        QStringLiteral("Save one watched key, request by request, as a replay file: its set after every ZADD, as "
+                       "MONITOR showed it (open it with zsetlab FILE or zsetlab-cli replay FILE)."),
+        QStringLiteral("FILE")};
+    QCommandLineOption key {QStringLiteral("key"),
+                            QStringLiteral("The key --save-replay saves. Default: the one with the most ZADDs."),
+                            QStringLiteral("KEY")};
 };
+
+// One key's ZADD records as the snapshots hand them on, kept for --save-replay (at most a replay's
+// requests per key).
+struct KeptKey
+{
+    QVector<WatchRecord> records;
+    std::vector<WatchMember> preexisting;
+    bool cut = false;
+};
+
+void keep(QHash<QByteArray, KeptKey>* kept, const WatchSnapshot& snapshot, const QByteArray& only)
+{
+    for (const WatchedKey& key : snapshot.keys) {
+        if ((!only.isEmpty() && key.key != only) || (key.records.isEmpty() && key.preexisting.empty()))
+            continue;
+        KeptKey& into = (*kept)[key.key];
+        into.preexisting.insert(into.preexisting.end(), key.preexisting.begin(), key.preexisting.end());
+        const qsizetype room = qsizetype(BurstPlan::maxRequests) - into.records.size();
+        into.cut = into.cut || key.records.size() > room;
+        into.records += key.records.mid(0, std::max<qsizetype>(room, 0));
+    }
+}
 
 QString endName(WatchResult::End end)
 {
@@ -168,7 +203,7 @@ int runWatchCommand(const QStringList& arguments)
     const WatchOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions({o.pattern, o.db, o.duration, o.json});
+    parser.addOptions({o.pattern, o.db, o.duration, o.json, o.saveReplay, o.key});
     if (!parser.parse(arguments)) {
         err << "zsetlab-cli watch: " << parser.errorText() << "\nSee zsetlab-cli watch --help.\n";
         return ExitUsage;
@@ -182,6 +217,18 @@ int runWatchCommand(const QStringList& arguments)
         return ExitUsage;
     }
 
+    if (parser.isSet(o.key) && !parser.isSet(o.saveReplay)) {
+        err << "zsetlab-cli watch: --key names the key --save-replay saves; give --save-replay FILE too.\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(o.saveReplay)) { // before the watch, not after it
+        const QFileInfo folder(QFileInfo(parser.value(o.saveReplay)).absolutePath());
+        if (parser.value(o.saveReplay).isEmpty() || !folder.isDir() || !folder.isWritable()) {
+            err << "zsetlab-cli watch: --save-replay: Could not save the replay in " << folder.filePath()
+                << ": no such folder, or not one you may write to.\n";
+            return ExitUsage;
+        }
+    }
     WatchSession::Settings settings;
     bool ok = false;
     const qint64 durationMs = parser.value(o.duration).toLongLong(&ok);
@@ -233,8 +280,17 @@ int runWatchCommand(const QStringList& arguments)
 
     WatchSession session;
     WatchResult result;
-    QObject::connect(&session, &WatchSession::finished, &session, [&result](const WatchResult& finished) {
+    QHash<QByteArray, KeptKey> kept;
+    const bool saving = parser.isSet(o.saveReplay);
+    const QByteArray onlyKey = parser.value(o.key).toUtf8();
+    QObject::connect(&session, &WatchSession::snapshotAvailable, &session, [&](const WatchSnapshot& snapshot) {
+        if (saving)
+            keep(&kept, snapshot, onlyKey);
+    });
+    QObject::connect(&session, &WatchSession::finished, &session, [&](const WatchResult& finished) {
         result = finished;
+        if (saving)
+            keep(&kept, finished.snapshot, onlyKey);
         QCoreApplication::quit();
     });
     QObject::connect(&session, &WatchSession::started, &session,
@@ -253,6 +309,29 @@ int runWatchCommand(const QStringList& arguments)
             out << reportText(result) << '\n';
     }
     out.flush();
+    if (saving && watched) {
+        QByteArray chosen = onlyKey; // else the key with the most ZADDs (the first by name on a tie)
+        for (auto it = kept.cbegin(); onlyKey.isEmpty() && it != kept.cend(); ++it) {
+            const qsizetype most = chosen.isEmpty() ? -1 : kept.value(chosen).records.size();
+            if (it->records.size() > most || (it->records.size() == most && it.key() < chosen))
+                chosen = it.key();
+        }
+        const KeptKey key = kept.value(chosen);
+        const Recording recording
+            = WatchRecording::of(chosen, key.records, key.preexisting, QString(), result.serverVersion);
+        QString why;
+        if (recording.isEmpty()) {
+            err << "zsetlab-cli watch: --save-replay: no ZADD to "
+                << (onlyKey.isEmpty() ? QStringLiteral("a watched key") : QString::fromUtf8(onlyKey))
+                << " was seen: nothing saved.\n";
+        } else if (!ReplayFile::save(parser.value(o.saveReplay), recording, &why)) {
+            err << "zsetlab-cli watch: --save-replay: " << why << '\n';
+        } else {
+            err << "zsetlab-cli watch: saved " << recording.requests() << " requests to "
+                << terminalSafe(QString::fromUtf8(chosen)) << " in " << parser.value(o.saveReplay)
+                << (key.cut ? " (the first ones: a replay holds at most that many)" : "") << ".\n";
+        }
+    }
     if (result.end == WatchResult::End::Failed)
         return ExitConnection;
     if (result.end == WatchResult::End::Stopped || interrupted())

@@ -79,7 +79,7 @@ QVariant ReplayMembersModel::data(const QModelIndex& index, int role) const
     case ZsetModel::MemberRole:
         return member.member;
     case ZsetModel::ScoreRole:
-        return QByteArray::number(member.score);
+        return scoreText(member.score);
     case Qt::DisplayRole:
         break;
     default:
@@ -91,7 +91,7 @@ QVariant ReplayMembersModel::data(const QModelIndex& index, int role) const
     case ZsetModel::MemberColumn:
         return QString::fromUtf8(member.member);
     case ZsetModel::ScoreColumn:
-        return ZsetReader::formatScore(QByteArray::number(member.score));
+        return ZsetReader::formatScore(scoreText(member.score));
     case ZsetModel::WritesColumn:
         return member.writes;
     }

@@ -5,6 +5,7 @@
 #include "runmodel.h"
 #include "serversession.h"
 #include "watchkeymodel.h"
+#include "watchrecording.h"
 
 #include <QEvent>
 #include <QFormLayout>
@@ -335,6 +336,7 @@ void WatchPanel::onFinished(const WatchResult& result)
         break;
     }
     setWatching(false);
+    recordShownKey();
     showProgress();
 }
 
@@ -347,6 +349,10 @@ void WatchPanel::setKeptLimits(qsizetype perKey, qsizetype inAll)
 void WatchPanel::keep(const WatchSnapshot& snapshot)
 {
     for (const WatchedKey& key : snapshot.keys) {
+        if (!key.preexisting.empty()) {
+            std::vector<WatchMember>& before = m_records[nameOf(key.db, key.key)].preexisting;
+            before.insert(before.end(), key.preexisting.begin(), key.preexisting.end());
+        }
         if (key.records.isEmpty())
             continue;
         const qsizetype room = std::min(m_keptInAllLimit - m_keptInAll,
@@ -406,8 +412,32 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     for (const QVector<WatchRecord>& part : kept.parts)
         whole.records.append(part);
     m_stage.run->addBatch(m_feed.take(whole));
+    if (!m_watching)
+        recordShownKey();
     updateScriptButton();
     emit keyShown(db, key);
+}
+
+void WatchPanel::recordShownKey()
+{
+    if (!m_feeding || !m_stage.run)
+        return;
+    const int row = m_model->rowOf(m_feed.db(), m_feed.key());
+    if (row < 0)
+        return;
+    const KeptRecords kept = m_records.value(nameOf(m_feed.db(), m_feed.key()));
+    QVector<WatchRecord> records;
+    records.reserve(kept.count);
+    for (const QVector<WatchRecord>& part : kept.parts)
+        records.append(part);
+    const ServerInfo server = m_stage.session ? m_stage.session->server() : ServerInfo();
+    auto recording = std::make_shared<Recording>(
+        WatchRecording::of(m_feed.key(), records, kept.preexisting, server.name,
+                           server.nameVersion.isEmpty() ? m_serverVersion : server.nameVersion));
+    if (m_stage.run->isLive())
+        m_stage.run->finish(m_stage.run->figures());
+    if (!recording->isEmpty())
+        m_stage.run->setRecording(std::move(recording));
 }
 
 QByteArray WatchPanel::chosenScriptSha() const

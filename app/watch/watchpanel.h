@@ -78,6 +78,9 @@ private:
     void showProgress();
     void setWatching(bool watching);
     void updateScriptButton();
+    // The key drawn, recorded from what was kept: once the watch has ended, its run model can be
+    // stepped through and saved.
+    void recordShownKey();
     void fitColumns();
 
     Stage m_stage;
@@ -100,6 +103,7 @@ private:
     {
         QList<QVector<WatchRecord>> parts;
         qsizetype count = 0;
+        std::vector<WatchMember> preexisting; // what the key held before its first ZADD
     };
     QHash<QByteArray, KeptRecords> m_records;
     qsizetype m_keptInAll = 0;

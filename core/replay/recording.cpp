@@ -10,6 +10,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 QString zsetKnowledgeName(ZsetKnowledge knowledge)
@@ -19,6 +20,8 @@ QString zsetKnowledgeName(ZsetKnowledge knowledge)
         return QStringLiteral("flow");
     case ZsetKnowledge::Replies:
         return QStringLiteral("replies");
+    case ZsetKnowledge::Watched:
+        return QStringLiteral("watched");
     case ZsetKnowledge::CountsOnly:
         break;
     }
@@ -27,13 +30,23 @@ QString zsetKnowledgeName(ZsetKnowledge knowledge)
 
 bool parseZsetKnowledge(const QString& name, ZsetKnowledge* knowledge)
 {
-    for (const ZsetKnowledge k : {ZsetKnowledge::Flow, ZsetKnowledge::Replies, ZsetKnowledge::CountsOnly}) {
+    for (const ZsetKnowledge k :
+         {ZsetKnowledge::Flow, ZsetKnowledge::Replies, ZsetKnowledge::CountsOnly, ZsetKnowledge::Watched}) {
         if (zsetKnowledgeName(k) == name) {
             *knowledge = k;
             return true;
         }
     }
     return false;
+}
+
+QByteArray scoreText(double score)
+{
+    if (std::isfinite(score) && score == std::floor(score) && std::fabs(score) < 9007199254740992.0)
+        return QByteArray::number(qint64(score));
+    if (std::isinf(score))
+        return score > 0 ? QByteArrayLiteral("inf") : QByteArrayLiteral("-inf");
+    return QByteArray::number(score, 'g', 17);
 }
 
 QJsonObject ReplayState::toJson(bool withMembers) const
@@ -108,6 +121,27 @@ Recording::Recording(RecordingInfo info, RequestLog log)
     m_history.build(m_log);
     index();
     setSeeded(std::move(m_info.seeded));
+}
+
+Recording::Recording(RecordingInfo info, RequestLog log, WatchedWrites watched)
+    : m_info(std::move(info))
+    , m_log(std::move(log))
+    , m_watched(std::move(watched))
+{
+    m_info.knowledge = ZsetKnowledge::Watched;
+    m_info.users = 1;
+    const size_t n = size_t(m_log.keepsRequests() ? m_log.truthPrefix() : 0);
+    m_watched.scores.resize(n, 0);
+    m_watched.ends.resize(n, ZsetHistory::alive);
+    m_watched.seededEnds.resize(m_info.seeded.size(), ZsetHistory::alive);
+    m_history.buildFromEnds(m_log, m_watched.ends);
+    index();
+    m_seededEnd = m_watched.seededEnds;
+}
+
+double Recording::scoreOf(int write) const
+{
+    return m_watched.scores.empty() ? double(m_log.now(write)) : m_watched.scores[size_t(write)];
 }
 
 void ReplayTotals::add(const RequestLog& log, int i)
@@ -307,7 +341,7 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
         const std::vector<int> writes = m_history.writesAliveAfter(m_log, i, state.user);
         state.memberList.reserve(writes.size());
         for (const int w : writes)
-            state.memberList.push_back({m_log.member(w), m_log.now(w), w, m_history.writesOfMemberThrough(w)});
+            state.memberList.push_back({m_log.member(w), scoreOf(w), w, m_history.writesOfMemberThrough(w)});
         seededAliveAfter(i, state.user, &state.memberList);
         std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
             return a.score != b.score ? a.score < b.score : a.member < b.member;
@@ -370,5 +404,6 @@ BurstSummary Recording::summaryThrough(int i) const
 size_t Recording::memoryBytes() const
 {
     return m_log.memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals)
+        + m_watched.scores.capacity() * sizeof(double) + m_watched.ends.capacity() * sizeof(qint32)
         + m_latestNowThrough.capacity() * sizeof(qint64);
 }

@@ -21,6 +21,7 @@ enum class ZsetKnowledge {
     Flow, // a catalog limiter whose flow zsetlab knows: the members are rebuilt exactly
     Replies, // a user's script: the members its replies named, trimmed as a sliding log would be
     CountsOnly, // a limiter that names no member (a counter, a bucket): the replies' counts only
+    Watched, // an app's key watched through MONITOR, which showed every write and removal: exact
 };
 QString zsetKnowledgeName(ZsetKnowledge knowledge);
 bool parseZsetKnowledge(const QString& name, ZsetKnowledge* knowledge);
@@ -31,7 +32,19 @@ struct SeededMember
 {
     int user = 0;
     QByteArray member;
-    qint64 score = 0;
+    double score = 0;
+};
+
+// A score as Redis writes it: a whole number in digits, else the shortest text that reads back.
+QByteArray scoreText(double score);
+
+// What MONITOR showed of a watched key (ZsetKnowledge::Watched), per request: the score its ZADD
+// wrote and the request before which that write left the set; the same end for each seeded member.
+struct WatchedWrites
+{
+    std::vector<double> scores;
+    std::vector<qint32> ends; // ZsetHistory::alive: still there at the end; the request itself: wrote nothing
+    std::vector<qint32> seededEnds;
 };
 
 // Everything a recording holds besides its requests.
@@ -60,7 +73,7 @@ struct RecordingInfo
 struct ReplayMember
 {
     QByteArray member;
-    qint64 score = 0;
+    double score = 0;
     int request = 0; // the request that wrote it (0-based; -1: it was there before the first)
     int writes = 0; // how many requests wrote this member so far
 };
@@ -109,11 +122,15 @@ public:
     static RecordingInfo infoOf(const BurstPlan& plan, const BurstSummary& summary);
     // A recording of `log`; the history is built here.
     Recording(RecordingInfo info, RequestLog log);
+    // A watched key's recording: the history is what MONITOR showed (info.knowledge: Watched).
+    Recording(RecordingInfo info, RequestLog log, WatchedWrites watched);
     Recording() = default;
 
     const RecordingInfo& info() const { return m_info; }
     const RequestLog& log() const { return m_log; }
     const ZsetHistory& history() const { return m_history; }
+    // Empty unless the knowledge is Watched.
+    const WatchedWrites& watched() const { return m_watched; }
     // The requests recorded in order from the first: a stopped run records those it finished.
     int requests() const { return m_history.requests(); }
     bool isEmpty() const { return requests() == 0; }
@@ -149,9 +166,12 @@ private:
     template<typename Test>
     int nextWhere(qint64 ReplayTotals::*figure, int i, Test test) const;
 
+    double scoreOf(int write) const;
+
     RecordingInfo m_info;
     RequestLog m_log;
     ZsetHistory m_history;
+    WatchedWrites m_watched;
     std::vector<ReplayTotals> m_totalsBefore; // per block: the figures of the blocks before it
     std::vector<qint64> m_latestNowThrough; // per block: the latest now up to its last request
     std::vector<qint32> m_seededEnd; // per seeded member: the request that trimmed or rewrote it

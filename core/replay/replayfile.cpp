@@ -8,10 +8,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QtEndian>
 
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 namespace {
 struct Text
@@ -178,8 +181,10 @@ Unpacked gunzip(const QByteArray& packed, QByteArray* raw)
     return result == Z_BUF_ERROR || result == Z_OK ? Unpacked::Truncated : Unpacked::Damaged;
 }
 
-QJsonObject headerOf(const RecordingInfo& info, const RequestLog& log)
+QJsonObject headerOf(const Recording& recording)
 {
+    const RecordingInfo& info = recording.info();
+    const RequestLog& log = recording.log();
     QJsonObject json;
     json[QStringLiteral("made_by")] = info.madeBy;
     json[QStringLiteral("source")] = info.source;
@@ -201,10 +206,16 @@ QJsonObject headerOf(const RecordingInfo& info, const RequestLog& log)
     json[QStringLiteral("errors")] = QJsonArray::fromStringList(log.errorMessages());
     if (!info.seeded.empty()) { // a what-if: what its ZSETs held before its first request
         QJsonArray seeded;
-        for (const SeededMember& m : info.seeded)
-            seeded.append(QJsonObject {{QStringLiteral("user"), m.user},
-                                       {QStringLiteral("member"), QString::fromLatin1(m.member.toBase64())},
-                                       {QStringLiteral("score"), m.score}});
+        const std::vector<qint32>& ends = recording.watched().seededEnds;
+        for (size_t k = 0; k < info.seeded.size(); ++k) {
+            const SeededMember& m = info.seeded[k];
+            QJsonObject member {{QStringLiteral("user"), m.user},
+                                {QStringLiteral("member"), QString::fromLatin1(m.member.toBase64())},
+                                {QStringLiteral("score"), m.score}};
+            if (k < ends.size() && ends[k] != ZsetHistory::alive) // a watched key's: when it left
+                member[QStringLiteral("end")] = ends[k];
+            seeded.append(member);
+        }
         json[QStringLiteral("seeded")] = seeded;
     }
     return json;
@@ -284,12 +295,31 @@ QByteArray ReplayFile::encode(const Recording& recording)
     putVarint(&errors, quint64(errorEntries));
     errors.append(errorList);
 
+    const bool watched = recording.info().knowledge == ZsetKnowledge::Watched;
     QByteArray raw = magic;
-    putVarint(&raw, formatVersion);
-    putBlock(&raw, QJsonDocument(headerOf(recording.info(), log)).toJson(QJsonDocument::Compact));
+    putVarint(&raw, watched ? 2 : 1);
+    putBlock(&raw, QJsonDocument(headerOf(recording)).toJson(QJsonDocument::Compact));
     putVarint(&raw, quint64(n));
     for (const QByteArray* block : {&flags, &kinds, &nows, &sent, &latencies, &counts, &connections, &members, &errors})
         putBlock(&raw, *block);
+    if (watched) { // each write's score, when it left the set, and the true count MONITOR gave
+        QByteArray scores, ends, truths;
+        scores.reserve(qsizetype(n) * 8);
+        for (int i = 0; i < n; ++i) {
+            quint64 bits = 0;
+            const double score = recording.watched().scores[size_t(i)];
+            std::memcpy(&bits, &score, sizeof bits);
+            char le[8];
+            qToLittleEndian(bits, le);
+            scores.append(le, 8);
+            const qint32 end = recording.watched().ends[size_t(i)];
+            putVarint(&ends, end == ZsetHistory::alive ? 0 : quint64(end - i) + 1);
+            putSigned(&truths, log.truth(i));
+        }
+        putBlock(&raw, scores);
+        putBlock(&raw, ends);
+        putBlock(&raw, truths);
+    }
     return gzip(raw);
 }
 
@@ -360,7 +390,9 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         const QJsonObject m = value.toObject();
         SeededMember seeded;
         seeded.user = int(integer(m, "user", 0, info.users - 1, &ok));
-        seeded.score = integer(m, "score", -(qint64(1) << 53), qint64(1) << 53, &ok);
+        const QJsonValue score = m.value(QLatin1String("score"));
+        seeded.score = score.toDouble();
+        ok = ok && score.isDouble() && std::isfinite(seeded.score);
         seeded.member = QByteArray::fromBase64(m.value(QLatin1String("member")).toString().toLatin1());
         info.seeded.push_back(std::move(seeded));
     }
@@ -370,10 +402,15 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     const qint64 n = file.size(info.requests);
     if (!file.ok())
         return failWith(error, damaged(Text::tr("it records more requests than its run planned")));
+    const bool watched = info.knowledge == ZsetKnowledge::Watched;
+    if (watched && (version < 2 || info.users != 1))
+        return failWith(error, damaged(Text::tr("its header does not match its kind of run")));
     Cursor flags = file.block(), kinds = file.block(), nows = file.block(), sent = file.block(),
            latencies = file.block(), counts = file.block(), connections = file.block(), members = file.block(),
            errors = file.block();
-    if (!file.ok() || !file.atEnd() || flags.left() != n || kinds.left() != n)
+    Cursor scores = watched ? file.block() : Cursor(nullptr, 0), ends = watched ? file.block() : Cursor(nullptr, 0),
+           truths = watched ? file.block() : Cursor(nullptr, 0);
+    if (!file.ok() || !file.atEnd() || flags.left() != n || kinds.left() != n || scores.left() != (watched ? 8 * n : 0))
         return failWith(error, damaged(Text::tr("its columns do not match its request count")));
 
     // Errors first: they are read into the records.
@@ -432,7 +469,36 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         if (!column->ok() || !column->atEnd())
             return failWith(error, damaged(Text::tr("a column of its requests does not read")));
     }
-    *recording = Recording(std::move(info), std::move(log));
+    if (!watched) {
+        *recording = Recording(std::move(info), std::move(log));
+        return true;
+    }
+    WatchedWrites writes;
+    writes.scores.reserve(size_t(n));
+    writes.ends.reserve(size_t(n));
+    for (qint64 i = 0; i < n; ++i) {
+        const QByteArray le = scores.bytes(8);
+        const quint64 bits = le.size() == 8 ? qFromLittleEndian<quint64>(le.constData()) : 0;
+        double score = 0;
+        std::memcpy(&score, &bits, sizeof score);
+        const quint64 end = ends.varint();
+        const qint64 truth = truths.signedVarint();
+        if (std::isnan(score) || end > quint64(n - i) + 1 || truth < -1 || truth > INT32_MAX)
+            return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
+        log.setTruth(int(i), truth);
+        writes.scores.push_back(score);
+        writes.ends.push_back(end == 0 ? ZsetHistory::alive : qint32(i + qint64(end) - 1));
+    }
+    if (!ends.ok() || !ends.atEnd() || !truths.ok() || !truths.atEnd())
+        return failWith(error, damaged(Text::tr("a column of its requests does not read")));
+    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
+        const QJsonObject m = value.toObject();
+        writes.seededEnds.push_back(m.contains(QLatin1String("end")) ? qint32(integer(m, "end", 0, n, &ok))
+                                                                     : ZsetHistory::alive);
+    }
+    if (!ok)
+        return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
+    *recording = Recording(std::move(info), std::move(log), std::move(writes));
     return true;
 }
 

@@ -8,8 +8,9 @@
 #include <QString>
 
 namespace ReplayFile {
-// The version this zsetlab writes and the newest it reads.
-inline constexpr int formatVersion = 1;
+// The newest version this zsetlab reads. Version 2 added a watched key's scores and removals (state_from "watched"); a
+// recording without them is written as version 1, which every zsetlab reads.
+inline constexpr int formatVersion = 2;
 // The file name's suffix and the MIME type given to it.
 inline constexpr char suffix[] = "zsetreplay";
 inline constexpr char mimeType[] = "application/x-zsetlab-replay";

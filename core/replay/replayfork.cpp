@@ -114,7 +114,7 @@ bool ReplayFork::seed(NodeConnections& nodes, const Recording& recording, int fr
                 continue;
             if (args.size() == 0)
                 args << QByteArrayLiteral("ZADD") << key;
-            args << QByteArray::number(m.score) << m.member;
+            args << scoreText(m.score) << m.member;
             any = true;
             if (args.size() >= 2 + 2 * chunk && !flush())
                 return false;

@@ -99,6 +99,10 @@ void RunModel::showRecording(std::shared_ptr<const Recording> recording)
     shape.requests = recording->requests();
     shape.limit = info.limit;
     shape.users = info.users;
+    if (info.knowledge == ZsetKnowledge::Watched) { // an app's key: the server's clock, its limit not known
+        shape.limit = -1;
+        shape.serverClock = true;
+    }
     start(shape);
     const RequestBatch batch = recording->batch();
     addBatch(batch);

@@ -89,6 +89,38 @@ void ZsetHistory::build(const RequestLog& log)
     }
 }
 
+void ZsetHistory::buildFromEnds(const RequestLog& log, const std::vector<qint32>& ends)
+{
+    clear();
+    const int n = std::min(int(ends.size()), log.keepsRequests() ? log.truthPrefix() : 0);
+    m_end.assign(ends.begin(), ends.begin() + n);
+    m_size.assign(size_t(n), 0);
+    m_writeNumber.assign(size_t(n), 0);
+    std::vector<qint32> leaving(size_t(n) + 1, 0); // per request: writes that end at it
+    QHash<QByteArray, qint32> writesOf;
+    qint32 size = 0;
+    for (int i = 0; i < n; ++i) {
+        qint32& end = m_end[size_t(i)];
+        if (end != alive && (end < i || end > n))
+            end = alive; // out of range: taken as still there
+        size -= leaving[size_t(i)];
+        if (end != i) {
+            ++size;
+            m_writeNumber[size_t(i)] = ++writesOf[log.member(i)];
+            if (end != alive)
+                ++leaving[size_t(end)];
+        }
+        m_size[size_t(i)] = size;
+    }
+    m_blockLastEnd.assign(size_t((n + blockSize - 1) / blockSize), -1);
+    for (int i = 0; i < n; ++i) {
+        if (wrote(i)) {
+            qint32& last = m_blockLastEnd[size_t(i / blockSize)];
+            last = std::max(last, m_end[size_t(i)]);
+        }
+    }
+}
+
 std::vector<int> ZsetHistory::writesAliveAfter(const RequestLog& log, int i, int user) const
 {
     std::vector<int> writes;

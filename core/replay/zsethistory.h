@@ -27,6 +27,9 @@ public:
 
     // From the finished prefix of the log (its truthPrefix(): requests after a gap are left out).
     void build(const RequestLog& log);
+    // From the ends MONITOR showed (a watched key, one user): ends[i] is the request before which
+    // request i's write left the set, `alive` if it did not, i if request i wrote nothing.
+    void buildFromEnds(const RequestLog& log, const std::vector<qint32>& ends);
     void clear();
     int requests() const { return int(m_size.size()); }
 

@@ -330,3 +330,15 @@ quint32 LatencyHistogram::percentile(double percent) const
     }
     return valueOf(bucketCount - 1);
 }
+
+void RequestLog::setTruth(int i, qint64 truth)
+{
+    if (i < 0 || i >= m_truthPrefix || size_t(i) >= m_truth.size())
+        return;
+    if (truth < 0) {
+        m_flags[size_t(i)] &= quint8(~TruthKnown);
+        return;
+    }
+    m_truth[size_t(i)] = qint32(std::min<qint64>(truth, INT32_MAX));
+    m_flags[size_t(i)] |= TruthKnown;
+}

@@ -87,6 +87,9 @@ public:
     qint64 count(int i) const { return m_count[i]; }
     // The true number of successful requests in the window at request i (-1 until known).
     qint64 truth(int i) const { return (m_flags[i] & TruthKnown) ? m_truth[i] : -1; }
+    // A truth known from elsewhere (a watched key's, which MONITOR gave): -1 unknown. For a
+    // request of the finished prefix.
+    void setTruth(int i, qint64 truth);
     QByteArray member(int i) const;
     RequestRecord::MemberKind memberKind(int i) const { return RequestRecord::MemberKind(m_memberKind[i]); }
     QString error(int i) const;

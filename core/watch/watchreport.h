@@ -9,10 +9,16 @@
 #include <QString>
 #include <QVector>
 
+#include <utility>
+#include <vector>
+
 // What zsetlab watch learned about the app's sorted sets, as plain values: the window and the CLI
 // read these, never the shadow itself.
 
-// One ZADD of one member, for the timeline.
+// A member of a watched set and its score.
+using WatchMember = std::pair<QByteArray, double>;
+
+// One ZADD of one member, for the timeline and the key's recording.
 struct WatchRecord
 {
     enum class Outcome : quint8 {
@@ -28,6 +34,12 @@ struct WatchRecord
     // script does) and the requests in the window had each kept its own member (-1 unknown).
     qint64 sizeAfter = -1;
     qint64 truthAfter = -1;
+    // The members that left the set since the key's previous ZADD (trimmed, removed, expired), with
+    // the scores they had: with the records in order, the set at each request, exactly.
+    std::vector<WatchMember> removedBefore;
+    // The members the same script call removed after this ZADD (a trim after the write, its own
+    // member taken back when refused): gone when the request's call ended.
+    std::vector<WatchMember> removedAfter;
 };
 
 // Where a key's requests came from: a script (by SHA1) or a client's own commands (by address).
@@ -60,6 +72,9 @@ struct WatchedKey
     // droppedRecords counts those left out over the whole watch to keep memory bounded.
     QVector<WatchRecord> records;
     qint64 droppedRecords = 0;
+    // Members the set held before its first ZADD record that no record wrote (handed on once, as
+    // records are): what a recording of the key starts from.
+    std::vector<WatchMember> preexisting;
 
     QString verdict() const;
     QJsonObject toJson() const;

@@ -180,10 +180,10 @@ void WatchSession::run(Settings settings)
 {
     WatchResult result;
     std::vector<std::unique_ptr<NodeStream>> nodes;
-    const auto snapshotOfAll = [&nodes](qint64 elapsedMs) {
+    const auto snapshotOfAll = [&nodes](qint64 elapsedMs, bool last) {
         QVector<WatchSnapshot> parts;
         for (const auto& node : nodes)
-            parts.push_back(node->shadow.snapshot());
+            parts.push_back(node->shadow.snapshot(true, last));
         WatchSnapshot all = WatchSnapshot::merged(parts);
         all.elapsedMs = elapsedMs;
         return all;
@@ -196,7 +196,7 @@ void WatchSession::run(Settings settings)
     const auto fail = [&](const RedisError& error) {
         result.end = WatchResult::End::Failed;
         result.error = error;
-        result.snapshot = snapshotOfAll(0);
+        result.snapshot = snapshotOfAll(0, true);
         finish();
     };
 
@@ -384,7 +384,7 @@ void WatchSession::run(Settings settings)
         if (lost)
             break;
         if (clock.elapsed() >= nextSnapshot) {
-            const WatchSnapshot snapshot = snapshotOfAll(clock.elapsed());
+            const WatchSnapshot snapshot = snapshotOfAll(clock.elapsed(), false);
             nextSnapshot = clock.elapsed() + settings.snapshotInterval.count();
             QMetaObject::invokeMethod(
                 this, [this, snapshot] { emit snapshotAvailable(snapshot); }, Qt::QueuedConnection);
@@ -393,7 +393,7 @@ void WatchSession::run(Settings settings)
     const qint64 elapsed = clock.elapsed();
     for (const auto& node : nodes)
         node->monitor.close();
-    result.snapshot = snapshotOfAll(elapsed);
+    result.snapshot = snapshotOfAll(elapsed, true);
     result.snapshot.droppedLines += result.linesBehind + result.oversizeLines;
     finish();
 }

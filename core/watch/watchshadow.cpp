@@ -21,6 +21,10 @@ struct WatchShadow::Key
     QByteArray currentSourceKey; // its key in sourceIndex
     QVector<WatchRecord> records;
     QHash<QByteArray, int> sourceIndex;
+    bool recordsBegun = false; // a ZADD of the key was recorded
+    qint64 lastRecordCall = -1; // the script call that made the last record (-1: a plain command)
+    std::vector<WatchMember> removed; // since the key's previous ZADD record (members' sink)
+    std::vector<WatchMember> preexisting; // not handed on yet
 };
 
 namespace {
@@ -182,6 +186,7 @@ WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create
         return nullptr;
     }
     auto made = std::make_shared<Key>();
+    made->members.setRemovalSink(&made->removed);
     made->figures.db = db;
     made->figures.key = key;
     made->figures.stateKnown = false;
@@ -212,6 +217,20 @@ void WatchShadow::beginScriptCall(Command command, const QByteArray& target)
 }
 
 void WatchShadow::feed(const MonitorLine& line)
+{
+    apply(line);
+    // What a script removed after its ZADD (a trim, its own member when refused) is part of that
+    // request; the record is still here (snapshot() keeps it back while its call may go on).
+    Key* key = m_lastKey;
+    if (key && line.fromScript() && !key->removed.empty() && m_call.active && key->lastRecordCall == m_call.id
+        && !key->records.isEmpty()) {
+        std::vector<WatchMember>& after = key->records.last().removedAfter;
+        after.insert(after.end(), key->removed.begin(), key->removed.end());
+        key->removed.clear();
+    }
+}
+
+void WatchShadow::apply(const MonitorLine& line)
 {
     ++m_commandsSeen;
     m_nowUs = line.timeUs;
@@ -400,12 +419,28 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
     }
     if (!line.fromScript())
         countRequest(key, line);
+    if (!key->recordsBegun) { // what the key's recording starts from
+        key->recordsBegun = true;
+        // Removed before this ZADD (a trim of its own call): there before the first request, gone
+        // at it (its removedBefore). Unknown state: the read brings them (setKnownState).
+        if (key->figures.stateKnown) {
+            key->preexisting = key->removed;
+            const std::vector<WatchMember> now = key->members.members();
+            key->preexisting.insert(key->preexisting.end(), now.begin(), now.end());
+        } else {
+            key->removed.clear();
+        }
+    }
     key->figures.exists = true;
     for (qsizetype p = 0; p < pairs; ++p) {
         const QByteArray& member = args.at(i + 2 * p + 1);
         const double given = scores[p];
         ++key->figures.zadds;
-        WatchRecord made {line.timeUs, given, member, WatchRecord::Outcome::Stored};
+        WatchRecord made;
+        made.timeUs = line.timeUs;
+        made.score = given;
+        made.member = member;
+        made.removedBefore = std::exchange(key->removed, {});
         double old = 0;
         if (key->members.find(member, &old)) {
             // The request found its member there already: whatever ZADD does to the score, the
@@ -440,6 +475,7 @@ void WatchShadow::applyZadd(Key* key, const MonitorLine& line)
         made.sizeAfter = key->members.size();
         made.truthAfter = key->truthKnown ? qint64(key->truth.size()) : -1;
         record(key, made);
+        key->lastRecordCall = line.fromScript() ? m_call.id : -1;
     }
 }
 
@@ -589,7 +625,9 @@ void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
     }
     if (target) {
         if (source) {
+            target->members.clear(); // what it held leaves it
             target->members = source->members;
+            target->members.setRemovalSink(&target->removed); // not the source's
             target->truth = source->truth;
             target->truthKnown = source->truthKnown;
             target->figures.stateKnown = source->figures.stateKnown;
@@ -623,14 +661,28 @@ void WatchShadow::setKnownState(int db, const QByteArray& keyName, const std::ve
     if (!key)
         return;
     // The requests seen since the key was first seen stay counted; a member the watch did not
-    // write was written before it: one request more.
+    // write was written before it: one request more (and, once the key's ZADDs are recorded, a
+    // member its recording starts with).
+    QHash<QByteArray, double> read;
+    read.reserve(qsizetype(members.size()));
     for (const auto& [member, score] : members) {
-        if (!key->members.contains(member))
+        read.insert(member, score);
+        if (!key->members.contains(member)) {
             key->truth.insert(score);
+            if (key->recordsBegun)
+                key->preexisting.emplace_back(member, score);
+        }
     }
+    // What the shadow held and the read did not: gone before the read, unseen.
+    for (const auto& [member, score] : key->members.members()) {
+        if (!read.contains(member))
+            key->removed.emplace_back(member, score);
+    }
+    key->members.setRemovalSink(nullptr);
     key->members.clear();
     for (const auto& [member, score] : members)
         key->members.set(member, score);
+    key->members.setRemovalSink(&key->removed);
     key->truthKnown = true;
     key->figures.stateKnown = true;
     key->figures.exists = !members.empty();
@@ -638,18 +690,29 @@ void WatchShadow::setKnownState(int db, const QByteArray& keyName, const std::ve
         key->expiresAtMs = noDeadline;
 }
 
-WatchedKey WatchShadow::figuresOf(Key& key, bool takeRecords)
+WatchedKey WatchShadow::figuresOf(Key& key, bool takeRecords, bool last)
 {
     WatchedKey figures = key.figures;
     figures.size = key.members.size();
     figures.trueCount = key.truthKnown ? qint64(key.truth.size()) : -1;
     figures.expiresAtUs = key.expiresAtMs == noDeadline ? -1 : key.expiresAtMs * 1000;
-    if (takeRecords)
-        figures.records = std::exchange(key.records, {});
+    if (takeRecords) {
+        const bool callGoesOn = !last && m_call.active && key.lastRecordCall >= 0 && key.lastRecordCall == m_call.id
+            && !key.records.isEmpty();
+        if (callGoesOn) { // all but the last record, which its call may still add to
+            WatchRecord open = std::move(key.records.last());
+            key.records.removeLast();
+            figures.records = std::exchange(key.records, {});
+            key.records.append(std::move(open));
+        } else {
+            figures.records = std::exchange(key.records, {});
+        }
+        figures.preexisting = std::exchange(key.preexisting, {});
+    }
     return figures;
 }
 
-WatchSnapshot WatchShadow::snapshot(bool takeRecords)
+WatchSnapshot WatchShadow::snapshot(bool takeRecords, bool last)
 {
     WatchSnapshot result;
     result.commandsSeen = m_commandsSeen;
@@ -661,7 +724,7 @@ WatchSnapshot WatchShadow::snapshot(bool takeRecords)
     for (const auto& key : std::as_const(m_keys)) {
         if (key->expiresAtMs != noDeadline && m_nowUs / 1000 > key->expiresAtMs)
             deleteKey(key.get(), true);
-        result.keys.append(figuresOf(*key, takeRecords));
+        result.keys.append(figuresOf(*key, takeRecords, last));
     }
     std::sort(result.keys.begin(), result.keys.end(),
               [](const WatchedKey& a, const WatchedKey& b) { return a.db != b.db ? a.db < b.db : a.key < b.key; });

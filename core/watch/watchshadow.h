@@ -56,8 +56,10 @@ public:
     QByteArray scriptBody(const QByteArray& sha) const { return m_scripts.value(sha); }
     QList<QByteArray> scriptShas() const { return m_scripts.keys(); }
 
-    // The figures of every key now; with takeRecords, the ZADD records since the previous take.
-    WatchSnapshot snapshot(bool takeRecords = true);
+    // The figures of every key now; with takeRecords, the ZADD records since the previous take. A
+    // key's last record stays back while the script call that made it may still remove members
+    // (its removedAfter), unless this is the watch's last snapshot (`last`).
+    WatchSnapshot snapshot(bool takeRecords = true, bool last = false);
     // The copy of one key's set, or null when the watch does not follow the key.
     const ZsetShadow* members(int db, const QByteArray& key) const;
     // The figures of one key (no records); exists == false when the watch does not know it.
@@ -95,7 +97,8 @@ private:
     void record(Key* key, const WatchRecord& record);
     void beginScriptCall(Command command, const QByteArray& target);
     void noteScript(const QByteArray& body, const QByteArray& sha);
-    WatchedKey figuresOf(Key& key, bool takeRecords);
+    WatchedKey figuresOf(Key& key, bool takeRecords, bool last = false);
+    void apply(const MonitorLine& line);
 
     QList<KeyPattern> m_patterns;
     int m_db = -1;

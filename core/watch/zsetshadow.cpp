@@ -129,6 +129,8 @@ bool ZsetShadow::remove(const QByteArray& member)
     const auto found = m_scores.find(member);
     if (found == m_scores.end())
         return false;
+    if (m_removed)
+        m_removed->emplace_back(member, *found);
     m_ordered.erase(Entry {*found, member});
     m_scores.erase(found);
     return true;
@@ -136,12 +138,18 @@ bool ZsetShadow::remove(const QByteArray& member)
 
 void ZsetShadow::clear()
 {
+    if (m_removed) {
+        for (const Entry& entry : m_ordered)
+            m_removed->emplace_back(entry.member, entry.score);
+    }
     m_scores.clear();
     m_ordered.clear();
 }
 
 void ZsetShadow::eraseEntry(std::set<Entry>::iterator it)
 {
+    if (m_removed)
+        m_removed->emplace_back(it->member, it->score);
     m_scores.remove(it->member);
     m_ordered.erase(it);
 }

@@ -63,6 +63,9 @@ public:
     // ZPOPMIN (lowest first) or ZPOPMAX.
     qint64 pop(qint64 count, bool highest);
     std::vector<Member> members() const; // in order
+    // Every member removed from here on (by any operation above) is appended to *removed, with the
+    // score it had; null: none kept.
+    void setRemovalSink(std::vector<Member>* removed) { m_removed = removed; }
 
 private:
     struct Entry
@@ -78,4 +81,5 @@ private:
 
     QHash<QByteArray, double> m_scores;
     std::set<Entry> m_ordered;
+    std::vector<Member>* m_removed = nullptr;
 };

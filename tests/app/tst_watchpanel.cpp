@@ -6,12 +6,15 @@
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "planmodel.h"
+#include "recording.h"
 #include "redisconnection.h"
+#include "replayplayer.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
 #include "serversession.h"
 #include "timelineview.h"
+#include "transportbar.h"
 #include "watchkeymodel.h"
 #include "watchpanel.h"
 #include "zsetkeys.h"
@@ -200,6 +203,25 @@ void TestWatchPanel::showsWhatRedisDid()
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isWatching(), 3000);
     QVERIFY2(panel->statusText().contains(QLatin1String("stopped")), qPrintable(panel->statusText()));
     QCOMPARE(cell(WatchKeyModel::OverwritesColumn).toLongLong(), overwritten);
+    // The watched key, recorded once the watch ended: the transport bar steps through it, and after
+    // its last request the set is what Redis holds.
+    RunModel* watched = window.run(LimiterExperiment::Left);
+    QVERIFY(watched->hasRecording());
+    QVERIFY(timeline->transport()->isVisibleTo(timeline));
+    const Recording& recording = *watched->recording();
+    QCOMPARE(recording.info().knowledge, ZsetKnowledge::Watched);
+    QCOMPARE(recording.requests(), timeline->timeline()->model().requests());
+    const ReplayState end = recording.stateAt(recording.requests() - 1, true);
+    QCOMPARE(end.members, redis.command({"ZCARD", key}).toInteger());
+    const RedisReply zrange = redis.command({"ZRANGE", key, "0", "-1", "WITHSCORES"});
+    QCOMPARE(end.memberList.size() * 2, zrange.elements().size());
+    for (size_t i = 0; i < end.memberList.size(); ++i) {
+        QCOMPARE(end.memberList[i].member, zrange.elements()[2 * i].bytes());
+        QCOMPARE(end.memberList[i].score, zrange.elements()[2 * i + 1].bytes().toDouble());
+    }
+    watched->cursor()->setPosition(0);
+    QVERIFY(watched->isReplaying());
+    QCOMPARE(timeline->numbers()->figure(QStringLiteral("sent")), QStringLiteral("1"));
     QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
 }
 

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -75,6 +76,9 @@ void TestWatchCli::usageErrors_data()
     QTest::newRow("remote server without consent")
         << args({"watch", "--redis", "redis://203.0.113.7:6379"}) << "--allow-remote";
     QTest::newRow("unknown flag") << args({"watch", "--write"}) << "write";
+    QTest::newRow("key without a replay to save") << args({"watch", "--key", "rl:1"}) << "--save-replay";
+    QTest::newRow("replay in no folder") << args({"watch", "--save-replay", "/nonexistent/w.zsetreplay"})
+                                         << "no such folder";
 }
 
 void TestWatchCli::usageErrors()
@@ -102,11 +106,14 @@ void TestWatchCli::reportsWhatTheRunOverwrote()
     const QString key = QStringLiteral("zsetlab:") + name;
     QProcess watch;
     QByteArray err;
-    QVERIFY2(startWatch(watch,
-                        {QStringLiteral("--redis"), url(), QStringLiteral("--pattern"), key,
-                         QStringLiteral("--duration"), QStringLiteral("8000"), QStringLiteral("--json")},
-                        &err),
-             err.constData());
+    QTemporaryDir folder;
+    const QString replay = folder.filePath(QStringLiteral("watched.zsetreplay"));
+    QVERIFY2(
+        startWatch(watch,
+                   {QStringLiteral("--redis"), url(), QStringLiteral("--pattern"), key, QStringLiteral("--duration"),
+                    QStringLiteral("8000"), QStringLiteral("--json"), QStringLiteral("--save-replay"), replay},
+                   &err),
+        err.constData());
     QVERIFY2(err.contains("MONITOR slows this server"), err.constData());
     const CliResult run
         = runCli({QStringLiteral("run"), QStringLiteral("--redis"), url(), QStringLiteral("--strategy"), strategy,
@@ -136,6 +143,24 @@ void TestWatchCli::reportsWhatTheRunOverwrote()
     const QJsonObject source = watched.value(QLatin1String("sources")).toArray().first().toObject();
     QCOMPARE(source.value(QLatin1String("kind")).toString(), QStringLiteral("script"));
     QCOMPARE(source.value(QLatin1String("sha")).toString().size(), 40);
+
+    // The key, saved as a replay: after its last request, the set Redis holds.
+    err += watch.readAllStandardError();
+    QVERIFY2(err.contains("saved ") && err.contains(key.toUtf8()), err.constData());
+    const CliResult opened
+        = runCli({QStringLiteral("replay"), replay, QStringLiteral("--members"), QStringLiteral("--json")}, 30000);
+    QCOMPARE(opened.exitCode, 0);
+    const QJsonObject state = QJsonDocument::fromJson(opened.out).object();
+    QCOMPARE(state.value(QLatin1String("state_from")).toString(), QStringLiteral("watched"));
+    QCOMPARE(state.value(QLatin1String("requests")).toInt(), state.value(QLatin1String("request")).toInt());
+    const RedisReply zrange = redis.command({"ZRANGE", key.toUtf8(), "0", "-1", "WITHSCORES"});
+    const QJsonArray members = state.value(QLatin1String("member_list")).toArray();
+    QCOMPARE(qsizetype(zrange.elements().size()), members.size() * 2);
+    for (qsizetype i = 0; i < members.size(); ++i) {
+        const QJsonObject m = members.at(i).toObject();
+        QCOMPARE(m.value(QLatin1String("member")).toString().toUtf8(), zrange.elements()[size_t(2 * i)].bytes());
+        QCOMPARE(m.value(QLatin1String("score")).toDouble(), zrange.elements()[size_t(2 * i + 1)].bytes().toDouble());
+    }
     redis.command({"DEL", key.toUtf8(), (key + QStringLiteral(":seq")).toUtf8()});
 }
 

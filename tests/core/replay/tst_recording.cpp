@@ -20,7 +20,7 @@ std::vector<ReplayMember> zrange(const std::vector<RedisEndpoint>& nodes, const 
             continue;
         std::vector<ReplayMember> members;
         for (size_t i = 0; i + 1 < reply.elements().size(); i += 2)
-            members.push_back({reply.elements()[i].bytes(), reply.elements()[i + 1].bytes().toLongLong(), -1});
+            members.push_back({reply.elements()[i].bytes(), reply.elements()[i + 1].bytes().toDouble(), -1});
         return members;
     }
     qFatal("no node holds %s", key.constData());
@@ -37,7 +37,9 @@ QStringList described(const std::vector<ReplayMember>& members)
 {
     QStringList list;
     for (const ReplayMember& m : members)
-        list << QStringLiteral("%1@%2").arg(QString::fromUtf8(sameAcrossRuns(m.member))).arg(m.score);
+        list << QStringLiteral("%1@%2")
+                    .arg(QString::fromUtf8(sameAcrossRuns(m.member)))
+                    .arg(QString::fromLatin1(scoreText(m.score)));
     return list;
 }
 

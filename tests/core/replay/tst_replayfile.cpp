@@ -148,7 +148,7 @@ void TestReplayFile::newerVersionIsRefused()
 {
     QByteArray raw = gunzipped(ReplayFile::encode(sampleRecording(50)));
     const int versionAt = int(qstrlen("ZSETLAB-REPLAY\n"));
-    QCOMPARE(int(raw.at(versionAt)), ReplayFile::formatVersion);
+    QCOMPARE(int(raw.at(versionAt)), 1); // a burst's: the first version, which every zsetlab reads
     raw[versionAt] = char(ReplayFile::formatVersion + 1);
     Recording recording;
     QString error;

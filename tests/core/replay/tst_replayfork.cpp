@@ -13,7 +13,7 @@ QStringList described(const std::vector<ReplayMember>& members)
 {
     QStringList list;
     for (const ReplayMember& m : members)
-        list << QStringLiteral("%1@%2").arg(QString::fromUtf8(m.member)).arg(m.score);
+        list << QStringLiteral("%1@%2").arg(QString::fromUtf8(m.member)).arg(QString::fromLatin1(scoreText(m.score)));
     return list;
 }
 

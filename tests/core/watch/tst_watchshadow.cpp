@@ -90,6 +90,7 @@ private slots:
     void keyPatternsFollowRedisGlobs();
     void badLinesAreCountedNotFatal();
     void binaryMembers();
+    void recordsSayWhatLeftTheSetAndWhen();
 };
 
 void TestWatchShadow::replaysCommands_data()
@@ -510,6 +511,49 @@ void TestWatchShadow::binaryMembers()
     const WatchedKey key = shadow.figures(0, QByteArray("k\xff", 2));
     QCOMPARE(key.overwrites, 1);
     QCOMPARE(shadow.members(0, QByteArray("k\xff", 2))->contains(member), true);
+}
+
+// Each ZADD record carries what left the set before it (removedBefore) and what its own script
+// call removed after it (removedAfter), so that a recording knows the set after every request.
+void TestWatchShadow::recordsSayWhatLeftTheSetAndWhen()
+{
+    WatchShadow shadow;
+    shadow.setKnownState(0, "k", {{"old", 1}, {"older", 0}});
+    auto text = [](const std::vector<WatchMember>& members) {
+        QStringList parts;
+        for (const auto& [member, score] : members)
+            parts << QString::fromUtf8(member) + QLatin1Char(':') + QString::number(score);
+        return parts.join(QLatin1Char(' '));
+    };
+    auto feed = [&shadow](std::initializer_list<const char*> rows) {
+        for (const QByteArray& line : monitorLines(shorthand(rows)))
+            QVERIFY(shadow.feed(line));
+    };
+    // A sliding log that trims before it writes.
+    feed({"c EVALSHA aa 1 k", "l ZREMRANGEBYSCORE k 0 0", "l ZADD k 10 a"});
+    // The call may go on: its record waits.
+    WatchSnapshot snapshot = shadow.snapshot();
+    QCOMPARE(snapshot.keys.size(), 1);
+    QCOMPARE(snapshot.keys.first().records.size(), 0);
+    QCOMPARE(text(snapshot.keys.first().preexisting), QStringLiteral("older:0 old:1"));
+    // One that writes, then takes its member back when over the limit, and trims after.
+    feed({"c EVALSHA bb 1 k", "l ZADD k 11 b", "l ZCARD k", "l ZREM k b", "l ZREMRANGEBYSCORE k 0 1"});
+    // A plain client's ZADD, then a delete by another.
+    feed({"d ZADD k 12 c", "c ZREM k a", "d ZADD k 13 a"});
+    snapshot = shadow.snapshot(true, true);
+    const QVector<WatchRecord>& records = snapshot.keys.first().records;
+    QCOMPARE(records.size(), 4);
+    QCOMPARE(text(records.at(0).removedBefore), QStringLiteral("older:0"));
+    QCOMPARE(text(records.at(0).removedAfter), QString());
+    QCOMPARE(records.at(0).sizeAfter, 2); // old, a
+    QCOMPARE(text(records.at(1).removedBefore), QString());
+    QCOMPARE(text(records.at(1).removedAfter), QStringLiteral("b:11 old:1"));
+    QCOMPARE(records.at(1).sizeAfter, 3); // what its ZCARD counted
+    QCOMPARE(text(records.at(2).removedAfter), QString()); // a plain command: its own request
+    QCOMPARE(text(records.at(3).removedBefore), QStringLiteral("a:10"));
+    QCOMPARE(records.at(3).outcome, WatchRecord::Outcome::Stored);
+    QVERIFY(snapshot.keys.first().preexisting.empty()); // handed on once
+    QCOMPARE(membersText(shadow.members(0, "k")), QStringLiteral("c:12 a:13"));
 }
 
 QTEST_APPLESS_MAIN(TestWatchShadow)
