@@ -194,7 +194,21 @@ void MainWindow::createDocks()
     };
     stage.traffic = [this] { return m_planModel->plan().burst; };
     m_lesson = new Lesson(stage, this);
-    connect(m_lesson, &Lesson::scriptRequested, this, &MainWindow::showScriptView);
+    connect(m_lesson, &Lesson::scriptRequested, this, [this](const QString& limiterId) {
+        showScriptView(limiterId);
+        // Over the window, the script still answers the clicker; the next step closes it.
+        m_scriptView->addActions(m_lessonPanel->clickerKeys());
+        m_scriptViewStep = m_lesson->currentStep();
+    });
+    connect(m_lesson, &Lesson::changed, this, [this] {
+        if (m_scriptViewStep < 0 || m_lesson->currentStep() == m_scriptViewStep)
+            return;
+        m_scriptViewStep = -1;
+        if (m_scriptView && m_scriptView->isVisible()) {
+            m_scriptView->close();
+            activateWindow();
+        }
+    });
     LessonViews views;
     views.left = m_left;
     views.runs = m_runs;

@@ -199,6 +199,7 @@ private:
                                // a dock over the lesson's tab
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
+    int m_scriptViewStep = -1; // the lesson step that opened the script view (-1: not the lesson)
     DebuggerView* m_debuggerView = nullptr;
     ScriptDoctorDialog* m_scriptDoctor = nullptr;
     ManualDialog* m_manual = nullptr;

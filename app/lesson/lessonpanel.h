@@ -39,6 +39,9 @@ public:
     Lesson* lesson() const { return m_lesson; }
     // The window's keys for the lesson (PageDown, PageUp, ".", "B", Enter) work while it is in
     // front; behind another panel's tab they are that panel's.
+    // Next and Back as the clicker sends them (PageDown, PageUp, ".", "B"): a window the lesson
+    // opens (the script) takes them too, so that the clicker goes on working over it.
+    QList<QAction*> clickerKeys() const { return m_keys.mid(0, 2); }
     void setInFront(bool inFront);
 
 protected:

@@ -343,7 +343,7 @@ void RunView::onCursorMoved(int request)
     m_timeline->setReplayCursor(log.now(request), rank, lane);
     // The caption goes with the cursor where the transport bar has no line for it.
     m_timeline->setReplayCaption(m_stacked ? m_transport->captionText() : QString());
-    m_counts->setReplayCursor(users > 1 ? -1 : request);
+    m_counts->setReplayCursor(request); // its x axis is the run's request number, whichever user is shown
     m_numbers->showSummary(m_run->figuresAtCursor());
 }
 

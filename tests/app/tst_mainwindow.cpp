@@ -9,6 +9,7 @@
 #include "planfields.h"
 #include "planmodel.h"
 #include "privateredisserver.h"
+#include "replayplayer.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
@@ -276,6 +277,11 @@ void TestMainWindow::eachUserHasItsTimelineAndZset()
                      && member.section(QLatin1Char(':'), -1).toInt() % 3 == 2,
                  qPrintable(member));
     }
+    // Stepping through the run: the counts chart's cursor stands at the run's request, as the
+    // timeline's does, whichever user is shown.
+    view->run()->cursor()->setPosition(41);
+    QCOMPARE(view->counts()->replayCursor(), 41);
+    QVERIFY(view->timeline()->hasReplayCursor());
 }
 
 void TestMainWindow::frozenBurstWithRequestIdStoresEveryRequest()
