@@ -16,6 +16,7 @@
 #include "lesson.h"
 #include "lessonpanel.h"
 #include "numberspanel.h"
+#include "planfields.h"
 #include "planmodel.h"
 #include "presentation.h"
 #include "recording.h"
@@ -355,6 +356,17 @@ void MainWindow::createMenus()
     replayHost.dialogParent = this;
     replayHost.current = [this] { return run(LimiterExperiment::Left)->recording(); };
     replayHost.show = [this](std::shared_ptr<const Recording> recording, const QString& path) {
+        // The Burst panel takes the replay's plan: F5 fires the same burst here, live.
+        BurstPlan plan;
+        QString why;
+        if (recording->info().knowledge != ZsetKnowledge::Watched && recording->info().script.isEmpty()
+            && PlanFields::fromJson(recording->info().plan, &plan, &why) && plan.limiter) {
+            m_planModel->edit([&plan](ExperimentPlan& experiment) {
+                plan.key = experiment.burst.key;
+                experiment.burst = plan;
+                experiment.compare = false;
+            });
+        }
         showOpenedRecording(std::move(recording), QFileInfo(path).fileName());
     };
     replayHost.status = [this](const QString& message) { showStatus(message); };

@@ -2,7 +2,9 @@
 // at each request, a replay file opened without Redis, and a damaged one refused.
 
 #include "countschart.h"
+#include "limitercatalog.h"
 #include "numberspanel.h"
+#include "planfields.h"
 #include "planmodel.h"
 #include "recording.h"
 #include "redisconnection.h"
@@ -160,8 +162,21 @@ void TestReplayView::aReplayFileOpensWithoutRedis()
     QVERIFY2(QFile::exists(path), "oneMillisecondStepByStep saves it");
     MainWindow window; // never connected
     window.show();
+    window.planModel()->edit([](ExperimentPlan& plan) {
+        plan.burst.requests = 777;
+        plan.burst.limiter = LimiterCatalog::builtin(QStringLiteral("random"));
+    });
     QVERIFY(window.openReplay(path));
     RunView* run = window.runView(LimiterExperiment::Left);
+    // The Burst panel has the replay's plan: F5 fires that burst, live.
+    Recording opened;
+    QVERIFY(ReplayFile::open(path, &opened, nullptr));
+    BurstPlan recorded;
+    QString why;
+    QVERIFY2(PlanFields::fromJson(opened.info().plan, &recorded, &why), qPrintable(why));
+    QCOMPARE(window.planModel()->plan().burst.requests, recorded.requests);
+    QCOMPARE(window.planModel()->plan().burst.limiter->id, recorded.limiter->id);
+    QCOMPARE(window.planModel()->plan().burst.windowMs, recorded.windowMs);
     QVERIFY(run->transport()->isVisible());
     QCOMPARE(run->run()->cursor()->requests(), 3);
     QCOMPARE(run->timeline()->model().requests(), 3);
