@@ -11,7 +11,6 @@
 #include "elidinglabel.h"
 #include "exportactions.h"
 #include "firecontrol.h"
-#include "forkdialog.h"
 #include "language.h"
 #include "lesson.h"
 #include "lessonpanel.h"
@@ -22,7 +21,6 @@
 #include "recording.h"
 #include "replayactions.h"
 #include "replayfile.h"
-#include "replayfork.h"
 #include "replayplayer.h"
 #include "runmodel.h"
 #include "runview.h"
@@ -38,6 +36,7 @@
 #include "transportbar.h"
 #include "verticalscrollarea.h"
 #include "watchpanel.h"
+#include "whatif.h"
 #include "zsetkeys.h"
 #include "zsetpanel.h"
 
@@ -102,6 +101,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_left = new RunView(m_runModels[LimiterExperiment::Left], m_runs);
     m_right = new RunView(m_runModels[LimiterExperiment::Right], m_runs);
     m_right->timeline()->setViewport(m_left->timeline()->viewport()); // compare mode zooms both sides at once
+    m_whatIf = new WhatIf({run(LimiterExperiment::Left), m_fireControl, this}, this);
+    connect(m_whatIf, &WhatIf::started, this, &MainWindow::showWhatIf);
+    connect(m_whatIf, &WhatIf::failed, this, [this](const QString& message) { showStatus(message, 15000); });
     m_runs->addWidget(m_left);
     m_runs->addWidget(m_right);
     m_right->hide();
@@ -307,7 +309,7 @@ void MainWindow::wireExperiment()
         connect(run(side), &RunModel::recordingChanged, m_replayActions, &ReplayActions::updateEnabled);
         if (side == LimiterExperiment::Left) { // a what-if goes on the right, beside the run
             runView(side)->transport()->setForkable(true);
-            connect(runView(side)->transport(), &TransportBar::forkRequested, this, &MainWindow::askFork);
+            connect(runView(side)->transport(), &TransportBar::forkRequested, m_whatIf, &WhatIf::ask);
         }
         connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
             run(side)->showUser(user, m_experiment->engine(side).batchOfUser(user));
@@ -596,14 +598,9 @@ void MainWindow::updateRunTitles()
     const bool ran = m_experiment->hasRun(LimiterExperiment::Left);
     const bool compare = m_right->isVisible();
     const LimiterRef right = ran && m_experiment->isCompare() ? m_experiment->plan().fix : m_planModel->plan().fix;
-    if (m_fork && compare) {
-        const LimiterRef ran = LimiterCatalog::find(m_fork->recording->info().strategy);
-        run(LimiterExperiment::Left)
-            ->setTitle(tr("the run (%1)").arg(ran ? ran->displayName() : m_fork->recording->info().strategy));
-        run(LimiterExperiment::Right)
-            ->setTitle(tr("what if (%1), from request %L2")
-                           .arg(m_experiment->plan().fix->displayName())
-                           .arg(m_fork->from + 1));
+    if (m_whatIf->isActive() && compare) {
+        run(LimiterExperiment::Left)->setTitle(m_whatIf->runTitle());
+        run(LimiterExperiment::Right)->setTitle(m_whatIf->whatIfTitle(m_experiment->plan().fix));
         return;
     }
     run(LimiterExperiment::Left)->setTitle(compare ? tr("member = now") : QString());
@@ -630,8 +627,8 @@ void MainWindow::stop()
 void MainWindow::reset()
 {
     m_experiment->reset();
-    if (m_fork) { // the what-if's side goes with it, unless compare mode asks for it
-        m_fork.reset();
+    if (m_whatIf->isActive()) { // the what-if's side goes with it, unless compare mode asks for it
+        m_whatIf->clear();
         showCompareMode(m_planModel->plan().compare);
     }
     m_snapshots = {};
@@ -646,7 +643,7 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
 {
     const BurstEngine& engine = m_experiment->engine(side);
     if (side == LimiterExperiment::Left) {
-        m_fork.reset();
+        m_whatIf->clear();
         m_leftIsOpenedReplay = false;
         run(LimiterExperiment::Right)->clear();
         showCompareMode(m_experiment->isCompare());
@@ -658,8 +655,8 @@ void MainWindow::onRunStarted(LimiterExperiment::Side side)
     // The right side replays the left side's timestamps (a what-if, the recording's): the same
     // origin lines them up.
     qint64 origin = side == LimiterExperiment::Right ? m_experiment->engine(LimiterExperiment::Left).startMs() : -1;
-    if (side == LimiterExperiment::Right && m_fork)
-        origin = m_fork->recording->info().startWallMs;
+    if (side == LimiterExperiment::Right && m_whatIf->isActive())
+        origin = m_whatIf->originMs();
     RunModel::Shape shape;
     shape.requests = engine.plan().requests;
     shape.limit = engine.plan().limit;
@@ -679,12 +676,12 @@ void MainWindow::onRunFinished(LimiterExperiment::Side side, const BurstSummary&
     // The run, request by request, to step through and save.
     const BurstEngine& engine = m_experiment->engine(side);
     if (engine.log().keepsRequests() && summary.sent > 0) {
-        const QString source = m_fork   ? QStringLiteral("fork")
-            : m_experiment->isCompare() ? QStringLiteral("compare")
-                                        : QStringLiteral("burst");
+        const QString source = m_whatIf->isActive() ? QStringLiteral("fork")
+            : m_experiment->isCompare()             ? QStringLiteral("compare")
+                                                    : QStringLiteral("burst");
         auto recording = std::make_shared<Recording>(Recording::fromEngine(engine, source));
-        if (m_fork && side == LimiterExperiment::Right) // it went on from the run's ZSET before that request
-            recording->setSeeded(ReplayFork::seededMembers(*m_fork->recording, m_fork->from, engine.plan()));
+        if (m_whatIf->isActive() && side == LimiterExperiment::Right) // it went on from the run's ZSET then
+            recording->setSeeded(m_whatIf->seeded(engine.plan()));
         run(side)->setRecording(std::move(recording));
     }
     if (m_scenario.timelineMs) // the scenario's view, once there is something to see
@@ -707,23 +704,13 @@ void MainWindow::onAllFinished()
                  int(std::min<qint64>(summary.membersAtEnd, std::numeric_limits<int>::max())))
                   .arg(summary.sent);
     };
-    if (m_fork) {
+    if (m_whatIf->isActive()) {
         const BurstSummary& fork = m_experiment->engine(LimiterExperiment::Right).summary();
-        // As far as the what-if went: a stopped one is compared with as many of the run's requests.
-        const ReplayTotals original
-            = m_fork->recording->totalsFrom(m_fork->from, m_fork->from + int(std::max<qint64>(fork.sent, 1)) - 1);
-        const QString figures
-            = tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
-                 "the limit")
-                  .arg(m_fork->from + 1)
-                  .arg(run(LimiterExperiment::Left)->title())
-                  .arg(original.overwritten)
-                  .arg(original.admittedBeyondLimit)
-                  .arg(run(LimiterExperiment::Right)->title())
-                  .arg(fork.overwritten)
-                  .arg(fork.admittedOverLimit);
         if (m_experiment->hasRun(LimiterExperiment::Right))
-            showStatus(fork.failure.isFailure() ? fork.failure.message : figures, 15000);
+            showStatus(fork.failure.isFailure() ? fork.failure.message
+                                                : m_whatIf->comparison(fork, run(LimiterExperiment::Left)->title(),
+                                                                       run(LimiterExperiment::Right)->title()),
+                       15000);
         return;
     }
     // In compare mode both sides, each named: the fix's figures alone would hide the loss.
@@ -786,40 +773,18 @@ bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const 
     return written;
 }
 
-void MainWindow::askFork()
-{
-    ReplayPlayer* player = run(LimiterExperiment::Left)->cursor();
-    if (player->isEmpty())
-        return;
-    player->pause();
-    const int from = player->position();
-    ForkDialog dialog(*player->recording(), from, this);
-    if (dialog.exec() == QDialog::Accepted)
-        forkFrom(from, dialog.change());
-}
-
 bool MainWindow::forkFrom(int from, const ForkChange& change)
 {
-    std::shared_ptr<const Recording> recording = run(LimiterExperiment::Left)->cursor()->recording();
-    BurstPlan plan;
     QString error;
-    if (!recording) {
-        showStatus(tr("Nothing to fork: fire a burst or open a replay first."), 10000);
-        return false;
-    }
-    if (!ReplayFork::plan(*recording, from, change, &plan, &error)) {
+    if (!m_whatIf->fire(from, change, &error)) {
         showStatus(error, 15000);
         return false;
     }
-    plan.keepKey = true; // shown beside the run until the next burst or Reset, then deleted
-    auto seed = [recording, from, plan](NodeConnections& nodes, QString* why) {
-        return ReplayFork::seed(nodes, *recording, from, plan, why);
-    };
-    if (!m_fireControl->fireFork(plan, seed)) {
-        showStatus(m_fireControl->error(), 15000);
-        return false;
-    }
-    m_fork = Fork {from, recording};
+    return true;
+}
+
+void MainWindow::showWhatIf(int from, int requests)
+{
     m_burstPanel->setRunning(true);
     m_fire->setEnabled(false);
     m_stop->setEnabled(true);
@@ -827,11 +792,9 @@ bool MainWindow::forkFrom(int from, const ForkChange& change)
     showCompareMode(true);
     updateRunTitles();
     run(LimiterExperiment::Left)->cursor()->setPosition(from);
-    showStatus(
-        tr("What if, from request %L1 on: firing %Ln request(s) with the same timestamps…", nullptr, plan.requests)
-            .arg(from + 1),
-        0);
-    return true;
+    showStatus(tr("What if, from request %L1 on: firing %Ln request(s) with the same timestamps…", nullptr, requests)
+                   .arg(from + 1),
+               0);
 }
 
 void MainWindow::showZsetOf(LimiterExperiment::Side side)

@@ -30,6 +30,7 @@ class QSplitter;
 class ReplayActions;
 class RunModel;
 class RunView;
+class WhatIf;
 class ScenarioActions;
 class ScriptDoctorDialog;
 class ScriptView;
@@ -141,8 +142,8 @@ private:
     void showZsetOf(LimiterExperiment::Side side);
     // The ZSET panel shows the replay of that side at its cursor.
     void showReplayState(LimiterExperiment::Side side);
-    // "What if…": asks for the change, then forkFrom() at the left replay's cursor.
-    void askFork();
+    // A what-if was fired: both sides on screen, the run's cursor at its first request.
+    void showWhatIf(int from, int requests);
     // An opened replay (a file's, a scenario's) on the left, stepped through from its end.
     void showOpenedRecording(std::shared_ptr<const Recording> recording, const QString& name);
     void showScriptView(const QString& limiterId);
@@ -179,13 +180,7 @@ private:
     std::array<std::optional<qint64>, 2> m_snapshots;
     ScenarioActions* m_scenarioActions = nullptr;
     ReplayActions* m_replayActions = nullptr;
-    // The what-if on the right: from which request of which recording (the left view's).
-    struct Fork
-    {
-        int from = 0;
-        std::shared_ptr<const Recording> recording;
-    };
-    std::optional<Fork> m_fork;
+    WhatIf* m_whatIf = nullptr; // the what-if on the right, from the left run's recording
     QSize m_frameSeen; // the window manager's frame around the window, as last seen
     bool m_leftIsOpenedReplay = false; // the first run view shows a replay file, not the engine's run
     ExportActions* m_exportActions = nullptr;

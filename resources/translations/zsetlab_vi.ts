@@ -2490,22 +2490,6 @@
         <source>%1 · %2 · after request %L3 of %L4</source>
         <translation>%1 · %2 · sau request %L3/%L4</translation>
     </message>
-    <message>
-        <source>the run (%1)</source>
-        <translation>lần chạy (%1)</translation>
-    </message>
-    <message>
-        <source>what if (%1), from request %L2</source>
-        <translation>nếu như (%1), từ request %L2</translation>
-    </message>
-    <message>
-        <source>From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond the limit</source>
-        <translation>Từ request %L1: %2: %L3 bị ghi đè, %L4 vượt giới hạn · %5: %L6 bị ghi đè, %L7 vượt giới hạn</translation>
-    </message>
-    <message>
-        <source>Nothing to fork: fire a burst or open a replay first.</source>
-        <translation>Chưa có gì để rẽ nhánh: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
-    </message>
     <message numerus="yes">
         <source>What if, from request %L1 on: firing %Ln request(s) with the same timestamps…</source>
         <translation>
@@ -3104,6 +3088,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>%1 is larger than any replay zsetlab saves (1 GB): it is not a replay.</source>
         <translation>%1 lớn hơn mọi bản phát lại zsetlab lưu (1 GB): đây không phải bản phát lại.</translation>
+    </message>
+    <message>
+        <source>its header does not match its kind of run</source>
+        <translation>phần đầu của nó không khớp với loại lần chạy của nó</translation>
     </message>
 </context>
 <context>
@@ -5458,6 +5446,25 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>watched</source>
         <translation>được theo dõi</translation>
+    </message>
+</context>
+<context>
+    <name>WhatIf</name>
+    <message>
+        <source>Nothing to fork: fire a burst or open a replay first.</source>
+        <translation>Chưa có gì để rẽ nhánh: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
+    </message>
+    <message>
+        <source>the run (%1)</source>
+        <translation>lần chạy (%1)</translation>
+    </message>
+    <message>
+        <source>what if (%1), from request %L2</source>
+        <translation>nếu như (%1), từ request %L2</translation>
+    </message>
+    <message>
+        <source>From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond the limit</source>
+        <translation>Từ request %L1: %2: %L3 bị ghi đè, %L4 vượt giới hạn · %5: %L6 bị ghi đè, %L7 vượt giới hạn</translation>
     </message>
 </context>
 <context>

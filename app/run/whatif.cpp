@@ -1,0 +1,101 @@
+#include "whatif.h"
+
+#include "firecontrol.h"
+#include "forkdialog.h"
+#include "limitercatalog.h"
+#include "replayplayer.h"
+#include "runmodel.h"
+
+#include <algorithm>
+
+WhatIf::WhatIf(const Stage& stage, QObject* parent)
+    : QObject(parent)
+    , m_stage(stage)
+{ }
+
+std::shared_ptr<const Recording> WhatIf::recording() const
+{
+    return m_fork ? m_fork->recording : nullptr;
+}
+
+void WhatIf::ask()
+{
+    ReplayPlayer* cursor = m_stage.run->cursor();
+    if (cursor->isEmpty())
+        return;
+    cursor->pause();
+    const int at = cursor->position();
+    ForkDialog dialog(*cursor->recording(), at, m_stage.dialogParent);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!fire(at, dialog.change(), &error))
+        emit failed(error);
+}
+
+bool WhatIf::fire(int from, const ForkChange& change, QString* error)
+{
+    const std::shared_ptr<const Recording> recording = m_stage.run->recording();
+    if (!recording) {
+        *error = tr("Nothing to fork: fire a burst or open a replay first.");
+        return false;
+    }
+    BurstPlan plan;
+    if (!ReplayFork::plan(*recording, from, change, &plan, error))
+        return false;
+    plan.keepKey = true; // shown beside the run until the next burst or Reset, then deleted
+    auto seed = [recording, from, plan](NodeConnections& nodes, QString* why) {
+        return ReplayFork::seed(nodes, *recording, from, plan, why);
+    };
+    if (!m_stage.fireControl->fireFork(plan, seed)) {
+        *error = m_stage.fireControl->error();
+        return false;
+    }
+    m_fork = Fork {from, recording};
+    emit started(from, plan.requests);
+    return true;
+}
+
+QString WhatIf::runTitle() const
+{
+    if (!m_fork)
+        return {};
+    const QString strategy = m_fork->recording->info().strategy;
+    const LimiterRef ran = LimiterCatalog::find(strategy);
+    return tr("the run (%1)").arg(ran ? ran->displayName() : strategy);
+}
+
+QString WhatIf::whatIfTitle(const LimiterRef& fix) const
+{
+    if (!m_fork)
+        return {};
+    return tr("what if (%1), from request %L2").arg(fix->displayName()).arg(m_fork->from + 1);
+}
+
+qint64 WhatIf::originMs() const
+{
+    return m_fork ? m_fork->recording->info().startWallMs : -1;
+}
+
+std::vector<SeededMember> WhatIf::seeded(const BurstPlan& fired) const
+{
+    return m_fork ? ReplayFork::seededMembers(*m_fork->recording, m_fork->from, fired) : std::vector<SeededMember>();
+}
+
+QString WhatIf::comparison(const BurstSummary& fired, const QString& runTitle, const QString& whatIfTitle) const
+{
+    if (!m_fork)
+        return {};
+    // As far as the what-if went: a stopped one is compared with as many of the run's requests.
+    const ReplayTotals original
+        = m_fork->recording->totalsFrom(m_fork->from, m_fork->from + int(std::max<qint64>(fired.sent, 1)) - 1);
+    return tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
+              "the limit")
+        .arg(m_fork->from + 1)
+        .arg(runTitle)
+        .arg(original.overwritten)
+        .arg(original.admittedBeyondLimit)
+        .arg(whatIfTitle)
+        .arg(fired.overwritten)
+        .arg(fired.admittedOverLimit);
+}
