@@ -318,7 +318,7 @@ int runWatchCommand(const QStringList& arguments)
         }
         const KeptKey key = kept.value(chosen);
         const Recording recording
-            = WatchRecording::of(chosen, key.records, key.preexisting, QString(), result.serverVersion);
+            = WatchRecording::of(chosen, key.records, key.preexisting, result.server.name, result.server.nameVersion);
         QString why;
         if (recording.isEmpty()) {
             err << "zsetlab-cli watch: --save-replay: no ZADD to "

@@ -262,7 +262,7 @@ bool WatchPanel::start()
     m_records.clear();
     m_keptInAll = 0;
     m_latest = WatchSnapshot();
-    m_serverVersion.clear();
+    m_serverShown.clear();
     m_ended.clear();
     m_feeding = false;
     m_userChose = false;
@@ -288,9 +288,9 @@ void WatchPanel::setWatching(bool watching)
     emit runningChanged(watching);
 }
 
-void WatchPanel::onStarted(const QString& serverVersion)
+void WatchPanel::onStarted(const QString& server)
 {
-    m_serverVersion = serverVersion;
+    m_serverShown = server;
     showProgress();
 }
 
@@ -432,8 +432,7 @@ void WatchPanel::recordShownKey()
         records.append(part);
     const ServerInfo server = m_stage.session ? m_stage.session->server() : ServerInfo();
     auto recording = std::make_shared<Recording>(
-        WatchRecording::of(m_feed.key(), records, kept.preexisting, server.name,
-                           server.nameVersion.isEmpty() ? m_serverVersion : server.nameVersion));
+        WatchRecording::of(m_feed.key(), records, kept.preexisting, server.name, server.nameVersion));
     if (m_stage.run->isLive())
         m_stage.run->finish(m_stage.run->figures());
     if (!recording->isEmpty())
@@ -473,10 +472,10 @@ void WatchPanel::showProgress()
     const QLocale locale;
     QString status;
     if (m_watching) {
-        status = m_serverVersion.isEmpty()
+        status = m_serverShown.isEmpty()
             ? tr("Starting MONITOR…")
-            : tr("Watching Redis %1 for %2 s of %3: %Ln key(s), ", nullptr, int(m_latest.keys.size()))
-                    .arg(m_serverVersion)
+            : tr("Watching %1 for %2 s of %3: %Ln key(s), ", nullptr, int(m_latest.keys.size()))
+                    .arg(m_serverShown)
                     .arg(m_latest.elapsedMs / 1000)
                     .arg(m_duration->value())
                 + tr("%Ln request(s).", nullptr, int(std::min<qint64>(m_latest.requests(), 2'000'000'000)));
@@ -485,7 +484,7 @@ void WatchPanel::showProgress()
     }
     m_status->setText(status);
     if (m_latest.keys.isEmpty())
-        m_verdict->setText(m_watching && !m_serverVersion.isEmpty()
+        m_verdict->setText(m_watching && !m_serverShown.isEmpty()
                                ? tr("No request reached a watched key yet: run your app (or zsetlab-cli run) "
                                     "against this server, or check the pattern.")
                                : QString());

@@ -70,7 +70,7 @@ protected:
 
 private:
     void retranslate();
-    void onStarted(const QString& serverVersion);
+    void onStarted(const QString& server);
     void onSnapshot(const WatchSnapshot& snapshot);
     void onFinished(const WatchResult& result);
     void keep(const WatchSnapshot& snapshot);
@@ -110,7 +110,7 @@ private:
     qsizetype m_keptPerKeyLimit = 200'000;
     qsizetype m_keptInAllLimit = 1'000'000;
     WatchSnapshot m_latest;
-    QString m_serverVersion;
+    QString m_serverShown; // "Redis 7.0.15", "Valkey 8.1.1": once MONITOR answered
     QString m_ended;
 
     QLabel* m_intro = nullptr;

@@ -302,7 +302,9 @@ qint64 expiryChoice(qint64 pttl)
 QVector<Lesson::Step> Lesson::steps()
 {
     QVector<Step> all;
-    const QString version = m_stage.session->isUsable() ? m_stage.session->server().version : Text::tr("unknown");
+    // "Redis 7.0.15", "Valkey 8.1.1"; what it does keys on the Redis version it is compatible with.
+    const QString serverName
+        = m_stage.session->isUsable() ? m_stage.session->server().displayName() : Text::tr("unknown");
     LimiterExperiment* experiment = m_stage.experiment;
     auto left = [experiment]() -> const BurstEngine& { return experiment->engine(LimiterExperiment::Left); };
 
@@ -429,33 +431,33 @@ QVector<Lesson::Step> Lesson::steps()
          {Text::tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
                    "limiter admit now?")}});
 
-    all.push_back(
-        {Text::tr("Trap 1: math.random() is not random everywhere"),
-         Text::tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
-                  "reseed Lua's generator with the same seed at the start of every script call, so the "
-                  "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
-                  "and the fix still collides. Redis 7 keeps one generator running.</p>"
-                  "<p>Your server is Redis %1.</p>")
-             .arg(version.toHtmlEscaped()),
-         Text::tr("Send 100 requests in one millisecond with math.random()"),
-         [this] {
-             fire(lessonPlan("random", 100, 0), [this] {
-                 const auto& server = m_stage.session->server();
-                 const Ran left = ran(LimiterExperiment::Left);
-                 finish(
-                     [ran = left, reseeds = server.reseedsLuaRandomPerCall(), version = server.version]() -> QString {
-                         return describeRun(ran, false)
-                             + (reseeds ? Text::tr(": this server reseeds per call, the fix collides here")
-                                        : Text::tr(": Redis %1 does not reseed per call; on 2.6 to 6.2 the "
-                                                   "same burst stores 1")
-                                              .arg(version));
-                     },
-                     Spotlight::Zset, left.summary.finalCount);
-             });
-         },
-         QStringLiteral("random"),
-         {Text::tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
-                   "will the ZSET hold on this server?")}});
+    all.push_back({Text::tr("Trap 1: math.random() is not random everywhere"),
+                   Text::tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
+                            "reseed Lua's generator with the same seed at the start of every script call, so the "
+                            "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
+                            "and the fix still collides. Redis 7 keeps one generator running.</p>"
+                            "<p>Your server is %1.</p>")
+                       .arg(serverName.toHtmlEscaped()),
+                   Text::tr("Send 100 requests in one millisecond with math.random()"),
+                   [this] {
+                       fire(lessonPlan("random", 100, 0), [this] {
+                           const auto& server = m_stage.session->server();
+                           const Ran left = ran(LimiterExperiment::Left);
+                           finish(
+                               [ran = left, reseeds = server.reseedsLuaRandomPerCall(),
+                                name = server.displayName()]() -> QString {
+                                   return describeRun(ran, false)
+                                       + (reseeds ? Text::tr(": this server reseeds per call, the fix collides here")
+                                                  : Text::tr(": %1 does not reseed per call; Redis 2.6 to 6.2 "
+                                                             "store 1 of the same burst")
+                                                        .arg(name));
+                               },
+                               Spotlight::Zset, left.summary.finalCount);
+                       });
+                   },
+                   QStringLiteral("random"),
+                   {Text::tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
+                             "will the ZSET hold on this server?")}});
 
     all.push_back(
         {Text::tr("Trap 2: microseconds merge into text"),

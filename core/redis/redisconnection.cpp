@@ -38,6 +38,22 @@ QString credentialsHint(const RedisEndpoint& endpoint)
 }
 } // namespace
 
+QString ServerInfo::displayName() const
+{
+    const QString flavour = name.isEmpty() || name == QLatin1String("redis") ? QStringLiteral("Redis")
+        : name == QLatin1String("valkey")                                    ? QStringLiteral("Valkey")
+                                                                             : name;
+    const QString own = nameVersion.isEmpty() ? version : nameVersion;
+    return own.isEmpty() ? flavour : flavour + QLatin1Char(' ') + own;
+}
+
+QJsonObject ServerInfo::toJson() const
+{
+    return {{QStringLiteral("flavour"), name.isEmpty() ? QStringLiteral("redis") : name},
+            {QStringLiteral("version"), nameVersion.isEmpty() ? version : nameVersion},
+            {QStringLiteral("redis_version"), version}};
+}
+
 ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
 {
     ServerInfo info;

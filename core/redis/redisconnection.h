@@ -6,6 +6,7 @@
 #include "rediserror.h"
 #include "redisreply.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <chrono>
@@ -43,6 +44,11 @@ struct ServerInfo
     // Redis 2.6 to 6.2 reseed math.random() with a fixed seed at every EVAL (FACTS.md).
     bool reseedsLuaRandomPerCall() const { return hasScripting() && majorVersion < 7; }
     static ServerInfo parse(const QByteArray& infoServerText);
+    // "Redis 7.0.15", "Valkey 8.1.1": the server as its users name it.
+    QString displayName() const;
+    // {"flavour": "valkey", "version": "8.1.1", "redis_version": "7.2.4"}: what the CLI's JSON
+    // says of the server (redis_version: the Redis version it is compatible with).
+    QJsonObject toJson() const;
 };
 
 // One connection to Redis over TCP, TLS (rediss://) or a unix socket: hiredis formats commands

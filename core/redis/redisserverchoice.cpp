@@ -130,5 +130,5 @@ QString RedisServerChoice::description() const
         where = QStringLiteral("private server");
         break;
     }
-    return QStringLiteral("Redis %1, %2 (%3)").arg(m_server.version, where, m_endpoint.displayUrl());
+    return QStringLiteral("%1, %2 (%3)").arg(m_server.displayName(), where, m_endpoint.displayUrl());
 }

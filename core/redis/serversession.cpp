@@ -224,7 +224,7 @@ QString ServerSession::description() const
         break;
     }
     if (!m_clusterMasters.isEmpty())
-        return tr("Redis %1 · %2 · cluster of %n masters: %3", nullptr, int(m_clusterMasters.size()))
-            .arg(m_server.version, where, m_clusterMasters.join(QLatin1String(", ")));
-    return tr("Redis %1 · %2 · %3").arg(m_server.version, where, m_endpoint.displayUrl());
+        return tr("%1 · %2 · cluster of %n masters: %3", nullptr, int(m_clusterMasters.size()))
+            .arg(m_server.displayName(), where, m_clusterMasters.join(QLatin1String(", ")));
+    return tr("%1 · %2 · %3").arg(m_server.displayName(), where, m_endpoint.displayUrl());
 }

@@ -119,6 +119,11 @@ QJsonObject BurstSummary::toJson() const
     json[QStringLiteral("schema")] = QStringLiteral("zsetlab.summary/1");
     json[QStringLiteral("server_version")] = serverVersion;
     json[QStringLiteral("server_name")] = serverName;
+    // The server as its users name it, and the Redis version it is compatible with.
+    json[QStringLiteral("server")]
+        = QJsonObject {{QStringLiteral("flavour"), serverName.isEmpty() ? QStringLiteral("redis") : serverName},
+                       {QStringLiteral("version"), serverOwnVersion.isEmpty() ? serverVersion : serverOwnVersion},
+                       {QStringLiteral("redis_version"), serverVersion}};
     json[QStringLiteral("strategy")] = strategy;
     json[QStringLiteral("key")] = QString::fromUtf8(key);
     json[QStringLiteral("clock")] = clock;

@@ -207,6 +207,7 @@ void WatchSession::run(Settings settings)
         if (!first.open(settings.endpoint, settings.options))
             return fail(first.lastError());
         result.serverVersion = first.server().version;
+        result.server = first.server();
         if (first.server().mode == QLatin1String("cluster")) {
             ClusterMap map;
             QString why;
@@ -242,9 +243,9 @@ void WatchSession::run(Settings settings)
             return fail({RedisError::Kind::ConnectionLost, node->monitor.failureText()});
         nodes.push_back(std::move(node));
     }
-    const QString version = result.serverVersion;
+    const QString server = result.server.displayName();
     QMetaObject::invokeMethod(
-        this, [this, version] { emit started(version); }, Qt::QueuedConnection);
+        this, [this, server] { emit started(server); }, Qt::QueuedConnection);
 
     // The watch's one clock: the duration and stop() bound every wait below, reads of keys
     // included; lines that arrive once it is over are counted (linesBehind), not followed.

@@ -23,7 +23,8 @@ struct WatchResult
     };
     End end = End::Duration;
     RedisError error;
-    QString serverVersion;
+    QString serverVersion; // INFO's redis_version (Valkey: the Redis version it is compatible with)
+    ServerInfo server; // the server watched (of a cluster, the node given)
     qint64 keysRead = 0; // keys first seen mid-stream and read once with ZRANGE
     qint64 keysTooLarge = 0; // ... left unknown, as they held more than the read bound
     qint64 keysNotRead = 0; // ... left unknown: the time was up (or stop() came), or the reading connection failed
@@ -68,8 +69,8 @@ public:
     bool isRunning() const { return m_thread.joinable() && !m_done; }
 
 signals:
-    // MONITOR answered: the watch is on. serverVersion is INFO's redis_version.
-    void started(const QString& serverVersion);
+    // MONITOR answered: the watch is on. server: "Redis 7.0.15", "Valkey 8.1.1".
+    void started(const QString& server);
     void snapshotAvailable(const WatchSnapshot& snapshot);
     void finished(const WatchResult& result);
 

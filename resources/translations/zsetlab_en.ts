@@ -169,10 +169,10 @@
 <context>
     <name>ServerSession</name>
     <message numerus="yes">
-        <source>Redis %1 · %2 · cluster of %n masters: %3</source>
+        <source>%1 · %2 · cluster of %n masters: %3</source>
         <translation>
-            <numerusform>Redis %1 · %2 · cluster of %n master: %3</numerusform>
-            <numerusform>Redis %1 · %2 · cluster of %n masters: %3</numerusform>
+            <numerusform>%1 · %2 · cluster of %n master: %3</numerusform>
+            <numerusform>%1 · %2 · cluster of %n masters: %3</numerusform>
         </translation>
     </message>
 </context>
@@ -285,17 +285,17 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Watching Redis %1 for %2 s of %3: %Ln key(s), </source>
-        <translation>
-            <numerusform>Watching Redis %1 for %2 s of %3: %Ln key, </numerusform>
-            <numerusform>Watching Redis %1 for %2 s of %3: %Ln keys, </numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%Ln request(s).</source>
         <translation>
             <numerusform>%Ln request.</numerusform>
             <numerusform>%Ln requests.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Watching %1 for %2 s of %3: %Ln key(s), </source>
+        <translation>
+            <numerusform>Watching %1 for %2 s of %3: %Ln key, </numerusform>
+            <numerusform>Watching %1 for %2 s of %3: %Ln keys, </numerusform>
         </translation>
     </message>
 </context>

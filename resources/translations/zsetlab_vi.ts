@@ -1856,20 +1856,12 @@
         <translation>Bẫy 1: math.random() không phải ở đâu cũng ngẫu nhiên</translation>
     </message>
     <message>
-        <source>&lt;p&gt;A common fix is &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis 2.6 to 6.2 reseed Lua&apos;s generator with the same seed at the start of every script call, so the first &lt;code&gt;math.random()&lt;/code&gt; of every call returns the same number (0.17082803611217) and the fix still collides. Redis 7 keeps one generator running.&lt;/p&gt;&lt;p&gt;Your server is Redis %1.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Một cách sửa hay gặp là &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis từ 2.6 đến 6.2 seed lại bộ sinh số ngẫu nhiên của Lua bằng cùng một seed ở đầu mỗi lần gọi script, nên lần &lt;code&gt;math.random()&lt;/code&gt; đầu tiên của mọi lần gọi đều trả về cùng một số (0.17082803611217) và cách sửa này vẫn bị trùng. Redis 7 thì giữ một bộ sinh số chạy liên tục.&lt;/p&gt;&lt;p&gt;Server của bạn là Redis %1.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Send 100 requests in one millisecond with math.random()</source>
         <translation>Gửi 100 request trong một millisecond với math.random()</translation>
     </message>
     <message>
         <source>: this server reseeds per call, the fix collides here</source>
         <translation>: server này seed lại ở mỗi lần gọi, nên cách sửa vẫn bị trùng ở đây</translation>
-    </message>
-    <message>
-        <source>: Redis %1 does not reseed per call; on 2.6 to 6.2 the same burst stores 1</source>
-        <translation>: Redis %1 không seed lại ở mỗi lần gọi; trên Redis 2.6 đến 6.2, cùng burst này chỉ lưu được 1</translation>
     </message>
     <message>
         <source>Trap 2: microseconds merge into text</source>
@@ -2040,6 +2032,14 @@
     <message>
         <source>%1; cheaper: %2</source>
         <translation>%1; rẻ hơn: %2</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A common fix is &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis 2.6 to 6.2 reseed Lua&apos;s generator with the same seed at the start of every script call, so the first &lt;code&gt;math.random()&lt;/code&gt; of every call returns the same number (0.17082803611217) and the fix still collides. Redis 7 keeps one generator running.&lt;/p&gt;&lt;p&gt;Your server is %1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Một cách sửa hay gặp là &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis từ 2.6 đến 6.2 seed lại bộ sinh số ngẫu nhiên của Lua bằng cùng một seed ở đầu mỗi lần gọi script, nên lần &lt;code&gt;math.random()&lt;/code&gt; đầu tiên của mọi lần gọi đều trả về cùng một số (0.17082803611217) và cách sửa này vẫn bị trùng. Redis 7 thì giữ một bộ sinh số chạy liên tục.&lt;/p&gt;&lt;p&gt;Server của bạn là %1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>: %1 does not reseed per call; Redis 2.6 to 6.2 store 1 of the same burst</source>
+        <translation>: %1 không seed lại ở mỗi lần gọi; Redis 2.6 đến 6.2 chỉ lưu được 1 của cùng burst này</translation>
     </message>
 </context>
 <context>
@@ -4541,10 +4541,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>server riêng</translation>
     </message>
     <message>
-        <source>Redis %1 · %2 · %3</source>
-        <translation>Redis %1 · %2 · %3</translation>
-    </message>
-    <message>
         <source>zsetlab&apos;s private Redis server stopped. A new, empty one is starting on the same socket.</source>
         <translation>Server Redis riêng của zsetlab đã dừng. Một server mới, trống, đang khởi động trên cùng socket đó.</translation>
     </message>
@@ -4553,10 +4549,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>Server Redis riêng của zsetlab đã dừng bốn lần trong vòng một phút; nó sẽ không được khởi động lại nữa. Hãy kết nối tới một server khác (Burst &gt; Kết nối tới Redis).</translation>
     </message>
     <message numerus="yes">
-        <source>Redis %1 · %2 · cluster of %n masters: %3</source>
+        <source>%1 · %2 · cluster of %n masters: %3</source>
         <translation>
-            <numerusform>Redis %1 · %2 · cluster gồm %n master: %3</numerusform>
+            <numerusform>%1 · %2 · cluster gồm %n master: %3</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
     </message>
 </context>
 <context>
@@ -5375,12 +5375,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Chưa có request nào chạm tới key đang theo dõi: hãy chạy ứng dụng của bạn (hoặc zsetlab-cli run) vào server này, hoặc kiểm tra lại mẫu key.</translation>
     </message>
     <message numerus="yes">
-        <source>Watching Redis %1 for %2 s of %3: %Ln key(s), </source>
-        <translation>
-            <numerusform>Đang theo dõi Redis %1, %2 s trên %3: %Ln key, </numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%Ln request(s).</source>
         <translation>
             <numerusform>%Ln request.</numerusform>
@@ -5405,6 +5399,12 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>Watched: %1 (drawn from the first %L2 of its %L3 ZADDs: the window keeps at most %L4 per key and %L5 in all; the figures count every one)</source>
         <translation>Đang theo dõi: %1 (vẽ từ %L2 lệnh ZADD đầu tiên trong %L3 lệnh của khóa: cửa sổ giữ tối đa %L4 mỗi khóa và %L5 tổng cộng; các con số đếm đủ tất cả)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Watching %1 for %2 s of %3: %Ln key(s), </source>
+        <translation>
+            <numerusform>Đang theo dõi %1, %2 s trên %3: %Ln key, </numerusform>
+        </translation>
     </message>
 </context>
 <context>

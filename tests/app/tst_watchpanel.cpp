@@ -95,7 +95,8 @@ void TestWatchPanel::showsWhatRedisDid()
     window.showWatch();
     QVERIFY(panel->start());
     QVERIFY2(asked.contains(QLatin1String("MONITOR")), qPrintable(asked));
-    QTRY_VERIFY_WITH_TIMEOUT(panel->statusText().contains(QLatin1String("Watching Redis")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        panel->statusText().contains(QLatin1String("Watching ") + window.session()->server().displayName()), 10000);
     QVERIFY(window.stopAction()->isEnabled()); // Esc stops a watch
     // A key only read comes first, as the window's own ZSET table reads its burst's key: the
     // timeline is left to the first key written to.
@@ -236,7 +237,8 @@ void TestWatchPanel::keepsABoundedHistoryForKeysChosenLater()
     panel->setKeptLimits(500, 800);
     window.showWatch();
     QVERIFY(panel->start());
-    QTRY_VERIFY_WITH_TIMEOUT(panel->statusText().contains(QLatin1String("Watching Redis")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        panel->statusText().contains(QLatin1String("Watching ") + window.session()->server().displayName()), 10000);
     // Three users' keys of 1,000 ZADDs each: more than the panel keeps for drawing.
     const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
                                   QStringLiteral("--strategy"), QStringLiteral("request-id"),

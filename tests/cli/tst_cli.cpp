@@ -122,7 +122,13 @@ void TestCli::jsonHasTheContractKeys()
     QCOMPARE(json.value(QLatin1String("stored")).toInt(), 1);
     QCOMPARE(json.value(QLatin1String("lost")).toInt(), 299);
     QCOMPARE(json.value(QLatin1String("admitted_over_limit")).toInt(), 290);
-    QVERIFY(result.err.contains("using Redis"));
+    // The server as its users name it ("Redis 7.0.15", "Valkey 8.1.1"), as INFO says.
+    RedisConnection redis;
+    QVERIFY(TestRedis::connect(redis));
+    const QByteArray named = "using " + redis.server().displayName().toUtf8();
+    QVERIFY2(result.err.contains(named), result.err.constData());
+    QCOMPARE(json.value(QLatin1String("server")).toObject(), redis.server().toJson());
+    QCOMPARE(json.value(QLatin1String("server_version")).toString(), redis.server().version);
 }
 
 void TestCli::usersHaveTheirOwnLimiters()

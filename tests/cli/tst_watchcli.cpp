@@ -130,6 +130,9 @@ void TestWatchCli::reportsWhatTheRunOverwrote()
     QVERIFY(!summary.value(QLatin1String("server_version")).toString().isEmpty());
     QCOMPARE(report.value(QLatin1String("server_version")).toString(),
              summary.value(QLatin1String("server_version")).toString());
+    // ... and named as its users name it, as the run named it: flavour, own version, Redis version.
+    QCOMPARE(report.value(QLatin1String("server")).toObject(), summary.value(QLatin1String("server")).toObject());
+    QVERIFY(!report.value(QLatin1String("server")).toObject().value(QLatin1String("flavour")).toString().isEmpty());
     const QJsonObject watched = keyObject(report, key);
     QVERIFY2(!watched.isEmpty(), QJsonDocument(report).toJson().constData());
     QCOMPARE(watched.value(QLatin1String("requests")).toInt(), summary.value(QLatin1String("sent")).toInt());

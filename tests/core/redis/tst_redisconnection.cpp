@@ -98,6 +98,13 @@ void TestRedisConnection::readsValkeysServerMode()
     QCOMPARE(redis.mode, QStringLiteral("cluster"));
     QCOMPARE(redis.name, QStringLiteral("redis"));
     QCOMPARE(redis.nameVersion, QStringLiteral("7.0.15"));
+    // Named as its users name it; the JSON keeps the Redis version it answers as beside its own.
+    QCOMPARE(valkey.displayName(), QStringLiteral("Valkey 8.1.1"));
+    QCOMPARE(redis.displayName(), QStringLiteral("Redis 7.0.15"));
+    QCOMPARE(valkey.toJson().value(QLatin1String("flavour")).toString(), QStringLiteral("valkey"));
+    QCOMPARE(valkey.toJson().value(QLatin1String("version")).toString(), QStringLiteral("8.1.1"));
+    QCOMPARE(valkey.toJson().value(QLatin1String("redis_version")).toString(), QStringLiteral("7.2.4"));
+    QCOMPARE(redis.toJson().value(QLatin1String("version")).toString(), QStringLiteral("7.0.15"));
 }
 
 void TestRedisConnection::reportsNothingListening()
