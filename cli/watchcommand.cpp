@@ -101,6 +101,7 @@ QJsonObject reportJson(const WatchResult& result)
         keys.append(key.toJson());
     QJsonObject json {{QStringLiteral("schema"), QLatin1String(schema)},
                       {QStringLiteral("server_version"), result.serverVersion},
+                      {QStringLiteral("server"), result.server.toJson()},
                       {QStringLiteral("duration_ms"), result.snapshot.elapsedMs},
                       {QStringLiteral("ended"), endName(result.end)},
                       {QStringLiteral("commands_seen"), result.snapshot.commandsSeen},
@@ -140,7 +141,7 @@ QString reportText(const WatchResult& result)
     const WatchSnapshot& s = result.snapshot;
     QString text;
     QTextStream out(&text);
-    out << "watched Redis " << result.serverVersion << " for " << QString::number(double(s.elapsedMs) / 1000.0, 'f', 1)
+    out << "watched " << result.server.displayName() << " for " << QString::number(double(s.elapsedMs) / 1000.0, 'f', 1)
         << " s: " << locale.toString(s.commandsSeen) << " commands, " << locale.toString(s.scriptCalls)
         << " script calls\n";
     if (s.keys.isEmpty()) {
