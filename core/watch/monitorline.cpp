@@ -118,6 +118,52 @@ qsizetype scanArgument(const char* line, qsizetype size, qsizetype quote, Argume
     return -1; // no closing quote
 }
 
+// Valkey 8.1.0 and 8.1.1 write `"` and `\` unescaped in MONITOR lines (valkey-io/valkey#2035, fixed
+// in #2036): an argument then ends at the first quote followed by ` "` or by the end of the line,
+// and a backslash escapes only what sdscatrepr() escapes besides those two (\n \r \t \a \b
+// \xHH). Returns the position after the closing quote, or -1.
+qsizetype scanUnescapedArgument(const char* line, qsizetype size, qsizetype quote, ArgumentSpan* span)
+{
+    qsizetype i = quote + 1;
+    span->begin = i;
+    span->escaped = false;
+    for (; i < size; ++i) {
+        if (line[i] == '"' && (i + 1 == size || (i + 2 < size && line[i + 1] == ' ' && line[i + 2] == '"'))) {
+            span->end = i;
+            return i + 1;
+        }
+        if (line[i] == '\\')
+            span->escaped = true;
+    }
+    return -1;
+}
+
+// Undoes the escapes of an argument scanUnescapedArgument() found: a backslash stays one unless an
+// escape of a control character or a byte follows it.
+QByteArray unescapeLeniently(const char* line, const ArgumentSpan& span)
+{
+    QByteArray argument;
+    argument.reserve(span.end - span.begin);
+    for (qsizetype i = span.begin; i < span.end;) {
+        const char c = line[i];
+        const char next = i + 1 < span.end ? line[i + 1] : 0;
+        if (c != '\\') {
+            argument += c;
+            ++i;
+        } else if (next == 'x' && i + 3 < span.end && hexDigit(line[i + 2]) >= 0 && hexDigit(line[i + 3]) >= 0) {
+            argument += static_cast<char>(hexDigit(line[i + 2]) * 16 + hexDigit(line[i + 3]));
+            i += 4;
+        } else if (next == 'n' || next == 'r' || next == 't' || next == 'a' || next == 'b') {
+            argument += next == 'n' ? '\n' : next == 'r' ? '\r' : next == 't' ? '\t' : next == 'a' ? '\a' : '\b';
+            i += 2;
+        } else {
+            argument += c;
+            ++i;
+        }
+    }
+    return argument;
+}
+
 // Undoes the escapes of an argument scanArgument() accepted.
 QByteArray unescape(const char* line, const ArgumentSpan& span)
 {
@@ -193,6 +239,40 @@ bool readDb(const char* text, qsizetype size, int* db)
     *db = QByteArray(text, size).toInt(&ok);
     return ok;
 }
+
+// The quoted arguments from `pos` to the end of the line, as Redis escapes them or (`unescaped`) as
+// Valkey 8.1.0-8.1.1 leave them; false with *error naming the first that does not read.
+bool scanArguments(const char* line, qsizetype size, qsizetype pos, bool unescaped,
+                   QVarLengthArray<ArgumentSpan, 16>* spans, QString* error)
+{
+    spans->clear();
+    while (pos < size) {
+        if (line[pos] != '"')
+            return failWith(error,
+                            Text::tr("Argument %1 of the MONITOR line does not start with a quote at "
+                                     "column %2: the line is cut off or not from MONITOR.")
+                                .arg(spans->size() + 1)
+                                .arg(pos + 1));
+        ArgumentSpan span;
+        pos = unescaped ? scanUnescapedArgument(line, size, pos, &span) : scanArgument(line, size, pos, &span);
+        if (pos < 0)
+            return failWith(error,
+                            Text::tr("Argument %1 of the MONITOR line has a bad escape or no closing "
+                                     "quote: the line is cut off or not from MONITOR.")
+                                .arg(spans->size() + 1));
+        spans->append(span);
+        if (pos < size) {
+            if (line[pos] != ' ')
+                return failWith(error,
+                                Text::tr("Argument %1 of the MONITOR line is not followed by a space at "
+                                         "column %2: the line is cut off or not from MONITOR.")
+                                    .arg(spans->size())
+                                    .arg(pos + 1));
+            ++pos;
+        }
+    }
+    return true;
+}
 } // namespace
 
 QByteArray MonitorLine::command() const
@@ -200,7 +280,7 @@ QByteArray MonitorLine::command() const
     return arguments.isEmpty() ? QByteArray() : arguments.constFirst().toUpper();
 }
 
-bool MonitorLine::parse(const QByteArray& rawLine, MonitorLine* out, QString* error)
+bool MonitorLine::parse(const QByteArray& rawLine, MonitorLine* out, QString* error, bool quotesMayBeUnescaped)
 {
     // Checked whole before *out is touched (it stays as it was on failure); then *out's buffers are
     // reused for the arguments.
@@ -237,32 +317,13 @@ bool MonitorLine::parse(const QByteArray& rawLine, MonitorLine* out, QString* er
     const qsizetype sourceSize = close - space - 1;
 
     QVarLengthArray<ArgumentSpan, 16> spans;
-    pos = close + 2;
-    while (pos < size) {
-        if (line[pos] != '"')
-            return failWith(error,
-                            Text::tr("Argument %1 of the MONITOR line does not start with a quote at "
-                                     "column %2: the line is cut off or not from MONITOR.")
-                                .arg(spans.size() + 1)
-                                .arg(pos + 1));
-        ArgumentSpan span;
-        pos = scanArgument(line, size, pos, &span);
-        if (pos < 0)
-            return failWith(error,
-                            Text::tr("Argument %1 of the MONITOR line has a bad escape or no closing "
-                                     "quote: the line is cut off or not from MONITOR.")
-                                .arg(spans.size() + 1));
-        spans.append(span);
-        if (pos < size) {
-            if (line[pos] != ' ')
-                return failWith(error,
-                                Text::tr("Argument %1 of the MONITOR line is not followed by a space at "
-                                         "column %2: the line is cut off or not from MONITOR.")
-                                    .arg(spans.size())
-                                    .arg(pos + 1));
-            ++pos;
-        }
-    }
+    const qsizetype argumentsAt = close + 2;
+    QString strictError;
+    const bool strict = scanArguments(line, size, argumentsAt, false, &spans, &strictError);
+    const bool unescaped
+        = !strict && quotesMayBeUnescaped && scanArguments(line, size, argumentsAt, true, &spans, nullptr);
+    if (!strict && !unescaped)
+        return failWith(error, strictError);
     if (spans.isEmpty())
         return failWith(error, Text::tr("The MONITOR line names no command."));
     if (!out)
@@ -279,7 +340,7 @@ bool MonitorLine::parse(const QByteArray& rawLine, MonitorLine* out, QString* er
             arguments.emplaceBack();
         const ArgumentSpan& span = spans[i];
         if (span.escaped)
-            arguments[i] = unescape(line, span);
+            arguments[i] = unescaped ? unescapeLeniently(line, span) : unescape(line, span);
         else
             assignBytes(arguments[i], line + span.begin, span.end - span.begin);
     }

@@ -22,5 +22,8 @@ struct MonitorLine
 
     // Parses one line (with or without its line end). On failure returns false and sets *error to
     // what is wrong with the line; `line` may be anything, such as a cut-off or foreign line.
-    static bool parse(const QByteArray& line, MonitorLine* out, QString* error = nullptr);
+    // quotesMayBeUnescaped: from Valkey 8.1, whose MONITOR left `"` and `\` unescaped
+    // (valkey-io/valkey#2035): a line that does not read as Redis escapes it is read that way.
+    static bool parse(const QByteArray& line, MonitorLine* out, QString* error = nullptr,
+                      bool quotesMayBeUnescaped = false);
 };

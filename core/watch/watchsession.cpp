@@ -100,6 +100,27 @@ public:
         return true;
     }
 
+    // The body of a script in the server's cache (SCRIPT SHOW, Valkey 8+); empty when it cannot tell.
+    QByteArray showScript(const QByteArray& sha, std::chrono::milliseconds timeLeft)
+    {
+        if (m_failed)
+            return {};
+        ConnectOptions options = m_settings.options;
+        options.connectTimeout = std::max(std::chrono::milliseconds(1), std::min(options.connectTimeout, timeLeft));
+        options.commandTimeout = std::max(std::chrono::milliseconds(1), std::min(options.commandTimeout, timeLeft));
+        if (!m_connection.isOpen() && !m_connection.open(m_endpoint, options)) {
+            m_failed = true;
+            return {};
+        }
+        m_connection.setCommandTimeout(options.commandTimeout);
+        const RedisReply body = m_connection.command({"SCRIPT", "SHOW", sha});
+        if (body.isConnectionLost()) {
+            m_failed = true;
+            m_connection.close();
+        }
+        return body.type() == RedisReply::Type::String ? body.bytes() : QByteArray();
+    }
+
     // The reading connection failed (or timed out): no key is read any more.
     bool failed() const { return m_failed; }
 
@@ -258,6 +279,15 @@ void WatchSession::run(Settings settings)
     // Reads what one node's MONITOR sent; false when that server went away. node.sawEnd: the ECHO
     // of `endMarker` went by.
     MonitorLine line; // one for every line: parsing into it reuses its buffers
+    // Valkey 8 tells the body of a cached script (SCRIPT SHOW): an app's scripts loaded before the
+    // watch are known all the same.
+    const bool showsScripts = result.server.name == QLatin1String("valkey")
+        && result.server.nameVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 8;
+    // Valkey 8.1's MONITOR may leave quotes and backslashes unescaped (valkey-io/valkey#2035).
+    const bool quotesMayBeUnescaped
+        = result.server.name == QLatin1String("valkey") && result.server.nameVersion.startsWith(QLatin1String("8.1."));
+    for (const auto& node : nodes)
+        node->shadow.setQuotesMayBeUnescaped(quotesMayBeUnescaped);
     const auto readLines = [&](NodeStream& node, const QByteArray& endMarker, qint64 untilMs) {
         const bool alive = node.monitor.readAvailable();
         RedisReply reply;
@@ -272,7 +302,7 @@ void WatchSession::run(Settings settings)
                 ++result.linesBehind;
                 continue;
             }
-            if (!MonitorLine::parse(reply.bytes(), &line)) {
+            if (!MonitorLine::parse(reply.bytes(), &line, nullptr, quotesMayBeUnescaped)) {
                 node.shadow.feed(reply.bytes()); // counted as dropped
                 continue;
             }
@@ -306,6 +336,13 @@ void WatchSession::run(Settings settings)
                     node.pending.insert(nonce, read);
                 else if (node.reader.failed())
                     ++result.keysNotRead;
+            }
+            // An app's EVALSHA of a script loaded before the watch: Valkey 8 tells its body.
+            for (const QByteArray& sha : node.shadow.takeScriptsToRead()) {
+                const auto left = std::chrono::milliseconds(untilMs - clock.elapsed());
+                if (!showsScripts || left.count() <= 0 || (m_stopAsked && endMarker.isEmpty()))
+                    break;
+                node.shadow.setScriptBody(sha, node.reader.showScript(sha, left));
             }
         }
         return alive;

@@ -38,7 +38,8 @@ Q_DECLARE_METATYPE(WatchResult)
 
 // zsetlab watch: one MONITOR connection to a server, read on a thread of its own, each line
 // replayed by a WatchShadow. Never writes: besides MONITOR it sends only ECHO, SELECT, ZCARD and
-// ZRANGE, on a second connection, to read once a key it first sees mid-stream.
+// ZRANGE, on a second connection, to read once a key it first sees mid-stream, and on Valkey 8
+// SCRIPT SHOW, to read once a script an app calls by EVALSHA whose body the stream never showed.
 //
 // Snapshots come as values, every snapshotInterval, to the thread that owns the session; then
 // finished() once. MONITOR costs the server much of its throughput: the duration is bounded.

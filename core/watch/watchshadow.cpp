@@ -159,7 +159,7 @@ bool WatchShadow::watches(int db, const QByteArray& key) const
 
 bool WatchShadow::feed(const QByteArray& rawLine)
 {
-    if (!MonitorLine::parse(rawLine, &m_line)) {
+    if (!MonitorLine::parse(rawLine, &m_line, nullptr, m_quotesMayBeUnescaped)) {
         ++m_droppedLines;
         return false;
     }
@@ -206,6 +206,11 @@ void WatchShadow::beginScriptCall(Command command, const QByteArray& target)
         sourceId = "function " + target;
     } else if (command == Command::EvalSha) {
         sourceId = target.toLower();
+        if (!m_scripts.contains(sourceId) && !m_scriptsAsked.contains(sourceId)
+            && m_scriptsAsked.size() < m_limits.scripts) {
+            m_scriptsAsked.insert(sourceId);
+            m_scriptsToRead.append(sourceId);
+        }
     } else {
         sourceId = sha1Hex(target);
         noteScript(target, sourceId);
@@ -648,6 +653,22 @@ void WatchShadow::noteScript(const QByteArray& body, const QByteArray& sha)
     if (body.isEmpty() || m_scripts.size() >= m_limits.scripts)
         return;
     m_scripts.insert(sha.isEmpty() ? sha1Hex(body) : sha, body);
+}
+
+QList<QByteArray> WatchShadow::takeScriptsToRead()
+{
+    QList<QByteArray> toRead;
+    for (const QByteArray& sha : std::exchange(m_scriptsToRead, {})) {
+        if (!m_scripts.contains(sha)) // a SCRIPT LOAD may have shown it since
+            toRead.append(sha);
+    }
+    return toRead;
+}
+
+void WatchShadow::setScriptBody(const QByteArray& sha, const QByteArray& body)
+{
+    if (!body.isEmpty() && sha1Hex(body) == sha.toLower())
+        noteScript(body, sha.toLower());
 }
 
 QList<WatchShadow::KeyName> WatchShadow::takeKeysToRead()

@@ -8,6 +8,7 @@
 #include "zsetshadow.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <deque>
 #include <memory>
@@ -42,6 +43,8 @@ public:
     ~WatchShadow();
 
     bool watches(int db, const QByteArray& key) const;
+    // The stream is Valkey 8.1's, which may leave `"` and `\` unescaped (MonitorLine::parse).
+    void setQuotesMayBeUnescaped(bool may) { m_quotesMayBeUnescaped = may; }
     // Parses and replays one line; false (and the line counted as dropped) when it is not one.
     bool feed(const QByteArray& rawLine);
     void feed(const MonitorLine& line);
@@ -55,6 +58,11 @@ public:
     qint64 commandsSeen() const { return m_commandsSeen; }
     QByteArray scriptBody(const QByteArray& sha) const { return m_scripts.value(sha); }
     QList<QByteArray> scriptShas() const { return m_scripts.keys(); }
+    // SHA1s of scripts called by EVALSHA whose body the stream never showed (each once): a server
+    // that answers SCRIPT SHOW (Valkey 8+) can tell, and setScriptBody() keeps its answer.
+    QList<QByteArray> takeScriptsToRead();
+    // A script's body read from the server; kept when its SHA1 is `sha`.
+    void setScriptBody(const QByteArray& sha, const QByteArray& body);
 
     // The figures of every key now; with takeRecords, the ZADD records since the previous take. A
     // key's last record stays back while the script call that made it may still remove members
@@ -108,6 +116,9 @@ private:
     MonitorLine m_line; // feed(QByteArray)'s, reused: it keeps its buffers from one line to the next
     QList<KeyName> m_toRead;
     QHash<QByteArray, QByteArray> m_scripts; // SHA1 -> body
+    QList<QByteArray> m_scriptsToRead;
+    bool m_quotesMayBeUnescaped = false;
+    QSet<QByteArray> m_scriptsAsked;
     ScriptCall m_call;
     qint64 m_nowUs = 0;
     qint64 m_commandsSeen = 0;

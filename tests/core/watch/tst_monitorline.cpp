@@ -12,6 +12,7 @@ private slots:
     void refusesBadLines();
     void commandIsUpperCase();
     void reusesOneLineForMany();
+    void readsValkeysUnescapedQuotes();
 };
 
 void TestMonitorLine::parsesLines_data()
@@ -154,6 +155,26 @@ void TestMonitorLine::reusesOneLineForMany()
         QCOMPARE(it->source, fresh.source);
         QCOMPARE(it->arguments, fresh.arguments);
     }
+}
+
+// Valkey 8.1.1 (Debian 13) writes quotes and backslashes as they are (valkey-io/valkey#2035): these
+// lines are what it printed for SCRIPT LOAD and ECHO of the arguments below.
+void TestMonitorLine::readsValkeysUnescapedQuotes()
+{
+    const QByteArray script = "1796318237.631224 [0 unix:/tmp/vk/s.sock] \"SCRIPT\" \"LOAD\" "
+                              "\"return \"a\\\"b\" -- \\xc3\\xa9 \\t x\"";
+    MonitorLine parsed;
+    QVERIFY(!MonitorLine::parse(script, &parsed)); // not as Redis escapes a line
+    QString error;
+    QVERIFY2(MonitorLine::parse(script, &parsed, &error, true), qPrintable(error));
+    QCOMPARE(parsed.arguments, (QList<QByteArray> {"SCRIPT", "LOAD", "return \"a\\\"b\" -- \xc3\xa9 \t x"}));
+    const QByteArray echo = "1796318237.640095 [0 unix:/tmp/vk/s.sock] \"ECHO\" \"q\"u\\o\\x01te\"";
+    QVERIFY2(MonitorLine::parse(echo, &parsed, &error, true), qPrintable(error));
+    QCOMPARE(parsed.arguments, (QList<QByteArray> {"ECHO", "q\"u\\o\x01te"}));
+    // A line Redis escapes reads as before, and one cut off is still refused.
+    QVERIFY(MonitorLine::parse("5.5 [0 lua] \"SET\" \"a\\\"b\\\\\" \"\\\\\\\"\"", &parsed, &error, true));
+    QCOMPARE(parsed.arguments, (QList<QByteArray> {"SET", "a\"b\\", "\\\""}));
+    QVERIFY(!MonitorLine::parse("1.0 [0 lua] \"ZADD\" \"ab", &parsed, &error, true));
 }
 
 QTEST_APPLESS_MAIN(TestMonitorLine)

@@ -69,6 +69,7 @@ private slots:
     void serverGoingAwayKeepsWhatWasSeen();
     void deadServerFailsClearly();
     void stopEndsAtOnce();
+    void aScriptLoadedBeforeTheWatch();
     void slowKeyReadsKeepTheDeadline_data();
     void slowKeyReadsKeepTheDeadline();
 
@@ -328,6 +329,32 @@ void TestWatchSession::stopEndsAtOnce()
     QVERIFY(session.start(settings));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
     QCOMPARE(finished.at(1).at(0).value<WatchResult>().end, WatchResult::End::Duration);
+}
+
+// An app loaded its script before the watch began: the stream shows only EVALSHA. Valkey 8 tells the
+// body (SCRIPT SHOW), so its script opens in the Script Doctor; Redis has no way to, and the watch
+// says nothing of a body it does not have.
+void TestWatchSession::aScriptLoadedBeforeTheWatch()
+{
+    const QByteArray key = TestRedis::uniqueKey("loaded-before");
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    const QByteArray body = "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1]) -- \"quoted\" \\ " + key;
+    const QByteArray sha = app.command({"SCRIPT", "LOAD", body}).bytes();
+    QCOMPARE(sha.size(), 40);
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key)));
+    QVERIFY(waitUntilStarted(session));
+    QCOMPARE(app.command({"EVALSHA", sha, "1", key, "5"}).type(), RedisReply::Type::Nil);
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const WatchResult result = finished.at(0).at(0).value<WatchResult>();
+    const bool showsScripts = result.server.name == QLatin1String("valkey")
+        && result.server.nameVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 8;
+    QCOMPARE(result.snapshot.scripts.value(sha), showsScripts ? body : QByteArray());
+    QCOMPARE(keyIn(result.snapshot, key).sources.value(0).id, sha);
+    app.command({"DEL", key});
 }
 
 // Issue #34: a server that answers the reads of keys first seen mid-stream one byte every 200 ms

@@ -1,5 +1,6 @@
 #include "watchshadow.h"
 
+#include <QCryptographicHash>
 #include <QtTest>
 
 namespace {
@@ -91,6 +92,7 @@ private slots:
     void badLinesAreCountedNotFatal();
     void binaryMembers();
     void recordsSayWhatLeftTheSetAndWhen();
+    void asksOnceForScriptsItNeverSaw();
 };
 
 void TestWatchShadow::replaysCommands_data()
@@ -554,6 +556,34 @@ void TestWatchShadow::recordsSayWhatLeftTheSetAndWhen()
     QCOMPARE(records.at(3).outcome, WatchRecord::Outcome::Stored);
     QVERIFY(snapshot.keys.first().preexisting.empty()); // handed on once
     QCOMPARE(membersText(shadow.members(0, "k")), QStringLiteral("c:12 a:13"));
+}
+
+// An EVALSHA of a script loaded before the watch: its SHA1 is asked for once (Valkey 8 answers
+// SCRIPT SHOW), and a body is kept only when it is the script of that SHA1.
+void TestWatchShadow::asksOnceForScriptsItNeverSaw()
+{
+    WatchShadow shadow;
+    const QByteArray body = "return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])";
+    const QByteArray sha = QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex();
+    const QByteArray loaded = "return 1";
+    const QByteArray loadedSha = QCryptographicHash::hash(loaded, QCryptographicHash::Sha1).toHex();
+    const QList<QByteArray> lines = monitorLines({
+        QStringLiteral("c SCRIPT LOAD return_1"),
+        QStringLiteral("c EVALSHA %1 1 k 5").arg(QString::fromLatin1(sha.toUpper())),
+        QStringLiteral("l ZADD k 5 5"),
+        QStringLiteral("c EVALSHA %1 1 k 6").arg(QString::fromLatin1(sha)),
+        QStringLiteral("l ZADD k 6 6"),
+    });
+    for (QByteArray line : lines)
+        QVERIFY(shadow.feed(line.replace("return_1", "return 1")));
+    QCOMPARE(shadow.takeScriptsToRead(), QList<QByteArray> {sha}); // once, in lower case
+    QVERIFY(shadow.takeScriptsToRead().isEmpty());
+    QVERIFY(!shadow.scriptShas().contains(sha));
+    shadow.setScriptBody(sha, "return 2"); // not its body
+    QVERIFY(!shadow.scriptShas().contains(sha));
+    shadow.setScriptBody(sha, body);
+    QCOMPARE(shadow.scriptBody(sha), body);
+    QCOMPARE(shadow.scriptBody(loadedSha), loaded);
 }
 
 QTEST_APPLESS_MAIN(TestWatchShadow)
