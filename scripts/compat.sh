@@ -19,8 +19,9 @@ ROOT=$(realpath -m -- "${ZSETLAB_TRIXIE_ROOT:-/var/tmp/zsetlab-trixie}")
 MARK=.zsetlab-compat-root # written in a root this script made: the only kind it deletes
 servers=("$@")
 [ ${#servers[@]} -gt 0 ] || servers=(redis8 valkey)
-# Valkey 8.1: its Lua debugger stops once less and MONITOR names no script SHA (issue 32).
-declare -A known=([valkey]="scriptdebugger|debuggerview|watchpanel" [redis8]="")
+# None today: the Lua debugger's "<command>" lines and MONITOR's unescaped quotes of Valkey 8.1
+# are read as Redis's "<redis>" lines and escaped quotes are.
+declare -A known=([valkey]="" [redis8]="")
 
 if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null && sudo -n true 2>/dev/null && exec sudo -n -E "$0" "$@"

@@ -156,10 +156,12 @@ LdbLine parseLine(const QByteArray& line)
             const char* marker;
             LdbLine::Kind kind;
         } markers[] = {
-            {"redis", LdbLine::Kind::RedisCall}, {"reply", LdbLine::Kind::Reply},
-            {"error", LdbLine::Kind::Error},     {"value", LdbLine::Kind::Value},
-            {"debug", LdbLine::Kind::Debug},     {"retval", LdbLine::Kind::ReturnValue},
-            {"hint", LdbLine::Kind::Hint},       {"endsession", LdbLine::Kind::EndSession},
+            // Valkey 8 writes <command> where Redis writes <redis>.
+            {"redis", LdbLine::Kind::RedisCall},       {"command", LdbLine::Kind::RedisCall},
+            {"reply", LdbLine::Kind::Reply},           {"error", LdbLine::Kind::Error},
+            {"value", LdbLine::Kind::Value},           {"debug", LdbLine::Kind::Debug},
+            {"retval", LdbLine::Kind::ReturnValue},    {"hint", LdbLine::Kind::Hint},
+            {"endsession", LdbLine::Kind::EndSession},
         };
         for (const auto& known : markers) {
             if (marker == known.marker) {

@@ -14,8 +14,8 @@
 
 // One line of a Redis Lua debugger (LDB) reply. LDB answers every debugger command with an array
 // of status strings, each starting with a marker: "* Stopped at 23, stop reason = step over",
-// "-> 23  local added = ...", "<redis> ZADD k 1 1", "<reply> 0", "<value> now = 1.71e+12",
-// "<endsession>". Anything without a known marker is a Message ("No such variable.").
+// "-> 23  local added = ...", "<redis> ZADD k 1 1" (Valkey 8: "<command> ZADD k 1 1"), "<reply> 0",
+// "<value> now = 1.71e+12", "<endsession>". Anything without a known marker is a Message ("No such variable.").
 struct LdbLine
 {
     enum class Kind {

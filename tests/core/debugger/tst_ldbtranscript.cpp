@@ -63,6 +63,9 @@ void TestLdbTranscript::classifiesLines_data()
                                        << false;
     QTest::newRow("redis.call") << QByteArray("<redis> ZADD zsetlab:x 1710000000000 1710000000000") << K::RedisCall << 0
                                 << QByteArray() << QByteArray("ZADD zsetlab:x 1710000000000 1710000000000") << false;
+    QTest::newRow("server.call, as Valkey 8 writes it")
+        << QByteArray("<command> ZADD zsetlab:x 1710000000000 1710000000000") << K::RedisCall << 0 << QByteArray()
+        << QByteArray("ZADD zsetlab:x 1710000000000 1710000000000") << false;
     QTest::newRow("integer reply") << QByteArray("<reply> 0") << K::Reply << 0 << QByteArray() << QByteArray("0")
                                    << false;
     QTest::newRow("error of a call") << QByteArray(
