@@ -383,7 +383,8 @@ BurstSummary Recording::summaryThrough(int i) const
     summary.clock = m_info.plan.value(QLatin1String("clock")).toString();
     summary.pacing = m_info.plan.value(QLatin1String("pace")).toString();
     summary.requests = m_info.requests;
-    summary.limit = m_info.limit;
+    // A watched app's limit is an argument of its calls: not known, not "none".
+    summary.limit = m_info.knowledge == ZsetKnowledge::Watched ? -1 : m_info.limit;
     summary.users = m_info.users;
     const ReplayTotals totals = totalsThrough(i);
     summary.sent = totals.sent;

@@ -223,6 +223,9 @@ void TestWatchPanel::showsWhatRedisDid()
     watched->cursor()->setPosition(0);
     QVERIFY(watched->isReplaying());
     QCOMPARE(timeline->numbers()->figure(QStringLiteral("sent")), QStringLiteral("1"));
+    // Stepping through, the app's limit stays one zsetlab cannot know (not "no limit").
+    const QString stepped = timeline->numbers()->findChild<QLabel*>(QStringLiteral("NumbersNote"))->text();
+    QVERIFY2(stepped.contains(QLatin1String("cannot know your app's limit")), qPrintable(stepped));
     QVERIFY(ZsetKeys::deleteRunKeys(redis, key));
 }
 
