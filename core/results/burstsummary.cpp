@@ -1,5 +1,7 @@
 #include "burstsummary.h"
 
+#include "redisconnection.h"
+
 #include "requestlog.h"
 
 #include <QCoreApplication>
@@ -113,6 +115,15 @@ QJsonObject UserResult::toJson(bool addedKnown) const
     return json;
 }
 
+ServerInfo BurstSummary::server() const
+{
+    ServerInfo info;
+    info.version = serverVersion;
+    info.name = serverName.isEmpty() ? QStringLiteral("redis") : serverName;
+    info.nameVersion = serverOwnVersion.isEmpty() ? serverVersion : serverOwnVersion;
+    return info;
+}
+
 QJsonObject BurstSummary::toJson() const
 {
     QJsonObject json;
@@ -188,7 +199,7 @@ QJsonObject BurstSummary::toJson() const
 QString BurstSummary::toText() const
 {
     QStringList lines;
-    lines << QStringLiteral("strategy %1 on Redis %2, key %3").arg(strategy, serverVersion, QString::fromUtf8(key));
+    lines << QStringLiteral("strategy %1 on %2, key %3").arg(strategy, server().displayName(), QString::fromUtf8(key));
     lines << QStringLiteral("  sent          %L1 of %L2%3")
                  .arg(sent)
                  .arg(requests)

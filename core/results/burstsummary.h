@@ -14,6 +14,8 @@
 class RequestLog;
 
 // Why a burst ended early, if it did.
+struct ServerInfo;
+
 struct BurstFailure
 {
     enum class Kind { None, Plan, Connection, Script };
@@ -58,6 +60,8 @@ struct BurstSummary
     QString serverVersion;
     QString serverName; // "redis", "valkey" (INFO's server_name)
     QString serverOwnVersion; // valkey_version on Valkey ("8.1.1"), else serverVersion
+    // The three above as the connection read them: displayName() "Valkey 8.1.1", toJson().
+    ServerInfo server() const;
     QString strategy;
     QByteArray key;
     QString clock;
