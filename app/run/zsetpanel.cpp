@@ -255,6 +255,15 @@ void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const
 
 void ZsetPanel::applyFilters()
 {
+    // A selected member stays selected when the table is read again (the live key gives way to
+    // its snapshot when the run ends, a filter changes): it is asked for in the new table.
+    if (m_wantedMember.isEmpty() && m_view->selectionModel()) {
+        m_wantedMember = m_view->selectionModel()
+                             ->selectedRows(ZsetModel::MemberColumn)
+                             .value(0)
+                             .data(ZsetModel::MemberRole)
+                             .toByteArray();
+    }
     ZsetQuery query;
     query.key = m_key;
     query.memberContains = m_memberFilter->text();
