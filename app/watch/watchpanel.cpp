@@ -336,7 +336,10 @@ void WatchPanel::onFinished(const WatchResult& result)
         break;
     }
     setWatching(false);
-    recordShownKey();
+    if (m_feeding) {
+        const KeptRecords kept = m_records.value(nameOf(m_feed.db(), m_feed.key()));
+        recordShownKey(keptRecordsOf(kept), kept.preexisting);
+    }
     showProgress();
 }
 
@@ -407,32 +410,30 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     shape.limit = -1; // the app's limit: an argument of its calls, unknown here
     shape.serverClock = true;
     m_stage.run->start(shape);
-    whole.records.clear(); // the last snapshot's, which are kept too
-    whole.records.reserve(kept.count);
-    for (const QVector<WatchRecord>& part : kept.parts)
-        whole.records.append(part);
+    whole.records = keptRecordsOf(kept); // the last snapshot's are kept too
     m_stage.run->addBatch(m_feed.take(whole));
     if (!m_watching)
-        recordShownKey();
+        recordShownKey(whole.records, kept.preexisting);
     updateScriptButton();
     emit keyShown(db, key);
 }
 
-void WatchPanel::recordShownKey()
+QVector<WatchRecord> WatchPanel::keptRecordsOf(const KeptRecords& kept)
 {
-    if (!m_feeding || !m_stage.run)
-        return;
-    const int row = m_model->rowOf(m_feed.db(), m_feed.key());
-    if (row < 0)
-        return;
-    const KeptRecords kept = m_records.value(nameOf(m_feed.db(), m_feed.key()));
     QVector<WatchRecord> records;
     records.reserve(kept.count);
     for (const QVector<WatchRecord>& part : kept.parts)
         records.append(part);
+    return records;
+}
+
+void WatchPanel::recordShownKey(const QVector<WatchRecord>& records, const std::vector<WatchMember>& preexisting)
+{
+    if (!m_feeding || !m_stage.run || m_model->rowOf(m_feed.db(), m_feed.key()) < 0)
+        return;
     const ServerInfo server = m_stage.session ? m_stage.session->server() : ServerInfo();
     auto recording = std::make_shared<Recording>(
-        WatchRecording::of(m_feed.key(), records, kept.preexisting, server.name, server.nameVersion));
+        WatchRecording::of(m_feed.key(), records, preexisting, server.name, server.nameVersion));
     if (m_stage.run->isLive())
         m_stage.run->finish(m_stage.run->figures());
     if (!recording->isEmpty())

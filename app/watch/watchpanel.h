@@ -78,9 +78,9 @@ private:
     void showProgress();
     void setWatching(bool watching);
     void updateScriptButton();
-    // The key drawn, recorded from what was kept: once the watch has ended, its run model can be
-    // stepped through and saved.
-    void recordShownKey();
+    // The key drawn, recorded from what was kept (`records`, joined once by the caller): once the
+    // watch has ended, its run model can be stepped through and saved.
+    void recordShownKey(const QVector<WatchRecord>& records, const std::vector<WatchMember>& preexisting);
     void fitColumns();
 
     Stage m_stage;
@@ -105,6 +105,7 @@ private:
         qsizetype count = 0;
         std::vector<WatchMember> preexisting; // what the key held before its first ZADD
     };
+    static QVector<WatchRecord> keptRecordsOf(const KeptRecords& kept); // its parts, joined
     QHash<QByteArray, KeptRecords> m_records;
     qsizetype m_keptInAll = 0;
     qsizetype m_keptPerKeyLimit = 200'000;
