@@ -1,6 +1,7 @@
 #include "doctorcommand.h"
 
 #include "exitcodes.h"
+#include "functionlibrary.h"
 #include "interrupts.h"
 #include "scriptdoctor.h"
 #include "scriptprobe.h"
@@ -40,6 +41,12 @@ For Redis Cluster, --app-key names a key as your application passes it for {key}
 the keys the script builds from it, and reports keys of one call in different slots
 (CROSSSLOT). Nothing is written to that key; the live probe still uses fresh keys.
 
+A Redis Functions library (a first line "#!lua name=...", functions registered with
+redis.register_function) is checked function by function, its parameters read as KEYS and
+ARGV; --function NAME checks only that one. The live probe loads the library with FUNCTION
+LOAD on a private redis-server of zsetlab's own and calls the function (--function, or the
+first) with FCALL; zsetlab never loads a library on a server it did not start.
+
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
 0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
 a window apart; then it reads the sorted sets and the replies and deletes every key it
@@ -69,6 +76,7 @@ Examples:
   zsetlab-cli doctor my_limiter.lua --args "{now_s} {window_s} {limit}" --live
   zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
   zsetlab-cli doctor gate.lua --args "{now} {now-window} {limit}" --reply limited=true --live
+  zsetlab-cli doctor ratelib.lua --function limit_sliding --live
 
 Exit codes: 0 clean, 1 a problem was found (a finding, a wrong count, a key outside the
 script's own), 2 bad usage, 3 cannot connect or authenticate, 4 the script cannot be read,
@@ -108,6 +116,10 @@ struct DoctorOptions
         QStringLiteral("Where the given server lets zsetlab make no temporary ACL user for the script (no ACL "
                        "permission, Redis before 6), run the live probe there anyway, with every right of the "
                        "connection's user.")};
+    QCommandLineOption function {QStringLiteral("function"),
+                                 QStringLiteral("For a Redis Functions library: the function to check and probe "
+                                                "(default: every function is checked, the first is probed)."),
+                                 QStringLiteral("NAME")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -121,6 +133,8 @@ QJsonObject findingJson(const ScriptFinding& finding)
     json.insert(QStringLiteral("explanation"), finding.explanation);
     json.insert(QStringLiteral("suggestion"), finding.suggestion);
     json.insert(QStringLiteral("excerpt"), finding.excerpt);
+    if (!finding.function.isEmpty())
+        json.insert(QStringLiteral("function"), QString::fromUtf8(finding.function));
     return json;
 }
 
@@ -137,6 +151,13 @@ QJsonObject examinationJson(const QString& path, const CallTemplate& call, const
     json.insert(QStringLiteral("args"), call.argsText());
     if (!appKey.isEmpty())
         json.insert(QStringLiteral("app_key"), QString::fromUtf8(appKey));
+    if (examination.isLibrary) {
+        json.insert(QStringLiteral("library"), QString::fromUtf8(examination.library));
+        QJsonArray functions;
+        for (const QByteArray& name : examination.functions)
+            functions.append(QString::fromUtf8(name));
+        json.insert(QStringLiteral("functions"), functions);
+    }
     json.insert(QStringLiteral("compiles"), examination.compiles);
     json.insert(QStringLiteral("findings"), findings);
     json.insert(QStringLiteral("problem"), examination.hasProblem());
@@ -164,9 +185,25 @@ QString wrapped(const QString& text, int indent, int width = 100)
 QString findingsText(const QString& script, const CallTemplate& call, const QByteArray& appKey,
                      const ScriptExamination& examination)
 {
-    QString text = QStringLiteral("%1, called with KEYS = %2, ARGV = %3")
-                       .arg(terminalSafe(script), terminalSafe(call.keysText()),
-                            call.argsText().isEmpty() ? QStringLiteral("(none)") : terminalSafe(call.argsText()));
+    QString text = terminalSafe(script);
+    if (examination.isLibrary) {
+        QStringList functions;
+        for (const QByteArray& name : examination.functions)
+            functions << terminalSafe(QString::fromUtf8(name));
+        text += QStringLiteral(", library %1 (%2)")
+                    .arg(examination.library.isEmpty() ? QStringLiteral("without a name")
+                                                       : terminalSafe(QString::fromUtf8(examination.library)),
+                         functions.isEmpty() ? QStringLiteral("no function read")
+                                             : QStringLiteral("function(s) ") + functions.join(QStringLiteral(", ")));
+        if (!examination.examinedFunction.isEmpty())
+            text += QStringLiteral(", checking %1 only")
+                        .arg(terminalSafe(QString::fromUtf8(examination.examinedFunction)));
+        text += QLatin1Char('\n');
+    }
+    text += QStringLiteral("%1called with KEYS = %2, ARGV = %3")
+                .arg(examination.isLibrary ? QStringLiteral("FCALL, ") : QStringLiteral(", "),
+                     terminalSafe(call.keysText()),
+                     call.argsText().isEmpty() ? QStringLiteral("(none)") : terminalSafe(call.argsText()));
     if (!appKey.isEmpty())
         text += QStringLiteral(", {key} = ") + terminalSafe(QString::fromUtf8(appKey));
     text += QLatin1Char('\n');
@@ -183,9 +220,12 @@ QString findingsText(const QString& script, const CallTemplate& call, const QByt
                 .arg(warnings)
                 .arg(infos);
     for (const ScriptFinding& finding : examination.findings) {
-        text += QStringLiteral("\nline %1  %2  %3  [%4]\n")
+        text += QStringLiteral("\nline %1  %2  %3  [%4]%5\n")
                     .arg(finding.line)
-                    .arg(ScriptDoctor::severityName(finding.severity), terminalSafe(finding.title), finding.code);
+                    .arg(ScriptDoctor::severityName(finding.severity), terminalSafe(finding.title), finding.code,
+                         finding.function.isEmpty()
+                             ? QString()
+                             : QStringLiteral("  in %1").arg(terminalSafe(QString::fromUtf8(finding.function))));
         if (!finding.excerpt.isEmpty())
             text += QStringLiteral("    > ") + terminalSafe(finding.excerpt) + QLatin1Char('\n');
         text += wrapped(finding.explanation, 4);
@@ -196,10 +236,13 @@ QString findingsText(const QString& script, const CallTemplate& call, const QByt
 
 QString probeText(const ProbeReport& report, const QString& server)
 {
+    const QString what = report.function.isEmpty()
+        ? QStringLiteral("Live probe")
+        : QStringLiteral("Live probe of the function %1 (FCALL)").arg(terminalSafe(QString::fromUtf8(report.function)));
     QString text = report.ranOnTarget
-        ? QStringLiteral("\nLive probe on %1:\n").arg(terminalSafe(server))
-        : QStringLiteral("\nLive probe on a private redis-server zsetlab started (Redis %1) instead of %2:\n")
-              .arg(terminalSafe(report.serverVersion), terminalSafe(server));
+        ? QStringLiteral("\n%1 on %2:\n").arg(what, terminalSafe(server))
+        : QStringLiteral("\n%1 on a private redis-server zsetlab started (Redis %2) instead of %3:\n")
+              .arg(what, terminalSafe(report.serverVersion), terminalSafe(server));
     for (const QString& sentence : report.verdict)
         text += wrapped(sentence, 2);
     if (report.ranOnTarget) {
@@ -245,8 +288,8 @@ int runDoctorCommand(const QStringList& arguments)
     const DoctorOptions o;
     const ServerOptions server;
     server.addTo(parser);
-    parser.addOptions(
-        {o.keys, o.args, o.appKey, o.live, o.window, o.limit, o.reply, o.scriptTimeout, o.trustScript, o.json});
+    parser.addOptions({o.keys, o.args, o.appKey, o.function, o.live, o.window, o.limit, o.reply, o.scriptTimeout,
+                       o.trustScript, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -300,7 +343,22 @@ int runDoctorCommand(const QStringList& arguments)
         err << "zsetlab-cli doctor: " << terminalSafe(error) << '\n';
         return ExitScript;
     }
-    const ScriptExamination examination = ScriptDoctor::examine(script.source(), call, appKey);
+    const QByteArray function = parser.value(o.function).toUtf8();
+    if (parser.isSet(o.function)) {
+        const FunctionLibrary library = FunctionLibrary::read(script.source());
+        if (!library.isLibrary())
+            return usageError(QStringLiteral("--function is for a Redis Functions library (a file that starts with "
+                                             "#!lua name=...), and %1 is an EVAL script.")
+                                  .arg(terminalSafe(script.name())));
+        if (!library.function(function))
+            return usageError(QStringLiteral("the library %1 registers no function \"%2\"; it registers: %3.")
+                                  .arg(terminalSafe(script.name()), terminalSafe(parser.value(o.function)),
+                                       library.functions().isEmpty()
+                                           ? QStringLiteral("none")
+                                           : terminalSafe(QString::fromUtf8(library.functionNames()))));
+        settings.function = function;
+    }
+    const ScriptExamination examination = ScriptDoctor::examine(script.source(), call, appKey, function);
     if (!examination.compiles) {
         // Nothing can run it: say where it breaks, and probe nothing.
         if (parser.isSet(o.json))
@@ -313,9 +371,13 @@ int runDoctorCommand(const QStringList& arguments)
         const auto syntax
             = std::find_if(examination.findings.cbegin(), examination.findings.cend(),
                            [](const ScriptFinding& f) { return f.code == QLatin1String("syntax-error"); });
-        err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name()) << " (line "
-            << (syntax != examination.findings.cend() ? syntax->line : 0) << ")"
-            << (live ? "; the live probe did not run" : "") << ".\n";
+        if (syntax == examination.findings.cend() && examination.isLibrary)
+            err << "zsetlab-cli doctor: FUNCTION LOAD would refuse the library " << terminalSafe(script.name())
+                << (live ? "; the live probe did not run" : "") << ".\n";
+        else
+            err << "zsetlab-cli doctor: Lua cannot compile " << terminalSafe(script.name()) << " (line "
+                << (syntax != examination.findings.cend() ? syntax->line : 0) << ")"
+                << (live ? "; the live probe did not run" : "") << ".\n";
         return ExitScript;
     }
 

@@ -1,6 +1,7 @@
 #include "debuggerview.h"
 
 #include "codeeditor.h"
+#include "functionlibrary.h"
 #include "luahighlighter.h"
 #include "serversession.h"
 
@@ -110,7 +111,7 @@ void DebuggerView::retranslate()
     m_callList->setHeaderLabels({tr("reply"), tr("redis.call")});
     m_locals->setHeaderLabels({tr("local"), tr("value")});
     m_zset->setHeaderLabels({tr("member"), tr("score")});
-    m_start->setText(tr("Start"));
+    m_start->setText(m_library ? tr("Step as an EVAL Script") : tr("Start"));
     m_step->setText(tr("Step (F10)"));
     m_step->setShortcut(QKeySequence(Qt::Key_F10)); // after the text: setText() sets the mnemonic
     m_continue->setText(tr("Continue to the End"));
@@ -132,14 +133,27 @@ void DebuggerView::closeEvent(QCloseEvent* event)
 }
 
 void DebuggerView::setRequest(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv,
-                              const QString& what)
+                              const QString& what, const QByteArray& function)
 {
     m_script = script;
     m_keys = keys;
     m_argv = argv;
     m_what = what;
+    const FunctionLibrary library = FunctionLibrary::read(script.source());
+    m_library = library.isLibrary();
+    m_function = function;
+    if (m_library && !library.function(m_function))
+        m_function = library.functions().isEmpty() ? QByteArray() : library.functions().first().name;
     m_editor->setPlainText(QString::fromUtf8(script.source()));
     retranslate();
+    m_status->setText(
+        !m_library ? QString()
+            : m_function.isEmpty()
+            ? tr("This library registers no function zsetlab can read, so there is nothing to step.")
+            : tr("A function cannot be stepped as it is: the server's Lua debugger takes EVAL scripts only, and "
+                 "FCALL never stops at a line. Start steps %1 as an EVAL script: the library's code, line for "
+                 "line, with a last line that calls %1 with KEYS and ARGV.")
+                  .arg(QString::fromUtf8(m_function)));
 }
 
 void DebuggerView::setRunning(bool running)
@@ -157,6 +171,17 @@ void DebuggerView::start()
     if (!m_session->isUsable()) {
         m_status->setText(tr("Not connected to Redis: connect first."));
         return;
+    }
+    if (m_library) {
+        if (m_function.isEmpty())
+            return;
+        // What the user asked for, made explicit: the body as an EVAL script, shown as it runs.
+        const QByteArray eval = FunctionLibrary::read(m_script.source()).evalForm(m_function);
+        m_script = LimiterScript::fromSource(
+            tr("%1 (%2 as an EVAL script)").arg(m_script.name(), QString::fromUtf8(m_function)), eval);
+        m_library = false;
+        m_editor->setPlainText(QString::fromUtf8(eval));
+        retranslate();
     }
     m_calls.clear();
     m_callList->clear();

@@ -25,7 +25,11 @@ public:
 
     // The request to step: a script, its key and its arguments (the calling convention).
     // keys: KEYS of the call, the first being the ZSET shown at each step.
-    void setRequest(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, const QString& what);
+    // A Redis Functions library cannot be stepped as it is (the server's debugger takes EVAL
+    // scripts): start() then steps `function` (or the first one) as an EVAL script, and says so.
+    void setRequest(const LimiterScript& script, const RedisArgs& keys, const RedisArgs& argv, const QString& what,
+                    const QByteArray& function = {});
+    const LimiterScript& script() const { return m_script; }
     void start();
     ScriptDebugger* debugger() const { return m_debugger; }
     const DebugStep& lastStep() const { return m_last; }
@@ -46,6 +50,8 @@ private:
     ServerSession* m_session;
     ScriptDebugger* m_debugger = nullptr;
     LimiterScript m_script;
+    QByteArray m_function; // of a library: stepped as an EVAL script
+    bool m_library = false;
     RedisArgs m_argv;
     RedisArgs m_keys;
     QString m_what;

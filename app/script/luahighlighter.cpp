@@ -1,7 +1,7 @@
 #include "luahighlighter.h"
 
-#include "palette.h"
 #include "luatokens.h"
+#include "palette.h"
 
 #include <QTextDocument>
 

@@ -1,6 +1,7 @@
 #include "scriptdoctordialog.h"
 
 #include "codeeditor.h"
+#include "functionlibrary.h"
 #include "limitercatalog.h"
 #include "luahighlighter.h"
 #include "serversession.h"
@@ -90,6 +91,15 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
                                 "keys of one call share a Redis Cluster slot. Nothing is written to it."));
     });
     m_texts.addRow(form, m_appKey, m_appKey, [] { return tr("&Your key"); });
+    m_function = new QComboBox(this);
+    m_texts.add([this] {
+        m_function->setItemText(0, tr("Every function (the probe calls the first)"));
+        m_function->setToolTip(tr("A Redis Functions library: the function to check and to probe with FCALL."));
+    });
+    m_function->addItem(QString());
+    m_texts.addRow(form, m_function, m_function, [] { return tr("&Function"); });
+    m_form = form;
+    form->setRowVisible(m_function, false);
     m_templateError = new QLabel(this);
     m_templateError->setWordWrap(true);
     QPalette red = m_templateError->palette();
@@ -109,8 +119,16 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
         m_probeButton->setText(tr("Probe on Redis"));
         m_probeButton->setToolTip(tr("Run the script on fresh zsetlab: keys: calls sharing one now, calls at "
                                      "several rates, with and without a limit; then read what it stored."));
-        m_useButton->setText(tr("Use for Bursts"));
-        m_useButton->setToolTip(tr("Fire this script from the main window, alone or in compare mode."));
+        if (m_isLibrary) {
+            m_useButton->setText(tr("Use as EVAL Script for Bursts"));
+            m_useButton->setToolTip(tr("Bursts and the Lua debugger run EVAL scripts, and the server's debugger "
+                                       "cannot step a function (FCALL). zsetlab fires the library's code with a "
+                                       "last line that calls the chosen function with KEYS and ARGV: the same "
+                                       "counts, and the server's functions are left alone."));
+        } else {
+            m_useButton->setText(tr("Use for Bursts"));
+            m_useButton->setToolTip(tr("Fire this script from the main window, alone or in compare mode."));
+        }
     });
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addWidget(check);
@@ -138,24 +156,7 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     });
     connect(check, &QPushButton::clicked, this, &ScriptDoctorDialog::check);
     connect(m_probeButton, &QPushButton::clicked, this, &ScriptDoctorDialog::probe);
-    connect(m_useButton, &QPushButton::clicked, this, [this] {
-        CallTemplate call;
-        if (!readTemplate(&call) || source().trimmed().isEmpty())
-            return;
-        if (m_probed && !m_report.foreign.isEmpty()) {
-            // A burst runs the script on the connected server: it would change those keys there.
-            showDetails([] {
-                return tr("<p>The probe saw this script touch keys it was not given, so zsetlab does not fire it "
-                          "at a server. Pass every key in KEYS and probe again.</p>");
-            });
-            return;
-        }
-        const ReplyStyle style
-            = m_probed && m_report.replyStyle != ReplyStyle::Unknown ? m_report.replyStyle : ReplyStyle::CountWithCall;
-        emit scriptChosen(LimiterScript::fromSource(m_name, source()), std::make_shared<const CallTemplate>(call),
-                          style);
-        accept();
-    });
+    connect(m_useButton, &QPushButton::clicked, this, &ScriptDoctorDialog::useForBursts);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_findings, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (item)
@@ -163,6 +164,70 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     });
     connect(this, &ScriptDoctorDialog::probeFinished, this, &ScriptDoctorDialog::showReport);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &ScriptDoctorDialog::forgetOtherScript);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &ScriptDoctorDialog::readFunctions);
+}
+
+bool ScriptDoctorDialog::useForBursts()
+{
+    CallTemplate call;
+    if (!readTemplate(&call) || source().trimmed().isEmpty())
+        return false;
+    if (m_probed && !m_report.foreign.isEmpty()) {
+        // A burst runs the script on the connected server: it would change those keys there.
+        showDetails([] {
+            return tr("<p>The probe saw this script touch keys it was not given, so zsetlab does not fire it "
+                      "at a server. Pass every key in KEYS and probe again.</p>");
+        });
+        return false;
+    }
+    const ReplyStyle style
+        = m_probed && m_report.replyStyle != ReplyStyle::Unknown ? m_report.replyStyle : ReplyStyle::CountWithCall;
+    LimiterScript script = LimiterScript::fromSource(m_name, source());
+    const FunctionLibrary library = FunctionLibrary::read(source());
+    if (library.isLibrary()) {
+        // Bursts and the server's Lua debugger run EVAL scripts; FCALL would need the library loaded
+        // on the server (FUNCTION LOAD changes what every client of it sees).
+        QByteArray function = chosenFunction();
+        if (function.isEmpty() && !library.functions().isEmpty())
+            function = library.functions().first().name;
+        if (function.isEmpty()) {
+            showDetails([] {
+                return tr("<p>The library registers no function zsetlab can read: there is nothing to fire.</p>");
+            });
+            return false;
+        }
+        script = LimiterScript::fromSource(tr("%1 (%2 as an EVAL script)").arg(m_name, QString::fromUtf8(function)),
+                                           library.evalForm(function));
+    }
+    emit scriptChosen(script, std::make_shared<const CallTemplate>(call), style);
+    accept();
+    return true;
+}
+
+void ScriptDoctorDialog::readFunctions()
+{
+    const FunctionLibrary library = FunctionLibrary::read(source());
+    const QByteArray chosen = chosenFunction();
+    m_isLibrary = library.isLibrary();
+    while (m_function->count() > 1)
+        m_function->removeItem(1);
+    for (const LibraryFunction& function : library.functions())
+        m_function->addItem(QString::fromUtf8(function.name), function.name);
+    const int again = m_function->findData(chosen);
+    m_function->setCurrentIndex(again > 0 ? again : 0);
+    m_form->setRowVisible(m_function, m_isLibrary);
+    m_texts.retranslate(); // the Use button says what it fires
+}
+
+QByteArray ScriptDoctorDialog::chosenFunction() const
+{
+    return m_function->currentData().toByteArray();
+}
+
+void ScriptDoctorDialog::chooseFunction(const QByteArray& name)
+{
+    const int index = m_function->findData(name);
+    m_function->setCurrentIndex(index > 0 ? index : 0);
 }
 
 void ScriptDoctorDialog::forgetOtherScript()
@@ -246,7 +311,8 @@ bool ScriptDoctorDialog::check()
     m_examinedCall = call;
     m_examinedAppKey = m_appKey->text().trimmed().toUtf8();
     m_examined = true;
-    m_examination = ScriptDoctor::examine(m_examinedSource, call, m_examinedAppKey);
+    m_examinedFunction = chosenFunction();
+    m_examination = ScriptDoctor::examine(m_examinedSource, call, m_examinedAppKey, m_examinedFunction);
     showFindings();
     return true;
 }
@@ -260,7 +326,10 @@ void ScriptDoctorDialog::showFindings()
         auto* item = new QTreeWidgetItem(m_findings);
         item->setText(0, QString::number(finding.line));
         item->setText(1, severityText(finding.severity));
-        item->setText(2, finding.title);
+        item->setText(2,
+                      finding.function.isEmpty()
+                          ? finding.title
+                          : tr("%1 (in %2)").arg(finding.title, QString::fromUtf8(finding.function)));
         if (finding.severity == ScriptFinding::Severity::Error)
             errors << finding.line;
         else if (finding.severity == ScriptFinding::Severity::Warning)
@@ -303,7 +372,9 @@ void ScriptDoctorDialog::probe()
         return;
     }
     joinProbe();
-    m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call);
+    ProbeSettings settings;
+    settings.function = chosenFunction();
+    m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call, settings);
     m_probeDone = false;
     m_probeButton->setEnabled(false);
     showDetails([address = m_session->endpoint().address()] {
@@ -352,6 +423,8 @@ QString ScriptDoctorDialog::reportHtml() const
     for (const QString& sentence : m_report.verdict)
         html += QStringLiteral("<li>") + sentence.toHtmlEscaped() + QStringLiteral("</li>");
     html += QStringLiteral("</ul>");
+    if (!m_report.function.isEmpty())
+        html += tr("<p>Function %1, called with FCALL.</p>").arg(QString::fromUtf8(m_report.function).toHtmlEscaped());
     html
         += tr("<p>Replies read as: %1. Redis %2.</p>")
                .arg(replyStyleDescription(m_report.replyStyle).toHtmlEscaped(), m_report.serverVersion.toHtmlEscaped());
@@ -393,7 +466,7 @@ void ScriptDoctorDialog::changeEvent(QEvent* event)
     if (m_examined) {
         // The findings are made in the core in the language of the moment: read the same text again.
         const int current = m_findings->indexOfTopLevelItem(m_findings->currentItem());
-        m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall, m_examinedAppKey);
+        m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall, m_examinedAppKey, m_examinedFunction);
         const auto details = m_detailsHtml;
         showFindings();
         if (current >= 0 && current < m_findings->topLevelItemCount())

@@ -16,6 +16,8 @@
 #include <thread>
 
 class CodeEditor;
+class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -42,6 +44,14 @@ public:
     const ScriptExamination& examination() const { return m_examination; }
     const ProbeReport& probeReport() const { return m_report; }
     bool isProbing() const { return m_probeThread.joinable() && !m_probeDone; }
+    // A Redis Functions library: the function chosen to check and probe; empty for every one (the
+    // probe then calls the first) and for an EVAL script.
+    QByteArray chosenFunction() const;
+    void chooseFunction(const QByteArray& name);
+    // "Use for Bursts": the script as the main window fires and steps it; a library's function as
+    // an EVAL script (FunctionLibrary::evalForm), since bursts and the debugger run EVAL scripts.
+    // False with the reason in the details pane.
+    bool useForBursts();
 
 signals:
     void probeFinished();
@@ -62,6 +72,8 @@ private:
     // The details pane: `html` is called again on a language change.
     void showDetails(std::function<QString()> html);
     void joinProbe();
+    // Fills the function choice from the script's text; hidden for an EVAL script.
+    void readFunctions();
 
     ServerSession* m_session;
     QString m_name = QStringLiteral("script.lua");
@@ -70,6 +82,9 @@ private:
     QLineEdit* m_keys = nullptr;
     QLineEdit* m_args = nullptr;
     QLineEdit* m_appKey = nullptr; // a key as the application names it, for cluster slots (optional)
+    QFormLayout* m_form = nullptr;
+    QComboBox* m_function = nullptr; // a library's functions
+    bool m_isLibrary = false;
     QLabel* m_templateError = nullptr;
     QTreeWidget* m_findings = nullptr;
     QTextBrowser* m_details = nullptr;
@@ -80,6 +95,7 @@ private:
     QByteArray m_examinedSource; // what check() read, to read again in another language
     CallTemplate m_examinedCall;
     QByteArray m_examinedAppKey;
+    QByteArray m_examinedFunction;
     ProbeReport m_report;
     bool m_probed = false;
     std::unique_ptr<ScriptProbe> m_probe;

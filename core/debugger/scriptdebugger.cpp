@@ -369,6 +369,11 @@ bool ScriptDebugger::start(const LimiterScript& script, const RedisArgs& keys, c
         refusal = tr("No server is set for the debugger.");
     else if (!script.isValid())
         refusal = tr("There is no script to debug.");
+    else if (script.source().startsWith("#!"))
+        refusal = tr("This is a Redis Functions library, and a function cannot be stepped: the server's Lua "
+                     "debugger (SCRIPT DEBUG) takes EVAL scripts only, and FCALL never stops at a line. Step the "
+                     "function's body as an EVAL script instead (the library's code with a last line that calls "
+                     "the function with KEYS and ARGV).");
     for (const QByteArray& key : keys) {
         if (!refusal.isEmpty())
             break;

@@ -12,6 +12,8 @@
 // flow and adds findings, by family: the keys a script touches and their slots (keyrules.cpp),
 // members and times (memberrules.cpp), the story of each key (keystoryrules.cpp), and the
 // arguments, the syntax and the facts the reading noted (doctorrules.cpp).
+class FunctionLibrary;
+
 namespace DoctorRules {
 using namespace LuaFlow;
 using Severity = ScriptFinding::Severity;
@@ -155,4 +157,9 @@ private:
     QSet<int> m_lossyMembers;
     bool m_randomSeedExplained = false;
 };
+// An EVAL script, and a Redis Functions library function by function (libraryrules.cpp).
+ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey);
+ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArray& source, const CallTemplate& call,
+                                 const QByteArray& appKey, const QByteArray& function);
+
 } // namespace DoctorRules

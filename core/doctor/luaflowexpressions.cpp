@@ -279,7 +279,9 @@ Value Reader::call(const Value& callee, const QVector<Value>& args, int line)
 {
     if (callee.function >= 0)
         return invoke(callee.function, args);
-    const QByteArray& path = callee.path;
+    // Valkey calls the redis table `server` too: server.call is redis.call.
+    const QByteArray path
+        = callee.path.startsWith("server.") ? QByteArrayLiteral("redis") + callee.path.mid(6) : callee.path;
     if (m_namedFunctions.contains(path))
         return invoke(m_namedFunctions.value(path), args);
     if (path == "redis.call" || path == "redis.pcall")

@@ -123,7 +123,14 @@ void RunawayGuard::handleOverrun(std::unique_lock<std::mutex>& lock)
         if (ping.isServerError() && ping.errorCode() == "BUSY") {
             if (m_changed.wait_for(lock, busyGrace, returned))
                 return; // the call got BUSY itself: the running script is another client's
-            const RedisReply kill = askUnlocked(lock, {QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("KILL")});
+            RedisReply kill = askUnlocked(lock, {QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("KILL")});
+            if (kill.errorCode() == "BUSY" && kill.bytes().contains("FUNCTION KILL")) {
+                // A function runs (FCALL): Redis 7+ and Valkey end it with FUNCTION KILL only.
+                if (returned())
+                    return;
+                kill = askUnlocked(lock, {QByteArrayLiteral("FUNCTION"), QByteArrayLiteral("KILL")});
+                m_function = true;
+            }
             const QByteArray code = kill.errorCode();
             if (!kill.isError()) {
                 m_outcome = Outcome::Killed;
@@ -165,6 +172,11 @@ QString RunawayGuard::message() const
     case Outcome::None:
         return {};
     case Outcome::Killed:
+        if (m_function)
+            return Text::tr("The function did not finish within %1 ms: zsetlab ended it with FUNCTION KILL, and the "
+                            "server answers again. A limiter runs in well under a millisecond; look for a loop that "
+                            "never ends.")
+                .arg(ms);
         return Text::tr("The script did not finish within %1 ms: zsetlab ended it with SCRIPT KILL, and the server "
                         "answers again. A limiter script runs in well under a millisecond; look for a loop that "
                         "never ends.")

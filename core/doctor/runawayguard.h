@@ -64,5 +64,6 @@ private:
     bool m_acting = false; // the guard is talking to the server about the current call
     bool m_stopping = false;
     Outcome m_outcome = Outcome::None;
+    bool m_function = false; // FCALL was running: ended with FUNCTION KILL
     QString m_detail; // the server's words
 };

@@ -1,6 +1,7 @@
 #include "scriptdoctor.h"
 
 #include "doctorrules.h"
+#include "functionlibrary.h"
 
 #include <algorithm>
 
@@ -17,16 +18,13 @@ int ScriptExamination::count(ScriptFinding::Severity severity) const
 
 namespace ScriptDoctor {
 
-ScriptExamination examine(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey)
+ScriptExamination examine(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey,
+                          const QByteArray& function)
 {
-    const LuaFlow::Reading reading = LuaFlow::read(source, call);
-    ScriptExamination examination;
-    const LuaSyntax syntax = LuaSyntax::check(source);
-    examination.compiles = syntax.compiles;
-    examination.findings = DoctorRules::Doctor(source, call, reading, appKey).findings(syntax);
-    examination.keySuffixes = reading.keySuffixes;
-    examination.readsLimit = reading.readsLimit;
-    return examination;
+    const FunctionLibrary library = FunctionLibrary::read(source);
+    if (library.isLibrary())
+        return DoctorRules::examineLibrary(library, source, call, appKey, function);
+    return DoctorRules::examineScript(source, call, appKey);
 }
 
 QString severityName(ScriptFinding::Severity severity)

@@ -28,9 +28,11 @@ struct ScriptFinding
     // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
     // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key,
-    // undeclared-key, cross-slot.
+    // undeclared-key, cross-slot, server-global; for Redis Functions libraries: library-metadata,
+    // library-empty, function-reads-keys, function-no-writes.
     QString code;
     QString excerpt; // the script's line, trimmed
+    QByteArray function; // in a library: the function whose code the line is in; empty elsewhere
 };
 
 // What ScriptDoctor read in a script.
@@ -45,6 +47,12 @@ struct ScriptExamination
     // Lua 5.1's compiler accepted the script; when not, a syntax-error finding says where and
     // nothing can run it (zsetlab-cli doctor exits with 4).
     bool compiles = true;
+    // A Redis Functions library (#!lua name=..., redis.register_function): its name and the
+    // functions it registers. Each function is read as the EVAL script its body would be.
+    bool isLibrary = false;
+    QByteArray library;
+    QList<QByteArray> functions;
+    QByteArray examinedFunction; // when only one was asked for
 
     // A Warning or an Error: zsetlab-cli doctor exits with 1.
     bool hasProblem() const;
@@ -66,8 +74,12 @@ struct ScriptExamination
 // the application as it would be passed for {key} (e.g. "rl:{user42}"): with it, the doctor
 // computes the slots of the call's keys (cross-slot when they differ) and of the keys it builds.
 // Without it, it does not guess which names a caller uses.
+//
+// A Redis Functions library is read function by function (or only `function`, when given): the
+// body with its parameters as KEYS and ARGV, beside the library's own helpers; findings in a
+// function's code name it. `server.call` and `server.pcall` (Valkey's names) read as redis.call.
 namespace ScriptDoctor {
 ScriptExamination examine(const QByteArray& source, const CallTemplate& call = CallTemplate::zsetlabConvention(),
-                          const QByteArray& appKey = QByteArray());
+                          const QByteArray& appKey = QByteArray(), const QByteArray& function = QByteArray());
 QString severityName(ScriptFinding::Severity severity); // "info", "warning", "error"
 } // namespace ScriptDoctor

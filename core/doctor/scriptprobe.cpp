@@ -1,6 +1,7 @@
 #include "scriptprobe.h"
 
 #include "clustermap.h"
+#include "functionlibrary.h"
 #include "keyslot.h"
 #include "printabletext.h"
 #include "privaterediscluster.h"
@@ -91,6 +92,8 @@ QJsonObject ProbeReport::toJson() const
     }
     QJsonObject json;
     json.insert(QStringLiteral("server_version"), serverVersion);
+    if (!function.isEmpty())
+        json.insert(QStringLiteral("function"), QString::fromUtf8(function));
     json.insert(QStringLiteral("screened"), screened);
     json.insert(QStringLiteral("screen_version"), screenVersion);
     json.insert(QStringLiteral("ran_on_given_server"), ranOnTarget);
@@ -126,7 +129,12 @@ ScriptProbe::ScriptProbe(LimiterScript script, CallTemplate call, ProbeSettings 
 {
     // What the script does with its keys and its limit decides what to clean up and how to read
     // count replies.
-    const ScriptExamination examination = ScriptDoctor::examine(m_script.source(), m_call);
+    const FunctionLibrary library = FunctionLibrary::read(m_script.source());
+    m_library = library.isLibrary();
+    if (m_library && m_settings.function.isEmpty() && !library.functions().isEmpty())
+        m_settings.function = library.functions().first().name;
+    const ScriptExamination examination
+        = ScriptDoctor::examine(m_script.source(), m_call, {}, m_library ? m_settings.function : QByteArray());
     m_keySuffixes = examination.keySuffixes;
     m_scriptReadsLimit = examination.readsLimit;
 }
@@ -195,6 +203,15 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
                                   : Text::tr("On a private redis-server that zsetlab started to try the script "
                                              "first (%1 saw nothing of it): %2")
                                         .arg(endpoint.address(), trial.failureMessage));
+        return trial;
+    }
+    if (m_library && trial.foreign.isEmpty() && trial.foreignNote.isEmpty()) {
+        trial.verdict.prepend(
+            Text::tr("The probe called the function %1 with FCALL on a private redis-server that "
+                     "zsetlab started (Redis %2), not on %3: loading a library (FUNCTION LOAD) "
+                     "changes the functions every client of a server sees, so zsetlab loads one "
+                     "only on a server of its own.")
+                .arg(QString::fromUtf8(m_settings.function), trial.serverVersion, endpoint.address()));
         return trial;
     }
     if (!trial.foreign.isEmpty() || !trial.foreignNote.isEmpty()) {
@@ -325,7 +342,8 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         m_connection = nullptr;
     };
     report.serverVersion = connection.server().version;
-    ScriptRunner runner(m_script);
+    report.function = m_library ? m_settings.function : QByteArray();
+    ScriptRunner runner(m_script, report.function);
     if (!runner.load(connection)) {
         report.failure = connection.isOpen() ? ProbeReport::Failure::Script : ProbeReport::Failure::Connection;
         report.failureMessage = runner.error();

@@ -34,6 +34,8 @@ struct ProbeSettings
     // How the replies read; Unknown: learned from the calls (the first ones under a limit are
     // admissions).
     ReplyStyle replyStyle = ReplyStyle::Unknown;
+    // A Redis Functions library: the function FCALL calls (empty: the first it registers).
+    QByteArray function;
 
     static constexpr qint64 noLimit = 1'000'000;
 };
@@ -82,6 +84,9 @@ struct ProbeReport
     int failureLine = 0; // the script's line, for Lua errors
 
     QString serverVersion;
+    // A Redis Functions library: the function the probe called, with FCALL, on the private server
+    // only (loading a library changes the functions every client of a server sees).
+    QByteArray function;
     bool clockControlled = true; // false: the script reads the server clock (no {now} in the call)
     ReplyStyle replyStyle = ReplyStyle::Unknown;
     bool replyStyleGiven = false; // from ProbeSettings (--reply), not learned
@@ -119,7 +124,8 @@ class RunawayGuard;
 // It never changes a key it did not create on a server it did not start: it first runs the same
 // calls on a private redis-server of its own while MONITOR shows every key the script touches,
 // and runs on the given server only when the script touched no key but the probe's own. A call
-// that runs longer than the script timeout is ended with SCRIPT KILL.
+// that runs longer than the script timeout is ended with SCRIPT KILL (FUNCTION KILL). A Redis
+// Functions library is loaded (FUNCTION LOAD) and called (FCALL) on the private server only.
 class ScriptProbe
 {
 public:
@@ -150,6 +156,7 @@ private:
     ProbeSettings m_settings;
     QList<QByteArray> m_keySuffixes; // what the script appends to KEYS[1] (read, then learned)
     bool m_scriptReadsLimit = true;
+    bool m_library = false;
     qint64 m_baseMicros = 0;
     qint64 m_seq = 0;
     std::atomic<bool> m_cancelled {false};

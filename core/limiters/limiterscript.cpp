@@ -63,7 +63,8 @@ ScriptError ScriptError::fromReply(const QString& redisMessage)
     error.message = redisMessage;
     // Redis 7 names the chunk "user_script"; 2.6 to 6.2 name it "f_<sha1>".
     // Redis 7 also ends errors from redis.call with "on @user_script:N." (a dot, not a colon).
-    static const QRegularExpression lineRe(QStringLiteral("(?:user_script|f_[0-9a-f]{40}):(\\d+)\\b"));
+    // A function's errors name "user_function".
+    static const QRegularExpression lineRe(QStringLiteral("(?:user_script|user_function|f_[0-9a-f]{40}):(\\d+)\\b"));
     const auto match = lineRe.match(redisMessage);
     if (match.hasMatch())
         error.line = match.captured(1).toInt();
@@ -77,14 +78,16 @@ QString ScriptError::toString() const
     return Text::tr("Lua error: %1").arg(message);
 }
 
-ScriptRunner::ScriptRunner(LimiterScript script)
+ScriptRunner::ScriptRunner(LimiterScript script, QByteArray function)
     : m_script(std::move(script))
+    , m_function(std::move(function))
 { }
 
 ScriptError ScriptError::ofLoad(const LimiterScript& script, const RedisReply& reply)
 {
-    // Redis 2.6 to 8 and Valkey: "ERR Error compiling script (new function): user_script:3: ..."
-    if (reply.bytes().contains("Error compiling script")) {
+    // Redis 2.6 to 8 and Valkey: "ERR Error compiling script (new function): user_script:3: ...";
+    // a library: "ERR Error compiling function: user_function:3: ...".
+    if (reply.bytes().contains("Error compiling script") || reply.bytes().contains("Error compiling function")) {
         const ScriptError compile = fromReply(reply.text());
         return {compile.line, Text::tr("The script %1 does not compile. %2").arg(script.name(), compile.toString())};
     }
@@ -97,10 +100,17 @@ ScriptError ScriptError::ofLoad(const LimiterScript& script, const RedisReply& r
 
 bool ScriptRunner::load(RedisConnection& connection)
 {
-    const RedisReply reply
-        = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
+    const RedisReply reply = m_function.isEmpty()
+        ? connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()})
+        : connection.command({QByteArrayLiteral("FUNCTION"), QByteArrayLiteral("LOAD"), QByteArrayLiteral("REPLACE"),
+                              m_script.source()});
     if (reply.isError()) {
-        if (reply.isServerError()) {
+        if (reply.isServerError() && !m_function.isEmpty() && !reply.bytes().contains("Error compiling")) {
+            // "Missing library metadata", "Function limit already exists" (in another library), ...
+            m_errorLine = 0;
+            m_error = Text::tr("The server refused to load the library %1 (FUNCTION LOAD): %2.")
+                          .arg(m_script.name(), reply.text());
+        } else if (reply.isServerError()) {
             const ScriptError error = ScriptError::ofLoad(m_script, reply);
             m_errorLine = error.line;
             m_error = error.message;
@@ -115,11 +125,15 @@ bool ScriptRunner::load(RedisConnection& connection)
     return true;
 }
 
-RedisArgs ScriptRunner::evalshaCommand(const RedisArgs& keys, const RedisArgs& args) const
+RedisArgs ScriptRunner::callCommand(const RedisArgs& keys, const RedisArgs& args) const
 {
     RedisArgs command;
     command.reserve(3 + keys.size() + args.size());
-    command << QByteArrayLiteral("EVALSHA") << m_script.sha1() << QByteArray::number(keys.size());
+    if (m_function.isEmpty())
+        command << QByteArrayLiteral("EVALSHA") << m_script.sha1();
+    else
+        command << QByteArrayLiteral("FCALL") << m_function;
+    command << QByteArray::number(keys.size());
     command << keys << args;
     return command;
 }
@@ -131,9 +145,11 @@ bool ScriptRunner::isNoScript(const RedisReply& reply)
 
 RedisReply ScriptRunner::run(RedisConnection& connection, const RedisArgs& keys, const RedisArgs& args)
 {
-    const RedisArgs command = evalshaCommand(keys, args);
+    const RedisArgs command = callCommand(keys, args);
     RedisReply reply = connection.command(command);
-    if (isNoScript(reply)) {
+    const bool forgotten = isNoScript(reply)
+        || (!m_function.isEmpty() && reply.isServerError() && reply.bytes().contains("Function not found"));
+    if (forgotten) {
         if (!load(connection))
             return reply;
         reply = connection.command(command);

@@ -48,17 +48,20 @@ struct ScriptError
 };
 
 // Runs a script with EVALSHA, loading it once and again whenever the server forgot it
-// (NOSCRIPT after SCRIPT FLUSH or a restart).
+// (NOSCRIPT after SCRIPT FLUSH or a restart). Given a function, the script is a Redis Functions
+// library: FUNCTION LOAD REPLACE loads it and FCALL calls that function. Loading a library
+// changes the functions every client of the server sees: only on a server zsetlab started.
 class ScriptRunner
 {
 public:
-    explicit ScriptRunner(LimiterScript script);
+    explicit ScriptRunner(LimiterScript script, QByteArray function = {});
 
     const LimiterScript& script() const { return m_script; }
-    // SCRIPT LOAD; false with error() on a compile error or lost connection.
+    const QByteArray& function() const { return m_function; }
+    // SCRIPT LOAD (FUNCTION LOAD REPLACE); false with error() on a compile error or lost connection.
     bool load(RedisConnection& connection);
     RedisReply run(RedisConnection& connection, const RedisArgs& keys, const RedisArgs& args);
-    RedisArgs evalshaCommand(const RedisArgs& keys, const RedisArgs& args) const;
+    RedisArgs callCommand(const RedisArgs& keys, const RedisArgs& args) const; // EVALSHA, or FCALL
     // For pipelines: true when reply says the script must be loaded again and the call resent.
     static bool isNoScript(const RedisReply& reply);
     // What went wrong with a call, for people: WRONGTYPE names the key, Lua errors their line.
@@ -68,6 +71,7 @@ public:
 
 private:
     LimiterScript m_script;
+    QByteArray m_function;
     QString m_error;
     int m_errorLine = 0;
 };

@@ -1,0 +1,266 @@
+// The doctor on a whole script: an EVAL script read once, a Redis Functions library read function
+// by function, and what only a library can get wrong.
+
+#include "doctorrules.h"
+#include "functionlibrary.h"
+#include "luatokens.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+
+namespace DoctorRules {
+namespace {
+
+ScriptFinding finding(const QList<QByteArray>& lines, int line, Severity severity, const char* code,
+                      const QString& title, const QString& explanation, const QString& suggestion)
+{
+    ScriptFinding f;
+    f.line = line;
+    f.severity = severity;
+    f.code = QLatin1String(code);
+    f.title = title;
+    f.explanation = explanation;
+    f.suggestion = suggestion;
+    f.excerpt = QString::fromUtf8(lines.value(line - 1).trimmed()).left(maxExcerpt);
+    return f;
+}
+
+bool afterDot(const QVector<Token>& tokens, int i)
+{
+    return i > 0 && tokens[i - 1].kind == Token::Kind::Symbol
+        && (tokens[i - 1].text == "." || tokens[i - 1].text == ":");
+}
+
+// Lines where the script calls through `server`, Valkey's name for the redis table.
+QVector<int> serverGlobalLines(const QVector<Token>& tokens)
+{
+    QVector<int> lines;
+    for (int i = 0; i + 2 < tokens.size(); ++i) {
+        if (tokens[i].kind == Token::Kind::Name && tokens[i].text == "server" && !afterDot(tokens, i)
+            && tokens[i + 1].text == "." && !lines.contains(tokens[i].line))
+            lines << tokens[i].line;
+    }
+    return lines;
+}
+
+bool isWrite(const QByteArray& command)
+{
+    static const QSet<QByteArray> writes {"ZADD",
+                                          "ZREM",
+                                          "ZREMRANGEBYSCORE",
+                                          "ZREMRANGEBYRANK",
+                                          "ZINCRBY",
+                                          "ZPOPMIN",
+                                          "DEL",
+                                          "UNLINK",
+                                          "EXPIRE",
+                                          "PEXPIRE",
+                                          "EXPIREAT",
+                                          "PEXPIREAT",
+                                          "SET",
+                                          "SETEX",
+                                          "PSETEX",
+                                          "INCR",
+                                          "INCRBY",
+                                          "DECR",
+                                          "HSET",
+                                          "HINCRBY",
+                                          "HDEL"};
+    return writes.contains(command);
+}
+
+void addServerGlobals(const QByteArray& code, const QList<QByteArray>& lines, QVector<ScriptFinding>* findings)
+{
+    int trouble = 0;
+    const QVector<int> at = serverGlobalLines(tokenize(code, &trouble));
+    if (at.isEmpty())
+        return;
+    QStringList others;
+    for (int i = 1; i < at.size(); ++i)
+        others << QString::number(at[i]);
+    findings->append(finding(
+        lines, at.first(), Severity::Warning, "server-global", Text::tr("server.call runs on Valkey only"),
+        Text::tr("Valkey 8 calls the table of commands `server` as well as `redis`. Redis 7 and 8 know only `redis`: "
+                 "there this line fails with \"Script attempted to access nonexistent global variable 'server'\", "
+                 "and no request is counted. zsetlab reads it as redis.call.")
+            + (others.isEmpty()
+                   ? QString()
+                   : QLatin1Char(' ') + Text::tr("Also on line(s) %1.").arg(others.join(QStringLiteral(", ")))),
+        Text::tr("Write redis.call (and redis.pcall): Valkey runs those too.")));
+}
+
+// A finding about a function's code speaks of its parameters, not of KEYS and ARGV.
+void speakOfParameters(const LibraryFunction& f, ScriptFinding* found)
+{
+    const auto rename = [&f](QString text) {
+        if (!f.keysParameter.isEmpty())
+            text.replace(QRegularExpression(QStringLiteral("\\bKEYS\\[")), QString::fromUtf8(f.keysParameter + '['));
+        if (!f.argsParameter.isEmpty())
+            text.replace(QRegularExpression(QStringLiteral("\\bARGV\\[")), QString::fromUtf8(f.argsParameter + '['));
+        return text;
+    };
+    found->title = rename(found->title);
+    found->explanation = rename(found->explanation);
+    found->suggestion = rename(found->suggestion);
+}
+
+} // namespace
+
+ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey)
+{
+    const Reading reading = LuaFlow::read(source, call);
+    ScriptExamination examination;
+    const LuaSyntax syntax = LuaSyntax::check(source);
+    examination.compiles = syntax.compiles;
+    examination.findings = Doctor(source, call, reading, appKey).findings(syntax);
+    if (syntax.compiles)
+        addServerGlobals(source, source.split('\n'), &examination.findings);
+    std::stable_sort(examination.findings.begin(), examination.findings.end(),
+                     [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
+    examination.keySuffixes = reading.keySuffixes;
+    examination.readsLimit = reading.readsLimit;
+    return examination;
+}
+
+ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArray& source, const CallTemplate& call,
+                                 const QByteArray& appKey, const QByteArray& function)
+{
+    const QList<QByteArray> lines = source.split('\n');
+    ScriptExamination examination;
+    examination.isLibrary = true;
+    examination.library = library.name();
+    for (const LibraryFunction& f : library.functions())
+        examination.functions << f.name;
+    examination.examinedFunction = function;
+
+    const LuaSyntax syntax = LuaSyntax::check(library.code());
+    examination.compiles = syntax.compiles && library.hasShebang();
+    if (!syntax.compiles) {
+        // The compiler's words, line for line with the file: the first line was blanked.
+        examination.findings
+            = Doctor(library.code(), call, LuaFlow::read(library.code(), call), appKey).findings(syntax);
+        for (ScriptFinding& f : examination.findings) {
+            f.excerpt = QString::fromUtf8(lines.value(f.line - 1).trimmed()).left(maxExcerpt);
+            if (f.code == QLatin1String("syntax-error"))
+                f.explanation = Text::tr("Lua 5.1 (the Lua that Redis runs) stops at line %1: %2. FUNCTION LOAD "
+                                         "refuses the whole library, so none of its functions can be called.")
+                                    .arg(syntax.line)
+                                    .arg(syntax.message);
+        }
+        return examination;
+    }
+
+    QVector<ScriptFinding>& findings = examination.findings;
+    const QString loadFails = Text::tr("FUNCTION LOAD refuses the library (\"%1\"), so none of its functions can be "
+                                       "called.");
+    if (!library.hasShebang()) {
+        findings << finding(lines, 1, Severity::Error, "library-metadata",
+                            Text::tr("The library has no first line naming it"),
+                            loadFails.arg(QStringLiteral("Missing library metadata")),
+                            Text::tr("Start the file with a line such as #!lua name=ratelimit."));
+        examination.compiles = false;
+    } else if (library.engine() != "lua") {
+        findings << finding(
+            lines, 1, Severity::Error, "library-metadata",
+            Text::tr("The library asks for the engine \"%1\"").arg(QString::fromUtf8(library.engine())),
+            loadFails.arg(QStringLiteral("Engine '%1' not found").arg(QString::fromUtf8(library.engine()))),
+            Text::tr("Redis and Valkey run Lua libraries: start with #!lua name=..."));
+        examination.compiles = false;
+    } else if (library.name().isEmpty()) {
+        findings << finding(lines, 1, Severity::Error, "library-metadata", Text::tr("The library has no name"),
+                            loadFails.arg(QStringLiteral("Library name was not given")),
+                            Text::tr("Name it on its first line: #!lua name=ratelimit."));
+        examination.compiles = false;
+    }
+    if (library.functions().isEmpty()) {
+        findings << finding(lines, 1, Severity::Error, "library-empty",
+                            Text::tr("The library registers no function zsetlab can read"),
+                            Text::tr("A library is loaded only when it registers a function with "
+                                     "redis.register_function('name', function(keys, args) ... end) or the table "
+                                     "form {function_name = ..., callback = ...}; FUNCTION LOAD answers \"No "
+                                     "functions registered\" otherwise. zsetlab follows those two forms only."),
+                            Text::tr("Register the limiter: redis.register_function('limit', function(keys, args) "
+                                     "... end)."));
+        examination.compiles = false;
+    }
+
+    int trouble = 0;
+    const QVector<Token> tokens = tokenize(library.code(), &trouble);
+    QSet<QPair<int, QString>> seen;
+    for (const LibraryFunction& f : library.functions()) {
+        if (!function.isEmpty() && f.name != function)
+            continue;
+        const QByteArray reading = library.readingForm(f);
+        const ScriptExamination part = examineScript(reading, call, appKey);
+        for (ScriptFinding found : part.findings) {
+            if (found.code == QLatin1String("server-global"))
+                continue; // once for the library, below
+            found.excerpt = QString::fromUtf8(lines.value(found.line - 1).trimmed()).left(maxExcerpt);
+            if (found.line >= f.firstLine && found.line <= f.lastLine) {
+                found.function = f.name;
+                speakOfParameters(f, &found);
+            }
+            if (seen.contains({found.line, found.code}))
+                continue;
+            seen.insert({found.line, found.code});
+            findings << found;
+        }
+        for (const QByteArray& suffix : part.keySuffixes) {
+            if (!examination.keySuffixes.contains(suffix))
+                examination.keySuffixes << suffix;
+        }
+        examination.readsLimit = examination.readsLimit || part.readsLimit;
+
+        // What only a function gets wrong: the globals of EVAL, and writing under no-writes.
+        for (int i = 0; i < tokens.size(); ++i) {
+            const Token& token = tokens[i];
+            if (token.offset < f.bodyStart || token.offset >= f.bodyEnd || token.kind != Token::Kind::Name
+                || afterDot(tokens, i) || (token.text != "KEYS" && token.text != "ARGV"))
+                continue;
+            if (seen.contains({token.line, QStringLiteral("function-reads-keys")}))
+                continue;
+            seen.insert({token.line, QStringLiteral("function-reads-keys")});
+            const QString global = QString::fromUtf8(token.text);
+            ScriptFinding found = finding(
+                lines, token.line, Severity::Error, "function-reads-keys",
+                Text::tr("%1 is nil in a function").arg(global),
+                Text::tr("A function gets its keys and arguments as the parameters of its callback, not as KEYS and "
+                         "ARGV: FCALL fails here with \"Script attempted to access nonexistent global variable "
+                         "'%1'\", and no request is counted.")
+                    .arg(global),
+                Text::tr("Read %1 instead.")
+                    .arg(QString::fromUtf8(token.text == "KEYS"
+                                               ? (f.keysParameter.isEmpty() ? "keys" : f.keysParameter)
+                                               : (f.argsParameter.isEmpty() ? "args" : f.argsParameter))));
+            found.function = f.name;
+            findings << found;
+        }
+        if (f.flags.contains("no-writes")) {
+            for (const RedisCall& redisCall : LuaFlow::read(reading, call).calls) {
+                if (!isWrite(redisCall.command))
+                    continue;
+                ScriptFinding found = finding(
+                    lines, redisCall.line, Severity::Error, "function-no-writes",
+                    Text::tr("%1 in a function flagged no-writes").arg(QString::fromUtf8(redisCall.command)),
+                    Text::tr("The function %1 is registered with the flag no-writes, so Redis refuses every write "
+                             "it makes (\"Write commands are not allowed from read-only scripts\"): a limiter "
+                             "that cannot write its sorted set counts nothing.")
+                        .arg(QString::fromUtf8(f.name)),
+                    Text::tr("Drop no-writes from its flags; call it with FCALL, not FCALL_RO."));
+                found.function = f.name;
+                if (!seen.contains({found.line, found.code})) {
+                    seen.insert({found.line, found.code});
+                    findings << found;
+                }
+            }
+        }
+    }
+    addServerGlobals(library.code(), lines, &findings);
+    std::stable_sort(findings.begin(), findings.end(),
+                     [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
+    return examination;
+}
+
+} // namespace DoctorRules
