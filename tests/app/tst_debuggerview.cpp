@@ -1,10 +1,13 @@
 #include "burstpanel.h"
 #include "codeeditor.h"
 #include "debuggerview.h"
+#include "functionlibrary.h"
 #include "limitercatalog.h"
 #include "mainwindow.h"
 #include "planmodel.h"
+#include "scriptdebugger.h"
 #include "serversession.h"
+#include "sourcetree.h"
 #include "testredis.h"
 #include "testwindow.h"
 
@@ -20,6 +23,7 @@ private slots:
     void stepsTheNextRequestToItsZadd();
     void beforeAnyBurstAFixedKeyIsLeftAlone();
     void f10StepsAndTheEndListsEveryCall();
+    void aFunctionIsSteppedAsAnEvalScript();
 };
 
 void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
@@ -144,6 +148,62 @@ void TestDebuggerView::f10StepsAndTheEndListsEveryCall()
              (QStringList {QStringLiteral("ZREMRANGEBYSCORE"), QStringLiteral("ZADD"), QStringLiteral("ZCARD"),
                            QStringLiteral("EXPIRE")}));
     QVERIFY(view->findChild<CodeEditor*>()->extraSelections().isEmpty());
+}
+
+// The server's debugger takes EVAL scripts only: a library says why it cannot be stepped as it is,
+// and Start steps the chosen function's body as an EVAL script that replies as FCALL does.
+void TestDebuggerView::aFunctionIsSteppedAsAnEvalScript()
+{
+    MainWindow window;
+    window.show();
+    RedisServerChoice::Request request;
+    request.url = TestRedis::endpoint().displayUrl();
+    window.connectToServer(request);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    LimiterScript library;
+    QString error;
+    QVERIFY(LimiterScript::fromFile(sourcePath(QStringLiteral("tests/doctor-corpus/library-now-and-unique.lua")),
+                                    &library, &error));
+    // The core debugger refuses a library outright, saying why.
+    ScriptDebugger direct;
+    direct.setServer(TestRedis::endpoint(), {});
+    QSignalSpy refused(&direct, &ScriptDebugger::failed);
+    QVERIFY(!direct.start(library, TestRedis::uniqueKey("refused"), {"1"}, ScriptDebugger::Mode::Forked));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(refused.first().first().toString().contains(QLatin1String("EVAL scripts only")));
+
+    DebuggerView view(window.session(), &window);
+    const QByteArray key = TestRedis::uniqueKey("function-step");
+    const RedisArgs argv {"1700000000000", "60000", "5", "req-1"};
+    view.setRequest(library, {key}, argv, QStringLiteral("limit_unique"), "limit_unique");
+    view.show();
+    QPushButton* start = nullptr;
+    for (QPushButton* button : view.findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Step as an EVAL Script"))
+            start = button;
+    QVERIFY(start);
+    QVERIFY(view.findChild<CodeEditor*>()->toPlainText().startsWith(QLatin1String("#!lua name=ratelimit")));
+    QSignalSpy shown(&view, &DebuggerView::stepShown);
+    QSignalSpy finished(view.debugger(), &ScriptDebugger::finished);
+    start->click();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+    const QByteArray eval = FunctionLibrary::read(library.source()).evalForm("limit_unique");
+    QCOMPARE(view.script().source(), eval);
+    QCOMPARE(view.findChild<CodeEditor*>()->toPlainText().toUtf8(), eval);
+    view.debugger()->continueToEnd();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QVERIFY2(view.transcript().contains(QLatin1String("ZADD")), qPrintable(view.transcript()));
+    // The reply FCALL gives for the same first request (forked mode kept nothing).
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    const RedisReply loaded = connection.command({"FUNCTION", "LOAD", "REPLACE", library.source()});
+    QVERIFY2(!loaded.isError(), qPrintable(loaded.text()));
+    RedisArgs fcall {"FCALL", "limit_unique", "1", key};
+    fcall << argv;
+    const RedisReply viaFcall = connection.command(fcall);
+    connection.command({"FUNCTION", "DELETE", "ratelimit"});
+    connection.command({"DEL", key});
+    QCOMPARE(finished.first().at(1).value<RedisReply>().toDisplayString(), viaFcall.toDisplayString());
 }
 
 QTEST_MAIN(TestDebuggerView)

@@ -30,6 +30,7 @@ private slots:
     void probesTheNowScriptLive();
     void firesTheUsersScriptInItsOwnStyle();
     void keyRefusedOnTheServerHeadsTheReport();
+    void firesALibraryFunctionAsAnEvalScript();
 
 private:
     void connectWindow();
@@ -226,6 +227,73 @@ void TestScriptDoctorDialog::keyRefusedOnTheServerHeadsTheReport()
     QVERIFY2(details->toHtml().contains(QLatin1String("It touches keys it was not given")),
              qPrintable(details->toPlainText()));
     QVERIFY2(details->toPlainText().contains(QLatin1String("Redis refused it")), qPrintable(details->toPlainText()));
+}
+
+// A Redis Functions library: a function to choose, findings that name their function, the probe
+// with FCALL, and bursts that fire the chosen function as an EVAL script.
+void TestScriptDoctorDialog::firesALibraryFunctionAsAnEvalScript()
+{
+    connectWindow();
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    doctor->show();
+    QComboBox* functions = nullptr;
+    for (QComboBox* box : doctor->findChildren<QComboBox*>())
+        if (box->toolTip().contains(QLatin1String("Redis Functions")))
+            functions = box;
+    QVERIFY(functions);
+    QVERIFY(!functions->isVisible()); // an EVAL script has none
+    QVERIFY(doctor->openFile(sourcePath(QStringLiteral("tests/doctor-corpus/library-now-and-unique.lua"))));
+    QVERIFY(functions->isVisible());
+    QCOMPARE(functions->count(), 3);
+    QCOMPARE(functions->itemText(1), QStringLiteral("limit_now"));
+    QVERIFY(doctor->check());
+    auto* tree = doctor->findChild<QTreeWidget*>();
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("41"));
+    QVERIFY2(tree->topLevelItem(0)->text(2).endsWith(QLatin1String("(in limit_now)")),
+             qPrintable(tree->topLevelItem(0)->text(2)));
+
+    doctor->chooseFunction("limit_unique");
+    QVERIFY(doctor->check());
+    QCOMPARE(tree->topLevelItemCount(), 0);
+    QSignalSpy probed(doctor, &ScriptDoctorDialog::probeFinished);
+    doctor->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 60000);
+    QCOMPARE(doctor->probeReport().function, QByteArray("limit_unique"));
+    QVERIFY2(doctor->probeReport().countsRight, qPrintable(doctor->probeReport().verdict.join(QLatin1Char('\n'))));
+    QVERIFY(doctor->findChild<QTextBrowser*>()->toPlainText().contains(QLatin1String("Function limit_unique")));
+
+    QPushButton* use = nullptr;
+    for (QPushButton* button : doctor->findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Use as EVAL Script for Bursts"))
+            use = button;
+    QVERIFY(use);
+    use->click();
+    PlanModel* model = m_window->planModel();
+    QVERIFY(model->customLimiter());
+    const LimiterScript fired = model->customLimiter()->script;
+    QVERIFY2(fired.name().contains(QLatin1String("limit_unique as an EVAL script")), qPrintable(fired.name()));
+    QVERIFY(!fired.source().startsWith("#!"));
+    model->edit([](ExperimentPlan& plan) {
+        plan.burst.requests = 100;
+        plan.burst.clock = ClockKind::Frozen;
+        plan.burst.pacing = Pacing();
+        plan.burst.limit = 5;
+    });
+    QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);
+    m_window->fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    const BurstSummary summary = m_window->experiment()->engine(LimiterExperiment::Left).summary();
+    QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
+    QCOMPARE(summary.errors, 0);
+    // One member per request: the frozen millisecond is counted right, 5 admitted.
+    QCOMPARE(summary.admitted, 5);
+    QCOMPARE(summary.admittedOverLimit, 0);
+    QCOMPARE(summary.finalCount, 5);
+    // Nothing was loaded on the connected server.
+    RedisConnection admin;
+    QVERIFY(TestRedis::connect(admin));
+    QCOMPARE(admin.command({"FUNCTION", "LIST"}).elements().size(), size_t(0));
 }
 
 QTEST_MAIN(TestScriptDoctorDialog)

@@ -92,6 +92,8 @@ private slots:
     void deletesEveryKeyItNamed();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys();
+    void probesAFunctionOnlyOnAPrivateServer_data();
+    void probesAFunctionOnlyOnAPrivateServer();
     void endsARunawayScript_data();
     void endsARunawayScript();
     void learnsReplyConventionsFromItsOwnCalls_data();
@@ -330,12 +332,47 @@ void TestScriptProbe::runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys()
     m_connection.command({"DEL", "limiter:stats"});
 }
 
+void TestScriptProbe::probesAFunctionOnlyOnAPrivateServer_data()
+{
+    QTest::addColumn<QByteArray>("function"); // empty: the probe takes the first
+    QTest::addColumn<bool>("countsRight");
+    QTest::addColumn<int>("sameNowStored");
+    QTest::newRow("the first function, limit_now") << QByteArray() << false << 1;
+    QTest::newRow("limit_now") << QByteArray("limit_now") << false << 1;
+    QTest::newRow("limit_unique") << QByteArray("limit_unique") << true << 20;
+}
+
+void TestScriptProbe::probesAFunctionOnlyOnAPrivateServer()
+{
+    QFETCH(QByteArray, function);
+    QFETCH(bool, countsRight);
+    QFETCH(int, sameNowStored);
+    ProbeSettings settings;
+    settings.function = function;
+    const ProbeReport report = probe(corpusScript(QStringLiteral("library-now-and-unique.lua")),
+                                     CallTemplate::zsetlabConvention(), settings);
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QCOMPARE(report.function, function.isEmpty() ? QByteArray("limit_now") : function);
+    const QString verdict = report.verdict.join(QLatin1Char('\n'));
+    QVERIFY2(report.countsRight == countsRight, qPrintable(verdict));
+    QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, sameNowStored);
+    // Loaded and called on the private server only: the given server has no library.
+    QVERIFY(!report.ranOnTarget);
+    QVERIFY2(verdict.contains(QLatin1String("FUNCTION LOAD")), qPrintable(verdict));
+    const RedisReply libraries = m_connection.command({"FUNCTION", "LIST"});
+    QVERIFY2(!libraries.isError(), qPrintable(libraries.text()));
+    QCOMPARE(libraries.elements().size(), size_t(0));
+    QCOMPARE(report.toJson().value(QStringLiteral("function")).toString(), QString::fromUtf8(report.function));
+}
+
 void TestScriptProbe::endsARunawayScript_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("messagePart");
     QTest::newRow("a loop that only reads: SCRIPT KILL") << "runaway-wait.lua"
                                                          << "ended it with SCRIPT KILL";
+    QTest::newRow("a function's loop: Redis asks for FUNCTION KILL") << "library-runaway.lua"
+                                                                     << "ended it with FUNCTION KILL";
     QTest::newRow("a loop after a write: UNKILLABLE, the private server shut down") << "runaway-after-write.lua"
                                                                                     << "UNKILLABLE";
 }
@@ -626,6 +663,13 @@ void TestScriptProbe::doctorUsageErrors_data()
         << (names({"doctor"}) << now << QStringLiteral("--live") << QStringLiteral("--script-timeout")
                               << QStringLiteral("0"))
         << "--script-timeout";
+    QTest::newRow("--function of an EVAL script")
+        << (names({"doctor"}) << now << QStringLiteral("--function") << QStringLiteral("limit"))
+        << "--function is for a Redis Functions library";
+    QTest::newRow("--function the library does not register")
+        << (names({"doctor"}) << corpusFile("library-now-and-unique.lua") << QStringLiteral("--function")
+                              << QStringLiteral("limit"))
+        << "registers no function \"limit\"; it registers: limit_now, limit_unique";
     QTest::newRow("an empty --app-key") << (names({"doctor"}) << now << QStringLiteral("--app-key") << QString())
                                         << "--app-key needs a name";
     QTest::newRow("an --app-key with a control character")
@@ -686,6 +730,21 @@ void TestScriptProbe::doctorExitCodes_data()
         << (names({"doctor"}) << corpusFile("foreign-fixed-key.lua") << live) << 1 << "instead of";
     QTest::newRow("a runaway loop, live: 4")
         << (names({"doctor"}) << corpusFile("runaway-wait.lua") << live) << 4 << "No findings.";
+    const QString library = corpusFile("library-now-and-unique.lua");
+    QTest::newRow("a library, read: 1, the finding names its function")
+        << (names({"doctor"}) << library) << 1
+        << "line 41  error  The ZSET member is the timestamp  [member-is-time]  in limit_now";
+    QTest::newRow("a library, its function limit_now, live: 1")
+        << (names({"doctor"}) << library << QStringLiteral("--function") << QStringLiteral("limit_now") << live) << 1
+        << "Live probe of the function limit_now (FCALL) on a private redis-server";
+    QTest::newRow("a library, its function limit_unique, live: 0")
+        << (names({"doctor"}) << library << QStringLiteral("--function") << QStringLiteral("limit_unique") << live) << 0
+        << "counted right in every scenario";
+    QTest::newRow("a function's runaway loop, live: 4")
+        << (names({"doctor"}) << corpusFile("library-runaway.lua") << QStringLiteral("--function")
+                              << QStringLiteral("wait_for_slot") << QStringLiteral("--script-timeout")
+                              << QStringLiteral("300") << live)
+        << 4 << "No findings.";
     QTest::newRow("nil when admitted, live: 0")
         << (names({"doctor"}) << corpusFile("reply-nil-admitted.lua") << live) << 0 << "counted right";
     QTest::newRow("\"true\" when limited, given as --reply, live: 1")
