@@ -312,6 +312,8 @@ QByteArray FunctionLibrary::readingForm(const LibraryFunction& function) const
         edits.append({function.bodyEnd, function.endEnd, {}, true});
     }
     // The callback's parameters are what KEYS and ARGV are to an EVAL script.
+    const QByteArray keysTable = "KEYS"; // Lua's table, not the command
+    const QByteArray argvTable = "ARGV";
     int trouble = 0;
     const QVector<Token> tokens = LuaFlow::tokenize(m_code, &trouble);
     for (int i = 0; i < tokens.size(); ++i) {
@@ -321,9 +323,9 @@ QByteArray FunctionLibrary::readingForm(const LibraryFunction& function) const
         if (i > 0 && (isSymbol(tokens[i - 1], ".") || isSymbol(tokens[i - 1], ":")))
             continue;
         if (!function.keysParameter.isEmpty() && token.text == function.keysParameter)
-            edits.append({token.offset, tokenEnd(token), QByteArrayLiteral("KEYS"), false});
+            edits.append({token.offset, tokenEnd(token), keysTable, false});
         else if (!function.argsParameter.isEmpty() && token.text == function.argsParameter)
-            edits.append({token.offset, tokenEnd(token), QByteArrayLiteral("ARGV"), false});
+            edits.append({token.offset, tokenEnd(token), argvTable, false});
     }
     return applyEdits(m_code, edits);
 }

@@ -1435,6 +1435,22 @@
             <numerusform>Dừng ở dòng %1. ZSET: %Ln member. %2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Step as an EVAL Script</source>
+        <translation>Chạy từng bước như script EVAL</translation>
+    </message>
+    <message>
+        <source>This library registers no function zsetlab can read, so there is nothing to step.</source>
+        <translation>Thư viện này không đăng ký hàm nào mà zsetlab đọc được, nên không có gì để chạy từng bước.</translation>
+    </message>
+    <message>
+        <source>A function cannot be stepped as it is: the server&apos;s Lua debugger takes EVAL scripts only, and FCALL never stops at a line. Start steps %1 as an EVAL script: the library&apos;s code, line for line, with a last line that calls %1 with KEYS and ARGV.</source>
+        <translation>Không thể chạy từng bước một hàm như nó vốn có: trình gỡ lỗi Lua của server chỉ nhận script EVAL, và FCALL không bao giờ dừng ở một dòng. Nút Bắt đầu sẽ chạy từng bước %1 như một script EVAL: mã của thư viện, giữ nguyên từng dòng, cùng một dòng cuối gọi %1 với KEYS và ARGV.</translation>
+    </message>
+    <message>
+        <source>%1 (%2 as an EVAL script)</source>
+        <translation>%1 (%2 dưới dạng script EVAL)</translation>
+    </message>
 </context>
 <context>
     <name>DockTitleBar</name>
@@ -2224,6 +2240,10 @@
     <message>
         <source>The server refused to load the script %1 (SCRIPT LOAD): %2. That is the server&apos;s answer, not a fault of the script: a server whose SCRIPT command is renamed or disabled (rename-command), or an ACL user without +script|load, cannot run it.</source>
         <translation>Server từ chối nạp script %1 (SCRIPT LOAD): %2. Đó là câu trả lời của server, không phải lỗi của script: một server có lệnh SCRIPT bị đổi tên hoặc vô hiệu hoá (rename-command), hoặc một người dùng ACL không có +script|load, thì không chạy được nó.</translation>
+    </message>
+    <message>
+        <source>The server refused to load the library %1 (FUNCTION LOAD): %2.</source>
+        <translation>Server từ chối nạp thư viện %1 (FUNCTION LOAD): %2.</translation>
     </message>
 </context>
 <context>
@@ -3323,6 +3343,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>The script did not finish within %1 ms, and zsetlab could not end it on the server at %2 (%3). It may still be running the script: check with redis-cli PING, and end it with SCRIPT KILL.</source>
         <translation>Script không chạy xong trong vòng %1 ms, và zsetlab không kết thúc được nó trên server tại %2 (%3). Server có thể vẫn đang chạy script: hãy kiểm tra bằng redis-cli PING, và kết thúc script bằng SCRIPT KILL.</translation>
     </message>
+    <message>
+        <source>The function did not finish within %1 ms: zsetlab ended it with FUNCTION KILL, and the server answers again. A limiter runs in well under a millisecond; look for a loop that never ends.</source>
+        <translation>Hàm không kết thúc trong vòng %1 ms: zsetlab đã dừng nó bằng FUNCTION KILL, và server đã trả lời trở lại. Một rate limiter chạy chưa tới một millisecond; hãy tìm một vòng lặp không bao giờ kết thúc.</translation>
+    </message>
 </context>
 <context>
     <name>Scenario</name>
@@ -3579,6 +3603,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Redis cannot run a forked debugging session over TLS: the server ends the TLS session when it forks (redis-cli --ldb fails the same way). Choose the synchronous mode (it keeps the script&apos;s writes, on zsetlab&apos;s own keys), or connect to the server&apos;s plain port or unix socket.</source>
         <translation>Redis không chạy được phiên gỡ lỗi dạng fork qua TLS: máy chủ kết thúc phiên TLS khi fork (redis-cli --ldb cũng lỗi như vậy). Hãy chọn chế độ đồng bộ (giữ lại các lệnh ghi của script, trên khóa riêng của zsetlab), hoặc kết nối qua cổng thường hay unix socket của máy chủ.</translation>
+    </message>
+    <message>
+        <source>This is a Redis Functions library, and a function cannot be stepped: the server&apos;s Lua debugger (SCRIPT DEBUG) takes EVAL scripts only, and FCALL never stops at a line. Step the function&apos;s body as an EVAL script instead (the library&apos;s code with a last line that calls the function with KEYS and ARGV).</source>
+        <translation>Đây là một thư viện Redis Functions, và không thể chạy từng bước một hàm: trình gỡ lỗi Lua của server (SCRIPT DEBUG) chỉ nhận script EVAL, và FCALL không bao giờ dừng ở một dòng. Hãy chạy từng bước thân hàm như một script EVAL (mã của thư viện cùng một dòng cuối gọi hàm với KEYS và ARGV).</translation>
     </message>
 </context>
 <context>
@@ -4051,6 +4079,90 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>Give all of a call&apos;s keys one hash tag: only the text between { and } is hashed, so rl:{user42} and rl:{user42}:seq share the slot of user42. Every key here starts with {key}, so a hash tag in the key the application passes is enough.</source>
         <translation>Hãy cho mọi key của một lệnh gọi cùng một hash tag: chỉ phần chữ nằm giữa { và } được băm, nên rl:{user42} và rl:{user42}:seq chung slot của user42. Ở đây key nào cũng bắt đầu bằng {key}, nên chỉ cần một hash tag trong key mà ứng dụng truyền vào là đủ.</translation>
     </message>
+    <message>
+        <source>server.call runs on Valkey only</source>
+        <translation>server.call chỉ chạy trên Valkey</translation>
+    </message>
+    <message>
+        <source>Valkey 8 calls the table of commands `server` as well as `redis`. Redis 7 and 8 know only `redis`: there this line fails with &quot;Script attempted to access nonexistent global variable &apos;server&apos;&quot;, and no request is counted. zsetlab reads it as redis.call.</source>
+        <translation>Valkey 8 gọi bảng lệnh là `server` bên cạnh `redis`. Redis 7 và 8 chỉ biết `redis`: ở đó dòng này lỗi với "Script attempted to access nonexistent global variable 'server'", và không request nào được đếm. zsetlab đọc nó như redis.call.</translation>
+    </message>
+    <message>
+        <source>Also on line(s) %1.</source>
+        <translation>Cũng ở (các) dòng %1.</translation>
+    </message>
+    <message>
+        <source>Write redis.call (and redis.pcall): Valkey runs those too.</source>
+        <translation>Hãy viết redis.call (và redis.pcall): Valkey cũng chạy được những lệnh đó.</translation>
+    </message>
+    <message>
+        <source>Lua 5.1 (the Lua that Redis runs) stops at line %1: %2. FUNCTION LOAD refuses the whole library, so none of its functions can be called.</source>
+        <translation>Lua 5.1 (bản Lua mà Redis chạy) dừng ở dòng %1: %2. FUNCTION LOAD từ chối cả thư viện, nên không hàm nào của nó gọi được.</translation>
+    </message>
+    <message>
+        <source>FUNCTION LOAD refuses the library (&quot;%1&quot;), so none of its functions can be called.</source>
+        <translation>FUNCTION LOAD từ chối thư viện ("%1"), nên không hàm nào của nó gọi được.</translation>
+    </message>
+    <message>
+        <source>The library has no first line naming it</source>
+        <translation>Thư viện thiếu dòng đầu tiên đặt tên cho nó</translation>
+    </message>
+    <message>
+        <source>Start the file with a line such as #!lua name=ratelimit.</source>
+        <translation>Hãy bắt đầu tệp bằng một dòng như #!lua name=ratelimit.</translation>
+    </message>
+    <message>
+        <source>The library asks for the engine &quot;%1&quot;</source>
+        <translation>Thư viện yêu cầu engine "%1"</translation>
+    </message>
+    <message>
+        <source>Redis and Valkey run Lua libraries: start with #!lua name=...</source>
+        <translation>Redis và Valkey chạy thư viện Lua: hãy bắt đầu bằng #!lua name=...</translation>
+    </message>
+    <message>
+        <source>The library has no name</source>
+        <translation>Thư viện không có tên</translation>
+    </message>
+    <message>
+        <source>Name it on its first line: #!lua name=ratelimit.</source>
+        <translation>Hãy đặt tên cho nó ở dòng đầu tiên: #!lua name=ratelimit.</translation>
+    </message>
+    <message>
+        <source>The library registers no function zsetlab can read</source>
+        <translation>Thư viện không đăng ký hàm nào mà zsetlab đọc được</translation>
+    </message>
+    <message>
+        <source>A library is loaded only when it registers a function with redis.register_function(&apos;name&apos;, function(keys, args) ... end) or the table form {function_name = ..., callback = ...}; FUNCTION LOAD answers &quot;No functions registered&quot; otherwise. zsetlab follows those two forms only.</source>
+        <translation>Một thư viện chỉ được nạp khi nó đăng ký một hàm bằng redis.register_function('name', function(keys, args) ... end) hoặc dạng bảng {function_name = ..., callback = ...}; nếu không, FUNCTION LOAD trả lời "No functions registered". zsetlab chỉ theo được hai dạng đó.</translation>
+    </message>
+    <message>
+        <source>Register the limiter: redis.register_function(&apos;limit&apos;, function(keys, args) ... end).</source>
+        <translation>Hãy đăng ký rate limiter: redis.register_function('limit', function(keys, args) ... end).</translation>
+    </message>
+    <message>
+        <source>%1 is nil in a function</source>
+        <translation>%1 là nil trong một hàm</translation>
+    </message>
+    <message>
+        <source>A function gets its keys and arguments as the parameters of its callback, not as KEYS and ARGV: FCALL fails here with &quot;Script attempted to access nonexistent global variable &apos;%1&apos;&quot;, and no request is counted.</source>
+        <translation>Một hàm nhận key và tham số của nó qua các tham số của callback, không qua KEYS và ARGV: FCALL lỗi ở đây với "Script attempted to access nonexistent global variable '%1'", và không request nào được đếm.</translation>
+    </message>
+    <message>
+        <source>Read %1 instead.</source>
+        <translation>Hãy đọc %1 thay vào đó.</translation>
+    </message>
+    <message>
+        <source>%1 in a function flagged no-writes</source>
+        <translation>%1 trong một hàm có cờ no-writes</translation>
+    </message>
+    <message>
+        <source>The function %1 is registered with the flag no-writes, so Redis refuses every write it makes (&quot;Write commands are not allowed from read-only scripts&quot;): a limiter that cannot write its sorted set counts nothing.</source>
+        <translation>Hàm %1 được đăng ký với cờ no-writes, nên Redis từ chối mọi lệnh ghi của nó ("Write commands are not allowed from read-only scripts"): một rate limiter không ghi được sorted set của mình thì không đếm được gì.</translation>
+    </message>
+    <message>
+        <source>Drop no-writes from its flags; call it with FCALL, not FCALL_RO.</source>
+        <translation>Hãy bỏ no-writes khỏi các cờ của nó; gọi nó bằng FCALL, không phải FCALL_RO.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4213,6 +4325,42 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>&lt;p&gt;The script changed: &lt;i&gt;Check the Script&lt;/i&gt; and &lt;i&gt;Probe on Redis&lt;/i&gt; read it again.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Script đã thay đổi: &lt;i&gt;Kiểm tra script&lt;/i&gt; và &lt;i&gt;Chạy thử trên Redis&lt;/i&gt; sẽ đọc lại nó.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Every function (the probe calls the first)</source>
+        <translation>Mọi hàm (lần chạy thử gọi hàm đầu tiên)</translation>
+    </message>
+    <message>
+        <source>A Redis Functions library: the function to check and to probe with FCALL.</source>
+        <translation>Một thư viện Redis Functions: hàm cần kiểm tra và chạy thử bằng FCALL.</translation>
+    </message>
+    <message>
+        <source>&amp;Function</source>
+        <translation>&amp;Hàm</translation>
+    </message>
+    <message>
+        <source>Use as EVAL Script for Bursts</source>
+        <translation>Dùng như script EVAL cho burst</translation>
+    </message>
+    <message>
+        <source>Bursts and the Lua debugger run EVAL scripts, and the server&apos;s debugger cannot step a function (FCALL). zsetlab fires the library&apos;s code with a last line that calls the chosen function with KEYS and ARGV: the same counts, and the server&apos;s functions are left alone.</source>
+        <translation>Burst và trình gỡ lỗi Lua chạy script EVAL, và trình gỡ lỗi của server không chạy từng bước được một hàm (FCALL). zsetlab bắn mã của thư viện cùng một dòng cuối gọi hàm đã chọn với KEYS và ARGV: đếm y như vậy, và các hàm trên server được để nguyên.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The library registers no function zsetlab can read: there is nothing to fire.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Thư viện không đăng ký hàm nào mà zsetlab đọc được: không có gì để bắn.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 (%2 as an EVAL script)</source>
+        <translation>%1 (%2 dưới dạng script EVAL)</translation>
+    </message>
+    <message>
+        <source>%1 (in %2)</source>
+        <translation>%1 (trong %2)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Function %1, called with FCALL.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Hàm %1, được gọi bằng FCALL.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -4439,6 +4587,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>On %1 the script reached for %2, outside the probe&apos;s own keys, although on the private server it had not (a script may behave differently later, or elsewhere). Redis refused it: the script ran as the temporary ACL user %3, which may touch only the probe&apos;s keys, so nothing there was changed.</source>
         <translation>Trên %1 script đã chạm tới %2, nằm ngoài các key của phép thăm dò, dù trên server riêng nó không làm vậy (một script có thể cư xử khác về sau, hoặc ở nơi khác). Redis đã từ chối: script chạy dưới người dùng ACL tạm thời %3, chỉ được chạm vào các key của phép thăm dò, nên không có gì ở đó bị thay đổi.</translation>
+    </message>
+    <message>
+        <source>The probe called the function %1 with FCALL on a private redis-server that zsetlab started (Redis %2), not on %3: loading a library (FUNCTION LOAD) changes the functions every client of a server sees, so zsetlab loads one only on a server of its own.</source>
+        <translation>Lần chạy thử đã gọi hàm %1 bằng FCALL trên một redis-server riêng do zsetlab khởi động (Redis %2), không phải trên %3: nạp một thư viện (FUNCTION LOAD) sẽ thay đổi các hàm mà mọi client của server nhìn thấy, nên zsetlab chỉ nạp thư viện trên server của chính nó.</translation>
     </message>
 </context>
 <context>

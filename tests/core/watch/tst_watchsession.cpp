@@ -70,6 +70,7 @@ private slots:
     void deadServerFailsClearly();
     void stopEndsAtOnce();
     void aScriptLoadedBeforeTheWatch();
+    void groupsAFunctionsCallsUnderItsName();
     void slowKeyReadsKeepTheDeadline_data();
     void slowKeyReadsKeepTheDeadline();
 
@@ -355,6 +356,49 @@ void TestWatchSession::aScriptLoadedBeforeTheWatch()
     QCOMPARE(result.snapshot.scripts.value(sha), showsScripts ? body : QByteArray());
     QCOMPARE(keyIn(result.snapshot, key).sources.value(0).id, sha);
     app.command({"DEL", key});
+}
+
+// Redis Functions: FCALL and FCALL_RO are requests like EVALSHA, the ZADDs they run are theirs,
+// and the source is named by the function.
+void TestWatchSession::groupsAFunctionsCallsUnderItsName()
+{
+    const QByteArray key = TestRedis::uniqueKey("function-calls");
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    const QByteArray library = "#!lua name=watchedlib\n"
+                               "redis.register_function('add_now', function(keys, args)\n"
+                               "  redis.call('ZADD', keys[1], args[1], args[1])\n"
+                               "  return redis.call('ZCARD', keys[1])\n"
+                               "end)\n"
+                               "redis.register_function{function_name = 'count', flags = {'no-writes'},\n"
+                               "  callback = function(keys) return redis.call('ZCARD', keys[1]) end}\n";
+    const RedisReply loaded = app.command({"FUNCTION", "LOAD", "REPLACE", library});
+    QVERIFY2(!loaded.isError(), qPrintable(loaded.text()));
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key)));
+    QVERIFY(waitUntilStarted(session));
+    for (int i = 0; i < 6; ++i) // three calls in each of two milliseconds
+        QCOMPARE(app.command({"FCALL", "add_now", "1", key, QByteArray::number(1000 + i / 3)}).toInteger(), i / 3 + 1);
+    QCOMPARE(app.command({"FCALL_RO", "count", "1", key}).toInteger(), 2LL);
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const WatchResult result = finished.at(0).at(0).value<WatchResult>();
+    const WatchedKey watched = keyIn(result.snapshot, key);
+    app.command({"FUNCTION", "DELETE", "watchedlib"});
+    app.command({"DEL", key});
+    // Seven calls on the key (a read-only call is a request too, as a refused one is), six ZADDs.
+    QCOMPARE(watched.requests, 7);
+    QCOMPARE(watched.zadds, 6);
+    QCOMPARE(watched.overwrites, 4);
+    QCOMPARE(watched.distinctMembers, 2);
+    QCOMPARE(watched.sources.size(), 2);
+    QCOMPARE(watched.sources.at(0).id, QByteArray("function add_now"));
+    QCOMPARE(watched.sources.at(0).requests, 6);
+    QCOMPARE(watched.sources.at(0).overwrites, 4);
+    QCOMPARE(watched.sources.at(1).id, QByteArray("function count"));
+    QCOMPARE(watched.sources.at(1).requests, 1);
+    QCOMPARE(watched.sources.at(1).overwrites, 0);
 }
 
 // Issue #34: a server that answers the reads of keys first seen mid-stream one byte every 200 ms
