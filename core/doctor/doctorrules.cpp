@@ -221,6 +221,17 @@ void Doctor::checkFacts(bool syntaxFound)
         switch (fact.kind) {
         case Fact::Kind::Lossy: {
             const bool inMember = m_lossyMembers.contains(fact.line);
+            if (!inMember && m_lossyUniqueMembers.contains(fact.line)) {
+                add(fact.line, Severity::Info, "lossy-time",
+                    Text::tr("A %1 timestamp loses digits in the member, which stays unique").arg(unitWord(fact.a)),
+                    Text::tr("Lua writes numbers as text with 14 significant digits (%.14g), so the time part of "
+                             "this member is rounded to 100 microseconds. The member also carries a part that is "
+                             "unique per request, so no two requests share a member and the count is right; "
+                             "only the time written in the member is coarser than the score."),
+                    Text::tr("Nothing is needed for the count. To keep the exact time in the member, use the "
+                             "string the caller sent (ARGV[n], without tonumber), or string.format('%d', now)."));
+                break;
+            }
             add(fact.line, inMember ? Severity::Error : Severity::Warning, "lossy-time",
                 Text::tr("A %1 timestamp is turned into text with 14 digits").arg(unitWord(fact.a)),
                 Text::tr("Lua writes numbers as text with 14 significant digits (%.14g): a microsecond "

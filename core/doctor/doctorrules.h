@@ -155,6 +155,7 @@ private:
     QVector<BuiltKey> m_builtKeys; // built from KEYS[n], not passed; in the order first touched
     QVector<ScriptFinding> m_findings;
     QSet<int> m_lossyMembers;
+    QSet<int> m_lossyUniqueMembers; // lossy time in a member that a request id keeps unique
     bool m_randomSeedExplained = false;
 };
 // An EVAL script, and a Redis Functions library function by function (libraryrules.cpp).

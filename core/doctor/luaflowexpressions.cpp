@@ -189,6 +189,13 @@ Value Reader::index(const Value& base, const Value& key, int line)
             fact(Fact::Kind::MissingKey, line, n);
         Value value = unknown();
         value.sources = FromKey;
+        // A key the caller makes per request ({key}:{uuid}) is unique per request as well.
+        if (n >= 1 && n <= m_call.keyCount()) {
+            for (const CallTemplate::Piece& piece : m_call.keys().at(n - 1)) {
+                if (piece.isPlaceholder && (sourceOf(piece.placeholder) & FromUnique))
+                    value.sources |= FromUnique;
+            }
+        }
         value.keyName = "KEYS[" + QByteArray::number(n) + ']';
         value.keyRoot = value.keyName;
         return value;

@@ -50,8 +50,11 @@ void Doctor::checkAdd(const RedisCall& call)
 
 void Doctor::checkMember(int line, const Value& score, const Value& member)
 {
+    // A member is unique when any part of it is: a lossy time beside a request id loses digits, not
+    // requests.
+    const bool uniquePart = member.sources & FromUnique;
     for (const int lossy : member.lossyLines)
-        m_lossyMembers.insert(lossy);
+        (uniquePart ? m_lossyUniqueMembers : m_lossyMembers).insert(lossy);
     if (member.sources & (FromUnique | FromUnknown))
         return;
     const QString builtOn = member.builtLine > 0 && member.builtLine != line

@@ -2,10 +2,10 @@
 // redis-server that the doctor did not start (this test starts it, as a user's server).
 
 #include "cliprocess.h"
-#include "sourcetree.h"
 #include "privateredisserver.h"
 #include "redisconnection.h"
 #include "runawayguard.h"
+#include "sourcetree.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

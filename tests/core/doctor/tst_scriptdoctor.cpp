@@ -74,6 +74,8 @@ private slots:
     void snippets_data();
     void snippets();
     void everyFindingSaysWhatToChange();
+    void membersAreJudgedByTheirUniquePart_data();
+    void membersAreJudgedByTheirUniquePart();
     void keysOnACluster_data();
     void keysOnACluster();
     void gradesATimeMemberByItsClock_data();
@@ -127,6 +129,9 @@ void TestScriptDoctor::corpus_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("args");
     QTest::addColumn<QStringList>("expected");
+    QTest::newRow("time and request id in the member: the lossy time is a note")
+        << "member-time-and-request-id.lua"
+        << "{now_us} 60000000 {limit} {uuid}" << names({"lossy-time@22"});
     QTest::newRow("check then add with ZCOUNT, member = now")
         << "check-then-add-zcount.lua"
         << "{now} {window} {limit}" << names({"member-is-time@24"});
@@ -353,6 +358,58 @@ void TestScriptDoctor::snippets()
     QFETCH(QString, args);
     QFETCH(QStringList, expected);
     QCOMPARE(codes(ScriptDoctor::examine(source, callWith(args))), sorted(expected));
+}
+
+// Issue 33: a member is unique when any part of it is unique per request; its time part may then
+// be coarse (a note), but it is not the error of a member made of the time alone.
+void TestScriptDoctor::membersAreJudgedByTheirUniquePart_data()
+{
+    QTest::addColumn<QByteArray>("member"); // a Lua expression; now is ARGV[1] as a number
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("code"); // the findings on the ZADD's member, sorted, empty for none
+    QTest::addColumn<int>("severity"); // ScriptFinding::Severity of each
+    const int info = int(ScriptFinding::Severity::Info);
+    const int error = int(ScriptFinding::Severity::Error);
+    const QString one = QStringLiteral("{key}");
+    const QString us = QStringLiteral("{now_us} 60000000 {uuid}");
+    QTest::newRow("microseconds through tostring, with the request id")
+        << QByteArray("tostring(now) .. '-' .. ARGV[3]") << one << us << "lossy-time" << info;
+    QTest::newRow("microseconds through tostring alone")
+        << QByteArray("tostring(now)") << one << us << "lossy-time member-is-time" << error;
+    QTest::newRow("the request id first, then the time")
+        << QByteArray("ARGV[3] .. ':' .. now") << one << us << "lossy-time" << info;
+    QTest::newRow("a per-request key as the member") << QByteArray("KEYS[2]") << QStringLiteral("{key} {key}:{uuid}")
+                                                     << QStringLiteral("{now} 60000") << QString() << 0;
+    QTest::newRow("a per-request sequence in a key") << QByteArray("KEYS[2]") << QStringLiteral("{key} {key}:r{seq}")
+                                                     << QStringLiteral("{now} 60000") << QString() << 0;
+    QTest::newRow("a fixed second key as the member") << QByteArray("KEYS[2]") << QStringLiteral("{key} {key}:seq")
+                                                      << QStringLiteral("{now} 60000") << "member-is-constant" << error;
+}
+
+void TestScriptDoctor::membersAreJudgedByTheirUniquePart()
+{
+    QFETCH(QByteArray, member);
+    QFETCH(QString, keys);
+    QFETCH(QString, args);
+    QFETCH(QString, code);
+    QFETCH(int, severity);
+    const QByteArray source = "local now = tonumber(ARGV[1])\n"
+                              "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - tonumber(ARGV[2]))\n"
+                              "redis.call('ZADD', KEYS[1], now, "
+        + member
+        + ")\n"
+          "redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2]) / 1000))\n";
+    const ScriptExamination examination = ScriptDoctor::examine(source, callWith(args, keys));
+    QStringList onMember;
+    for (const ScriptFinding& finding : examination.findings) {
+        if (finding.line != 3)
+            continue;
+        onMember << finding.code;
+        QCOMPARE(int(finding.severity), severity);
+    }
+    onMember.sort();
+    QCOMPARE(onMember.join(QLatin1Char(' ')), code);
 }
 
 void TestScriptDoctor::everyFindingSaysWhatToChange()

@@ -1,6 +1,7 @@
 #include "limitercatalog.h"
 #include "limiterscript.h"
 #include "replyreading.h"
+#include "scriptdoctor.h"
 #include "scriptprobe.h"
 #include "sourcetree.h"
 #include "testredis.h"
@@ -90,6 +91,7 @@ private slots:
     void corpus_data();
     void corpus();
     void deletesEveryKeyItNamed();
+    void aMemberTheCallerNamesPerRequest();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys();
     void probesAFunctionOnlyOnAPrivateServer_data();
@@ -199,6 +201,9 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("seconds: 200 ms of calls are one entry")
         << "seconds-timestamps.lua"
         << "{now_s} {window_s} {limit}" << 0 << false << ReplyStyle::CountWithCall << "rate-0.5" << 1;
+    QTest::newRow("time and request id: right, one member per call of one microsecond")
+        << "member-time-and-request-id.lua"
+        << "{now_us} 60000000 {limit} {uuid}" << 1 << false << ReplyStyle::Admitted << "same-now" << 20;
     QTest::newRow("caller-supplied id: right")
         << "caller-supplied-id.lua" << defaultArgs << 1 << false << ReplyStyle::Admitted << "rate-50-limit" << 5;
     QTest::newRow("microseconds through %.14g: 100 us wide members")
@@ -266,6 +271,18 @@ void TestScriptProbe::corpus()
     QVERIFY(s);
     QCOMPARE(s->limit > 0 ? s->admitted : s->stored, expected);
     QCOMPARE(s->unclear, 0);
+}
+
+// Issue 33: a member the caller passes as a key, filled per request; read as constant before.
+void TestScriptProbe::aMemberTheCallerNamesPerRequest()
+{
+    const CallTemplate call = callWith(QStringLiteral("{now} {window} {limit}"), QStringLiteral("{key} {key}:{uuid}"));
+    const LimiterScript script = corpusScript(QStringLiteral("member-from-caller-key.lua"));
+    QCOMPARE(ScriptDoctor::examine(script.source(), call).findings.size(), 0);
+    const ProbeReport report = probe(script, call);
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QVERIFY2(report.countsRight, qPrintable(report.verdict.join(QLatin1Char('\n'))));
+    QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, 20);
 }
 
 void TestScriptProbe::deletesEveryKeyItNamed()
