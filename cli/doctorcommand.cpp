@@ -31,9 +31,12 @@ Say how the script is called with --keys and --args: tokens in the order the scr
 reads KEYS and ARGV, made of placeholders and literals:
   {key}     a fresh key under zsetlab: (every key must start with it)
   {now}     the request's time in ms        {now_s} in seconds   {now_us} in microseconds
+                                            {now_ns} in nanoseconds
   {window}  the window in ms                {window_s} in seconds
   {limit}   the limit                       {uuid} {seq} an id unique per request
   {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start)
+  {now/window} {key}:{now_s/window_s}      integer division (a fixed window's number)
+  ''                                        an empty argument
 Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
 
 For Redis Cluster, --app-key names a key as your application passes it for {key}
@@ -403,15 +406,18 @@ int runDoctorCommand(const QStringList& arguments)
         QCoreApplication::exec();
         worker.join();
     }
+    ScriptExamination weighed = examination;
+    if (live)
+        ScriptDoctor::weighProbe(&weighed, report);
 
     if (parser.isSet(o.json)) {
-        QJsonObject json = examinationJson(positional.at(1), call, appKey, examination);
+        QJsonObject json = examinationJson(positional.at(1), call, appKey, weighed);
         if (live)
             json.insert(QStringLiteral("live"), report.toJson());
-        json.insert(QStringLiteral("problem"), examination.hasProblem() || (live && report.hasProblem()));
+        json.insert(QStringLiteral("problem"), weighed.hasProblem() || (live && report.hasProblem()));
         out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
     } else {
-        out << findingsText(script.name(), call, appKey, examination);
+        out << findingsText(script.name(), call, appKey, weighed);
         if (live && report.failure == ProbeReport::Failure::None)
             out << probeText(report, serverText);
     }
@@ -433,5 +439,5 @@ int runDoctorCommand(const QStringList& arguments)
     }
     if (live && interrupted()) // the signal came as the probe ended: its report is whole
         return ExitInterrupted;
-    return examination.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
+    return weighed.hasProblem() || (live && report.hasProblem()) ? ExitFinding : ExitDone;
 }

@@ -313,6 +313,8 @@ bool ScriptDoctorDialog::check()
     m_examined = true;
     m_examinedFunction = chosenFunction();
     m_examination = ScriptDoctor::examine(m_examinedSource, call, m_examinedAppKey, m_examinedFunction);
+    if (m_probed)
+        ScriptDoctor::weighProbe(&m_examination, m_report);
     showFindings();
     return true;
 }
@@ -401,6 +403,10 @@ void ScriptDoctorDialog::showReport()
 {
     joinProbe();
     m_probeButton->setEnabled(true);
+    // The probe's count beats the reading of the same text.
+    if (m_examined && m_examinedSource == source() && ScriptDoctor::weighProbe(&m_examination, m_report) > 0) {
+        showFindings();
+    }
     if (m_report.failure != ProbeReport::Failure::None && m_report.failureLine > 0) {
         m_editor->markLines({m_report.failureLine}, errorMark);
         m_editor->goToLine(m_report.failureLine);
@@ -467,6 +473,8 @@ void ScriptDoctorDialog::changeEvent(QEvent* event)
         // The findings are made in the core in the language of the moment: read the same text again.
         const int current = m_findings->indexOfTopLevelItem(m_findings->currentItem());
         m_examination = ScriptDoctor::examine(m_examinedSource, m_examinedCall, m_examinedAppKey, m_examinedFunction);
+        if (m_probed)
+            ScriptDoctor::weighProbe(&m_examination, m_report);
         const auto details = m_detailsHtml;
         showFindings();
         if (current >= 0 && current < m_findings->topLevelItemCount())

@@ -138,7 +138,7 @@ QString Doctor::suggestedArgs() const
     for (auto it = uses.cbegin(); it != uses.cend(); ++it)
         count = std::max(count, it.key());
     const bool seconds = m_call.uses(CallTemplate::Placeholder::NowS) && !m_call.uses(CallTemplate::Placeholder::Now)
-        && !m_call.uses(CallTemplate::Placeholder::NowUs);
+        && !m_call.uses(CallTemplate::Placeholder::NowUs) && !m_call.uses(CallTemplate::Placeholder::NowNs);
     const bool micro = m_call.uses(CallTemplate::Placeholder::NowUs);
     // A script keeps one unit: a window it gives EXPIRE in seconds means its now is in seconds.
     int shownUnit = -1;

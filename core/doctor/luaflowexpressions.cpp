@@ -240,16 +240,18 @@ Value Reader::argument(int n, int line)
     if (m_call.argIsArithmetic(n, &arithmetic)) {
         // {now-window}: still a point in time, in the unit of its now.
         const int unit = CallTemplate::unitOf(arithmetic.placeholder);
-        const bool time = (sourceOf(arithmetic.placeholder) & FromTime) != 0;
+        const bool time = (sourceOf(arithmetic.placeholder) & FromTime) != 0 && !arithmetic.divides();
         if (time && unit >= 0) {
             value.role = Role::Time;
             value.unit = value.resolution = unit;
         }
     } else if (m_call.argIsPlaceholder(n, &placeholder)) {
         using P = CallTemplate::Placeholder;
-        if (placeholder == P::Now || placeholder == P::NowS || placeholder == P::NowUs) {
+        if (placeholder == P::Now || placeholder == P::NowS || placeholder == P::NowUs || placeholder == P::NowNs) {
             value.role = Role::Time;
-            value.unit = value.resolution = placeholder == P::NowS ? 0 : placeholder == P::Now ? 1 : 2;
+            value.unit = CallTemplate::unitOf(placeholder);
+            // {now_ns} is the microseconds times 1000: two calls in one microsecond share it.
+            value.resolution = placeholder == P::NowNs ? 2 : value.unit;
         } else if (placeholder == P::Window || placeholder == P::WindowS) {
             value.role = Role::Duration;
             value.unit = placeholder == P::WindowS ? 0 : 1;
@@ -269,6 +271,7 @@ unsigned Reader::sourceOf(CallTemplate::Placeholder placeholder)
     case CallTemplate::Placeholder::Now:
     case CallTemplate::Placeholder::NowS:
     case CallTemplate::Placeholder::NowUs:
+    case CallTemplate::Placeholder::NowNs:
         return FromTime;
     case CallTemplate::Placeholder::Window:
     case CallTemplate::Placeholder::WindowS:

@@ -199,6 +199,7 @@ void Reader::bindArgument(const QByteArray& variable, int index, int line)
     case CallTemplate::Placeholder::Now:
     case CallTemplate::Placeholder::NowS:
     case CallTemplate::Placeholder::NowUs:
+    case CallTemplate::Placeholder::NowNs:
         passed = Meaning::Time;
         break;
     case CallTemplate::Placeholder::Window:

@@ -423,7 +423,8 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     if (report.failure == ProbeReport::Failure::None) {
         ProbeVerdict::Context context;
         context.settings = &m_settings;
-        context.microseconds = m_call.uses(CallTemplate::Placeholder::NowUs);
+        context.microseconds
+            = m_call.uses(CallTemplate::Placeholder::NowUs) || m_call.uses(CallTemplate::Placeholder::NowNs);
         context.scriptReadsLimit = m_scriptReadsLimit;
         ProbeVerdict::judge(&report, readings, context);
     }

@@ -19,6 +19,7 @@ struct PlaceholderEntry
 constexpr PlaceholderEntry placeholderTable[] = {
     {CallTemplate::Placeholder::Key, "key"},       {CallTemplate::Placeholder::Now, "now"},
     {CallTemplate::Placeholder::NowS, "now_s"},    {CallTemplate::Placeholder::NowUs, "now_us"},
+    {CallTemplate::Placeholder::NowNs, "now_ns"},
     {CallTemplate::Placeholder::Window, "window"}, {CallTemplate::Placeholder::WindowS, "window_s"},
     {CallTemplate::Placeholder::Limit, "limit"},   {CallTemplate::Placeholder::Uuid, "uuid"},
     {CallTemplate::Placeholder::Seq, "seq"},
@@ -69,28 +70,31 @@ bool splitWords(const QString& text, QStringList* words, QString* error)
     return true;
 }
 
-// {now-window}, {now_s-window_s+1}, {limit-1}: numeric placeholders and whole numbers, one unit.
+// {now-window}, {now_s-window_s+1}, {limit-1}, {now/window}: numeric placeholders and whole numbers,
+// one unit.
 bool parseArithmetic(const QString& text, CallTemplate::Piece* piece, QString* error)
 {
-    static const QRegularExpression shape(QStringLiteral("^[a-z_]+(?:[+-](?:[a-z_]+|[0-9]+))+$"));
+    static const QRegularExpression shape(QStringLiteral("^[a-z_]+(?:[-+*/](?:[a-z_]+|[0-9]+))+$"));
     auto refuse = [&](const QString& why) {
         *error = why;
         return false;
     };
-    const QString names = QStringLiteral("{now} {now_s} {now_us} {window} {window_s} {limit} {seq}");
+    const QString names = QStringLiteral("{now} {now_s} {now_us} {now_ns} {window} {window_s} {limit} {seq}");
     if (!text.isEmpty() && text.front().isDigit())
         return refuse(Text::tr("{%1}: start with a placeholder, e.g. {now-window}").arg(text));
     if (!shape.match(text).hasMatch())
-        return refuse(Text::tr("{%1} is not a placeholder; use one of %2, or add and subtract: {now-window}")
+        return refuse(Text::tr("{%1} is not a placeholder; use one of %2, or add, subtract, multiply or divide: "
+                               "{now-window}, {now/window}")
                           .arg(text, CallTemplate::placeholderNames().join(QStringLiteral(" "))));
-    static const QRegularExpression termRe(QStringLiteral("([+-]?)([a-z_]+|[0-9]+)"));
+    static const QRegularExpression termRe(QStringLiteral("([-+*/]?)([a-z_]+|[0-9]+)"));
     int unit = -1;
     bool first = true;
     auto it = termRe.globalMatch(text);
     while (it.hasNext()) {
         const auto match = it.next();
         CallTemplate::Term term;
-        term.sign = match.captured(1) == QLatin1String("-") ? -1 : 1;
+        term.op = match.captured(1).isEmpty() ? '+' : match.captured(1).at(0).toLatin1();
+        term.sign = term.op == '-' ? -1 : 1;
         const QString name = match.captured(2);
         bool isNumber = false;
         term.number = name.toLongLong(&isNumber);
@@ -100,6 +104,8 @@ bool parseArithmetic(const QString& text, CallTemplate::Piece* piece, QString* e
             return refuse(Text::tr("{%1}: %2 is out of range; add or subtract whole numbers up to %L3")
                               .arg(text, name)
                               .arg(largestNumber));
+        if (isNumber && term.op == '/' && term.number == 0)
+            return refuse(Text::tr("{%1} divides by zero").arg(text));
         if (!isNumber) {
             if (!placeholderFromName(name, &term.placeholder))
                 return refuse(Text::tr("{%1}: {%2} is not a placeholder").arg(text, name));
@@ -107,6 +113,8 @@ bool parseArithmetic(const QString& text, CallTemplate::Piece* piece, QString* e
             if (term.placeholder == P::Key || term.placeholder == P::Uuid)
                 return refuse(Text::tr("{%1}: only %2 and whole numbers can be added and subtracted").arg(text, names));
             const int termUnit = CallTemplate::unitOf(term.placeholder);
+            if (term.op == '*')
+                return refuse(Text::tr("{%1}: multiply by whole numbers only, e.g. {now_s*1000}").arg(text));
             if (termUnit >= 0 && unit >= 0 && termUnit != unit)
                 return refuse(Text::tr("{%1} mixes units; use {now-window} (milliseconds), {now_s-window_s} "
                                        "(seconds) or {now_us} alone")
@@ -166,7 +174,8 @@ bool parseToken(const QString& word, CallTemplate::Token* token, QString* error)
         if (placeholderFromName(name, &placeholder)) {
             piece.isPlaceholder = true;
             piece.placeholder = placeholder;
-        } else if (name.contains(QLatin1Char('+')) || name.contains(QLatin1Char('-'))) {
+        } else if (name.contains(QLatin1Char('+')) || name.contains(QLatin1Char('-')) || name.contains(QLatin1Char('*'))
+                   || name.contains(QLatin1Char('/'))) {
             if (!parseArithmetic(name, &piece, error))
                 return false;
         } else {
@@ -207,6 +216,8 @@ QByteArray valueOf(CallTemplate::Placeholder placeholder, const CallValues& valu
         return QByteArray::number(values.nowMicros / 1000000);
     case CallTemplate::Placeholder::NowUs:
         return QByteArray::number(values.nowMicros);
+    case CallTemplate::Placeholder::NowNs:
+        return QByteArray::number(values.nowMicros * 1000);
     case CallTemplate::Placeholder::Window:
         return QByteArray::number(values.windowMs);
     case CallTemplate::Placeholder::WindowS:
@@ -253,8 +264,8 @@ bool CallTemplate::parse(const QString& keys, const QString& args, CallTemplate*
     QStringList keyWords;
     splitWords(keys, &keyWords, &why);
     for (int i = 0; i < parsed.m_keys.size(); ++i) {
-        const Piece& first = parsed.m_keys.at(i).first();
-        if (!first.isPlaceholder || first.placeholder != Placeholder::Key) {
+        const Token& key = parsed.m_keys.at(i);
+        if (key.isEmpty() || !key.first().isPlaceholder || key.first().placeholder != Placeholder::Key) {
             *error = Text::tr("--keys: every key must start with {key} (a fresh key under zsetlab:, deleted "
                               "afterwards), e.g. \"{key}\" or \"{key}:tokens\"; \"%1\" does not.")
                          .arg(keyWords.value(i));
@@ -312,7 +323,7 @@ bool CallTemplate::uses(Placeholder placeholder) const
 
 bool CallTemplate::carriesTime() const
 {
-    return uses(Placeholder::Now) || uses(Placeholder::NowS) || uses(Placeholder::NowUs);
+    return uses(Placeholder::Now) || uses(Placeholder::NowS) || uses(Placeholder::NowUs) || uses(Placeholder::NowNs);
 }
 
 QByteArray CallTemplate::expand(const Token& token, const CallValues& values)
@@ -324,19 +335,41 @@ QByteArray CallTemplate::expand(const Token& token, const CallValues& values)
         } else if (piece.terms.isEmpty()) {
             text += valueOf(piece.placeholder, values);
         } else {
-            qint64 sum = valueOf(piece.placeholder, values).toLongLong();
-            for (const Term& term : piece.terms)
-                sum += term.sign * (term.isPlaceholder ? valueOf(term.placeholder, values).toLongLong() : term.number);
-            text += QByteArray::number(sum);
+            // A sum of products: * and / bind first, left to right; integer division, towards minus
+            // infinity as Lua's math.floor(a / b) would have it.
+            qint64 sum = 0;
+            int sign = 1; // of the product being made: {now-window/2} is now - (window/2)
+            qint64 product = valueOf(piece.placeholder, values).toLongLong();
+            for (const Term& term : piece.terms) {
+                const qint64 value = term.isPlaceholder ? valueOf(term.placeholder, values).toLongLong() : term.number;
+                if (term.op == '*') {
+                    product *= value;
+                } else if (term.op == '/') {
+                    const qint64 quotient = value == 0 ? 0 : product / value;
+                    product = value != 0 && (product % value != 0) && ((product < 0) != (value < 0)) ? quotient - 1
+                                                                                                       : quotient;
+                } else {
+                    sum += sign * product;
+                    sign = term.sign;
+                    product = value;
+                }
+            }
+            text += QByteArray::number(sum + sign * product);
         }
     }
     return text;
 }
 
+bool CallTemplate::Piece::divides() const
+{
+    return std::any_of(terms.begin(), terms.end(), [](const Term& term) { return term.op == '/'; });
+}
+
 bool CallTemplate::Piece::isWindowStart() const
 {
-    if (!isArithmetic() || unitOf(placeholder) < 0
-        || (placeholder != Placeholder::Now && placeholder != Placeholder::NowS && placeholder != Placeholder::NowUs))
+    if (!isArithmetic() || divides() || unitOf(placeholder) < 0
+        || (placeholder != Placeholder::Now && placeholder != Placeholder::NowS && placeholder != Placeholder::NowUs
+            && placeholder != Placeholder::NowNs))
         return false;
     return std::any_of(terms.begin(), terms.end(), [](const Term& term) {
         return term.sign < 0 && term.isPlaceholder
@@ -366,6 +399,8 @@ int CallTemplate::unitOf(Placeholder placeholder)
         return 1;
     case Placeholder::NowUs:
         return 2;
+    case Placeholder::NowNs:
+        return 3;
     case Placeholder::Key:
     case Placeholder::Limit:
     case Placeholder::Uuid:

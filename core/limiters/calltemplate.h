@@ -28,7 +28,9 @@ struct CallValues
 // "{now} {window} {limit} {uuid}" (zsetlab's own convention). A token may mix both
 // ("{key}:seq", "req-{seq}"), may be quoted ("a b" or 'a b') and writes a brace as {{ or }}.
 // A placeholder may add or subtract numbers and other numeric placeholders of the same unit:
-// {now-window} (the window's start, ms), {now_s-window_s}, {now+1000}, {limit-1}.
+// {now-window} (the window's start, ms), {now_s-window_s}, {now+1000}, {limit-1}, and multiply or
+// divide (integer division) by numbers or placeholders of the same unit: {now/window} (the window's
+// number, as fixed-window keys name it), {now_s/60}. An empty argument is written '' or "".
 class CallTemplate
 {
 public:
@@ -37,6 +39,7 @@ public:
         Now, // ms since the epoch
         NowS, // seconds
         NowUs, // microseconds
+        NowNs, // nanoseconds (the microseconds times 1000: zsetlab's clocks stop at microseconds)
         Window, // ms
         WindowS, // seconds, rounded up
         Limit,
@@ -44,10 +47,13 @@ public:
         Seq,
     };
 
-    // One more term of an arithmetic placeholder: {now-window} is now, then -window.
+    // One more term of an arithmetic placeholder: {now-window} is now, then -window; {now/window}
+    // is now, then /window. * and / bind before + and -; division is integer division.
     struct Term
     {
-        int sign = 1;
+        int sign = 1; // + or -, for + and - terms
+        char op = '+'; // '+', '-', '*' or '/'
+
         bool isPlaceholder = false;
         Placeholder placeholder = Placeholder::Now;
         qint64 number = 0;
@@ -60,6 +66,8 @@ public:
         QVector<Term> terms; // after the first: {now-window} has one, -window
 
         bool isArithmetic() const { return isPlaceholder && !terms.isEmpty(); }
+        // Divides: {now/window} is a count of windows, not a time.
+        bool divides() const;
         // {now-window}, {now_s-window_s}: the start of the window.
         bool isWindowStart() const;
     };

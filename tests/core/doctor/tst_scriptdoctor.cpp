@@ -730,6 +730,16 @@ void TestScriptDoctor::templatesParse_data()
                                     << "{5-now}" << -1 << "start with a placeholder";
     QTest::newRow("unclosed quote") << "{key}"
                                     << "'{now} {window}" << -1 << "not closed";
+    // Issue 33: what apps compute.
+    QTest::newRow("division, nanoseconds and an empty argument")
+        << "{key} {key}:{now/window}" << "{now/window} '' {now_ns} {now_s/60*60} \"\"" << 5 << "";
+    QTest::newRow("division by zero") << "{key}"
+                                      << "{now/0}" << -1 << "divides by zero";
+    QTest::newRow("two placeholders multiplied") << "{key}"
+                                                 << "{now*window}" << -1 << "multiply by whole numbers only";
+    QTest::newRow("seconds divided by milliseconds") << "{key}"
+                                                     << "{now_s/window}" << -1 << "mixes units";
+    QTest::newRow("an empty key") << "{key} ''" << defaultArgs << -1 << "must start with {key}";
 }
 
 void TestScriptDoctor::templatesParse()
@@ -766,6 +776,12 @@ void TestScriptDoctor::templatesExpand_data()
     QTest::newRow("the window's start in seconds") << "{now_s-window_s}" << QByteArray("1709999998");
     QTest::newRow("now plus a number") << "{now+1000}" << QByteArray("1710000001123");
     QTest::newRow("limit minus one, in a literal") << "max={limit-1}" << QByteArray("max=4");
+    QTest::newRow("the window's number") << "{now/window}" << QByteArray("1140000000");
+    QTest::newRow("a fixed window's key") << "{key}:{now_s/window_s}" << QByteArray("zsetlab:k:855000000");
+    QTest::newRow("now in nanoseconds") << "{now_ns}" << QByteArray("1710000000123456000");
+    QTest::newRow("division binds first") << "{now-window/2}" << QByteArray("1709999999373");
+    QTest::newRow("the minute's start in seconds") << "{now_s/60*60}" << QByteArray("1710000000");
+    QTest::newRow("an empty argument") << "''" << QByteArray("");
 }
 
 void TestScriptDoctor::templatesExpand()

@@ -92,6 +92,7 @@ private slots:
     void corpus();
     void deletesEveryKeyItNamed();
     void aMemberTheCallerNamesPerRequest();
+    void theProbesCountBeatsTheReading();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys();
     void probesAFunctionOnlyOnAPrivateServer_data();
@@ -283,6 +284,34 @@ void TestScriptProbe::aMemberTheCallerNamesPerRequest()
     QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
     QVERIFY2(report.countsRight, qPrintable(report.verdict.join(QLatin1Char('\n'))));
     QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, 20);
+}
+
+// Issue 33: where the reading and the live probe disagree on members, the probe's count wins.
+void TestScriptProbe::theProbesCountBeatsTheReading()
+{
+    const CallTemplate call = callWith(QStringLiteral("{now} {window} {limit}"));
+    const LimiterScript loop = corpusScript(QStringLiteral("member-free-slot-loop.lua"));
+    ScriptExamination examination = ScriptDoctor::examine(loop.source(), call);
+    QCOMPARE(examination.findings.size(), 1);
+    QCOMPARE(examination.findings.first().code, QStringLiteral("member-is-time"));
+    QCOMPARE(examination.findings.first().severity, ScriptFinding::Severity::Error);
+    const ProbeReport report = probe(loop, call);
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QVERIFY2(report.countsRight, qPrintable(report.verdict.join(QLatin1Char('\n'))));
+    QCOMPARE(report.scenario(QStringLiteral("same-now"))->stored, 20);
+    QCOMPARE(ScriptDoctor::weighProbe(&examination, report), 1);
+    QCOMPARE(examination.findings.first().severity, ScriptFinding::Severity::Info);
+    QVERIFY2(examination.findings.first().explanation.contains(QLatin1String("live probe disagrees")),
+             qPrintable(examination.findings.first().explanation));
+    QVERIFY(!examination.hasProblem());
+
+    // Where they agree (the time alone, stored as one member), the error stands.
+    const LimiterScript now = LimiterCatalog::builtin("now")->script;
+    ScriptExamination agreed = ScriptDoctor::examine(now.source(), CallTemplate::zsetlabConvention());
+    const ProbeReport nowReport = probe(now, CallTemplate::zsetlabConvention());
+    QCOMPARE(nowReport.scenario(QStringLiteral("same-now"))->stored, 1);
+    QCOMPARE(ScriptDoctor::weighProbe(&agreed, nowReport), 0);
+    QVERIFY(agreed.hasProblem());
 }
 
 void TestScriptProbe::deletesEveryKeyItNamed()
@@ -762,6 +791,14 @@ void TestScriptProbe::doctorExitCodes_data()
                               << QStringLiteral("wait_for_slot") << QStringLiteral("--script-timeout")
                               << QStringLiteral("300") << live)
         << 4 << "No findings.";
+    QTest::newRow("a member moved on while taken, read: 1")
+        << (names({"doctor"}) << corpusFile("member-free-slot-loop.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{now} {window} {limit}"))
+        << 1 << "line 27  error  The ZSET member is the timestamp";
+    QTest::newRow("a member moved on while taken, live: 0, the probe's count wins")
+        << (names({"doctor"}) << corpusFile("member-free-slot-loop.lua") << QStringLiteral("--args")
+                              << QStringLiteral("{now} {window} {limit}") << live)
+        << 0 << "The live probe disagrees, and its count wins";
     QTest::newRow("nil when admitted, live: 0")
         << (names({"doctor"}) << corpusFile("reply-nil-admitted.lua") << live) << 0 << "counted right";
     QTest::newRow("\"true\" when limited, given as --reply, live: 1")
