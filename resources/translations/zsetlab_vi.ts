@@ -946,10 +946,6 @@
         <translation>{%1}: hãy bắt đầu bằng một placeholder, ví dụ {now-window}</translation>
     </message>
     <message>
-        <source>{%1} is not a placeholder; use one of %2, or add and subtract: {now-window}</source>
-        <translation>{%1} không phải là placeholder hợp lệ; hãy dùng một trong số: %2, hoặc cộng trừ chúng: {now-window}</translation>
-    </message>
-    <message>
         <source>{%1}: {%2} is not a placeholder</source>
         <translation>{%1}: {%2} không phải là placeholder hợp lệ</translation>
     </message>
@@ -964,6 +960,18 @@
     <message>
         <source>{%1}: %2 is out of range; add or subtract whole numbers up to %L3</source>
         <translation>{%1}: %2 nằm ngoài phạm vi; chỉ cộng hoặc trừ số nguyên tới %L3</translation>
+    </message>
+    <message>
+        <source>{%1} is not a placeholder; use one of %2, or add, subtract, multiply or divide: {now-window}, {now/window}</source>
+        <translation>{%1} không phải là placeholder; hãy dùng một trong %2, hoặc cộng, trừ, nhân, chia: {now-window}, {now/window}</translation>
+    </message>
+    <message>
+        <source>{%1} divides by zero</source>
+        <translation>{%1} chia cho 0</translation>
+    </message>
+    <message>
+        <source>{%1}: multiply by whole numbers only, e.g. {now_s*1000}</source>
+        <translation>{%1}: chỉ được nhân với số nguyên, ví dụ {now_s*1000}</translation>
     </message>
 </context>
 <context>
@@ -4085,7 +4093,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>Valkey 8 calls the table of commands `server` as well as `redis`. Redis 7 and 8 know only `redis`: there this line fails with &quot;Script attempted to access nonexistent global variable &apos;server&apos;&quot;, and no request is counted. zsetlab reads it as redis.call.</source>
-        <translation>Valkey 8 gọi bảng lệnh là `server` bên cạnh `redis`. Redis 7 và 8 chỉ biết `redis`: ở đó dòng này lỗi với "Script attempted to access nonexistent global variable 'server'", và không request nào được đếm. zsetlab đọc nó như redis.call.</translation>
+        <translation>Valkey 8 gọi bảng lệnh là `server` bên cạnh `redis`. Redis 7 và 8 chỉ biết `redis`: ở đó dòng này lỗi với &quot;Script attempted to access nonexistent global variable &apos;server&apos;&quot;, và không request nào được đếm. zsetlab đọc nó như redis.call.</translation>
     </message>
     <message>
         <source>Also on line(s) %1.</source>
@@ -4101,7 +4109,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>FUNCTION LOAD refuses the library (&quot;%1&quot;), so none of its functions can be called.</source>
-        <translation>FUNCTION LOAD từ chối thư viện ("%1"), nên không hàm nào của nó gọi được.</translation>
+        <translation>FUNCTION LOAD từ chối thư viện (&quot;%1&quot;), nên không hàm nào của nó gọi được.</translation>
     </message>
     <message>
         <source>The library has no first line naming it</source>
@@ -4113,7 +4121,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>The library asks for the engine &quot;%1&quot;</source>
-        <translation>Thư viện yêu cầu engine "%1"</translation>
+        <translation>Thư viện yêu cầu engine &quot;%1&quot;</translation>
     </message>
     <message>
         <source>Redis and Valkey run Lua libraries: start with #!lua name=...</source>
@@ -4133,11 +4141,11 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>A library is loaded only when it registers a function with redis.register_function(&apos;name&apos;, function(keys, args) ... end) or the table form {function_name = ..., callback = ...}; FUNCTION LOAD answers &quot;No functions registered&quot; otherwise. zsetlab follows those two forms only.</source>
-        <translation>Một thư viện chỉ được nạp khi nó đăng ký một hàm bằng redis.register_function('name', function(keys, args) ... end) hoặc dạng bảng {function_name = ..., callback = ...}; nếu không, FUNCTION LOAD trả lời "No functions registered". zsetlab chỉ theo được hai dạng đó.</translation>
+        <translation>Một thư viện chỉ được nạp khi nó đăng ký một hàm bằng redis.register_function(&apos;name&apos;, function(keys, args) ... end) hoặc dạng bảng {function_name = ..., callback = ...}; nếu không, FUNCTION LOAD trả lời &quot;No functions registered&quot;. zsetlab chỉ theo được hai dạng đó.</translation>
     </message>
     <message>
         <source>Register the limiter: redis.register_function(&apos;limit&apos;, function(keys, args) ... end).</source>
-        <translation>Hãy đăng ký rate limiter: redis.register_function('limit', function(keys, args) ... end).</translation>
+        <translation>Hãy đăng ký rate limiter: redis.register_function(&apos;limit&apos;, function(keys, args) ... end).</translation>
     </message>
     <message>
         <source>%1 is nil in a function</source>
@@ -4145,7 +4153,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>A function gets its keys and arguments as the parameters of its callback, not as KEYS and ARGV: FCALL fails here with &quot;Script attempted to access nonexistent global variable &apos;%1&apos;&quot;, and no request is counted.</source>
-        <translation>Một hàm nhận key và tham số của nó qua các tham số của callback, không qua KEYS và ARGV: FCALL lỗi ở đây với "Script attempted to access nonexistent global variable '%1'", và không request nào được đếm.</translation>
+        <translation>Một hàm nhận key và tham số của nó qua các tham số của callback, không qua KEYS và ARGV: FCALL lỗi ở đây với &quot;Script attempted to access nonexistent global variable &apos;%1&apos;&quot;, và không request nào được đếm.</translation>
     </message>
     <message>
         <source>Read %1 instead.</source>
@@ -4157,11 +4165,35 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>The function %1 is registered with the flag no-writes, so Redis refuses every write it makes (&quot;Write commands are not allowed from read-only scripts&quot;): a limiter that cannot write its sorted set counts nothing.</source>
-        <translation>Hàm %1 được đăng ký với cờ no-writes, nên Redis từ chối mọi lệnh ghi của nó ("Write commands are not allowed from read-only scripts"): một rate limiter không ghi được sorted set của mình thì không đếm được gì.</translation>
+        <translation>Hàm %1 được đăng ký với cờ no-writes, nên Redis từ chối mọi lệnh ghi của nó (&quot;Write commands are not allowed from read-only scripts&quot;): một rate limiter không ghi được sorted set của mình thì không đếm được gì.</translation>
     </message>
     <message>
         <source>Drop no-writes from its flags; call it with FCALL, not FCALL_RO.</source>
         <translation>Hãy bỏ no-writes khỏi các cờ của nó; gọi nó bằng FCALL, không phải FCALL_RO.</translation>
+    </message>
+    <message>
+        <source>The live probe disagrees, and its count wins: %1 calls sharing one %2 were stored as %1 members on Redis %3, so members did not collide in these calls. A reading cannot follow everything a script does, such as a loop that changes the member until it is free.</source>
+        <translation>Lần chạy thử nói khác, và số đếm của nó được tin hơn: %1 lệnh gọi cùng một %2 được lưu thành %1 member trên Redis %3, nên các member không trùng nhau trong các lệnh gọi này. Việc đọc script không theo được mọi thứ script làm, chẳng hạn một vòng lặp đổi member cho tới khi tìm được chỗ trống.</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished">now</translation>
+    </message>
+    <message>
+        <source>moment</source>
+        <translation>now</translation>
+    </message>
+    <message>
+        <source>A %1 timestamp loses digits in the member, which stays unique</source>
+        <translation>thời điểm</translation>
+    </message>
+    <message>
+        <source>Lua writes numbers as text with 14 significant digits (%.14g), so the time part of this member is rounded to 100 microseconds. The member also carries a part that is unique per request, so no two requests share a member and the count is right; only the time written in the member is coarser than the score.</source>
+        <translation>Timestamp %1 bị mất chữ số trong member, nhưng member vẫn là duy nhất</translation>
+    </message>
+    <message>
+        <source>Nothing is needed for the count. To keep the exact time in the member, use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now).</source>
+        <translation>Lua ghi số thành chuỗi với 14 chữ số có nghĩa (%.14g), nên phần thời gian của member này bị làm tròn tới 100 microsecond. Member còn có một phần riêng cho từng request, nên không có hai request nào dùng chung member và số đếm vẫn đúng; chỉ có thời gian ghi trong member là thô hơn score.</translation>
     </message>
 </context>
 <context>
