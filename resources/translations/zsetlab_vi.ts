@@ -4177,23 +4177,23 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished">now</translation>
-    </message>
-    <message>
-        <source>moment</source>
         <translation>now</translation>
     </message>
     <message>
-        <source>A %1 timestamp loses digits in the member, which stays unique</source>
+        <source>moment</source>
         <translation>thời điểm</translation>
     </message>
     <message>
-        <source>Lua writes numbers as text with 14 significant digits (%.14g), so the time part of this member is rounded to 100 microseconds. The member also carries a part that is unique per request, so no two requests share a member and the count is right; only the time written in the member is coarser than the score.</source>
+        <source>A %1 timestamp loses digits in the member, which stays unique</source>
         <translation>Timestamp %1 bị mất chữ số trong member, nhưng member vẫn là duy nhất</translation>
     </message>
     <message>
-        <source>Nothing is needed for the count. To keep the exact time in the member, use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now).</source>
+        <source>Lua writes numbers as text with 14 significant digits (%.14g), so the time part of this member is rounded to 100 microseconds. The member also carries a part that is unique per request, so no two requests share a member and the count is right; only the time written in the member is coarser than the score.</source>
         <translation>Lua ghi số thành chuỗi với 14 chữ số có nghĩa (%.14g), nên phần thời gian của member này bị làm tròn tới 100 microsecond. Member còn có một phần riêng cho từng request, nên không có hai request nào dùng chung member và số đếm vẫn đúng; chỉ có thời gian ghi trong member là thô hơn score.</translation>
+    </message>
+    <message>
+        <source>Nothing is needed for the count. To keep the exact time in the member, use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now).</source>
+        <translation>Số đếm không cần sửa gì. Để giữ đúng thời gian trong member, hãy dùng chuỗi mà phía gọi gửi (ARGV[n], không qua tonumber), hoặc string.format('%d', now).</translation>
     </message>
 </context>
 <context>
