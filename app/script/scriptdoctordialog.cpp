@@ -165,6 +165,11 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     connect(this, &ScriptDoctorDialog::probeFinished, this, &ScriptDoctorDialog::showReport);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &ScriptDoctorDialog::forgetOtherScript);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &ScriptDoctorDialog::readFunctions);
+    // Another function chosen: the findings on the screen read it at once.
+    connect(m_function, &QComboBox::activated, this, [this] {
+        if (m_examined && m_examinedSource == source())
+            this->check();
+    });
 }
 
 bool ScriptDoctorDialog::useForBursts()
@@ -331,7 +336,7 @@ void ScriptDoctorDialog::showFindings()
         item->setText(2,
                       finding.function.isEmpty()
                           ? finding.title
-                          : tr("%1 (in %2)").arg(finding.title, QString::fromUtf8(finding.function)));
+                          : tr("%1: %2").arg(QString::fromUtf8(finding.function), finding.title));
         if (finding.severity == ScriptFinding::Severity::Error)
             errors << finding.line;
         else if (finding.severity == ScriptFinding::Severity::Warning)
@@ -355,6 +360,12 @@ void ScriptDoctorDialog::showFinding(int index)
     const ScriptFinding& finding = m_examination.findings[index];
     m_editor->goToLine(finding.line);
     showDetails([finding] {
+        if (!finding.function.isEmpty())
+            return tr("<h3>Line %1, in %2: %3</h3><pre>%4</pre><p>%5</p><p><b>Change:</b> %6</p>")
+                .arg(finding.line)
+                .arg(QString::fromUtf8(finding.function).toHtmlEscaped(), finding.title.toHtmlEscaped(),
+                     finding.excerpt.toHtmlEscaped(), finding.explanation.toHtmlEscaped(),
+                     finding.suggestion.toHtmlEscaped());
         return tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
             .arg(finding.line)
             .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), finding.explanation.toHtmlEscaped(),

@@ -4193,7 +4193,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>Nothing is needed for the count. To keep the exact time in the member, use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now).</source>
-        <translation>Số đếm không cần sửa gì. Để giữ đúng thời gian trong member, hãy dùng chuỗi mà phía gọi gửi (ARGV[n], không qua tonumber), hoặc string.format('%d', now).</translation>
+        <translation>Số đếm không cần sửa gì. Để giữ đúng thời gian trong member, hãy dùng chuỗi mà phía gọi gửi (ARGV[n], không qua tonumber), hoặc string.format(&apos;%d&apos;, now).</translation>
     </message>
 </context>
 <context>
@@ -4387,12 +4387,16 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>%1 (%2 dưới dạng script EVAL)</translation>
     </message>
     <message>
-        <source>%1 (in %2)</source>
-        <translation>%1 (trong %2)</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;Function %1, called with FCALL.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Hàm %1, được gọi bằng FCALL.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Line %1, in %2: %3&lt;/h3&gt;&lt;pre&gt;%4&lt;/pre&gt;&lt;p&gt;%5&lt;/p&gt;&lt;p&gt;&lt;b&gt;Change:&lt;/b&gt; %6&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Dòng %1, trong %2: %3&lt;/h3&gt;&lt;pre&gt;%4&lt;/pre&gt;&lt;p&gt;%5&lt;/p&gt;&lt;p&gt;&lt;b&gt;Cách sửa:&lt;/b&gt; %6&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

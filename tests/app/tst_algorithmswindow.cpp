@@ -1,8 +1,8 @@
 // The Algorithms window against a real redis-server: what its table and chart show is what the
 // comparison measured and what Redis did; its exports; its failures; its language.
+#include "algorithmschart.h"
 #include "algorithmstablemodel.h"
 #include "algorithmswindow.h"
-#include "algorithmschart.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "pictureexport.h"

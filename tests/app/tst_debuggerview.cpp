@@ -183,6 +183,8 @@ void TestDebuggerView::aFunctionIsSteppedAsAnEvalScript()
             start = button;
     QVERIFY(start);
     QVERIFY(view.findChild<CodeEditor*>()->toPlainText().startsWith(QLatin1String("#!lua name=ratelimit")));
+    if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT"))
+        view.grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT"));
     QSignalSpy shown(&view, &DebuggerView::stepShown);
     QSignalSpy finished(view.debugger(), &ScriptDebugger::finished);
     start->click();

@@ -1,8 +1,6 @@
 #include "burstpanel.h"
-#include "sourcetree.h"
 #include "chartlabels.h"
 #include "countschart.h"
-#include "timelineview.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
@@ -12,7 +10,9 @@
 #include "presentation.h"
 #include "runview.h"
 #include "serversession.h"
+#include "sourcetree.h"
 #include "testredis.h"
+#include "timelineview.h"
 
 #include <QChart>
 #include <QGraphicsTextItem>
@@ -117,8 +117,7 @@ void TestPresentation::highContrastReachesTheCharts()
         QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
         Scenario scenario;
         QString error;
-        QVERIFY(
-            Scenario::load(sourcePath(QStringLiteral("resources/scenarios/compare.json")), &scenario, &error));
+        QVERIFY(Scenario::load(sourcePath(QStringLiteral("resources/scenarios/compare.json")), &scenario, &error));
         m_window->applyScenario(scenario);
         m_window->presentation()->setZoom(1.3);
         QSignalSpy done(m_window->experiment(), &LimiterExperiment::allFinished);

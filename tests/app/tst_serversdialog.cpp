@@ -1,15 +1,15 @@
-#include "timelineview.h"
-#include "sourcetree.h"
 #include "clientprofile.h"
 #include "clienttallymodel.h"
 #include "mainwindow.h"
 #include "pictureexport.h"
 #include "scenario.h"
-#include "simulatedserverswindow.h"
 #include "serversession.h"
+#include "simulatedserverswindow.h"
+#include "sourcetree.h"
 #include "sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
