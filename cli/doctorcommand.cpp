@@ -50,6 +50,12 @@ ARGV; --function NAME checks only that one. The live probe loads the library wit
 LOAD on a private redis-server of zsetlab's own and calls the function (--function, or the
 first) with FCALL; zsetlab never loads a library on a server it did not start.
 
+A script that reads what the app sets up once (a rate in a hash) gets it with --setup: each
+command runs before each scenario's first call, on that scenario's fresh keys only, written
+with the placeholders above ("HSET {key}:config limit {limit} window {window}"). On the private
+server Redis's COMMAND GETKEYS must find only keys under {key}; elsewhere the probe's ACL user
+may touch no other key.
+
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
 0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
 a window apart; then it reads the sorted sets and the replies and deletes every key it
@@ -80,6 +86,7 @@ Examples:
   zsetlab-cli doctor check.lua --keys "{key}" --args "{window} {limit} {now} {seq}" --live --json
   zsetlab-cli doctor gate.lua --args "{now} {now-window} {limit}" --reply limited=true --live
   zsetlab-cli doctor ratelib.lua --function limit_sliding --live
+  zsetlab-cli doctor configured.lua --keys "{key} {key}:config" --setup "HSET {key}:config limit {limit}" --live
 
 Exit codes: 0 clean, 1 a problem was found (a finding, a wrong count, a key outside the
 script's own), 2 bad usage, 3 cannot connect or authenticate, 4 the script cannot be read,
@@ -123,6 +130,11 @@ struct DoctorOptions
                                  QStringLiteral("For a Redis Functions library: the function to check and probe "
                                                 "(default: every function is checked, the first is probed)."),
                                  QStringLiteral("NAME")};
+    QCommandLineOption setup {QStringLiteral("setup"),
+                              QStringLiteral("A command to run on the probe's keys before each scenario's first "
+                                             "call, as a template (repeat for more), e.g. \"HSET {key}:config limit "
+                                             "{limit}\"."),
+                              QStringLiteral("COMMAND")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
 };
 
@@ -292,7 +304,7 @@ int runDoctorCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     parser.addOptions({o.keys, o.args, o.appKey, o.function, o.live, o.window, o.limit, o.reply, o.scriptTimeout,
-                       o.trustScript, o.json});
+                       o.trustScript, o.setup, o.json});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -312,7 +324,7 @@ int runDoctorCommand(const QStringList& arguments)
     for (const QCommandLineOption* only :
          {&server.redis, &server.noSpawn, &server.allowRemote, &server.tlsOptions.tlsCa, &server.tlsOptions.tlsCert,
           &server.tlsOptions.tlsKey, &server.tlsOptions.sni, &server.tlsOptions.insecure, &o.window, &o.limit, &o.reply,
-          &o.scriptTimeout, &o.trustScript}) {
+          &o.scriptTimeout, &o.trustScript, &o.setup}) {
         if (!live && parser.isSet(*only))
             return usageError(
                 QStringLiteral("--%1 is for the live probe: add --live.").arg(only->names().constFirst()));
@@ -337,6 +349,12 @@ int runDoctorCommand(const QStringList& arguments)
     if (!readInteger(parser, o.scriptTimeout, 10, 600'000, &scriptTimeoutMs, &error))
         return usageError(error);
     settings.scriptTimeout = std::chrono::milliseconds(scriptTimeoutMs);
+    for (const QString& text : parser.values(o.setup)) {
+        SetupCommand command;
+        if (!SetupCommand::parse(text, &command, &error))
+            return usageError(error);
+        settings.setup << text;
+    }
     if (parser.isSet(o.reply) && !parseReplyStyle(parser.value(o.reply), &settings.replyStyle))
         return usageError(
             QStringLiteral("--reply must be one of %1, not \"%2\".").arg(replyStyleChoices(), parser.value(o.reply)));

@@ -91,6 +91,13 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
                                 "keys of one call share a Redis Cluster slot. Nothing is written to it."));
     });
     m_texts.addRow(form, m_appKey, m_appKey, [] { return tr("&Your key"); });
+    m_setup = new QLineEdit(this);
+    m_texts.add([this] {
+        m_setup->setPlaceholderText(tr("optional, e.g. HSET {key}:config limit {limit}"));
+        m_setup->setToolTip(tr("Commands the probe runs before each scenario's first call, apart by ';': what your "
+                               "app sets up once. They may touch only the probe's keys ({key}...)."));
+    });
+    m_texts.addRow(form, m_setup, m_setup, [] { return tr("&Setup"); });
     m_function = new QComboBox(this);
     m_texts.add([this] {
         m_function->setItemText(0, tr("Every function (the probe calls the first)"));
@@ -387,6 +394,18 @@ void ScriptDoctorDialog::probe()
     joinProbe();
     ProbeSettings settings;
     settings.function = chosenFunction();
+    for (const QString& text : m_setup->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        if (text.trimmed().isEmpty())
+            continue;
+        SetupCommand command;
+        QString error;
+        if (!SetupCommand::parse(text, &command, &error)) {
+            m_templateError->setText(error);
+            m_templateError->show();
+            return;
+        }
+        settings.setup << text.trimmed();
+    }
     m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call, settings);
     m_probeDone = false;
     m_probeButton->setEnabled(false);

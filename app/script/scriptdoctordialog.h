@@ -82,6 +82,7 @@ private:
     QLineEdit* m_keys = nullptr;
     QLineEdit* m_args = nullptr;
     QLineEdit* m_appKey = nullptr; // a key as the application names it, for cluster slots (optional)
+    QLineEdit* m_setup = nullptr; // commands run before each scenario, apart by ';'
     QFormLayout* m_form = nullptr;
     QComboBox* m_function = nullptr; // a library's functions
     bool m_isLibrary = false;

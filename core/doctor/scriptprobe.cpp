@@ -103,6 +103,8 @@ QJsonObject ProbeReport::toJson() const
     if (sandbox.mode != ScriptSandboxing::Mode::None)
         json.insert(QStringLiteral("sandbox"), sandbox.toJson());
     json.insert(QStringLiteral("clock_controlled"), clockControlled);
+    if (!setup.isEmpty())
+        json.insert(QStringLiteral("setup"), QJsonArray::fromStringList(setup));
     json.insert(QStringLiteral("reply_style"), replyStyleName(replyStyle));
     json.insert(QStringLiteral("reply_style_given"), replyStyleGiven);
     if (!replyStyleWhy.isEmpty())
@@ -122,11 +124,48 @@ QJsonObject ProbeReport::toJson() const
     return json;
 }
 
+bool SetupCommand::parse(const QString& text, SetupCommand* command, QString* error)
+{
+    SetupCommand parsed;
+    parsed.m_text = text.simplified();
+    QString why;
+    if (!CallTemplate::parse(CallTemplate::defaultKeys(), text, &parsed.m_call, &why)) {
+        *error = Text::tr("--setup \"%1\": %2").arg(parsed.m_text, why.remove(QStringLiteral("--args: ")));
+        return false;
+    }
+    const QVector<CallTemplate::Token>& words = parsed.m_call.args();
+    if (words.size() < 2 || words.first().size() != 1 || words.first().first().isPlaceholder) {
+        *error = Text::tr("--setup \"%1\": give a command and its arguments, e.g. \"HSET {key}:config limit "
+                          "{limit}\"")
+                     .arg(parsed.m_text);
+        return false;
+    }
+    bool namesKey = false;
+    for (const CallTemplate::Token& word : words) {
+        if (!word.isEmpty() && word.first().isPlaceholder && word.first().placeholder == CallTemplate::Placeholder::Key)
+            namesKey = true;
+    }
+    if (!namesKey) {
+        *error = Text::tr("--setup \"%1\": a setup command works on the probe's keys only; name one that starts "
+                          "with {key}, e.g. {key}:config")
+                     .arg(parsed.m_text);
+        return false;
+    }
+    *command = parsed;
+    return true;
+}
+
 ScriptProbe::ScriptProbe(LimiterScript script, CallTemplate call, ProbeSettings settings)
     : m_script(std::move(script))
     , m_call(std::move(call))
     , m_settings(std::move(settings))
 {
+    for (const QString& text : std::as_const(m_settings.setup)) {
+        SetupCommand command;
+        if (!SetupCommand::parse(text, &command, &m_setupError))
+            break;
+        m_setup << command;
+    }
     // What the script does with its keys and its limit decides what to clean up and how to read
     // count replies.
     const FunctionLibrary library = FunctionLibrary::read(m_script.source());
@@ -151,6 +190,11 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
+    if (!m_setupError.isEmpty()) {
+        report.failure = ProbeReport::Failure::Script;
+        report.failureMessage = m_setupError;
+        return report;
+    }
     bool givenIsCluster = false;
     {
         // The given server first: a wrong URL or password fails before anything runs.
@@ -307,6 +351,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     // Every scenario's keys share the hash tag of one run key: on a cluster they live on one
     // master, and the calls, the guard and the watch all go to it (the server itself otherwise).
     m_runKey = runKey;
+    m_checkSetupKeys = stage == Stage::Private;
     RedisConnection connection;
     QString why;
     ClusterMap map;
@@ -343,6 +388,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     };
     report.serverVersion = connection.server().version;
     report.function = m_library ? m_settings.function : QByteArray();
+    report.setup = m_settings.setup;
     ScriptRunner runner(m_script, report.function);
     if (!runner.load(connection)) {
         report.failure = connection.isOpen() ? ProbeReport::Failure::Script : ProbeReport::Failure::Connection;
@@ -488,6 +534,52 @@ void ScriptProbe::sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& 
         cleanup.command(leftBehind);
 }
 
+bool ScriptProbe::runSetup(RedisConnection& connection, const CallValues& values, const ProbeScenario& scenario,
+                           QList<QByteArray>* keys, ProbeReport* report)
+{
+    for (const SetupCommand& setup : std::as_const(m_setup)) {
+        const RedisArgs command = setup.expand(values);
+        auto fail = [&](const QString& why) {
+            report->failure = ProbeReport::Failure::Script;
+            report->failureMessage
+                = Text::tr("The setup command \"%1\" (%2) was not run for the %3 scenario: %4")
+                      .arg(setup.text(), printableText(joinArgs(command).toUtf8()), scenario.name, why);
+            return false;
+        };
+        QList<QByteArray> touched;
+        if (m_checkSetupKeys) {
+            // The server says which of the arguments are keys: every one must be the scenario's.
+            RedisArgs getkeys {QByteArrayLiteral("COMMAND"), QByteArrayLiteral("GETKEYS")};
+            getkeys << command;
+            const RedisReply reply = connection.command(getkeys);
+            if (reply.isError())
+                return fail(Text::tr("Redis cannot tell its keys (%1)").arg(reply.text()));
+            for (const RedisReply& key : reply.elements()) {
+                if (!key.bytes().startsWith(scenario.key))
+                    return fail(Text::tr("it names %1, which is not a key of the probe (they start with %2)")
+                                    .arg(printableText(key.bytes()), QString::fromUtf8(scenario.key)));
+                touched << key.bytes();
+            }
+            if (touched.isEmpty())
+                return fail(Text::tr("it names no key"));
+        } else {
+            // The given server's ACL user of the probe may touch no other key.
+            for (const QByteArray& word : command) {
+                if (word.startsWith(scenario.key))
+                    touched << word;
+            }
+        }
+        for (const QByteArray& key : std::as_const(touched)) {
+            if (!keys->contains(key))
+                keys->append(key); // deleted with the scenario's keys
+        }
+        const RedisReply reply = connection.command(command);
+        if (reply.isError())
+            return fail(reply.text());
+    }
+    return true;
+}
+
 void ScriptProbe::expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
                                      ProbeScenario* scenario)
 {
@@ -526,7 +618,10 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
         || scenario->kind == ProbeScenario::Kind::Overlap;
     QElapsedTimer clock;
     clock.start();
-    bool ok = true;
+    values.nowMicros = m_baseMicros;
+    values.seq = m_seq + 1;
+    values.uuid = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+    bool ok = m_setup.isEmpty() || runSetup(connection, values, *scenario, &named, report);
     for (int i = 0; i < scenario->calls && ok; ++i) {
         const qint64 previous = values.nowMicros;
         values.nowMicros = m_baseMicros

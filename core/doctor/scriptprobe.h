@@ -36,6 +36,9 @@ struct ProbeSettings
     ReplyStyle replyStyle = ReplyStyle::Unknown;
     // A Redis Functions library: the function FCALL calls (empty: the first it registers).
     QByteArray function;
+    // Commands run before each scenario's first call, on its keys only: what an app sets up once
+    // ("HSET {key}:config limit {limit}"). Written as call templates; see SetupCommand.
+    QStringList setup;
 
     static constexpr qint64 noLimit = 1'000'000;
 };
@@ -87,6 +90,7 @@ struct ProbeReport
     // A Redis Functions library: the function the probe called, with FCALL, on the private server
     // only (loading a library changes the functions every client of a server sees).
     QByteArray function;
+    QStringList setup; // the setup commands run before each scenario
     bool clockControlled = true; // false: the script reads the server clock (no {now} in the call)
     ReplyStyle replyStyle = ReplyStyle::Unknown;
     bool replyStyleGiven = false; // from ProbeSettings (--reply), not learned
@@ -111,6 +115,23 @@ struct ProbeReport
     bool hasProblem() const { return failure != Failure::None || !countsRight || ttlProblem || !foreign.isEmpty(); }
     const ProbeScenario* scenario(const QString& name) const;
     QJsonObject toJson() const;
+};
+
+// A command the probe runs before a scenario's first call: a call template whose first word is
+// the command ("HSET {key}:config rate 10 interval {window}"). It must name keys under {key}, the
+// scenario's fresh key, and only those: on zsetlab's private server the server's own COMMAND
+// GETKEYS checks that before it runs; on another server the probe's ACL user allows no other key.
+class SetupCommand
+{
+public:
+    // False with a message saying what to fix.
+    static bool parse(const QString& text, SetupCommand* command, QString* error);
+    const QString& text() const { return m_text; }
+    RedisArgs expand(const CallValues& values) const { return m_call.expandArgs(values); }
+
+private:
+    QString m_text;
+    CallTemplate m_call;
 };
 
 class RunawayGuard;
@@ -147,6 +168,9 @@ private:
                      ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
     void expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
                             ProbeScenario* scenario);
+    // The setup commands on the scenario's keys; false with the report's failure set.
+    bool runSetup(RedisConnection& connection, const CallValues& values, const ProbeScenario& scenario,
+                  QList<QByteArray>* keys, ProbeReport* report);
     // On a cluster: a key touched in another slot than the probe's keys fails the report.
     void checkSlots(ProbeReport* report) const;
     void sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& endpoint, ProbeReport* report);
@@ -157,6 +181,9 @@ private:
     QList<QByteArray> m_keySuffixes; // what the script appends to KEYS[1] (read, then learned)
     bool m_scriptReadsLimit = true;
     bool m_library = false;
+    QVector<SetupCommand> m_setup;
+    QString m_setupError; // a setup command that does not parse
+    bool m_checkSetupKeys = true; // on the private server: COMMAND GETKEYS before each setup command
     qint64 m_baseMicros = 0;
     qint64 m_seq = 0;
     std::atomic<bool> m_cancelled {false};

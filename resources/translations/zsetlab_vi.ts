@@ -4398,6 +4398,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>&lt;h3&gt;Line %1, in %2: %3&lt;/h3&gt;&lt;pre&gt;%4&lt;/pre&gt;&lt;p&gt;%5&lt;/p&gt;&lt;p&gt;&lt;b&gt;Change:&lt;/b&gt; %6&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Dòng %1, trong %2: %3&lt;/h3&gt;&lt;pre&gt;%4&lt;/pre&gt;&lt;p&gt;%5&lt;/p&gt;&lt;p&gt;&lt;b&gt;Cách sửa:&lt;/b&gt; %6&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>optional, e.g. HSET {key}:config limit {limit}</source>
+        <translation>không bắt buộc, ví dụ HSET {key}:config limit {limit}</translation>
+    </message>
+    <message>
+        <source>Commands the probe runs before each scenario&apos;s first call, apart by &apos;;&apos;: what your app sets up once. They may touch only the probe&apos;s keys ({key}...).</source>
+        <translation>Các lệnh mà lần chạy thử chạy trước lệnh gọi đầu tiên của mỗi kịch bản, cách nhau bằng ';': những gì ứng dụng của bạn thiết lập một lần. Chúng chỉ được động tới các key của lần chạy thử ({key}...).</translation>
+    </message>
+    <message>
+        <source>&amp;Setup</source>
+        <translation>&amp;Thiết lập</translation>
+    </message>
 </context>
 <context>
     <name>ScriptKeyWatch</name>
@@ -4627,6 +4639,34 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>The probe called the function %1 with FCALL on a private redis-server that zsetlab started (Redis %2), not on %3: loading a library (FUNCTION LOAD) changes the functions every client of a server sees, so zsetlab loads one only on a server of its own.</source>
         <translation>Lần chạy thử đã gọi hàm %1 bằng FCALL trên một redis-server riêng do zsetlab khởi động (Redis %2), không phải trên %3: nạp một thư viện (FUNCTION LOAD) sẽ thay đổi các hàm mà mọi client của server nhìn thấy, nên zsetlab chỉ nạp thư viện trên server của chính nó.</translation>
+    </message>
+    <message>
+        <source>--setup &quot;%1&quot;: %2</source>
+        <translation>--setup "%1": %2</translation>
+    </message>
+    <message>
+        <source>--setup &quot;%1&quot;: give a command and its arguments, e.g. &quot;HSET {key}:config limit {limit}&quot;</source>
+        <translation>--setup "%1": hãy ghi một lệnh và các tham số của nó, ví dụ "HSET {key}:config limit {limit}"</translation>
+    </message>
+    <message>
+        <source>--setup &quot;%1&quot;: a setup command works on the probe&apos;s keys only; name one that starts with {key}, e.g. {key}:config</source>
+        <translation>--setup "%1": lệnh thiết lập chỉ làm việc trên các key của lần chạy thử; hãy ghi một key bắt đầu bằng {key}, ví dụ {key}:config</translation>
+    </message>
+    <message>
+        <source>The setup command &quot;%1&quot; (%2) was not run for the %3 scenario: %4</source>
+        <translation>Lệnh thiết lập "%1" (%2) không được chạy cho kịch bản %3: %4</translation>
+    </message>
+    <message>
+        <source>Redis cannot tell its keys (%1)</source>
+        <translation>Redis không cho biết được các key của nó (%1)</translation>
+    </message>
+    <message>
+        <source>it names %1, which is not a key of the probe (they start with %2)</source>
+        <translation>lệnh ghi %1, không phải một key của lần chạy thử (các key đó bắt đầu bằng %2)</translation>
+    </message>
+    <message>
+        <source>it names no key</source>
+        <translation>lệnh không ghi key nào</translation>
     </message>
 </context>
 <context>

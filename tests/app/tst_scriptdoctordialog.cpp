@@ -31,6 +31,7 @@ private slots:
     void firesTheUsersScriptInItsOwnStyle();
     void keyRefusedOnTheServerHeadsTheReport();
     void firesALibraryFunctionAsAnEvalScript();
+    void probesWithTheSetupField();
 
 private:
     void connectWindow();
@@ -113,7 +114,7 @@ void TestScriptDoctorDialog::readsABuiltinWithTheKeysZsetlabPasses()
     QVERIFY(sequence > 0);
     emit builtin->activated(sequence);
     const QList<QLineEdit*> fields = doctor->findChildren<QLineEdit*>();
-    QCOMPARE(fields.size(), 3);
+    QCOMPARE(fields.size(), 4); // KEYS, ARGV, your key, setup
     QCOMPARE(fields.at(0)->text(), QStringLiteral("{key} {key}:seq"));
     QVERIFY(doctor->check());
     QVERIFY(doctor->examination().findings.isEmpty());
@@ -298,6 +299,29 @@ void TestScriptDoctorDialog::firesALibraryFunctionAsAnEvalScript()
     RedisConnection admin;
     QVERIFY(TestRedis::connect(admin));
     QCOMPARE(admin.command({"FUNCTION", "LIST"}).elements().size(), size_t(0));
+}
+
+// Issue 33: what the app writes first, typed in the Setup field.
+void TestScriptDoctorDialog::probesWithTheSetupField()
+{
+    connectWindow();
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    QVERIFY(doctor->openFile(sourcePath(QStringLiteral("tests/doctor-corpus/setup-config-hash.lua"))));
+    const QList<QLineEdit*> fields = doctor->findChildren<QLineEdit*>();
+    fields.at(0)->setText(QStringLiteral("{key} {key}:config"));
+    fields.at(1)->setText(QStringLiteral("{now} {window} {uuid}"));
+    fields.at(3)->setText(QStringLiteral("SET zsetlab:elsewhere 1"));
+    QSignalSpy probed(doctor, &ScriptDoctorDialog::probeFinished);
+    doctor->probe(); // refused before anything runs
+    QCOMPARE(probed.count(), 0);
+    QVERIFY(!doctor->isProbing());
+    fields.at(3)->setText(QStringLiteral("HSET {key}:config limit {limit}; HSET {key}:config note set-up"));
+    doctor->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 60000);
+    QVERIFY2(doctor->probeReport().failure == ProbeReport::Failure::None,
+             qPrintable(doctor->probeReport().failureMessage));
+    QCOMPARE(doctor->probeReport().setup.size(), 2);
+    QVERIFY(doctor->probeReport().countsRight);
 }
 
 QTEST_MAIN(TestScriptDoctorDialog)

@@ -93,6 +93,9 @@ private slots:
     void deletesEveryKeyItNamed();
     void aMemberTheCallerNamesPerRequest();
     void theProbesCountBeatsTheReading();
+    void setsUpWhatTheAppWritesFirst();
+    void setupTouchesOnlyTheProbesKeys_data();
+    void setupTouchesOnlyTheProbesKeys();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys();
     void probesAFunctionOnlyOnAPrivateServer_data();
@@ -312,6 +315,71 @@ void TestScriptProbe::theProbesCountBeatsTheReading()
     QCOMPARE(nowReport.scenario(QStringLiteral("same-now"))->stored, 1);
     QCOMPARE(ScriptDoctor::weighProbe(&agreed, nowReport), 0);
     QVERIFY(agreed.hasProblem());
+}
+
+// Issue 33: a script that reads what the app writes once fails without it; --setup writes it on
+// each scenario's own keys first, and deletes it with them.
+void TestScriptProbe::setsUpWhatTheAppWritesFirst()
+{
+    const CallTemplate call = callWith(QStringLiteral("{now} {window} {uuid}"), QStringLiteral("{key} {key}:config"));
+    const LimiterScript script = corpusScript(QStringLiteral("setup-config-hash.lua"));
+    const ProbeReport bare = probe(script, call);
+    QCOMPARE(bare.failure, ProbeReport::Failure::Script);
+    QVERIFY2(bare.failureMessage.contains(QLatin1String("not initialized")), qPrintable(bare.failureMessage));
+
+    ProbeSettings settings;
+    settings.setup << QStringLiteral("HSET {key}:config limit {limit}");
+    const ProbeReport report = probe(script, call, settings);
+    QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+    QVERIFY2(report.countsRight, qPrintable(report.verdict.join(QLatin1Char('\n'))));
+    // The limit each scenario asked for is the one the script read: 5, and 1 in the slide.
+    QCOMPARE(report.scenario(QStringLiteral("same-now-limit"))->admitted, 5);
+    QCOMPARE(report.scenario(QStringLiteral("slide"))->admitted, 5);
+    QCOMPARE(report.setup, settings.setup);
+    // Every key it named, the configuration hashes too, is gone.
+    QVERIFY(std::any_of(report.keys.cbegin(), report.keys.cend(),
+                        [](const QByteArray& key) { return key.endsWith(":config"); }));
+    RedisArgs exists {"EXISTS"};
+    exists << report.keys;
+    QCOMPARE(m_connection.command(exists).toInteger(), 0LL);
+}
+
+void TestScriptProbe::setupTouchesOnlyTheProbesKeys_data()
+{
+    QTest::addColumn<QString>("setup");
+    QTest::addColumn<QString>("messagePart");
+    QTest::addColumn<bool>("parses");
+    QTest::newRow("no key of the probe") << "SET zsetlab:other 1"
+                                         << "name one that starts with {key}" << false;
+    QTest::newRow("a command alone") << "FLUSHALL"
+                                     << "give a command and its arguments" << false;
+    QTest::newRow("a placeholder as the command") << "{key} 1"
+                                                  << "give a command and its arguments" << false;
+    QTest::newRow("the probe's key and another") << "MSET {key}:config 1 zsetlab:other 2"
+                                                 << "which is not a key of the probe" << true;
+    QTest::newRow("the probe's key as a value only") << "SET zsetlab:other {key}"
+                                                     << "which is not a key of the probe" << true;
+}
+
+void TestScriptProbe::setupTouchesOnlyTheProbesKeys()
+{
+    QFETCH(QString, setup);
+    QFETCH(QString, messagePart);
+    QFETCH(bool, parses);
+    SetupCommand command;
+    QString error;
+    QCOMPARE(SetupCommand::parse(setup, &command, &error), parses);
+    ProbeSettings settings;
+    settings.setup << setup;
+    const ProbeReport report
+        = probe(corpusScript(QStringLiteral("setup-config-hash.lua")),
+                callWith(QStringLiteral("{now} {window} {uuid}"), QStringLiteral("{key} {key}:config")), settings);
+    QCOMPARE(report.failure, ProbeReport::Failure::Script);
+    QVERIFY2(report.failureMessage.contains(messagePart), qPrintable(report.failureMessage));
+    if (!parses)
+        QVERIFY2(error.contains(messagePart), qPrintable(error));
+    // The other key was never written, on the private server nor here.
+    QCOMPARE(m_connection.command({"EXISTS", "zsetlab:other"}).toInteger(), 0LL);
 }
 
 void TestScriptProbe::deletesEveryKeyItNamed()
@@ -716,6 +784,13 @@ void TestScriptProbe::doctorUsageErrors_data()
         << (names({"doctor"}) << corpusFile("library-now-and-unique.lua") << QStringLiteral("--function")
                               << QStringLiteral("limit"))
         << "registers no function \"limit\"; it registers: limit_now, limit_unique";
+    QTest::newRow("--setup without --live")
+        << (names({"doctor"}) << now << QStringLiteral("--setup") << QStringLiteral("HSET {key}:c a 1"))
+        << "add --live";
+    QTest::newRow("--setup on a key not the probe's")
+        << (names({"doctor"}) << now << QStringLiteral("--live") << QStringLiteral("--setup")
+                              << QStringLiteral("SET config 1"))
+        << "name one that starts with {key}";
     QTest::newRow("an empty --app-key") << (names({"doctor"}) << now << QStringLiteral("--app-key") << QString())
                                         << "--app-key needs a name";
     QTest::newRow("an --app-key with a control character")
@@ -799,6 +874,12 @@ void TestScriptProbe::doctorExitCodes_data()
         << (names({"doctor"}) << corpusFile("member-free-slot-loop.lua") << QStringLiteral("--args")
                               << QStringLiteral("{now} {window} {limit}") << live)
         << 0 << "The live probe disagrees, and its count wins";
+    QTest::newRow("a configuration the app writes first, given with --setup, live: 0")
+        << (names({"doctor"}) << corpusFile("setup-config-hash.lua") << QStringLiteral("--keys")
+                              << QStringLiteral("{key} {key}:config") << QStringLiteral("--args")
+                              << QStringLiteral("{now} {window} {uuid}") << QStringLiteral("--setup")
+                              << QStringLiteral("HSET {key}:config limit {limit}") << live)
+        << 0 << "counted right in every scenario";
     QTest::newRow("nil when admitted, live: 0")
         << (names({"doctor"}) << corpusFile("reply-nil-admitted.lua") << live) << 0 << "counted right";
     QTest::newRow("\"true\" when limited, given as --reply, live: 1")
