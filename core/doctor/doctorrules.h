@@ -110,6 +110,7 @@ private:
     // millisecond (or a second) repeats within a burst; the server's microseconds do not repeat
     // on one server, which runs one script at a time; a client's microseconds repeat between
     // app servers.
+    void checkFewRandomValues(int line, const Value& member, const QString& builtOn);
     void checkTimeMember(int line, const Value& score, const Value& member, const QString& builtOn);
 
     void checkExpire(const RedisCall& call);

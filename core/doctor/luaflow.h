@@ -55,6 +55,9 @@ struct Value
     int argIndex = 0; // straight from ARGV[argIndex]
     int function = -1;
     int builtLine = 0; // where a text or random value was made (for messages)
+    // The random parts of the value take this many distinct values in all (math.random(1, 1000):
+    // 1000); 0 when it has no random part, or one with too many values to count.
+    double randomValues = 0;
     QVector<int> lossyLines; // lines where a fine timestamp went through %.14g on its way here
 };
 

@@ -41,6 +41,11 @@ Value unite(const Value& a, const Value& b)
 {
     Value value;
     value.sources = a.sources | b.sources;
+    // Two random parts side by side multiply their values; one with uncounted values wins.
+    const auto uncounted
+        = [](const Value& v) { return (v.sources & (FromRandom | FromRandomReplicated)) && v.randomValues <= 0; };
+    if (!uncounted(a) && !uncounted(b) && (a.randomValues > 0 || b.randomValues > 0))
+        value.randomValues = std::max(a.randomValues, 1.0) * std::max(b.randomValues, 1.0);
     value.lossyLines = a.lossyLines + b.lossyLines;
     value.resolution = std::max(a.resolution, b.resolution); // the finest time the text carries
     return value;
@@ -244,6 +249,11 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         value.sources = m_replicating ? FromRandomReplicated : FromRandom;
         value.builtLine = line;
         value.number = true;
+        // math.random(n) draws 1..n, math.random(m, n) m..n: whole numbers, that many.
+        if (args.size() == 1 && args[0].hasLiteral && args[0].literal >= 1)
+            value.randomValues = std::floor(args[0].literal);
+        else if (args.size() == 2 && args[0].hasLiteral && args[1].hasLiteral && args[1].literal >= args[0].literal)
+            value.randomValues = std::floor(args[1].literal) - std::ceil(args[0].literal) + 1;
         return value;
     }
     if (path == "math.randomseed") {

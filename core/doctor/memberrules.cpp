@@ -1,8 +1,19 @@
 #include "doctorrules.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace DoctorRules {
+namespace {
+double expectedCollisions(double values, int requests)
+{
+    // Birthday bound: requests drawing from `values` equally likely values collide on all but the
+    // distinct ones, of which there are values * (1 - (1 - 1/values)^requests) on average.
+    return requests + values * std::expm1(requests * std::log1p(-1 / values)); // exact for large values too
+}
+// Fewer collisions than this per 1,000 requests is no finding of its own.
+constexpr double negligibleCollisions = 0.01;
+} // namespace
 
 int Doctor::idArgument() const
 {
@@ -60,6 +71,12 @@ void Doctor::checkMember(int line, const Value& score, const Value& member)
     const QString builtOn = member.builtLine > 0 && member.builtLine != line
         ? Text::tr(" (The member is built on line %1.)").arg(member.builtLine)
         : QString();
+    if ((member.sources & (FromRandom | FromRandomReplicated)) && member.randomValues > 0
+        && expectedCollisions(member.randomValues, 1000) >= negligibleCollisions
+        && m_reading.randomSeedLines.isEmpty()) {
+        checkFewRandomValues(line, member, builtOn);
+        return;
+    }
     if (member.sources & (FromRandom | FromRandomReplicated)) {
         if (!m_reading.randomSeedLines.isEmpty()) {
             m_randomSeedExplained = true;
@@ -95,6 +112,25 @@ void Doctor::checkMember(int line, const Value& score, const Value& member)
                 + builtOn,
             uniqueMemberSuggestion());
     }
+}
+
+void Doctor::checkFewRandomValues(int line, const Value& member, const QString& builtOn)
+{
+    constexpr int requests = 1000;
+    const double collisions = expectedCollisions(member.randomValues, requests);
+    const bool timed = member.sources & FromTime;
+    add(line, collisions >= 1 ? Severity::Error : Severity::Warning, "member-random-few",
+        Text::tr("The random part of the member takes only %L1 values").arg(member.randomValues, 0, 'f', 0),
+        Text::tr("The member's random part has %L1 possible values, so members repeat by chance (the birthday "
+                 "bound): among %L2 requests %3, about %L4 draw a value another one already drew, and each of them "
+                 "overwrites an entry instead of adding one: a request not counted. Before Redis 7 it is worse: "
+                 "every call draws the same first number.")
+                .arg(member.randomValues, 0, 'f', 0)
+                .arg(requests)
+                .arg(timed ? Text::tr("that share the member's time") : Text::tr("in one window"))
+                .arg(collisions, 0, 'f', collisions < 10 ? 1 : 0)
+            + builtOn,
+        uniqueMemberSuggestion());
 }
 
 void Doctor::checkTimeMember(int line, const Value& score, const Value& member, const QString& builtOn)

@@ -30,7 +30,7 @@ struct ScriptFinding
     // member-random-pre7, member-random-reseeded, randomseed, lossy-time, expire-in-ms,
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
     // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key,
-    // undeclared-key, cross-slot, server-global; for Redis Functions libraries: library-metadata,
+    // undeclared-key, cross-slot, server-global, member-random-few; for Redis Functions libraries: library-metadata,
     // library-empty, function-reads-keys, function-no-writes.
     QString code;
     QString excerpt; // the script's line, trimmed

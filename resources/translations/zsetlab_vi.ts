@@ -4195,6 +4195,22 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>Nothing is needed for the count. To keep the exact time in the member, use the string the caller sent (ARGV[n], without tonumber), or string.format(&apos;%d&apos;, now).</source>
         <translation>Số đếm không cần sửa gì. Để giữ đúng thời gian trong member, hãy dùng chuỗi mà phía gọi gửi (ARGV[n], không qua tonumber), hoặc string.format(&apos;%d&apos;, now).</translation>
     </message>
+    <message>
+        <source>The random part of the member takes only %L1 values</source>
+        <translation>Phần ngẫu nhiên của member chỉ có %L1 giá trị</translation>
+    </message>
+    <message>
+        <source>The member&apos;s random part has %L1 possible values, so members repeat by chance (the birthday bound): among %L2 requests %3, about %L4 draw a value another one already drew, and each of them overwrites an entry instead of adding one: a request not counted. Before Redis 7 it is worse: every call draws the same first number.</source>
+        <translation>Phần ngẫu nhiên của member chỉ có %L1 giá trị khả dĩ, nên các member trùng nhau do tình cờ (giới hạn ngày sinh): trong %L2 request %3, khoảng %L4 request rút trúng một giá trị mà request khác đã rút, và mỗi request đó ghi đè một phần tử thay vì thêm mới: một request không được đếm. Trước Redis 7 còn tệ hơn: mọi lệnh gọi đều rút ra cùng một số đầu tiên.</translation>
+    </message>
+    <message>
+        <source>that share the member&apos;s time</source>
+        <translation>có cùng thời gian trong member</translation>
+    </message>
+    <message>
+        <source>in one window</source>
+        <translation>trong một window</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4404,7 +4420,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>Commands the probe runs before each scenario&apos;s first call, apart by &apos;;&apos;: what your app sets up once. They may touch only the probe&apos;s keys ({key}...).</source>
-        <translation>Các lệnh mà lần chạy thử chạy trước lệnh gọi đầu tiên của mỗi kịch bản, cách nhau bằng ';': những gì ứng dụng của bạn thiết lập một lần. Chúng chỉ được động tới các key của lần chạy thử ({key}...).</translation>
+        <translation>Các lệnh mà lần chạy thử chạy trước lệnh gọi đầu tiên của mỗi kịch bản, cách nhau bằng &apos;;&apos;: những gì ứng dụng của bạn thiết lập một lần. Chúng chỉ được động tới các key của lần chạy thử ({key}...).</translation>
     </message>
     <message>
         <source>&amp;Setup</source>
@@ -4642,19 +4658,19 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>--setup &quot;%1&quot;: %2</source>
-        <translation>--setup "%1": %2</translation>
+        <translation>--setup &quot;%1&quot;: %2</translation>
     </message>
     <message>
         <source>--setup &quot;%1&quot;: give a command and its arguments, e.g. &quot;HSET {key}:config limit {limit}&quot;</source>
-        <translation>--setup "%1": hãy ghi một lệnh và các tham số của nó, ví dụ "HSET {key}:config limit {limit}"</translation>
+        <translation>--setup &quot;%1&quot;: hãy ghi một lệnh và các tham số của nó, ví dụ &quot;HSET {key}:config limit {limit}&quot;</translation>
     </message>
     <message>
         <source>--setup &quot;%1&quot;: a setup command works on the probe&apos;s keys only; name one that starts with {key}, e.g. {key}:config</source>
-        <translation>--setup "%1": lệnh thiết lập chỉ làm việc trên các key của lần chạy thử; hãy ghi một key bắt đầu bằng {key}, ví dụ {key}:config</translation>
+        <translation>--setup &quot;%1&quot;: lệnh thiết lập chỉ làm việc trên các key của lần chạy thử; hãy ghi một key bắt đầu bằng {key}, ví dụ {key}:config</translation>
     </message>
     <message>
         <source>The setup command &quot;%1&quot; (%2) was not run for the %3 scenario: %4</source>
-        <translation>Lệnh thiết lập "%1" (%2) không được chạy cho kịch bản %3: %4</translation>
+        <translation>Lệnh thiết lập &quot;%1&quot; (%2) không được chạy cho kịch bản %3: %4</translation>
     </message>
     <message>
         <source>Redis cannot tell its keys (%1)</source>

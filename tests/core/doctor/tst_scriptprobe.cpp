@@ -15,6 +15,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
 CallTemplate callWith(const QString& args, const QString& keys = CallTemplate::defaultKeys())
 {
@@ -94,6 +97,7 @@ private slots:
     void aMemberTheCallerNamesPerRequest();
     void theProbesCountBeatsTheReading();
     void setsUpWhatTheAppWritesFirst();
+    void fewRandomValuesCollideAsTheServerShows();
     void setupTouchesOnlyTheProbesKeys_data();
     void setupTouchesOnlyTheProbesKeys();
     void runsOnlyOnAPrivateServerWhenTheScriptTouchesOtherKeys_data();
@@ -380,6 +384,43 @@ void TestScriptProbe::setupTouchesOnlyTheProbesKeys()
         QVERIFY2(error.contains(messagePart), qPrintable(error));
     // The other key was never written, on the private server nor here.
     QCOMPARE(m_connection.command({"EXISTS", "zsetlab:other"}).toInteger(), 0LL);
+}
+
+// Issue 33: a random member with few values collides by the birthday bound; the finding's figure
+// and what Redis stores for the same draws agree.
+void TestScriptProbe::fewRandomValuesCollideAsTheServerShows()
+{
+    auto expected
+        = [](double values, int requests) { return requests - values * (1 - std::pow(1 - 1 / values, requests)); };
+    const QByteArray script = "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n"
+                              "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. '-' .. math.random(1, %1))\n"
+                              "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+                              "return redis.call('ZCARD', KEYS[1])\n";
+    const CallTemplate call = callWith(QStringLiteral("{now} {window} {uuid}"));
+    // The reading: 1,000 values give about 368 collisions in 1,000 requests of one millisecond.
+    const ScriptExamination thousand = ScriptDoctor::examine(QByteArray(script).replace("%1", "1000"), call);
+    QCOMPARE(thousand.findings.size(), 1);
+    const ScriptFinding& finding = thousand.findings.first();
+    QCOMPARE(finding.code, QStringLiteral("member-random-few"));
+    QCOMPARE(finding.severity, ScriptFinding::Severity::Error);
+    const QString figure = QStringLiteral("about %L1 draw").arg(expected(1000, 1000), 0, 'f', 0);
+    QVERIFY2(finding.explanation.contains(figure), qPrintable(finding.explanation + QLatin1Char('\n') + figure));
+    // Many values are no such finding.
+    const ScriptExamination many = ScriptDoctor::examine(QByteArray(script).replace("%1", "1000000000"), call);
+    QVERIFY(std::none_of(many.findings.cbegin(), many.findings.cend(),
+                         [](const ScriptFinding& f) { return f.code == QLatin1String("member-random-few"); }));
+
+    // Redis: 200 calls of one millisecond drawing from 100 values.
+    const QByteArray key = TestRedis::uniqueKey("few-random");
+    const QByteArray body = QByteArray(script).replace("%1", "100");
+    qint64 stored = 0;
+    for (int i = 0; i < 200; ++i)
+        stored = m_connection.command({"EVAL", body, "1", key, "1700000000000", "60000"}).toInteger();
+    m_connection.command({"DEL", key});
+    const double collided = 200 - stored;
+    QVERIFY2(std::abs(collided - expected(100, 200)) < 15,
+             qPrintable(QStringLiteral("%1 collided, about %2 expected").arg(collided).arg(expected(100, 200))));
+    QVERIFY(collided > 0);
 }
 
 void TestScriptProbe::deletesEveryKeyItNamed()
