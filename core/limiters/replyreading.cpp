@@ -78,6 +78,8 @@ QString replyStyleName(ReplyStyle style)
         return QStringLiteral("nil-admitted");
     case ReplyStyle::AdmittedWithCount:
         return QStringLiteral("admitted-with-count");
+    case ReplyStyle::Remaining:
+        return QStringLiteral("remaining");
     case ReplyStyle::Unknown:
         break;
     }
@@ -104,6 +106,8 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
         *style = ReplyStyle::Limited;
     else if (t == QLatin1String("allowed=nil") || t == QLatin1String("nil-admitted"))
         *style = ReplyStyle::NilAdmitted;
+    else if (t == QLatin1String("remaining"))
+        *style = ReplyStyle::Remaining;
     else
         return false;
     return true;
@@ -111,7 +115,7 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
 
 QString replyStyleChoices()
 {
-    return QStringLiteral("count, count-before, allowed=1, allowed=0, limited=true, allowed=nil");
+    return QStringLiteral("count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining");
 }
 
 QString replyStyleDescription(ReplyStyle style)
@@ -130,6 +134,8 @@ QString replyStyleDescription(ReplyStyle style)
     case ReplyStyle::AdmittedWithCount:
         return Text::tr("{allowed, count}: the script's own decision (1 = admitted, 0 = refused) and what it "
                         "counts against the limit");
+    case ReplyStyle::Remaining:
+        return Text::tr("what is left of the limit after the call (0 or more = admitted, -1 = refused)");
     case ReplyStyle::Unknown:
         break;
     }
@@ -177,7 +183,17 @@ ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
                 || (previous < std::numeric_limits<qint64>::max() && spread[i].value == previous + 1));
         highest = std::max(highest, spread[i].value);
     }
+    // What is left of the limit shrinks by one per stored call, from just under the limit.
+    bool shrinksByAtMostOne = true;
+    for (int i = 1; i < spread.size(); ++i) {
+        const qint64 previous = spread[i - 1].value;
+        shrinksByAtMostOne = shrinksByAtMostOne
+            && (spread[i].value == previous
+                || (previous > std::numeric_limits<qint64>::min() && spread[i].value == previous - 1));
+    }
     const qint64 first = spread.first().value;
+    if (shrinksByAtMostOne && spread.size() > 1 && spread.last().value < first && spread.last().value >= 1)
+        return ReplyStyle::Remaining;
     if (growsByAtMostOne && highest > first && first == 1)
         return ReplyStyle::CountWithCall;
     if (growsByAtMostOne && highest > first && first == 0)
@@ -250,8 +266,13 @@ std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
     case ReplyStyle::AdmittedWithCount:
         if (reading.nil || (reading.readable && reading.value <= 0))
             return false;
-        if (reading.readable && reading.value == 1)
+        // 1, or the 2 of the tri-state 0/1/2: admitted, and the limit is now used up.
+        if (reading.readable && (reading.value == 1 || (style == ReplyStyle::Admitted && reading.value == 2)))
             return true;
+        return std::nullopt;
+    case ReplyStyle::Remaining:
+        if (reading.readable && !reading.nil)
+            return reading.value >= 0;
         return std::nullopt;
     case ReplyStyle::Limited:
         if (reading.nil || (reading.readable && reading.value == 0))
@@ -278,8 +299,8 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         passedLimit = passedLimit || (reading.readable && reading.value > limit);
     bool reachedLimit = false;
     int repeatsAtLimit = 0;
-    const bool decides
-        = style == ReplyStyle::Admitted || style == ReplyStyle::Limited || style == ReplyStyle::NilAdmitted;
+    const bool decides = style == ReplyStyle::Admitted || style == ReplyStyle::Limited
+        || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining;
     for (const ReplyReading& reading : readings) {
         // A deciding reply may be unreadable as a number and still say something (nil, {false}).
         if ((!reading.readable && !decides) || style == ReplyStyle::Unknown) {
@@ -292,6 +313,7 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         case ReplyStyle::AdmittedWithCount:
         case ReplyStyle::Limited:
         case ReplyStyle::NilAdmitted:
+        case ReplyStyle::Remaining:
             if (const std::optional<bool> admitted = readAdmission(style, reading))
                 *admitted ? ++count.admitted : ++count.refused;
             else

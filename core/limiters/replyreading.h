@@ -21,13 +21,16 @@ enum class ReplyStyle {
     // {allowed, count, added}: the script decides (1/0), then what it counts against the limit
     // and ZADD's reply, each when it has one (the catalog's algorithms: fixed-window, gcra, ...)
     AdmittedWithCount,
+    // What is left of the limit after this call (limit - 1, ..., 0), or {remaining, ...}; a
+    // negative reply (-1) is a refusal.
+    Remaining,
 };
 // "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted",
-// "admitted-with-count", "unknown"
+// "admitted-with-count", "remaining", "unknown"
 QString replyStyleName(ReplyStyle style);
 QString replyStyleDescription(ReplyStyle style); // for people
 // --reply: count, count-before, allowed=1, allowed=true, allowed=0, allowed=false, limited=1,
-// limited=true, allowed=nil, or a name replyStyleName() gives. False for anything else.
+// limited=true, allowed=nil, remaining, or a name replyStyleName() gives. False for anything else.
 bool parseReplyStyle(const QString& text, ReplyStyle* style);
 QString replyStyleChoices(); // the forms parseReplyStyle() accepts, for help texts
 

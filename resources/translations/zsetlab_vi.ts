@@ -3273,6 +3273,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>{allowed, count}: the script&apos;s own decision (1 = admitted, 0 = refused) and what it counts against the limit</source>
         <translation>{allowed, count}: quyết định của chính script (1 = được nhận, 0 = bị từ chối) và số nó đếm so với limit</translation>
     </message>
+    <message>
+        <source>what is left of the limit after the call (0 or more = admitted, -1 = refused)</source>
+        <translation>phần còn lại của giới hạn sau lệnh gọi (từ 0 trở lên = cho qua, -1 = từ chối)</translation>
+    </message>
 </context>
 <context>
     <name>RunView</name>

@@ -7,7 +7,7 @@
 --
 -- Call:     zsetlab's default (--args "{now} {window} {limit} {uuid}")
 -- Findings: count-before-trim (line 18)
--- Live:     5 calls a window apart with limit 1: 1 admitted instead of 5
+-- Live:     5 calls half a window apart, limit 2, the key kept alive: 4 admitted, not 5
 
 local key = KEYS[1]
 local now = tonumber(ARGV[1])

@@ -212,6 +212,8 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("time and request id: right, one member per call of one microsecond")
         << "member-time-and-request-id.lua"
         << "{now_us} 60000000 {limit} {uuid}" << 1 << false << ReplyStyle::Admitted << "same-now" << 20;
+    QTest::newRow("{remaining, limit}: right, read without a hint")
+        << "reply-remaining.lua" << defaultArgs << 1 << false << ReplyStyle::Remaining << "same-now-limit" << 5;
     QTest::newRow("caller-supplied id: right")
         << "caller-supplied-id.lua" << defaultArgs << 1 << false << ReplyStyle::Admitted << "rate-50-limit" << 5;
     QTest::newRow("microseconds through %.14g: 100 us wide members")
@@ -567,6 +569,14 @@ void TestScriptProbe::learnsReplyConventionsFromItsOwnCalls_data()
     QTest::newRow("{true, n} then {false, 0}")
         << names({"{true, 9}", "{true, 8}"}) << names({"{true, 2}", "{true, 1}", "{true, 0}", "{false, 0}"})
         << ReplyStyle::Admitted;
+    // Issue 33: shapes public limiters use.
+    QTest::newRow("what is left of the limit, -1 when refused")
+        << names({"999999", "999998", "999997"}) << names({"2", "1", "0", "-1", "-1"}) << ReplyStyle::Remaining;
+    QTest::newRow("{remaining, limit}, -1 when refused")
+        << names({"{999999, 1000000}", "{999998, 1000000}"}) << names({"{2, 3}", "{1, 3}", "{0, 3}", "{-1, 3}"})
+        << ReplyStyle::Remaining;
+    QTest::newRow("tri-state 0/1/2: 2 is admitted, the limit now used up")
+        << names({"1", "1", "1"}) << names({"1", "1", "2", "0", "0"}) << ReplyStyle::Admitted;
     QTest::newRow("a count stays a count")
         << names({"1", "2", "3"}) << names({"1", "2", "3", "4"}) << ReplyStyle::CountWithCall;
 }
@@ -668,7 +678,9 @@ void TestScriptProbe::learnsTheReplyStyle_data()
     QTest::newRow("a count that stalls on overwrites") << QVector<qint64> {1, 1, 2, 2} << ReplyStyle::CountWithCall;
     QTest::newRow("all 1: admitted") << QVector<qint64> {1, 1, 1, 1} << ReplyStyle::Admitted;
     QTest::newRow("all 0 without a limit") << QVector<qint64> {0, 0, 0} << ReplyStyle::Unknown;
-    QTest::newRow("counting down") << QVector<qint64> {9, 8, 7} << ReplyStyle::Unknown;
+    // Issue 33: without a limit, what is left of the limit counts down by one per call.
+    QTest::newRow("counting down: what is left") << QVector<qint64> {9, 8, 7} << ReplyStyle::Remaining;
+    QTest::newRow("counting down to nothing") << QVector<qint64> {2, 1, 0} << ReplyStyle::Unknown;
     QTest::newRow("jumps") << QVector<qint64> {1, 5, 9} << ReplyStyle::Unknown;
 }
 
