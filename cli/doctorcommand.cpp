@@ -74,10 +74,11 @@ finish within --script-timeout is ended with SCRIPT KILL; a script Redis cannot 
 (it already wrote) is reported with what to do, and a server zsetlab did not start is
 never shut down.
 
-Replies: a count (with or before the call), 1/0 or true/false for admitted, 0/1 or
-"false"/"true" for limited, nil for admitted, or {allowed, ...}; the probe learns which
-from its own calls (the first calls under a limit are admissions), or take it from
---reply: count, count-before, allowed=1, allowed=0, limited=true, allowed=nil.
+Replies: a count (with or before the call), 1/0 or true/false for admitted (2 of a
+tri-state 0/1/2 too), 0/1 or "false"/"true" for limited, nil for admitted, {allowed, ...},
+or what is left of the limit ({remaining, ...}, -1 refused); the probe learns which from
+its own calls (the first calls under a limit are admissions), or take it from --reply:
+count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining.
 
 Examples:
   zsetlab-cli doctor my_limiter.lua
