@@ -12,6 +12,7 @@
 
 namespace DoctorRules {
 namespace {
+constexpr int maxReadFunctions = 64;
 
 ScriptFinding finding(const QList<QByteArray>& lines, int line, Severity severity, const char* code,
                       const QString& title, const QString& explanation, const QString& suggestion)
@@ -189,9 +190,23 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
     int trouble = 0;
     const QVector<Token> tokens = tokenize(library.code(), &trouble);
     QSet<QPair<int, QString>> seen;
+    // Each function is a reading of the whole library: a file that registers thousands would take
+    // minutes. Limiter libraries register a few.
+    int read = 0;
     for (const LibraryFunction& f : library.functions()) {
         if (!function.isEmpty() && f.name != function)
             continue;
+        if (++read > maxReadFunctions) {
+            findings << finding(lines, f.line, Severity::Info, "unread",
+                                Text::tr("Only the first %1 functions were read").arg(maxReadFunctions),
+                                Text::tr("The library registers %1 functions; the doctor reads the first %2 of them, "
+                                         "each beside the library's own code. Choose one with --function (the "
+                                         "Function choice) to read it.")
+                                    .arg(library.functions().size())
+                                    .arg(maxReadFunctions),
+                                Text::tr("Check the function your app calls by its name."));
+            break;
+        }
         const QByteArray reading = library.readingForm(f);
         const ScriptExamination part = examineScript(reading, call, appKey);
         for (ScriptFinding found : part.findings) {

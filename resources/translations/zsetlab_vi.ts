@@ -4215,6 +4215,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>in one window</source>
         <translation>trong một window</translation>
     </message>
+    <message>
+        <source>Only the first %1 functions were read</source>
+        <translation>Chỉ %1 hàm đầu tiên được đọc</translation>
+    </message>
+    <message>
+        <source>The library registers %1 functions; the doctor reads the first %2 of them, each beside the library&apos;s own code. Choose one with --function (the Function choice) to read it.</source>
+        <translation>Thư viện đăng ký %1 hàm; bác sĩ script đọc %2 hàm đầu tiên, mỗi hàm cùng với mã riêng của thư viện. Hãy chọn một hàm bằng --function (ô Hàm) để đọc nó.</translation>
+    </message>
+    <message>
+        <source>Check the function your app calls by its name.</source>
+        <translation>Hãy kiểm tra hàm mà ứng dụng của bạn gọi theo tên của nó.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>

@@ -63,6 +63,7 @@ private slots:
     void whatOnlyALibraryGetsWrong();
     void evalFormCountsAsFcallDoes();
     void evalScriptsAreNotLibraries();
+    void manyFunctionsAreReadUpToABound();
 
 private:
     RedisConnection m_connection;
@@ -299,6 +300,35 @@ void TestFunctionLibrary::evalScriptsAreNotLibraries()
         QVERIFY2(!ran.isError(), qPrintable(ran.text()));
     else // Redis 7 and 8
         QVERIFY2(ran.bytes().contains("nonexistent global variable 'server'"), ran.bytes().constData());
+}
+
+// A library is read once per function: a file that registers a great many is read up to a bound,
+// and says so, instead of taking minutes.
+void TestFunctionLibrary::manyFunctionsAreReadUpToABound()
+{
+    QByteArray source = "#!lua name=many\n";
+    for (int i = 0; i < 200; ++i)
+        source += "redis.register_function('f" + QByteArray::number(i)
+            + "', function(keys, args) redis.call('ZREMRANGEBYSCORE', keys[1], 0, args[1] - args[2]) "
+              "redis.call('ZADD', keys[1], args[1], args[1]) redis.call('PEXPIRE', keys[1], args[2]) end)\n";
+    const ScriptExamination examination = ScriptDoctor::examine(source);
+    QCOMPARE(examination.functions.size(), 200);
+    int times = 0;
+    int unread = 0;
+    for (const ScriptFinding& finding : examination.findings) {
+        times += finding.code == QLatin1String("member-is-time");
+        if (finding.code == QLatin1String("unread")) {
+            ++unread;
+            QVERIFY2(finding.explanation.contains(QLatin1String("registers 200 functions")),
+                     qPrintable(finding.explanation));
+        }
+    }
+    QCOMPARE(unread, 1);
+    QVERIFY(times > 0 && times < 200);
+    // One function by its name is read whatever its place.
+    const ScriptExamination last = ScriptDoctor::examine(source, CallTemplate::zsetlabConvention(), {}, "f199");
+    QCOMPARE(last.findings.size(), 1);
+    QCOMPARE(last.findings.first().function, QByteArray("f199"));
 }
 
 QTEST_GUILESS_MAIN(TestFunctionLibrary)
