@@ -76,7 +76,8 @@ never shut down.
 
 Replies: a count (with or before the call), 1/0 or true/false for admitted (2 of a
 tri-state 0/1/2 too), 0/1 or "false"/"true" for limited, nil for admitted, {allowed, ...},
-or what is left of the limit ({remaining, ...}, -1 refused); the probe learns which from
+what is left of the limit ({remaining, ...}, -1 refused), or an error reply the script
+raises over the limit (a refusal); the probe learns which from
 its own calls (the first calls under a limit are admissions), or take it from --reply:
 count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining.
 

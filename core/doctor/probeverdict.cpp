@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -126,12 +127,29 @@ void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings, 
         verdict << Text::tr("zsetlab cannot read the replies: %1. The numbers below come from the sorted set "
                             "alone.")
                        .arg(report->replyStyleWhy);
+    // A script that refuses with an error reply: say so once, with its words. Its other replies
+    // are then admissions, even a count that repeats the limit.
+    bool refusesWithErrors = false;
+    for (const QVector<ReplyReading>& batch : readings) {
+        const auto refusal
+            = std::find_if(batch.cbegin(), batch.cend(), [](const ReplyReading& r) { return r.refusal; });
+        if (refusal != batch.cend()) {
+            refusesWithErrors = true;
+            QString words = refusal->shown;
+            if (words.startsWith(QLatin1String("(error) ")))
+                words = words.mid(8);
+            verdict << Text::tr("Calls over the limit got an error reply (\"%1\"): the script's way of refusing, "
+                                "read as refusals.")
+                           .arg(words.left(120));
+            break;
+        }
+    }
     int limitPlusOne = 0, limitedScenarios = 0;
     for (int i = 0; i < report->scenarios.size(); ++i) {
         ProbeScenario& s = report->scenarios[i];
         if (s.limit > 0) {
-            const AdmissionCount count
-                = countAdmissions(report->replyStyle, readings.value(i), s.limit, context.scriptReadsLimit);
+            const AdmissionCount count = countAdmissions(report->replyStyle, readings.value(i), s.limit,
+                                                         context.scriptReadsLimit && !refusesWithErrors);
             s.admitted = report->replyStyle == ReplyStyle::Unknown ? -1 : count.admitted;
             s.unclear = count.unclear;
             s.replyNote = count.note;

@@ -42,6 +42,23 @@ QString joinArgs(const RedisArgs& args)
     return shown.join(QStringLiteral(", "));
 }
 
+// Under a limit, after calls that answered, an error the script raised itself without a line
+// (redis.error_reply('rate limited')) is its way of refusing: not a Lua error, nor the server's
+// (WRONGTYPE, OOM, an ACL refusal, a cluster's redirection).
+bool isRefusalByError(const RedisReply& reply, const ProbeScenario& scenario, const QVector<ReplyReading>& readings)
+{
+    if (!reply.isServerError() || scenario.limit <= 0 || readings.isEmpty())
+        return false;
+    static const QList<QByteArray> servers {"WRONGTYPE", "NOSCRIPT", "OOM",        "CROSSSLOT",  "NOPERM",
+                                            "BUSY",      "MOVED",    "ASK",        "TRYAGAIN",   "CLUSTERDOWN",
+                                            "LOADING",   "READONLY", "MASTERDOWN", "NOREPLICAS", "EXECABORT"};
+    const QByteArray& text = reply.bytes();
+    if (servers.contains(reply.errorCode()) || text.contains("user_script") || text.contains("user_function")
+        || text.contains("Script attempted") || text.contains("Error running script"))
+        return false;
+    return std::any_of(readings.cbegin(), readings.cend(), [](const ReplyReading& r) { return !r.refusal; });
+}
+
 // The private server answers other clients 50 ms into a busy script, so a runaway is ended soon.
 QStringList privateServerArguments()
 {
@@ -675,6 +692,13 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
             report->failure = ProbeReport::Failure::Connection;
             report->failureMessage = classifyReplyError(reply, connection.endpoint()).message;
             ok = false;
+        } else if (isRefusalByError(reply, *scenario, *readings)) {
+            ReplyReading reading;
+            reading.refusal = true;
+            reading.shown = reply.toDisplayString();
+            if (scenario->replies.size() < shownReplies)
+                scenario->replies << reading.shown;
+            readings->append(reading);
         } else if (reply.isServerError()) {
             QString why = ScriptRunner::describeFailure(reply, keys.value(0));
             while (why.endsWith(QLatin1Char('.')))

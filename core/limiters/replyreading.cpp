@@ -261,6 +261,8 @@ ReplyStyle learnReplyStyle(const QVector<QVector<ReplyReading>>& batches, const 
 
 std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
 {
+    if (reading.refusal)
+        return false;
     switch (style) {
     case ReplyStyle::Admitted:
     case ReplyStyle::AdmittedWithCount:
@@ -302,6 +304,10 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
     const bool decides = style == ReplyStyle::Admitted || style == ReplyStyle::Limited
         || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining;
     for (const ReplyReading& reading : readings) {
+        if (reading.refusal) {
+            ++count.refused;
+            continue;
+        }
         // A deciding reply may be unreadable as a number and still say something (nil, {false}).
         if ((!reading.readable && !decides) || style == ReplyStyle::Unknown) {
             ++count.unclear;

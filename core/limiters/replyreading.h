@@ -42,6 +42,9 @@ struct ReplyReading
     qint64 value = 0;
     qint64 added = -1; // ZADD's reply when the script answers {count, added, member}; -1 otherwise
     bool nil = false; // nil (a Lua false or nil), or an empty array ({false, n} arrives empty)
+    // An error reply the script gives as its refusal (redis.error_reply('rate limited')): a
+    // refused call in any style.
+    bool refusal = false;
     QString shown; // the reply as people read it
 
     static ReplyReading read(const RedisReply& reply);

@@ -4700,6 +4700,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>it names no key</source>
         <translation>lệnh không ghi key nào</translation>
     </message>
+    <message>
+        <source>Calls over the limit got an error reply (&quot;%1&quot;): the script&apos;s way of refusing, read as refusals.</source>
+        <translation>Các lệnh gọi vượt giới hạn nhận một phản hồi lỗi ("%1"): đó là cách script từ chối, nên được hiểu là bị từ chối.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptSandbox</name>

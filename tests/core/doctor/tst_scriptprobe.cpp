@@ -212,6 +212,9 @@ void TestScriptProbe::corpus_data()
     QTest::newRow("time and request id: right, one member per call of one microsecond")
         << "member-time-and-request-id.lua"
         << "{now_us} 60000000 {limit} {uuid}" << 1 << false << ReplyStyle::Admitted << "same-now" << 20;
+    QTest::newRow("an error reply over the limit: refusals, right")
+        << "reply-error-when-limited.lua" << defaultArgs << 1 << false << ReplyStyle::CountWithCall << "same-now-limit"
+        << 5;
     QTest::newRow("{remaining, limit}: right, read without a hint")
         << "reply-remaining.lua" << defaultArgs << 1 << false << ReplyStyle::Remaining << "same-now-limit" << 5;
     QTest::newRow("caller-supplied id: right")
@@ -766,6 +769,13 @@ void TestScriptProbe::reportsScriptErrorsWithTheLine_data()
     QTest::newRow("fails when run") << QByteArray("local key = KEYS[1]\nlocal now = tonumber(ARGV[1])\n"
                                                   "redis.call('ZADD', key, now, undefinedMember)\nreturn 1\n")
                                     << 3;
+    // Issue 33: an error over the limit is a refusal only when the script raised it as one; a
+    // Lua error there (it names its line) still ends the probe.
+    QTest::newRow("fails only over the limit")
+        << QByteArray("local key = KEYS[1]\nredis.call('ZREMRANGEBYSCORE', key, 0, ARGV[1] - ARGV[2])\n"
+                      "if redis.call('ZCARD', key) >= tonumber(ARGV[3]) then error('over') end\n"
+                      "redis.call('ZADD', key, ARGV[1], ARGV[4])\nredis.call('PEXPIRE', key, ARGV[2])\nreturn 1\n")
+        << 3;
 }
 
 void TestScriptProbe::reportsScriptErrorsWithTheLine()
