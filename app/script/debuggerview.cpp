@@ -141,9 +141,8 @@ void DebuggerView::setRequest(const LimiterScript& script, const RedisArgs& keys
     m_what = what;
     const FunctionLibrary library = FunctionLibrary::read(script.source());
     m_library = library.isLibrary();
-    m_function = function;
-    if (m_library && !library.function(m_function))
-        m_function = library.functions().isEmpty() ? QByteArray() : library.functions().first().name;
+    const LibraryFunction* chosen = library.functionOrFirst(function);
+    m_function = m_library && chosen ? chosen->name : QByteArray();
     m_editor->setPlainText(QString::fromUtf8(script.source()));
     retranslate();
     m_status->setText(

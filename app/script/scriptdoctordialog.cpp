@@ -199,17 +199,15 @@ bool ScriptDoctorDialog::useForBursts()
     if (library.isLibrary()) {
         // Bursts and the server's Lua debugger run EVAL scripts; FCALL would need the library loaded
         // on the server (FUNCTION LOAD changes what every client of it sees).
-        QByteArray function = chosenFunction();
-        if (function.isEmpty() && !library.functions().isEmpty())
-            function = library.functions().first().name;
-        if (function.isEmpty()) {
+        const LibraryFunction* chosen = library.functionOrFirst(chosenFunction());
+        if (!chosen) {
             showDetails([] {
                 return tr("<p>The library registers no function zsetlab can read: there is nothing to fire.</p>");
             });
             return false;
         }
-        script = LimiterScript::fromSource(tr("%1 (%2 as an EVAL script)").arg(m_name, QString::fromUtf8(function)),
-                                           library.evalForm(function));
+        script = LimiterScript::fromSource(tr("%1 (%2 as an EVAL script)").arg(m_name, QString::fromUtf8(chosen->name)),
+                                           library.evalForm(chosen->name));
     }
     emit scriptChosen(script, std::make_shared<const CallTemplate>(call), style);
     accept();
@@ -218,7 +216,11 @@ bool ScriptDoctorDialog::useForBursts()
 
 void ScriptDoctorDialog::readFunctions()
 {
-    const FunctionLibrary library = FunctionLibrary::read(source());
+    // At every keystroke: an EVAL script (no "#!" line, no registration) is not read again.
+    const QByteArray text = source();
+    const bool wasLibrary = m_isLibrary;
+    const FunctionLibrary library
+        = text.startsWith("#!") || text.contains("register_function") ? FunctionLibrary::read(text) : FunctionLibrary();
     const QByteArray chosen = chosenFunction();
     m_isLibrary = library.isLibrary();
     while (m_function->count() > 1)
@@ -228,7 +230,8 @@ void ScriptDoctorDialog::readFunctions()
     const int again = m_function->findData(chosen);
     m_function->setCurrentIndex(again > 0 ? again : 0);
     m_form->setRowVisible(m_function, m_isLibrary);
-    m_texts.retranslate(); // the Use button says what it fires
+    if (m_isLibrary != wasLibrary)
+        m_texts.retranslate(); // the Use button says what it fires
 }
 
 QByteArray ScriptDoctorDialog::chosenFunction() const

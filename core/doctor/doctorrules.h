@@ -160,7 +160,9 @@ private:
     bool m_randomSeedExplained = false;
 };
 // An EVAL script, and a Redis Functions library function by function (libraryrules.cpp).
-ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey);
+// serverGlobals: look for server.call too (a library looks once for all its functions).
+ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey,
+                                bool serverGlobals = true);
 ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArray& source, const CallTemplate& call,
                                  const QByteArray& appKey, const QByteArray& function);
 

@@ -1,7 +1,5 @@
 #include "functionlibrary.h"
 
-#include "luatokens.h"
-
 #include <algorithm>
 
 namespace {
@@ -255,7 +253,8 @@ FunctionLibrary FunctionLibrary::read(const QByteArray& source)
         library.m_code = applyEdits(source, {{0, lineEnd, {}, true}});
     }
     int trouble = 0;
-    const QVector<Token> tokens = LuaFlow::tokenize(library.m_code, &trouble);
+    library.m_tokens = LuaFlow::tokenize(library.m_code, &trouble);
+    const QVector<Token>& tokens = library.m_tokens;
     Reader reader(tokens);
     for (int i = 0; i + 3 < tokens.size(); ++i) {
         const Token& token = tokens[i];
@@ -282,6 +281,13 @@ const LibraryFunction* FunctionLibrary::function(const QByteArray& name) const
             return &function;
     }
     return nullptr;
+}
+
+const LibraryFunction* FunctionLibrary::functionOrFirst(const QByteArray& name) const
+{
+    if (const LibraryFunction* named = function(name))
+        return named;
+    return m_functions.isEmpty() ? nullptr : &m_functions.first();
 }
 
 QByteArray FunctionLibrary::functionNames() const
@@ -314,8 +320,7 @@ QByteArray FunctionLibrary::readingForm(const LibraryFunction& function) const
     // The callback's parameters are what KEYS and ARGV are to an EVAL script.
     const QByteArray keysTable = "KEYS"; // Lua's table, not the command
     const QByteArray argvTable = "ARGV";
-    int trouble = 0;
-    const QVector<Token> tokens = LuaFlow::tokenize(m_code, &trouble);
+    const QVector<Token>& tokens = m_tokens;
     for (int i = 0; i < tokens.size(); ++i) {
         const Token& token = tokens[i];
         if (token.offset < function.bodyStart || token.offset >= function.bodyEnd || token.kind != Token::Kind::Name)

@@ -3,6 +3,8 @@
 // FunctionLibrary: a Redis Functions library (Redis 7+, Valkey) read without running it: its
 // name, the functions it registers and where each one's code lies.
 
+#include "luatokens.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QVector>
@@ -42,10 +44,14 @@ public:
     QByteArray name() const { return m_name; } // empty when the first line names none
     const QVector<LibraryFunction>& functions() const { return m_functions; }
     const LibraryFunction* function(const QByteArray& name) const;
+    // `name`, or the first function when the library registers none by that name (or name is
+    // empty): the one a probe, a burst or the debugger takes unless told; nullptr when none.
+    const LibraryFunction* functionOrFirst(const QByteArray& name) const;
     QByteArray functionNames() const; // "limit_now, limit_unique"
 
     // The library as Lua 5.1 reads it: the "#!" line blanked, every other byte in place.
     const QByteArray& code() const { return m_code; }
+    const QVector<LuaFlow::Token>& tokens() const { return m_tokens; } // of code()
     // One function as an EVAL script for reading, line for line with the library: the
     // library's own top-level code (its helpers), the function's body with its parameters
     // named KEYS and ARGV, and every registration blanked. For the doctor, not for running.
@@ -64,5 +70,6 @@ private:
     QByteArray m_source;
     QByteArray m_code;
     QVector<LibraryFunction> m_functions;
+    QVector<LuaFlow::Token> m_tokens;
     QList<QPair<int, int>> m_registerNames; // `redis.register_function`: offset, length
 };

@@ -72,10 +72,9 @@ bool isWrite(const QByteArray& command)
     return writes.contains(command);
 }
 
-void addServerGlobals(const QByteArray& code, const QList<QByteArray>& lines, QVector<ScriptFinding>* findings)
+void addServerGlobals(const QVector<Token>& tokens, const QList<QByteArray>& lines, QVector<ScriptFinding>* findings)
 {
-    int trouble = 0;
-    const QVector<int> at = serverGlobalLines(tokenize(code, &trouble));
+    const QVector<int> at = serverGlobalLines(tokens);
     if (at.isEmpty())
         return;
     QStringList others;
@@ -109,15 +108,18 @@ void speakOfParameters(const LibraryFunction& f, ScriptFinding* found)
 
 } // namespace
 
-ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey)
+ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey,
+                                bool serverGlobals)
 {
     const Reading reading = LuaFlow::read(source, call);
     ScriptExamination examination;
     const LuaSyntax syntax = LuaSyntax::check(source);
     examination.compiles = syntax.compiles;
     examination.findings = Doctor(source, call, reading, appKey).findings(syntax);
-    if (syntax.compiles)
-        addServerGlobals(source, source.split('\n'), &examination.findings);
+    if (syntax.compiles && serverGlobals) {
+        int trouble = 0;
+        addServerGlobals(tokenize(source, &trouble), source.split('\n'), &examination.findings);
+    }
     std::stable_sort(examination.findings.begin(), examination.findings.end(),
                      [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
     examination.keySuffixes = reading.keySuffixes;
@@ -187,8 +189,7 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
         examination.compiles = false;
     }
 
-    int trouble = 0;
-    const QVector<Token> tokens = tokenize(library.code(), &trouble);
+    const QVector<Token>& tokens = library.tokens();
     QSet<QPair<int, QString>> seen;
     // Each function is a reading of the whole library: a file that registers thousands would take
     // minutes. Limiter libraries register a few.
@@ -208,10 +209,8 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
             break;
         }
         const QByteArray reading = library.readingForm(f);
-        const ScriptExamination part = examineScript(reading, call, appKey);
+        const ScriptExamination part = examineScript(reading, call, appKey, false); // server.call: below
         for (ScriptFinding found : part.findings) {
-            if (found.code == QLatin1String("server-global"))
-                continue; // once for the library, below
             found.excerpt = QString::fromUtf8(lines.value(found.line - 1).trimmed()).left(maxExcerpt);
             if (found.line >= f.firstLine && found.line <= f.lastLine) {
                 found.function = f.name;
@@ -272,7 +271,7 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
             }
         }
     }
-    addServerGlobals(library.code(), lines, &findings);
+    addServerGlobals(tokens, lines, &findings);
     std::stable_sort(findings.begin(), findings.end(),
                      [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
     return examination;

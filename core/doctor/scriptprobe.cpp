@@ -187,8 +187,9 @@ ScriptProbe::ScriptProbe(LimiterScript script, CallTemplate call, ProbeSettings 
     // count replies.
     const FunctionLibrary library = FunctionLibrary::read(m_script.source());
     m_library = library.isLibrary();
-    if (m_library && m_settings.function.isEmpty() && !library.functions().isEmpty())
-        m_settings.function = library.functions().first().name;
+    if (m_library && m_settings.function.isEmpty())
+        if (const LibraryFunction* first = library.functionOrFirst({}))
+            m_settings.function = first->name;
     const ScriptExamination examination
         = ScriptDoctor::examine(m_script.source(), m_call, {}, m_library ? m_settings.function : QByteArray());
     m_keySuffixes = examination.keySuffixes;

@@ -37,11 +37,7 @@ void TestDebuggerView::stepsTheNextRequestToItsZadd()
 {
     QFETCH(bool, sync);
     MainWindow window;
-    window.show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    window.connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    QVERIFY(showConnected(window));
     BurstPlan plan;
     plan.limiter = LimiterCatalog::builtin("now");
     plan.clock = ClockKind::Frozen;
@@ -95,11 +91,7 @@ void TestDebuggerView::beforeAnyBurstAFixedKeyIsLeftAlone()
     const QByteArray seqBefore = redis.command({"DUMP", "zsetlab:debug:seq"}).bytes();
 
     MainWindow window;
-    window.show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    window.connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    QVERIFY(showConnected(window));
     window.planModel()->edit(
         [](ExperimentPlan& experiment) { experiment.burst.limiter = LimiterCatalog::builtin("sequence"); });
     DebuggerView* view = window.stepNextRequest();
@@ -155,11 +147,7 @@ void TestDebuggerView::f10StepsAndTheEndListsEveryCall()
 void TestDebuggerView::aFunctionIsSteppedAsAnEvalScript()
 {
     MainWindow window;
-    window.show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    window.connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isUsable(), 10000);
+    QVERIFY(showConnected(window));
     LimiterScript library;
     QString error;
     QVERIFY(LimiterScript::fromFile(sourcePath(QStringLiteral("tests/doctor-corpus/library-now-and-unique.lua")),
@@ -177,10 +165,7 @@ void TestDebuggerView::aFunctionIsSteppedAsAnEvalScript()
     const RedisArgs argv {"1700000000000", "60000", "5", "req-1"};
     view.setRequest(library, {key}, argv, QStringLiteral("limit_unique"), "limit_unique");
     view.show();
-    QPushButton* start = nullptr;
-    for (QPushButton* button : view.findChildren<QPushButton*>())
-        if (button->text() == QLatin1String("Step as an EVAL Script"))
-            start = button;
+    QPushButton* start = buttonWithText(&view, QStringLiteral("Step as an EVAL Script"));
     QVERIFY(start);
     QVERIFY(view.findChild<CodeEditor*>()->toPlainText().startsWith(QLatin1String("#!lua name=ratelimit")));
     if (qEnvironmentVariableIsSet("ZSETLAB_SCREENSHOT"))

@@ -9,6 +9,7 @@
 #include "serversession.h"
 #include "sourcetree.h"
 #include "testredis.h"
+#include "testwindow.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -166,10 +167,7 @@ void TestScriptDoctorDialog::firesTheUsersScriptInItsOwnStyle()
     doctor->probe();
     QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 60000);
     QCOMPARE(doctor->probeReport().replyStyle, ReplyStyle::Admitted);
-    QPushButton* use = nullptr;
-    for (QPushButton* button : doctor->findChildren<QPushButton*>())
-        if (button->text() == QLatin1String("Use for Bursts"))
-            use = button;
+    QPushButton* use = buttonWithText(doctor, QStringLiteral("Use for Bursts"));
     QVERIFY(use);
     use->click();
     PlanModel* model = m_window->planModel();
@@ -268,10 +266,7 @@ void TestScriptDoctorDialog::firesALibraryFunctionAsAnEvalScript()
     QVERIFY2(doctor->probeReport().countsRight, qPrintable(doctor->probeReport().verdict.join(QLatin1Char('\n'))));
     QVERIFY(doctor->findChild<QTextBrowser*>()->toPlainText().contains(QLatin1String("Function limit_unique")));
 
-    QPushButton* use = nullptr;
-    for (QPushButton* button : doctor->findChildren<QPushButton*>())
-        if (button->text() == QLatin1String("Use as EVAL Script for Bursts"))
-            use = button;
+    QPushButton* use = buttonWithText(doctor, QStringLiteral("Use as EVAL Script for Bursts"));
     QVERIFY(use);
     use->click();
     PlanModel* model = m_window->planModel();
