@@ -64,6 +64,7 @@ QVector<ScriptFinding> Doctor::findings(const LuaSyntax& syntax)
     checkSlots();
     checkKeyStories();
     checkFacts(!syntax.compiles);
+    checkServices();
     std::stable_sort(m_findings.begin(), m_findings.end(),
                      [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
     return m_findings;

@@ -26,6 +26,8 @@ struct Text
 constexpr int maxExcerpt = 160; // characters of a line quoted with a finding
 
 QString unitWord(int unit);
+// What services beyond Redis Cluster do with a key not passed in KEYS: one sentence, to append.
+QString managedServicesNote();
 QString unitPlural(int unit);
 
 // Where the ZSET of one key is added to, trimmed, counted and expired, in call order.
@@ -138,6 +140,10 @@ private:
     void checkSyntax(const LuaSyntax& syntax);
 
     void checkFacts(bool syntaxFound);
+
+    // Notes for managed and serverless services (servicerules.cpp): a script called without KEYS,
+    // a write after TIME.
+    void checkServices();
 
     // A key of the call that a Redis call touches: KEYS[index], read directly or built alike.
     struct KeyUse

@@ -111,7 +111,8 @@ void Doctor::checkKeys(const RedisCall& call)
                      "them, and nobody can tell whose data it is. zsetlab's live probe runs such a script on a "
                      "private redis-server of its own first, and on the given server only when that run "
                      "touched no other key.")
-                .arg(command, keyDescription(key)),
+                    .arg(command, keyDescription(key))
+                + managedServicesNote(),
             Text::tr("Pass the key in KEYS (--keys \"{key} {key}:other\", then KEYS[2]) and give all of a "
                      "call's keys one hash tag so that they share a slot, e.g. rl:{user42} and "
                      "rl:{user42}:other."));
@@ -192,7 +193,7 @@ void Doctor::reportBuiltKey(const BuiltKey& built)
                  "starts with #!lua stops at any other slot); what the lines before it wrote stays written. On "
                  "a single server it works.")
                 .arg(QString::fromUtf8(key.keyRoot))
-            + slotNote + again,
+            + managedServicesNote() + slotNote + again,
         suggestion);
 }
 

@@ -8,7 +8,7 @@
 -- sent back to back are stored as 20 entries.
 --
 -- Call:     --keys "{key}" --args "{window}"
--- Findings: member-is-time as a note (line 22)
+-- Findings: member-is-time as a note (line 22); write-after-time, a note (line 21)
 -- Live:     20 calls sent back to back stored as 20 entries; counts right
 
 local key = KEYS[1]

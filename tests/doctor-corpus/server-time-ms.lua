@@ -7,7 +7,7 @@
 -- probe sends them back to back and says so.
 --
 -- Call:     --keys "{key}" --args "{window}"
--- Findings: member-is-time (line 20)
+-- Findings: member-is-time (line 20); write-after-time, a note (line 19)
 -- Live:     20 calls sent back to back stored as fewer than 20 entries
 
 local key = KEYS[1]

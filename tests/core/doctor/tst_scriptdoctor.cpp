@@ -153,7 +153,7 @@ void TestScriptDoctor::corpus_data()
     QTest::newRow("counts before trimming")
         << "count-before-trim.lua" << defaultArgs << names({"count-before-trim@18"});
     QTest::newRow("server TIME in ms") << "server-time-ms.lua"
-                                       << "{window}" << names({"member-is-time@20"});
+                                       << "{window}" << names({"member-is-time@20", "write-after-time@19"});
     QTest::newRow("window first, caller sequence: clean") << "window-first-sequence.lua"
                                                           << "{window} {limit} {now} {seq}" << QStringList();
     QTest::newRow("window first, called in the default order")
@@ -177,7 +177,7 @@ void TestScriptDoctor::corpus_data()
     QTest::newRow("nil when admitted: clean") << "reply-nil-admitted.lua" << defaultArgs << QStringList();
     QTest::newRow("{allowed, remaining}: clean") << "reply-allowed-remaining.lua" << defaultArgs << QStringList();
     QTest::newRow("server microseconds: a note") << "server-time-microseconds.lua"
-                                                 << "{window}" << names({"member-is-time@22"});
+                                                 << "{window}" << names({"member-is-time@22", "write-after-time@21"});
     QTest::newRow("a window in seconds named like a time: clean")
         << "window-seconds-named-time.lua"
         << "{limit} {window_s} {now_s} {uuid}" << QStringList();
@@ -257,11 +257,11 @@ void TestScriptDoctor::snippets_data()
         << QByteArray("local t = redis.call('TIME')\nlocal now = t[1] * 1000000 + t[2]\n"
                       "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[1] * 1000)\n"
                       "redis.call('ZADD', KEYS[1], now, now .. '')\nredis.call('PEXPIRE', KEYS[1], ARGV[1])")
-        << "{window}" << names({"lossy-time", "member-is-time"});
+        << "{window}" << names({"lossy-time", "member-is-time", "write-after-time"});
     QTest::newRow("TIME parts joined as text: exact, still the time")
         << QByteArray("local t = redis.call('TIME')\nredis.call('ZREMRANGEBYSCORE', KEYS[1], 0, t[1] - ARGV[1])\n"
                       "redis.call('ZADD', KEYS[1], t[1], t[1] .. t[2])\nredis.call('EXPIRE', KEYS[1], ARGV[1])")
-        << "{window_s}" << names({"member-is-time"});
+        << "{window_s}" << names({"member-is-time", "write-after-time"});
     QTest::newRow("microseconds into a log line only")
         << QByteArray("local now = tonumber(ARGV[1])\n"
                       "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - ARGV[2] * 1000)\n"
@@ -346,6 +346,23 @@ void TestScriptDoctor::snippets_data()
                   "local doc = [==[ZADD key now now]==]\n"
                   "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
         << defaultArgs << QStringList();
+    // Notes for managed services: a script that takes no key in KEYS, a write after TIME.
+    QTest::newRow("keys taken from ARGV: called without KEYS")
+        << QByteArray("redis.call('ZREMRANGEBYSCORE', ARGV[1], 0, ARGV[2] - 1000)\n"
+                      "redis.call('ZADD', ARGV[1], ARGV[2], ARGV[3])\nredis.call('PEXPIRE', ARGV[1], 1000)")
+        << "{key} {now} {uuid}" << names({"foreign-key", "no-keys"});
+    QTest::newRow("a key in KEYS: no note")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])") << defaultArgs << QStringList();
+    QTest::newRow("redis.replicate_commands() before TIME: no note")
+        << QByteArray("redis.replicate_commands()\nlocal t = redis.call('TIME')\n"
+                      "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, t[1] - 60)\n"
+                      "redis.call('ZADD', KEYS[1], t[1], ARGV[1])\nredis.call('EXPIRE', KEYS[1], 60)")
+        << "{uuid}" << QStringList();
+    QTest::newRow("TIME only read after the writes: no note")
+        << QByteArray("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])\nredis.call('PEXPIRE', KEYS[1], 1000)\n"
+                      "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - 1000)\n"
+                      "return redis.call('TIME')")
+        << "{now} {uuid}" << QStringList();
     // Lua's own compiler names the error; the doctor still reads the lines after it.
     QTest::newRow("a syntax error, and a finding after it")
         << script("local x = = 3\nredis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])") << defaultArgs
@@ -459,12 +476,19 @@ void TestScriptDoctor::keysOnACluster_data()
         << counter << one << QString() << names({"undeclared-key@5"})
         << "\"Script attempted to access a non local key in a cluster node\""
         << "--keys \"{key} {key}:seq\"";
+    QTest::newRow("a built key, and the services that refuse it on one server")
+        << counter << one << QString() << names({"undeclared-key@5"}) << "Dragonfly by default"
+        << "--keys \"{key} {key}:seq\"";
     QTest::newRow("the same: one finding, naming the other lines")
         << counter << one << QString() << names({"undeclared-key@5"}) << "Other lines that touch it: 6."
         << "a hash tag in the caller's key keeps KEYS[1] .. ':seq' in the same slot";
     QTest::newRow("a literal key") << log + "redis.call('GET', 'config')\n"
                                    << one << QString() << names({"foreign-key@4"}) << "the fixed name 'config'"
                                    << "rl:{user42} and rl:{user42}:other";
+    QTest::newRow("a literal key, and the services that refuse it on one server")
+        << log + "redis.call('GET', 'config')\n"
+        << one << QString() << names({"foreign-key@4"}) << "Redis Cloud's clustered databases"
+        << "rl:{user42} and rl:{user42}:other";
     QTest::newRow("a key from ARGV") << log + "redis.call('GET', ARGV[4])\n"
                                      << one << QString() << names({"foreign-key@4"})
                                      << "ARGV[4], an argument, not a key"
@@ -732,7 +756,8 @@ void TestScriptDoctor::templatesParse_data()
                                     << "'{now} {window}" << -1 << "not closed";
     // Issue 33: what apps compute.
     QTest::newRow("division, nanoseconds and an empty argument")
-        << "{key} {key}:{now/window}" << "{now/window} '' {now_ns} {now_s/60*60} \"\"" << 5 << "";
+        << "{key} {key}:{now/window}"
+        << "{now/window} '' {now_ns} {now_s/60*60} \"\"" << 5 << "";
     QTest::newRow("division by zero") << "{key}"
                                       << "{now/0}" << -1 << "divides by zero";
     QTest::newRow("two placeholders multiplied") << "{key}"
