@@ -50,6 +50,12 @@ ARGV; --function NAME checks only that one. The live probe loads the library wit
 LOAD on a private redis-server of zsetlab's own and calls the function (--function, or the
 first) with FCALL; zsetlab never loads a library on a server it did not start.
 
+A script that is a public library's limiter (Redisson, Spring Cloud Gateway, go-redis/
+redis_rate, ...) is named with the releases that ship its text, its known issue with the
+upstream report and the release that fixed it; a script changed from one is "derived from"
+it, with the lines that changed. Scripts are compared by their tokens: layout and comments
+do not count. --fingerprint prints what the table of known limiters keeps of a script.
+
 A script that reads what the app sets up once (a rate in a hash) gets it with --setup: each
 command runs before each scenario's first call, on that scenario's fresh keys only, written
 with the placeholders above ("HSET {key}:config limit {limit} window {window}"). On the private
@@ -138,6 +144,10 @@ struct DoctorOptions
                                              "{limit}\"."),
                               QStringLiteral("COMMAND")};
     QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
+    QCommandLineOption fingerprint {QStringLiteral("fingerprint"),
+                                    QStringLiteral("Print the script's fingerprint, the fields of an entry in the "
+                                                   "table of known limiters (its SHA1, its tokens' digest and "
+                                                   "runs), and stop.")};
 };
 
 QJsonObject findingJson(const ScriptFinding& finding)
@@ -176,6 +186,30 @@ QJsonObject examinationJson(const QString& path, const CallTemplate& call, const
         json.insert(QStringLiteral("functions"), functions);
     }
     json.insert(QStringLiteral("compiles"), examination.compiles);
+    if (const LimiterRecognition& known = examination.known; known.limiter) {
+        QJsonObject limiter {
+            {QStringLiteral("id"), QString::fromUtf8(known.limiter->id)},
+            {QStringLiteral("library"), QString::fromUtf8(known.limiter->library)},
+            {QStringLiteral("versions"), QString::fromUtf8(known.limiter->versions)},
+            {QStringLiteral("source"), QString::fromUtf8(known.limiter->source)},
+            {QStringLiteral("match"),
+             known.match == LimiterRecognition::Match::Same ? QStringLiteral("same") : QStringLiteral("derived")},
+            {QStringLiteral("shared"), qRound(known.shared * 1000) / 1000.0},
+        };
+        if (known.limiter->issue) {
+            limiter.insert(QStringLiteral("issue"), QString::fromUtf8(known.limiter->issue));
+            limiter.insert(QStringLiteral("issue_url"), QString::fromUtf8(known.limiter->issueUrl));
+            if (known.limiter->fixedIn)
+                limiter.insert(QStringLiteral("fixed_in"), QString::fromUtf8(known.limiter->fixedIn));
+        }
+        if (known.match == LimiterRecognition::Match::Derived) {
+            QJsonArray lines;
+            for (const int line : known.changedLines)
+                lines.append(line);
+            limiter.insert(QStringLiteral("changed_lines"), lines);
+        }
+        json.insert(QStringLiteral("known_limiter"), limiter);
+    }
     json.insert(QStringLiteral("findings"), findings);
     json.insert(QStringLiteral("problem"), examination.hasProblem());
     return json;
@@ -306,7 +340,7 @@ int runDoctorCommand(const QStringList& arguments)
     const ServerOptions server;
     server.addTo(parser);
     parser.addOptions({o.keys, o.args, o.appKey, o.function, o.live, o.window, o.limit, o.reply, o.scriptTimeout,
-                       o.trustScript, o.setup, o.json});
+                       o.trustScript, o.setup, o.json, o.fingerprint});
     auto usageError = [&err](const QString& message) {
         err << "zsetlab-cli doctor: " << message << "\nSee zsetlab-cli doctor --help.\n";
         return ExitUsage;
@@ -365,6 +399,10 @@ int runDoctorCommand(const QStringList& arguments)
     if (!LimiterScript::fromFile(positional.at(1), &script, &error)) {
         err << "zsetlab-cli doctor: " << terminalSafe(error) << '\n';
         return ExitScript;
+    }
+    if (parser.isSet(o.fingerprint)) {
+        out << QString::fromUtf8(ScriptFingerprint::of(script.source()).toJson());
+        return ExitDone;
     }
     const QByteArray function = parser.value(o.function).toUtf8();
     if (parser.isSet(o.function)) {

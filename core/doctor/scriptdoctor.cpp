@@ -24,6 +24,61 @@ struct Text
 {
     Q_DECLARE_TR_FUNCTIONS(ScriptDoctor)
 };
+// The library a script is, or derives from, and what is known to be wrong with that version.
+ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
+{
+    const KnownLimiter& limiter = *known.limiter;
+    ScriptFinding finding;
+    finding.line = 1;
+    const QString issue = known.issue().isEmpty()
+        ? Text::tr("No issue of these versions is known to zsetlab: what follows is the doctor's own reading.")
+        : Text::tr("Known issue: %1 Reported at %2.").arg(known.issue(), QString::fromUtf8(limiter.issueUrl));
+    const QString fix = !limiter.issue
+        ? Text::tr("Check it as %1 calls it: give --keys and --args in the order the library passes KEYS and ARGV "
+                   "(its source shows them), so that the findings below and the live probe describe real calls.")
+              .arg(QString::fromUtf8(limiter.library))
+        : limiter.fixedIn ? Text::tr("Upgrade to %1 %2 or later, which fixes it.")
+                                .arg(QString::fromUtf8(limiter.library), QString::fromUtf8(limiter.fixedIn))
+        : limiter.fixedBy ? Text::tr("It is fixed upstream by %1; zsetlab does not know the first release with it. "
+                                     "Take a release that has it, or change the script as the findings below say.")
+                                .arg(QString::fromUtf8(limiter.fixedBy))
+                          : Text::tr("zsetlab knows of no release of %1 that fixes it: change the script as the "
+                                     "findings below say.")
+                                .arg(QString::fromUtf8(limiter.library));
+    if (known.match == LimiterRecognition::Match::Same) {
+        finding.code = QStringLiteral("known-limiter");
+        finding.severity = !limiter.issue ? ScriptFinding::Severity::Info
+            : limiter.countsWrong         ? ScriptFinding::Severity::Error
+                                          : ScriptFinding::Severity::Warning;
+        finding.title = Text::tr("This is the limiter of %1").arg(known.libraryName());
+        finding.explanation = (known.sameBytes ? Text::tr("Its text is the one published at %1, byte for byte.")
+                                               : Text::tr("Its code is the one published at %1; only its layout or "
+                                                          "comments differ."))
+                                  .arg(QString::fromUtf8(limiter.source))
+            + QLatin1Char(' ') + issue;
+        finding.suggestion = fix;
+        return finding;
+    }
+    finding.code = QStringLiteral("derived-limiter");
+    finding.severity = ScriptFinding::Severity::Info;
+    finding.title = Text::tr("Derived from the limiter of %1").arg(known.libraryName());
+    QStringList changes;
+    if (!known.changedLines.isEmpty())
+        changes << Text::tr("Lines %1 are new or changed.").arg(known.changedLinesText());
+    if (!known.commandsAdded.isEmpty())
+        changes << Text::tr("It calls %1, which the original does not.")
+                       .arg(QString::fromLatin1(known.commandsAdded.join(", ")));
+    if (!known.commandsDropped.isEmpty())
+        changes << Text::tr("It no longer calls %1.").arg(QString::fromLatin1(known.commandsDropped.join(", ")));
+    finding.explanation = Text::tr("%1% of the code of the version published at %2 is here.")
+                              .arg(qRound(known.shared * 100))
+                              .arg(QString::fromUtf8(limiter.source))
+        + QLatin1Char(' ') + changes.join(QLatin1Char(' ')) + QLatin1Char(' ') + issue;
+    finding.suggestion
+        = limiter.issue ? Text::tr("Check whether your changes keep the original's issue. %1").arg(fix) : fix;
+    return finding;
+}
+
 } // namespace
 
 namespace ScriptDoctor {
@@ -32,9 +87,13 @@ ScriptExamination examine(const QByteArray& source, const CallTemplate& call, co
                           const QByteArray& function)
 {
     const FunctionLibrary library = FunctionLibrary::read(source);
-    if (library.isLibrary())
-        return DoctorRules::examineLibrary(library, source, call, appKey, function);
-    return DoctorRules::examineScript(source, call, appKey);
+    ScriptExamination examination = library.isLibrary()
+        ? DoctorRules::examineLibrary(library, source, call, appKey, function)
+        : DoctorRules::examineScript(source, call, appKey);
+    examination.known = KnownLimiters::recognize(source);
+    if (examination.known.match != LimiterRecognition::Match::None)
+        examination.findings.prepend(knownLimiterFinding(examination.known));
+    return examination;
 }
 
 QString severityName(ScriptFinding::Severity severity)

@@ -4,6 +4,7 @@
 // what it reports.
 
 #include "calltemplate.h"
+#include "knownlimiters.h"
 
 struct ProbeReport;
 
@@ -31,7 +32,8 @@ struct ScriptFinding
     // pexpire-in-seconds, unit-mismatch, count-before-trim, never-trims, expire-before-add,
     // no-expiry, argv-missing, keys-missing, template-mismatch, unread, syntax-error, foreign-key,
     // undeclared-key, cross-slot, server-global, member-random-few; for Redis Functions libraries: library-metadata,
-    // library-empty, function-reads-keys, function-no-writes.
+    // library-empty, function-reads-keys, function-no-writes; a public library's script: known-limiter,
+    // derived-limiter; for managed services: no-keys, write-after-time.
     QString code;
     QString excerpt; // the script's line, trimmed
     QByteArray function; // in a library: the function whose code the line is in; empty elsewhere
@@ -55,6 +57,8 @@ struct ScriptExamination
     QByteArray library;
     QList<QByteArray> functions;
     QByteArray examinedFunction; // when only one was asked for
+    // The public library's limiter this script is (or derives from), when zsetlab knows it.
+    LimiterRecognition known;
 
     // A Warning or an Error: zsetlab-cli doctor exits with 1.
     bool hasProblem() const;
