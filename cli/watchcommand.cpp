@@ -3,6 +3,7 @@
 #include "burstplan.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "knownlimiters.h"
 #include "replayfile.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
@@ -122,13 +123,18 @@ QJsonObject reportJson(const WatchResult& result)
     return json;
 }
 
-QString sourcesText(const WatchedKey& key)
+QString sourcesText(const WatchedKey& key, const QHash<QByteArray, QByteArray>& scripts)
 {
     QStringList parts;
     for (const WatchSource& source : key.sources) {
         const QString id = QString::fromUtf8(source.id);
-        parts << (source.kind == WatchSource::Kind::Script ? QStringLiteral("script ") + id.left(12)
-                                                           : QStringLiteral("client ") + id);
+        if (source.kind == WatchSource::Kind::Client) {
+            parts << QStringLiteral("client ") + id;
+            continue;
+        }
+        const QString known = KnownLimiters::nameOf(source.id, scripts.value(source.id.toLower()));
+        parts << QStringLiteral("script ") + id.left(12)
+                + (known.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(known));
     }
     if (key.otherSources > 0)
         parts << QStringLiteral("+%1 more requests").arg(key.otherSources);
@@ -172,7 +178,7 @@ QString reportText(const WatchResult& result)
                        .arg(locale.toString(key.distinctMembers), 9)
                        .arg(locale.toString(key.size), 8)
                        .arg(key.trueCount < 0 ? QStringLiteral("?") : locale.toString(key.trueCount), 8)
-                       .arg(terminalSafe(sourcesText(key)));
+                       .arg(terminalSafe(sourcesText(key, s.scripts)));
             if (!key.stateKnown)
                 out << "      (the key held members before the watch that it did not see: its counts may miss "
                        "overwrites of them)\n";

@@ -1,5 +1,7 @@
 #include "watchkeymodel.h"
 
+#include "knownlimiters.h"
+
 #include <QLocale>
 
 WatchKeyModel::WatchKeyModel(QObject* parent)
@@ -13,8 +15,25 @@ void WatchKeyModel::clear()
     endResetModel();
 }
 
-void WatchKeyModel::setKeys(const QVector<WatchedKey>& keys)
+void WatchKeyModel::nameScripts(const QVector<WatchedKey>& keys, const QHash<QByteArray, QByteArray>& scripts)
 {
+    for (const WatchedKey& key : keys) {
+        for (const WatchSource& source : key.sources) {
+            if (source.kind != WatchSource::Kind::Script)
+                continue;
+            const QByteArray sha = source.id.toLower();
+            const auto named = m_scriptNames.constFind(sha);
+            const bool hasBody = scripts.contains(sha);
+            if (named != m_scriptNames.cend() && (named->fromBody || !hasBody))
+                continue;
+            m_scriptNames.insert(sha, {KnownLimiters::nameOf(sha, scripts.value(sha)), hasBody});
+        }
+    }
+}
+
+void WatchKeyModel::setKeys(const QVector<WatchedKey>& keys, const QHash<QByteArray, QByteArray>& scripts)
+{
+    nameScripts(keys, scripts);
     bool sameRows = keys.size() == m_keys.size();
     for (qsizetype i = 0; sameRows && i < keys.size(); ++i)
         sameRows = keys.at(i).db == m_keys.at(i).db && keys.at(i).key == m_keys.at(i).key;
@@ -60,14 +79,17 @@ int WatchKeyModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
-QString WatchKeyModel::sourcesText(const WatchedKey& key)
+QString WatchKeyModel::sourcesText(const WatchedKey& key) const
 {
     QStringList parts;
     const QLocale locale;
     for (const WatchSource& source : key.sources) {
-        const QString who = source.kind == WatchSource::Kind::Script
+        QString who = source.kind == WatchSource::Kind::Script
             ? tr("script %1…").arg(QString::fromLatin1(source.id.left(8)))
             : QString::fromUtf8(source.id);
+        if (const QString known = m_scriptNames.value(source.id.toLower()).name;
+            source.kind == WatchSource::Kind::Script && !known.isEmpty())
+            who = tr("%1, %2").arg(who, known);
         parts << tr("%1 (%2)").arg(who, locale.toString(source.requests));
     }
     if (key.otherSources > 0)

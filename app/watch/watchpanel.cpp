@@ -299,7 +299,7 @@ void WatchPanel::onSnapshot(const WatchSnapshot& snapshot)
     const QScopedValueRollback<bool> selecting(m_selecting, true); // rows moved or chosen here
     keep(snapshot);
     m_latest = snapshot;
-    m_model->setKeys(snapshot.keys);
+    m_model->setKeys(snapshot.keys, snapshot.scripts);
     feedTimeline(snapshot); // before a first choice below, which draws the kept records, these too
     // The key on the timeline keeps its row selected when others come. Until the user chooses
     // one, the first key written to is shown: a key only read (the window's own ZSET table reads

@@ -140,8 +140,8 @@ void TestWatchPanel::showsWhatRedisDid()
         QVERIFY2(trueCount >= zcard && trueCount <= sent, qPrintable(QString::number(trueCount)));
     const QString shown = keys->data(keys->index(keys->rowOf(0, key), WatchKeyModel::RequestsColumn)).toString();
     QCOMPARE(shown, QLocale().toString(sent));
-    QVERIFY2(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key))).startsWith(QLatin1String("script ")),
-             qPrintable(WatchKeyModel::sourcesText(keys->keys().at(keys->rowOf(0, key)))));
+    QVERIFY2(keys->sourcesText(keys->keys().at(keys->rowOf(0, key))).startsWith(QLatin1String("script ")),
+             qPrintable(keys->sourcesText(keys->keys().at(keys->rowOf(0, key)))));
 
     // The table fits its side dock: no sideways scrolling, every figure's header whole (the key
     // and the sources are elided into what is left).

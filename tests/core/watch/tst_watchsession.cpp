@@ -1,12 +1,15 @@
 #include "burstengine.h"
 #include "fakeredis.h"
+#include "knownlimiters.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
+#include "sourcetree.h"
 #include "testredis.h"
 #include "watchsession.h"
 #include "zsetkeys.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -70,6 +73,7 @@ private slots:
     void deadServerFailsClearly();
     void stopEndsAtOnce();
     void aScriptLoadedBeforeTheWatch();
+    void namesAPublicLibrarysScript();
     void groupsAFunctionsCallsUnderItsName();
     void slowKeyReadsKeepTheDeadline_data();
     void slowKeyReadsKeepTheDeadline();
@@ -356,6 +360,48 @@ void TestWatchSession::aScriptLoadedBeforeTheWatch()
     QCOMPARE(result.snapshot.scripts.value(sha), showsScripts ? body : QByteArray());
     QCOMPARE(keyIn(result.snapshot, key).sources.value(0).id, sha);
     app.command({"DEL", key});
+}
+
+// A public library's limiter is named by what the watch has of it: its SHA1 alone (loaded before
+// the watch, called with EVALSHA), or its body (sent with EVAL).
+void TestWatchSession::namesAPublicLibrarysScript()
+{
+    auto upstream = [](const char* id) {
+        QFile file(sourcePath(QStringLiteral("tests/upstream-limiters/%1.lua").arg(QLatin1String(id))));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const QByteArray tyk = upstream("tyk-sliding-log");
+    const QByteArray async = upstream("async-ratelimiter");
+    QVERIFY(!tyk.isEmpty() && !async.isEmpty());
+    const QByteArray key = TestRedis::uniqueKey("known-limiters");
+    RedisConnection app;
+    QVERIFY(app.open(m_server->endpoint()));
+    const QByteArray tykSha = app.command({"SCRIPT", "LOAD", tyk}).bytes();
+    QCOMPARE(tykSha.size(), 40);
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QVERIFY(session.start(settingsFor(key + '*')));
+    QVERIFY(waitUntilStarted(session));
+    const RedisReply logged = app.command({"EVALSHA", tykSha, "1", key, "1000", "0", "5", "60"});
+    QVERIFY2(!logged.isError(), qPrintable(logged.text()));
+    const RedisReply counted = app.command({"EVAL", async, "1", key + ":async", "2000", "1000", "5"});
+    QVERIFY2(!counted.isError(), qPrintable(counted.text()));
+    session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const WatchSnapshot snapshot = finished.at(0).at(0).value<WatchResult>().snapshot;
+    app.command({"DEL", key, key + ":async"});
+    const WatchSource tykSource = keyIn(snapshot, key).sources.value(0);
+    QCOMPARE(tykSource.id, tykSha);
+    QCOMPARE(KnownLimiters::nameOf(tykSource.id, snapshot.scripts.value(tykSource.id)),
+             QStringLiteral("Tyk sliding log"));
+    const WatchSource asyncSource = keyIn(snapshot, key + ":async").sources.value(0);
+    QVERIFY(snapshot.scripts.contains(asyncSource.id)); // the body came with EVAL
+    QCOMPARE(KnownLimiters::nameOf(asyncSource.id, snapshot.scripts.value(asyncSource.id)),
+             QStringLiteral("async-ratelimiter"));
+    // A body changed by the app is derived from the library's.
+    const QByteArray changed = "local zsetlab_extra = redis.call('PING')\n" + async;
+    QCOMPARE(KnownLimiters::nameOf(ScriptFingerprint::of(changed).sha1, changed),
+             QStringLiteral("derived from async-ratelimiter"));
 }
 
 // Redis Functions: FCALL and FCALL_RO are requests like EVALSHA, the ZADDs they run are theirs,
