@@ -1728,6 +1728,73 @@
     </message>
 </context>
 <context>
+    <name>KnownLimiters</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>derived from %1</source>
+        <translation>dẫn xuất từ %1</translation>
+    </message>
+    <message>
+        <source>It counts in fixed windows that start anew all at once: up to twice the rate passes around a window&apos;s end.</source>
+        <translation>Nó đếm theo cửa sổ cố định, bắt đầu lại cùng một lúc: quanh cuối mỗi cửa sổ có thể lọt qua tới gấp đôi tốc độ.</translation>
+    </message>
+    <message>
+        <source>The script fails with &quot;bad argument #2 to &apos;unpack&apos; (string expected, got nil)&quot; when it looks for a permit that is not there, and with &quot;too many results to unpack&quot; when thousands of permits expire at once.</source>
+        <translation>Script lỗi &quot;bad argument #2 to &apos;unpack&apos; (string expected, got nil)&quot; khi tìm một permit không tồn tại, và lỗi &quot;too many results to unpack&quot; khi hàng nghìn permit hết hạn cùng lúc.</translation>
+    </message>
+    <message>
+        <source>EXPIRE gets the window as a fraction of a second when it is not a whole number of seconds, and Redis refuses it (&quot;ERR value is not an integer or out of range&quot;), after the request was stored.</source>
+        <translation>EXPIRE nhận cửa sổ dưới dạng số giây lẻ khi nó không tròn giây, và Redis từ chối (&quot;ERR value is not an integer or out of range&quot;), sau khi request đã được lưu.</translation>
+    </message>
+    <message>
+        <source>It counts with ZCARD before it removes the requests that left the window, so requests at the window&apos;s edge are refused while there is room (a fix is proposed in apache/shenyu#7120).</source>
+        <translation>Nó đếm bằng ZCARD trước khi xóa các request đã ra khỏi cửa sổ, nên request ở mép cửa sổ bị từ chối dù vẫn còn chỗ (bản sửa được đề xuất ở apache/shenyu#7120).</translation>
+    </message>
+    <message>
+        <source>The gateway passes its own clock: a node whose clock is behind stores an older time, and the next call refills the bucket again, so more tokens are handed out than the rate allows.</source>
+        <translation>Gateway truyền đồng hồ của chính nó: một node có đồng hồ chậm lưu thời điểm cũ hơn, lần gọi sau lại nạp đầy bucket, nên số token phát ra nhiều hơn tốc độ cho phép.</translation>
+    </message>
+    <message>
+        <source>It takes whole seconds from TIME, so tokens come back in one-second steps instead of continuously (a fix is proposed in spring-cloud/spring-cloud-gateway#4084).</source>
+        <translation>Nó lấy số giây tròn từ TIME, nên token được hoàn lại theo từng bước một giây thay vì liên tục (bản sửa được đề xuất ở spring-cloud/spring-cloud-gateway#4084).</translation>
+    </message>
+    <message>
+        <source>It rounds what is left to the nearest whole request (+ 0.5), so RetryAfter and Remaining tell a client to come back early.</source>
+        <translation>Nó làm tròn phần còn lại tới request nguyên gần nhất (+ 0.5), nên RetryAfter và Remaining bảo client quay lại quá sớm.</translation>
+    </message>
+    <message>
+        <source>A user of v10.0.1 reports this script stopping at its SET ... EX math.ceil(reset_after) with &quot;ERR value is not an integer or out of range&quot;; the report does not settle the cause.</source>
+        <translation>Một người dùng v10.0.1 báo script này dừng ở SET ... EX math.ceil(reset_after) với &quot;ERR value is not an integer or out of range&quot;; báo cáo chưa xác định nguyên nhân.</translation>
+    </message>
+    <message>
+        <source>With a quota of 1 it answers Allowed where it should answer HitQuota, so the caller never learns the quota is used up.</source>
+        <translation>Với hạn mức 1, nó trả Allowed thay vì HitQuota, nên bên gọi không bao giờ biết hạn mức đã dùng hết.</translation>
+    </message>
+    <message>
+        <source>It stores the caller&apos;s now as the last refill without checking that it is newer: a delayed call moves the time back and the next call refills the bucket again (9 grants in one second at a rate of 5 in the report).</source>
+        <translation>Nó lưu now của bên gọi làm lần nạp cuối mà không kiểm tra nó mới hơn: một lần gọi bị trễ kéo thời điểm lùi lại và lần gọi sau lại nạp bucket (9 lần cho phép trong một giây với tốc độ 5 trong báo cáo).</translation>
+    </message>
+    <message>
+        <source>It names the previous window&apos;s key wrongly, so it never finds the previous window&apos;s count and limits like a fixed window: up to twice the limit passes around a window&apos;s end.</source>
+        <translation>Nó đặt sai tên key của cửa sổ trước, nên không bao giờ thấy số đếm của cửa sổ trước và giới hạn như cửa sổ cố định: quanh cuối cửa sổ có thể lọt qua tới gấp đôi giới hạn.</translation>
+    </message>
+    <message>
+        <source>Refused requests are logged too, so a client that keeps sending above the limit is refused for good; Tyk keeps this by design.</source>
+        <translation>Request bị từ chối cũng được ghi vào log, nên một client liên tục gửi vượt giới hạn sẽ bị từ chối mãi; Tyk giữ cách này theo thiết kế.</translation>
+    </message>
+    <message>
+        <source>PTTL can answer 0 for a key about to expire; the script then sets a new expiry while the old count carries on, so a window can last two or three times too long.</source>
+        <translation>PTTL có thể trả 0 cho một key sắp hết hạn; khi đó script đặt hạn mới trong khi số đếm cũ vẫn tiếp tục, nên một cửa sổ có thể kéo dài gấp hai, gấp ba.</translation>
+    </message>
+    <message>
+        <source>It still counts with INCR before it reads PTTL, so a key at the moment it expires can keep its count instead of starting a new window.</source>
+        <translation>Nó vẫn đếm bằng INCR trước khi đọc PTTL, nên một key đúng lúc hết hạn có thể giữ số đếm cũ thay vì bắt đầu cửa sổ mới.</translation>
+    </message>
+</context>
+<context>
     <name>LdbTranscript</name>
     <message>
         <source>≈ %1 (the debugger prints 6 digits)</source>
@@ -4227,6 +4294,94 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>Check the function your app calls by its name.</source>
         <translation>Hãy kiểm tra hàm mà ứng dụng của bạn gọi theo tên của nó.</translation>
     </message>
+    <message>
+        <source>No issue of these versions is known to zsetlab: what follows is the doctor&apos;s own reading.</source>
+        <translation>zsetlab không biết lỗi nào của các phiên bản này: phần sau là những gì doctor tự đọc ra.</translation>
+    </message>
+    <message>
+        <source>Known issue: %1 Reported at %2.</source>
+        <translation>Lỗi đã biết: %1 Được báo tại %2.</translation>
+    </message>
+    <message>
+        <source>Check it as %1 calls it: give --keys and --args in the order the library passes KEYS and ARGV (its source shows them), so that the findings below and the live probe describe real calls.</source>
+        <translation>Hãy kiểm tra nó theo cách %1 gọi: đưa --keys và --args theo đúng thứ tự thư viện truyền KEYS và ARGV (mã nguồn của nó cho thấy), để các phát hiện bên dưới và phép thử trực tiếp mô tả đúng những lần gọi thật.</translation>
+    </message>
+    <message>
+        <source>Upgrade to %1 %2 or later, which fixes it.</source>
+        <translation>Hãy nâng lên %1 %2 hoặc mới hơn, bản đã sửa lỗi này.</translation>
+    </message>
+    <message>
+        <source>It is fixed upstream by %1; zsetlab does not know the first release with it. Take a release that has it, or change the script as the findings below say.</source>
+        <translation>Lỗi đã được sửa ở upstream bởi %1; zsetlab không biết bản phát hành đầu tiên có bản sửa. Hãy dùng một bản phát hành có nó, hoặc sửa script như các phát hiện bên dưới chỉ ra.</translation>
+    </message>
+    <message>
+        <source>zsetlab knows of no release of %1 that fixes it: change the script as the findings below say.</source>
+        <translation>zsetlab không biết bản phát hành nào của %1 sửa lỗi này: hãy sửa script như các phát hiện bên dưới chỉ ra.</translation>
+    </message>
+    <message>
+        <source>This is the limiter of %1</source>
+        <translation>Đây là limiter của %1</translation>
+    </message>
+    <message>
+        <source>Its text is the one published at %1, byte for byte.</source>
+        <translation>Văn bản của nó trùng từng byte với bản công bố tại %1.</translation>
+    </message>
+    <message>
+        <source>Its code is the one published at %1; only its layout or comments differ.</source>
+        <translation>Mã của nó là bản công bố tại %1; chỉ khác cách trình bày hoặc chú thích.</translation>
+    </message>
+    <message>
+        <source>Derived from the limiter of %1</source>
+        <translation>Dẫn xuất từ limiter của %1</translation>
+    </message>
+    <message>
+        <source>Lines %1 are new or changed.</source>
+        <translation>Các dòng %1 là mới hoặc đã đổi.</translation>
+    </message>
+    <message>
+        <source>It calls %1, which the original does not.</source>
+        <translation>Nó gọi %1, điều bản gốc không làm.</translation>
+    </message>
+    <message>
+        <source>It no longer calls %1.</source>
+        <translation>Nó không còn gọi %1.</translation>
+    </message>
+    <message>
+        <source>%1% of the code of the version published at %2 is here.</source>
+        <translation>%1% mã của phiên bản công bố tại %2 có ở đây.</translation>
+    </message>
+    <message>
+        <source>Check whether your changes keep the original&apos;s issue. %1</source>
+        <translation>Hãy kiểm tra xem các thay đổi của bạn có giữ lại lỗi của bản gốc không. %1</translation>
+    </message>
+    <message>
+        <source> Some services refuse it on a single server too: Dragonfly by default (&quot;script tried accessing undeclared key&quot;, unless the script is flagged allow-undeclared-keys), Upstash when the script asks for key locking (allow-key-locking), and Redis Cloud&apos;s clustered databases want every key of a script in KEYS, in one slot.</source>
+        <translation> Một số dịch vụ từ chối cả trên một server: Dragonfly theo mặc định (&quot;script tried accessing undeclared key&quot;, trừ khi script có cờ allow-undeclared-keys), Upstash khi script yêu cầu khóa theo key (allow-key-locking), và cơ sở dữ liệu dạng cluster của Redis Cloud đòi mọi key của script nằm trong KEYS, cùng một slot.</translation>
+    </message>
+    <message>
+        <source>The script is called without KEYS</source>
+        <translation>Script được gọi mà không có KEYS</translation>
+    </message>
+    <message>
+        <source>It touches keys but receives none in KEYS, so it is called with numkeys 0. Redis runs it on one server; AWS ElastiCache Serverless refuses every such call (&quot;Lua scripts without any input keys are not supported&quot;), Dragonfly refuses the keys (&quot;script tried accessing undeclared key&quot;), Upstash runs it under a lock of the whole database, and a cluster client sends it to any node, where the key is usually not.</source>
+        <translation>Nó đụng tới key nhưng không nhận key nào trong KEYS, nên được gọi với numkeys 0. Redis chạy nó trên một server; AWS ElastiCache Serverless từ chối mọi lời gọi như vậy (&quot;Lua scripts without any input keys are not supported&quot;), Dragonfly từ chối các key đó (&quot;script tried accessing undeclared key&quot;), Upstash chạy nó dưới khóa toàn bộ cơ sở dữ liệu, còn client cluster gửi nó tới một node bất kỳ, nơi thường không có key.</translation>
+    </message>
+    <message>
+        <source>Pass the keys the script touches in KEYS and read them as KEYS[1], KEYS[2], ...</source>
+        <translation>Hãy truyền các key mà script đụng tới trong KEYS và đọc chúng bằng KEYS[1], KEYS[2], ...</translation>
+    </message>
+    <message>
+        <source>%1 writes after TIME</source>
+        <translation>%1 ghi sau TIME</translation>
+    </message>
+    <message>
+        <source>Redis before 5.0 replicated a script by sending its text to replicas, and refused a write after TIME (&quot;Write commands not allowed after non deterministic commands&quot;): always before 3.2, and from 3.2 to 4.0 unless the script first called redis.replicate_commands(). Redis 5 and later replicate what the script does instead, and run it; so do the managed services built on them (none known to zsetlab refuses TIME itself).</source>
+        <translation>Redis trước 5.0 nhân bản script bằng cách gửi văn bản của nó tới replica, và từ chối lệnh ghi sau TIME (&quot;Write commands not allowed after non deterministic commands&quot;): luôn luôn trước 3.2, và từ 3.2 tới 4.0 trừ khi script gọi redis.replicate_commands() trước. Redis 5 trở đi nhân bản những gì script làm, và chạy nó; các dịch vụ được quản lý dựa trên chúng cũng vậy (zsetlab không biết dịch vụ nào tự từ chối TIME).</translation>
+    </message>
+    <message>
+        <source>For Redis 3.2 to 4.0, call redis.replicate_commands() on the script&apos;s first line; or pass the time in ARGV.</source>
+        <translation>Với Redis 3.2 tới 4.0, hãy gọi redis.replicate_commands() ở dòng đầu script; hoặc truyền thời gian qua ARGV.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4702,7 +4857,7 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
     <message>
         <source>Calls over the limit got an error reply (&quot;%1&quot;): the script&apos;s way of refusing, read as refusals.</source>
-        <translation>Các lệnh gọi vượt giới hạn nhận một phản hồi lỗi ("%1"): đó là cách script từ chối, nên được hiểu là bị từ chối.</translation>
+        <translation>Các lệnh gọi vượt giới hạn nhận một phản hồi lỗi (&quot;%1&quot;): đó là cách script từ chối, nên được hiểu là bị từ chối.</translation>
     </message>
 </context>
 <context>
@@ -5552,6 +5707,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>From</source>
         <translation>Nguồn</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
     </message>
 </context>
 <context>
