@@ -64,8 +64,10 @@ may touch no other key.
 
 The live probe fires, on fresh keys: calls 1 s apart, calls sharing one now, calls at
 0.5, 2, 10 and 50 per ms (with and without the limit), calls a window apart and calls half
-a window apart; then it reads the sorted sets and the replies and deletes every key it
-named. Where the simulated clock passes a TTL the script set, the key is let expire.
+a window apart, and for a member with few random values, enough calls at one now to see
+them repeat (about ten expected, at most 5,000); then it reads the sorted sets and the
+replies and deletes every key it named. Where the simulated clock passes a TTL the script
+set, the key is let expire.
 
 It never changes a key it did not create on a server it did not start. There the script
 runs as a temporary ACL user made for the probe and deleted after it, which may touch only
@@ -420,6 +422,7 @@ int runDoctorCommand(const QStringList& arguments)
         settings.function = function;
     }
     const ScriptExamination examination = ScriptDoctor::examine(script.source(), call, appKey, function);
+    settings.randomMemberValues = examination.randomMemberValues;
     if (!examination.compiles) {
         // Nothing can run it: say where it breaks, and probe nothing.
         if (parser.isSet(o.json))

@@ -409,6 +409,9 @@ void ScriptDoctorDialog::probe()
         }
         settings.setup << text.trimmed();
     }
+    // A member with few random values: the probe draws enough times to see them repeat.
+    settings.randomMemberValues
+        = ScriptDoctor::examine(source(), call, QByteArray(), settings.function).randomMemberValues;
     m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call, settings);
     m_probeDone = false;
     m_probeButton->setEnabled(false);

@@ -58,6 +58,8 @@ public:
     Doctor(const QByteArray& source, const CallTemplate& call, const Reading& reading, const QByteArray& appKey);
 
     QVector<ScriptFinding> findings(const LuaSyntax& syntax);
+    // The fewest values a member's random part takes where member-random-few was found; 0: none.
+    double fewRandomValues() const { return m_fewRandomValues; }
 
 private:
     void add(int line, Severity severity, const char* code, const QString& title, const QString& explanation,
@@ -152,6 +154,7 @@ private:
         int index = 0;
     };
 
+    double m_fewRandomValues = 0;
     QList<QByteArray> m_lines;
     const CallTemplate& m_call;
     const Reading& m_reading;

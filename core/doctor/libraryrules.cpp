@@ -115,7 +115,9 @@ ScriptExamination examineScript(const QByteArray& source, const CallTemplate& ca
     ScriptExamination examination;
     const LuaSyntax syntax = LuaSyntax::check(source);
     examination.compiles = syntax.compiles;
-    examination.findings = Doctor(source, call, reading, appKey).findings(syntax);
+    Doctor doctor(source, call, reading, appKey);
+    examination.findings = doctor.findings(syntax);
+    examination.randomMemberValues = doctor.fewRandomValues();
     if (syntax.compiles && serverGlobals) {
         int trouble = 0;
         addServerGlobals(tokenize(source, &trouble), source.split('\n'), &examination.findings);
@@ -210,6 +212,9 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
         }
         const QByteArray reading = library.readingForm(f);
         const ScriptExamination part = examineScript(reading, call, appKey, false); // server.call: below
+        if (part.randomMemberValues > 0
+            && (examination.randomMemberValues <= 0 || part.randomMemberValues < examination.randomMemberValues))
+            examination.randomMemberValues = part.randomMemberValues;
         for (ScriptFinding found : part.findings) {
             found.excerpt = QString::fromUtf8(lines.value(found.line - 1).trimmed()).left(maxExcerpt);
             if (found.line >= f.firstLine && found.line <= f.lastLine) {

@@ -118,6 +118,8 @@ void Doctor::checkFewRandomValues(int line, const Value& member, const QString& 
 {
     constexpr int requests = 1000;
     const double collisions = expectedCollisions(member.randomValues, requests);
+    if (m_fewRandomValues <= 0 || member.randomValues < m_fewRandomValues)
+        m_fewRandomValues = member.randomValues;
     const bool timed = member.sources & FromTime;
     add(line, collisions >= 1 ? Severity::Error : Severity::Warning, "member-random-few",
         Text::tr("The random part of the member takes only %L1 values").arg(member.randomValues, 0, 'f', 0),

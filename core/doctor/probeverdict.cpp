@@ -203,6 +203,16 @@ void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings, 
                 verdict << sentence + QLatin1Char('.');
             }
             break;
+        case ProbeScenario::Kind::Draws:
+            verdict << Text::tr("%1 calls in one %2, to see the member's random part (%L3 values) repeat: they %4; "
+                                "%L5 drew a value drawn before, where the birthday bound expects about %L6.")
+                           .arg(s.calls)
+                           .arg(context.microseconds ? Text::tr("microsecond") : Text::tr("millisecond"))
+                           .arg(settings.randomMemberValues, 0, 'f', 0)
+                           .arg(storedClause(s))
+                           .arg(s.stored >= 0 ? s.calls - s.stored : 0)
+                           .arg(s.expectedRepeats, 0, 'f', s.expectedRepeats < 10 ? 1 : 0);
+            break;
         case ProbeScenario::Kind::Slide:
             verdict << Text::tr("%1 calls %2 apart, each after the previous one left the %3 window: %4%5.")
                            .arg(s.calls)

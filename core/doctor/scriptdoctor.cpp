@@ -113,13 +113,29 @@ int weighProbe(ScriptExamination* examination, const ProbeReport& report)
 {
     if (report.failure != ProbeReport::Failure::None)
         return 0;
+    int changed = 0;
+    // Few random values: the probe's draws show the repeats the reading predicts.
+    if (const ProbeScenario* draws = report.scenario(QStringLiteral("draws")); draws && draws->stored >= 0) {
+        const QString seen = Text::tr("The live probe saw it: %1 calls at one %2 were stored as %3 entries on Redis "
+                                      "%4, %5 of them drew a value drawn before.")
+                                 .arg(draws->calls)
+                                 .arg(report.clockControlled ? Text::tr("now") : Text::tr("moment"))
+                                 .arg(draws->stored)
+                                 .arg(report.serverVersion)
+                                 .arg(draws->calls - draws->stored);
+        for (ScriptFinding& finding : examination->findings) {
+            if (finding.code == QLatin1String("member-random-few") && !finding.explanation.endsWith(seen)) {
+                finding.explanation += QLatin1Char(' ') + seen;
+                ++changed;
+            }
+        }
+    }
     const ProbeScenario* together = report.clockControlled ? report.scenario(QStringLiteral("same-now"))
                                                            : report.scenario(QStringLiteral("back-to-back"));
     if (!together || together->calls < 2 || together->stored != together->calls)
-        return 0;
+        return changed;
     static const QStringList collide {QStringLiteral("member-is-time"), QStringLiteral("member-is-constant"),
                                       QStringLiteral("member-random-reseeded"), QStringLiteral("lossy-time")};
-    int changed = 0;
     for (ScriptFinding& finding : examination->findings) {
         if (finding.severity != ScriptFinding::Severity::Error || !collide.contains(finding.code))
             continue;

@@ -57,6 +57,9 @@ struct ScriptExamination
     QByteArray library;
     QList<QByteArray> functions;
     QByteArray examinedFunction; // when only one was asked for
+    // member-random-few: how many values the member's random part takes (0: no such member), so
+    // that the live probe can draw enough times to see them repeat.
+    double randomMemberValues = 0;
     // The public library's limiter this script is (or derives from), when zsetlab knows it.
     LimiterRecognition known;
 
@@ -92,5 +95,6 @@ QString severityName(ScriptFinding::Severity severity); // "info", "warning", "e
 // one member each, a finding that members collide (the time alone, a constant, a reseeded
 // random, digits lost) did not hold for them, and becomes a note that says so. Not a finding
 // that depends on the server's version (math.random before Redis 7). Returns how many changed.
+// A member-random-few finding gains what the probe's draws saw. Returns how many findings changed.
 int weighProbe(ScriptExamination* examination, const ProbeReport& report);
 } // namespace ScriptDoctor

@@ -97,6 +97,8 @@ QJsonObject ProbeReport::toJson() const
         o.insert(QStringLiteral("members"), QJsonArray::fromStringList(s.members));
         o.insert(QStringLiteral("replies"), QJsonArray::fromStringList(s.replies));
         o.insert(QStringLiteral("problem"), s.problem);
+        if (s.expectedRepeats >= 0)
+            o.insert(QStringLiteral("expected_repeats"), s.expectedRepeats);
         list.append(o);
     }
     QJsonArray foreignKeys;
@@ -448,6 +450,14 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         }
         add(ProbeScenario::Kind::Slide, QStringLiteral("slide"), p.slideCalls, (p.windowMs + 1000) * 1000, 1);
         add(ProbeScenario::Kind::Overlap, QStringLiteral("overlap"), p.overlapCalls, (p.windowMs / 2 + 1000) * 1000, 2);
+        if (p.randomMemberValues > 0) {
+            // Enough draws for about ten repeats (n^2 / 2v), within bounds: not seeing one is then rare.
+            const int draws = int(
+                std::clamp(std::ceil(std::sqrt(20 * p.randomMemberValues)), 100.0, double(std::max(100, p.maxDraws))));
+            add(ProbeScenario::Kind::Draws, QStringLiteral("draws"), draws, 0, 0);
+            plan.last().expectedRepeats
+                = draws + p.randomMemberValues * std::expm1(draws * std::log1p(-1 / p.randomMemberValues));
+        }
     }
 
     QVector<QVector<ReplyReading>> readings;

@@ -39,6 +39,11 @@ struct ProbeSettings
     // Commands run before each scenario's first call, on its keys only: what an app sets up once
     // ("HSET {key}:config limit {limit}"). Written as call templates; see SetupCommand.
     QStringList setup;
+    // A member whose random part takes this many values (the doctor's reading, member-random-few):
+    // the probe adds calls at one now, enough for the birthday bound to expect a few repeats
+    // (at most maxDraws). 0: no such calls.
+    double randomMemberValues = 0;
+    int maxDraws = 5000;
 
     static constexpr qint64 noLimit = 1'000'000;
 };
@@ -46,10 +51,10 @@ struct ProbeSettings
 // One batch of calls on fresh keys, and what Redis showed afterwards.
 struct ProbeScenario
 {
-    enum class Kind { Spread, SameNow, Rate, Slide, Overlap };
+    enum class Kind { Spread, SameNow, Rate, Slide, Overlap, Draws };
     Kind kind = Kind::SameNow;
     // "spread", "same-now", "same-now-limit" (or "back-to-back..." when the script reads the
-    // server's clock), "rate-2", "rate-2-limit", "slide", "overlap"
+    // server's clock), "rate-2", "rate-2-limit", "slide", "overlap", "draws"
     QString name;
     QByteArray key; // the fresh key of its calls: KEYS[1] is this key, or starts with it
     int calls = 0;
@@ -70,6 +75,7 @@ struct ProbeScenario
 
     int expectedStored = -1; // what a correct limiter stores (scenarios without a limit)
     int expectedAdmitted = -1; // what a correct limiter admits (scenarios with a limit)
+    double expectedRepeats = -1; // Draws: the calls the birthday bound expects to draw a value again
     bool problem = false;
 };
 

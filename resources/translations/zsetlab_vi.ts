@@ -4382,6 +4382,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>For Redis 3.2 to 4.0, call redis.replicate_commands() on the script&apos;s first line; or pass the time in ARGV.</source>
         <translation>Với Redis 3.2 tới 4.0, hãy gọi redis.replicate_commands() ở dòng đầu script; hoặc truyền thời gian qua ARGV.</translation>
     </message>
+    <message>
+        <source>The live probe saw it: %1 calls at one %2 were stored as %3 entries on Redis %4, %5 of them drew a value drawn before.</source>
+        <translation>Phép thử trực tiếp đã thấy điều này: %1 lần gọi cùng một %2 được lưu thành %3 mục trên Redis %4, %5 lần trong số đó rút trúng một giá trị đã rút trước.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4858,6 +4862,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Calls over the limit got an error reply (&quot;%1&quot;): the script&apos;s way of refusing, read as refusals.</source>
         <translation>Các lệnh gọi vượt giới hạn nhận một phản hồi lỗi (&quot;%1&quot;): đó là cách script từ chối, nên được hiểu là bị từ chối.</translation>
+    </message>
+    <message>
+        <source>%1 calls in one %2, to see the member&apos;s random part (%L3 values) repeat: they %4; %L5 drew a value drawn before, where the birthday bound expects about %L6.</source>
+        <translation>%1 lần gọi trong cùng một %2, để thấy phần ngẫu nhiên của member (%L3 giá trị) lặp lại: chúng %4; %L5 lần rút trúng một giá trị đã rút trước, trong khi cận sinh nhật dự đoán khoảng %L6.</translation>
     </message>
 </context>
 <context>

@@ -426,6 +426,43 @@ void TestScriptProbe::fewRandomValuesCollideAsTheServerShows()
     QVERIFY2(std::abs(collided - expected(100, 200)) < 15,
              qPrintable(QStringLiteral("%1 collided, about %2 expected").arg(collided).arg(expected(100, 200))));
     QVERIFY(collided > 0);
+
+    // The live probe, told the values by the reading, draws enough to see repeats: 100 values take
+    // its least, 100 calls (about 37 repeats expected), counted from what Redis stored.
+    QCOMPARE(thousand.randomMemberValues, 1000.0);
+    ProbeSettings settings;
+    settings.randomMemberValues = ScriptDoctor::examine(body, call).randomMemberValues;
+    QCOMPARE(settings.randomMemberValues, 100.0);
+    const ProbeReport report = probe(LimiterScript::fromSource(QStringLiteral("few.lua"), body), call, settings);
+    QCOMPARE(report.failure, ProbeReport::Failure::None);
+    const ProbeScenario* draws = report.scenario(QStringLiteral("draws"));
+    QVERIFY(draws);
+    QCOMPARE(draws->calls, 100);
+    QVERIFY(std::abs(draws->expectedRepeats - expected(100, 100)) < 1e-9);
+    QVERIFY2(draws->stored > 40 && draws->stored < 85, qPrintable(QString::number(draws->stored)));
+    QVERIFY(draws->problem);
+    QVERIFY(!report.countsRight);
+    const QString said = report.verdict.join(QLatin1Char(' '));
+    QVERIFY2(said.contains(QStringLiteral("%1 drew a value drawn before").arg(draws->calls - draws->stored)),
+             qPrintable(said));
+    QCOMPARE(report.toJson()
+                 .value(QLatin1String("scenarios"))
+                 .toArray()
+                 .last()
+                 .toObject()
+                 .value(QLatin1String("name"))
+                 .toString(),
+             QStringLiteral("draws"));
+    // The finding says what the probe saw.
+    ScriptExamination weighed = ScriptDoctor::examine(body, call);
+    QCOMPARE(ScriptDoctor::weighProbe(&weighed, report), 1);
+    QVERIFY2(weighed.findings.first().explanation.contains(
+                 QStringLiteral("%1 of them drew a value drawn before").arg(draws->calls - draws->stored)),
+             qPrintable(weighed.findings.first().explanation));
+    QCOMPARE(weighed.findings.first().severity, ScriptFinding::Severity::Error);
+    // Many values add no such calls.
+    settings.randomMemberValues = many.randomMemberValues;
+    QCOMPARE(settings.randomMemberValues, 0.0);
 }
 
 void TestScriptProbe::deletesEveryKeyItNamed()
