@@ -7,6 +7,7 @@
 #include "serversession.h"
 
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -17,14 +18,30 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
 const QColor errorMark(255, 200, 190);
 const QColor warningMark(255, 236, 170);
+
+// Text for the details, with its web addresses (an upstream report, a library's source) as links.
+QString linked(const QString& text)
+{
+    static const QRegularExpression address(QStringLiteral("(https://[^\\s<>\"&]+[^\\s<>\"&.,;:)])"));
+    QString html = text.toHtmlEscaped();
+    return html.replace(address, QStringLiteral("<a href=\"\\1\">\\1</a>"));
+}
+
+// A finding about the whole script (a public library's limiter) marks no line of it.
+bool marksItsLine(const ScriptFinding& finding)
+{
+    return !finding.code.endsWith(QLatin1String("-limiter"));
+}
 } // namespace
 
 ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
@@ -65,6 +82,11 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     m_findings->header()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_details = new QTextBrowser(right);
     m_details->setOpenLinks(false);
+    // Only web addresses open, in the browser: an upstream report, a library's source.
+    connect(m_details, &QTextBrowser::anchorClicked, this, [](const QUrl& url) {
+        if (url.scheme() == QLatin1String("https"))
+            QDesktopServices::openUrl(url);
+    });
     rightLayout->addWidget(m_findings, 1);
     rightLayout->addWidget(m_details, 2);
     splitter->addWidget(m_editor);
@@ -347,6 +369,8 @@ void ScriptDoctorDialog::showFindings()
                       finding.function.isEmpty()
                           ? finding.title
                           : tr("%1: %2").arg(QString::fromUtf8(finding.function), finding.title));
+        if (!marksItsLine(finding))
+            continue;
         if (finding.severity == ScriptFinding::Severity::Error)
             errors << finding.line;
         else if (finding.severity == ScriptFinding::Severity::Warning)
@@ -374,12 +398,11 @@ void ScriptDoctorDialog::showFinding(int index)
             return tr("<h3>Line %1, in %2: %3</h3><pre>%4</pre><p>%5</p><p><b>Change:</b> %6</p>")
                 .arg(finding.line)
                 .arg(QString::fromUtf8(finding.function).toHtmlEscaped(), finding.title.toHtmlEscaped(),
-                     finding.excerpt.toHtmlEscaped(), finding.explanation.toHtmlEscaped(),
-                     finding.suggestion.toHtmlEscaped());
+                     finding.excerpt.toHtmlEscaped(), linked(finding.explanation), linked(finding.suggestion));
         return tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
             .arg(finding.line)
-            .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), finding.explanation.toHtmlEscaped(),
-                 finding.suggestion.toHtmlEscaped());
+            .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), linked(finding.explanation),
+                 linked(finding.suggestion));
     });
 }
 

@@ -61,7 +61,7 @@ struct LimiterRecognition
     double shared = 0; // the part of the known script's runs found in this one, 0..1
     double resemblance = 0; // of the closest known script, by Jaccard over runs (1 for Same), even under derivedAt
     QVector<int> changedLines; // 1-based lines holding tokens the known script does not have there
-    QList<QByteArray> commandsAdded, commandsDropped;
+    QList<QByteArray> commandsAdded, commandsDropped; // Redis calls beyond the known script's, and short of them
 
     QString libraryName() const; // "Redisson RRateLimiter (3.12.0 to 3.16.3)"
     QString issue() const; // translated; empty when none is known

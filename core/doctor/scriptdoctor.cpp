@@ -63,13 +63,14 @@ ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
     finding.severity = ScriptFinding::Severity::Info;
     finding.title = Text::tr("Derived from the limiter of %1").arg(known.libraryName());
     QStringList changes;
-    if (!known.changedLines.isEmpty())
+    if (known.changedLines.size() == 1)
+        changes << Text::tr("Line %1 is new or changed.").arg(known.changedLines.first());
+    else if (!known.changedLines.isEmpty())
         changes << Text::tr("Lines %1 are new or changed.").arg(known.changedLinesText());
     if (!known.commandsAdded.isEmpty())
-        changes << Text::tr("It calls %1, which the original does not.")
-                       .arg(QString::fromLatin1(known.commandsAdded.join(", ")));
+        changes << Text::tr("Redis calls added: %1.").arg(QString::fromLatin1(known.commandsAdded.join(", ")));
     if (!known.commandsDropped.isEmpty())
-        changes << Text::tr("It no longer calls %1.").arg(QString::fromLatin1(known.commandsDropped.join(", ")));
+        changes << Text::tr("Redis calls removed: %1.").arg(QString::fromLatin1(known.commandsDropped.join(", ")));
     finding.explanation = Text::tr("%1% of the code of the version published at %2 is here.")
                               .arg(qRound(known.shared * 100))
                               .arg(QString::fromUtf8(limiter.source))

@@ -4339,14 +4339,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>Các dòng %1 là mới hoặc đã đổi.</translation>
     </message>
     <message>
-        <source>It calls %1, which the original does not.</source>
-        <translation>Nó gọi %1, điều bản gốc không làm.</translation>
-    </message>
-    <message>
-        <source>It no longer calls %1.</source>
-        <translation>Nó không còn gọi %1.</translation>
-    </message>
-    <message>
         <source>%1% of the code of the version published at %2 is here.</source>
         <translation>%1% mã của phiên bản công bố tại %2 có ở đây.</translation>
     </message>
@@ -4385,6 +4377,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>The live probe saw it: %1 calls at one %2 were stored as %3 entries on Redis %4, %5 of them drew a value drawn before.</source>
         <translation>Phép thử trực tiếp đã thấy điều này: %1 lần gọi cùng một %2 được lưu thành %3 mục trên Redis %4, %5 lần trong số đó rút trúng một giá trị đã rút trước.</translation>
+    </message>
+    <message>
+        <source>Line %1 is new or changed.</source>
+        <translation>Dòng %1 là mới hoặc đã đổi.</translation>
+    </message>
+    <message>
+        <source>Redis calls added: %1.</source>
+        <translation>Lệnh Redis được thêm: %1.</translation>
+    </message>
+    <message>
+        <source>Redis calls removed: %1.</source>
+        <translation>Lệnh Redis bị bỏ: %1.</translation>
     </message>
 </context>
 <context>

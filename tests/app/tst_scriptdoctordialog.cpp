@@ -33,6 +33,7 @@ private slots:
     void keyRefusedOnTheServerHeadsTheReport();
     void firesALibraryFunctionAsAnEvalScript();
     void probesWithTheSetupField();
+    void namesAPublicLibrarysLimiter();
 
 private:
     void connectWindow();
@@ -317,6 +318,35 @@ void TestScriptDoctorDialog::probesWithTheSetupField()
              qPrintable(doctor->probeReport().failureMessage));
     QCOMPARE(doctor->probeReport().setup.size(), 2);
     QVERIFY(doctor->probeReport().countsRight);
+}
+
+// Issue 33: a public library's script is named with its known issue; its addresses are links, and
+// the finding, about the whole script, marks none of its lines.
+void TestScriptDoctorDialog::namesAPublicLibrarysLimiter()
+{
+    ScriptDoctorDialog* doctor = m_window->scriptDoctor();
+    QVERIFY(doctor->openFile(sourcePath(QStringLiteral("tests/upstream-limiters/rate-limit-redis-4.2.0.lua"))));
+    QVERIFY(doctor->check());
+    const ScriptFinding& named = doctor->examination().findings.first();
+    QCOMPARE(named.code, QStringLiteral("known-limiter"));
+    QCOMPARE(named.severity, ScriptFinding::Severity::Error);
+    auto* findings = doctor->findChild<QTreeWidget*>();
+    QVERIFY(findings->topLevelItem(0)->text(2).contains(QLatin1String("rate-limit-redis")));
+    findings->setCurrentItem(findings->topLevelItem(0));
+    const QString html = doctor->findChild<QTextBrowser*>()->toHtml();
+    QVERIFY2(
+        html.contains(QLatin1String("<a href=\"https://github.com/express-rate-limit/rate-limit-redis/pull/209\"")),
+        qPrintable(html));
+    QVERIFY(html.contains(QLatin1String("4.2.1")));
+    QSet<int> marked;
+    for (const QTextEdit::ExtraSelection& selection : doctor->findChild<CodeEditor*>()->extraSelections())
+        marked << selection.cursor.blockNumber() + 1;
+    QSet<int> expected;
+    for (const ScriptFinding& finding : doctor->examination().findings) {
+        if (finding.code != named.code && finding.severity != ScriptFinding::Severity::Info)
+            expected << finding.line;
+    }
+    QCOMPARE(marked, expected);
 }
 
 QTEST_MAIN(TestScriptDoctorDialog)

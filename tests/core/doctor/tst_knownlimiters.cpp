@@ -124,7 +124,8 @@ private slots:
 
         const ScriptExamination examination = ScriptDoctor::examine(changed);
         QCOMPARE(examination.findings.first().code, QStringLiteral("derived-limiter"));
-        QVERIFY2(examination.findings.first().explanation.contains(QStringLiteral("Lines 1 are new or changed")),
+        QVERIFY2(examination.findings.first().explanation.contains(
+                     QStringLiteral("Line 1 is new or changed. Redis calls added: PING.")),
                  qPrintable(examination.findings.first().explanation));
     }
 
