@@ -33,8 +33,10 @@ reads KEYS and ARGV, made of placeholders and literals:
   {now}     the request's time in ms        {now_s} in seconds   {now_us} in microseconds
                                             {now_ns} in nanoseconds
   {window}  the window in ms                {window_s} in seconds
+                                            {window_us} {window_ns}
   {limit}   the limit                       {uuid} {seq} an id unique per request
-  {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start)
+  {now-window} {now_s-window_s} {now+N}    sums of numbers of one unit (the window's start;
+  {now_ns-window_ns}                        nanoseconds, as Tyk's sliding log takes it)
   {now/window} {key}:{now_s/window_s}      integer division (a fixed window's number)
   ''                                        an empty argument
 Default: --keys "{key}" --args "{now} {window} {limit} {uuid}" (zsetlab's own scripts).
@@ -53,8 +55,9 @@ first) with FCALL; zsetlab never loads a library on a server it did not start.
 A script that is a public library's limiter (Redisson, Spring Cloud Gateway, go-redis/
 redis_rate, ...) is named with the releases that ship its text, its known issue with the
 upstream report and the release that fixed it; a script changed from one is "derived from"
-it, with the lines that changed. Scripts are compared by their tokens: layout and comments
-do not count. --fingerprint prints what the table of known limiters keeps of a script.
+it, with the lines that changed, and the options that call it as its library does.
+Scripts are compared by their tokens: layout and comments do not count. --fingerprint
+prints what the table of known limiters keeps of a script.
 
 A script that reads what the app sets up once (a rate in a hash) gets it with --setup: each
 command runs before each scenario's first call, on that scenario's fresh keys only, written
@@ -84,10 +87,11 @@ never shut down.
 
 Replies: a count (with or before the call), 1/0 or true/false for admitted (2 of a
 tri-state 0/1/2 too), 0/1 or "false"/"true" for limited, nil for admitted, {allowed, ...},
-what is left of the limit ({remaining, ...}, -1 refused), or an error reply the script
-raises over the limit (a refusal); the probe learns which from
-its own calls (the first calls under a limit are admissions), or take it from --reply:
-count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining.
+what is left of the limit after the call ({remaining, ...}, -1 refused) or before it
+(0 refused), or an error reply the script raises over the limit (a refusal); the probe
+learns which from its own calls (the first calls under a limit are admissions), or take it
+from --reply: count, count-before, allowed=1, allowed=0, limited=true, allowed=nil,
+remaining, remaining-before.
 
 Examples:
   zsetlab-cli doctor my_limiter.lua

@@ -2,6 +2,7 @@
 
 #include "codeeditor.h"
 #include "functionlibrary.h"
+#include "knownlimiters.h"
 #include "limitercatalog.h"
 #include "luahighlighter.h"
 #include "serversession.h"
@@ -83,9 +84,11 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     m_details = new QTextBrowser(right);
     m_details->setOpenLinks(false);
     // Only web addresses open, in the browser: an upstream report, a library's source.
-    connect(m_details, &QTextBrowser::anchorClicked, this, [](const QUrl& url) {
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QLatin1String("https"))
             QDesktopServices::openUrl(url);
+        else if (url == QUrl(QStringLiteral("zsetlab:library-call")))
+            useLibraryCall();
     });
     rightLayout->addWidget(m_findings, 1);
     rightLayout->addWidget(m_details, 2);
@@ -201,6 +204,22 @@ ScriptDoctorDialog::ScriptDoctorDialog(ServerSession* session, QWidget* parent)
     });
 }
 
+bool ScriptDoctorDialog::useLibraryCall()
+{
+    const KnownLimiter* limiter = KnownLimiters::recognize(source()).limiter;
+    if (!limiter || !limiter->call.isKnown())
+        return false;
+    m_keys->setText(QString::fromUtf8(limiter->call.keys));
+    m_args->setText(QString::fromUtf8(limiter->call.args));
+    m_setup->setText(limiter->call.setupCommands().join(QStringLiteral("; ")));
+    ReplyStyle style = ReplyStyle::Unknown;
+    if (*limiter->call.reply)
+        parseReplyStyle(QString::fromUtf8(limiter->call.reply), &style);
+    m_replyStyle = style;
+    m_windowMs = limiter->call.windowMs;
+    return check();
+}
+
 bool ScriptDoctorDialog::useForBursts()
 {
     CallTemplate call;
@@ -277,6 +296,8 @@ void ScriptDoctorDialog::forgetOtherScript()
         return;
     m_examined = false;
     m_probed = false;
+    m_replyStyle = ReplyStyle::Unknown; // a library's, for the text it was chosen with
+    m_windowMs = 0;
     m_findings->clear();
     m_editor->clearMarks();
     showDetails([] {
@@ -393,16 +414,27 @@ void ScriptDoctorDialog::showFinding(int index)
         return;
     const ScriptFinding& finding = m_examination.findings[index];
     m_editor->goToLine(finding.line);
-    showDetails([finding] {
+    const LibraryCall call
+        = m_examination.known.limiter && !marksItsLine(finding) ? m_examination.known.limiter->call : LibraryCall {};
+    const QString library
+        = m_examination.known.limiter ? QString::fromUtf8(m_examination.known.limiter->library) : QString();
+    showDetails([finding, call, library]() -> QString {
+        const QString useCall = call.isKnown()
+            ? tr("<p><a href=\"zsetlab:library-call\">Call it as %1 does</a>: fill KEYS, ARGV and Setup with "
+                 "its call and read the script again.</p>")
+                  .arg(library.toHtmlEscaped())
+            : QString();
         if (!finding.function.isEmpty())
             return tr("<h3>Line %1, in %2: %3</h3><pre>%4</pre><p>%5</p><p><b>Change:</b> %6</p>")
-                .arg(finding.line)
-                .arg(QString::fromUtf8(finding.function).toHtmlEscaped(), finding.title.toHtmlEscaped(),
-                     finding.excerpt.toHtmlEscaped(), linked(finding.explanation), linked(finding.suggestion));
+                       .arg(finding.line)
+                       .arg(QString::fromUtf8(finding.function).toHtmlEscaped(), finding.title.toHtmlEscaped(),
+                            finding.excerpt.toHtmlEscaped(), linked(finding.explanation), linked(finding.suggestion))
+                + useCall;
         return tr("<h3>Line %1: %2</h3><pre>%3</pre><p>%4</p><p><b>Change:</b> %5</p>")
-            .arg(finding.line)
-            .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), linked(finding.explanation),
-                 linked(finding.suggestion));
+                   .arg(finding.line)
+                   .arg(finding.title.toHtmlEscaped(), finding.excerpt.toHtmlEscaped(), linked(finding.explanation),
+                        linked(finding.suggestion))
+            + useCall;
     });
 }
 
@@ -420,6 +452,9 @@ void ScriptDoctorDialog::probe()
     joinProbe();
     ProbeSettings settings;
     settings.function = chosenFunction();
+    settings.replyStyle = m_replyStyle;
+    if (m_windowMs > 0)
+        settings.windowMs = m_windowMs;
     for (const QString& text : m_setup->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
         if (text.trimmed().isEmpty())
             continue;

@@ -52,6 +52,10 @@ public:
     // an EVAL script (FunctionLibrary::evalForm), since bursts and the debugger run EVAL scripts.
     // False with the reason in the details pane.
     bool useForBursts();
+    // A public library's script: its call templates (keys, arguments, setup, reply) in the fields,
+    // and the script read again with them. False when the script is no library's or its call is
+    // not known.
+    bool useLibraryCall();
 
 signals:
     void probeFinished();
@@ -83,6 +87,8 @@ private:
     QLineEdit* m_args = nullptr;
     QLineEdit* m_appKey = nullptr; // a key as the application names it, for cluster slots (optional)
     QLineEdit* m_setup = nullptr; // commands run before each scenario, apart by ';'
+    ReplyStyle m_replyStyle = ReplyStyle::Unknown; // a library's reply, when the probe cannot learn it
+    qint64 m_windowMs = 0; // a library's window, when its call needs one; 0: the probe's own
     QFormLayout* m_form = nullptr;
     QComboBox* m_function = nullptr; // a library's functions
     bool m_isLibrary = false;

@@ -143,6 +143,28 @@ QList<QByteArray> missingFrom(const QList<QByteArray>& from, QList<QByteArray> i
 
 } // namespace
 
+QStringList LibraryCall::setupCommands() const
+{
+    QStringList commands;
+    for (const QString& command : QString::fromUtf8(setup ? setup : "").split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        commands << command.trimmed();
+    return commands;
+}
+
+QString LibraryCall::options() const
+{
+    if (!isKnown())
+        return {};
+    QString text = QStringLiteral("--keys \"%1\" --args \"%2\"").arg(QString::fromUtf8(keys), QString::fromUtf8(args));
+    for (const QString& command : setupCommands())
+        text += QStringLiteral(" --setup \"%1\"").arg(command);
+    if (reply && *reply)
+        text += QStringLiteral(" --reply ") + QString::fromUtf8(reply);
+    if (windowMs > 0)
+        text += QStringLiteral(" --window %1").arg(windowMs);
+    return text;
+}
+
 ScriptFingerprint ScriptFingerprint::of(const QByteArray& source)
 {
     ScriptFingerprint fingerprint;

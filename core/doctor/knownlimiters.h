@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 // What a script is made of, for comparing it with others: its tokens with comments and layout
@@ -27,6 +28,22 @@ struct ScriptFingerprint
     QByteArray toJson() const;
 };
 
+// How a library calls its script, as the doctor's call templates: with them, the findings and the
+// live probe describe the calls the library makes.
+struct LibraryCall
+{
+    const char* keys; // --keys
+    const char* args; // --args
+    const char* setup; // --setup commands, apart by ';' ("" none): what the library writes first
+    const char* reply; // --reply, "" when the probe learns it
+    int windowMs; // --window, when the script needs one (a rate per second computed as {limit/window_s}); 0: any
+
+    bool isKnown() const { return keys && *keys; }
+    QStringList setupCommands() const;
+    // --keys "..." --args "..." [--setup "..."]... [--reply ...]
+    QString options() const;
+};
+
 // One version of a public library's limiter script: where it comes from, what is known to be
 // wrong with it and where that was fixed. The text is not kept, only its fingerprint.
 struct KnownLimiter
@@ -40,6 +57,7 @@ struct KnownLimiter
     const char* fixedIn; // the first release with the fix; null when none is known
     const char* fixedBy; // the upstream change that fixes it, when its first release is not known
     bool countsWrong; // the issue lets requests through or refuses them wrongly (an error, not a warning)
+    LibraryCall call;
     const char* sha1; // of each text that ships these tokens (apart by spaces)
     const char* tokenDigest;
     int tokenCount;

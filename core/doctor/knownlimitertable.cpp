@@ -13,17 +13,26 @@ const QVector<KnownLimiter>& table()
 {
     // id, library, versions, source,
     // issue, issue's report, fixed in, fixed by, counts wrong,
+    // {keys, args, setup, reply, window}: how the library calls it,
     // SHA1 (several: texts that differ only in layout), tokens' digest, tokens, commands,
     // runs
     static const QVector<KnownLimiter> known {
-        {"redisson-rratelimiter-fixed-window", "Redisson RRateLimiter", "before 3.13.3",
+        {"redisson-rratelimiter-fixed-window",
+         "Redisson RRateLimiter",
+         "before 3.13.3",
          "https://github.com/redisson/redisson/blob/be46b914827c0630a5eb7574d3c735279f622016/redisson/src/main/java/"
          "org/redisson/RedissonRateLimiter.java",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It counts in fixed windows that start anew all at once: up to twice the rate passes around "
                            "a window's end."),
-         "https://github.com/redisson/redisson/issues/2931", "3.13.3", nullptr, true,
-         "5bec93211d737622365d15a9a4f2537f9de8bea2", "e29d9f023a3ede05a4c3c83af791a2e6f8820e51", 203,
+         "https://github.com/redisson/redisson/issues/2931",
+         "3.13.3",
+         nullptr,
+         true,
+         {"{key} {key}:value {key}:value:c1", "1 c1", "HSET {key} rate {limit} interval {window} type 0", "", 0},
+         "5bec93211d737622365d15a9a4f2537f9de8bea2",
+         "e29d9f023a3ede05a4c3c83af791a2e6f8820e51",
+         203,
          "HGET HGET HGET GET PTTL DECRBY SET DECRBY",
          "0010e97505cad3600625b26c0673e99207581651075dc7c508f8e3330ae50b370b34562c12c02dff13b9679014debdb6"
          "14eb50fa16325daa17b14e321ab8c6ba1b31188e1b66ab6c1d2ecb6d1e0ac0741ed342bb1ffaae502067c16920da5d00"
@@ -39,15 +48,24 @@ const QVector<KnownLimiter>& table()
          "d5d8be61d69529c0d8443843dad5b750db739d58dd8c6d16dda4a551ddfc36fdded38e82dff80af9e2024067e3d78a34"
          "ea4d29a7f082ae8af27d8ad9f2b71fa7f38b3cddf39d134cf4b77741f4db1e02f81f23dff913a616f9590065fa4bbe20"
          "fd557273fe7a97affe963426ffee691efffd7bdd"},
-        {"redisson-rratelimiter-3.13", "Redisson RRateLimiter", "3.13.3 to 3.13.6",
+        {"redisson-rratelimiter-3.13",
+         "Redisson RRateLimiter",
+         "3.13.3 to 3.13.6",
          "https://github.com/ykkssb/redisson/blob/5d621fd3c25205674e3d6fc5b8c83f3ce19acabe/redisson/src/main/java/org/"
          "redisson/RedissonRateLimiter.java",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "The script fails with \"bad argument #2 to 'unpack' (string expected, got nil)\" when it "
                            "looks for a permit that is not there, and with \"too many results to unpack\" when "
                            "thousands of permits expire at once."),
-         "https://github.com/redisson/redisson/issues/3197", nullptr, "https://github.com/redisson/redisson/pull/3554",
-         false, "df5536206d0c440727a5f17ab38851a31af682c7", "c33196be9baa0b1080f97b8ed1340b518f81f415", 448,
+         "https://github.com/redisson/redisson/issues/3197",
+         nullptr,
+         "https://github.com/redisson/redisson/pull/3554",
+         false,
+         {"{key} {key}:value {key}:value:c1 {key}:permits {key}:permits:c1", "1 {now} {seq}",
+          "HSET {key} rate {limit} interval {window} type 0", "", 0},
+         "df5536206d0c440727a5f17ab38851a31af682c7",
+         "c33196be9baa0b1080f97b8ed1340b518f81f415",
+         448,
          "HGET HGET HGET GET ZRANGEBYSCORE ZREM SET ZRANGEBYSCORE ZADD DECRBY SET ZADD DECRBY",
          "0010e975007ef8c700f7b779012f459503b2b451056e8d16057e017105ae6bd205cad3600625b26c0673e99207581651"
          "075dc7c508ebbc4308f8e3330b34562c0da398480dce57c10e9779120f4b08110ff5bfa512b721c112c02dff13b96790"
@@ -77,11 +95,21 @@ const QVector<KnownLimiter>& table()
          "e2024067e38c8dbde4407be7e5c60fceea4d29a7ec55281ded09a451efe9ef76f070588df082ae8af1d22eb3f27d8ad9"
          "f38b3cddf3923937f39d134cf4870b50f4b77741f4db1e02f4e19135f543c9a8f7d903b7f81f23dff9d46337fa4bbe20"
          "fbdb8d7afcad90c1fd557273fdab997bfe7a97afffee691efffd7bddfffe4694"},
-        {"redisson-rratelimiter", "Redisson RRateLimiter", "current, 2026",
+        {"redisson-rratelimiter",
+         "Redisson RRateLimiter",
+         "current, 2026",
          "https://github.com/redisson/redisson/blob/015da157fdafac42e13e18a1d4f90840449a13d7/redisson/src/main/java/"
          "org/redisson/RedissonRateLimiter.java",
-         nullptr, nullptr, nullptr, nullptr, false, "861d9229367b5aa9889ee26c5c31be7baeba2153",
-         "d23c9e1549de997e8d435be8e4ecddd6472d1048", 638,
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key} {key}:value {key}:value:c1 {key}:permits {key}:permits:c1", "1 {now} {uuid}",
+          "HSET {key} rate {limit} interval {window} type 0", "", 0},
+         "861d9229367b5aa9889ee26c5c31be7baeba2153",
+         "d23c9e1549de997e8d435be8e4ecddd6472d1048",
+         638,
          "HGET HGET HGET GET ZRANGEBYSCORE ZREMRANGEBYSCORE ZRANGE SET ZRANGE ZADD DECRBY SET ZADD DECRBY HGET PEXPIRE "
          "PEXPIRE PEXPIRE PTTL PEXPIRE PEXPIRE",
          "0010e975007ef8c7008dcb9c029f041e036831a403b2b45103b81c3803ef083c0495196204cf04f5056e8d16057e0171"
@@ -123,15 +151,23 @@ const QVector<KnownLimiter>& table()
          "f3923937f39d134cf4205228f4870b50f4b77741f4db1e02f4e19135f50b5a4bf543c9a8f5e83df3f60d541ef76a0c79"
          "f81f23dff87b555bf880205ef913a616f949ca42f9bcc6c9f9d46337fa4bbe20fbd8d0bbfbdb8d7afd557273fdab997b"
          "fe7a97affffd7bddfffe4694"},
-        {"shenyu-sliding-window-2.5", "Apache ShenYu sliding window", "2.5.0 to 2.6.x",
+        {"shenyu-sliding-window-2.5",
+         "Apache ShenYu sliding window",
+         "2.5.0 to 2.6.x",
          "https://github.com/apache/shenyu/blob/fa98dc077a1ad956665a371129f47dc5f99f5759/shenyu-plugin/"
          "shenyu-plugin-ratelimiter/src/main/resources/META-INF/scripts/sliding_window_request_rate_limiter.lua",
          QT_TRANSLATE_NOOP(
              "KnownLimiters",
              "EXPIRE gets the window as a fraction of a second when it is not a whole number of seconds, and Redis "
              "refuses it (\"ERR value is not an integer or out of range\"), after the request was stored."),
-         "https://github.com/apache/shenyu/issues/3771", nullptr, "https://github.com/apache/shenyu/pull/5286", false,
-         "27e4b651a0d2d86c0af4e6bc787ab59ad373310f", "ddf7a038b46db4c65d730a0fe03e57fbe626fdd4", 155,
+         "https://github.com/apache/shenyu/issues/3771",
+         nullptr,
+         "https://github.com/apache/shenyu/pull/5286",
+         false,
+         {"{key} {key}:{uuid}.timestamp", "{limit/window_s} {limit} {now_s} 1", "", "", 1000},
+         "27e4b651a0d2d86c0af4e6bc787ab59ad373310f",
+         "ddf7a038b46db4c65d730a0fe03e57fbe626fdd4",
+         155,
          "EXISTS ZCARD ZADD ZREMRANGEBYSCORE EXPIRE",
          "0032a1b002668c9e02edc07e052857e105cad3600693bc590ca0dad20f0af398112d4d0b1210fd5d1484ebf914c6ea8f"
          "15b65e4d1790fda81879a977188a32561c61a5681c8ffd071e16e0871e3840981fba572120eb17c9213e15bf21fc7f7c"
@@ -146,7 +182,9 @@ const QVector<KnownLimiter>& table()
          "d36bc2b9d50f16b9d57b390fd646b8c8d675ec75d6a8ea33d6b9b275d7120497d933cd20db4bf680ddc21185df1657ce"
          "e7130c02e7874175e86816bbe88e39bceb21ec30ebed06fcedc4dbb8eefa9755efdeb3e5f082ae8af2d75c32f5caf136"
          "f6e5f860f6f0b1c5f9c4bfa7fb2981c0"},
-        {"shenyu-sliding-window", "Apache ShenYu sliding window", "after 2.6.0",
+        {"shenyu-sliding-window",
+         "Apache ShenYu sliding window",
+         "after 2.6.0",
          "https://github.com/apache/shenyu/blob/a001551002f2940f4f7ee39dabd9b97810176b88/shenyu-plugin/"
          "shenyu-plugin-fault-tolerance/shenyu-plugin-ratelimiter/src/main/resources/META-INF/scripts/"
          "sliding_window_request_rate_limiter.lua",
@@ -154,8 +192,14 @@ const QVector<KnownLimiter>& table()
              "KnownLimiters",
              "It counts with ZCARD before it removes the requests that left the window, so requests at the window's "
              "edge are refused while there is room (a fix is proposed in apache/shenyu#7120)."),
-         "https://github.com/apache/shenyu/issues/6754", nullptr, nullptr, true,
-         "f439cc1a25596c5a87f56be40cad0db0d807f003", "8ed7dd7a157ecc76c5fe2fbc2e5409d2ad814e40", 160,
+         "https://github.com/apache/shenyu/issues/6754",
+         nullptr,
+         nullptr,
+         true,
+         {"{key} {key}:{uuid}.timestamp", "{limit/window_s} {limit} {now_s} 1", "", "", 1000},
+         "f439cc1a25596c5a87f56be40cad0db0d807f003",
+         "8ed7dd7a157ecc76c5fe2fbc2e5409d2ad814e40",
+         160,
          "EXISTS ZCARD ZADD ZREMRANGEBYSCORE EXPIRE",
          "0032a1b002668c9e02edc07e052857e105cad3600693bc590ca0dad20f0af398112d4d0b1210fd5d1484ebf914c6ea8f"
          "15b65e4d1790fda81879a977188a32561c61a5681c8ffd071e16e0871e3840981fba572120eb17c9213e15bf21fc7f7c"
@@ -170,7 +214,8 @@ const QVector<KnownLimiter>& table()
          "cde180a4ce50ad6acf06d307d05806bfd0981b46d2785271d2e01c12d36bc2b9d50f16b9d57b390fd646b8c8d6a8ea33"
          "d6b9b275d7120497d933cd20db4bf680ddc21185df1657cee7130c02e7874175e86816bbe88e39bceb21ec30ebed06fc"
          "edc4dbb8eefa9755f082ae8af2d75c32f5caf136f6e5f860f6f0b1c5f9c4bfa7fb2981c0"},
-        {"scg-request-rate-limiter-client-time", "Spring Cloud Gateway RedisRateLimiter",
+        {"scg-request-rate-limiter-client-time",
+         "Spring Cloud Gateway RedisRateLimiter",
          "2.x to 3.0, before November 2021",
          "https://github.com/spring-cloud/spring-cloud-gateway/blob/2821def4fdfdf2fa405311fbb1030f7300e0e6ee/"
          "spring-cloud-gateway-core/src/main/resources/META-INF/scripts/request_rate_limiter.lua",
@@ -178,9 +223,14 @@ const QVector<KnownLimiter>& table()
              "KnownLimiters",
              "The gateway passes its own clock: a node whose clock is behind stores an older time, and the next call "
              "refills the bucket again, so more tokens are handed out than the rate allows."),
-         "https://github.com/spring-cloud/spring-cloud-gateway/issues/2412", nullptr,
-         "https://github.com/spring-cloud/spring-cloud-gateway/pull/2411", true,
-         "9d491aea731237273f4274f9ed9660b432b23791", "68fd3474465fa324e44a5adc3d3aacade46895e0", 209,
+         "https://github.com/spring-cloud/spring-cloud-gateway/issues/2412",
+         nullptr,
+         "https://github.com/spring-cloud/spring-cloud-gateway/pull/2411",
+         true,
+         {"{key}.tokens {key}.timestamp", "{limit/window_s} {limit} {now_s} 1", "", "", 1000},
+         "9d491aea731237273f4274f9ed9660b432b23791",
+         "68fd3474465fa324e44a5adc3d3aacade46895e0",
+         209,
          "GET GET SETEX SETEX",
          "03983d5403a91bf503ef083c0480b2f3056e8d1605cad3600693bc59072e4e8707eef3d60a2195b60a49528d0c03c22a"
          "0ca0dad20ce876300d25bb2a0e0b77091210fd5d1477a3d81484ebf914dd31ea173f0d65188a32561a9489cd1bbc5a22"
@@ -199,14 +249,22 @@ const QVector<KnownLimiter>& table()
          "deb68f19e037c2fee0a2a734e206b901e266faf8e2ee0944e30de847e53ec5a9e868aa7de88e39bce904fa72f1f151a5"
          "f224fa29f2c48dbdf4343798f4a54e7cf57622f8f632e718f6ed2535f9ab0922fabe241ffaf5c5f4fb2981c0fb964476"
          "fbc8ae40fd7da22dfff4e8a1"},
-        {"scg-request-rate-limiter", "Spring Cloud Gateway RedisRateLimiter", "3.0.x and later, server module",
+        {"scg-request-rate-limiter",
+         "Spring Cloud Gateway RedisRateLimiter",
+         "3.0.x and later, server module",
          "https://github.com/spring-cloud/spring-cloud-gateway/blob/2bcda537b95147a283fd51fbacfa55ec10ad5f22/"
          "spring-cloud-gateway-server/src/main/resources/META-INF/scripts/request_rate_limiter.lua",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It takes whole seconds from TIME, so tokens come back in one-second steps instead of "
                            "continuously (a fix is proposed in spring-cloud/spring-cloud-gateway#4084)."),
-         "https://github.com/spring-cloud/spring-cloud-gateway/issues/4027", nullptr, nullptr, false,
-         "0ad5736ed1c04aae6ec194376c784b89b8c08a7a", "4647ba107ae00a485640b21735fe547f5c772307", 204,
+         "https://github.com/spring-cloud/spring-cloud-gateway/issues/4027",
+         nullptr,
+         nullptr,
+         false,
+         {"{key}.tokens {key}.timestamp", "{limit/window_s} {limit} '' 1", "", "", 1000},
+         "0ad5736ed1c04aae6ec194376c784b89b8c08a7a",
+         "4647ba107ae00a485640b21735fe547f5c772307",
+         204,
          "TIME GET GET SETEX SETEX",
          "0214713a03983d5403ef083c0480b2f304ab79f8056e8d1605cad3600693bc59072e4e87075e3e6c07eef3d608187991"
          "093d57290a2195b60a49528d0aacc89b0ca0dad20ce876300d25bb2a1210fd5d1477a3d81484ebf914dd31ea173f0d65"
@@ -224,11 +282,21 @@ const QVector<KnownLimiter>& table()
          "c89e4a82c8a5802cc95c249bcabe4df8d05cdb50d0b95b98d408ce95d50f16b9d7f891f0d95f1089dbab54e5dbeab7c5"
          "dc6f53cddc90222fdeb68f19e037c2fee0a2a734e2ee0944e30de847e868aa7de88e39bce92f8048f03ba8cdf095ea57"
          "f1f151a5f224fa29f2c48dbdf4982c0ffabe241ffb2981c0fc5d4948fd7da22dffc0b8c5fff4e8a1"},
-        {"scg-request-rate-limiter-webflux", "Spring Cloud Gateway RedisRateLimiter", "server-webflux module",
+        {"scg-request-rate-limiter-webflux",
+         "Spring Cloud Gateway RedisRateLimiter",
+         "server-webflux module",
          "https://github.com/spring-cloud/spring-cloud-gateway/blob/eea8e83dcb5a3ff70025f74bb42c450cc10a3072/"
          "spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua",
-         nullptr, nullptr, nullptr, nullptr, false, "86c69f51986a343841432495d8b97ac7ebdd7cfc",
-         "bb997b910809b37789de263e466a33661ade6fc2", 223, "TIME GET GET SETEX SETEX",
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}.tokens {key}.timestamp", "{limit/window_s} {limit} '' 1", "", "", 1000},
+         "86c69f51986a343841432495d8b97ac7ebdd7cfc",
+         "bb997b910809b37789de263e466a33661ade6fc2",
+         223,
+         "TIME GET GET SETEX SETEX",
          "01bcb5200214713a03983d5403ef083c0480b2f304ab79f8056e8d1605cad3600693bc59072e4e87075e3e6c07eef3d6"
          "08187991093d572909a7732e0a2195b60a49528d0aacc89b0ca0dad20ce876300d25bb2a1210fd5d1477a3d81484ebf9"
          "14dd31ea173f0d65188a32561a02a1ba1a9489cd1b4fff0a1bbc5a221d1b8b2c1e3840981e886cdd1e8c79c320d4c73c"
@@ -247,13 +315,22 @@ const QVector<KnownLimiter>& table()
          "d8cc8ac4d931f586dbab54e5dbeab7c5dc6f53cddc90222fdc9875ccdeb68f19def6a1bde037c2fee0a2a734e2ee0944"
          "e30de847e868aa7de88e39bcf03ba8cdf082ae8af095ea57f1f151a5f224fa29f2c48dbdf4982c0ff99173bcfabe241f"
          "fb2981c0fc5d4948fd7da22dff14458efff4e8a1"},
-        {"go-redis-rate-v9", "go-redis/redis_rate", "v8 and v9",
+        {"go-redis-rate-v9",
+         "go-redis/redis_rate",
+         "v8 and v9",
          "https://github.com/go-redis/redis_rate/blob/1e4c1e22ee3b9e0f71b360c4fb7f11bbccef8151/lua.go",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It rounds what is left to the nearest whole request (+ 0.5), so RetryAfter and Remaining "
                            "tell a client to come back early."),
-         "https://github.com/go-redis/redis_rate/issues/42", "v10", nullptr, false,
-         "ac480cba3b54c99acf5ac2b18336f630fd8ea21b", "afb98e3a9fbf6479703da5183079d437621cb625", 244, "TIME GET SET",
+         "https://github.com/go-redis/redis_rate/issues/42",
+         "v10",
+         nullptr,
+         false,
+         {"{key}", "{limit} {limit} {window_s} 1", "", "", 0},
+         "ac480cba3b54c99acf5ac2b18336f630fd8ea21b",
+         "afb98e3a9fbf6479703da5183079d437621cb625",
+         244,
+         "TIME GET SET",
          "00596ddd0214713a051ab452067173420785cf58083bdf8e0c99b8770fc8aa071092c4471190bff21225700212968a67"
          "1309ced4142197bc1477a3d8185a34ee198c46c51b0e394c1c1de07c1ec7831220b8861d2120001c214bdee7215aebcb"
          "21a876c8222ca7a2234ded772405ffe7260aac49290faa512cb746ce2d3aa3b33281d9073513324336dcc8583876a3e7"
@@ -274,14 +351,23 @@ const QVector<KnownLimiter>& table()
          "e9b36da6ec3c0937ece3072fed11b11ded456d6dedf11583ee05cbf9f0809abef082ae8af0861ce0f095ea57f0b14a9e"
          "f14369daf26d694ef35e368ef43160ccf4341ae5f4692755f4e607c1f753220af8991983fa59b83bfb0d599afc5d4948"
          "fc8e53f7fcf5be5d"},
-        {"go-redis-rate-v10", "go-redis/redis_rate", "v10",
+        {"go-redis-rate-v10",
+         "go-redis/redis_rate",
+         "v10",
          "https://github.com/go-redis/redis_rate/blob/7d093de998851a1b3b7884d2a7322ed9348856ba/lua.go",
          QT_TRANSLATE_NOOP(
              "KnownLimiters",
              "A user of v10.0.1 reports this script stopping at its SET ... EX math.ceil(reset_after) with \"ERR value "
              "is not an integer or out of range\"; the report does not settle the cause."),
-         "https://github.com/go-redis/redis_rate/issues/110", nullptr, nullptr, false,
-         "f52a5b566060d79fd321d695df55bc918339c4aa", "b0bb73fee98e2213b0bc3d1660acc92168efc4de", 241, "TIME GET SET",
+         "https://github.com/go-redis/redis_rate/issues/110",
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "{limit} {limit} {window_s} 1", "", "", 0},
+         "f52a5b566060d79fd321d695df55bc918339c4aa",
+         "b0bb73fee98e2213b0bc3d1660acc92168efc4de",
+         241,
+         "TIME GET SET",
          "00596ddd0214713a051ab452056e8d160785cf58083bdf8e0c76ddd50c99b8771092c4471190bff21225700212968a67"
          "1309ced4142197bc1477a3d8166d10f6185a34ee198c46c51a78c0aa1b0e394c1c1de07c20b8861d2120001c215aebcb"
          "21a876c8222ca7a2234ded772405ffe7260aac49290faa512cb746ce2d3aa3b33281d9073513324336dcc858370f4566"
@@ -302,13 +388,21 @@ const QVector<KnownLimiter>& table()
          "e9b36da6ec3c0937ece3072fed11b11ded456d6dee05cbf9f0809abef082ae8af0861ce0f095ea57f0b14a9ef14369da"
          "f207ed80f26d694ef35e368ef3e14dabf43160ccf4341ae5f4692755f4e607c1f753220af8991983fa59b83bfb0d599a"
          "fc5d4948fcf5be5d"},
-        {"go-zero-periodlimit-early", "go-zero PeriodLimit", "tal-tech/go-zero, before February 2022",
+        {"go-zero-periodlimit-early",
+         "go-zero PeriodLimit",
+         "tal-tech/go-zero, before February 2022",
          "https://github.com/zeromicro/go-zero/blob/0a7e0cce77f8673116c8199d272d595cea5e39eb/core/limit/periodlimit.go",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "With a quota of 1 it answers Allowed where it should answer HitQuota, so the caller never "
                            "learns the quota is used up."),
-         "https://github.com/zeromicro/go-zero/pull/1581", nullptr, "https://github.com/zeromicro/go-zero/pull/1581",
-         false, "30caff0cf2b42d8d2895ce3d18d791f98042c8f5", "2872af110ad8cceac5b7a3f977744a088af06c60", 74,
+         "https://github.com/zeromicro/go-zero/pull/1581",
+         nullptr,
+         "https://github.com/zeromicro/go-zero/pull/1581",
+         false,
+         {"{key}", "{limit} {window_s}", "", "", 0},
+         "30caff0cf2b42d8d2895ce3d18d791f98042c8f5",
+         "2872af110ad8cceac5b7a3f977744a088af06c60",
+         74,
          "INCRBY EXPIRE",
          "044109e404986d9205cad3600ca0dad20fe0e5291350fd3d139e8a341da51d1b1daebe192715d06c28a15eda2a82b8e3"
          "2cbeac6334d5ba63354aeff937231b1945cd76b7473cfd384c02ab865149ee4353c353665a103d355fd95bca5fdf7dcd"
@@ -316,26 +410,44 @@ const QVector<KnownLimiter>& table()
          "85f2b61a88cd82dd8985ea318cf211d594673e2094dbec539e11b203a262839ea2adabe2a32abeb4a3f19b5aa4f1f067"
          "ae8c3501b165fb95b6bb4a02bbff997ebcbcc849bdb564a7c054519dc89e4a82caa96ed5ce522a6ed5d4152ad8d255f0"
          "db4bf680e39fd2f4e4e393bcee281bdff082ae8af6429725f730fd6a"},
-        {"go-zero-periodlimit", "go-zero PeriodLimit", "periodscript.lua",
+        {"go-zero-periodlimit",
+         "go-zero PeriodLimit",
+         "periodscript.lua",
          "https://github.com/zeromicro/go-zero/blob/950de56215a8244211bab074b234ff24d9c77b97/core/limit/"
          "periodscript.lua",
-         nullptr, nullptr, nullptr, nullptr, false, "a9e60ae5eb5b2afd1924613fe21400b92d3f8f07",
-         "96a68260b3bfbb7b9838ffcf6e29102e4a87c73d", 73, "INCRBY EXPIRE",
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "{limit} {window_s}", "", "", 0},
+         "a9e60ae5eb5b2afd1924613fe21400b92d3f8f07",
+         "96a68260b3bfbb7b9838ffcf6e29102e4a87c73d",
+         73,
+         "INCRBY EXPIRE",
          "04986d9205cad3600ca0dad20fe0e5291350fd3d139e8a341da51d1b1daebe1928a15eda2a82b8e32cbeac6334d5ba63"
          "354aeff94007cecf4535c1b645cd76b7473cfd384c02ab865149ee4353c353665636010a5a103d355f9fe28e5fd95bca"
          "5fdf7dcd65d4a0b9669dcc8469d72763742124837423fb9f74b273da74f5872f772ae6dc81247d488379200084fe945e"
          "851d584a85f2b61a8870639388cd82dd8985ea318cf211d594673e20a2adabe2a3f19b5aa4f1f067ae8c3501b165fb95"
          "b6bb4a02bbff997ebcbcc849bdb564a7c054519dc89e4a82caa96ed5ce522a6ed5d4152ad8d255f0db4bf680e39fd2f4"
          "e4e393bcee281bdff082ae8af6429725f6f1b5d4f730fd6a"},
-        {"go-zero-tokenlimit", "go-zero TokenLimiter", "tokenscript.lua",
+        {"go-zero-tokenlimit",
+         "go-zero TokenLimiter",
+         "tokenscript.lua",
          "https://github.com/zeromicro/go-zero/blob/9fe4e3b8b0e310bf460911442359ae2feac811d8/core/limit/"
          "tokenscript.lua",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It stores the caller's now as the last refill without checking that it is newer: a delayed "
                            "call moves the time back and the next call refills the bucket again (9 grants in one "
                            "second at a rate of 5 in the report)."),
-         "https://github.com/zeromicro/go-zero/issues/4072", nullptr, nullptr, true,
-         "b7bb2fcc82b9c8fc49850e9223e78667a5387dbc", "d49844052950857be49a0b41bc2d8f20d47f8260", 190,
+         "https://github.com/zeromicro/go-zero/issues/4072",
+         nullptr,
+         nullptr,
+         true,
+         {"{key}.tokens {key}.ts", "{limit/window_s} {limit} {now_s} 1", "", "", 1000},
+         "b7bb2fcc82b9c8fc49850e9223e78667a5387dbc",
+         "d49844052950857be49a0b41bc2d8f20d47f8260",
+         190,
          "GET GET SETEX SETEX",
          "03983d5403a91bf50480b2f305cad3600693bc59072e4e8707ca93fe07eef3d60a2195b60a49528d0c03c22a0c9c19f9"
          "0ca0dad20d25bb2a0ee72fd81477a3d81484ebf9173f0d65178707f4179bf8dc188a32561a9489cd1bbc5a221c678186"
@@ -352,13 +464,21 @@ const QVector<KnownLimiter>& table()
          "dbab54e5dc90222fdeb68f19dfeb8040e037c2fee0a2a734e266faf8e2ee0944e30de847e53ec5a9e868aa7de88e39bc"
          "e8ea6868e904fa72f1f151a5f224fa29f2c48dbdf4343798f57622f8f59cc759f60fee66f8852417fabe241ffb2981c0"
          "fd7da22dfff4e8a1"},
-        {"upstash-sliding-window-0.x", "Upstash Ratelimit sliding window", "0.x, before July 2023",
+        {"upstash-sliding-window-0.x",
+         "Upstash Ratelimit sliding window",
+         "0.x, before July 2023",
          "https://github.com/upstash/ratelimit-js/blob/4f869ab36013d9e43ed523d141bb6b9bca2d36ab/src/single.ts",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It names the previous window's key wrongly, so it never finds the previous window's count "
                            "and limits like a fixed window: up to twice the limit passes around a window's end."),
-         "https://github.com/upstash/ratelimit-js/pull/61", nullptr, "https://github.com/upstash/ratelimit-js/pull/61",
-         true, "b6156871abd5c5219fdfd1508be6d986863eae46", "e864851f5a61f581186988232254ac266f40c06e", 139,
+         "https://github.com/upstash/ratelimit-js/pull/61",
+         nullptr,
+         "https://github.com/upstash/ratelimit-js/pull/61",
+         true,
+         {"{key}:{now/window} {key}:{now/window-window}", "{limit} {now} {window}", "", "", 0},
+         "b6156871abd5c5219fdfd1508be6d986863eae46",
+         "e864851f5a61f581186988232254ac266f40c06e",
+         139,
          "GET GET INCR PEXPIRE",
          "00303e8e00f43bcd017134f30201aee90522ec4405cad360091feaaf0d5ed17f0df5668911d01ded11f4693b1210fd5d"
          "1350fd3d1795c047187945cc1a6c73801bfeec341c6890001cef58ec1e384098202efabf20b8861d213e15bf21f012a1"
@@ -371,11 +491,21 @@ const QVector<KnownLimiter>& table()
          "c291965ac88356dfc89e4a82ca38ae33cab6c155cc67f30bd009a8d2d469c155d4b66bf8da76ca67dba1f646dd66ad44"
          "de54e26ddec47b20e2aec3e7e3007d3ce3e493fce4f20f89e550cb26e58fa171e81d0531e8e88fdfe924aeb6e9c344b8"
          "ea1d7e27ea873936efa4e787f082ae8af4e607c1f6f46929f753220af7e2d8aef96f4dacfb1a8c02fc80bbbd"},
-        {"upstash-sliding-window", "Upstash Ratelimit sliding window", "2.x, dynamic limits",
+        {"upstash-sliding-window",
+         "Upstash Ratelimit sliding window",
+         "2.x, dynamic limits",
          "https://github.com/upstash/ratelimit-js/blob/11b8f9a962c34e9a3463dd00513e45e031c8d27e/src/lua-scripts/"
          "single.ts",
-         nullptr, nullptr, nullptr, nullptr, false, "977fb636fb5ceb7e98a96d1b3a1272ba018efdae",
-         "ecc3b95e44fcff886e91d8638f329236dee5d54e", 214, "GET GET GET INCRBY PEXPIRE",
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}:{now/window} {key}:{now/window-1} {key}:dynamic", "{limit} {now} {window} 1", "", "", 0},
+         "977fb636fb5ceb7e98a96d1b3a1272ba018efdae",
+         "ecc3b95e44fcff886e91d8638f329236dee5d54e",
+         214,
+         "GET GET GET INCRBY PEXPIRE",
          "00303e8e0072fd7600f43bcd0201aee90522ec4405b08d5205cad360091feaaf0d2013930d5ed17f0ddee2ae0df56689"
          "0e4f39360f86f48111593a0411d01ded11f4693b1210fd5d1477a3d814ad256c1795c0471a6c73801bfeec341c39ea7b"
          "1c6890001cf9044d1e3840981e416ea820b8861d213e15bf21f012a12228e2b3223d554923ba2f3225ae9c5f26edf7a6"
@@ -393,11 +523,21 @@ const QVector<KnownLimiter>& table()
          "d566a593d726bdb9d7e97c30d8611283d973910cda76ca67dba1f646dc90222fdd66ad44de54e26ddec47b20df31ed58"
          "dfe129eee2000e28e3e493fce58fa171e6d17693e774f68ce81d0531e924aeb6eb1993adef0cfdd2efa4e787f082ae8a"
          "f2116badf4e607c1f6f46929f753220af7aca98cf96f4dacfa6d3f10fc80bbbdfe2ffd00ff13e695"},
-        {"upstash-token-bucket", "Upstash Ratelimit token bucket", "2.x, dynamic limits",
+        {"upstash-token-bucket",
+         "Upstash Ratelimit token bucket",
+         "2.x, dynamic limits",
          "https://github.com/upstash/ratelimit-js/blob/11b8f9a962c34e9a3463dd00513e45e031c8d27e/src/lua-scripts/"
          "single.ts",
-         nullptr, nullptr, nullptr, nullptr, false, "b35c5bc0b7fdae7dd0573d4529911cabaf9d1d89",
-         "222247195e17cea25c3f81ed9004890c2964fef0", 282, "GET HMGET HSET PEXPIRE",
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key} {key}:dynamic", "{limit} {window} {limit} {now} 1", "", "", 0},
+         "b35c5bc0b7fdae7dd0573d4529911cabaf9d1d89",
+         "222247195e17cea25c3f81ed9004890c2964fef0",
+         282,
+         "GET HMGET HSET PEXPIRE",
          "016ad9ba05cad360065b83be069760930908092c09f967390b55c4690ca0dad20e4f39360eeae3390ff23f8c1104cd79"
          "11593a041168f55f1210fd5d131aabf013bf9bc01477a3d81484ebf914de7acd14ec5e4f169cb20916caaca817dc95fb"
          "18f9a8cd195aff37199f32641a2ad05f1cada6421dc9327c1e3840982024304f206f807f20771f9020b8861d213e15bf"
@@ -421,14 +561,22 @@ const QVector<KnownLimiter>& table()
          "e6fb9983e7979373e7ff23c1e88e39bce95304f4eb1993adecb2c606ed73f097ed7a7f3cedcd2786edffa93eee7efa09"
          "f082ae8af09ded45f2a50243f3ab55dbf3c6c39cf6da5159f8345bc1f893377ef8e6502cfaac77fffab73d13fbd40690"
          "fe2ffd00fed479f3ff73d726fff19a2c"},
-        {"tyk-sliding-log", "Tyk sliding log", "internal/rate, Lua form",
+        {"tyk-sliding-log",
+         "Tyk sliding log",
+         "internal/rate, Lua form",
          "https://github.com/TykTechnologies/tyk/blob/68cd697d698128f6100b07b9e3d86e9beae63a3e/internal/rate/scripts/"
          "sliding_log_add.lua",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "Refused requests are logged too, so a client that keeps sending above the limit is refused "
                            "for good; Tyk keeps this by design."),
-         "https://github.com/TykTechnologies/tyk/issues/1876", nullptr, nullptr, false,
-         "6fe22a051d3add60fda7a6b168078a32603c49d0", "4a3841cc625b5db6a6f6d062f464185e03045b7b", 151,
+         "https://github.com/TykTechnologies/tyk/issues/1876",
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "{now_ns} {now_ns-window_ns} {limit} {window_s}", "", "", 0},
+         "6fe22a051d3add60fda7a6b168078a32603c49d0",
+         "4a3841cc625b5db6a6f6d062f464185e03045b7b",
+         151,
          "ZREMRANGEBYSCORE ZCARD ZADD EXPIRE ZRANGE",
          "00f7f8f90659421706ecc7a608c21b230dc836410de4ef2d0e65b1e70fdc3ffb0fdccf3a11e5d66c121a21a11477a3d8"
          "188a32561ad3f0731ca3f5981cb2a3f41ce7c3341ec5d4f92155c5c628b559862aa89e122abc36772b81fb942bc39b00"
@@ -442,11 +590,21 @@ const QVector<KnownLimiter>& table()
          "b3d1edf6b491cb2db77f3f06b7b1a0c0b8a7b9a6bb7908c7bc227d18bda7eca5c0c48e64c1b5a5b7c5396d85c89e4a82"
          "c8e95e1fcafa7e5bcd7dc5e0d0f382a8d5ae620bd5c70988da76ca67dd2398abdd5d764fe03d2a26e11bf40ae62f2b62"
          "e79d5ec1e7af86e0e81b2fc9ea43f4eeeb218574eff92d6ef082ae8af4e607c1fcc9987cfe49fb1dff73d726"},
-        {"rate-limiter-flexible", "rate-limiter-flexible RateLimiterRedis", "since late 2020",
+        {"rate-limiter-flexible",
+         "rate-limiter-flexible RateLimiterRedis",
+         "since late 2020",
          "https://github.com/animir/node-rate-limiter-flexible/blob/d4e26c0748e9213b5646694f8a3d46db8ba56824/lib/"
          "RateLimiterRedis.js",
-         nullptr, nullptr, nullptr, nullptr, false, "a1de965f42e177aa339706bd580f049065eca79a",
-         "23927e0c1687994495c1930094196c154b2b7127", 92, "SET INCRBY PTTL EXPIRE",
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "1 {window_s} {limit} {window_s}", "", "", 0},
+         "a1de965f42e177aa339706bd580f049065eca79a",
+         "23927e0c1687994495c1930094196c154b2b7127",
+         92,
+         "SET INCRBY PTTL EXPIRE",
          "019116f401bc62fd111c260a160de5391daebe191f125c551fd6b873203524932067c16922d9ae102c5fbd042cbeac63"
          "2dabe0b435ac74c7360fbb193cb543043ee641a6406364a344bf244f455c7c4f463c56c049bc4f894c02ab865149ee43"
          "51f73c2d538bb22a55371e3655b6035f5876ea2a5fdf7dcd64dd307767bd013768c3c02d697a9ec378c211e57f6d7d79"
@@ -454,14 +612,22 @@ const QVector<KnownLimiter>& table()
          "9ff85279a2ed4124a76a7342a9f58bd9ae8c3501b19bda5fb1b9b705b75ccc95b893fee2b9aac68ab9d1bfe0bcbcc849"
          "bdb564a7c167f6c8c7b2ceaec9d3594aca7e7e88cc60a286d0136c84db4bf680dfeb8040e1c58ab2e471269ee6e82700"
          "f02606cef0498331f082ae8af76a0c79f913a616f9d46337fdb90d7d"},
-        {"rate-limit-redis-4.2.0", "rate-limit-redis", "3.0.0 to 4.2.0",
+        {"rate-limit-redis-4.2.0",
+         "rate-limit-redis",
+         "3.0.0 to 4.2.0",
          "https://github.com/express-rate-limit/rate-limit-redis/blob/000446d980e41ab107d2196c12202aeda20036cd/src/"
          "lib.ts",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "PTTL can answer 0 for a key about to expire; the script then sets a new expiry while the "
                            "old count carries on, so a window can last two or three times too long."),
-         "https://github.com/express-rate-limit/rate-limit-redis/pull/209", "4.2.1", nullptr, true,
-         "3f424a504987d231baa2e19159bb5def8ad32f87", "7a7810787f2a2f8c48d04dc357bc2bde36229360", 75,
+         "https://github.com/express-rate-limit/rate-limit-redis/pull/209",
+         "4.2.1",
+         nullptr,
+         true,
+         {"{key}", "0 {window}", "", "", 0},
+         "3f424a504987d231baa2e19159bb5def8ad32f87",
+         "7a7810787f2a2f8c48d04dc357bc2bde36229360",
+         75,
          "INCR PTTL PEXPIRE",
          "02e4d7d708af4ef60927bd16095cbcbc0a846e2313ba19e6160de53917420cd017f41c86199d67f41d93975f22e8248f"
          "28a15eda2fab479535e6b90f3706db4c3dc25df1446fbc1d45cd76b74637718c5149ee4351876cca5446dc635b2bd17a"
@@ -469,15 +635,22 @@ const QVector<KnownLimiter>& table()
          "7d7b2c0e802b4ffd81ca7c4784dd46a684fe945e8ac3dac995478bfa9dabdd5ba12293f0a9b53d5ba9c74f59ae8c3501"
          "b64bc541b7e98075bb277949bcbcc849c064685dc0f096f4c25e83edc89e4a82cce939b0d14372eed224f105dd1fb04a"
          "dfeb8040e505c27df082ae8af360e6e6"},
-        {"rate-limit-redis-4.2.1", "rate-limit-redis", "4.2.1 and 4.2.2",
+        {"rate-limit-redis-4.2.1",
+         "rate-limit-redis",
+         "4.2.1 and 4.2.2",
          "https://github.com/express-rate-limit/rate-limit-redis/blob/04b1eeea94b7b8005dcfe8b19977d099a0cf46bd/source/"
          "scripts.ts",
          QT_TRANSLATE_NOOP("KnownLimiters",
                            "It still counts with INCR before it reads PTTL, so a key at the moment it expires can keep "
                            "its count instead of starting a new window."),
-         "https://github.com/express-rate-limit/rate-limit-redis/pull/218", nullptr,
-         "https://github.com/express-rate-limit/rate-limit-redis/pull/218", true,
-         "b829ec02dca78a148dfc75dd3c86f488ed007c68", "edcd4ccdd7574388468dafe41709967ac90b5fd3", 75,
+         "https://github.com/express-rate-limit/rate-limit-redis/pull/218",
+         nullptr,
+         "https://github.com/express-rate-limit/rate-limit-redis/pull/218",
+         true,
+         {"{key}", "0 {window}", "", "", 0},
+         "b829ec02dca78a148dfc75dd3c86f488ed007c68",
+         "edcd4ccdd7574388468dafe41709967ac90b5fd3",
+         75,
          "INCR PTTL PEXPIRE",
          "02e4d7d708af4ef60927bd16095cbcbc0a846e2313ba19e6160de53917420cd017f41c86199d67f41c4dd1281d93975f"
          "22e8248f28a15eda2fab479535e6b90f3706db4c37b0f07f3dc25df1446fbc1d45cd76b75149ee4351876cca5446dc63"
@@ -485,11 +658,19 @@ const QVector<KnownLimiter>& table()
          "802b4ffd81ca7c4784dd46a684fe945e8ac3dac995478bfa9dabdd5ba12293f0a9b53d5ba9c74f59ae8c3501b499a3f2"
          "b64bc541b7e98075bcbcc849c064685dc0f096f4c25e83edc4b9d055c89e4a82c8cae364cce939b0d14372eed224f105"
          "dfeb8040e505c27df082ae8af360e6e6"},
-        {"async-ratelimiter", "async-ratelimiter", "the Lua versions, from 2024",
+        {"async-ratelimiter",
+         "async-ratelimiter",
+         "the Lua versions, from 2024",
          "https://github.com/microlinkhq/async-ratelimiter/blob/e28c9fc72ae232fb253b10053c476ffb7f6bb0cd/src/index.js",
-         nullptr, nullptr, nullptr, nullptr, false,
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "{now} {window} {limit}", "", "", 0},
          "8c6d42314e7d644e58187530c4596bd49e1fbabc 51d8e63a380bf7a715e9cc96b2fa6ad9e2e8788b",
-         "d45b679460cf1d623b8cb28e008bc30b3c5d23fc", 263,
+         "d45b679460cf1d623b8cb28e008bc30b3c5d23fc",
+         263,
          "EXISTS ZREMRANGEBYSCORE ZCARD ZRANGE ZADD ZRANGE ZREMRANGEBYRANK PEXPIRE",
          "015b852e0324c916047afb1d0585331c05b8267505cad36006ecc7a608c744cb0977876b0993a6f309f967390baf8823"
          "0ca0dad20ed11c7d11a818251350fd3d1484ebf914ebff1d1587f9ea161de3071861c7e61879a977191e39151abf3755"
@@ -511,10 +692,19 @@ const QVector<KnownLimiter>& table()
          "d8d0f110d9f02460dab46d37dc26d5f9dd0e9195dd5d764fde2ad69dde4f0f60df048dc1df2eb20be187891ee3ebaee0"
          "e5235843e88e39bce8d719bdea9be47beae58c06eb218574ed10b007ed3dc66cedb8ed5ff082ae8af1863e2af346febc"
          "f3958b67f3b2e1bdf63053b7f72adf70f90f83cbfb14074afda2d77cff73d726"},
-        {"async-ratelimiter-peek", "async-ratelimiter", "with peek, 2025",
+        {"async-ratelimiter-peek",
+         "async-ratelimiter",
+         "with peek, 2025",
          "https://github.com/microlinkhq/async-ratelimiter/blob/362a65a80fcff5f15440f794a61de01feacb93c7/src/index.js",
-         nullptr, nullptr, nullptr, nullptr, false, "ad00ff6f099013f2aea94ed48c220cbf616c6a07",
-         "d3dee5436f094f3243ad1e60bf923f233a28f83f", 285,
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {"{key}", "{now} {window} {limit} 0", "", "", 0},
+         "ad00ff6f099013f2aea94ed48c220cbf616c6a07",
+         "d3dee5436f094f3243ad1e60bf923f233a28f83f",
+         285,
          "EXISTS ZREMRANGEBYSCORE ZCARD ZRANGE ZADD ZRANGE ZREMRANGEBYRANK PEXPIRE",
          "015b852e0324c916047afb1d05b8267505cad36006db357106ecc7a608c744cb0977876b0993a6f309f967390baf8823"
          "0ca0dad20d70575d0ed11c7d11a818251350fd3d1484ebf914ebff1d158361771587f9ea161de30716caaca81861c7e6"

@@ -121,6 +121,10 @@ Meaning meaningOfName(const QByteArray& name)
         return Meaning::Duration;
     if (containsAny({"limit", "max", "capacity", "quota", "threshold"}))
         return Meaning::Limit;
+    // A bucket's tokens are what it allows (Upstash's `tokens` is the limit), not a request's token;
+    // the tokens a request asks for are neither.
+    if (n.contains("tokens"))
+        return containsAny({"request", "cost", "need", "take", "consume"}) ? Meaning::None : Meaning::Limit;
     if (containsAny({"uuid", "member", "nonce", "token", "seq"}) || n.endsWith("id"))
         return Meaning::Id;
     if (containsAny({"now", "time", "stamp"}) || n == "ts" || n == "t" || n.startsWith("ts_") || n.endsWith("_ts"))

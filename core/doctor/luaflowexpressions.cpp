@@ -252,9 +252,10 @@ Value Reader::argument(int n, int line)
             value.unit = CallTemplate::unitOf(placeholder);
             // {now_ns} is the microseconds times 1000: two calls in one microsecond share it.
             value.resolution = placeholder == P::NowNs ? 2 : value.unit;
-        } else if (placeholder == P::Window || placeholder == P::WindowS) {
+        } else if (placeholder == P::Window || placeholder == P::WindowS || placeholder == P::WindowUs
+                   || placeholder == P::WindowNs) {
             value.role = Role::Duration;
-            value.unit = placeholder == P::WindowS ? 0 : 1;
+            value.unit = CallTemplate::unitOf(placeholder);
         }
     } else if (token.size() == 1) {
         value.literalText = true;
@@ -275,6 +276,8 @@ unsigned Reader::sourceOf(CallTemplate::Placeholder placeholder)
         return FromTime;
     case CallTemplate::Placeholder::Window:
     case CallTemplate::Placeholder::WindowS:
+    case CallTemplate::Placeholder::WindowUs:
+    case CallTemplate::Placeholder::WindowNs:
         return FromDuration;
     case CallTemplate::Placeholder::Limit:
         return FromLimit;

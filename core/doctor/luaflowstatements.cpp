@@ -204,6 +204,8 @@ void Reader::bindArgument(const QByteArray& variable, int index, int line)
         break;
     case CallTemplate::Placeholder::Window:
     case CallTemplate::Placeholder::WindowS:
+    case CallTemplate::Placeholder::WindowUs:
+    case CallTemplate::Placeholder::WindowNs:
         passed = Meaning::Duration;
         break;
     case CallTemplate::Placeholder::Limit:

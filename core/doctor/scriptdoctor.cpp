@@ -33,18 +33,23 @@ ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
     const QString issue = known.issue().isEmpty()
         ? Text::tr("No issue of these versions is known to zsetlab: what follows is the doctor's own reading.")
         : Text::tr("Known issue: %1 Reported at %2.").arg(known.issue(), QString::fromUtf8(limiter.issueUrl));
-    const QString fix = !limiter.issue
-        ? Text::tr("Check it as %1 calls it: give --keys and --args in the order the library passes KEYS and ARGV "
+    const QString library = QString::fromUtf8(limiter.library);
+    const QString call = limiter.call.isKnown()
+        ? Text::tr("Read and probe it as %1 calls it: %2.").arg(library, limiter.call.options())
+        : Text::tr("Check it as %1 calls it: give --keys and --args in the order the library passes KEYS and ARGV "
                    "(its source shows them), so that the findings below and the live probe describe real calls.")
-              .arg(QString::fromUtf8(limiter.library))
-        : limiter.fixedIn ? Text::tr("Upgrade to %1 %2 or later, which fixes it.")
-                                .arg(QString::fromUtf8(limiter.library), QString::fromUtf8(limiter.fixedIn))
-        : limiter.fixedBy ? Text::tr("It is fixed upstream by %1; zsetlab does not know the first release with it. "
-                                     "Take a release that has it, or change the script as the findings below say.")
-                                .arg(QString::fromUtf8(limiter.fixedBy))
-                          : Text::tr("zsetlab knows of no release of %1 that fixes it: change the script as the "
-                                     "findings below say.")
-                                .arg(QString::fromUtf8(limiter.library));
+              .arg(library);
+    QString fix;
+    if (limiter.issue && limiter.fixedIn)
+        fix = Text::tr("Upgrade to %1 %2 or later, which fixes it.").arg(library, QString::fromUtf8(limiter.fixedIn));
+    else if (limiter.issue && limiter.fixedBy)
+        fix = Text::tr("It is fixed upstream by %1; zsetlab does not know the first release with it. Take a release "
+                       "that has it, or change the script as the findings below say.")
+                  .arg(QString::fromUtf8(limiter.fixedBy));
+    else if (limiter.issue)
+        fix = Text::tr("zsetlab knows of no release of %1 that fixes it: change the script as the findings below say.")
+                  .arg(library);
+    fix = fix.isEmpty() ? call : fix + QLatin1Char(' ') + call;
     if (known.match == LimiterRecognition::Match::Same) {
         finding.code = QStringLiteral("known-limiter");
         finding.severity = !limiter.issue ? ScriptFinding::Severity::Info

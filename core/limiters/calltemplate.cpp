@@ -21,6 +21,7 @@ constexpr PlaceholderEntry placeholderTable[] = {
     {CallTemplate::Placeholder::NowS, "now_s"},    {CallTemplate::Placeholder::NowUs, "now_us"},
     {CallTemplate::Placeholder::NowNs, "now_ns"},
     {CallTemplate::Placeholder::Window, "window"}, {CallTemplate::Placeholder::WindowS, "window_s"},
+    {CallTemplate::Placeholder::WindowUs, "window_us"}, {CallTemplate::Placeholder::WindowNs, "window_ns"},
     {CallTemplate::Placeholder::Limit, "limit"},   {CallTemplate::Placeholder::Uuid, "uuid"},
     {CallTemplate::Placeholder::Seq, "seq"},
 };
@@ -222,6 +223,10 @@ QByteArray valueOf(CallTemplate::Placeholder placeholder, const CallValues& valu
         return QByteArray::number(values.windowMs);
     case CallTemplate::Placeholder::WindowS:
         return QByteArray::number((values.windowMs + 999) / 1000);
+    case CallTemplate::Placeholder::WindowUs:
+        return QByteArray::number(values.windowMs * 1000);
+    case CallTemplate::Placeholder::WindowNs:
+        return QByteArray::number(values.windowMs * 1'000'000);
     case CallTemplate::Placeholder::Limit:
         return QByteArray::number(values.limit);
     case CallTemplate::Placeholder::Uuid:
@@ -373,7 +378,8 @@ bool CallTemplate::Piece::isWindowStart() const
         return false;
     return std::any_of(terms.begin(), terms.end(), [](const Term& term) {
         return term.sign < 0 && term.isPlaceholder
-            && (term.placeholder == Placeholder::Window || term.placeholder == Placeholder::WindowS);
+            && (term.placeholder == Placeholder::Window || term.placeholder == Placeholder::WindowS
+                || term.placeholder == Placeholder::WindowUs || term.placeholder == Placeholder::WindowNs);
     });
 }
 
@@ -398,8 +404,10 @@ int CallTemplate::unitOf(Placeholder placeholder)
     case Placeholder::Window:
         return 1;
     case Placeholder::NowUs:
+    case Placeholder::WindowUs:
         return 2;
     case Placeholder::NowNs:
+    case Placeholder::WindowNs:
         return 3;
     case Placeholder::Key:
     case Placeholder::Limit:

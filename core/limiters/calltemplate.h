@@ -42,6 +42,8 @@ public:
         NowNs, // nanoseconds (the microseconds times 1000: zsetlab's clocks stop at microseconds)
         Window, // ms
         WindowS, // seconds, rounded up
+        WindowUs, // microseconds
+        WindowNs, // nanoseconds
         Limit,
         Uuid,
         Seq,

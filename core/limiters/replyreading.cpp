@@ -80,6 +80,8 @@ QString replyStyleName(ReplyStyle style)
         return QStringLiteral("admitted-with-count");
     case ReplyStyle::Remaining:
         return QStringLiteral("remaining");
+    case ReplyStyle::RemainingBefore:
+        return QStringLiteral("remaining-before");
     case ReplyStyle::Unknown:
         break;
     }
@@ -108,6 +110,8 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
         *style = ReplyStyle::NilAdmitted;
     else if (t == QLatin1String("remaining"))
         *style = ReplyStyle::Remaining;
+    else if (t == QLatin1String("remaining-before"))
+        *style = ReplyStyle::RemainingBefore;
     else
         return false;
     return true;
@@ -115,7 +119,8 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
 
 QString replyStyleChoices()
 {
-    return QStringLiteral("count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining");
+    return QStringLiteral(
+        "count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining, remaining-before");
 }
 
 QString replyStyleDescription(ReplyStyle style)
@@ -136,6 +141,8 @@ QString replyStyleDescription(ReplyStyle style)
                         "counts against the limit");
     case ReplyStyle::Remaining:
         return Text::tr("what is left of the limit after the call (0 or more = admitted, -1 = refused)");
+    case ReplyStyle::RemainingBefore:
+        return Text::tr("what was left of the limit before the call (1 or more = admitted, 0 = refused)");
     case ReplyStyle::Unknown:
         break;
     }
@@ -172,27 +179,31 @@ ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
         }
         values << QString::number(reading.value);
     }
-    // A count grows by one per stored call; it may stall when calls overwrite each other.
+    // A count grows by one per stored call; it may stall when calls overwrite each other, and
+    // start again from its first value when the calls cross into a fixed window's next one.
+    const qint64 first = spread.first().value;
     bool growsByAtMostOne = true;
-    qint64 highest = spread.first().value;
+    qint64 highest = first;
     for (int i = 1; i < spread.size(); ++i) {
         // Compared without subtracting: a reply can be any qint64, and the difference may overflow.
         const qint64 previous = spread[i - 1].value;
         growsByAtMostOne = growsByAtMostOne
-            && (spread[i].value == previous
+            && (spread[i].value == previous || spread[i].value == first
                 || (previous < std::numeric_limits<qint64>::max() && spread[i].value == previous + 1));
         highest = std::max(highest, spread[i].value);
     }
-    // What is left of the limit shrinks by one per stored call, from just under the limit.
+    // What is left of the limit shrinks by one per stored call, from just under the limit (and
+    // starts again in a fixed window's next one).
     bool shrinksByAtMostOne = true;
+    qint64 lowest = first;
     for (int i = 1; i < spread.size(); ++i) {
         const qint64 previous = spread[i - 1].value;
         shrinksByAtMostOne = shrinksByAtMostOne
-            && (spread[i].value == previous
+            && (spread[i].value == previous || spread[i].value == first
                 || (previous > std::numeric_limits<qint64>::min() && spread[i].value == previous - 1));
+        lowest = std::min(lowest, spread[i].value);
     }
-    const qint64 first = spread.first().value;
-    if (shrinksByAtMostOne && spread.size() > 1 && spread.last().value < first && spread.last().value >= 1)
+    if (shrinksByAtMostOne && spread.size() > 1 && lowest < first && lowest >= 1)
         return ReplyStyle::Remaining;
     if (growsByAtMostOne && highest > first && first == 1)
         return ReplyStyle::CountWithCall;
@@ -214,6 +225,14 @@ ReplyStyle learnReplyStyle(const QVector<QVector<ReplyReading>>& batches, const 
 {
     const QVector<ReplyReading> unlimited = batches.value(0);
     const ReplyStyle style = inferReplyStyle(unlimited, why);
+    // What is left, counting down: the first call under a limit tells whether it is counted
+    // already (limit - 1: after the call) or not yet (the limit itself: before it).
+    if (style == ReplyStyle::Remaining) {
+        for (const LimitedReplies& calls : limited) {
+            if (!calls.readings.isEmpty() && calls.readings.first().readable && !calls.readings.first().nil)
+                return calls.readings.first().value == calls.limit ? ReplyStyle::RemainingBefore : style;
+        }
+    }
     if (style == ReplyStyle::Admitted) {
         for (int i = 1; i < batches.size(); ++i) {
             QString ignored;
@@ -276,6 +295,10 @@ std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
         if (reading.readable && !reading.nil)
             return reading.value >= 0;
         return std::nullopt;
+    case ReplyStyle::RemainingBefore:
+        if (reading.readable && !reading.nil)
+            return reading.value >= 1;
+        return std::nullopt;
     case ReplyStyle::Limited:
         if (reading.nil || (reading.readable && reading.value == 0))
             return true;
@@ -302,7 +325,7 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
     bool reachedLimit = false;
     int repeatsAtLimit = 0;
     const bool decides = style == ReplyStyle::Admitted || style == ReplyStyle::Limited
-        || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining;
+        || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining || style == ReplyStyle::RemainingBefore;
     for (const ReplyReading& reading : readings) {
         if (reading.refusal) {
             ++count.refused;
@@ -320,6 +343,7 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         case ReplyStyle::Limited:
         case ReplyStyle::NilAdmitted:
         case ReplyStyle::Remaining:
+        case ReplyStyle::RemainingBefore:
             if (const std::optional<bool> admitted = readAdmission(style, reading))
                 *admitted ? ++count.admitted : ++count.refused;
             else

@@ -24,13 +24,17 @@ enum class ReplyStyle {
     // What is left of the limit after this call (limit - 1, ..., 0), or {remaining, ...}; a
     // negative reply (-1) is a refusal.
     Remaining,
+    // What was left of the limit before this call (limit, ..., 1), or {remaining, ...}; 0 is a
+    // refusal (async-ratelimiter's {max - count, reset, max}).
+    RemainingBefore,
 };
 // "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted",
-// "admitted-with-count", "remaining", "unknown"
+// "admitted-with-count", "remaining", "remaining-before", "unknown"
 QString replyStyleName(ReplyStyle style);
 QString replyStyleDescription(ReplyStyle style); // for people
 // --reply: count, count-before, allowed=1, allowed=true, allowed=0, allowed=false, limited=1,
-// limited=true, allowed=nil, remaining, or a name replyStyleName() gives. False for anything else.
+// limited=true, allowed=nil, remaining, remaining-before, or a name replyStyleName() gives. False
+// for anything else.
 bool parseReplyStyle(const QString& text, ReplyStyle* style);
 QString replyStyleChoices(); // the forms parseReplyStyle() accepts, for help texts
 

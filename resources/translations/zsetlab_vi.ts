@@ -3344,6 +3344,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>what is left of the limit after the call (0 or more = admitted, -1 = refused)</source>
         <translation>phần còn lại của giới hạn sau lệnh gọi (từ 0 trở lên = cho qua, -1 = từ chối)</translation>
     </message>
+    <message>
+        <source>what was left of the limit before the call (1 or more = admitted, 0 = refused)</source>
+        <translation>phần còn lại của giới hạn trước lần gọi (1 trở lên = được nhận, 0 = bị từ chối)</translation>
+    </message>
 </context>
 <context>
     <name>RunView</name>
@@ -4390,6 +4394,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>Redis calls removed: %1.</source>
         <translation>Lệnh Redis bị bỏ: %1.</translation>
     </message>
+    <message>
+        <source>Read and probe it as %1 calls it: %2.</source>
+        <translation>Hãy đọc và thử nó theo cách %1 gọi: %2.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4604,6 +4612,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>&amp;Setup</source>
         <translation>&amp;Thiết lập</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;a href=&quot;zsetlab:library-call&quot;&gt;Call it as %1 does&lt;/a&gt;: fill KEYS, ARGV and Setup with its call and read the script again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;a href=&quot;zsetlab:library-call&quot;&gt;Gọi nó như %1&lt;/a&gt;: điền KEYS, ARGV và Thiết lập theo cách thư viện gọi, rồi đọc lại script.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

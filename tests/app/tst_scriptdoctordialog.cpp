@@ -347,6 +347,15 @@ void TestScriptDoctorDialog::namesAPublicLibrarysLimiter()
             expected << finding.line;
     }
     QCOMPARE(marked, expected);
+
+    // The details offer the library's call; following it fills the fields and reads again.
+    QVERIFY(html.contains(QLatin1String("zsetlab:library-call")));
+    auto* browser = doctor->findChild<QTextBrowser*>();
+    emit browser->anchorClicked(QUrl(QStringLiteral("zsetlab:library-call")));
+    const QList<QLineEdit*> fields = doctor->findChildren<QLineEdit*>();
+    QCOMPARE(fields.at(0)->text(), QString::fromUtf8(doctor->examination().known.limiter->call.keys));
+    QCOMPARE(fields.at(1)->text(), QString::fromUtf8(doctor->examination().known.limiter->call.args));
+    QVERIFY(doctor->examination().findings.first().suggestion.contains(QLatin1String("--args \"0 {window}\"")));
 }
 
 QTEST_MAIN(TestScriptDoctorDialog)

@@ -6,7 +6,9 @@
 #include "knownlimiters.h"
 #include "luatokens.h"
 #include "scriptdoctor.h"
+#include "scriptprobe.h"
 #include "sourcetree.h"
+#include "testredis.h"
 
 #include <QDir>
 #include <QFile>
@@ -206,6 +208,45 @@ return {ok, held}
         QCOMPARE(int(known.match), int(LimiterRecognition::Match::None));
         QVERIFY(known.resemblance > 0);
         qInfo("closest known limiter: %.2f of runs alike", known.resemblance);
+    }
+
+    void eachLibrarysCallRunsOnRedis_data() { addEntryRows(); }
+    void eachLibrarysCallRunsOnRedis()
+    {
+        // The call the table gives is how the library calls its script: the live probe runs it to
+        // the end (no Lua error, no missing setup) and reads its replies.
+        QFETCH(int, entry);
+        const KnownLimiter& limiter = KnownLimiters::table().at(entry);
+        const LibraryCall& library = limiter.call;
+        QVERIFY(library.isKnown());
+        CallTemplate call;
+        QString error;
+        QVERIFY2(CallTemplate::parse(QString::fromUtf8(library.keys), QString::fromUtf8(library.args), &call, &error),
+                 qPrintable(error));
+        ProbeSettings settings;
+        for (const QString& text : library.setupCommands()) {
+            SetupCommand command;
+            QVERIFY2(SetupCommand::parse(text, &command, &error), qPrintable(error));
+            settings.setup << text;
+        }
+        if (*library.reply)
+            QVERIFY(parseReplyStyle(QString::fromUtf8(library.reply), &settings.replyStyle));
+        if (library.windowMs > 0)
+            settings.windowMs = library.windowMs;
+        const QByteArray text = upstreamText(limiter.id);
+        settings.randomMemberValues = ScriptDoctor::examine(text, call).randomMemberValues;
+        ScriptProbe probe(LimiterScript::fromSource(QString::fromUtf8(limiter.id) + QStringLiteral(".lua"), text), call,
+                          settings);
+        const ProbeReport report = probe.run(TestRedis::endpoint());
+        QVERIFY2(report.failure == ProbeReport::Failure::None, qPrintable(report.failureMessage));
+        QVERIFY2(report.replyStyle != ReplyStyle::Unknown, qPrintable(report.replyStyleWhy));
+        // The doctor, reading the script as the library calls it, says how.
+        const ScriptExamination examination = ScriptDoctor::examine(text, call);
+        QVERIFY(examination.findings.first().suggestion.contains(library.options()));
+        for (const ScriptFinding& finding : examination.findings)
+            QVERIFY2(finding.code != QLatin1String("template-mismatch") && finding.code != QLatin1String("keys-missing")
+                         && finding.code != QLatin1String("argv-missing"),
+                     qPrintable(finding.title));
     }
 
     void theDoctorNamesTheKnownIssueAndItsFix_data() { addEntryRows(); }

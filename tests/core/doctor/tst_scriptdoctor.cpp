@@ -346,6 +346,12 @@ void TestScriptDoctor::snippets_data()
                   "local doc = [==[ZADD key now now]==]\n"
                   "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
         << defaultArgs << QStringList();
+    QTest::newRow("a bucket's tokens are its limit, not a request's id")
+        << QByteArray("local tokens = tonumber(ARGV[1])\n"
+                      "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[2] - 1000)\n"
+                      "local count = redis.call('ZCARD', KEYS[1])\nif count >= tokens then return 0 end\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])\nredis.call('PEXPIRE', KEYS[1], 1000)\nreturn 1")
+        << "{limit} {now} {uuid}" << QStringList();
     // Notes for managed services: a script that takes no key in KEYS, a write after TIME.
     QTest::newRow("keys taken from ARGV: called without KEYS")
         << QByteArray("redis.call('ZREMRANGEBYSCORE', ARGV[1], 0, ARGV[2] - 1000)\n"
@@ -807,6 +813,9 @@ void TestScriptDoctor::templatesExpand_data()
     QTest::newRow("division binds first") << "{now-window/2}" << QByteArray("1709999999373");
     QTest::newRow("the minute's start in seconds") << "{now_s/60*60}" << QByteArray("1710000000");
     QTest::newRow("an empty argument") << "''" << QByteArray("");
+    QTest::newRow("window in microseconds") << "{window_us}" << QByteArray("1500000");
+    QTest::newRow("the window's start in nanoseconds")
+        << "{now_ns-window_ns}" << QByteArray("1709999998623456000");
 }
 
 void TestScriptDoctor::templatesExpand()

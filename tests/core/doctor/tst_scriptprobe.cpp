@@ -217,6 +217,9 @@ void TestScriptProbe::corpus_data()
         << 5;
     QTest::newRow("{remaining, limit}: right, read without a hint")
         << "reply-remaining.lua" << defaultArgs << 1 << false << ReplyStyle::Remaining << "same-now-limit" << 5;
+    QTest::newRow("{remaining before the call, reset}, 0 refused: right, told apart by the first call")
+        << "reply-remaining-before.lua" << defaultArgs << 1 << false << ReplyStyle::RemainingBefore
+        << "same-now-limit" << 5;
     QTest::newRow("caller-supplied id: right")
         << "caller-supplied-id.lua" << defaultArgs << 1 << false << ReplyStyle::Admitted << "rate-50-limit" << 5;
     QTest::newRow("microseconds through %.14g: 100 us wide members")
@@ -722,6 +725,12 @@ void TestScriptProbe::learnsTheReplyStyle_data()
     QTest::newRow("counting down: what is left") << QVector<qint64> {9, 8, 7} << ReplyStyle::Remaining;
     QTest::newRow("counting down to nothing") << QVector<qint64> {2, 1, 0} << ReplyStyle::Unknown;
     QTest::newRow("jumps") << QVector<qint64> {1, 5, 9} << ReplyStyle::Unknown;
+    // Calls spread over a fixed window's end: the next window starts the count again.
+    QTest::newRow("a count that starts again in the next window")
+        << QVector<qint64> {1, 2, 3, 1, 2} << ReplyStyle::CountWithCall;
+    QTest::newRow("what is left, full again in the next window")
+        << QVector<qint64> {9, 8, 7, 9, 8} << ReplyStyle::Remaining;
+    QTest::newRow("up and down") << QVector<qint64> {1, 2, 1, 0} << ReplyStyle::Unknown;
 }
 
 void TestScriptProbe::learnsTheReplyStyle()
