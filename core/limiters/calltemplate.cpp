@@ -17,12 +17,17 @@ struct PlaceholderEntry
     const char* name;
 };
 constexpr PlaceholderEntry placeholderTable[] = {
-    {CallTemplate::Placeholder::Key, "key"},       {CallTemplate::Placeholder::Now, "now"},
-    {CallTemplate::Placeholder::NowS, "now_s"},    {CallTemplate::Placeholder::NowUs, "now_us"},
+    {CallTemplate::Placeholder::Key, "key"},
+    {CallTemplate::Placeholder::Now, "now"},
+    {CallTemplate::Placeholder::NowS, "now_s"},
+    {CallTemplate::Placeholder::NowUs, "now_us"},
     {CallTemplate::Placeholder::NowNs, "now_ns"},
-    {CallTemplate::Placeholder::Window, "window"}, {CallTemplate::Placeholder::WindowS, "window_s"},
-    {CallTemplate::Placeholder::WindowUs, "window_us"}, {CallTemplate::Placeholder::WindowNs, "window_ns"},
-    {CallTemplate::Placeholder::Limit, "limit"},   {CallTemplate::Placeholder::Uuid, "uuid"},
+    {CallTemplate::Placeholder::Window, "window"},
+    {CallTemplate::Placeholder::WindowS, "window_s"},
+    {CallTemplate::Placeholder::WindowUs, "window_us"},
+    {CallTemplate::Placeholder::WindowNs, "window_ns"},
+    {CallTemplate::Placeholder::Limit, "limit"},
+    {CallTemplate::Placeholder::Uuid, "uuid"},
     {CallTemplate::Placeholder::Seq, "seq"},
 };
 
@@ -352,7 +357,7 @@ QByteArray CallTemplate::expand(const Token& token, const CallValues& values)
                 } else if (term.op == '/') {
                     const qint64 quotient = value == 0 ? 0 : product / value;
                     product = value != 0 && (product % value != 0) && ((product < 0) != (value < 0)) ? quotient - 1
-                                                                                                       : quotient;
+                                                                                                     : quotient;
                 } else {
                     sum += sign * product;
                     sign = term.sign;
