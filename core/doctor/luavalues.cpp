@@ -262,6 +262,20 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         fact(Fact::Kind::RandomSeed, line);
         return constant();
     }
+    if (path == "struct.pack" && first.literalText) {
+        // Packed bytes carry what went in, but a 4-byte float keeps 24 bits of a number: a random
+        // number packed with 'f' takes about 2^24 values (for one size of number).
+        Value value = constant();
+        for (int i = 1; i < args.size(); ++i)
+            value = unite(value, args[i]);
+        value.builtLine = line;
+        value.number = false;
+        if (first.text.startsWith('f') && args.size() > 1 && (args[1].sources & (FromRandom | FromRandomReplicated))) {
+            constexpr double floatValues = 16777216.0;
+            value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, floatValues) : floatValues;
+        }
+        return value;
+    }
     if (path.startsWith("string.")) {
         // string.format('%s', n) converts like tostring; %d keeps every digit.
         const bool asText = path == "string.format" && first.literalText && first.text.contains("%s");
@@ -272,6 +286,13 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
                 value.lossyLines += lossyAt(args[i], line);
         }
         value.builtLine = line;
+        // string.sub of a random number's digits keeps j - i + 1 of them: 10^(j-i+1) values at most.
+        if (path == "string.sub" && (first.sources & (FromRandom | FromRandomReplicated)) && args.size() == 3
+            && args[1].hasLiteral && args[2].hasLiteral && args[2].literal >= args[1].literal
+            && args[2].literal - args[1].literal < 15) {
+            const double kept = std::pow(10.0, args[2].literal - args[1].literal + 1);
+            value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, kept) : kept;
+        }
         if (path == "string.format" && first.literalText) {
             // string.format('%s:x', KEYS[1]) names a key the way KEYS[1] .. ':x' does.
             if (first.text.startsWith("%s") && args.size() > 1) {

@@ -346,6 +346,21 @@ void TestScriptDoctor::snippets_data()
                   "local doc = [==[ZADD key now now]==]\n"
                   "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])")
         << defaultArgs << QStringList();
+    QTest::newRow("three digits of a random number: 1,000 values")
+        << QByteArray("redis.replicate_commands()\nredis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[1], string.sub(tostring(math.random()), 3, 5))\n"
+                      "redis.call('PEXPIRE', KEYS[1], ARGV[2])")
+        << "{now} {window}" << names({"member-random-few"});
+    QTest::newRow("a random number packed into a 4-byte float")
+        << QByteArray("redis.replicate_commands()\nredis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[1], struct.pack('f', math.random()))\n"
+                      "redis.call('PEXPIRE', KEYS[1], ARGV[2])")
+        << "{now} {window}" << names({"member-random-few"});
+    QTest::newRow("a random number packed into 8 bytes: no finding")
+        << QByteArray("redis.replicate_commands()\nredis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])\n"
+                      "redis.call('ZADD', KEYS[1], ARGV[1], struct.pack('d', math.random()))\n"
+                      "redis.call('PEXPIRE', KEYS[1], ARGV[2])")
+        << "{now} {window}" << QStringList();
     QTest::newRow("a bucket's tokens are its limit, not a request's id")
         << QByteArray("local tokens = tonumber(ARGV[1])\n"
                       "redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[2] - 1000)\n"
@@ -814,8 +829,7 @@ void TestScriptDoctor::templatesExpand_data()
     QTest::newRow("the minute's start in seconds") << "{now_s/60*60}" << QByteArray("1710000000");
     QTest::newRow("an empty argument") << "''" << QByteArray("");
     QTest::newRow("window in microseconds") << "{window_us}" << QByteArray("1500000");
-    QTest::newRow("the window's start in nanoseconds")
-        << "{now_ns-window_ns}" << QByteArray("1709999998623456000");
+    QTest::newRow("the window's start in nanoseconds") << "{now_ns-window_ns}" << QByteArray("1709999998623456000");
 }
 
 void TestScriptDoctor::templatesExpand()
