@@ -156,13 +156,15 @@ QString LibraryCall::options() const
     if (!isKnown())
         return {};
     QString text = QStringLiteral("--keys \"%1\" --args \"%2\"").arg(QString::fromUtf8(keys), QString::fromUtf8(args));
+    // What only the live probe takes comes after --live, so that the options run as they are.
+    QString live;
     for (const QString& command : setupCommands())
-        text += QStringLiteral(" --setup \"%1\"").arg(command);
+        live += QStringLiteral(" --setup \"%1\"").arg(command);
     if (reply && *reply)
-        text += QStringLiteral(" --reply ") + QString::fromUtf8(reply);
+        live += QStringLiteral(" --reply ") + QString::fromUtf8(reply);
     if (windowMs > 0)
-        text += QStringLiteral(" --window %1").arg(windowMs);
-    return text;
+        live += QStringLiteral(" --window %1").arg(windowMs);
+    return live.isEmpty() ? text : text + QStringLiteral(" --live") + live;
 }
 
 ScriptFingerprint ScriptFingerprint::of(const QByteArray& source)

@@ -40,7 +40,8 @@ struct LibraryCall
 
     bool isKnown() const { return keys && *keys; }
     QStringList setupCommands() const;
-    // --keys "..." --args "..." [--setup "..."]... [--reply ...]
+    // --keys "..." --args "..." [--live [--setup "..."]... [--reply ...] [--window MS]]: what only
+    // the live probe takes comes with --live
     QString options() const;
 };
 
