@@ -468,8 +468,12 @@ void ScriptDoctorDialog::probe()
         settings.setup << text.trimmed();
     }
     // A member with few random values: the probe draws enough times to see them repeat.
-    settings.randomMemberValues
-        = ScriptDoctor::examine(source(), call, QByteArray(), settings.function).randomMemberValues;
+    // (read again only when the findings shown are of another text or call)
+    const bool examinedAlike = m_examined && m_examinedSource == source() && m_examinedFunction == settings.function
+        && m_examinedCall.keysText() == call.keysText() && m_examinedCall.argsText() == call.argsText();
+    settings.randomMemberValues = examinedAlike
+        ? m_examination.randomMemberValues
+        : ScriptDoctor::examine(source(), call, QByteArray(), settings.function).randomMemberValues;
     m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call, settings);
     m_probeDone = false;
     m_probeButton->setEnabled(false);

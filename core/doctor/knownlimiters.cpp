@@ -167,19 +167,28 @@ QString LibraryCall::options() const
     return live.isEmpty() ? text : text + QStringLiteral(" --live") + live;
 }
 
-ScriptFingerprint ScriptFingerprint::of(const QByteArray& source)
+namespace {
+// The fingerprint of tokens already read, with the hash of the run starting at each of them.
+ScriptFingerprint fingerprintOf(const QByteArray& source, const Tokens& tokens, QVector<quint32>* starts)
 {
     ScriptFingerprint fingerprint;
     fingerprint.sha1 = QCryptographicHash::hash(source, QCryptographicHash::Sha1).toHex();
-    const Tokens tokens = codeTokens(source);
     QCryptographicHash digest(QCryptographicHash::Sha1);
     for (const QByteArray& word : tokens.words)
         digest.addData(QByteArray(word + '\x1f'));
     fingerprint.tokenDigest = digest.result().toHex();
     fingerprint.tokenCount = int(tokens.words.size());
-    fingerprint.runs = sortedUnique(runHashes(tokens.words));
+    *starts = runHashes(tokens.words);
+    fingerprint.runs = sortedUnique(*starts);
     fingerprint.commands = commandsIn(tokens.words);
     return fingerprint;
+}
+} // namespace
+
+ScriptFingerprint ScriptFingerprint::of(const QByteArray& source)
+{
+    QVector<quint32> starts;
+    return fingerprintOf(source, codeTokens(source), &starts);
 }
 
 QByteArray ScriptFingerprint::toJson() const
@@ -230,7 +239,9 @@ namespace KnownLimiters {
 LimiterRecognition recognize(const QByteArray& source)
 {
     LimiterRecognition recognition;
-    const ScriptFingerprint fingerprint = ScriptFingerprint::of(source);
+    const Tokens tokens = codeTokens(source);
+    QVector<quint32> starts; // the hash of the run at each token, for the lines that changed
+    const ScriptFingerprint fingerprint = fingerprintOf(source, tokens, &starts);
     if (fingerprint.tokenCount == 0)
         return recognition;
     const QVector<KnownLimiter>& known = table();
@@ -245,6 +256,7 @@ LimiterRecognition recognize(const QByteArray& source)
         }
     }
     int best = -1;
+    int bestShared = 0;
     double bestJaccard = 0;
     for (int i = 0; i < known.size(); ++i) {
         const QVector<quint32>& runs = knownRuns()[i];
@@ -252,6 +264,7 @@ LimiterRecognition recognize(const QByteArray& source)
         const double jaccard = double(shared) / double(fingerprint.runs.size() + runs.size() - shared);
         if (jaccard > bestJaccard) {
             bestJaccard = jaccard;
+            bestShared = shared;
             best = i;
         }
     }
@@ -263,11 +276,9 @@ LimiterRecognition recognize(const QByteArray& source)
     const QVector<quint32>& runs = knownRuns()[best];
     recognition.match = LimiterRecognition::Match::Derived;
     recognition.limiter = &limiter;
-    recognition.shared = double(sharedCount(fingerprint.runs, runs)) / double(runs.size());
+    recognition.shared = double(bestShared) / double(runs.size());
 
     // A token is the known script's when a run through it is: the others are what changed.
-    const Tokens tokens = codeTokens(source);
-    const QVector<quint32> starts = runHashes(tokens.words);
     QVector<bool> kept(tokens.words.size(), false);
     for (int start = 0; start < starts.size(); ++start) {
         if (!std::binary_search(runs.begin(), runs.end(), starts[start]))
@@ -276,10 +287,12 @@ LimiterRecognition recognize(const QByteArray& source)
             kept[i] = true;
     }
     for (int i = 0; i < kept.size(); ++i) {
-        if (!kept[i] && !recognition.changedLines.contains(tokens.lines[i]))
+        if (!kept[i])
             recognition.changedLines << tokens.lines[i];
     }
     std::sort(recognition.changedLines.begin(), recognition.changedLines.end());
+    recognition.changedLines.erase(std::unique(recognition.changedLines.begin(), recognition.changedLines.end()),
+                                   recognition.changedLines.end());
 
     QList<QByteArray> knownCommands;
     for (const QByteArray& command : QByteArray(limiter.commands).split(' ')) {
