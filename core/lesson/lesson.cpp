@@ -61,7 +61,9 @@ Lesson::Lesson(LessonStage stage, QObject* parent)
         const AlgorithmTally* log = nullptr;
         for (const AlgorithmTally& tally : result.algorithms)
             log = tally.id == QLatin1String("sliding-log") ? &tally : log;
-        finish([result] { return describePrice(result); }, Spotlight::None, log ? log->admitted : -1);
+        if (result.failure.isFailure())
+            return refuse([result] { return describePrice(result); });
+        finish([result] { return describePrice(result); }, log ? log->admitted : -1);
     });
 }
 
@@ -82,7 +84,9 @@ void Lesson::goToStep(int index)
     m_step = std::clamp(index, 0, stepCount() - 1);
     m_resultOf = nullptr;
     m_running = false;
+    m_answered = false;
     m_spotlight = Spotlight::None;
+    m_expiry = {};
     m_answers.remove(m_step); // the result goes with the step's run
     emit changed();
 }
@@ -102,9 +106,44 @@ QString Lesson::stepTitle() const
     return step().title;
 }
 
-QString Lesson::stepBody() const
+QString Lesson::stepSetup() const
 {
-    return step().body;
+    return step().setup;
+}
+
+QString Lesson::stepExplanation() const
+{
+    return step().explanation;
+}
+
+Lesson::Spotlight Lesson::stepShows() const
+{
+    return step().shows;
+}
+
+QString Lesson::partName(Spotlight part)
+{
+    switch (part) {
+    case Spotlight::Script:
+        return Text::tr("the script");
+    case Spotlight::Timeline:
+        return Text::tr("the timeline");
+    case Spotlight::Numbers:
+        return Text::tr("the figures");
+    case Spotlight::Counts:
+        return Text::tr("the counts chart");
+    case Spotlight::Runs:
+        return Text::tr("both runs");
+    case Spotlight::Zset:
+        return Text::tr("the ZSET table");
+    case Spotlight::Expiry:
+        return Text::tr("the key's TTL against the window");
+    case Spotlight::Price:
+        return Text::tr("the memory per user of each algorithm");
+    case Spotlight::None:
+        break;
+    }
+    return QString();
 }
 
 QString Lesson::actionLabel() const
@@ -178,17 +217,26 @@ QString Lesson::guessVersusAnswer() const
         .arg(said(guess), said(answer));
 }
 
+QString Lesson::answerText() const
+{
+    const qint64 answer = this->answer();
+    if (answer < 0)
+        return QString();
+    const QStringList choices = questionChoices();
+    return choices.isEmpty() ? QLocale().toString(answer) : choices.value(int(answer));
+}
+
 void Lesson::runAction()
 {
     const Step current = step();
     if (!current.action)
         return;
     if (!m_stage.session->isUsable()) {
-        finish([] { return Text::tr("Not connected to Redis: connect first (Burst > Connect to Redis)."); },
-               Spotlight::None);
+        refuse([] { return Text::tr("Not connected to Redis: connect first (Burst > Connect to Redis)."); });
         return;
     }
     m_running = true;
+    m_answered = false;
     m_runningOn = m_stage.session->endpoint().address();
     m_resultOf = nullptr;
     m_spotlight = Spotlight::None;
@@ -196,15 +244,27 @@ void Lesson::runAction()
     current.action();
 }
 
-void Lesson::finish(std::function<QString()> result, Spotlight spotlight, qint64 answer)
+void Lesson::finish(std::function<QString()> result, qint64 answer)
 {
     m_running = false;
+    m_answered = true;
     m_resultOf = std::move(result);
-    m_spotlight = spotlight;
+    m_spotlight = step().shows;
     if (answer >= 0)
         m_answers[m_step] = answer;
     else
         m_answers.remove(m_step);
+    emit changed();
+    emit actionFinished();
+}
+
+void Lesson::refuse(std::function<QString()> reason)
+{
+    m_running = false;
+    m_answered = false;
+    m_resultOf = std::move(reason);
+    m_spotlight = Spotlight::None;
+    m_answers.remove(m_step);
     emit changed();
     emit actionFinished();
 }
@@ -239,7 +299,7 @@ void Lesson::fire(const ExperimentPlan& plan, std::function<void()> then)
     QString error;
     if (!m_stage.fire || !m_stage.fire(plan, &error)) {
         context->deleteLater();
-        finish([error] { return error; }, Spotlight::None);
+        refuse([error] { return error; });
     }
 }
 
@@ -308,42 +368,51 @@ QVector<Lesson::Step> Lesson::steps()
     LimiterExperiment* experiment = m_stage.experiment;
     auto left = [experiment]() -> const BurstEngine& { return experiment->engine(LimiterExperiment::Left); };
 
+    // Each setup says what is about to happen and asks; only the explanation, shown once Redis
+    // answered, says why, and it names the part of the window that shows it (partName()).
     all.push_back({Text::tr("A sliding-window limiter in a ZSET"),
-                   Text::tr("<p>One sorted set per client. Each request runs one Lua script, atomically:</p>"
+                   Text::tr("<p>This lesson is about a script from an article on rate limiting with Redis "
+                            "(\"the article\" from here on). It keeps one sorted set per client, and each request "
+                            "runs it once, atomically:</p>"
                             "<ol><li><b>Remove</b> the entries older than the window (ZREMRANGEBYSCORE).</li>"
                             "<li><b>Add</b> this request: score = its time, member = its identity (ZADD).</li>"
                             "<li><b>Count</b> the entries (ZCARD): more than the limit means refuse.</li>"
                             "<li><b>Expire</b> the key when the client goes quiet (EXPIRE).</li></ol>"
                             "<p>The question of this lesson: what is the identity of a request?</p>"),
+                   Text::tr("<p>The script is shown with its four steps marked: remove, add, count, expire. Look "
+                            "at step 2, the ZADD: its member is <code>now</code>, the request's "
+                            "millisecond.</p>"),
                    Text::tr("Show the script"),
-                   [this] {
-                       emit scriptRequested(QStringLiteral("now"));
-                       finish(
-                           [] { return Text::tr("lua/now.lua is open: the four steps are marked in its comments."); },
-                           Spotlight::None);
-                   },
-                   QString()});
+                   [this] { finish([] { return Text::tr("lua/now.lua is shown: its four steps are marked."); }); },
+                   QString(),
+                   {},
+                   Spotlight::Script});
 
     all.push_back({Text::tr("Three requests in one millisecond"),
-                   Text::tr("<p>The script uses the timestamp as the member: <code>ZADD key now now</code>. Three "
-                            "requests arrive in the same millisecond, as a burst easily does.</p>"
-                            "<p>Watch the timeline: one filled square and two hollow diamonds in one millisecond, and "
-                            "one row in the ZSET table.</p>"),
+                   Text::tr("<p>The article's script uses the timestamp as the member: <code>ZADD key now "
+                            "now</code>. Three requests arrive in the same millisecond, as a burst easily "
+                            "does.</p>"),
+                   Text::tr("<p>On the timeline, the millisecond holds one filled square, the request that made "
+                            "the member, and two hollow diamonds: requests whose ZADD replied 0 because the member "
+                            "was there already.</p>"),
                    Text::tr("Send 3 requests in one millisecond"),
                    [this] {
                        fire(lessonPlan("now", 3, 0), [this] {
                            const Ran left = ran(LimiterExperiment::Left);
-                           finish([left] { return describeRun(left, true); }, Spotlight::Run, left.summary.finalCount);
+                           finish([left] { return describeRun(left, true); }, left.summary.finalCount);
                        });
                    },
                    QStringLiteral("now"),
-                   {Text::tr("3 requests arrive in the same millisecond. How many members will the ZSET hold?")}});
+                   {Text::tr("3 requests arrive in the same millisecond. How many members will the ZSET hold?")},
+                   Spotlight::Timeline});
 
-    all.push_back({Text::tr("Why: a member is unique"),
-                   Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists does not add a "
-                            "second entry: it updates the score and replies <b>0</b>.</p>"
+    all.push_back({Text::tr("Who wrote that member?"),
+                   Text::tr("<p>After three requests the ZSET holds one member. The action looks that member up "
+                            "and counts the requests that wrote it.</p>"),
+                   Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists adds no second "
+                            "entry: it updates the score and replies <b>0</b>.</p>"
                             "<p>The three requests carried the same <code>now</code>, so they were the same member: "
-                            "ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.</p>"),
+                            "the ZSET table shows it once, with the writes of all three.</p>"),
                    Text::tr("Show the member and its writes"),
                    [this, left] {
                        const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
@@ -355,37 +424,42 @@ QVector<Lesson::Step> Lesson::steps()
                                    .arg(QString::fromUtf8(member))
                                    .arg(writes);
                            },
-                           Spotlight::Zset, writes);
+                           writes);
                    },
                    QString(),
                    {Text::tr("The ZSET holds one member. How many requests wrote it?")},
+                   Spotlight::Zset,
                    true});
 
-    all.push_back({Text::tr("Atomic is not correct"),
-                   Text::tr("<p>Maybe it is a race? Send the burst over three connections at once. The script is "
-                            "atomic: Redis runs one call at a time, in order, and no call sees another half done.</p>"
-                            "<p>The result is the same: no race happened. The data collided, not the threads.</p>"),
+    all.push_back({Text::tr("Is it a race?"),
+                   Text::tr("<p>Maybe the clients raced each other? Send the burst over three connections at once: "
+                            "30 requests, all in the same millisecond.</p>"),
+                   Text::tr("<p>The script is atomic: Redis runs one call at a time, in order, and no call sees "
+                            "another half done. The figures say what one connection said: no race happened. The "
+                            "data collided, not the threads: atomic is not correct.</p>"),
                    Text::tr("Send 30 requests over 3 connections"),
                    [this] {
                        ExperimentPlan plan = lessonPlan("now", 30, 0);
                        plan.burst.connections = 3;
                        fire(plan, [this] {
                            const Ran left = ran(LimiterExperiment::Left);
-                           finish([left] { return describeRun(left, false); }, Spotlight::Numbers,
-                                  left.summary.finalCount);
+                           finish([left] { return describeRun(left, false); }, left.summary.finalCount);
                        });
                    },
                    QStringLiteral("now"),
                    {Text::tr("30 requests over 3 connections at once, all in one millisecond. How many members will "
-                             "the ZSET hold?")}});
+                             "the ZSET hold?")},
+                   Spotlight::Numbers});
 
-    all.push_back({Text::tr("The consequence: the burst goes through"),
-                   Text::tr("<p>Set a limit of 5 requests per window and send 20 in one millisecond. The count the "
-                            "script returns never passes 1, so every request is admitted.</p>"
-                            "<p>The counts chart shows the gap: the true number in the window climbs to 20, the "
-                            "returned count stays flat.</p>"),
+    all.push_back({Text::tr("A limit of 5"),
+                   Text::tr("<p>Now the limiter has a job: at most 5 requests per window. Send 20 requests in one "
+                            "millisecond.</p>"),
+                   Text::tr("<p>The count the script returns never passes 1, so every request is admitted: the "
+                            "burst goes through. The counts chart shows the gap: the true number in the window "
+                            "climbs to 20 while the returned count stays flat, and each mark on the limit line is a "
+                            "request admitted beyond the limit.</p>"),
                    Text::tr("Send 20 requests with limit 5"),
-                   [this, left] {
+                   [this] {
                        fire(lessonPlan("now", 20, 5), [this] {
                            const Ran left = ran(LimiterExperiment::Left);
                            finish(
@@ -395,19 +469,24 @@ QVector<Lesson::Step> Lesson::steps()
                                        .arg(left.summary.admitted)
                                        .arg(left.summary.admittedOverLimit);
                                },
-                               Spotlight::Numbers, left.summary.admitted);
+                               left.summary.admitted);
                        });
                    },
                    QStringLiteral("now"),
-                   {Text::tr("Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?")}});
+                   {Text::tr("Limit 5: 20 requests arrive in one millisecond. How many will the limiter admit?")},
+                   Spotlight::Counts});
 
     all.push_back(
         {Text::tr("The fix: a unique member"),
          Text::tr("<p>Keep the time as the <i>score</i> (it orders and trims the window) and give each "
                   "request a member of its own: an id the caller sends (<code>ZADD key now request_id</code>).</p>"
-                  "<p>Left: the same 20 timestamps with member = now. Right: with a request id.</p>"),
-         Text::tr("Compare both on the same timestamps"),
-         [this, experiment] {
+                  "<p>The same 20 timestamps and limit 5 run twice, side by side: left with member = now, right "
+                  "with a request id.</p>"),
+         Text::tr("<p>With a member of its own, each request is one entry: the count climbs 1, 2, 3, … and the "
+                  "limiter refuses from the sixth request on. Both runs show it: the same timestamps, only the "
+                  "member differs.</p>"),
+         Text::tr("Compare on the same timestamps"),
+         [this] {
              ExperimentPlan plan = lessonPlan("now", 20, 5);
              plan.compare = true;
              plan.fix = LimiterCatalog::builtin("request-id");
@@ -424,21 +503,24 @@ QVector<Lesson::Step> Lesson::steps()
                              .arg(right.summary.stored)
                              .arg(right.summary.admittedOverLimit);
                      },
-                     Spotlight::Runs, right.summary.admitted);
+                     right.summary.admitted);
              });
          },
          QStringLiteral("request-id"),
          {Text::tr("The same 20 requests and limit 5, each with a request id of its own. How many will the "
-                   "limiter admit now?")}});
+                   "limiter admit now?")},
+         Spotlight::Runs});
 
-    all.push_back({Text::tr("Trap 1: math.random() is not random everywhere"),
-                   Text::tr("<p>A common fix is <code>member = now .. '-' .. math.random()</code>. Redis 2.6 to 6.2 "
-                            "reseed Lua's generator with the same seed at the start of every script call, so the "
-                            "first <code>math.random()</code> of every call returns the same number (0.17082803611217) "
-                            "and the fix still collides. Redis 7 keeps one generator running.</p>"
-                            "<p>Your server is %1.</p>")
+    all.push_back({Text::tr("Trap 1: math.random() in the member"),
+                   Text::tr("<p>A common fix, the article's own, puts a random number beside the time: "
+                            "<code>member = now .. '-' .. math.random()</code>. Send 100 requests in one "
+                            "millisecond with it.</p><p>Your server is %1.</p>")
                        .arg(serverName.toHtmlEscaped()),
-                   Text::tr("Send 100 requests in one millisecond with math.random()"),
+                   Text::tr("<p>Redis 2.6 to 6.2 reseed Lua's generator with one seed at every script call: the "
+                            "first <code>math.random()</code> of each call is 0.17082803611217, and the fix "
+                            "collides there. Redis 7 keeps one generator running. The ZSET table shows the "
+                            "members this server made.</p>"),
+                   Text::tr("Send 100 requests with math.random()"),
                    [this] {
                        fire(lessonPlan("random", 100, 0), [this] {
                            const auto& server = m_stage.session->server();
@@ -448,26 +530,26 @@ QVector<Lesson::Step> Lesson::steps()
                                 name = server.displayName()]() -> QString {
                                    return describeRun(ran, false)
                                        + (reseeds ? Text::tr(": this server reseeds per call, the fix collides here")
-                                                  : Text::tr(": %1 does not reseed per call; Redis 2.6 to 6.2 "
-                                                             "store 1 of the same burst")
-                                                        .arg(name));
+                                                  : Text::tr(": %1 does not reseed per call").arg(name));
                                },
-                               Spotlight::Zset, left.summary.finalCount);
+                               left.summary.finalCount);
                        });
                    },
                    QStringLiteral("random"),
                    {Text::tr("100 requests in one millisecond, member = now .. '-' .. math.random(). How many members "
-                             "will the ZSET hold on this server?")}});
+                             "will the ZSET hold on this server?")},
+                   Spotlight::Zset});
 
     all.push_back(
-        {Text::tr("Trap 2: microseconds merge into text"),
-         Text::tr("<p>\"Milliseconds collide, so use microseconds.\" But Lua writes a number into text with "
-                  "14 significant digits: <code>'req:' .. 1710000000000123</code> becomes "
-                  "<code>req:1.7100000000001e+15</code>. Every request in the same 100 µs gets the same "
-                  "member (lua/microseconds.lua).</p>"
-                  "<p>The burst below uses the wall clock in microseconds: the timestamps differ, the members "
-                  "do not.</p>"),
-         Text::tr("Send 300 requests with microsecond timestamps"),
+        {Text::tr("Trap 2: microseconds in the member"),
+         Text::tr("<p>\"Milliseconds collide, so use microseconds\": lua/microseconds.lua makes the member as text, "
+                  "<code>'req:' .. now</code>, with <code>now</code> in microseconds. The burst sends 300 "
+                  "requests on the wall clock in microseconds, 50 at a time.</p>"),
+         Text::tr("<p>Lua writes a number into text with 14 significant digits: <code>'req:' .. "
+                  "1710000000000123</code> becomes <code>req:1.7100000000001e+15</code>. Every request in the same "
+                  "100 µs gets the same member: the timestamps differ, the members do not. The ZSET table shows "
+                  "the members whole.</p>"),
+         Text::tr("Send 300 requests in microseconds"),
          [this, left] {
              ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
              plan.burst.clock = ClockKind::SystemUs;
@@ -488,86 +570,100 @@ QVector<Lesson::Step> Lesson::steps()
                              .arg(timestamps)
                              .arg(ran.summary.stored);
                      },
-                     Spotlight::Zset, ran.summary.finalCount);
+                     ran.summary.finalCount);
              });
          },
          QStringLiteral("microseconds"),
          {Text::tr("300 requests, each with its own microsecond timestamp in its member. How many members "
-                   "will the ZSET hold?")}});
+                   "will the ZSET hold?")},
+         Spotlight::Zset});
 
-    all.push_back(
-        {Text::tr("Trap 3: EXPIRE counts seconds"),
-         Text::tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
-                  "milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a "
-                  "60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle "
-                  "keys linger and use memory. PEXPIRE takes milliseconds.</p>"),
-         Text::tr("Send 1 request and read the key's TTL"),
-         [this, left] {
-             ExperimentPlan plan = lessonPlan("now", 1, 0);
-             plan.burst.windowMs = 1000; // as the text says
-             fire(plan, [this, left] {
-                 const QByteArray key = left().key();
-                 const RedisEndpoint endpoint = m_stage.session->endpoint();
-                 const ConnectOptions options = m_stage.session->options();
-                 m_thread.post([this, key, endpoint, options] {
-                     RedisConnection connection;
-                     ClusterMap map; // on a cluster, the key's own master
-                     QString why;
-                     const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
-                         ? connection.command({"PTTL", key}).toInteger()
-                         : -3;
-                     QMetaObject::invokeMethod(
-                         this,
-                         [this, ttl] {
-                             finish(
-                                 [ran = ran(LimiterExperiment::Left), ttl] {
-                                     return ttl > 0
-                                         ? Text::tr("%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer "
-                                                    "than the window")
-                                               .arg(whatRan(ran))
-                                               .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                               .arg(double(ttl) / 1000.0, 0, 'f', 0)
-                                         : Text::tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
-                                 },
-                                 Spotlight::None, expiryChoice(ttl));
-                         },
-                         Qt::QueuedConnection);
-                 });
-             });
-         },
-         QStringLiteral("now"),
-         {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
-          {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}}});
+    all.push_back(expiryStep());
+    all.push_back(priceStep());
+    return all;
+}
 
+Lesson::Step Lesson::expiryStep()
+{
+    return {Text::tr("Trap 3: how long does an idle key stay?"),
+            Text::tr("<p>The article's script ends with <code>EXPIRE key window</code>, the window in "
+                     "milliseconds, so that the key of a client that goes quiet goes away. Send one request with a "
+                     "1000 ms window and read the key's TTL.</p>"),
+            Text::tr("<p>EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a 60000 ms window for "
+                     "16.7 hours. The chart sets the key's TTL against the window. The count stays right "
+                     "(ZREMRANGEBYSCORE trims), but idle keys linger and use memory. PEXPIRE takes "
+                     "milliseconds.</p>"),
+            Text::tr("Send 1 request and read the key's TTL"),
+            [this] {
+                ExperimentPlan plan = lessonPlan("now", 1, 0);
+                plan.burst.windowMs = 1000; // as the text says
+                fire(plan, [this] { readExpiry(); });
+            },
+            QStringLiteral("now"),
+            {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
+             {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}},
+            Spotlight::Expiry};
+}
+
+void Lesson::readExpiry()
+{
+    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Left);
+    const QByteArray key = engine.key();
+    const qint64 windowMs = engine.plan().windowMs;
+    const RedisEndpoint endpoint = m_stage.session->endpoint();
+    const ConnectOptions options = m_stage.session->options();
+    m_thread.post([this, key, windowMs, endpoint, options] {
+        RedisConnection connection;
+        ClusterMap map; // on a cluster, the key's own master
+        QString why;
+        const qint64 ttl = openForKey(connection, endpoint, key, options, &map, &why)
+            ? connection.command({"PTTL", key}).toInteger()
+            : -3;
+        QMetaObject::invokeMethod(
+            this,
+            [this, ttl, windowMs] {
+                m_expiry = {windowMs, ttl};
+                finish(
+                    [ran = ran(LimiterExperiment::Left), ttl, windowMs] {
+                        return ttl > 0
+                            ? Text::tr("%1: window %L2 ms, TTL of the key %L3 s: %L4 times longer than the window")
+                                  .arg(whatRan(ran))
+                                  .arg(windowMs)
+                                  .arg(double(ttl) / 1000.0, 0, 'f', 0)
+                                  .arg(double(ttl) / double(std::max<qint64>(windowMs, 1)), 0, 'f', 0)
+                            : Text::tr("%1: the key has no TTL (%2)").arg(whatRan(ran)).arg(ttl);
+                    },
+                    expiryChoice(ttl));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+Lesson::Step Lesson::priceStep()
+{
     const BurstPlan traffic = m_stage.traffic ? m_stage.traffic() : defaultTraffic();
     const ComparisonPlan price = pricePlan(traffic);
     QString capped;
     if (std::llround(ratePerMs(traffic) * double(price.burst.windowMs)) > maxPriceRequests)
         capped = Text::tr(" (measured on the first %L1: each member costs about the same)").arg(maxPriceRequests);
-    all.push_back(
-        {Text::tr("The price of the fix"),
-         Text::tr(
-             "<p>The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per "
-             "admitted request in the window, for every user, at your window of %L1 ms and rate of %2 requests "
-             "per ms.</p>"
-             "<p>The action fires a full window of them in one millisecond%3 at the sliding log and at four "
-             "cheaper algorithms on the real server, and reads each key's MEMORY USAGE. What the cheaper ones "
-             "give up:</p>"
-             "<ul><li><b>fixed-window</b>, one counter: across a window boundary up to twice the limit gets "
-             "through.</li>"
-             "<li><b>sliding-counter</b>, two counters: an estimate that assumes the previous window's requests "
-             "came evenly.</li>"
-             "<li><b>token-bucket</b> and <b>gcra</b>, one or two numbers: they limit a rate with a burst "
-             "allowance, not the count in a sliding window.</li></ul>"
-             "<p>View &gt; Compare Algorithms runs them all on other traffic.</p>")
-             .arg(price.burst.windowMs)
-             .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
-             .arg(capped),
-         Text::tr("Measure the memory per user"),
-         [this] { measurePrice(); },
-         QString(),
-         {Text::tr("At your window and rate, how many entries will one user's sliding log keep?")}});
-    return all;
+    return {Text::tr("The price of the fix"),
+            Text::tr("<p>The unique member keeps the count exact. What does it cost? At your window of %L1 ms and "
+                     "rate of %2 requests per ms, the action fires one user's full window in one millisecond%3 at "
+                     "the sliding log and at four cheaper algorithms on the real server, and reads each key's "
+                     "MEMORY USAGE.</p>")
+                .arg(price.burst.windowMs)
+                .arg(QLocale().toString(ratePerMs(traffic), 'g', 3))
+                .arg(capped),
+            Text::tr("<p>The sliding log keeps one member per admitted request in the window, for every user: "
+                     "the chart shows the memory per user of each algorithm. The cheaper ones give up "
+                     "exactness: <b>fixed-window</b> lets up to twice the limit through across a window "
+                     "boundary, <b>sliding-counter</b> estimates, <b>token-bucket</b> and <b>gcra</b> limit a "
+                     "rate, not a count in the window.</p>"),
+            Text::tr("Measure the memory per user"),
+            [this] { measurePrice(); },
+            QString(),
+            {Text::tr("At your window and rate, how many entries will one user's sliding log keep?")},
+            Spotlight::Price};
 }
 
 ComparisonPlan Lesson::pricePlan(const BurstPlan& traffic)
@@ -590,7 +686,7 @@ void Lesson::measurePrice()
 {
     const ComparisonPlan plan = pricePlan(m_stage.traffic ? m_stage.traffic() : defaultTraffic());
     if (!m_price->start(m_stage.session->endpoint(), plan, m_stage.session->options()))
-        finish([error = m_price->planError()] { return error; }, Spotlight::None);
+        refuse([error = m_price->planError()] { return error; });
 }
 
 QString Lesson::describePrice(const ComparisonResult& result)
@@ -598,18 +694,20 @@ QString Lesson::describePrice(const ComparisonResult& result)
     if (result.failure.isFailure())
         return Text::tr("Failed: %1").arg(result.failure.message);
     QString log;
-    QStringList cheaper;
+    qint64 least = -1;
+    qint64 most = -1;
     for (const AlgorithmTally& tally : result.algorithms) {
         const auto bytes = qint64(std::llround(tally.memoryBytesPerKey));
         if (tally.id == QLatin1String("sliding-log")) {
             const double perMember = tally.admitted > 0 ? tally.memoryBytesPerKey / double(tally.admitted) : 0;
-            log = Text::tr("sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes per member)")
+            log = Text::tr("sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes a member)")
                       .arg(tally.admitted)
                       .arg(bytes)
                       .arg(perMember, 0, 'f', 0);
         } else {
-            cheaper << Text::tr("%1: %L2 bytes").arg(tally.id).arg(bytes);
+            least = least < 0 ? bytes : std::min(least, bytes);
+            most = std::max(most, bytes);
         }
     }
-    return Text::tr("%1; cheaper: %2").arg(log, cheaper.join(QStringLiteral(", ")));
+    return Text::tr("%1; the cheaper ones: %L2 to %L3 bytes").arg(log).arg(least).arg(most);
 }

@@ -36,14 +36,21 @@ class Lesson : public QObject
 {
     Q_OBJECT
 public:
-    // The part of the window that shows a step's result.
+    // The part of the window that shows a step's result: the one its explanation names.
     enum class Spotlight {
         None,
-        Run, // the first run's view: timeline, counts and figures
+        Script, // the script the lesson is about, its four steps marked
+        Timeline, // the first run's timeline
         Numbers, // the first run's figures
+        Counts, // the first run's counts chart
         Runs, // both runs, in compare mode
         Zset, // the ZSET table
+        Expiry, // the key's TTL against the window
+        Price, // the memory per user of each algorithm
     };
+    // How the step texts name a part ("the counts chart"; a sentence may capitalize it), in the
+    // current language.
+    static QString partName(Spotlight part);
 
     explicit Lesson(LessonStage stage, QObject* parent = nullptr);
     ~Lesson() override;
@@ -55,7 +62,14 @@ public:
     void back();
 
     QString stepTitle() const;
-    QString stepBody() const; // rich text
+    // Rich text. The setup says what is about to happen and never what Redis will answer; the
+    // explanation says why it answered so, and is shown only once it has (hasAnswered()).
+    QString stepSetup() const;
+    QString stepExplanation() const;
+    // What the lesson shows now: the setup, or once Redis answered, the explanation.
+    QString stepBody() const { return hasAnswered() ? stepExplanation() : stepSetup(); }
+    // The part of the window the step's explanation names and its result is shown in.
+    Spotlight stepShows() const;
     QString actionLabel() const; // empty: the step runs nothing
     bool hasAction() const;
     // The catalog id of the limiter the step's text is about and its action fires (empty: the step
@@ -70,6 +84,8 @@ public:
     bool isRunning() const { return m_running; }
     // The step's result (or, while it runs, where it runs), in the current language; empty before.
     QString resultText() const;
+    // The step's action ran to its end and Redis answered (not: not connected, failed to fire).
+    bool hasAnswered() const { return !m_running && m_answered; }
     // Where the window shows the result, and the member it points at (step 3), once the step ran.
     Spotlight spotlight() const { return m_spotlight; }
     QByteArray pointedMember() const { return m_pointedMember; }
@@ -88,6 +104,16 @@ public:
     qint64 answer() const { return m_answers.value(m_step, -1); }
     // "Class: 3 · Redis: 1", in the current language; empty before the step ran or without a guess.
     QString guessVersusAnswer() const;
+    // Redis's answer alone, as the question's words say it ("1", "about 17 minutes"); empty before.
+    QString answerText() const;
+
+    // What step 9 read: the window its burst used and the key's TTL (-2: no key, -1: none).
+    struct Expiry
+    {
+        qint64 windowMs = 0;
+        qint64 ttlMs = -3; // -3: not read
+    };
+    Expiry expiry() const { return m_expiry; }
 
     // "The price of the fix": the traffic it measures at (the user's window and rate, one user's
     // window full of requests in one millisecond, the limit that many), and what it measured.
@@ -98,8 +124,6 @@ public:
 signals:
     // The step, its result, the guess or the asking changed: show it again.
     void changed();
-    // Step 1's action: the window opens this limiter's script.
-    void scriptRequested(const QString& limiterId);
     void actionFinished();
 
 private:
@@ -112,18 +136,27 @@ private:
     struct Step
     {
         QString title;
-        QString body; // rich text
+        QString setup; // rich text: what is about to happen, no result
+        QString explanation; // rich text: why Redis answered as it did; names the part `shows`
         QString actionLabel; // empty: nothing to run
         std::function<void()> action;
         QString limiter; // the limiter the text names and the action fires
         Question question = {};
+        Spotlight shows = Spotlight::None; // where the window shows the result
         bool buildsOnPrevious = false; // shows what the step before fired
     };
     QVector<Step> steps();
+    Step expiryStep();
+    Step priceStep();
     Step step() const; // the current one
+    // Reads the TTL of the key step 9 wrote, off the caller's thread, and finishes the step.
+    void readExpiry();
     // Keeps a step's result: a function, so that a language change makes the line again.
-    // `answer` answers the step's question: a number, or a choice's index.
-    void finish(std::function<QString()> result, Spotlight spotlight, qint64 answer = -1);
+    // `answer` answers the step's question: a number, or a choice's index. The window shows it in
+    // the part the step names.
+    void finish(std::function<QString()> result, qint64 answer = -1);
+    // The action could not run or fire: says why; nothing is shown as answered.
+    void refuse(std::function<QString()> reason);
     // Fires a plan and calls `then` when every run has ended.
     void fire(const ExperimentPlan& plan, std::function<void()> then);
     static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
@@ -153,6 +186,8 @@ private:
     QHash<int, qint64> m_guesses; // by step
     QHash<int, qint64> m_answers; // by step, once run
     std::function<QString()> m_resultOf;
+    bool m_answered = false;
+    Expiry m_expiry;
     Spotlight m_spotlight = Spotlight::None;
     QByteArray m_pointedMember;
     TaskThread m_thread; // reads the lesson's facts (TTL) off the caller's thread

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 
 class TestLessonModel : public QObject
@@ -22,6 +23,8 @@ private slots:
     void theMemberWasWrittenThreeTimes();
     void expiryReadFromTheServer();
     void notConnectedSaysSoAndRunsNothing();
+    void noSetupOrQuestionGivesItsAnswerAway_data();
+    void noSetupOrQuestionGivesItsAnswerAway();
 
 private:
     // Runs the current step's action and waits for its result.
@@ -93,7 +96,12 @@ void TestLessonModel::walksTheStepsWithoutAWindow()
     for (int step = 0; step < m_lesson->stepCount(); ++step) {
         m_lesson->goToStep(step);
         QVERIFY2(!m_lesson->stepTitle().isEmpty(), qPrintable(QString::number(step)));
-        QVERIFY(!m_lesson->stepBody().isEmpty());
+        QVERIFY(!m_lesson->stepSetup().isEmpty());
+        QCOMPARE(m_lesson->stepBody(), m_lesson->stepSetup()); // the explanation waits for Redis
+        // The explanation names the part of the window that shows the result.
+        const QString part = Lesson::partName(m_lesson->stepShows());
+        QVERIFY2(!part.isEmpty() && m_lesson->stepExplanation().contains(part, Qt::CaseInsensitive),
+                 qPrintable(QStringLiteral("step %1 names no %2").arg(step + 1).arg(part)));
         QCOMPARE(m_lesson->hasAction(), !m_lesson->actionLabel().isEmpty());
         QVERIFY(m_lesson->resultText().isEmpty()); // nothing ran
         QCOMPARE(m_lesson->answer(), qint64(-1));
@@ -114,7 +122,9 @@ void TestLessonModel::threeRequestsInOneMillisecond()
     QCOMPARE(m_lesson->answer(), held); // is the lesson's answer
     QVERIFY2(m_lesson->resultText().contains(QLatin1String("counts returned: 1, 1, 1; ZADD replied: 1, 0, 0")),
              qPrintable(m_lesson->resultText()));
-    QCOMPARE(m_lesson->spotlight(), Lesson::Spotlight::Run);
+    QCOMPARE(m_lesson->spotlight(), Lesson::Spotlight::Timeline);
+    QVERIFY(m_lesson->hasAnswered());
+    QCOMPARE(m_lesson->stepBody(), m_lesson->stepExplanation());
     QVERIFY2(m_lesson->guessVersusAnswer().contains(QLatin1String("not what the class expected")),
              qPrintable(m_lesson->guessVersusAnswer()));
     m_lesson->setGuess(1);
@@ -144,7 +154,7 @@ void TestLessonModel::expiryReadFromTheServer()
 {
     const int step = 8;
     m_lesson->goToStep(step);
-    QVERIFY2(m_lesson->stepTitle().contains(QLatin1String("EXPIRE")), qPrintable(m_lesson->stepTitle()));
+    QVERIFY2(m_lesson->questionText().contains(QLatin1String("EXPIRE")), qPrintable(m_lesson->questionText()));
     QCOMPARE(m_lesson->questionChoices().size(), 3);
     QVERIFY(run());
     RedisConnection connection;
@@ -152,6 +162,10 @@ void TestLessonModel::expiryReadFromTheServer()
     const qint64 pttl = connection.command({"PTTL", m_experiment->engine(LimiterExperiment::Left).key()}).toInteger();
     QVERIFY2(pttl > 900'000 && pttl <= 1'000'000, qPrintable(QString::number(pttl))); // EXPIRE 1000: seconds
     QCOMPARE(m_lesson->answer(), qint64(1)); // "about 17 minutes"
+    QCOMPARE(m_lesson->answerText(), m_lesson->questionChoices().at(1));
+    // What the figure draws: the window the burst used and the TTL Redis gave the key.
+    QCOMPARE(m_lesson->expiry().windowMs, 1000);
+    QVERIFY(std::abs(m_lesson->expiry().ttlMs - pttl) < 5000);
     QVERIFY2(m_lesson->resultText().contains(QLatin1String("1,000 s"))
                  || m_lesson->resultText().contains(QLatin1String("1000 s")),
              qPrintable(m_lesson->resultText()));
@@ -174,6 +188,45 @@ void TestLessonModel::notConnectedSaysSoAndRunsNothing()
     QVERIFY(!fired);
     QVERIFY2(lesson.resultText().contains(QLatin1String("Not connected")), qPrintable(lesson.resultText()));
     QCOMPARE(lesson.answer(), qint64(-1));
+    // Nothing answered: no explanation, no part pointed at.
+    QVERIFY(!lesson.hasAnswered());
+    QCOMPARE(lesson.stepBody(), lesson.stepSetup());
+    QCOMPARE(lesson.spotlight(), Lesson::Spotlight::None);
+}
+
+// What a class reads before it guesses (the setup, the title, the question) says what is about to
+// happen and never what Redis will answer; the explanation, after, does. Each row names a claim
+// that an earlier text made before its question (issue #43).
+void TestLessonModel::noSetupOrQuestionGivesItsAnswerAway_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<QString>("claim");
+    QTest::newRow("2: the diamonds and the one row") << 1 << QStringLiteral("hollow diamond");
+    QTest::newRow("2: ZADD replied 0") << 1 << QStringLiteral("replied 0");
+    QTest::newRow("3: ZADD replied 1, 0, 0") << 2 << QStringLiteral("replies <b>0</b>");
+    QTest::newRow("4: no race happened") << 3 << QStringLiteral("no race");
+    QTest::newRow("5: never passes 1") << 4 << QStringLiteral("never passes 1");
+    QTest::newRow("5: the burst goes through") << 4 << QStringLiteral("goes through");
+    QTest::newRow("6: refuses from the sixth") << 5 << QStringLiteral("sixth");
+    QTest::newRow("7: the reseeded generator") << 6 << QStringLiteral("reseed");
+    QTest::newRow("7: Redis 7 keeps one generator") << 6 << QStringLiteral("keeps one generator");
+    QTest::newRow("8: 14 significant digits") << 7 << QStringLiteral("14 significant digits");
+    QTest::newRow("8: the members do not differ") << 7 << QStringLiteral("the members do not");
+    QTest::newRow("9: 1000 s") << 8 << QStringLiteral("1000 s");
+    QTest::newRow("9: EXPIRE takes seconds") << 8 << QStringLiteral("takes seconds");
+    QTest::newRow("10: one member per request") << 9 << QStringLiteral("one member per admitted request");
+}
+
+void TestLessonModel::noSetupOrQuestionGivesItsAnswerAway()
+{
+    QFETCH(int, step);
+    QFETCH(QString, claim);
+    m_lesson->goToStep(step);
+    QVERIFY(m_lesson->hasQuestion());
+    const QString before = m_lesson->stepTitle() + QLatin1Char(' ') + m_lesson->stepSetup() + QLatin1Char(' ')
+        + m_lesson->questionText() + QLatin1Char(' ') + m_lesson->questionChoices().join(QLatin1Char(' '));
+    QVERIFY2(!before.contains(claim, Qt::CaseInsensitive), qPrintable(before));
+    QVERIFY2(m_lesson->stepExplanation().contains(claim, Qt::CaseInsensitive), qPrintable(m_lesson->stepExplanation()));
 }
 
 QTEST_GUILESS_MAIN(TestLessonModel)
