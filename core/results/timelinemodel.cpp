@@ -27,7 +27,9 @@ void TimelineModel::add(const RequestBatch& batch)
 {
     if (!batch.finished)
         return;
-    if (m_requests == 0) {
+    // The first batch with requests sets the origin: a watch's first snapshot may come before the
+    // key's first write, and a start of 0 would draw the server's clock since 1970.
+    if (m_requests == 0 && !batch.finished->empty()) {
         m_unitsPerMs = std::max<qint64>(1, batch.nowUnitsPerMs);
         if (m_originMs < 0)
             m_originMs = batch.startWallMs;

@@ -48,6 +48,7 @@ private slots:
     void tellsSurvivorsOverwritesUnknownsAndFailures();
     void bucketsMicrosecondClocksByMillisecond();
     void measuresFromTheRunsStartOrAGivenOrigin();
+    void takesTheOriginFromTheFirstBatchWithRequests();
     void putsEarlyClocksBeforeTheOrigin();
     void addsIncrementallyInAnyOrder();
     void putsEachConnectionInItsLane();
@@ -119,6 +120,20 @@ void TestTimelineModel::measuresFromTheRunsStartOrAGivenOrigin()
     given.reset(1, 4990);
     given.add(batchOf({{5010, 1}}, 5000));
     QCOMPARE(given.firstMs(), 20);
+}
+
+// A watch hands over its first snapshot before the key's first write (no requests, start 0): the
+// axis then counted the server's clock since 1970 and its labels ran into each other (issue #43).
+void TestTimelineModel::takesTheOriginFromTheFirstBatchWithRequests()
+{
+    TimelineModel watched;
+    watched.reset();
+    watched.add(batchOf({}, 0));
+    QCOMPARE(watched.originMs(), -1);
+    watched.add(batchOf({{1'796'402'245'822, 1}, {1'796'402'245'900, 1}}, 1'796'402'245'822));
+    QCOMPARE(watched.originMs(), 1'796'402'245'822);
+    QCOMPARE(watched.firstMs(), 0);
+    QCOMPARE(watched.lastMs(), 78);
 }
 
 void TestTimelineModel::putsEarlyClocksBeforeTheOrigin()
