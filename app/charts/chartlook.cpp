@@ -80,9 +80,11 @@ qreal legendRowWidth(QChartView* view, const QFont& font)
     // legend's own margins.
     const QFontMetricsF metrics(font);
     qreal width = 20;
-    // Every marker, shown or not yet (a chart that was never shown has hidden ones).
+    // Every marker, shown or not yet (a chart that was never shown has hidden ones), but those of
+    // series without a name (a cursor line), which the legend never shows.
     for (const QLegendMarker* marker : view->chart()->legend()->markers())
-        width += metrics.horizontalAdvance(marker->label()) + 0.8 * metrics.height() + 20;
+        if (!marker->label().isEmpty())
+            width += metrics.horizontalAdvance(marker->label()) + 0.8 * metrics.height() + 20;
     return width;
 }
 

@@ -17,10 +17,11 @@ bool apply(QChartView* view, const QList<QAbstractAxis*>& axes);
 void localize(QChartView* view);
 // Keeps the legend on one row without cutting its labels short: when the labels (longer in some
 // languages, wider when zoomed) do not fit the view's width, the legend's font shrinks, down to
-// 70 % of the view's. Call after apply(), on resize and when the labels change.
+// 60 % of the view's (still the text size of a normal window in presenter mode). Call after apply(), on
+// resize and when the labels change.
 void fitLegend(QChartView* view);
 // The legend shrinks its font down to this share of the chart's, no further.
-constexpr qreal smallestLegendScale = 0.7;
+constexpr qreal smallestLegendScale = 0.6;
 // What the legend needs in one row with `font`.
 qreal legendRowWidth(QChartView* view, const QFont& font);
 // The width below which the legend would be cut even at its smallest font: the chart's minimum.

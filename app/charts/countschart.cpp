@@ -89,7 +89,7 @@ void CountsChart::retranslate()
     ChartLook::fitLegend(this);
     // Wide enough for the legend in one row (labels longer in Vietnamese, larger when zoomed).
     // An explicit minimum: Qt Charts sets one of its own, which a size hint would not beat.
-    setMinimumWidth(ChartLook::minimumWidth(this));
+    setMinimumWidth(minimumChartWidth());
 }
 
 void CountsChart::resizeEvent(QResizeEvent* event)
@@ -121,9 +121,23 @@ void CountsChart::applyLook()
     m_overLimit->setColor(overLimitColour);
     m_overLimit->setBorderColor(dark ? Qt::white : Qt::black); // a shape with an outline: not colour alone
     m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
-    setMinimumWidth(ChartLook::minimumWidth(this)); // as in retranslate()
+    setMinimumWidth(minimumChartWidth()); // as in retranslate()
     // High enough for a plot of a few lines between the legend, the axis labels and titles.
     setMinimumHeight(std::max(185, int(std::ceil(QFontMetricsF(font()).height() * 11)) + 16));
+}
+
+int CountsChart::minimumChartWidth() const
+{
+    // Without its legend (the other side of a comparison has it), the axes and a few ticks.
+    if (!chart()->legend()->isVisible())
+        return QFontMetrics(font()).averageCharWidth() * 24;
+    return ChartLook::minimumWidth(const_cast<CountsChart*>(this));
+}
+
+void CountsChart::setLegendShown(bool shown)
+{
+    chart()->legend()->setVisible(shown);
+    setMinimumWidth(minimumChartWidth());
 }
 
 void CountsChart::setLive(bool live)
@@ -340,14 +354,19 @@ void CountsChart::refresh()
     m_gapUpper->replace(upper);
     m_gapLower->replace(lower);
     // A mark on the limit line at each request admitted beyond it, at most maxMarks of them, and
-    // never closer than a mark and a half: dense marks would merge into one dark band. The figure
+    // never closer than a mark and a fifth: dense marks would merge into one dark band. The figure
     // "beyond the limit" keeps the exact count.
     const double limit = double(m_limitValue);
     QList<QPointF> marks;
     const size_t every = std::max<size_t>(1, (overAt.size() + maxMarks - 1) / maxMarks);
     const double requestsShown = std::max({m_requests - 1, m_absorbed - 1, 4});
     const double plotWidth = chart()->plotArea().width(); // 0 before the first layout: no thinning yet
-    const double spacing = plotWidth > 0 ? m_overLimit->markerSize() * 1.5 * requestsShown / plotWidth : 0.0;
+    // Few requests on a narrow plot: smaller marks, one per request, before any is left out.
+    const double fullSize = std::max(9.0, QFontMetricsF(font()).height() * 0.7);
+    const double markSize = plotWidth > 0 ? std::clamp(plotWidth / requestsShown / 1.25, 6.0, fullSize) : fullSize;
+    if (std::abs(m_overLimit->markerSize() - markSize) > 0.25)
+        m_overLimit->setMarkerSize(markSize);
+    const double spacing = plotWidth > 0 ? markSize * 1.2 * requestsShown / plotWidth : 0.0;
     double lastMark = -std::numeric_limits<double>::infinity();
     for (size_t k = 0; k < overAt.size() && m_limitValue > 0; k += every)
         if (overAt[k] - lastMark >= spacing) {

@@ -32,6 +32,8 @@ public:
     // While a burst streams in, draw without antialiasing: the shaded area costs tens of ms per
     // frame otherwise, and the GUI must stay fluid. The final picture is antialiased.
     void setLive(bool live);
+    // Beside a chart that shows the same legend (compare mode's right side): none, and narrower.
+    void setLegendShown(bool shown);
     int plottedPoints() const;
     // A replay's cursor: a line at request `request` (0-based); -1: none.
     void setReplayCursor(int request);
@@ -43,6 +45,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    int minimumChartWidth() const;
     void resizeEvent(QResizeEvent* event) override;
 
 private:

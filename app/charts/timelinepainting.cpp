@@ -66,4 +66,14 @@ void drawLegend(QPainter& painter, double x, double y, const QFontMetrics& metri
     }
 }
 
+int widerHalf(const QString& text, const QFontMetrics& metrics)
+{
+    int best = metrics.horizontalAdvance(text);
+    for (qsizetype space = text.indexOf(QLatin1Char(' ')); space > 0; space = text.indexOf(QLatin1Char(' '), space + 1))
+        best = std::min(
+            best,
+            std::max(metrics.horizontalAdvance(text.left(space)), metrics.horizontalAdvance(text.mid(space + 1))));
+    return best;
+}
+
 } // namespace TimelinePainting

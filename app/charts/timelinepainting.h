@@ -28,4 +28,6 @@ struct LegendEntry
 int legendWidth(const QFontMetrics& metrics, const QVector<LegendEntry>& entries);
 void drawLegend(QPainter& painter, double x, double y, const QFontMetrics& metrics, const QColor& text,
                 const QVector<LegendEntry>& entries);
+// The width of the longer line when `text` is split in two between words (a caption on two lines).
+int widerHalf(const QString& text, const QFontMetrics& metrics);
 } // namespace TimelinePainting

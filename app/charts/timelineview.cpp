@@ -172,10 +172,12 @@ QSize TimelineView::minimumSizeHint() const
     const QFontMetrics metrics = fontMetrics();
     int plot = 3 * metrics.height();
     if (!isMultiLane()) // the rotated caption runs along the plot's height
-        plot = std::max({plot, metrics.horizontalAdvance(tr("requests in the ms")) + 8,
-                         metrics.horizontalAdvance(tr("requests per %n ms", nullptr, 500)) + 8});
+        plot = std::max({plot, TimelinePainting::widerHalf(tr("requests in the ms"), metrics) + 8,
+                         TimelinePainting::widerHalf(tr("requests per %n ms", nullptr, 500), metrics) + 8});
     const int width = std::max(240, 3 * metrics.height() + 12 + metrics.horizontalAdvance(QStringLiteral("00000")) * 5);
-    return {width, topMargin(metrics) + bottomMargin(metrics) + plot};
+    const QMargins margins = contentsMargins(); // a lesson's frame around it
+    return QSize(width, topMargin(metrics) + bottomMargin(metrics) + plot)
+        .grownBy(QMargins(margins.left(), margins.top(), margins.right(), margins.bottom()));
 }
 
 QRectF TimelineView::plotArea() const
@@ -192,8 +194,20 @@ QRectF TimelineView::plotArea() const
     }
     // On the right, room for half of a tick label centred on the plot's edge.
     const int right = std::max(12, metrics.horizontalAdvance(QStringLiteral("00,000")) / 2 + 2);
-    return QRectF(left, topMargin(metrics), std::max(10, width() - left - right),
-                  std::max(10, height() - topMargin(metrics) - bottomMargin(metrics)));
+    const QRect inside = contentsRect(); // inside the margin a lesson's frame is drawn in
+    return QRectF(inside.left() + left, inside.top() + topMargin(metrics), std::max(10, inside.width() - left - right),
+                  std::max(10, inside.height() - topMargin(metrics) - bottomMargin(metrics)));
+}
+
+QRectF TimelineView::tallestLabelRect() const
+{
+    if (m_model.isEmpty() || scale().drawsStacks())
+        return {};
+    const QRectF area = plotArea();
+    const double top = isMultiLane() ? laneRect(0).top() + 3 : area.top();
+    // Room for the widest count this view may write ("tallest 1,000,000 requests").
+    const QString widest = tr("tallest %n request(s)", nullptr, std::max(m_model.requests(), 2));
+    return QRectF(area.left() + 4, top, fontMetrics().horizontalAdvance(widest) + 2, fontMetrics().height());
 }
 
 TimelineScale TimelineView::scale() const
@@ -288,6 +302,9 @@ void TimelineView::drawLayer(QPainter& painter, const QRectF& area, const Timeli
             m_model.tallestColumn(scale.firstColumnMs(),
                                   scale.firstColumnMs() + double(scale.columnCount() * scale.millisecondsPerColumn()),
                                   scale.columnCount()));
+    // Columns leave a line at the top of each lane free: "tallest N requests" is written there,
+    // and no column runs through it.
+    const double labelRoom = scale.drawsStacks() ? 0.0 : fontMetrics().height() + 2.0;
     painter.save();
     painter.setClipRect(area.adjusted(0, -2, 0, 0));
     for (int lane = 0; lane < m_model.laneCount(); ++lane) {
@@ -295,15 +312,12 @@ void TimelineView::drawLayer(QPainter& painter, const QRectF& area, const Timeli
         if (scale.drawsStacks())
             drawStacks(painter, lane, rect, scale);
         else
-            drawColumns(painter, lane, rect, scale, tallest);
+            drawColumns(painter, lane, rect.adjusted(0, labelRoom, 0, 0), scale, tallest);
     }
     painter.restore();
-    if (!scale.drawsStacks() && !m_model.isEmpty()) {
+    if (const QRectF label = tallestLabelRect(); !label.isEmpty()) {
         painter.setPen(palette().color(QPalette::Text));
-        const QString tallestText = tr("tallest %n request(s)", nullptr, tallest);
-        painter.drawText(QRectF(area.left() + 4, area.top(), fontMetrics().horizontalAdvance(tallestText) + 2,
-                                fontMetrics().height()),
-                         Qt::AlignLeft | Qt::AlignTop, tallestText);
+        painter.drawText(label, Qt::AlignLeft | Qt::AlignTop, tr("tallest %n request(s)", nullptr, tallest));
     }
     drawLegend(painter, area); // above the plot: a replay's cursor never dims it
     if (m_model.isEmpty() && m_placeholder) {
@@ -324,8 +338,9 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area, const Timelin
         bold.setBold(true);
         painter.setFont(bold);
         painter.setPen(text);
-        painter.drawText(QRectF(area.left(), 2, area.width(), area.top() - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                         m_title);
+        const double top = contentsRect().top();
+        painter.drawText(QRectF(area.left(), top + 2, area.width(), area.top() - top - 4),
+                         Qt::AlignLeft | Qt::AlignVCenter, m_title);
         painter.setFont(font());
     }
     const TimelineRange& range = m_viewport->range();
@@ -353,17 +368,21 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area, const Timelin
     painter.setPen(text);
     if (!isMultiLane()) {
         painter.save();
-        painter.translate(lineHeight / 2.0 + 2, area.center().y());
+        // Along the plot; on two lines when the plot is lower than the caption is long (a low screen).
+        const QString caption = scale.drawsStacks()
+            ? tr("requests in the ms")
+            : tr("requests per %n ms", nullptr, int(scale.millisecondsPerColumn()));
+        const int lines = QFontMetrics(font()).horizontalAdvance(caption) + 8 > area.height() ? 2 : 1;
+        painter.translate(contentsRect().left() + lineHeight * lines / 2.0 + 2, area.center().y());
         painter.rotate(-90);
-        painter.drawText(QRectF(-area.height() / 2, -lineHeight / 2.0, area.height(), lineHeight), Qt::AlignCenter,
-                         scale.drawsStacks() ? tr("requests in the ms")
-                                             : tr("requests per %n ms", nullptr, int(scale.millisecondsPerColumn())));
+        painter.drawText(QRectF(-area.height() / 2, -lineHeight * lines / 2.0, area.height(), lineHeight * lines),
+                         Qt::AlignCenter | Qt::TextWordWrap, caption);
         painter.restore();
     }
     // On its own line under the tick labels: it never covers the last one.
     painter.drawText(QRectF(area.left(), area.bottom() + 2 + lineHeight, area.width(), lineHeight + 2),
                      Qt::AlignRight | Qt::AlignTop,
-                     m_serverClock ? tr("Redis's clock at each write, ms since the first") : tr("now, ms since start"));
+                     m_serverClock ? tr("ms since the first write (Redis's clock)") : tr("now, ms since start"));
 }
 
 void TimelineView::drawLaneLabels(QPainter& painter)
@@ -379,7 +398,9 @@ void TimelineView::drawLaneLabels(QPainter& painter)
             painter.setFont(i == 0 ? bold : font());
             painter.setPen(i == 0 ? palette().color(QPalette::Text) : palette().color(QPalette::PlaceholderText));
             const QString line = QFontMetrics(painter.font()).elidedText(lines[i], Qt::ElideRight, maxLaneLabelWidth);
-            painter.drawText(QRectF(4, y, rect.left() - 10, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, line);
+            const double left = contentsRect().left() + 4;
+            painter.drawText(QRectF(left, y, rect.left() - left - 6, metrics.height()),
+                             Qt::AlignRight | Qt::AlignVCenter, line);
             y += metrics.height();
         }
     }
@@ -390,15 +411,19 @@ void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, c
 {
     const double cell = stackCell(rect, scale);
     const int allFit = std::max(1, int(rect.height() / cell));
-    // A stack that does not fit leaves room at the top for its count.
+    // A stack that does not fit leaves room at the top for its count; once one in view does, every
+    // stack is capped at that height, so a capped stack is never drawn lower than a smaller one.
     const int fitsWithCount = std::max(1, int((rect.height() - fontMetrics().height()) / cell));
     const TimelineRange& range = m_viewport->range();
     const auto& buckets = m_model.lane(lane);
+    const auto first = buckets.lower_bound(qint64(std::floor(range.fromMs)));
+    bool anyCapped = false;
+    for (auto it = first; it != buckets.end() && it->first <= range.toMs && !anyCapped; ++it)
+        anyCapped = it->second.requests > allFit;
+    const int fits = anyCapped ? fitsWithCount : allFit;
     double countsEnd = rect.left() - 1e9; // where the last count written above a stack ends
-    for (auto it = buckets.lower_bound(qint64(std::floor(range.fromMs)));
-         it != buckets.end() && it->first <= range.toMs; ++it) {
+    for (auto it = first; it != buckets.end() && it->first <= range.toMs; ++it) {
         const MillisecondBucket& bucket = it->second;
-        const int fits = bucket.requests > allFit ? fitsWithCount : allFit;
         const double centre = scale.xOf(double(it->first) + 0.5);
         double y = rect.bottom() - cell / 2;
         int drawn = 0;
@@ -483,8 +508,10 @@ void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
         entries[1].text = tr("overwritten");
     }
     const int width = legendWidth(metrics, entries);
-    TimelinePainting::drawLegend(painter, std::max(area.left(), area.right() - width), 2 + (area.top() - 4) / 2.0,
-                                 metrics, palette().color(QPalette::Text), entries);
+    const double top = contentsRect().top();
+    TimelinePainting::drawLegend(painter, std::max(area.left(), area.right() - width),
+                                 top + 2 + (area.top() - top - 4) / 2.0, metrics, palette().color(QPalette::Text),
+                                 entries);
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)

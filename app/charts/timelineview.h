@@ -65,6 +65,9 @@ public:
     // and the axis captions, and grow with the font.
     QRectF plotArea() const;
     TimelineScale scale() const;
+    // Where "tallest N requests" is written over the columns (empty when the view draws stacks):
+    // a line the columns leave free.
+    QRectF tallestLabelRect() const;
 
     QSize sizeHint() const override;
     // High enough for the y caption along the plot, wide enough for a few tick labels.

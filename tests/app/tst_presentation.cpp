@@ -1,5 +1,6 @@
 #include "burstpanel.h"
 #include "chartlabels.h"
+#include "chartlook.h"
 #include "countschart.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -154,8 +155,8 @@ void TestPresentation::legendLabelsAreNotCutShort()
         return labels.size() >= 5 && std::none_of(labels.begin(), labels.end(), isCutShort);
     };
     QTRY_VERIFY2(whole(), qPrintable(drawnLegendLabels(legend).join(QStringLiteral(" | "))));
-    QVERIFY(legend->font().pointSizeF()
-            >= 0.69 * m_window->runView(LimiterExperiment::Left)->counts()->font().pointSizeF());
+    QVERIFY(legend->font().pointSizeF() >= (ChartLook::smallestLegendScale - 0.01)
+                * m_window->runView(LimiterExperiment::Left)->counts()->font().pointSizeF());
     QVERIFY(Language::set(QStringLiteral("en")));
 }
 

@@ -1,0 +1,143 @@
+// The timeline as a class on a projector reads it (issue #43): "tallest N requests" written
+// where no column runs through it, and a stack too tall for the plot never drawn lower than a
+// smaller one beside it. Drawn from batches as the engine hands them over; no server needed.
+#include "palette.h"
+#include "timelinescale.h"
+#include "timelineview.h"
+
+#include <QImage>
+#include <QtTest>
+
+namespace {
+// `counts[ms]` requests in millisecond ms, the first of each stored and the rest overwritten.
+RequestBatch burst(const std::vector<int>& counts, qint64 startMs = 1'700'000'000'000)
+{
+    auto records = std::make_shared<std::vector<RequestRecord>>();
+    quint32 id = 0;
+    for (size_t ms = 0; ms < counts.size(); ++ms)
+        for (int i = 0; i < counts[ms]; ++i) {
+            RequestRecord record;
+            record.id = id++;
+            record.now = startMs + qint64(ms);
+            record.count = 1;
+            record.added = i == 0 ? 1 : 0;
+            record.memberKind = RequestRecord::MemberKind::Now;
+            records->push_back(record);
+        }
+    RequestBatch batch;
+    batch.runTag = "t";
+    batch.startWallMs = startMs;
+    batch.requests = int(id);
+    batch.finished = records;
+    return batch;
+}
+
+bool isMark(QRgb pixel)
+{
+    const QColor colour(pixel);
+    auto near = [&colour](const QColor& mark) {
+        return std::abs(colour.red() - mark.red()) + std::abs(colour.green() - mark.green())
+            + std::abs(colour.blue() - mark.blue())
+            < 40;
+    };
+    return near(Palette::stored) || near(Palette::overwritten);
+}
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void noColumnCrossesTheTallestLabel_data();
+    void noColumnCrossesTheTallestLabel();
+    void aCappedStackIsNeverLowerThanASmallerOne();
+};
+
+void TestTimelineView::noColumnCrossesTheTallestLabel_data()
+{
+    QTest::addColumn<int>("milliseconds");
+    QTest::addColumn<int>("perMs");
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("100k burst, one busy ms") << 200 << 500 << QSize(900, 320);
+    QTest::newRow("compare half at 720p") << 120 << 40 << QSize(420, 260);
+    QTest::newRow("a watch's spread") << 2000 << 3 << QSize(700, 240);
+}
+
+void TestTimelineView::noColumnCrossesTheTallestLabel()
+{
+    QFETCH(int, milliseconds);
+    QFETCH(int, perMs);
+    QFETCH(QSize, size);
+    std::vector<int> counts(size_t(milliseconds), 1);
+    counts[size_t(milliseconds / 3)] = perMs * 2; // the tallest column
+    for (size_t i = 0; i < counts.size(); i += 2)
+        counts[i] = perMs;
+    TimelineView view;
+    view.resize(size);
+    view.reset();
+    view.addBatch(burst(counts));
+    view.fitAll();
+    QVERIFY(!view.scale().drawsStacks());
+    const QRect label = view.tallestLabelRect().toAlignedRect();
+    QVERIFY(!label.isEmpty());
+    const QImage picture = view.grab().toImage();
+    int marks = 0;
+    int text = 0;
+    const QColor ink = view.palette().color(QPalette::Text);
+    for (int y = label.top(); y <= label.bottom(); ++y)
+        for (int x = label.left(); x <= label.right(); ++x) {
+            const QRgb pixel = picture.pixel(x, y);
+            marks += isMark(pixel) ? 1 : 0;
+            text += QColor(pixel).lightness() < ink.lightness() + 60 ? 1 : 0;
+        }
+    QCOMPARE(marks, 0);
+    QVERIFY2(text > 10, "the label is not written");
+    // The tallest column reaches up to the line under the label.
+    int top = picture.height();
+    const QRectF area = view.plotArea();
+    for (int y = int(area.top()); y < int(area.bottom()); ++y)
+        for (int x = int(area.left()); x < int(area.right()) && top == picture.height(); ++x)
+            if (isMark(picture.pixel(x, y)))
+                top = y;
+    QVERIFY2(top >= label.bottom() && top <= label.bottom() + 12,
+             qPrintable(QStringLiteral("tallest column at y %1, label ends at %2").arg(top).arg(label.bottom())));
+}
+
+void TestTimelineView::aCappedStackIsNeverLowerThanASmallerOne()
+{
+    // Zoomed in to stacks of marks: stacks of 1 to 60 requests, too many to fit the tallest.
+    std::vector<int> counts;
+    for (int requests = 1; requests <= 60; requests += 3)
+        counts.push_back(requests);
+    TimelineView view;
+    view.resize(900, 300);
+    view.reset();
+    view.addBatch(burst(counts));
+    view.setVisibleRange(-0.5, double(counts.size()) - 0.5);
+    QVERIFY(view.scale().drawsStacks());
+    const QImage picture = view.grab().toImage();
+    const TimelineScale scale = view.scale();
+    const QRectF area = view.plotArea();
+    int previousTop = picture.height();
+    bool capped = false;
+    for (size_t ms = 0; ms < counts.size(); ++ms) {
+        const int centre = int(scale.xOf(double(ms) + 0.5));
+        int top = picture.height();
+        for (int y = int(area.top()); y < int(area.bottom()) && top == picture.height(); ++y)
+            for (int x = centre - 2; x <= centre + 2; ++x)
+                if (isMark(picture.pixel(x, y)))
+                    top = std::min(top, y);
+        QVERIFY2(top <= previousTop + 1,
+                 qPrintable(QStringLiteral("the stack of %1 requests ends at y %2, below the one of %3 at %4")
+                                .arg(counts[ms])
+                                .arg(top)
+                                .arg(counts[ms > 0 ? ms - 1 : 0])
+                                .arg(previousTop)));
+        capped = capped || (ms > 0 && top == previousTop);
+        previousTop = top;
+    }
+    QVERIFY2(capped, "no stack reached the cap: the test drew too few requests");
+}
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
