@@ -33,15 +33,14 @@ QString Handout::questionHtml(const Step& step) const
 {
     QString html = QStringLiteral("<p style='color:#555'>%1</p><h2>%2</h2>%3")
                        .arg(Text::tr("Step %1 of %2").arg(step.number).arg(step.count).toHtmlEscaped(),
-                            step.title.toHtmlEscaped(), step.bodyHtml);
+                            step.title.toHtmlEscaped(), step.setupHtml);
     if (!step.question.isEmpty()) {
         html += QStringLiteral("<h3>%1</h3><p>%2</p>")
                     .arg(Text::tr("Before Redis answers").toHtmlEscaped(), step.question.toHtmlEscaped());
         if (!step.choices.isEmpty()) {
-            html += QStringLiteral("<ul>");
+            // A box to tick per choice, and no list bullet beside it.
             for (const QString& choice : step.choices)
-                html += QStringLiteral("<li>☐ %1</li>").arg(choice.toHtmlEscaped());
-            html += QStringLiteral("</ul>");
+                html += QStringLiteral("<p style='margin-left:16px'>☐ %1</p>").arg(choice.toHtmlEscaped());
         } else {
             html += QStringLiteral("<p>%1 ______________</p>").arg(Text::tr("Your guess:").toHtmlEscaped());
         }
@@ -61,6 +60,7 @@ QString Handout::answerHtml(const Step& step) const
                     .arg(Text::tr("Redis answered:").toHtmlEscaped(), step.result.toHtmlEscaped());
     if (!step.guessVersusAnswer.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(step.guessVersusAnswer.toHtmlEscaped());
+    html += step.explanationHtml;
     return html;
 }
 

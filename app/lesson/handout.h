@@ -16,11 +16,12 @@ public:
         int number = 0; // 1-based
         int count = 0;
         QString title;
-        QString bodyHtml;
+        QString setupHtml; // on the question page: what is about to happen, never its result
+        QString explanationHtml; // on the answer page, after what Redis answered
         QString question; // empty: the step asks nothing
         QStringList choices;
         QString result; // what Redis answered (the result line)
-        QString guessVersusAnswer; // empty without a guess
+        QString guessVersusAnswer; // empty unless the class's guess was entered
         QImage picture; // the result as the window showed it; null: none
     };
     // A page as text, for the tests: what a reader finds on it.

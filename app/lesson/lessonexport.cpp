@@ -4,7 +4,9 @@
 #include "limiterexperiment.h"
 #include "pictureexport.h"
 #include "serversession.h"
+#include "transportbar.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -166,20 +168,34 @@ Handout::Step LessonExport::handoutStep() const
     step.number = m_current + 1;
     step.count = lesson->stepCount();
     step.title = lesson->stepTitle();
-    step.bodyHtml = lesson->stepBody();
+    step.setupHtml = lesson->stepSetup();
+    if (lesson->hasAnswered())
+        step.explanationHtml = lesson->stepExplanation();
     if (lesson->hasQuestion()) {
         step.question = lesson->questionText();
         step.choices = lesson->questionChoices();
     }
     step.result = lesson->resultText();
-    step.guessVersusAnswer = lesson->guessVersusAnswer();
+    // A printed handout has no guess entered: Redis's answer is the result line's.
+    if (lesson->guess() >= 0)
+        step.guessVersusAnswer = lesson->guessVersusAnswer();
     if (QWidget* part = m_stage.resultPart ? m_stage.resultPart() : nullptr) {
-        // The part's contents, without the frame that marks it on screen.
+        // The part's contents, without the frame that marks it on screen, and without the replay's
+        // controls: paper does not play.
+        QList<QWidget*> controls;
+        for (TransportBar* bar : part->findChildren<TransportBar*>())
+            if (bar->isVisible()) {
+                bar->hide();
+                controls << bar;
+            }
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         const double scale = std::max(2.0, m_job.scale);
         const QRect inside = part->contentsRect();
         step.picture
             = PictureExport::render(part, scale)
                   .copy(QRect((QPointF(inside.topLeft()) * scale).toPoint(), (QSizeF(inside.size()) * scale).toSize()));
+        for (QWidget* bar : controls)
+            bar->show();
     }
     return step;
 }

@@ -1,8 +1,12 @@
 #include "lessonpanel.h"
 
+#include "countschart.h"
+#include "guessbox.h"
 #include "lesson.h"
+#include "lessonfigure.h"
 #include "numberspanel.h"
 #include "runview.h"
+#include "timelineview.h"
 #include "wheelguard.h"
 #include "wholetextcombobox.h"
 #include "zsetpanel.h"
@@ -13,16 +17,20 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
-#include <QSpinBox>
-#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
+
+namespace {
+// About the characters of a line of the lesson's text.
+constexpr int readableColumns = 48;
+} // namespace
 
 LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     : QWidget(parent)
@@ -31,17 +39,29 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     m_counter = new QLabel(this);
+    m_counter->setObjectName(QStringLiteral("LessonCounter"));
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     applyFonts();
-    m_body = new QTextBrowser(this);
-    m_body->setOpenExternalLinks(false);
+    // Text that wraps as the panel's width allows: its height is the panel's to fit (see
+    // minimumSizeHint), so it never scrolls on its own. Read, not worked in: no Tab stop.
+    m_setup = new QLabel(this);
+    m_setup->setObjectName(QStringLiteral("LessonSetup"));
+    m_explanation = new QLabel(this);
+    m_explanation->setObjectName(QStringLiteral("LessonExplanation"));
+    for (QLabel* text : {m_setup, m_explanation}) {
+        text->setWordWrap(true);
+        text->setTextFormat(Qt::RichText);
+        text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("LessonResult"));
     m_result->installEventFilter(this); // its size once laid out: see bringResultIntoView
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_action = new QPushButton(this);
+    m_action->setObjectName(QStringLiteral("LessonAction"));
     m_back = new QPushButton(this);
     m_next = new QPushButton(this);
     m_askFirst = new QCheckBox(this);
@@ -59,7 +79,7 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     m_prompt->setWordWrap(true);
     m_prompt->setTextFormat(Qt::RichText);
     m_guessLabel = new QLabel(m_question);
-    m_guessNumber = new QSpinBox(m_question);
+    m_guessNumber = new GuessBox(m_question);
     m_guessNumber->setRange(-1, 1000000000);
     m_guessNumber->setGroupSeparatorShown(true);
     m_guessNumber->setValue(-1);
@@ -74,6 +94,9 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     guessRow->addStretch(1);
     question->addWidget(m_prompt);
     question->addLayout(guessRow);
+    // "." and "b" go on and back from the guess too: a number takes neither.
+    m_guessNumber->installEventFilter(this);
+    m_guessChoice->installEventFilter(this);
     connect(m_guessNumber, &QSpinBox::valueChanged, this, [this](int value) {
         if (!m_guessNumber->isHidden())
             m_lesson->setGuess(value);
@@ -91,13 +114,22 @@ LessonPanel::LessonPanel(Lesson* lesson, LessonViews views, QWidget* parent)
     navigation->addWidget(m_back);
     navigation->addStretch(1);
     navigation->addWidget(m_next);
+    // In reading order: what is about to happen, the question, the step, Redis's answer, and only
+    // then why (the setup gives its place to the explanation).
     layout->addLayout(heading);
     layout->addWidget(m_title);
-    layout->addWidget(m_body, 1);
+    layout->addWidget(m_setup);
     layout->addWidget(m_question);
     layout->addWidget(m_action);
     layout->addWidget(m_result);
+    layout->addWidget(m_explanation);
+    layout->addStretch(1); // Back and Next stay at the bottom
     layout->addLayout(navigation);
+    setTabOrder(m_askFirst, m_guessNumber);
+    setTabOrder(m_guessNumber, m_guessChoice);
+    setTabOrder(m_guessChoice, m_action);
+    setTabOrder(m_action, m_back);
+    setTabOrder(m_back, m_next);
     connect(m_back, &QPushButton::clicked, m_lesson, &Lesson::back);
     connect(m_next, &QPushButton::clicked, m_lesson, &Lesson::next);
     connect(m_action, &QPushButton::clicked, m_lesson, &Lesson::runAction);
@@ -122,12 +154,21 @@ void LessonPanel::createKeys()
         m_keys << action;
     };
     windowKeys({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Period)}, &LessonPanel::goNext);
-    windowKeys({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_B)}, &LessonPanel::goBack);
+    windowKeys({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_B), QKeySequence(Qt::SHIFT | Qt::Key_B)},
+               &LessonPanel::goBack);
     windowKeys({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}, &LessonPanel::doStep);
     auto* right = new QShortcut(QKeySequence(Qt::Key_Right), this, this, &LessonPanel::goNext);
     auto* left = new QShortcut(QKeySequence(Qt::Key_Left), this, this, &LessonPanel::goBack);
     right->setContext(Qt::WidgetWithChildrenShortcut);
     left->setContext(Qt::WidgetWithChildrenShortcut);
+}
+
+QSize LessonPanel::minimumSizeHint() const
+{
+    // Lines of readableColumns characters, the same for every step whatever its text: the steps'
+    // texts are written to fit without a scroll bar on a projector's 1280x720 (tst_rehearsal).
+    const QSize laidOut = QWidget::minimumSizeHint();
+    return {std::max(laidOut.width(), fontMetrics().averageCharWidth() * readableColumns), laidOut.height()};
 }
 
 void LessonPanel::setInFront(bool inFront)
@@ -239,7 +280,11 @@ void LessonPanel::showStep()
     const int count = m_lesson->stepCount();
     m_counter->setText(tr("Step %1 of %2").arg(step + 1).arg(count));
     m_title->setText(m_lesson->stepTitle());
-    m_body->setHtml(m_lesson->stepBody());
+    const bool answered = m_lesson->hasAnswered();
+    m_setup->setText(m_lesson->stepSetup());
+    m_explanation->setText(answered ? m_lesson->stepExplanation() : QString());
+    m_setup->setVisible(!answered);
+    m_explanation->setVisible(answered);
     m_action->setText(m_lesson->actionLabel());
     if (!m_lesson->hasAction() && m_action->hasFocus())
         m_next->setFocus(Qt::OtherFocusReason); // not wherever Qt would send it (Back)
@@ -276,15 +321,27 @@ void LessonPanel::showStep()
 
 QWidget* LessonPanel::spotlightTarget() const
 {
-    switch (m_lesson->spotlight()) {
-    case Lesson::Spotlight::Run: // one run shows alone in the runs' place
+    const Lesson::Spotlight part = m_lesson->spotlight();
+    if (LessonFigure::draws(part))
+        return m_views.figure && m_views.figure->showResult() ? m_views.figure : nullptr;
+    switch (part) {
     case Lesson::Spotlight::Runs:
         return m_views.runs;
+    case Lesson::Spotlight::Timeline:
+        if (!m_views.left)
+            return nullptr;
+        m_views.left->showChart(0); // its tab, when the charts share a place
+        return m_views.left->timeline();
     case Lesson::Spotlight::Numbers:
         return m_views.left ? m_views.left->numbers() : nullptr;
+    case Lesson::Spotlight::Counts:
+        if (!m_views.left)
+            return nullptr;
+        m_views.left->showCounts(); // its tab, when the charts share a place
+        return m_views.left->countsFrame();
     case Lesson::Spotlight::Zset:
         return m_views.zset;
-    case Lesson::Spotlight::None:
+    default:
         break;
     }
     return nullptr;
@@ -311,6 +368,13 @@ void LessonPanel::bringResultIntoView()
 
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    if ((watched == m_guessNumber || watched == m_guessChoice) && event->type() == QEvent::ShortcutOverride) {
+        // The field would take "." and "b" as text; left unclaimed, they reach the window's keys.
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool clicker = key->key() == Qt::Key_Period || key->key() == Qt::Key_B;
+        if (clicker && !(key->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier)))
+            return true;
+    }
     if (watched == m_result && m_showResult && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
         QTimer::singleShot(0, this, [this] {
             if (m_showResult)

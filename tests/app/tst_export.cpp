@@ -25,6 +25,8 @@
 #include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -57,6 +59,7 @@ private slots:
     void lessonExportRefusesWhatItCannotDo();
 
 private:
+    void checkHandoutPages(const QString& pdf, int steps);
     std::unique_ptr<MainWindow> m_window;
     QTemporaryDir m_dir;
 };
@@ -483,6 +486,58 @@ void TestExport::lessonStepForAHandout()
              qPrintable(step.value(QStringLiteral("result")).toString()));
 }
 
+// The handout as a reader gets it, read back with poppler's tools: each question page states no
+// answer (what the explanations say after Redis answered), and each answer page has its picture.
+void TestExport::checkHandoutPages(const QString& pdf, int steps)
+{
+    auto run = [](const QString& program, const QStringList& arguments) {
+        QProcess process;
+        process.start(program, arguments);
+        const bool done = process.waitForFinished(60000);
+        return done && process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray();
+    };
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(),
+             "pdftotext is missing: scripts/deps.sh installs poppler-utils");
+    const QStringList pages
+        = QString::fromUtf8(run(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")})).split(QLatin1Char('\f'));
+    QVERIFY2(pages.size() >= 2 * steps, qPrintable(QString::number(pages.size())));
+    // What the explanations say, which no question page may: one claim per step that asks.
+    const QStringList claims {QStringLiteral("hollow diamond"),
+                              QStringLiteral("replied 0"),
+                              QStringLiteral("no race"),
+                              QStringLiteral("never passes"),
+                              QStringLiteral("sixth"),
+                              QStringLiteral("reseed"),
+                              QStringLiteral("significant digits"),
+                              QStringLiteral("takes seconds"),
+                              QStringLiteral("one member per admitted request")};
+    QSet<int> answerPages;
+    for (int i = 0; i < pages.size(); ++i) {
+        const QString page = QString(pages[i]).simplified();
+        if (page.isEmpty())
+            continue;
+        const bool answer = page.contains(QLatin1String("the answer"));
+        if (answer) {
+            answerPages.insert(i + 1);
+            continue;
+        }
+        for (const QString& claim : claims)
+            QVERIFY2(!page.contains(claim, Qt::CaseInsensitive),
+                     qPrintable(QStringLiteral("question page %1 says \"%2\": %3").arg(i + 1).arg(claim, page)));
+        QVERIFY2(!page.contains(QChar(0x2022) + QStringLiteral(" ☐")), qPrintable(page));
+    }
+    QCOMPARE(answerPages.size(), steps);
+    // pdfimages -list: "page num type width height ...", a line per picture.
+    QSet<int> pictured;
+    const QStringList images
+        = QString::fromUtf8(run(QStringLiteral("pdfimages"), {QStringLiteral("-list"), pdf})).split(QLatin1Char('\n'));
+    for (const QString& line : images.mid(2))
+        if (const int page = line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty).toInt(); page > 0)
+            pictured.insert(page);
+    for (const int page : answerPages)
+        QVERIFY2(pictured.contains(page), qPrintable(QStringLiteral("answer page %1 has no picture").arg(page)));
+}
+
 // `--lesson all --export-png DIR/`: one picture per step; a step that shows what the one before
 // fired (the member's writes) has that burst behind it.
 void TestExport::everyLessonStepForHandouts()
@@ -556,6 +611,7 @@ void TestExport::everyLessonStepForHandouts()
     QCOMPARE(written.count("/Type /Page\n") + written.count("/Type /Page\r") + written.count("/Type /Page/")
                  + written.count("/Type /Page "),
              qsizetype(steps.size() + answered));
+    checkHandoutPages(pdf, int(steps.size()));
     // Step 3 counts the writes of step 2's member: 3, as step 2 sent.
     QCOMPARE(
         steps.at(2).toObject().value(QStringLiteral("question")).toObject().value(QStringLiteral("answer")).toInt(),
@@ -584,8 +640,10 @@ void TestExport::handoutKeepsTheAnswerOffTheQuestionPage()
     step.number = 2;
     step.count = 10;
     step.title = QStringLiteral("Three requests in one millisecond");
-    step.bodyHtml = QStringLiteral("<p>Fire three requests.</p>");
+    step.setupHtml = QStringLiteral("<p>Fire three requests.</p>");
+    step.explanationHtml = QStringLiteral("<p>ZADD replied 0 to the second and the third.</p>");
     step.question = QStringLiteral("How many members will the ZSET hold?");
+    step.choices = QStringList {QStringLiteral("one"), QStringLiteral("three")};
     step.result = QStringLiteral("sent 3, the ZSET holds 1 member");
     step.picture = QImage(400, 200, QImage::Format_RGB32);
     step.picture.fill(Qt::white);
@@ -599,9 +657,16 @@ void TestExport::handoutKeepsTheAnswerOffTheQuestionPage()
     const QList<Handout::Page> pages = handout.pages();
     QCOMPARE(pages.size(), 3);
     QVERIFY(!pages[0].answer && pages[0].text.contains(step.question));
+    QVERIFY(pages[0].text.contains(QLatin1String("Fire three requests.")));
     QVERIFY(!pages[0].text.contains(step.result));
+    QVERIFY(!pages[0].text.contains(QLatin1String("replied 0"))); // the explanation waits for the answer page
     QVERIFY(!pages[0].hasPicture);
+    // A box to tick per choice, no list bullet beside it.
+    QVERIFY2(pages[0].text.contains(QStringLiteral("☐ one")) && !pages[0].text.contains(QChar(0x2022)),
+             qPrintable(pages[0].text));
     QVERIFY(pages[1].answer && pages[1].text.contains(step.result) && pages[1].hasPicture);
+    QVERIFY(pages[1].text.contains(QLatin1String("replied 0")));
+    QVERIFY2(!pages[1].text.contains(QLatin1String("no guess")), qPrintable(pages[1].text));
     QVERIFY(!pages[2].answer && pages[2].step == 3);
 
     QString error;

@@ -1,10 +1,11 @@
+#include "codeeditor.h"
 #include "lesson.h"
+#include "lessonfigure.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"
 #include "numberspanel.h"
 #include "planmodel.h"
 #include "runview.h"
-#include "scriptview.h"
 #include "serversession.h"
 #include "spotlight.h"
 #include "testredis.h"
@@ -14,6 +15,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
+#include <QAbstractScrollArea>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -26,6 +28,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <set>
 
 class TestLesson : public QObject
@@ -127,11 +130,19 @@ void TestLesson::everyStepDoesWhatItSays()
     RedisConnection redis;
     QVERIFY(TestRedis::connect(redis));
 
-    // 1. The script, its four steps.
+    // 1. The script in the runs' place, its four steps marked: each step's Redis call among them.
     runStep(0);
-    auto* scripts = m_window->findChild<ScriptView*>();
-    QVERIFY(scripts && scripts->isVisible());
-    QVERIFY(!scripts->changedLines().isEmpty());
+    auto* figure = m_window->findChild<LessonFigure*>();
+    QVERIFY(figure && figure->isVisible());
+    QVERIFY(figure->script()->isVisible());
+    const QStringList lines = figure->script()->toPlainText().split(QLatin1Char('\n'));
+    QStringList calls;
+    for (const int line : figure->markedLines())
+        if (lines.value(line - 1).contains(QLatin1String("redis.call")))
+            calls << lines.value(line - 1).section(QLatin1Char('\''), 1, 1);
+    QCOMPARE(calls,
+             QStringList({QStringLiteral("ZREMRANGEBYSCORE"), QStringLiteral("ZADD"), QStringLiteral("ZCARD"),
+                          QStringLiteral("EXPIRE")}));
 
     // 2. Three requests in one millisecond: three sent, one member, count 1, 1, 1.
     runStep(1);
@@ -351,14 +362,18 @@ void TestLesson::priceOfTheFixIsMeasuredOnRedis()
     QVERIFY2(text.contains(QLocale().toString(qint64(std::llround(log.memoryBytesPerKey))) + QLatin1String(" bytes")),
              qPrintable(text));
     QVERIFY2(text.contains(QLocale().toString(1000) + QLatin1String(" members")), qPrintable(text));
+    qint64 least = std::numeric_limits<qint64>::max();
+    qint64 most = 0;
     for (int i = 1; i < price.algorithms.size(); ++i) {
         const AlgorithmTally& cheaper = price.algorithms.at(i);
         QVERIFY2(cheaper.memoryBytesPerKey > 0 && cheaper.memoryBytesPerKey * 10 < log.memoryBytesPerKey,
                  qPrintable(cheaper.id));
-        QVERIFY2(text.contains(cheaper.id + QLatin1String(": ")
-                               + QLocale().toString(qint64(std::llround(cheaper.memoryBytesPerKey)))),
-                 qPrintable(text));
+        least = std::min(least, qint64(std::llround(cheaper.memoryBytesPerKey)));
+        most = std::max(most, qint64(std::llround(cheaper.memoryBytesPerKey)));
     }
+    // The cheaper four in one span (the chart beside names each).
+    QVERIFY2(text.contains(QLocale().toString(least) + QLatin1String(" to ") + QLocale().toString(most)),
+             qPrintable(text));
 
     // The same kind of key, made here: MEMORY USAGE of a ZSET of 1000 members of the same shape
     // (member = a request id) is what the lesson reported, within the estimate's sampling.
@@ -384,8 +399,6 @@ void TestLesson::priceOfTheFixIsMeasuredOnRedis()
 void TestLesson::theWholeLessonByClickerKeys()
 {
     m_lesson->setAsksFirst(true);
-    if (auto* scripts = m_window->findChild<ScriptView*>())
-        scripts->close(); // from the tests before
     m_window->showLesson();
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
@@ -406,19 +419,6 @@ void TestLesson::theWholeLessonByClickerKeys()
                 qPrintable(QStringLiteral("step %1: Enter in %2 did not do the step").arg(step + 1).arg(focused)),
                 60000);
             QVERIFY2(!m_lesson->resultText().isEmpty(), qPrintable(QString::number(step)));
-            // Step 1 opens the script in a window of its own, over the lesson: the clicker goes on
-            // from there, and the next step closes it.
-            if (auto* scripts = m_window->findChild<ScriptView*>(); scripts && scripts->isVisible()) {
-                scripts->activateWindow();
-                QTRY_COMPARE_WITH_TIMEOUT(QApplication::activeWindow(), scripts, 5000);
-                QWidget* focus = QApplication::focusWidget();
-                QTest::keyClick(focus && scripts->isAncestorOf(focus) ? focus : scripts, Qt::Key_PageDown);
-                QCOMPARE(m_lesson->currentStep(), step + 1);
-                QVERIFY(!scripts->isVisible());
-                QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-                QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp); // back, as the loop expects
-                QCOMPARE(m_lesson->currentStep(), step);
-            }
             QVERIFY(QApplication::focusWidget() != back);
             QVERIFY2(QApplication::focusWidget() == m_panel || m_panel->isAncestorOf(QApplication::focusWidget()),
                      QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
@@ -513,7 +513,10 @@ void TestLesson::oneFramePointsAtEachResult()
         QWidget* part = spotlight->lit();
         QVERIFY2(part, qPrintable(QString::number(step + 1)));
         QCOMPARE(visibleFrames(), 1);
-        QTRY_VERIFY2(!part->visibleRegion().isEmpty(),
+        // A scroll area (the counts chart) is covered by its own viewport: that is what shows.
+        auto* scrolled = qobject_cast<QAbstractScrollArea*>(part);
+        QWidget* shown = scrolled ? scrolled->viewport() : part;
+        QTRY_VERIFY2(!shown->visibleRegion().isEmpty(),
                      qPrintable(QStringLiteral("step %1: the part is hidden").arg(step + 1)));
         if (m_lesson->spotlight() == Lesson::Spotlight::Zset)
             QCOMPARE(part, static_cast<QWidget*>(m_window->zsetPanel()));
@@ -522,7 +525,16 @@ void TestLesson::oneFramePointsAtEachResult()
         // The frame lies in the part's margin: the part's children keep inside its contents.
         const QRect frame = spotlight->frameRect();
         QVERIFY(part->rect().contains(frame));
-        QVERIFY2(!part->contentsRect().contains(frame.topLeft()), "the frame is drawn over the contents");
+        QVERIFY2(!part->contentsRect().contains(frame.topLeft()),
+                 qPrintable(QStringLiteral("step %1: the frame %2,%3 is drawn over the contents of %4 (%5,%6 %7x%8)")
+                                .arg(step + 1)
+                                .arg(frame.x())
+                                .arg(frame.y())
+                                .arg(QString::fromLatin1(part->metaObject()->className()))
+                                .arg(part->contentsRect().x())
+                                .arg(part->contentsRect().y())
+                                .arg(part->contentsRect().width())
+                                .arg(part->contentsRect().height())));
         for (QWidget* child : part->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
             if (!child->isVisible() || child->objectName() == QLatin1String("SpotlightFrame"))
                 continue;
