@@ -17,6 +17,7 @@ struct AnimationJob
     int to = -1; // -1: the last request
     double speed = 1; // 2: twice as fast
     QSize size; // the frames' size (empty: the pictures' own); a picture of another size is fitted in
+    bool wholeWindow = false; // frames of the whole window (menus, panels) instead of the run alone
 };
 
 struct AnimationShot

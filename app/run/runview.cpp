@@ -19,6 +19,44 @@
 
 #include <algorithm>
 
+namespace {
+// One widget inside a margin (a lesson's frame is drawn there), given the inside as it is: a
+// splitter that squeezes the frame squeezes the widget alike, as it would squeeze it alone.
+class MarginFrame : public QWidget
+{
+public:
+    using QWidget::QWidget;
+    void setInner(QWidget* inner) { m_inner = inner; }
+    QSize minimumSizeHint() const override
+    {
+        const QMargins margins = contentsMargins();
+        return m_inner ? m_inner->minimumSizeHint().expandedTo(m_inner->minimumSize()).grownBy(margins)
+                       : QWidget::minimumSizeHint();
+    }
+    QSize sizeHint() const override
+    {
+        return m_inner ? m_inner->sizeHint().grownBy(contentsMargins()) : QWidget::sizeHint();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        if (m_inner)
+            m_inner->setGeometry(contentsRect());
+    }
+    void changeEvent(QEvent* event) override
+    {
+        QWidget::changeEvent(event);
+        if (m_inner && event->type() == QEvent::ContentsRectChange)
+            m_inner->setGeometry(contentsRect());
+    }
+
+private:
+    QWidget* m_inner = nullptr;
+};
+} // namespace
+
 RunView::RunView(RunModel* run, QWidget* parent)
     : QWidget(parent)
     , m_run(run)
@@ -31,10 +69,14 @@ RunView::RunView(RunModel* run, QWidget* parent)
     m_title->hide();
     m_numbers = new NumbersPanel(this);
     m_timeline = new TimelineView(this);
-    m_counts = new CountsChart(this);
+    // The chart in a frame of its own: a chart view drops the margins a lesson's frame needs.
+    m_countsFrame = new MarginFrame(this);
+    m_countsFrame->setObjectName(QStringLiteral("CountsFrame"));
+    m_counts = new CountsChart(m_countsFrame);
+    static_cast<MarginFrame*>(m_countsFrame)->setInner(m_counts);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_timeline);
-    m_splitter->addWidget(m_counts);
+    m_splitter->addWidget(m_countsFrame);
     m_transport = new TransportBar(m_run->cursor(), this, this);
     m_transport->hide();
     m_timeline->setFocusPolicy(Qt::ClickFocus); // a click on the timeline gives the replay's keys
@@ -49,6 +91,7 @@ RunView::RunView(RunModel* run, QWidget* parent)
     m_chartTabs->setDrawBase(false);
     m_chartTabs->hide();
     connect(m_chartTabs, &QTabBar::currentChanged, this, &RunView::showCharts);
+    connect(m_chartTabs, &QTabBar::currentChanged, this, &RunView::chartShown);
     m_userRow = new QWidget(this);
     auto* userRow = new QHBoxLayout(m_userRow);
     userRow->setContentsMargins(0, 0, 0, 0);
@@ -111,16 +154,17 @@ void RunView::retranslate()
                              nullptr, users));
 }
 
-int RunView::transportNeed() const
+int RunView::transportNeed(bool compact) const
 {
-    // Its caption wraps: as high as it is at this width.
-    const int atWidth = m_transport->hasHeightForWidth() && width() > 0 ? m_transport->heightForWidth(width()) : 0;
-    return std::max(atWidth, m_transport->minimumSizeHint().height());
+    // Its controls take one row or more, as the width allows; its caption two lines, unless the
+    // charts share a place and the caption goes over the timeline.
+    return m_transport->heightAt(width() > 0 ? width() : m_transport->minimumSizeHint().width(), compact);
 }
 
 int RunView::countsNeed() const
 {
-    return std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height());
+    const QMargins frame = m_countsFrame->contentsMargins();
+    return std::max(m_counts->minimumHeight(), m_counts->minimumSizeHint().height()) + frame.top() + frame.bottom();
 }
 
 int RunView::chartsNeed() const
@@ -133,7 +177,7 @@ void RunView::showCharts()
     // Both, or the one whose tab is current.
     m_chartTabs->setVisible(m_stacked);
     m_timeline->setVisible(!m_stacked || m_chartTabs->currentIndex() == 0);
-    m_counts->setVisible(!m_stacked || m_chartTabs->currentIndex() == 1);
+    m_countsFrame->setVisible(!m_stacked || m_chartTabs->currentIndex() == 1);
 }
 
 QSize RunView::minimumSizeHint() const
@@ -148,7 +192,7 @@ QSize RunView::minimumSizeHint() const
     if (!m_title->isHidden())
         height += m_title->sizeHint().height() + spacing;
     if (!m_transport->isHidden())
-        height += transportNeed() + spacing;
+        height += transportNeed(true) + spacing; // at its smallest the charts share a place: compact
     return {QWidget::minimumSizeHint().width(), height};
 }
 
@@ -157,8 +201,11 @@ void RunView::arrangeCharts()
     // The room below the figures; the tab bar's own line counts as room when it is shown.
     const int spacing = layout()->spacing();
     int room = height() - (m_numbers->geometry().bottom() + 1) - spacing;
-    if (!m_transport->isHidden()) // the replay's controls take their share below the charts
-        room -= transportNeed() + spacing;
+    // The replay's controls take their share below the charts, counted with their caption either
+    // way: stacking frees the caption's lines, and counting them only unstacked would flip the
+    // charts back and forth.
+    if (!m_transport->isHidden())
+        room -= transportNeed(false) + spacing;
     bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
     // Side by side with a tall side panel, the timeline alone in its tab may be the only way for
     // it to be the largest view (it gets 3 of 5 parts of the room when the charts are stacked).
@@ -169,7 +216,9 @@ void RunView::arrangeCharts()
         return;
     m_stacked = stacked;
     m_transport->setCompact(stacked); // a low screen: the replay's caption gives its line to the charts
-    m_timeline->setReplayCaption(m_stacked && m_run->isReplaying() ? m_transport->captionText() : QString());
+    emit chartsShareAPlaceChanged(stacked);
+    m_timeline->setReplayCaption(m_stacked && !m_forPictures && m_run->isReplaying() ? m_transport->captionText()
+                                                                                     : QString());
     showCharts();
 }
 
@@ -184,20 +233,75 @@ void RunView::setTimelineAtLeast(qint64 area)
 void RunView::showCounts()
 {
     if (m_stacked)
-        m_chartTabs->setCurrentIndex(1);
+        showChart(1);
+}
+
+void RunView::showChart(int index)
+{
+    if (m_chartTabs->currentIndex() != index)
+        m_chartTabs->setCurrentIndex(index); // shown whether or not the charts share a place now
+}
+
+void RunView::alignFiguresWith(RunView* other)
+{
+    m_partner = other;
+    alignFigures();
+}
+
+int RunView::figuresNeed() const
+{
+    int need = m_numbers->minimumSizeHint().height();
+    if (m_numbers->hasHeightForWidth() && m_numbers->width() > 0)
+        need = std::max(need, m_numbers->heightForWidth(m_numbers->width()));
+    return need;
+}
+
+void RunView::alignFigures()
+{
+    const bool pair = m_partner && isVisible() && m_partner->isVisible();
+    const int height = pair ? std::max(figuresNeed(), m_partner->figuresNeed()) : 0;
+    if (m_numbers->minimumHeight() != height)
+        m_numbers->setMinimumHeight(height);
+    if (pair && m_partner->m_numbers->minimumHeight() != height)
+        m_partner->m_numbers->setMinimumHeight(height);
+}
+
+void RunView::setOwnControls(bool own)
+{
+    if (own == m_ownControls)
+        return;
+    m_ownControls = own;
+    showControls();
+}
+
+void RunView::setForPictures(bool forPictures)
+{
+    m_forPictures = forPictures;
+    showControls();
 }
 
 void RunView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    // The minimum height follows the width (the figures wrap, the replay's controls take a row
+    // more or less): the layouts above keep the old one until told.
+    if (const int minimum = minimumSizeHint().height(); minimum != m_minimumHeightSeen) {
+        m_minimumHeightSeen = minimum;
+        updateGeometry();
+    }
+    alignFigures();
     arrangeCharts();
 }
 
 bool RunView::event(QEvent* event)
 {
     const bool handled = QWidget::event(event);
-    if (event->type() == QEvent::LayoutRequest) // the figures or the fonts changed height
+    if (event->type() == QEvent::LayoutRequest) { // the figures or the fonts changed height
         arrangeCharts();
+        alignFigures();
+    }
+    if (event->type() == QEvent::Show || event->type() == QEvent::Hide)
+        alignFigures();
     return handled;
 }
 
@@ -312,13 +416,19 @@ void RunView::showUserFigures()
     m_userFigures->setToolTip(tr("Per node:\n%1").arg(nodes.join(QLatin1Char('\n'))));
 }
 
-void RunView::onRecordingChanged(bool any)
+void RunView::onRecordingChanged(bool)
 {
     m_timeline->clearReplayCursor();
     m_timeline->setReplayCaption(QString());
     m_counts->setReplayCursor(-1);
-    if (any != !m_transport->isHidden()) {
-        m_transport->setVisible(any);
+    showControls();
+}
+
+void RunView::showControls()
+{
+    const bool controls = m_run->hasRecording() && !m_forPictures && m_ownControls;
+    if (controls != !m_transport->isHidden()) {
+        m_transport->setVisible(controls);
         updateGeometry(); // a new minimum height: the window fits its panels again
         arrangeCharts();
     }
@@ -342,7 +452,7 @@ void RunView::onCursorMoved(int request)
     }
     m_timeline->setReplayCursor(log.now(request), rank, lane);
     // The caption goes with the cursor where the transport bar has no line for it.
-    m_timeline->setReplayCaption(m_stacked ? m_transport->captionText() : QString());
+    m_timeline->setReplayCaption(m_stacked && !m_forPictures ? m_transport->captionText() : QString());
     m_counts->setReplayCursor(request); // its x axis is the run's request number, whichever user is shown
     m_numbers->showSummary(m_run->figuresAtCursor());
 }

@@ -27,6 +27,8 @@ public:
     RunModel* run() const { return m_run; }
     TimelineView* timeline() const { return m_timeline; }
     CountsChart* counts() const { return m_counts; }
+    // The counts chart with a margin around it (what a lesson's frame marks).
+    QWidget* countsFrame() const { return m_countsFrame; }
     NumbersPanel* numbers() const { return m_numbers; }
     TransportBar* transport() const { return m_transport; }
     int refreshes() const { return m_refreshes; }
@@ -36,6 +38,15 @@ public:
     void setTimelineAtLeast(qint64 area);
     // Brings the counts chart into view (its tab, when the charts share a place).
     void showCounts();
+    // The chart in front when they share a place: 0 the timeline, 1 the counts.
+    void showChart(int index);
+    // Side by side with `other` (compare mode): the figures take the same height on both sides,
+    // so that the charts below start on one line.
+    void alignFiguresWith(RunView* other);
+    // A picture of the run (an animation's frame, a handout): the replay's controls never show.
+    void setForPictures(bool forPictures);
+    // Its own replay controls, or none (a bar under both runs steps it).
+    void setOwnControls(bool own);
     // As low as the charts in tabs allow.
     QSize minimumSizeHint() const override;
 
@@ -48,6 +59,10 @@ signals:
     void millisecondClicked(qint64 ms, const QByteArray& member);
     // The user asked for another user's requests (the run model shows them once given).
     void userChosen(int user);
+    // The chart brought to the front (0 the timeline, 1 the counts), when the charts share a place.
+    void chartShown(int index);
+    // The charts went into tabs (a low screen), or back one above the other.
+    void chartsShareAPlaceChanged(bool sharing);
 
 private:
     void onStarted();
@@ -56,17 +71,20 @@ private:
     void onUserChanged(int user);
     void onCleared();
     void onRecordingChanged(bool any);
+    void showControls();
     void onCursorMoved(int request);
     void onTitleChanged(const QString& title);
     void refreshSlowViews();
     void arrangeCharts();
     void retranslate();
     int countsNeed() const;
-    int transportNeed() const;
+    int transportNeed(bool compact) const;
     int chartsNeed() const;
     void showCharts();
     void restartCharts();
     void showUserFigures();
+    int figuresNeed() const;
+    void alignFigures();
 
     RunModel* m_run = nullptr;
     QLabel* m_title = nullptr;
@@ -77,9 +95,14 @@ private:
     NumbersPanel* m_numbers = nullptr;
     TimelineView* m_timeline = nullptr;
     CountsChart* m_counts = nullptr;
+    QWidget* m_countsFrame = nullptr;
     QSplitter* m_splitter = nullptr;
     QTabBar* m_chartTabs = nullptr;
     bool m_stacked = false;
+    bool m_forPictures = false;
+    bool m_ownControls = true;
+    RunView* m_partner = nullptr;
+    int m_minimumHeightSeen = -1;
     qint64 m_timelineAtLeast = 0;
     TransportBar* m_transport = nullptr;
     QTimer m_refresh; // the chart and figures: 25 times a second, not per batch

@@ -7,13 +7,13 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QScopedValueRollback>
 #include <QShortcut>
 #include <QSlider>
 #include <QStyle>
-#include <QToolBar>
 #include <QToolButton>
 
 namespace {
@@ -27,12 +27,25 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
     setObjectName(QStringLiteral("TransportBar"));
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
-    m_controls = new QToolBar(this);
+    layout->setVerticalSpacing(2);
+    // Every control stays in sight at any width: the buttons and the slider on the first row, the
+    // jumps, the speed, "by request" and "What if…" on one or two rows below, as the width allows.
+    m_controls = new QWidget(this);
     m_controls->setObjectName(QStringLiteral("replayControls"));
-    m_controls->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    auto* media = new QHBoxLayout(m_controls);
+    media->setContentsMargins(0, 0, 0, 0);
+    media->setSpacing(0);
+    auto button = [this](QAction* action, bool text) {
+        auto* tool = new QToolButton(this);
+        tool->setDefaultAction(action);
+        tool->setAutoRaise(true);
+        tool->setToolButtonStyle(text ? Qt::ToolButtonTextOnly : Qt::ToolButtonIconOnly);
+        return tool;
+    };
     auto action = [&](QStyle::StandardPixmap icon, void (ReplayPlayer::*slot)()) {
-        QAction* a = m_controls->addAction(style()->standardIcon(icon), QString());
+        auto* a = new QAction(style()->standardIcon(icon), QString(), this);
         connect(a, &QAction::triggered, player, slot);
+        media->addWidget(button(a, false));
         return a;
     };
     m_start = action(QStyle::SP_MediaSkipBackward, &ReplayPlayer::toStart);
@@ -40,41 +53,50 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
     m_play = action(QStyle::SP_MediaPlay, &ReplayPlayer::togglePlaying);
     m_forward = action(QStyle::SP_MediaSeekForward, &ReplayPlayer::stepForward);
     m_end = action(QStyle::SP_MediaSkipForward, &ReplayPlayer::toEnd);
-    m_controls->addSeparator();
-    m_nextOverwrite = m_controls->addAction(QString(), player, [player] { player->toNextOverwrite(); });
-    m_nextBeyond = m_controls->addAction(QString(), player, [player] { player->toNextBeyondLimit(); });
-    for (QAction* a : {m_nextOverwrite, m_nextBeyond}) {
-        if (auto* button = qobject_cast<QToolButton*>(m_controls->widgetForAction(a)))
-            button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    }
-    m_controls->addSeparator();
+    m_nextOverwrite = new QAction(this);
+    connect(m_nextOverwrite, &QAction::triggered, player, [player] { player->toNextOverwrite(); });
+    m_nextBeyond = new QAction(this);
+    connect(m_nextBeyond, &QAction::triggered, player, [player] { player->toNextBeyondLimit(); });
+    m_fork = new QAction(this);
+    m_fork->setObjectName(QStringLiteral("replayFork"));
+    connect(m_fork, &QAction::triggered, this, &TransportBar::forkRequested);
     m_speed = new QComboBox(this);
     m_speed->setObjectName(QStringLiteral("replaySpeed"));
-    // Whole or behind the tool bar's » button, never cut short.
-    m_speed->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    m_controls->addWidget(m_speed);
+    m_speed->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed); // whole, never cut short
     m_slideBy = new QComboBox(this);
     m_slideBy->setObjectName(QStringLiteral("replaySlideBy"));
     m_slideBy->addItems({QString(), QString()});
     m_slideBy->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    m_controls->addWidget(m_slideBy);
-    m_controls->addSeparator();
-    m_fork = m_controls->addAction(QString(), this, &TransportBar::forkRequested);
-    m_fork->setObjectName(QStringLiteral("replayFork"));
-    if (auto* button = qobject_cast<QToolButton*>(m_controls->widgetForAction(m_fork)))
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_forkButton = button(m_fork, true);
+    m_forkButton->hide();
     m_fork->setVisible(false);
+    m_secondary = {button(m_nextOverwrite, true), button(m_nextBeyond, true), m_speed, m_slideBy, m_forkButton};
+    for (QHBoxLayout*& row : m_rows) {
+        row = new QHBoxLayout;
+        row->setContentsMargins(0, 0, 0, 0);
+    }
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("replaySlider"));
     m_slider->setMinimumWidth(fontMetrics().averageCharWidth() * 16);
     m_caption = new QLabel(this);
     m_caption->setObjectName(QStringLiteral("replayCaption"));
-    // One line, so that the charts keep their room on a projector: what does not fit is in the tooltip.
+    // One line, or two on a narrow bar, and always that high at a width, so that stepping never
+    // moves what is below or beside: what does not fit is in the tooltip.
+    m_caption->setWordWrap(true);
     m_caption->setMinimumWidth(1);
+    m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     layout->addWidget(m_controls, 0, 0);
     layout->addWidget(m_slider, 0, 1);
-    layout->addWidget(m_caption, 1, 0, 1, 2);
+    m_firstRowTail = new QHBoxLayout;
+    m_firstRowTail->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_firstRowTail, 0, 2);
+    for (size_t row = 0; row < m_rows.size(); ++row)
+        layout->addLayout(m_rows[row], int(row) + 1, 0, 1, 3);
+    layout->addWidget(m_caption, int(m_rows.size()) + 1, 0, 1, 3);
+    // Its minimum is its own (minimumSizeHint): the rows are arranged again at any new width.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
     layout->setColumnStretch(1, 1);
+    arrangeRows(width());
 
     connect(m_speed, &QComboBox::activated, this,
             [this](int index) { m_player->setSpeed(ReplaySpeed::choices().value(index)); });
@@ -96,6 +118,7 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
         auto* shortcut = new QShortcut(key, keyArea);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, player, slot);
+        m_keys << shortcut;
     }
     fillSpeeds();
     retranslate();
@@ -139,8 +162,12 @@ void TransportBar::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         retranslate();
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange) {
+        m_arrangedRows = -1; // the controls' widths changed: arranged again
+        arrangeRows(width());
         elideCaption();
+        updateGeometry(); // its narrowest is the widest control's new width
+    }
 }
 
 void TransportBar::showPlaying(bool playing)
@@ -211,21 +238,163 @@ QString TransportBar::captionText() const
 void TransportBar::setForkable(bool forkable)
 {
     m_fork->setVisible(forkable);
+    m_forkButton->setVisible(forkable);
+    arrangeRows(width());
+}
+
+void TransportBar::setKeysEnabled(bool enabled)
+{
+    for (QShortcut* key : std::as_const(m_keys))
+        key->setEnabled(enabled);
 }
 
 void TransportBar::setCompact(bool compact)
 {
     m_caption->setVisible(!compact);
+    fixHeight();
+}
+
+int TransportBar::controlsWidth() const
+{
+    const int spacing = style()->layoutSpacing(QSizePolicy::PushButton, QSizePolicy::PushButton, Qt::Horizontal);
+    int used = 0;
+    for (const QWidget* widget : m_secondary)
+        if (widget != m_forkButton || m_fork->isVisible())
+            used += widget->sizeHint().width() + (used > 0 ? spacing : 0);
+    return used;
+}
+
+int TransportBar::rowsAt(int width) const
+{
+    // All on the slider's row while it keeps a third of the bar; else rows of their own below.
+    const int spacing = style()->layoutSpacing(QSizePolicy::PushButton, QSizePolicy::PushButton, Qt::Horizontal);
+    const int slider = std::max(m_slider->minimumWidth(), width / 3);
+    if (m_controls->sizeHint().width() + slider + controlsWidth() + 2 * spacing <= width)
+        return 0;
+    int used = 0;
+    int rows = 1;
+    for (QWidget* widget : m_secondary) {
+        if (widget == m_forkButton && !m_fork->isVisible())
+            continue;
+        const int need = widget->sizeHint().width() + (used > 0 ? spacing : 0);
+        if (used > 0 && used + need > width) {
+            ++rows;
+            used = 0;
+        }
+        used += need;
+    }
+    return std::min(rows, int(m_rows.size()));
+}
+
+void TransportBar::arrangeRows(int width)
+{
+    const int rows = rowsAt(std::max(width, 1));
+    if (rows == m_arrangedRows)
+        return;
+    m_arrangedRows = rows;
+    for (QHBoxLayout* row : m_rows)
+        while (QLayoutItem* item = row->takeAt(0))
+            delete item; // the widgets stay: only their places go
+    while (QLayoutItem* item = m_firstRowTail->takeAt(0))
+        delete item;
+    // The first rows as full as they go; the last takes the rest.
+    const int spacing = style()->layoutSpacing(QSizePolicy::PushButton, QSizePolicy::PushButton, Qt::Horizontal);
+    int row = 0;
+    int used = 0;
+    for (QWidget* widget : m_secondary) {
+        if (rows == 0) {
+            m_firstRowTail->addWidget(widget);
+            continue;
+        }
+        const bool shown = widget != m_forkButton || m_fork->isVisible();
+        const int need = shown ? widget->sizeHint().width() + (used > 0 ? spacing : 0) : 0;
+        if (used > 0 && used + need > width && row + 1 < rows) {
+            ++row;
+            used = 0;
+        }
+        m_rows[size_t(row)]->addWidget(widget);
+        used += need;
+    }
+    for (QHBoxLayout* each : m_rows)
+        if (each->count() > 0) // an empty row stays empty: the grid gives it no spacing
+            each->addStretch(1);
+    fixHeight();
+}
+
+void TransportBar::fixHeight()
+{
+    // Exactly as high as its rows at its width: a layout never squeezes it.
+    const int height = heightAt(std::max(width(), minimumSizeHint().width()), !m_caption->isVisibleTo(this));
+    if (minimumHeight() != height || maximumHeight() != height)
+        setFixedHeight(height);
+}
+
+int TransportBar::heightAt(int width, bool compact) const
+{
+    const int spacing = 2;
+    const int row
+        = std::max({m_speed->sizeHint().height(), m_controls->sizeHint().height(), m_slider->sizeHint().height()});
+    const int caption = captionLines(width) * m_caption->fontMetrics().lineSpacing() + 2;
+    return 4 + row + rowsAt(width) * (row + spacing) + (compact ? 0 : caption + spacing);
+}
+
+QSize TransportBar::minimumSizeHint() const
+{
+    int width = m_controls->minimumSizeHint().width() + m_slider->minimumWidth();
+    for (const QWidget* widget : m_secondary) // each control whole on a row of its own, at the narrowest
+        width = std::max(width, widget->sizeHint().width());
+    return {width, heightAt(std::max(this->width(), width), !m_caption->isVisibleTo(this))};
+}
+
+QSize TransportBar::sizeHint() const
+{
+    return minimumSizeHint();
+}
+
+int TransportBar::captionLines(int width) const
+{
+    // One line where a caption of about a hundred characters fits, two below: the same for
+    // every request at this width, so that stepping never moves what is around.
+    return width >= m_caption->fontMetrics().averageCharWidth() * 100 ? 1 : 2;
+}
+
+int TransportBar::captionHeight() const
+{
+    return captionLines(std::max(width(), 1)) * m_caption->fontMetrics().lineSpacing() + 2;
 }
 
 void TransportBar::elideCaption()
 {
-    m_caption->setText(m_caption->fontMetrics().elidedText(m_captionText, Qt::ElideRight, m_caption->width()));
+    m_caption->setFixedHeight(captionHeight());
+    fixHeight();
+    // Whole if two lines hold it, else cut at the end of the second line.
+    const QFontMetrics metrics = m_caption->fontMetrics();
+    const int width = std::max(m_caption->width(), 1);
+    auto fits = [&](const QString& text) {
+        return metrics.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, text).height()
+            <= captionLines(this->width()) * metrics.lineSpacing();
+    };
+    QString shown = m_captionText;
+    if (!fits(shown)) {
+        const QString ellipsis(QChar(0x2026));
+        qsizetype low = 0;
+        qsizetype high = shown.size();
+        while (low < high) { // the longest start that fits with the ellipsis
+            const qsizetype middle = (low + high + 1) / 2;
+            if (fits(m_captionText.left(middle) + ellipsis))
+                low = middle;
+            else
+                high = middle - 1;
+        }
+        shown = m_captionText.left(low) + ellipsis;
+    }
+    m_caption->setText(shown);
 }
 
 void TransportBar::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    arrangeRows(width());
     elideCaption();
 }
 
@@ -234,6 +403,8 @@ void TransportBar::showPosition()
     const bool any = !m_player->isEmpty();
     const int at = m_player->position();
     m_controls->setEnabled(any);
+    m_nextOverwrite->setEnabled(any);
+    m_nextBeyond->setEnabled(any);
     m_slider->setEnabled(any);
     if (!any) {
         m_captionText.clear();

@@ -1,12 +1,17 @@
 #pragma once
 
+#include <QVector>
 #include <QWidget>
+
+#include <array>
 
 class QAction;
 class QComboBox;
 class QLabel;
 class QSlider;
-class QToolBar;
+class QHBoxLayout;
+class QShortcut;
+class QToolButton;
 class ReplayPlayer;
 struct ReplayState;
 
@@ -30,7 +35,13 @@ public:
     QSlider* slider() const { return m_slider; }
     // Offers "What if…" (forkRequested) at the end of the controls.
     void setForkable(bool forkable);
+    // The media keys in its key area (off while another bar steps the same run).
+    void setKeysEnabled(bool enabled);
     QAction* forkAction() const { return m_fork; }
+    // Its height at `width`, compact (the caption elsewhere) or not.
+    int heightAt(int width, bool compact) const;
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
 
 signals:
     // "From the request at the cursor on, with …"
@@ -48,10 +59,23 @@ private:
     void fillSlider();
     void fillSpeeds();
     void elideCaption();
+    int captionHeight() const;
+    int captionLines(int width) const;
+    void fixHeight();
+    // The rows the other controls need below the slider's at this width (0: beside it), and
+    // placing them so.
+    int rowsAt(int width) const;
+    int controlsWidth() const;
+    void arrangeRows(int width);
 
     ReplayPlayer* m_player;
-    // A tool bar: on a narrow run view, what does not fit goes behind its » button.
-    QToolBar* m_controls = nullptr;
+    QWidget* m_controls = nullptr; // start, back, play, forward, end
+    std::array<QHBoxLayout*, 5> m_rows {}; // the other controls, on one row or more (one each at most)
+    QVector<QWidget*> m_secondary;
+    int m_arrangedRows = -1;
+    QHBoxLayout* m_firstRowTail = nullptr; // the other controls after the slider, when they fit there
+    QVector<QShortcut*> m_keys;
+    QToolButton* m_forkButton = nullptr;
     QAction* m_start = nullptr;
     QAction* m_back = nullptr;
     QAction* m_play = nullptr;

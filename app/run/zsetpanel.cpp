@@ -1,5 +1,7 @@
 #include "zsetpanel.h"
 
+#include "elidinglabel.h"
+
 #include "replaymembersmodel.h"
 #include "zsetmodel.h"
 #include "zsetreader.h"
@@ -26,8 +28,10 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     m_replayModel = new ReplayMembersModel(this);
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_caption = new QLabel(this);
-    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // One line, shortened where it does not fit: a replay's "after request 10 of 200" never
+    // widens the panel or pushes the table down as the class steps.
+    m_caption = new ElidingLabel(this);
+    m_caption->setObjectName(QStringLiteral("ZsetCaption"));
     m_count = new QLabel(this);
     m_count->setWordWrap(true);
     m_note = new QLabel(this);
@@ -90,6 +94,37 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     });
     retranslate();
     fitColumns();
+    // Scores wider than a millisecond's (microseconds) widen their column: shown whole.
+    for (QAbstractItemModel* model :
+         {static_cast<QAbstractItemModel*>(m_model), static_cast<QAbstractItemModel*>(m_replayModel)}) {
+        connect(model, &QAbstractItemModel::modelReset, this, &ZsetPanel::fitScores);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &ZsetPanel::fitScores);
+    }
+}
+
+namespace {
+constexpr int maxMemberChars = 32;
+} // namespace
+
+void ZsetPanel::fitScores()
+{
+    const QAbstractItemModel* model = m_view->model();
+    if (!model || model->rowCount() == 0)
+        return;
+    const int last = model->rowCount() - 1; // sorted by score: the largest at the end of what is read
+    const int digits = int(std::max(model->index(0, ZsetModel::ScoreColumn).data().toString().size(),
+                                    model->index(last, ZsetModel::ScoreColumn).data().toString().size()));
+    // Members as long as lua/microseconds.lua writes them ("req:1.7963912493385e+15") are shown
+    // whole: the table asks for their width, up to a cap.
+    const int member
+        = int(std::min<qsizetype>(maxMemberChars,
+                                  std::max(model->index(0, ZsetModel::MemberColumn).data().toString().size(),
+                                           model->index(last, ZsetModel::MemberColumn).data().toString().size())));
+    if ((digits > 13) == (m_scoreDigits > 13) && member <= m_memberChars)
+        return;
+    m_scoreDigits = digits;
+    m_memberChars = std::max(m_memberChars, member);
+    fitColumns();
 }
 
 void ZsetPanel::retranslate()
@@ -103,7 +138,7 @@ void ZsetPanel::retranslate()
     m_view->setToolTip(tr("The contents of the ZSET, sorted by score: live while a burst runs, then as they were "
                           "when it ended. Writes: how many requests of the burst wrote that member."));
     if (m_key.isEmpty())
-        m_caption->setText(tr("No burst yet."));
+        m_caption->setFullText(tr("No burst yet."));
     emit m_model->headerDataChanged(Qt::Horizontal, 0, ZsetModel::NUM_COLUMNS - 1);
     if (!m_key.isEmpty())
         showCount(m_model->rowCount(), m_model->isTruncated());
@@ -177,11 +212,14 @@ void ZsetPanel::fitColumns()
     header->setMinimumSectionSize(
         std::min(width(ZsetModel::RankColumn, "00000"), digits.horizontalAdvance(QLatin1Char('0')) * 4));
     header->resizeSection(ZsetModel::RankColumn, width(ZsetModel::RankColumn, "00000"));
-    header->resizeSection(ZsetModel::ScoreColumn, width(ZsetModel::ScoreColumn, "0000000000000"));
+    // A millisecond's 13 digits, or the 16 of a microsecond clock once the table holds such scores.
+    header->resizeSection(ZsetModel::ScoreColumn,
+                          width(ZsetModel::ScoreColumn, m_scoreDigits > 13 ? "0000000000000000" : "0000000000000"));
     header->resizeSection(ZsetModel::WritesColumn, width(ZsetModel::WritesColumn, "0000"));
     // Narrower, the table scrolls sideways: the member column keeps room for a few characters.
     m_view->setMinimumWidth(header->sectionSize(ZsetModel::RankColumn) + header->sectionSize(ZsetModel::ScoreColumn)
-                            + header->sectionSize(ZsetModel::WritesColumn) + width(ZsetModel::MemberColumn, "0000")
+                            + header->sectionSize(ZsetModel::WritesColumn)
+                            + width(ZsetModel::MemberColumn, QByteArray(m_memberChars, '0').constData())
                             + m_view->verticalScrollBar()->sizeHint().width() + 2 * m_view->frameWidth());
 }
 
@@ -198,7 +236,7 @@ void ZsetPanel::showSnapshot(const Snapshot& snapshot, const MemberWrites* write
     m_key = snapshot.key;
     m_writes = writes;
     m_model->setWrites(writes);
-    m_caption->setText(caption);
+    m_caption->setFullText(caption);
     applyFilters();
     m_reader->requestKeySize(snapshot.liveKey);
     showNote();
@@ -230,7 +268,7 @@ void ZsetPanel::showState(const ReplayState& state, const QString& caption)
     showNote();
     m_key = state.key;
     m_replayModel->setState(state);
-    m_caption->setText(caption);
+    m_caption->setFullText(caption);
     if (state.members < 0)
         m_count->setText(tr("This limiter names no member: only its counts were recorded."));
     else
@@ -249,7 +287,7 @@ void ZsetPanel::showKey(const QByteArray& key, const MemberWrites* writes, const
     m_key = key;
     m_writes = writes;
     m_model->setWrites(writes);
-    m_caption->setText(caption.isEmpty() ? QString::fromUtf8(key) : caption);
+    m_caption->setFullText(caption.isEmpty() ? QString::fromUtf8(key) : caption);
     applyFilters();
 }
 
@@ -295,9 +333,12 @@ void ZsetPanel::clear()
     m_writes = nullptr;
     m_model->setWrites(nullptr);
     m_model->clear();
-    m_caption->setText(tr("No burst yet."));
+    m_caption->setFullText(tr("No burst yet."));
     m_count->clear();
     m_snapshot.reset();
+    m_scoreDigits = 13;
+    m_memberChars = 4;
+    fitColumns();
     showNote();
 }
 

@@ -8,6 +8,7 @@
 
 class MemberWrites;
 class QComboBox;
+class ElidingLabel;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -59,9 +60,12 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    int m_scoreDigits = 13; // the widest score shown so far
+    int m_memberChars = 4; // the longest member shown so far, up to a cap
     void applyFilters();
     void retranslate();
     void fitColumns();
+    void fitScores();
     void showCount(qint64 rows, bool truncated);
     void showNote();
     void showServerModel();
@@ -70,7 +74,7 @@ private:
     ZsetModel* m_model = nullptr;
     ReplayMembersModel* m_replayModel = nullptr;
     QTableView* m_view = nullptr;
-    QLabel* m_caption = nullptr;
+    ElidingLabel* m_caption = nullptr;
     QLabel* m_count = nullptr;
     QLabel* m_note = nullptr;
     std::optional<Snapshot> m_snapshot;

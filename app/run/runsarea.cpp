@@ -1,0 +1,82 @@
+#include "runsarea.h"
+
+#include "countschart.h"
+#include "replayplayer.h"
+#include "runmodel.h"
+#include "runview.h"
+#include "transportbar.h"
+
+#include <QEvent>
+#include <QScopedValueRollback>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
+    : QWidget(parent)
+    , m_leftRun(left)
+    , m_rightRun(right)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_left = new RunView(left, m_splitter);
+    m_right = new RunView(right, m_splitter);
+    m_left->setObjectName(QStringLiteral("LeftRun"));
+    m_right->setObjectName(QStringLiteral("RightRun"));
+    m_splitter->addWidget(m_left);
+    m_splitter->addWidget(m_right);
+    m_right->hide();
+    m_right->installEventFilter(this); // compare mode on or off
+    // The right side is always the second of two: the left's legends name its marks too.
+    m_right->counts()->setLegendShown(false);
+    m_shared = new TransportBar(left->cursor(), this, this);
+    m_shared->setObjectName(QStringLiteral("SharedTransportBar"));
+    m_shared->setKeysEnabled(false); // each view's keys step its own run, and the other follows
+    m_shared->hide();
+    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_shared);
+    for (RunModel* run : {left, right})
+        connect(run, &RunModel::recordingChanged, this, &RunsArea::arrangeBars);
+    // A low screen: the caption goes over each timeline, as with a bar of each side's own.
+    connect(m_left, &RunView::chartsShareAPlaceChanged, m_shared, &TransportBar::setCompact);
+    connect(left->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_leftRun, m_rightRun); });
+    connect(right->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_rightRun, m_leftRun); });
+}
+
+bool RunsArea::stepsTogether() const
+{
+    // Decided by the mode, not by which side's run ended first: a bar that showed for the left
+    // alone, then gave way to the shared one, would shake the window between the two ends.
+    return m_sameRequests && !m_right->isHidden();
+}
+
+void RunsArea::setSameRequests(bool same)
+{
+    m_sameRequests = same;
+    arrangeBars();
+}
+
+void RunsArea::arrangeBars()
+{
+    const bool together = stepsTogether();
+    m_shared->setVisible(together && m_leftRun->hasRecording());
+    for (RunView* view : {m_left, m_right})
+        view->setOwnControls(!together);
+    follow(m_leftRun, m_rightRun);
+}
+
+void RunsArea::follow(RunModel* leader, RunModel* follower)
+{
+    if (m_following || !stepsTogether() || !leader->hasRecording() || !follower->hasRecording())
+        return;
+    const QScopedValueRollback<bool> following(m_following, true);
+    ReplayPlayer* cursor = follower->cursor();
+    cursor->setPosition(std::min(leader->cursor()->position(), cursor->requests() - 1));
+}
+
+bool RunsArea::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_right && (event->type() == QEvent::Show || event->type() == QEvent::Hide))
+        arrangeBars();
+    return QWidget::eventFilter(watched, event);
+}
