@@ -5,6 +5,7 @@
 #include "luahighlighter.h"
 #include "serversession.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -13,11 +14,49 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace {
 const QColor currentLine(255, 221, 0, 140);
+
+// The redis.call column: `ZADD key now now` with its key cut in the middle rather than its
+// arguments at the end, which are what a step is about.
+class CallDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem fitted(option);
+        initStyleOption(&fitted, index);
+        const QStyle* style = fitted.widget ? fitted.widget->style() : QApplication::style();
+        const int padding = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, fitted.widget) + 1);
+        fitted.text = DebuggerView::fittedCall(fitted.text, fitted.fontMetrics, fitted.rect.width() - padding);
+        style->drawControl(QStyle::CE_ItemViewItem, &fitted, painter, fitted.widget);
+    }
+};
+} // namespace
+
+QString DebuggerView::fittedCall(const QString& call, const QFontMetrics& metrics, int width)
+{
+    if (metrics.horizontalAdvance(call) <= width)
+        return call;
+    const qsizetype keyStart = call.indexOf(QLatin1Char(' ')) + 1;
+    const qsizetype keyEnd = keyStart > 0 ? call.indexOf(QLatin1Char(' '), keyStart) : -1;
+    if (keyStart <= 0)
+        return metrics.elidedText(call, Qt::ElideRight, width);
+    const QString before = call.left(keyStart);
+    const QString key = keyEnd < 0 ? call.mid(keyStart) : call.mid(keyStart, keyEnd - keyStart);
+    const QString after = keyEnd < 0 ? QString() : call.mid(keyEnd);
+    const int room = width - metrics.horizontalAdvance(before) - metrics.horizontalAdvance(after);
+    const QString ellipsis(QChar(0x2026));
+    if (room < metrics.horizontalAdvance(ellipsis)) // not even the key's ellipsis: cut at the end
+        return metrics.elidedText(call, Qt::ElideRight, width);
+    const QString key2 = metrics.elidedText(key, Qt::ElideMiddle, room);
+    return before + (key2.isEmpty() ? ellipsis : key2) + after;
 }
 
 DebuggerView::DebuggerView(ServerSession* session, QWidget* parent)
@@ -52,6 +91,8 @@ DebuggerView::DebuggerView(ServerSession* session, QWidget* parent)
     m_zset->setRootIsDecorated(false);
     for (QTreeWidget* tree : {m_callList, m_locals, m_zset})
         tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_callList->header()->setSectionResizeMode(1, QHeaderView::Stretch); // as wide as the list: cut by CallDelegate
+    m_callList->setItemDelegateForColumn(1, new CallDelegate(m_callList));
     splitter->addWidget(m_editor);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 3);
@@ -199,6 +240,7 @@ void DebuggerView::showStep(const DebugStep& step)
     m_last = step;
     for (const DebugCall& call : step.calls) {
         auto* item = new QTreeWidgetItem(m_callList, {call.failed() ? call.error : call.reply, call.command});
+        item->setToolTip(1, call.command);
         if (call.failed())
             item->setForeground(0, QColor(213, 94, 0));
         m_calls << QStringLiteral("%1 → %2").arg(call.command, call.failed() ? call.error : call.reply);

@@ -17,6 +17,8 @@ class ServerSession;
 // marked, each redis.call with its reply, the local variables, the ZSET after each step.
 // Forked mode (the default) rolls every change back; synchronous mode keeps them and holds the
 // server while the session lasts.
+class QFontMetrics;
+
 class DebuggerView : public QDialog
 {
     Q_OBJECT
@@ -34,6 +36,9 @@ public:
     ScriptDebugger* debugger() const { return m_debugger; }
     const DebugStep& lastStep() const { return m_last; }
     QString transcript() const; // the calls so far, one per line: "ZADD … → 0"
+    // A call as its column shows it in `width` pixels: whole if it fits, else its key (the word
+    // after the command) cut in the middle, so that the command and its arguments stay whole.
+    static QString fittedCall(const QString& call, const QFontMetrics& metrics, int width);
 
 signals:
     void stepShown();

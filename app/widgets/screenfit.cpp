@@ -1,5 +1,7 @@
 #include "screenfit.h"
 
+#include "verticalscrollarea.h"
+
 #include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -43,12 +45,23 @@ bool ScreenFit::fits() const
     // A layout that resizes a panel may make that panel ask for another (text that wraps anew
     // at its new width): a few rounds, until the geometries stand still.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
+    // Every geometry counts, not only the central widget's: a panel inside may still settle (the
+    // replay's controls take a row more or less at a new width).
+    auto geometries = [this] {
+        QList<QRect> all;
+        for (const QWidget* widget : m_window->findChildren<QWidget*>())
+            if (widget->isVisible())
+                all << widget->geometry();
+        return all;
+    };
+    QList<QRect> before = geometries();
     for (int round = 0; round < 8; ++round) {
-        const QRect central = m_window->centralWidget() ? m_window->centralWidget()->geometry() : QRect();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         m_window->layout()->activate();
-        if (round > 0 && m_window->centralWidget() && m_window->centralWidget()->geometry() == central)
+        QList<QRect> after = geometries();
+        if (after == before)
             break;
+        before = std::move(after);
     }
     const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
     if (needed.width() > room.width() || needed.height() > room.height())
@@ -89,6 +102,15 @@ bool ScreenFit::overflows() const
     return !within(m_window);
 }
 
+int ScreenFit::widthInFront(const QDockWidget* dock)
+{
+    // A side panel behind another's tab claims no width (VerticalScrollArea): in its own place it
+    // needs all of its panel's.
+    const int width = dock->minimumSizeHint().width();
+    const auto* area = qobject_cast<const VerticalScrollArea*>(dock->widget());
+    return area ? width - area->minimumSizeHint().width() + area->minimumSizeInFront().width() : width;
+}
+
 bool ScreenFit::isDockMoved() const
 {
     // Read from the window, not remembered: a restored layout (QMainWindow::restoreState) may
@@ -104,7 +126,7 @@ bool ScreenFit::fit()
         // Back in its place when the room allows it beside the others (as far as the minimum
         // sizes tell; should they be wrong, it goes back into the tabs at once).
         const int separator = m_window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, m_window);
-        const int needed = m_window->minimumSizeHint().width() + m_movable->minimumSizeHint().width() + separator + 8;
+        const int needed = m_window->minimumSizeHint().width() + widthInFront(m_movable) + separator + 8;
         if (needed <= room().width()) {
             m_window->addDockWidget(Qt::RightDockWidgetArea, m_movable);
             if (!fits())

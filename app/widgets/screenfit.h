@@ -42,6 +42,7 @@ public:
 
 private:
     QSize room() const;
+    static int widthInFront(const QDockWidget* dock);
     // A widget laid out beyond its parent: the layout got less than it needs (text that wraps
     // asks for more height than the minimum sizes say).
     bool overflows() const;

@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QPainter>
 #include <QPointer>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 
@@ -13,13 +14,24 @@
 #include <cmath>
 
 namespace {
-// The frame itself: a transparent widget over the whole part that paints in its margin only. A
-// sibling of the part, not a child: a part may be a splitter, which takes every child as a pane.
+// Where the frame of `part` lives: its parent, or the first one up that is not a splitter (a
+// splitter takes every child as a pane, so neither the part nor a splitter holding it may be the
+// frame's parent).
+QWidget* ringParent(QWidget* part)
+{
+    QWidget* parent = part->parentWidget();
+    while (parent && qobject_cast<QSplitter*>(parent) && parent->parentWidget())
+        parent = parent->parentWidget();
+    return parent;
+}
+
+// The frame itself: a transparent widget over the whole part that paints in its margin only. Not
+// a child of the part, whose children are its contents.
 class Ring : public QWidget
 {
 public:
     explicit Ring(QWidget* part)
-        : QWidget(part->parentWidget())
+        : QWidget(ringParent(part))
     {
         setObjectName(QStringLiteral("SpotlightFrame"));
         setAttribute(Qt::WA_TransparentForMouseEvents);
@@ -115,25 +127,46 @@ void Spotlight::light(QWidget* part)
         reserve(part);
     if (part == m_lit)
         return; // already lit and shown once: a tab the user chose since stays chosen
-    delete m_ring;
-    if (m_lit && m_lit->parentWidget() && !isReserved(m_lit->parentWidget()))
-        m_lit->parentWidget()->removeEventFilter(this);
     m_lit = part;
-    if (!part || !part->parentWidget())
+    attachRing();
+    if (!m_ring)
         return;
-    auto* ring = new Ring(part);
-    ring->m_part = part;
-    m_ring = ring;
-    part->parentWidget()->installEventFilter(this); // siblings added later stay below the frame
-    placeRing();
     bringIntoView(part);
+    placeRing(); // a tab brought forward lays the part out anew
+}
+
+void Spotlight::attachRing()
+{
+    delete m_ring;
+    for (const QPointer<QWidget>& watched : std::as_const(m_between))
+        if (watched && !isReserved(watched))
+            watched->removeEventFilter(this);
+    m_between.clear();
+    if (!m_lit || !m_lit->parentWidget())
+        return;
+    auto* ring = new Ring(m_lit);
+    ring->m_part = m_lit;
+    m_ring = ring;
+    // The part and the splitters between it and the frame move it; the frame's parent takes
+    // siblings later, which must stay below the frame.
+    for (QWidget* widget = m_lit; widget && widget != ring->parentWidget(); widget = widget->parentWidget()) {
+        widget->installEventFilter(this);
+        m_between << widget;
+    }
+    ring->parentWidget()->installEventFilter(this);
+    m_between << ring->parentWidget();
+    placeRing();
 }
 
 void Spotlight::placeRing()
 {
     if (!m_ring || !m_lit)
         return;
-    m_ring->setGeometry(m_lit->geometry());
+    if (!m_ring->parentWidget()->isAncestorOf(m_lit)) {
+        attachRing(); // the part moved to another parent (the ZSET panel into the runs' place)
+        return;
+    }
+    m_ring->setGeometry(QRect(m_lit->mapTo(m_ring->parentWidget(), QPoint(0, 0)), m_lit->size()));
     m_ring->setVisible(m_lit->isVisible());
     m_ring->raise();
     m_ring->update();
@@ -151,11 +184,12 @@ bool Spotlight::eventFilter(QObject* watched, QEvent* event)
         applyMargin(part);
     if (m_lit && m_ring) {
         const QEvent::Type type = event->type();
-        const bool lit = watched == m_lit.data()
-            && (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show || type == QEvent::Hide);
-        const bool sibling = watched == m_lit->parentWidget() && type == QEvent::ChildAdded
+        const bool moved = watched != m_ring->parentWidget()
+            && (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show || type == QEvent::Hide
+                || type == QEvent::ParentChange);
+        const bool sibling = watched == m_ring->parentWidget() && type == QEvent::ChildAdded
             && static_cast<QChildEvent*>(event)->child() != m_ring.data();
-        if (lit || sibling)
+        if (moved || sibling)
             placeRing();
     }
     return QObject::eventFilter(watched, event);

@@ -40,9 +40,12 @@ protected:
 
 private:
     void applyMargin(QWidget* part);
+    // Makes the frame for the lit part, under its nearest parent that may hold it.
+    void attachRing();
     void placeRing();
 
     QList<QPointer<QWidget>> m_parts;
     QPointer<QWidget> m_lit;
-    QPointer<QWidget> m_ring; // the frame's widget, a child of the lit part
+    QPointer<QWidget> m_ring; // the frame's widget, over the lit part
+    QList<QPointer<QWidget>> m_between; // the part and its parents up to the frame's: watched
 };

@@ -24,6 +24,8 @@ private slots:
     void beforeAnyBurstAFixedKeyIsLeftAlone();
     void f10StepsAndTheEndListsEveryCall();
     void aFunctionIsSteppedAsAnEvalScript();
+    void aCallShowsItsArgumentsWhole_data();
+    void aCallShowsItsArgumentsWhole();
 };
 
 void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
@@ -191,6 +193,41 @@ void TestDebuggerView::aFunctionIsSteppedAsAnEvalScript()
     connection.command({"FUNCTION", "DELETE", "ratelimit"});
     connection.command({"DEL", key});
     QCOMPARE(finished.first().at(1).value<RedisReply>().toDisplayString(), viaFcall.toDisplayString());
+}
+
+// The call column: `ZADD key now now` cut in its key, never in the arguments a step is about
+// (issue #43: "ZADD zsetlab:run:{2026…" hid both timestamps).
+void TestDebuggerView::aCallShowsItsArgumentsWhole_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<int>("columns"); // the column's width, in average characters
+    const QString zadd = QStringLiteral("ZADD zsetlab:run:{20261204-164232-961a19} 1796402552437 1796402552437");
+    QTest::newRow("fits whole") << zadd << 120;
+    QTest::newRow("a narrow column") << zadd << 50;
+    QTest::newRow("narrower still") << zadd << 40;
+    QTest::newRow("no key to cut") << QStringLiteral("TIME") << 10;
+    QTest::newRow("the key last") << QStringLiteral("ZCARD zsetlab:run:{20261204-164232-961a19}") << 20;
+}
+
+void TestDebuggerView::aCallShowsItsArgumentsWhole()
+{
+    QFETCH(QString, call);
+    QFETCH(int, columns);
+    const QFontMetrics metrics(QApplication::font());
+    const int width = metrics.averageCharWidth() * columns;
+    const QString shown = DebuggerView::fittedCall(call, metrics, width);
+    QVERIFY2(metrics.horizontalAdvance(shown) <= width, qPrintable(shown));
+    if (metrics.horizontalAdvance(call) <= width) {
+        QCOMPARE(shown, call);
+        return;
+    }
+    QVERIFY2(shown.contains(QChar(0x2026)), qPrintable(shown));
+    const QStringList words = call.split(QLatin1Char(' '));
+    QVERIFY2(shown.startsWith(words.first() + QLatin1Char(' ')), qPrintable(shown)); // the command whole
+    // Every argument after the key whole, wherever the command, an ellipsis and they fit.
+    const QString arguments = QLatin1Char(' ') + words.mid(2).join(QLatin1Char(' '));
+    if (words.size() > 2 && metrics.horizontalAdvance(words.first() + QStringLiteral(" …") + arguments) <= width)
+        QVERIFY2(shown.endsWith(arguments), qPrintable(shown));
 }
 
 QTEST_MAIN(TestDebuggerView)
