@@ -117,12 +117,18 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption gifOption(
         QStringLiteral("export-gif"),
         QStringLiteral("With a replay: write it as an animated GIF, request by request, and exit (no Redis needed). "
-                       "With --lesson: each step's burst (a folder for all)."),
+                       "Each frame is the run at that request: the caption of the request, the figures, the "
+                       "timeline, the counts chart and the ZSET right after it, at --size, without the window's "
+                       "menus, panels or status bar (--whole-window brings them back). With --lesson: each step's "
+                       "burst (a folder for all)."),
         QStringLiteral("OUT.gif"));
     const QCommandLineOption videoOption(
         QStringLiteral("export-video"),
         QStringLiteral("With a replay: the same as an MP4 (H.264) or WebM (VP9) video."),
         QStringLiteral("OUT.mp4|OUT.webm"));
+    const QCommandLineOption wholeWindowOption(
+        QStringLiteral("whole-window"),
+        QStringLiteral("Animations: frames of the whole window (menus, panels, status bar) instead of the run alone."));
     const QCommandLineOption fromOption(
         QStringLiteral("from"), QStringLiteral("Animations: the first request (default 1)."), QStringLiteral("N"));
     const QCommandLineOption toOption(
@@ -133,10 +139,11 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const TlsOptions tlsOptions;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A replay to open, or a scenario (.json)."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({redisOption,  noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
-                       lessonOption, scenarioOption, replayOption,  pngOption,         svgOption,
-                       jsonOption,   pdfOption,      sizeOption,    scaleOption,       langOption,
-                       gifOption,    videoOption,    fromOption,    toOption,          speedOption});
+    parser.addOptions({redisOption,      noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
+                       lessonOption,     scenarioOption, replayOption,  pngOption,         svgOption,
+                       jsonOption,       pdfOption,      sizeOption,    scaleOption,       langOption,
+                       gifOption,        videoOption,    fromOption,    toOption,          speedOption,
+                       wholeWindowOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -231,12 +238,13 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             job.speed = parser.value(speedOption).toDouble(&ok);
         if (!ok || !(job.speed > 0) || job.speed > 1000)
             return usageError(QStringLiteral("--speed must be above 0 and at most 1000."));
+        job.wholeWindow = parser.isSet(wholeWindowOption);
         if (!parseSize(parser.value(sizeOption), &options.job.size))
             return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
                                   .arg(parser.value(sizeOption)));
         return result;
     }
-    for (const QCommandLineOption* option : {&fromOption, &toOption, &speedOption})
+    for (const QCommandLineOption* option : {&fromOption, &toOption, &speedOption, &wholeWindowOption})
         if (parser.isSet(*option))
             return usageError(
                 QStringLiteral("--%1 goes with --export-gif or --export-video.").arg(option->names().first()));

@@ -6,6 +6,7 @@
 
 #include "burstpanel.h"
 #include "connectdialog.h"
+#include "countschart.h"
 #include "debuggerview.h"
 #include "docktitlebar.h"
 #include "elidinglabel.h"
@@ -13,6 +14,7 @@
 #include "firecontrol.h"
 #include "language.h"
 #include "lesson.h"
+#include "lessonfigure.h"
 #include "lessonpanel.h"
 #include "numberspanel.h"
 #include "planfields.h"
@@ -23,6 +25,8 @@
 #include "replayfile.h"
 #include "replayplayer.h"
 #include "runmodel.h"
+#include "runpicture.h"
+#include "runsarea.h"
 #include "runview.h"
 #include "scenarioactions.h"
 #include "screenfit.h"
@@ -52,10 +56,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScopedValueRollback>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -95,23 +101,33 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setContentsMargins(4, 0, 4, 0);
     m_serverBar = new ServerBar(m_session, central);
     layout->addWidget(m_serverBar);
-    m_runs = new QSplitter(Qt::Horizontal, central);
     for (RunModel*& run : m_runModels)
         run = new RunModel(this);
-    m_left = new RunView(m_runModels[LimiterExperiment::Left], m_runs);
-    m_right = new RunView(m_runModels[LimiterExperiment::Right], m_runs);
+    // The runs' place; a lesson step whose result is no run (the script, a TTL, the memory) shows
+    // its figure there until a run starts again.
+    m_runsPlace = new QStackedWidget(central);
+    m_runsArea = new RunsArea(m_runModels[LimiterExperiment::Left], m_runModels[LimiterExperiment::Right], m_runsPlace);
+    m_runs = m_runsArea->splitter();
+    m_left = m_runsArea->left();
+    m_right = m_runsArea->right();
     m_right->timeline()->setViewport(m_left->timeline()->viewport()); // compare mode zooms both sides at once
+    // Side by side, both show the same chart and their figures in line.
+    connect(m_left, &RunView::chartShown, m_right, &RunView::showChart);
+    connect(m_right, &RunView::chartShown, m_left, &RunView::showChart);
+    m_left->alignFiguresWith(m_right);
+    m_right->alignFiguresWith(m_left);
     m_whatIf = new WhatIf({run(LimiterExperiment::Left), m_fireControl, this}, this);
     connect(m_whatIf, &WhatIf::started, this, &MainWindow::showWhatIf);
     connect(m_whatIf, &WhatIf::failed, this, [this](const QString& message) { showStatus(message, 15000); });
-    m_runs->addWidget(m_left);
-    m_runs->addWidget(m_right);
-    m_right->hide();
-    layout->addWidget(m_runs, 1);
+    m_runsPlace->addWidget(m_runsArea);
+    // The runs set the place's size whichever page is in front; a lesson's figure (or the ZSET
+    // panel lent to it) takes what the runs leave, so the docks do not move as the steps change.
+    layout->addWidget(m_runsPlace, 1);
     setCentralWidget(central);
 
     createDocks();
     m_serverStatus = new ElidingLabel(this);
+    m_serverStatus->setObjectName(QStringLiteral("ServerStatus"));
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->giveWayToMessages(statusBar());
     createMenus();
@@ -181,9 +197,11 @@ void MainWindow::createDocks()
 
     m_zsetPanel = new ZsetPanel(this);
     auto* zsetDock = new QDockWidget(this);
+    m_zsetDock = zsetDock;
     m_texts.add([zsetDock] { zsetDock->setWindowTitle(tr("ZSET contents")); });
     zsetDock->setObjectName(QStringLiteral("ZsetDock"));
-    zsetDock->setWidget(m_zsetPanel);
+    m_zsetArea = new VerticalScrollArea(m_zsetPanel, zsetDock); // behind the lesson's tab it claims no width
+    zsetDock->setWidget(m_zsetArea);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
 
     LessonStage stage;
@@ -197,28 +215,23 @@ void MainWindow::createDocks()
     };
     stage.traffic = [this] { return m_planModel->plan().burst; };
     m_lesson = new Lesson(stage, this);
-    connect(m_lesson, &Lesson::scriptRequested, this, [this](const QString& limiterId) {
-        showScriptView(limiterId);
-        // Over the window, the script still answers the clicker; the next step closes it.
-        m_scriptView->addActions(m_lessonPanel->clickerKeys());
-        m_scriptViewStep = m_lesson->currentStep();
-    });
+    m_lessonFigure = new LessonFigure(m_lesson, m_runsPlace);
+    m_lessonFigure->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the runs' room, no more
+    m_runsPlace->addWidget(m_lessonFigure);
     connect(m_lesson, &Lesson::changed, this, [this] {
-        if (m_scriptViewStep < 0 || m_lesson->currentStep() == m_scriptViewStep)
-            return;
-        m_scriptViewStep = -1;
-        if (m_scriptView && m_scriptView->isVisible()) {
-            m_scriptView->close();
-            activateWindow();
-        }
+        // The runs, until a step's result is a figure (the script, a TTL, the memory).
+        if (!LessonFigure::draws(m_lesson->spotlight()))
+            m_runsPlace->setCurrentWidget(m_runsArea);
     });
     LessonViews views;
     views.left = m_left;
     views.runs = m_runs;
     views.zset = m_zsetPanel;
+    views.figure = m_lessonFigure;
     m_spotlight = new Spotlight(this);
-    for (QWidget* part :
-         {static_cast<QWidget*>(m_runs), static_cast<QWidget*>(m_left->numbers()), static_cast<QWidget*>(m_zsetPanel)})
+    const QList<QWidget*> parts {m_runs,      m_left->numbers(), m_left->timeline(), m_left->countsFrame(),
+                                 m_zsetPanel, m_lessonFigure};
+    for (QWidget* part : parts)
         m_spotlight->reserve(part);
     views.spotlight = [this](QWidget* part) { pointAt(part); };
     m_lessonPanel = new LessonPanel(m_lesson, views, this);
@@ -308,8 +321,10 @@ void MainWindow::wireExperiment()
         // Save Replay and Export Animation follow the run shown, however it was recorded.
         connect(run(side), &RunModel::recordingChanged, m_replayActions, &ReplayActions::updateEnabled);
         if (side == LimiterExperiment::Left) { // a what-if goes on the right, beside the run
-            runView(side)->transport()->setForkable(true);
-            connect(runView(side)->transport(), &TransportBar::forkRequested, m_whatIf, &WhatIf::ask);
+            for (TransportBar* bar : {runView(side)->transport(), m_runsArea->sharedTransport()}) {
+                bar->setForkable(true);
+                connect(bar, &TransportBar::forkRequested, m_whatIf, &WhatIf::ask);
+            }
         }
         connect(runView(side), &RunView::userChosen, this, [this, side](int user) {
             run(side)->showUser(user, m_experiment->engine(side).batchOfUser(user));
@@ -325,6 +340,7 @@ bool MainWindow::openReplay(const QString& path, QString* error)
 
 void MainWindow::setPictureSize(QSize size)
 {
+    m_pictureSize = size;
     m_screenFit->setFixedRoom(size);
     resize(size);
     m_screenFit->fit();
@@ -416,6 +432,9 @@ void MainWindow::createMenus()
     translated(
         view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_F), m_left->timeline(), &TimelineView::fitAll),
         QT_TR_NOOP("&Fit Timeline"));
+    // now.lua beside a unique strategy, the lines that differ marked.
+    translated(view->addAction(QString(), this, [this] { showScriptView(QStringLiteral("request-id")); }),
+               QT_TR_NOOP("Limiter &Scripts Side by Side…"));
     // The rate sweep and the simulated app servers, in a window of their own.
     translated(view->addAction(QString(), this, [this] { SweepWindow::showFor(this, m_session); }),
                QT_TR_NOOP("Collision &Curve and Servers…"));
@@ -510,6 +529,8 @@ void MainWindow::fitScreen()
     // Sizes that settle after a zoom (panels that measure their text later) can still push the
     // window past its screen: then the text steps back down to the largest size that fits.
     bool limited = false;
+    // Its own resizes are not new reasons to fit again: a minimum past the screen would loop.
+    const QScopedValueRollback<bool> fitting(m_fitting, true);
     while (!m_screenFit->fit() && m_presentation->zoom() > 1.0 + 1e-9) {
         m_presentation->zoomOut();
         limited = true;
@@ -532,7 +553,7 @@ void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
     // A panel that grew (a longer text, a larger font) can push the window past its screen.
-    if (screen() && !screen()->availableGeometry().contains(frameGeometry()))
+    if (!m_fitting && screen() && !screen()->availableGeometry().contains(frameGeometry()))
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }
 
@@ -629,6 +650,7 @@ void MainWindow::reset()
     m_experiment->reset();
     if (m_whatIf->isActive()) { // the what-if's side goes with it, unless compare mode asks for it
         m_whatIf->clear();
+        m_runsArea->setSameRequests(true);
         showCompareMode(m_planModel->plan().compare);
     }
     m_snapshots = {};
@@ -641,9 +663,12 @@ void MainWindow::reset()
 
 void MainWindow::onRunStarted(LimiterExperiment::Side side)
 {
+    lendZsetToRuns(false);
+    m_runsPlace->setCurrentWidget(m_runsArea);
     const BurstEngine& engine = m_experiment->engine(side);
     if (side == LimiterExperiment::Left) {
         m_whatIf->clear();
+        m_runsArea->setSameRequests(true);
         m_leftIsOpenedReplay = false;
         run(LimiterExperiment::Right)->clear();
         showCompareMode(m_experiment->isCompare());
@@ -755,6 +780,19 @@ bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const 
         *error = refused;
         return false;
     }
+    if (!checked.wholeWindow) {
+        // The run alone, drawn apart at the frames' size: the window stays as the user left it.
+        QVector<RunPicture::Side> sides {{player->recording(), run(LimiterExperiment::Left)->title()}};
+        const ReplayPlayer* right = run(LimiterExperiment::Right)->cursor();
+        if (m_right->isVisible() && !right->isEmpty())
+            sides.append({right->recording(), run(LimiterExperiment::Right)->title()});
+        const QSize size = checked.size.isValid() ? checked.size
+            : m_pictureSize.isValid()             ? m_pictureSize
+                                                  : this->size();
+        RunPicture picture(sides, size);
+        return AnimationExport::write(
+            checked, [&picture](int request) { return picture.at(request); }, error, progress);
+    }
     player->pause();
     const int was = player->position();
     const QString status = statusBar()->currentMessage();
@@ -785,6 +823,7 @@ bool MainWindow::forkFrom(int from, const ForkChange& change)
 
 void MainWindow::showWhatIf(int from, int requests)
 {
+    m_runsArea->setSameRequests(false); // the what-if starts at request `from`: each side its own bar
     m_burstPanel->setRunning(true);
     m_fire->setEnabled(false);
     m_stop->setEnabled(true);
@@ -891,6 +930,27 @@ DebuggerView* MainWindow::stepNextRequest()
     return m_debuggerView;
 }
 
+void MainWindow::lendZsetToRuns(bool lend)
+{
+    if (lend == m_zsetLent)
+        return;
+    m_zsetLent = lend;
+    if (lend) {
+        QWidget* panel = m_zsetArea->takeWidget(); // out of its dock, whose tab goes with it
+        panel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the runs' room, no more
+        m_runsPlace->addWidget(panel);
+        m_zsetDock->hide();
+        return;
+    }
+    m_runsPlace->setCurrentWidget(m_runsArea);
+    m_runsPlace->removeWidget(m_zsetPanel);
+    m_zsetPanel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    m_zsetArea->setWidget(m_zsetPanel);
+    m_zsetDock->show();
+    if (!m_lessonDock->visibleRegion().isEmpty() || m_lessonDock->isVisible())
+        m_lessonDock->raise(); // back in the tabs, behind the lesson
+}
+
 void MainWindow::pointAt(QWidget* part)
 {
     // A part in the tabs of the lesson's place (a low screen) first gets its own place back if
@@ -903,6 +963,12 @@ void MainWindow::pointAt(QWidget* part)
         return; // shown already (the lesson asks again as its text changes)
     if (part && !m_lessonCovered)
         fitScreen();
+    // The ZSET table in the lesson's tabs would cover the lesson and its result line: it takes the
+    // runs' place instead, as wide as the window allows, for as long as the step points at it.
+    if (part == m_zsetPanel && !m_zsetLent && m_screenFit->isDockMoved() && m_lessonDock->isVisible())
+        lendZsetToRuns(true);
+    else if (part != m_zsetPanel)
+        lendZsetToRuns(false);
     const bool lessonShown = !m_lessonDock->visibleRegion().isEmpty();
     m_spotlight->light(part);
     if (part && lessonShown && m_lessonDock->visibleRegion().isEmpty()) {
@@ -947,6 +1013,7 @@ void MainWindow::applyScenario(const Scenario& scenario)
 
 void MainWindow::showOpenedRecording(std::shared_ptr<const Recording> recording, const QString& name)
 {
+    m_runsPlace->setCurrentWidget(m_runsArea);
     showCompareMode(false);
     run(LimiterExperiment::Left)->showRecording(std::move(recording));
     m_leftIsOpenedReplay = true;

@@ -20,15 +20,19 @@ class FireControl;
 struct ForkChange;
 class Recording;
 class Lesson;
+class LessonFigure;
 class LessonPanel;
 class ManualDialog;
 class PlanModel;
 class Presentation;
 class QAction;
 class QLabel;
+class QScrollArea;
 class QSplitter;
+class QStackedWidget;
 class ReplayActions;
 class RunModel;
+class RunsArea;
 class RunView;
 class WhatIf;
 class ScenarioActions;
@@ -151,6 +155,9 @@ private:
     void showServerStatus(); // the permanent label: which server, in the language of the moment
     // Marks the part of the window that shows the lesson's result (nullptr: none).
     void pointAt(QWidget* part);
+    // The ZSET panel in the runs' place (a lesson step about it, on a screen where its dock shares
+    // the lesson's tabs), or back in its dock.
+    void lendZsetToRuns(bool lend);
     void showConnectDialog();
     void showAbout();
     void showManual();
@@ -166,8 +173,14 @@ private:
     std::array<RunModel*, 2> m_runModels {};
     RunView* m_left = nullptr;
     RunView* m_right = nullptr;
-    QSplitter* m_runs = nullptr;
+    RunsArea* m_runsArea = nullptr; // the runs, one or two, and the bar that steps both
+    QSplitter* m_runs = nullptr; // its splitter
+    QStackedWidget* m_runsPlace = nullptr; // the runs, or a lesson step's figure
+    LessonFigure* m_lessonFigure = nullptr;
     ZsetPanel* m_zsetPanel = nullptr;
+    QDockWidget* m_zsetDock = nullptr;
+    QScrollArea* m_zsetArea = nullptr; // the ZSET panel's place in its dock
+    bool m_zsetLent = false; // the ZSET panel shows in the runs' place (lendZsetToRuns)
     ElidingLabel* m_serverStatus = nullptr;
     ScreenFit* m_screenFit = nullptr;
     QAction* m_fire = nullptr;
@@ -182,6 +195,7 @@ private:
     ReplayActions* m_replayActions = nullptr;
     WhatIf* m_whatIf = nullptr; // the what-if on the right, from the left run's recording
     QSize m_frameSeen; // the window manager's frame around the window, as last seen
+    QSize m_pictureSize; // setPictureSize()
     bool m_leftIsOpenedReplay = false; // the first run view shows a replay file, not the engine's run
     ExportActions* m_exportActions = nullptr;
     Presentation* m_presentation = nullptr;
@@ -189,12 +203,11 @@ private:
     LessonPanel* m_lessonPanel = nullptr;
     Spotlight* m_spotlight = nullptr; // the lesson's "look here"
     QDockWidget* m_lessonDock = nullptr;
-    bool m_lessonCovered = false;
-    int m_fullScreenAgain = 0; // full screen asked for again after the window manager ended it // the spotlight raised
-                               // a dock over the lesson's tab
+    bool m_lessonCovered = false; // the spotlight raised a dock over the lesson's tab
+    int m_fullScreenAgain = 0; // full screen asked for again after the window manager ended it
+    bool m_fitting = false; // fitScreen() at work: its own resizes do not ask for another
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
-    int m_scriptViewStep = -1; // the lesson step that opened the script view (-1: not the lesson)
     DebuggerView* m_debuggerView = nullptr;
     ScriptDoctorDialog* m_scriptDoctor = nullptr;
     ManualDialog* m_manual = nullptr;
