@@ -1825,6 +1825,57 @@
     </message>
 </context>
 <context>
+    <name>LessonFigure</name>
+    <message>
+        <source>&lt;b&gt;lua/now.lua&lt;/b&gt;, the article&apos;s script: its four steps marked, step 2&apos;s ZADD darker.</source>
+        <translation>&lt;b&gt;lua/now.lua&lt;/b&gt;, script của bài viết: bốn bước được đánh dấu, ZADD của bước 2 tô đậm hơn.</translation>
+    </message>
+    <message>
+        <source>The key&apos;s TTL against the window</source>
+        <translation>TTL của key so với window</translation>
+    </message>
+    <message>
+        <source>the window</source>
+        <translation>window</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>the key&apos;s TTL</source>
+        <translation>TTL của key</translation>
+    </message>
+    <message>
+        <source>%1 s (%2 min), %3 × the window</source>
+        <translation>%1 s (%2 phút), gấp %3 lần window</translation>
+    </message>
+    <message>
+        <source>PTTL read from Redis right after the request. PEXPIRE key %1 would keep it %1 ms.</source>
+        <translation>PTTL đọc từ Redis ngay sau request. PEXPIRE key %1 sẽ giữ nó %1 ms.</translation>
+    </message>
+    <message>
+        <source>none: the key stays</source>
+        <translation>không có: key còn mãi</translation>
+    </message>
+    <message>
+        <source>no key</source>
+        <translation>không có key</translation>
+    </message>
+    <message>
+        <source>Memory per user: MEMORY USAGE of each algorithm&apos;s key</source>
+        <translation>Bộ nhớ cho mỗi người dùng: MEMORY USAGE của key mỗi thuật toán</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 byte</translation>
+    </message>
+    <message>
+        <source>sliding-log: %1 members in the window, about %2 bytes each.</source>
+        <translation>sliding-log: %1 member trong window, mỗi member khoảng %2 byte.</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>◀ Back</source>
@@ -1867,36 +1918,16 @@
         <translation>Rate limiter kiểu sliding window trong một ZSET</translation>
     </message>
     <message>
-        <source>&lt;p&gt;One sorted set per client. Each request runs one Lua script, atomically:&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Remove&lt;/b&gt; the entries older than the window (ZREMRANGEBYSCORE).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add&lt;/b&gt; this request: score = its time, member = its identity (ZADD).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Count&lt;/b&gt; the entries (ZCARD): more than the limit means refuse.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Expire&lt;/b&gt; the key when the client goes quiet (EXPIRE).&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;The question of this lesson: what is the identity of a request?&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Mỗi client có một sorted set riêng. Mỗi request chạy một Lua script, một cách atomic:&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Xoá&lt;/b&gt; các phần tử cũ hơn window (ZREMRANGEBYSCORE).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Thêm&lt;/b&gt; request này vào: score = thời điểm của nó, member = định danh của nó (ZADD).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Đếm&lt;/b&gt; số phần tử (ZCARD): nhiều hơn giới hạn thì từ chối.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Đặt hạn&lt;/b&gt; cho key để nó tự biến mất khi client ngừng gửi (EXPIRE).&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Câu hỏi của bài học này: định danh của một request là gì?&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Show the script</source>
         <translation>Xem script</translation>
-    </message>
-    <message>
-        <source>lua/now.lua is open: the four steps are marked in its comments.</source>
-        <translation>Đã mở lua/now.lua: bốn bước được đánh dấu trong phần chú thích của nó.</translation>
     </message>
     <message>
         <source>Three requests in one millisecond</source>
         <translation>Ba request trong một millisecond</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The script uses the timestamp as the member: &lt;code&gt;ZADD key now now&lt;/code&gt;. Three requests arrive in the same millisecond, as a burst easily does.&lt;/p&gt;&lt;p&gt;Watch the timeline: one filled square and two hollow diamonds in one millisecond, and one row in the ZSET table.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Script dùng timestamp làm member: &lt;code&gt;ZADD key now now&lt;/code&gt;. Ba request đến trong cùng một millisecond, chuyện rất dễ xảy ra khi có burst.&lt;/p&gt;&lt;p&gt;Hãy nhìn dòng thời gian: trong một millisecond có một hình vuông đặc và hai hình thoi rỗng, còn bảng ZSET chỉ có một dòng.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Send 3 requests in one millisecond</source>
         <translation>Gửi 3 request trong một millisecond</translation>
-    </message>
-    <message>
-        <source>Why: a member is unique</source>
-        <translation>Vì sao: member là duy nhất</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;A ZSET holds each member once. ZADD of a member that already exists does not add a second entry: it updates the score and replies &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;The three requests carried the same &lt;code&gt;now&lt;/code&gt;, so they were the same member: ZADD replied 1, then 0, then 0, and ZCARD stayed at 1.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Trong một ZSET, mỗi member chỉ có mặt một lần. ZADD một member đã tồn tại sẽ không thêm phần tử thứ hai: lệnh này chỉ cập nhật score và trả về &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Ba request mang cùng một giá trị &lt;code&gt;now&lt;/code&gt;, nên với Redis chúng là cùng một member: ZADD trả về 1, rồi 0, rồi 0, và ZCARD vẫn đứng yên ở 1.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Show the member and its writes</source>
@@ -1907,24 +1938,8 @@
         <translation>member %1 đã được %2 request ghi vào</translation>
     </message>
     <message>
-        <source>Atomic is not correct</source>
-        <translation>Atomic không có nghĩa là đúng</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Maybe it is a race? Send the burst over three connections at once. The script is atomic: Redis runs one call at a time, in order, and no call sees another half done.&lt;/p&gt;&lt;p&gt;The result is the same: no race happened. The data collided, not the threads.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Phải chăng đây là race condition? Hãy gửi burst qua ba kết nối cùng lúc. Script chạy atomic: Redis thực thi lần lượt từng lệnh gọi, theo thứ tự, và không lệnh gọi nào nhìn thấy một lệnh gọi khác đang làm dở.&lt;/p&gt;&lt;p&gt;Kết quả vẫn y như cũ: không hề có race condition. Thứ đụng nhau là dữ liệu, không phải các thread.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Send 30 requests over 3 connections</source>
         <translation>Gửi 30 request qua 3 kết nối</translation>
-    </message>
-    <message>
-        <source>The consequence: the burst goes through</source>
-        <translation>Hậu quả: cả burst lọt qua</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Set a limit of 5 requests per window and send 20 in one millisecond. The count the script returns never passes 1, so every request is admitted.&lt;/p&gt;&lt;p&gt;The counts chart shows the gap: the true number in the window climbs to 20, the returned count stays flat.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Đặt giới hạn 5 request cho mỗi window rồi gửi 20 request trong một millisecond. Count mà script trả về không bao giờ vượt quá 1, nên request nào cũng được cho qua.&lt;/p&gt;&lt;p&gt;Biểu đồ số đếm cho thấy khoảng chênh lệch: số request thật trong window tăng dần lên 20, còn count trả về thì vẫn nằm ngang.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Send 20 requests with limit 5</source>
@@ -1935,44 +1950,8 @@
         <translation>Cách sửa: member duy nhất</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Keep the time as the &lt;i&gt;score&lt;/i&gt; (it orders and trims the window) and give each request a member of its own: an id the caller sends (&lt;code&gt;ZADD key now request_id&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;Left: the same 20 timestamps with member = now. Right: with a request id.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Vẫn giữ thời gian làm &lt;i&gt;score&lt;/i&gt; (score dùng để sắp xếp và cắt bỏ phần nằm ngoài window), nhưng cho mỗi request một member riêng: một id do phía gọi gửi lên (&lt;code&gt;ZADD key now request_id&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;Bên trái: cùng 20 timestamp với member = now. Bên phải: với request id.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Compare both on the same timestamps</source>
-        <translation>So sánh hai cách trên cùng các timestamp</translation>
-    </message>
-    <message>
-        <source>Trap 1: math.random() is not random everywhere</source>
-        <translation>Bẫy 1: math.random() không phải ở đâu cũng ngẫu nhiên</translation>
-    </message>
-    <message>
-        <source>Send 100 requests in one millisecond with math.random()</source>
-        <translation>Gửi 100 request trong một millisecond với math.random()</translation>
-    </message>
-    <message>
         <source>: this server reseeds per call, the fix collides here</source>
         <translation>: server này seed lại ở mỗi lần gọi, nên cách sửa vẫn bị trùng ở đây</translation>
-    </message>
-    <message>
-        <source>Trap 2: microseconds merge into text</source>
-        <translation>Bẫy 2: microsecond bị gộp lại khi đổi thành chuỗi</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&quot;Milliseconds collide, so use microseconds.&quot; But Lua writes a number into text with 14 significant digits: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; becomes &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Every request in the same 100 µs gets the same member (lua/microseconds.lua).&lt;/p&gt;&lt;p&gt;The burst below uses the wall clock in microseconds: the timestamps differ, the members do not.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&quot;Millisecond bị trùng thì chuyển sang microsecond.&quot; Nhưng Lua đổi một số thành chuỗi chỉ với 14 chữ số có nghĩa: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; trở thành &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Mọi request trong cùng 100 µs đều nhận cùng một member (lua/microseconds.lua).&lt;/p&gt;&lt;p&gt;Burst bên dưới dùng đồng hồ hệ thống tính bằng microsecond: timestamp thì khác nhau, nhưng member thì không.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Send 300 requests with microsecond timestamps</source>
-        <translation>Gửi 300 request với timestamp tính bằng microsecond</translation>
-    </message>
-    <message>
-        <source>Trap 3: EXPIRE counts seconds</source>
-        <translation>Bẫy 3: EXPIRE tính bằng giây</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The article&apos;s script ends with &lt;code&gt;EXPIRE key window&lt;/code&gt;, the window in milliseconds. EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a 60000 ms window for 16.7 hours. The count stays right (ZREMRANGEBYSCORE trims), but idle keys linger and use memory. PEXPIRE takes milliseconds.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Script trong bài viết kết thúc bằng &lt;code&gt;EXPIRE key window&lt;/code&gt;, với window tính bằng millisecond. Nhưng EXPIRE nhận số giây: window 1000 ms sẽ giữ một key không còn dùng đến trong 1000 s, window 60000 ms thì giữ tới 16,7 giờ. Count vẫn đúng (ZREMRANGEBYSCORE đã cắt bỏ phần cũ), nhưng các key không dùng nằm lại rất lâu và chiếm bộ nhớ. PEXPIRE mới là lệnh nhận millisecond.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Send 1 request and read the key&apos;s TTL</source>
@@ -1997,10 +1976,6 @@
     <message>
         <source>%1: %L2 distinct microsecond timestamps were stored as %L3 members</source>
         <translation>%1: %L2 timestamp microsecond khác nhau chỉ được lưu thành %L3 member</translation>
-    </message>
-    <message>
-        <source>%1: window 1000 ms, TTL of the key %L2 s: %L3 times longer than the window</source>
-        <translation>%1: window 1000 ms, TTL của key là %L2 s: dài gấp %L3 lần window</translation>
     </message>
     <message>
         <source>Ask the class first</source>
@@ -2097,10 +2072,6 @@
         <translation>Cái giá của cách sửa</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The unique member keeps the count exact, and it costs memory: the sliding log keeps one member per admitted request in the window, for every user, at your window of %L1 ms and rate of %2 requests per ms.&lt;/p&gt;&lt;p&gt;The action fires a full window of them in one millisecond%3 at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE. What the cheaper ones give up:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, one counter: across a window boundary up to twice the limit gets through.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, two counters: an estimate that assumes the previous window&apos;s requests came evenly.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt;, one or two numbers: they limit a rate with a burst allowance, not the count in a sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;View &amp;gt; Compare Algorithms runs them all on other traffic.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác, nhưng phải trả bằng bộ nhớ: sliding log giữ một member cho mỗi request được cho qua trong window, với mọi người dùng, ở window %L1 ms và tốc độ %2 request mỗi ms của bạn.&lt;/p&gt;&lt;p&gt;Thao tác này bắn đầy một window các request đó trong một millisecond%3 vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key. Những gì các thuật toán rẻ hơn phải đánh đổi:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;fixed-window&lt;/b&gt;, một bộ đếm: qua ranh giới window, số request lọt qua có thể gấp đôi giới hạn.&lt;/li&gt;&lt;li&gt;&lt;b&gt;sliding-counter&lt;/b&gt;, hai bộ đếm: một ước lượng, giả định các request của window trước đến đều nhau.&lt;/li&gt;&lt;li&gt;&lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt;, một hoặc hai con số: chúng giới hạn tốc độ kèm một lượng burst cho phép, chứ không đếm số request trong một sliding window.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Xem &amp;gt; So sánh thuật toán chạy tất cả chúng trên lưu lượng khác.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Measure the memory per user</source>
         <translation>Đo bộ nhớ cho mỗi người dùng</translation>
     </message>
@@ -2113,24 +2084,172 @@
         <translation>Thất bại: %1</translation>
     </message>
     <message>
-        <source>sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes per member)</source>
-        <translation>sliding-log: %L1 member, %L2 byte cho mỗi người dùng (khoảng %L3 byte mỗi member)</translation>
+        <source>the script</source>
+        <translation>script</translation>
     </message>
     <message>
-        <source>%1: %L2 bytes</source>
-        <translation>%1: %L2 byte</translation>
+        <source>the timeline</source>
+        <translation>dòng thời gian</translation>
     </message>
     <message>
-        <source>%1; cheaper: %2</source>
-        <translation>%1; rẻ hơn: %2</translation>
+        <source>the figures</source>
+        <translation>các con số</translation>
     </message>
     <message>
-        <source>&lt;p&gt;A common fix is &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis 2.6 to 6.2 reseed Lua&apos;s generator with the same seed at the start of every script call, so the first &lt;code&gt;math.random()&lt;/code&gt; of every call returns the same number (0.17082803611217) and the fix still collides. Redis 7 keeps one generator running.&lt;/p&gt;&lt;p&gt;Your server is %1.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Một cách sửa hay gặp là &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Redis từ 2.6 đến 6.2 seed lại bộ sinh số ngẫu nhiên của Lua bằng cùng một seed ở đầu mỗi lần gọi script, nên lần &lt;code&gt;math.random()&lt;/code&gt; đầu tiên của mọi lần gọi đều trả về cùng một số (0.17082803611217) và cách sửa này vẫn bị trùng. Redis 7 thì giữ một bộ sinh số chạy liên tục.&lt;/p&gt;&lt;p&gt;Server của bạn là %1.&lt;/p&gt;</translation>
+        <source>the counts chart</source>
+        <translation>biểu đồ số đếm</translation>
     </message>
     <message>
-        <source>: %1 does not reseed per call; Redis 2.6 to 6.2 store 1 of the same burst</source>
-        <translation>: %1 không seed lại ở mỗi lần gọi; Redis 2.6 đến 6.2 chỉ lưu được 1 của cùng burst này</translation>
+        <source>both runs</source>
+        <translation>cả hai lượt chạy</translation>
+    </message>
+    <message>
+        <source>the ZSET table</source>
+        <translation>bảng ZSET</translation>
+    </message>
+    <message>
+        <source>the key&apos;s TTL against the window</source>
+        <translation>TTL của key so với window</translation>
+    </message>
+    <message>
+        <source>the memory per user of each algorithm</source>
+        <translation>bộ nhớ cho mỗi người dùng của từng thuật toán</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This lesson is about a script from an article on rate limiting with Redis (&quot;the article&quot; from here on). It keeps one sorted set per client, and each request runs it once, atomically:&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Remove&lt;/b&gt; the entries older than the window (ZREMRANGEBYSCORE).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add&lt;/b&gt; this request: score = its time, member = its identity (ZADD).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Count&lt;/b&gt; the entries (ZCARD): more than the limit means refuse.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Expire&lt;/b&gt; the key when the client goes quiet (EXPIRE).&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;The question of this lesson: what is the identity of a request?&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Bài học này nói về một script trong một bài viết về rate limiting với Redis (từ đây gọi là &quot;bài viết&quot;). Script giữ một sorted set cho mỗi client, và mỗi request chạy nó một lần, một cách atomic:&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Xoá&lt;/b&gt; các phần tử cũ hơn window (ZREMRANGEBYSCORE).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Thêm&lt;/b&gt; request này vào: score = thời điểm của nó, member = định danh của nó (ZADD).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Đếm&lt;/b&gt; số phần tử (ZCARD): nhiều hơn giới hạn thì từ chối.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Đặt hạn&lt;/b&gt; cho key để nó tự biến mất khi client ngừng gửi (EXPIRE).&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Câu hỏi của bài học này: định danh của một request là gì?&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The script is shown with its four steps marked: remove, add, count, expire. Look at step 2, the ZADD: its member is &lt;code&gt;now&lt;/code&gt;, the request&apos;s millisecond.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Script được hiển thị với bốn bước được đánh dấu: xoá, thêm, đếm, đặt hạn. Hãy nhìn bước 2, lệnh ZADD: member của nó là &lt;code&gt;now&lt;/code&gt;, tức millisecond của request.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>lua/now.lua is shown: its four steps are marked.</source>
+        <translation>Đang hiển thị lua/now.lua: bốn bước của nó được đánh dấu.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The article&apos;s script uses the timestamp as the member: &lt;code&gt;ZADD key now now&lt;/code&gt;. Three requests arrive in the same millisecond, as a burst easily does.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Script của bài viết dùng timestamp làm member: &lt;code&gt;ZADD key now now&lt;/code&gt;. Ba request đến trong cùng một millisecond, chuyện rất dễ xảy ra khi có burst.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;On the timeline, the millisecond holds one filled square, the request that made the member, and two hollow diamonds: requests whose ZADD replied 0 because the member was there already.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Trên dòng thời gian, millisecond đó có một hình vuông đặc, là request đã tạo ra member, và hai hình thoi rỗng: các request mà ZADD trả về 0 vì member đã có sẵn.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Who wrote that member?</source>
+        <translation>Ai đã ghi vào member đó?</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;After three requests the ZSET holds one member. The action looks that member up and counts the requests that wrote it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sau ba request, ZSET có một member. Thao tác này tìm member đó và đếm số request đã ghi vào nó.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A ZSET holds each member once. ZADD of a member that already exists adds no second entry: it updates the score and replies &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;The three requests carried the same &lt;code&gt;now&lt;/code&gt;, so they were the same member: the ZSET table shows it once, with the writes of all three.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Trong một ZSET, mỗi member chỉ có mặt một lần. ZADD một member đã tồn tại không thêm phần tử thứ hai: lệnh này chỉ cập nhật score và trả về &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Ba request mang cùng một giá trị &lt;code&gt;now&lt;/code&gt;, nên chúng là cùng một member: bảng ZSET chỉ có nó một lần, với số lần ghi của cả ba.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Is it a race?</source>
+        <translation>Có phải race condition?</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Maybe the clients raced each other? Send the burst over three connections at once: 30 requests, all in the same millisecond.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Phải chăng các client tranh nhau (race)? Hãy gửi burst qua ba kết nối cùng lúc: 30 request, tất cả trong cùng một millisecond.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The script is atomic: Redis runs one call at a time, in order, and no call sees another half done. The figures say what one connection said: no race happened. The data collided, not the threads: atomic is not correct.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Script chạy atomic: Redis thực thi lần lượt từng lệnh gọi, theo thứ tự, và không lệnh gọi nào thấy lệnh khác đang làm dở. Các con số nói đúng điều một kết nối đã nói: không có race nào. Dữ liệu va nhau, không phải các luồng: atomic không có nghĩa là đúng.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A limit of 5</source>
+        <translation>Giới hạn 5</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Now the limiter has a job: at most 5 requests per window. Send 20 requests in one millisecond.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Giờ limiter có việc để làm: tối đa 5 request mỗi window. Hãy gửi 20 request trong một millisecond.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The count the script returns never passes 1, so every request is admitted: the burst goes through. The counts chart shows the gap: the true number in the window climbs to 20 while the returned count stays flat, and each mark on the limit line is a request admitted beyond the limit.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Số đếm mà script trả về không bao giờ vượt quá 1, nên request nào cũng được chấp nhận: cả burst lọt qua. Biểu đồ số đếm cho thấy khoảng hở: số thật trong window tăng lên 20 trong khi số đếm trả về đứng yên, và mỗi dấu trên đường giới hạn là một request được chấp nhận vượt giới hạn.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Keep the time as the &lt;i&gt;score&lt;/i&gt; (it orders and trims the window) and give each request a member of its own: an id the caller sends (&lt;code&gt;ZADD key now request_id&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;The same 20 timestamps and limit 5 run twice, side by side: left with member = now, right with a request id.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Giữ thời gian làm &lt;i&gt;score&lt;/i&gt; (để sắp xếp và cắt window) và cho mỗi request một member riêng: một id do bên gọi gửi lên (&lt;code&gt;ZADD key now request_id&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;Cùng 20 timestamp và giới hạn 5 chạy hai lần, cạnh nhau: bên trái với member = now, bên phải với request id.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;With a member of its own, each request is one entry: the count climbs 1, 2, 3, … and the limiter refuses from the sixth request on. Both runs show it: the same timestamps, only the member differs.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Với member riêng, mỗi request là một phần tử: số đếm tăng 1, 2, 3, … và limiter từ chối từ request thứ sáu trở đi. Cả hai lượt chạy cho thấy điều đó: cùng các timestamp, chỉ member là khác.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Compare on the same timestamps</source>
+        <translation>So sánh trên cùng timestamp</translation>
+    </message>
+    <message>
+        <source>Trap 1: math.random() in the member</source>
+        <translation>Bẫy 1: math.random() trong member</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A common fix, the article&apos;s own, puts a random number beside the time: &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Send 100 requests in one millisecond with it.&lt;/p&gt;&lt;p&gt;Your server is %1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Một cách sửa phổ biến, cũng là cách của bài viết, đặt một số ngẫu nhiên cạnh thời gian: &lt;code&gt;member = now .. &apos;-&apos; .. math.random()&lt;/code&gt;. Hãy gửi 100 request trong một millisecond với cách này.&lt;/p&gt;&lt;p&gt;Server của bạn là %1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Send 100 requests with math.random()</source>
+        <translation>Gửi 100 request dùng math.random()</translation>
+    </message>
+    <message>
+        <source>Trap 2: microseconds in the member</source>
+        <translation>Bẫy 2: microsecond trong member</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&quot;Milliseconds collide, so use microseconds&quot;: lua/microseconds.lua makes the member as text, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, with &lt;code&gt;now&lt;/code&gt; in microseconds. The burst sends 300 requests on the wall clock in microseconds, 50 at a time.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&quot;Millisecond thì va nhau, vậy dùng microsecond&quot;: lua/microseconds.lua tạo member dạng chuỗi, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, với &lt;code&gt;now&lt;/code&gt; tính bằng microsecond. Burst gửi 300 request theo đồng hồ thật tính bằng microsecond, mỗi lần 50 request.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Lua writes a number into text with 14 significant digits: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; becomes &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Every request in the same 100 µs gets the same member: the timestamps differ, the members do not. The ZSET table shows the members whole.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Lua ghi một số thành chuỗi với 14 chữ số có nghĩa: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; trở thành &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Mọi request trong cùng 100 µs nhận cùng một member: các timestamp khác nhau, còn các member thì không. Bảng ZSET hiển thị trọn vẹn các member.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Send 300 requests in microseconds</source>
+        <translation>Gửi 300 request tính bằng microsecond</translation>
+    </message>
+    <message>
+        <source>Trap 3: how long does an idle key stay?</source>
+        <translation>Bẫy 3: một key không dùng tồn tại bao lâu?</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The article&apos;s script ends with &lt;code&gt;EXPIRE key window&lt;/code&gt;, the window in milliseconds, so that the key of a client that goes quiet goes away. Send one request with a 1000 ms window and read the key&apos;s TTL.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Script của bài viết kết thúc bằng &lt;code&gt;EXPIRE key window&lt;/code&gt;, với window tính bằng millisecond, để key của client ngừng gửi tự biến mất. Hãy gửi một request với window 1000 ms và đọc TTL của key.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;EXPIRE takes seconds: a 1000 ms window keeps an idle key for 1000 s, a 60000 ms window for 16.7 hours. The chart sets the key&apos;s TTL against the window. The count stays right (ZREMRANGEBYSCORE trims), but idle keys linger and use memory. PEXPIRE takes milliseconds.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;EXPIRE nhận giây: window 1000 ms giữ một key không dùng trong 1000 s, window 60000 ms giữ trong 16,7 giờ. Biểu đồ đặt TTL của key so với window. Số đếm vẫn đúng (ZREMRANGEBYSCORE có cắt bớt), nhưng các key không dùng nằm lại lâu và tốn bộ nhớ. PEXPIRE mới nhận millisecond.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1: window %L2 ms, TTL of the key %L3 s: %L4 times longer than the window</source>
+        <translation>%1: window %L2 ms, TTL của key %L3 s: dài gấp %L4 lần window</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The unique member keeps the count exact. What does it cost? At your window of %L1 ms and rate of %2 requests per ms, the action fires one user&apos;s full window in one millisecond%3 at the sliding log and at four cheaper algorithms on the real server, and reads each key&apos;s MEMORY USAGE.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Member duy nhất giữ cho số đếm chính xác. Cái giá là bao nhiêu? Với window %L1 ms và tốc độ %2 request mỗi ms của bạn, thao tác này bắn trọn một window của một người dùng trong một millisecond%3 vào sliding log và bốn thuật toán rẻ hơn trên server thật, rồi đọc MEMORY USAGE của từng key.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The sliding log keeps one member per admitted request in the window, for every user: the chart shows the memory per user of each algorithm. The cheaper ones give up exactness: &lt;b&gt;fixed-window&lt;/b&gt; lets up to twice the limit through across a window boundary, &lt;b&gt;sliding-counter&lt;/b&gt; estimates, &lt;b&gt;token-bucket&lt;/b&gt; and &lt;b&gt;gcra&lt;/b&gt; limit a rate, not a count in the window.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sliding log giữ một member cho mỗi request được chấp nhận trong window, với mọi người dùng: biểu đồ cho thấy bộ nhớ cho mỗi người dùng của từng thuật toán. Các thuật toán rẻ hơn đánh đổi độ chính xác: &lt;b&gt;fixed-window&lt;/b&gt; để lọt tới gấp đôi giới hạn qua ranh giới window, &lt;b&gt;sliding-counter&lt;/b&gt; chỉ ước lượng, &lt;b&gt;token-bucket&lt;/b&gt; và &lt;b&gt;gcra&lt;/b&gt; giới hạn tốc độ, không đếm trong window.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>sliding-log: %L1 members, %L2 bytes per user (about %L3 bytes a member)</source>
+        <translation>sliding-log: %L1 member, %L2 byte cho mỗi người dùng (khoảng %L3 byte một member)</translation>
+    </message>
+    <message>
+        <source>%1; the cheaper ones: %L2 to %L3 bytes</source>
+        <translation>%1; các thuật toán rẻ hơn: %L2 đến %L3 byte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Redis 2.6 to 6.2 reseed Lua&apos;s generator with one seed at every script call: the first &lt;code&gt;math.random()&lt;/code&gt; of each call is 0.17082803611217, and the fix collides there. Redis 7 keeps one generator running. The ZSET table shows the members this server made.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Redis 2.6 đến 6.2 reseed bộ sinh số của Lua bằng một seed ở mỗi lần gọi script: &lt;code&gt;math.random()&lt;/code&gt; đầu tiên của mỗi lần gọi luôn là 0.17082803611217, và cách sửa va nhau trên các bản đó. Redis 7 giữ một bộ sinh số chạy liên tục. Bảng ZSET cho thấy các member mà server này đã tạo.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>: %1 does not reseed per call</source>
+        <translation>: %1 không reseed ở mỗi lần gọi</translation>
     </message>
 </context>
 <context>
@@ -2606,6 +2725,10 @@
     <message>
         <source>This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File &gt; Save Replay instead.</source>
         <translation>Lần chạy này chiếm %L1 KiB dưới dạng bản phát lại, nhiều hơn mức một kịch bản mang được (%L2 KiB): hãy lưu bằng Tệp &gt; Lưu bản phát lại.</translation>
+    </message>
+    <message>
+        <source>Limiter &amp;Scripts Side by Side…</source>
+        <translation>Các &amp;script limiter cạnh nhau…</translation>
     </message>
 </context>
 <context>
@@ -3347,6 +3470,13 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>what was left of the limit before the call (1 or more = admitted, 0 = refused)</source>
         <translation>phần còn lại của giới hạn trước lần gọi (1 trở lên = được nhận, 0 = bị từ chối)</translation>
+    </message>
+</context>
+<context>
+    <name>RunPicture</name>
+    <message>
+        <source>%1 · after request %L2 of %L3</source>
+        <translation>%1 · sau request %L2/%L3</translation>
     </message>
 </context>
 <context>
@@ -5488,8 +5618,8 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>&lt;br&gt;được giữ: #%1, member &lt;tt&gt;%2&lt;/tt&gt;</translation>
     </message>
     <message>
-        <source>Redis&apos;s clock at each write, ms since the first</source>
-        <translation>đồng hồ của Redis ở mỗi lần ghi, ms kể từ lần đầu</translation>
+        <source>ms since the first write (Redis&apos;s clock)</source>
+        <translation>ms kể từ lần ghi đầu tiên (đồng hồ của Redis)</translation>
     </message>
 </context>
 <context>

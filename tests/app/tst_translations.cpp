@@ -144,7 +144,7 @@ void TestTranslations::serverLabelAndChoiceFollowTheLanguage()
     QVERIFY(Language::set(QStringLiteral("en")));
     MainWindow window;
     QVERIFY(showConnected(window));
-    auto* label = window.findChild<ElidingLabel*>();
+    auto* label = window.findChild<ElidingLabel*>(QStringLiteral("ServerStatus"));
     QVERIFY(label);
     const QString english = label->fullText();
     QCOMPARE(english, window.session()->description());
