@@ -3,13 +3,16 @@
 // zsetlab-cli's exit codes, a contract for scripts that call it.
 enum ExitCode {
     ExitDone = 0,
-    ExitFinding = 1, // doctor: a problem was found
+    ExitFinding = 1, // doctor: the script counts wrong (the probe measured it, or an error finding); watch: overwrites
     ExitUsage = 2, // bad usage, with the reason on stderr
     ExitConnection = 3, // cannot connect or authenticate, or the server went away
     ExitScript = 4, // the script failed to load or run
     // The run itself ended well, but keys it made could not be deleted (the server refused DEL or
     // stayed BUSY, or went away): stderr names them, their TTL, and the command that deletes them.
     ExitKeysLeft = 5,
+    // doctor --strict: the script counts right, but warnings were listed (an expiry that lingers,
+    // a key not passed in KEYS, a known issue the probe did not show, replies that did not say).
+    ExitWarnings = 6,
     // Ctrl+C or SIGTERM ended a run before every request was sent (128 + SIGINT, as shells report
     // it); the partial summary is printed. Distinct from 0 so that a script sees the run was cut short.
     ExitInterrupted = 130,

@@ -1,5 +1,7 @@
 #include "scriptdoctordialog.h"
 
+#include "probeverdict.h"
+
 #include "codeeditor.h"
 #include "functionlibrary.h"
 #include "knownlimiters.h"
@@ -520,7 +522,8 @@ QString ScriptDoctorDialog::reportHtml() const
     // Keys not its own come first: the probe stops there (on the given server Redis refused them),
     // so its counts are those of the calls before.
     QString html = !m_report.foreign.isEmpty() ? tr("<h3>It touches keys it was not given</h3>")
-        : !m_report.countsRight                ? tr("<h3>It counts wrong</h3>")
+        : m_report.countsWrong()               ? tr("<h3>It counts wrong</h3>")
+        : !m_report.admissionsRead             ? tr("<h3>Its replies did not say which calls were admitted</h3>")
         : m_report.ttlProblem                  ? tr("<h3>It counts right, but its expiry is wrong</h3>")
                                                : tr("<h3>It counts right</h3>");
     html += QStringLiteral("<ul>");
@@ -529,9 +532,8 @@ QString ScriptDoctorDialog::reportHtml() const
     html += QStringLiteral("</ul>");
     if (!m_report.function.isEmpty())
         html += tr("<p>Function %1, called with FCALL.</p>").arg(QString::fromUtf8(m_report.function).toHtmlEscaped());
-    html
-        += tr("<p>Replies read as: %1. Redis %2.</p>")
-               .arg(replyStyleDescription(m_report.replyStyle).toHtmlEscaped(), m_report.serverVersion.toHtmlEscaped());
+    html += tr("<p>Replies read as: %1. Redis %2.</p>")
+                .arg(ProbeVerdict::replyReadingText(m_report).toHtmlEscaped(), m_report.serverVersion.toHtmlEscaped());
     return html;
 }
 

@@ -252,6 +252,8 @@ void Doctor::checkFacts(bool syntaxFound)
                          "check --args: {now}/{window} are milliseconds, {now_s}/{window_s} seconds."));
             break;
         case Fact::Kind::MissingArg:
+            if (m_reading.defaultedArgs.contains(fact.a))
+                break; // ARGV[n] or a default: an optional argument the call leaves out
             if (!missingArgs.contains(fact.a)) {
                 missingArgs.insert(fact.a);
                 add(fact.line, Severity::Warning, "argv-missing",

@@ -35,10 +35,12 @@ struct KeyStory
 {
     int firstAdd = -1, addLine = 0;
     int firstTrim = -1;
-    int firstCount = -1, countLine = 0; // ZCARD, or ZCOUNT over every score
+    int firstCount = -1, countLine = 0; // ZCARD, or ZCOUNT (ZLEXCOUNT) over every entry
+    int countAfterTrim = -1; // the first such count after the first trim
     QVector<int> expires; // call indexes
     int expireLine = 0;
     int scoreUnit = -1;
+    bool log = false; // the first ZADD is into a log of requests (Doctor::isLog)
     int boundUnit = -1, boundLine = 0;
 };
 
@@ -81,6 +83,10 @@ private:
     // passed, under another index. Returns m (1-based), or 0 when no key of the call is this one.
     int passedAs(const Value& key) const;
 
+    // ARGV[n] that the call fills with one of its KEYS ({key} in both): that key's index
+    // (1-based), 0 otherwise.
+    int argvPassedAsKey(const Value& key) const;
+
     // "KEYS[1] .. ':seq'", as the script could write it.
     static QString builtKeyText(const Value& key);
 
@@ -107,6 +113,9 @@ private:
     void checkCall(const RedisCall& call);
 
     void checkAdd(const RedisCall& call);
+    // A ZADD into a log of requests: its score is a time, or the script trims or counts the key.
+    // Not so an index or a registry of names (every score 0, never trimmed).
+    bool isLog(const Value& key, const Value& score) const;
 
     void checkMember(int line, const Value& score, const Value& member);
 
@@ -116,6 +125,9 @@ private:
     // app servers.
     void checkFewRandomValues(int line, const Value& member, const QString& builtOn);
     void checkTimeMember(int line, const Value& score, const Value& member, const QString& builtOn);
+    // A member of a time part that repeats (the millisecond within the second) and parts the same
+    // in every call: it takes timeCycle values.
+    void checkCyclicTimeMember(int line, const Value& member, const QString& builtOn);
 
     void checkExpire(const RedisCall& call);
 
@@ -162,6 +174,7 @@ private:
     QList<QByteArray> m_keyShapes; // per key of the template
     QList<QByteArray> m_appKeys; // the template's keys named from m_appKey; empty without one
     QVector<KeyUse> m_passedKeyUses; // in call order
+    int m_mirroredKeyUses = 0; // keys read from ARGV that the call passes in KEYS as well
     QVector<BuiltKey> m_builtKeys; // built from KEYS[n], not passed; in the order first touched
     QVector<ScriptFinding> m_findings;
     QSet<int> m_lossyMembers;

@@ -43,6 +43,13 @@ int Doctor::passedAs(const Value& key) const
     return int(m_keyShapes.indexOf(shape)) + 1;
 }
 
+int Doctor::argvPassedAsKey(const Value& key) const
+{
+    if (key.argIndex < 1 || key.argIndex > m_call.argCount())
+        return 0;
+    return int(m_keyShapes.indexOf(keyShape(m_call.args().at(key.argIndex - 1)))) + 1;
+}
+
 QString Doctor::builtKeyText(const Value& key)
 {
     if (key.keyName.isEmpty())
@@ -98,6 +105,13 @@ void Doctor::checkKeys(const RedisCall& call)
                 m_passedKeyUses.append({call.line, passed}); // built, and passed as well: declared
             else
                 noteBuiltKey(call, key);
+            continue;
+        }
+        if (const int passed = argvPassedAsKey(key)) {
+            // ARGV[n] holds a key the call passes in KEYS too (StackExchange.Redis sends a
+            // script's key parameters both ways): the key is declared.
+            m_passedKeyUses.append({call.line, passed});
+            ++m_mirroredKeyUses;
             continue;
         }
         if (!key.literalText && !key.leadingText && (key.sources & FromUnknown))

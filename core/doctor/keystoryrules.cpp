@@ -20,13 +20,17 @@ void Doctor::checkKeyStories()
         if (command == "ZADD" && story.firstAdd < 0) {
             story.firstAdd = i;
             story.addLine = call.line;
+            story.log = call.args.size() > 2 && isLog(call.args[0], call.args[call.args.size() - 2]);
             for (int a = 1; a < call.args.size(); ++a) {
                 if (call.args[a].role == Role::Time) {
                     story.scoreUnit = call.args[a].unit;
                     break;
                 }
             }
-        } else if (command == "ZREMRANGEBYSCORE" || command == "ZREMRANGEBYRANK" || command == "ZPOPMIN") {
+        } else if (command == "ZREMRANGEBYSCORE" || command == "ZREMRANGEBYRANK" || command == "ZPOPMIN"
+                   || command == "ZREMRANGEBYLEX") {
+            // ZREMRANGEBYLEX trims a log whose members sort by their time (a zero-padded time
+            // first, all scores 0): the lexical range below the window's start.
             if (story.firstTrim < 0)
                 story.firstTrim = i;
             if (command == "ZREMRANGEBYSCORE" && call.args.size() > 2 && call.args[2].role == Role::Time
@@ -35,11 +39,17 @@ void Doctor::checkKeyStories()
                 story.boundLine = call.line;
             }
         } else if (command == "ZCARD"
-                   || (command == "ZCOUNT" && call.args.size() > 1 && !(call.args[1].sources & FromTime))) {
+                   || ((command == "ZCOUNT" || command == "ZLEXCOUNT") && call.args.size() > 1
+                       && !(call.args[1].sources & FromTime))) {
+            // A count over every entry (ZLEXCOUNT key - +, as ZCOUNT -inf +inf); the count the
+            // decision uses is the last one before the add, so a count after the trim clears one
+            // before it (a count logged for debugging).
             if (story.firstCount < 0) {
                 story.firstCount = i;
                 story.countLine = call.line;
             }
+            if (story.firstTrim >= 0 && story.countAfterTrim < 0)
+                story.countAfterTrim = i;
         } else if (command == "ZCOUNT" && call.args.size() > 1 && call.args[1].role == Role::Time
                    && story.boundUnit < 0) {
             story.boundUnit = call.args[1].unit;
@@ -56,8 +66,8 @@ void Doctor::checkKeyStories()
 
 void Doctor::checkKeyStory(const KeyStory& story)
 {
-    if (story.firstAdd < 0)
-        return; // not a ZSET this script writes
+    if (story.firstAdd < 0 || !story.log)
+        return; // not a ZSET this script writes, or an index (a registry) meant to stay
     if (story.firstCount >= 0 && story.firstTrim < 0) {
         add(story.countLine, Severity::Error, "never-trims",
             Text::tr("Nothing removes the entries older than the window"),
@@ -66,7 +76,7 @@ void Doctor::checkKeyStory(const KeyStory& story)
                      "after their requests left the window. This is not a sliding window."),
             Text::tr("Before counting: redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window); or "
                      "count only the window: redis.call('ZCOUNT', key, '(' .. (now - window), '+inf')."));
-    } else if (story.firstCount >= 0 && story.firstCount < story.firstTrim) {
+    } else if (story.firstCount >= 0 && story.firstCount < story.firstTrim && story.countAfterTrim < 0) {
         add(story.countLine, Severity::Error, "count-before-trim",
             Text::tr("The script counts before removing expired entries"),
             Text::tr("The count runs before ZREMRANGEBYSCORE, so it includes requests that have already "

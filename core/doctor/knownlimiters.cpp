@@ -1,5 +1,7 @@
 #include "knownlimiters.h"
 
+#include "knownlimitertable.h"
+
 #include "luatokens.h"
 
 #include <QCoreApplication>
@@ -131,14 +133,30 @@ const QVector<QVector<quint32>>& knownRuns()
     return runs;
 }
 
-QList<QByteArray> missingFrom(const QList<QByteArray>& from, QList<QByteArray> in)
+// Commands of `from` that `in` has none of, in order, each once.
+QList<QByteArray> missingFrom(const QList<QByteArray>& from, const QList<QByteArray>& in)
 {
     QList<QByteArray> missing;
     for (const QByteArray& command : from) {
-        if (!in.removeOne(command) && !missing.contains(command))
+        if (!in.contains(command) && !missing.contains(command))
             missing << command;
     }
     return missing;
+}
+
+// Commands both make, where `now` makes one fewer times than `was`: still there, not removed.
+QList<CommandCount> fewerIn(const QList<QByteArray>& was, const QList<QByteArray>& now)
+{
+    QList<CommandCount> fewer;
+    for (const QByteArray& command : was) {
+        const int before = int(was.count(command));
+        const int after = int(now.count(command));
+        const bool listed = std::any_of(fewer.cbegin(), fewer.cend(),
+                                        [&command](const CommandCount& c) { return c.command == command; });
+        if (after > 0 && after < before && !listed)
+            fewer.append({command, before, after});
+    }
+    return fewer;
 }
 
 } // namespace
@@ -301,7 +319,17 @@ LimiterRecognition recognize(const QByteArray& source)
     }
     recognition.commandsAdded = missingFrom(fingerprint.commands, knownCommands);
     recognition.commandsDropped = missingFrom(knownCommands, fingerprint.commands);
+    recognition.commandsFewer = fewerIn(knownCommands, fingerprint.commands);
+    recognition.commandsMore = fewerIn(fingerprint.commands, knownCommands);
+    for (CommandCount& more : recognition.commandsMore)
+        std::swap(more.known, more.here); // fewerIn(here, known) counted them the other way round
     return recognition;
+}
+
+const QVector<KnownLimiter>& table()
+{
+    static const QVector<KnownLimiter> known = gatewayAndClientLimiters() + frameworkLimiters();
+    return known;
 }
 
 const KnownLimiter* bySha1(const QByteArray& sha1)

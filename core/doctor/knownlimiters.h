@@ -66,6 +66,14 @@ struct KnownLimiter
     const char* runs; // 8 hex digits a run
 };
 
+// A Redis command a script makes a different number of times than the known script.
+struct CommandCount
+{
+    QByteArray command;
+    int known = 0; // times in the known script
+    int here = 0; // times in this one
+};
+
 // A script compared with the known limiters.
 struct LimiterRecognition
 {
@@ -80,7 +88,10 @@ struct LimiterRecognition
     double shared = 0; // the part of the known script's runs found in this one, 0..1
     double resemblance = 0; // of the closest known script, by Jaccard over runs (1 for Same), even under derivedAt
     QVector<int> changedLines; // 1-based lines holding tokens the known script does not have there
-    QList<QByteArray> commandsAdded, commandsDropped; // Redis calls beyond the known script's, and short of them
+    // Redis commands this script makes that the known one does not, and the known one's that it
+    // makes no more (removed); commands both make, fewer or more times here.
+    QList<QByteArray> commandsAdded, commandsDropped;
+    QList<CommandCount> commandsFewer, commandsMore;
 
     QString libraryName() const; // "Redisson RRateLimiter (3.12.0 to 3.16.3)"
     QString issue() const; // translated; empty when none is known

@@ -1,15 +1,16 @@
-// The public libraries' limiter scripts zsetlab knows: a fingerprint of each version's text
+// The public libraries' limiter scripts zsetlab knows, of JVM and Go gateways and clients and of
+// Node middlewares (the rest in knownlimitertableframeworks.cpp): a fingerprint of each version's text
 // (zsetlab-cli doctor --fingerprint FILE), never the text, with what is known to be wrong with it.
 // tests/upstream-limiters/ holds each text as published, named by the entry's id: the test holds
 // every fingerprint here against it.
 
-#include "knownlimiters.h"
+#include "knownlimitertable.h"
 
 #include <QCoreApplication>
 
 namespace KnownLimiters {
 
-const QVector<KnownLimiter>& table()
+const QVector<KnownLimiter>& gatewayAndClientLimiters()
 {
     // id, library, versions, source,
     // issue, issue's report, fixed in, fixed by, counts wrong,

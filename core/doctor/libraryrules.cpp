@@ -106,6 +106,20 @@ void speakOfParameters(const LibraryFunction& f, ScriptFinding* found)
     found->suggestion = rename(found->suggestion);
 }
 
+// TIME wins over a TTL read: a script that reads both measures with the server's clock.
+ScriptExamination::Clock clockOf(const Reading& reading)
+{
+    ScriptExamination::Clock clock = ScriptExamination::Clock::None;
+    for (const RedisCall& call : reading.calls) {
+        if (call.command == "TIME")
+            return ScriptExamination::Clock::ServerTime;
+        if (call.command == "PTTL" || call.command == "TTL" || call.command == "PEXPIRETIME"
+            || call.command == "EXPIRETIME")
+            clock = ScriptExamination::Clock::KeyTtl;
+    }
+    return clock;
+}
+
 } // namespace
 
 ScriptExamination examineScript(const QByteArray& source, const CallTemplate& call, const QByteArray& appKey,
@@ -126,6 +140,7 @@ ScriptExamination examineScript(const QByteArray& source, const CallTemplate& ca
                      [](const ScriptFinding& a, const ScriptFinding& b) { return a.line < b.line; });
     examination.keySuffixes = reading.keySuffixes;
     examination.readsLimit = reading.readsLimit;
+    examination.clock = clockOf(reading);
     return examination;
 }
 
@@ -231,12 +246,16 @@ ScriptExamination examineLibrary(const FunctionLibrary& library, const QByteArra
                 examination.keySuffixes << suffix;
         }
         examination.readsLimit = examination.readsLimit || part.readsLimit;
+        examination.clock = std::max(examination.clock, part.clock);
 
         // What only a function gets wrong: the globals of EVAL, and writing under no-writes.
         for (int i = 0; i < tokens.size(); ++i) {
             const Token& token = tokens[i];
             if (token.offset < f.bodyStart || token.offset >= f.bodyEnd || token.kind != Token::Kind::Name
                 || afterDot(tokens, i) || (token.text != "KEYS" && token.text != "ARGV"))
+                continue;
+            // function(KEYS, ARGV): the callback's own parameters, named like EVAL's globals.
+            if (token.text == f.keysParameter || token.text == f.argsParameter)
                 continue;
             if (seen.contains({token.line, QStringLiteral("function-reads-keys")}))
                 continue;

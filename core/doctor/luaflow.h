@@ -58,6 +58,9 @@ struct Value
     // The random parts of the value take this many distinct values in all (math.random(1, 1000):
     // 1000); 0 when it has no random part, or one with too many values to count.
     double randomValues = 0;
+    // A time part that repeats (the millisecond within the second, now % 1000) takes this many
+    // values; 0 when the value carries the whole time, or no time.
+    double timeCycle = 0;
     QVector<int> lossyLines; // lines where a fine timestamp went through %.14g on its way here
 };
 
@@ -94,6 +97,7 @@ struct Reading
 {
     QVector<RedisCall> calls; // in the order they run, local functions inlined
     QVector<Fact> facts;
+    QVector<int> defaultedArgs; // ARGV[n] read with a default (ARGV[n] or 10): optional, not missing
     QVector<ArgBinding> argBindings; // local x = ARGV[n]
     QVector<int> randomSeedLines;
     QList<QByteArray> keySuffixes;

@@ -209,6 +209,7 @@ Value Reader::index(const Value& base, const Value& key, int line)
         value.sources = FromTime | FromServerTime;
         value.role = key.literal == 1 ? Role::Time : Role::SubSecond;
         value.unit = value.resolution = key.literal == 1 ? 0 : 2;
+        value.timeCycle = key.literal == 1 ? 0 : 1e6; // the microseconds within the second
         return value;
     }
     return unknown();

@@ -101,12 +101,17 @@ void Reader::forStatement()
     const QByteArray first = name();
     m_scopes.append(Scope());
     if (accept("=")) {
-        expression();
+        // A numeric loop's index takes the values its bounds give, in every call alike: from
+        // constants or the call's limit, it is no request's own (for i = 1, permits).
+        const Value from = expression();
         expect(",");
-        expression();
+        const Value to = expression();
         if (accept(","))
             expression();
-        declare(first, unknown());
+        Value index = unite(from, to);
+        index.number = true;
+        index.timeCycle = 0;
+        declare(first, (index.sources & (FromUnknown | FromUnique | FromTime)) ? unknown() : index);
     } else {
         declare(first, unknown());
         while (accept(","))

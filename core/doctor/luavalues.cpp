@@ -48,6 +48,13 @@ Value unite(const Value& a, const Value& b)
         value.randomValues = std::max(a.randomValues, 1.0) * std::max(b.randomValues, 1.0);
     value.lossyLines = a.lossyLines + b.lossyLines;
     value.resolution = std::max(a.resolution, b.resolution); // the finest time the text carries
+    // A part that repeats beside one that repeats: their values multiply; beside the whole time,
+    // the whole is no longer cyclic.
+    const bool aTime = a.sources & FromTime, bTime = b.sources & FromTime;
+    if (aTime && bTime)
+        value.timeCycle = a.timeCycle > 0 && b.timeCycle > 0 ? a.timeCycle * b.timeCycle : 0;
+    else
+        value.timeCycle = aTime ? a.timeCycle : bTime ? b.timeCycle : 0;
     return value;
 }
 
@@ -87,6 +94,8 @@ void ValueRules::checkUnits(const Value& a, const Value& b, int line)
 Value ValueRules::binary(const QByteArray& op, const Value& a, const Value& b, int line)
 {
     if (op == "or") {
+        if (a.argIndex > 0 && *m_quiet == 0)
+            m_reading->defaultedArgs.append(a.argIndex); // ARGV[n] or a default: optional
         Value value = a;
         value.sources |= b.sources;
         value.lossyLines += b.lossyLines;
@@ -141,6 +150,12 @@ Value ValueRules::arithmetic(const QByteArray& op, const Value& a, const Value& 
             : op == "/"           ? (y != 0 ? x / y : 0)
             : op == "^"           ? std::pow(x, y)
                                   : std::fmod(x, y != 0 ? y : 1);
+        return value;
+    }
+    if (op == "%" && b.hasLiteral && b.literal >= 1 && (a.sources & FromTime)) {
+        // now % 1000: the millisecond within the second, a time that repeats every 1000 units.
+        value.timeCycle = a.timeCycle > 0 ? std::min(a.timeCycle, std::floor(b.literal)) : std::floor(b.literal);
+        value.resolution = a.resolution;
         return value;
     }
     auto takeRole = [&value](const Value& from, Role role) {
@@ -224,6 +239,8 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         value.argIndex = 0;
         if (value.resolution >= 0 && value.unit >= 0)
             value.resolution = std::min(value.resolution, value.unit);
+        if (value.role == Role::SubSecond && value.resolution >= 0)
+            value.timeCycle = std::pow(1000.0, value.resolution); // t[2] / 1000, floored: 1000 values
         if (value.hasLiteral)
             value.literal = path == "math.floor" ? std::floor(value.literal) : std::ceil(value.literal);
         return value;

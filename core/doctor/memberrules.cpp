@@ -49,12 +49,30 @@ void Doctor::checkCall(const RedisCall& call)
         checkExpire(call);
 }
 
+bool Doctor::isLog(const Value& key, const Value& score) const
+{
+    if (score.sources & (FromTime | FromUnknown))
+        return true;
+    // Scores that are no time: a log all the same when the script trims or counts the key (a
+    // lexical log, its time in the member); otherwise an index or a registry, where adding the
+    // same member again is the point.
+    static const QList<QByteArray> logCommands {"ZREMRANGEBYSCORE", "ZREMRANGEBYLEX", "ZREMRANGEBYRANK",
+                                                "ZPOPMIN",          "ZCARD",          "ZCOUNT",
+                                                "ZLEXCOUNT",        "ZRANGEBYSCORE",  "ZREVRANGEBYSCORE"};
+    return std::any_of(m_reading.calls.cbegin(), m_reading.calls.cend(), [&key](const RedisCall& call) {
+        return logCommands.contains(call.command) && !call.args.isEmpty()
+            && (call.args[0].keyName.isEmpty() || key.keyName.isEmpty() || call.args[0].keyName == key.keyName);
+    });
+}
+
 void Doctor::checkAdd(const RedisCall& call)
 {
     static const QList<QByteArray> options {"NX", "XX", "GT", "LT", "CH", "INCR"};
     int i = 1;
     while (i < call.args.size() && call.args[i].literalText && options.contains(call.args[i].text.toUpper()))
         ++i;
+    if (i + 1 < call.args.size() && !isLog(call.args[0], call.args[i]))
+        return;
     for (; i + 1 < call.args.size(); i += 2)
         checkMember(call.line, call.args[i], call.args[i + 1]);
 }
@@ -135,8 +153,29 @@ void Doctor::checkFewRandomValues(int line, const Value& member, const QString& 
         uniqueMemberSuggestion());
 }
 
+void Doctor::checkCyclicTimeMember(int line, const Value& member, const QString& builtOn)
+{
+    const QString unit = unitWord(member.resolution >= 0 ? member.resolution : 1);
+    add(line, Severity::Error, "member-is-time",
+        Text::tr("The ZSET member takes only %L1 values: a part of the time that repeats")
+            .arg(member.timeCycle, 0, 'f', 0),
+        Text::tr("The member is made from the time within a longer period (such as the %1 within the second), which "
+                 "takes %L2 values, and from parts that are the same in every call (an index, a constant). So every "
+                 "call in the same %1 writes the same member, and so do calls a whole period apart while both are in "
+                 "the window: ZADD updates an entry instead of adding one (it replies 0), and the count stays short. "
+                 "A burst within one %1 passes the limit.")
+                .arg(unit)
+                .arg(member.timeCycle, 0, 'f', 0)
+            + builtOn,
+        uniqueMemberSuggestion());
+}
+
 void Doctor::checkTimeMember(int line, const Value& score, const Value& member, const QString& builtOn)
 {
+    if (member.timeCycle > 0) {
+        checkCyclicTimeMember(line, member, builtOn);
+        return;
+    }
     const int unit = score.role == Role::Time ? score.unit : member.role == Role::Time ? member.unit : -1;
     const int resolution = member.resolution >= 0 ? member.resolution : unit;
     const bool lossy = !member.lossyLines.isEmpty();

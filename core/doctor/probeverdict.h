@@ -18,4 +18,10 @@ void judge(ProbeReport* report, const QVector<QVector<ReplyReading>>& readings, 
 QString describeTouch(const KeyTouch& touch);
 QString duration(double ms);
 
+// The parts of judge() (probesentences.cpp): one sentence per scenario, a burst with a limit
+// told with the same burst without one; and how the replies were read.
+void tellScenarios(ProbeReport* report, const Context& context);
+QString replyReadingText(const ProbeReport& report);
+QString touchList(const QVector<KeyTouch>& touches);
+
 } // namespace ProbeVerdict

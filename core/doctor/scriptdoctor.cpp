@@ -13,6 +13,29 @@ bool ScriptExamination::hasProblem() const
     return count(ScriptFinding::Severity::Warning) + count(ScriptFinding::Severity::Error) > 0;
 }
 
+QString ScriptExamination::clockName() const
+{
+    switch (clock) {
+    case Clock::ServerTime:
+        return QStringLiteral("TIME");
+    case Clock::KeyTtl:
+        return QStringLiteral("PTTL");
+    case Clock::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+bool ScriptExamination::countsWrong() const
+{
+    return count(ScriptFinding::Severity::Error) > 0;
+}
+
+bool ScriptExamination::hasWarnings() const
+{
+    return count(ScriptFinding::Severity::Warning) > 0;
+}
+
 int ScriptExamination::count(ScriptFinding::Severity severity) const
 {
     return int(std::count_if(findings.begin(), findings.end(),
@@ -52,9 +75,9 @@ ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
     fix = fix.isEmpty() ? call : fix + QLatin1Char(' ') + call;
     if (known.match == LimiterRecognition::Match::Same) {
         finding.code = QStringLiteral("known-limiter");
-        finding.severity = !limiter.issue ? ScriptFinding::Severity::Info
-            : limiter.countsWrong         ? ScriptFinding::Severity::Error
-                                          : ScriptFinding::Severity::Warning;
+        // A known issue is a warning: whether it bites depends on the calls, and only the live
+        // probe can show that it does (weighProbe makes it an error then).
+        finding.severity = limiter.issue ? ScriptFinding::Severity::Warning : ScriptFinding::Severity::Info;
         finding.title = Text::tr("This is the limiter of %1").arg(known.libraryName());
         finding.explanation = (known.sameBytes ? Text::tr("Its text is the one published at %1, byte for byte.")
                                                : Text::tr("Its code is the one published at %1; only its layout or "
@@ -76,6 +99,17 @@ ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
         changes << Text::tr("Redis calls added: %1.").arg(QString::fromLatin1(known.commandsAdded.join(", ")));
     if (!known.commandsDropped.isEmpty())
         changes << Text::tr("Redis calls removed: %1.").arg(QString::fromLatin1(known.commandsDropped.join(", ")));
+    // Still made, but fewer (or more) times than the original makes them: not removed.
+    const auto counted = [](const QList<CommandCount>& list) {
+        QStringList shown;
+        for (const CommandCount& c : list)
+            shown << QStringLiteral("%1 (%2 → %3)").arg(QString::fromLatin1(c.command)).arg(c.known).arg(c.here);
+        return shown.join(QStringLiteral(", "));
+    };
+    if (!known.commandsFewer.isEmpty())
+        changes << Text::tr("Redis calls made fewer times: %1.").arg(counted(known.commandsFewer));
+    if (!known.commandsMore.isEmpty())
+        changes << Text::tr("Redis calls made more times: %1.").arg(counted(known.commandsMore));
     finding.explanation = Text::tr("%1% of the code of the version published at %2 is here.")
                               .arg(qRound(known.shared * 100))
                               .arg(QString::fromUtf8(limiter.source))
@@ -83,6 +117,31 @@ ScriptFinding knownLimiterFinding(const LimiterRecognition& known)
     finding.suggestion
         = limiter.issue ? Text::tr("Check whether your changes keep the original's issue. %1").arg(fix) : fix;
     return finding;
+}
+
+// A known library's issue that counts wrong, beside what the probe measured on the calls given.
+int weighKnownIssue(ScriptExamination* examination, const ProbeReport& report)
+{
+    const KnownLimiter* limiter = examination->known.limiter;
+    if (!limiter || !limiter->issue || !limiter->countsWrong)
+        return 0;
+    int changed = 0;
+    const QString shown = Text::tr("The live probe measured a wrong count on these calls (its verdict says where), "
+                                   "as this issue predicts.");
+    const QString notShown = Text::tr("The live probe did not show it on these calls, so it stays a warning: it "
+                                      "depends on how the library is called and on timing the probe did not meet.");
+    for (ScriptFinding& finding : examination->findings) {
+        if (finding.code != QLatin1String("known-limiter") && finding.code != QLatin1String("derived-limiter"))
+            continue;
+        const QString& note = report.countsWrong() ? shown : notShown;
+        if (finding.explanation.endsWith(note))
+            continue;
+        finding.explanation += QLatin1Char(' ') + note;
+        if (report.countsWrong() && finding.code == QLatin1String("known-limiter"))
+            finding.severity = ScriptFinding::Severity::Error;
+        ++changed;
+    }
+    return changed;
 }
 
 } // namespace
@@ -119,7 +178,7 @@ int weighProbe(ScriptExamination* examination, const ProbeReport& report)
 {
     if (report.failure != ProbeReport::Failure::None)
         return 0;
-    int changed = 0;
+    int changed = weighKnownIssue(examination, report);
     // Few random values: the probe's draws show the repeats the reading predicts.
     if (const ProbeScenario* draws = report.scenario(QStringLiteral("draws")); draws && draws->stored >= 0) {
         const QString seen = Text::tr("The live probe saw it: %1 calls at one %2 were stored as %3 entries on Redis "

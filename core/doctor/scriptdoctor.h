@@ -48,6 +48,11 @@ struct ScriptExamination
     QList<QByteArray> keySuffixes;
     // The script compares the limit itself (it decides, not its caller).
     bool readsLimit = false;
+    // How the script tells time when its call carries none: the server's clock (TIME), its keys'
+    // TTL (PTTL, TTL), or not at all (a counter whose window is its key's expiry).
+    enum class Clock { None, KeyTtl, ServerTime }; // in this order: the server's clock wins
+    Clock clock = Clock::None;
+    QString clockName() const; // "TIME", "PTTL", "none"
     // Lua 5.1's compiler accepted the script; when not, a syntax-error finding says where and
     // nothing can run it (zsetlab-cli doctor exits with 4).
     bool compiles = true;
@@ -63,8 +68,13 @@ struct ScriptExamination
     // The public library's limiter this script is (or derives from), when zsetlab knows it.
     LimiterRecognition known;
 
-    // A Warning or an Error: zsetlab-cli doctor exits with 1.
+    // A Warning or an Error (the window's "problems found").
     bool hasProblem() const;
+    // An Error: the reading says the script counts wrong (zsetlab-cli doctor exits with 1).
+    bool countsWrong() const;
+    // A Warning and no Error: it counts right, but costs memory, depends on the Redis version,
+    // the call or a known issue the probe did not show (zsetlab-cli doctor --strict exits with 6).
+    bool hasWarnings() const;
     int count(ScriptFinding::Severity severity) const;
 };
 
@@ -95,6 +105,8 @@ QString severityName(ScriptFinding::Severity severity); // "info", "warning", "e
 // one member each, a finding that members collide (the time alone, a constant, a reseeded
 // random, digits lost) did not hold for them, and becomes a note that says so. Not a finding
 // that depends on the server's version (math.random before Redis 7). Returns how many changed.
-// A member-random-few finding gains what the probe's draws saw. Returns how many findings changed.
+// A member-random-few finding gains what the probe's draws saw. A known library's issue that
+// counts wrong is a warning until the probe measures a wrong count on the calls given; then it
+// is an error that says so. Returns how many findings changed.
 int weighProbe(ScriptExamination* examination, const ProbeReport& report);
 } // namespace ScriptDoctor

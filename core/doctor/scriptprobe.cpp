@@ -14,9 +14,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QElapsedTimer>
-#include <QJsonArray>
-#include <QUuid>
 
 #include <cmath>
 #include <memory>
@@ -27,37 +24,10 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(ScriptProbe)
 };
 
-constexpr int shownReplies = 5;
-constexpr int shownMembers = 5;
 // Keys the script makes under KEYS[1] beyond the ones it names in its text: a few fixed
 // suffixes are learned from the private run and deleted on the given server too; a new key per
 // call cannot be named, so such a script does not run on a server zsetlab did not start.
 constexpr int maxLearnedSuffixes = 16;
-
-QString joinArgs(const RedisArgs& args)
-{
-    QStringList shown;
-    for (const QByteArray& arg : args)
-        shown << QString::fromUtf8(arg);
-    return shown.join(QStringLiteral(", "));
-}
-
-// Under a limit, after calls that answered, an error the script raised itself without a line
-// (redis.error_reply('rate limited')) is its way of refusing: not a Lua error, nor the server's
-// (WRONGTYPE, OOM, an ACL refusal, a cluster's redirection).
-bool isRefusalByError(const RedisReply& reply, const ProbeScenario& scenario, const QVector<ReplyReading>& readings)
-{
-    if (!reply.isServerError() || scenario.limit <= 0 || readings.isEmpty())
-        return false;
-    static const QList<QByteArray> servers {"WRONGTYPE", "NOSCRIPT", "OOM",        "CROSSSLOT",  "NOPERM",
-                                            "BUSY",      "MOVED",    "ASK",        "TRYAGAIN",   "CLUSTERDOWN",
-                                            "LOADING",   "READONLY", "MASTERDOWN", "NOREPLICAS", "EXECABORT"};
-    const QByteArray& text = reply.bytes();
-    if (servers.contains(reply.errorCode()) || text.contains("user_script") || text.contains("user_function")
-        || text.contains("Script attempted") || text.contains("Error running script"))
-        return false;
-    return std::any_of(readings.cbegin(), readings.cend(), [](const ReplyReading& r) { return !r.refusal; });
-}
 
 // The private server answers other clients 50 ms into a busy script, so a runaway is ended soon.
 QStringList privateServerArguments()
@@ -65,114 +35,6 @@ QStringList privateServerArguments()
     return {QStringLiteral("--lua-time-limit"), QStringLiteral("50")};
 }
 } // namespace
-
-const ProbeScenario* ProbeReport::scenario(const QString& name) const
-{
-    for (const ProbeScenario& s : scenarios) {
-        if (s.name == name)
-            return &s;
-    }
-    return nullptr;
-}
-
-QJsonObject ProbeReport::toJson() const
-{
-    QJsonArray list;
-    for (const ProbeScenario& s : scenarios) {
-        QJsonObject o;
-        o.insert(QStringLiteral("name"), s.name);
-        o.insert(QStringLiteral("calls"), s.calls);
-        o.insert(QStringLiteral("per_ms"), s.perMs);
-        o.insert(QStringLiteral("spacing_us"), double(s.spacingMicros));
-        o.insert(QStringLiteral("limit"), double(s.limit));
-        o.insert(QStringLiteral("elapsed_ms"), s.elapsedMs);
-        o.insert(QStringLiteral("stored"), s.stored);
-        o.insert(QStringLiteral("expected_stored"), s.expectedStored);
-        o.insert(QStringLiteral("admitted"), s.admitted);
-        o.insert(QStringLiteral("expected_admitted"), s.expectedAdmitted);
-        o.insert(QStringLiteral("unclear"), s.unclear);
-        o.insert(QStringLiteral("reply_note"), s.replyNote);
-        o.insert(QStringLiteral("ttl_ms"), double(s.ttlMs));
-        o.insert(QStringLiteral("expired_keys"), s.expiredKeys);
-        o.insert(QStringLiteral("members"), QJsonArray::fromStringList(s.members));
-        o.insert(QStringLiteral("replies"), QJsonArray::fromStringList(s.replies));
-        o.insert(QStringLiteral("problem"), s.problem);
-        if (s.expectedRepeats >= 0)
-            o.insert(QStringLiteral("expected_repeats"), s.expectedRepeats);
-        list.append(o);
-    }
-    QJsonArray foreignKeys;
-    for (const KeyTouch& touch : foreign) {
-        QJsonObject o;
-        o.insert(QStringLiteral("command"), QString::fromUtf8(touch.command));
-        o.insert(QStringLiteral("key"), QString::fromUtf8(touch.key));
-        o.insert(QStringLiteral("db"), touch.db);
-        foreignKeys.append(o);
-    }
-    QJsonObject json;
-    json.insert(QStringLiteral("server_version"), serverVersion);
-    if (!function.isEmpty())
-        json.insert(QStringLiteral("function"), QString::fromUtf8(function));
-    json.insert(QStringLiteral("screened"), screened);
-    json.insert(QStringLiteral("screen_version"), screenVersion);
-    json.insert(QStringLiteral("ran_on_given_server"), ranOnTarget);
-    json.insert(QStringLiteral("foreign_keys"), foreignKeys);
-    if (!foreignNote.isEmpty())
-        json.insert(QStringLiteral("foreign_note"), foreignNote);
-    if (sandbox.mode != ScriptSandboxing::Mode::None)
-        json.insert(QStringLiteral("sandbox"), sandbox.toJson());
-    json.insert(QStringLiteral("clock_controlled"), clockControlled);
-    if (!setup.isEmpty())
-        json.insert(QStringLiteral("setup"), QJsonArray::fromStringList(setup));
-    json.insert(QStringLiteral("reply_style"), replyStyleName(replyStyle));
-    json.insert(QStringLiteral("reply_style_given"), replyStyleGiven);
-    if (!replyStyleWhy.isEmpty())
-        json.insert(QStringLiteral("reply_style_why"), replyStyleWhy);
-    json.insert(QStringLiteral("counts_right"), countsRight);
-    json.insert(QStringLiteral("ttl_problem"), ttlProblem);
-    json.insert(QStringLiteral("verdict"), QJsonArray::fromStringList(verdict));
-    json.insert(QStringLiteral("scenarios"), list);
-    if (failure != Failure::None) {
-        static const char* const names[] = {"none", "connection", "script", "cancelled", "runaway"};
-        QJsonObject f;
-        f.insert(QStringLiteral("kind"), QLatin1String(names[int(failure)]));
-        f.insert(QStringLiteral("message"), failureMessage);
-        f.insert(QStringLiteral("line"), failureLine);
-        json.insert(QStringLiteral("failure"), f);
-    }
-    return json;
-}
-
-bool SetupCommand::parse(const QString& text, SetupCommand* command, QString* error)
-{
-    SetupCommand parsed;
-    parsed.m_text = text.simplified();
-    QString why;
-    if (!CallTemplate::parse(CallTemplate::defaultKeys(), text, &parsed.m_call, &why)) {
-        *error = Text::tr("--setup \"%1\": %2").arg(parsed.m_text, why.remove(QStringLiteral("--args: ")));
-        return false;
-    }
-    const QVector<CallTemplate::Token>& words = parsed.m_call.args();
-    if (words.size() < 2 || words.first().size() != 1 || words.first().first().isPlaceholder) {
-        *error = Text::tr("--setup \"%1\": give a command and its arguments, e.g. \"HSET {key}:config limit "
-                          "{limit}\"")
-                     .arg(parsed.m_text);
-        return false;
-    }
-    bool namesKey = false;
-    for (const CallTemplate::Token& word : words) {
-        if (!word.isEmpty() && word.first().isPlaceholder && word.first().placeholder == CallTemplate::Placeholder::Key)
-            namesKey = true;
-    }
-    if (!namesKey) {
-        *error = Text::tr("--setup \"%1\": a setup command works on the probe's keys only; name one that starts "
-                          "with {key}, e.g. {key}:config")
-                     .arg(parsed.m_text);
-        return false;
-    }
-    *command = parsed;
-    return true;
-}
 
 ScriptProbe::ScriptProbe(LimiterScript script, CallTemplate call, ProbeSettings settings)
     : m_script(std::move(script))
@@ -196,6 +58,7 @@ ScriptProbe::ScriptProbe(LimiterScript script, CallTemplate call, ProbeSettings 
         = ScriptDoctor::examine(m_script.source(), m_call, {}, m_library ? m_settings.function : QByteArray());
     m_keySuffixes = examination.keySuffixes;
     m_scriptReadsLimit = examination.readsLimit;
+    m_clock = examination.clockName();
 }
 
 void ScriptProbe::cancel()
@@ -210,6 +73,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
+    report.clock = report.clockControlled ? QStringLiteral("argument") : m_clock;
     if (!m_setupError.isEmpty()) {
         report.failure = ProbeReport::Failure::Script;
         report.failureMessage = m_setupError;
@@ -365,6 +229,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
+    report.clock = report.clockControlled ? QStringLiteral("argument") : m_clock;
     RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private);
     ConnectOptions callOptions = options;
     callOptions.commandTimeout = std::max(options.commandTimeout, guard.callTimeout());
@@ -420,45 +285,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
 
     // Whole seconds, so that a script in seconds sees every short scenario inside one second.
     m_baseMicros = QDateTime::currentMSecsSinceEpoch() / 1000 * 1'000'000;
-    QVector<ProbeScenario> plan;
-    auto add = [&plan](ProbeScenario::Kind kind, const QString& name, int calls, qint64 spacing, qint64 limit,
-                       double perMs = 0) {
-        ProbeScenario s;
-        s.kind = kind;
-        s.name = name;
-        s.calls = calls;
-        s.spacingMicros = spacing;
-        s.limit = limit;
-        s.perMs = perMs;
-        plan << s;
-    };
-    const ProbeSettings& p = m_settings;
-    if (report.clockControlled) {
-        const qint64 spread = std::clamp<qint64>(p.windowMs * 1000 / (2 * std::max(1, p.spreadCalls)), 1000, 1'000'000);
-        add(ProbeScenario::Kind::Spread, QStringLiteral("spread"), p.spreadCalls, spread, 0);
-    }
-    // Without a {now} in the call the script reads the server's clock: the calls go back to back.
-    const QString together = report.clockControlled ? QStringLiteral("same-now") : QStringLiteral("back-to-back");
-    add(ProbeScenario::Kind::SameNow, together, p.sameNowCalls, 0, 0);
-    add(ProbeScenario::Kind::SameNow, together + QStringLiteral("-limit"), p.sameNowCalls, 0, p.limit);
-    if (report.clockControlled) {
-        for (const double perMs : p.ratesPerMs) {
-            const QString name = QStringLiteral("rate-") + QString::number(perMs, 'g', 4);
-            const qint64 spacing = std::llround(1000.0 / perMs);
-            add(ProbeScenario::Kind::Rate, name, p.callsPerRate, spacing, 0, perMs);
-            add(ProbeScenario::Kind::Rate, name + QStringLiteral("-limit"), p.callsPerRate, spacing, p.limit, perMs);
-        }
-        add(ProbeScenario::Kind::Slide, QStringLiteral("slide"), p.slideCalls, (p.windowMs + 1000) * 1000, 1);
-        add(ProbeScenario::Kind::Overlap, QStringLiteral("overlap"), p.overlapCalls, (p.windowMs / 2 + 1000) * 1000, 2);
-        if (p.randomMemberValues > 0) {
-            // Enough draws for about ten repeats (n^2 / 2v), within bounds: not seeing one is then rare.
-            const int draws = int(
-                std::clamp(std::ceil(std::sqrt(20 * p.randomMemberValues)), 100.0, double(std::max(100, p.maxDraws))));
-            add(ProbeScenario::Kind::Draws, QStringLiteral("draws"), draws, 0, 0);
-            plan.last().expectedRepeats
-                = draws + p.randomMemberValues * std::expm1(draws * std::log1p(-1 / p.randomMemberValues));
-        }
-    }
+    QVector<ProbeScenario> plan = this->plan(report.clockControlled);
 
     QVector<QVector<ReplyReading>> readings;
     for (ProbeScenario& scenario : plan) {
@@ -560,198 +387,4 @@ void ScriptProbe::sortTouches(const ScriptKeyWatch& watch, const RedisEndpoint& 
     RedisConnection cleanup;
     if (leftBehind.size() > 1 && cleanup.open(endpoint))
         cleanup.command(leftBehind);
-}
-
-bool ScriptProbe::runSetup(RedisConnection& connection, const CallValues& values, const ProbeScenario& scenario,
-                           QList<QByteArray>* keys, ProbeReport* report)
-{
-    for (const SetupCommand& setup : std::as_const(m_setup)) {
-        const RedisArgs command = setup.expand(values);
-        auto fail = [&](const QString& why) {
-            report->failure = ProbeReport::Failure::Script;
-            report->failureMessage
-                = Text::tr("The setup command \"%1\" (%2) was not run for the %3 scenario: %4")
-                      .arg(setup.text(), printableText(joinArgs(command).toUtf8()), scenario.name, why);
-            return false;
-        };
-        QList<QByteArray> touched;
-        if (m_checkSetupKeys) {
-            // The server says which of the arguments are keys: every one must be the scenario's.
-            RedisArgs getkeys {QByteArrayLiteral("COMMAND"), QByteArrayLiteral("GETKEYS")};
-            getkeys << command;
-            const RedisReply reply = connection.command(getkeys);
-            if (reply.isError())
-                return fail(Text::tr("Redis cannot tell its keys (%1)").arg(reply.text()));
-            for (const RedisReply& key : reply.elements()) {
-                if (!key.bytes().startsWith(scenario.key))
-                    return fail(Text::tr("it names %1, which is not a key of the probe (they start with %2)")
-                                    .arg(printableText(key.bytes()), QString::fromUtf8(scenario.key)));
-                touched << key.bytes();
-            }
-            if (touched.isEmpty())
-                return fail(Text::tr("it names no key"));
-        } else {
-            // The given server's ACL user of the probe may touch no other key.
-            for (const QByteArray& word : command) {
-                if (word.startsWith(scenario.key))
-                    touched << word;
-            }
-        }
-        for (const QByteArray& key : std::as_const(touched)) {
-            if (!keys->contains(key))
-                keys->append(key); // deleted with the scenario's keys
-        }
-        const RedisReply reply = connection.command(command);
-        if (reply.isError())
-            return fail(reply.text());
-    }
-    return true;
-}
-
-void ScriptProbe::expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
-                                     ProbeScenario* scenario)
-{
-    // The probe's clock jumps; Redis's does not. Move each key's TTL on by the jump, so that a key
-    // expires when the simulated time passes its TTL, as it would in real use.
-    for (const QByteArray& key : keys) {
-        const qint64 ttl = connection.command({QByteArrayLiteral("PTTL"), key}).toInteger();
-        if (ttl < 0)
-            continue; // no key, or no expiry
-        const qint64 left = ttl - gapMicros / 1000;
-        if (left <= 0) {
-            connection.command({QByteArrayLiteral("DEL"), key});
-            ++scenario->expiredKeys;
-        } else {
-            connection.command({QByteArrayLiteral("PEXPIRE"), key, QByteArray::number(left)});
-        }
-    }
-}
-
-bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard,
-                              ScriptKeyWatch* watch, ProbeScenario* scenario, QVector<ReplyReading>* readings,
-                              ProbeReport* report)
-{
-    CallValues values;
-    values.key = m_runKey + ':' + scenario->name.toUtf8();
-    scenario->key = values.key;
-    values.windowMs = m_settings.windowMs;
-    values.limit = scenario->limit > 0 ? scenario->limit : ProbeSettings::noLimit;
-    QList<QByteArray> named; // every key the calls named, in order: the ones to read and delete
-    auto nameKey = [&named](const QByteArray& key) {
-        if (ZsetKeys::isOwnKey(key) && !named.contains(key))
-            named << key;
-    };
-    // Only where the simulated clock jumps by seconds can it pass a TTL.
-    const bool jumps = scenario->kind == ProbeScenario::Kind::Spread || scenario->kind == ProbeScenario::Kind::Slide
-        || scenario->kind == ProbeScenario::Kind::Overlap;
-    QElapsedTimer clock;
-    clock.start();
-    values.nowMicros = m_baseMicros;
-    values.seq = m_seq + 1;
-    values.uuid = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
-    bool ok = m_setup.isEmpty() || runSetup(connection, values, *scenario, &named, report);
-    for (int i = 0; i < scenario->calls && ok; ++i) {
-        const qint64 previous = values.nowMicros;
-        values.nowMicros = m_baseMicros
-            + (scenario->kind == ProbeScenario::Kind::Rate ? std::llround(i * 1000.0 / scenario->perMs)
-                                                           : i * scenario->spacingMicros);
-        if (jumps && i > 0 && connection.isOpen())
-            expireAsTimePasses(connection, named, values.nowMicros - previous, scenario);
-        values.seq = ++m_seq;
-        values.uuid = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
-        const RedisArgs keys = m_call.expandKeys(values);
-        const RedisArgs args = m_call.expandArgs(values);
-        for (const QByteArray& key : keys) {
-            nameKey(key);
-            for (const QByteArray& companion : ZsetKeys::companionKeys(key))
-                nameKey(companion);
-            for (const QByteArray& suffix : std::as_const(m_keySuffixes))
-                nameKey(key + suffix);
-        }
-        for (const CallTemplate::Token& token : m_call.args()) {
-            for (const CallTemplate::Piece& piece : token) {
-                if (piece.isPlaceholder && piece.placeholder == CallTemplate::Placeholder::Key)
-                    nameKey(CallTemplate::expand(token, values));
-            }
-        }
-        RedisReply reply;
-        if (m_cancelled) {
-            reply = RedisReply::connectionLost(QStringLiteral("cancelled"));
-        } else {
-            guard.arm(&connection);
-            reply = runner.run(connection, keys, args);
-            guard.disarm();
-        }
-        if (watch)
-            watch->poll();
-        if (m_cancelled) {
-            report->failure = ProbeReport::Failure::Cancelled;
-            report->failureMessage = Text::tr("The probe was cancelled.");
-            ok = false;
-        } else if (guard.outcome() != RunawayGuard::Outcome::None) {
-            report->failure = ProbeReport::Failure::Runaway;
-            report->failureMessage = guard.message();
-            // A killed script's error names the line it was running.
-            report->failureLine = reply.isServerError() ? ScriptError::fromReply(reply.text()).line : 0;
-            if (report->failureLine > 0)
-                report->failureMessage += Text::tr(" It was running line %1 of the %2 scenario's call %3.")
-                                              .arg(report->failureLine)
-                                              .arg(scenario->name)
-                                              .arg(i + 1);
-            ok = false;
-        } else if (reply.isConnectionLost()) {
-            report->failure = ProbeReport::Failure::Connection;
-            report->failureMessage = classifyReplyError(reply, connection.endpoint()).message;
-            ok = false;
-        } else if (isRefusalByError(reply, *scenario, *readings)) {
-            ReplyReading reading;
-            reading.refusal = true;
-            reading.shown = reply.toDisplayString();
-            if (scenario->replies.size() < shownReplies)
-                scenario->replies << reading.shown;
-            readings->append(reading);
-        } else if (reply.isServerError()) {
-            QString why = ScriptRunner::describeFailure(reply, keys.value(0));
-            while (why.endsWith(QLatin1Char('.')))
-                why.chop(1);
-            report->failure = ProbeReport::Failure::Script;
-            report->failureLine = ScriptError::fromReply(reply.text()).line;
-            report->failureMessage
-                = Text::tr("The script failed on call %1 of the %2 scenario: %3. The call was KEYS = [%4], "
-                           "ARGV = [%5]; fix the script, or describe its arguments with --keys and --args.")
-                      .arg(i + 1)
-                      .arg(scenario->name, why, joinArgs(keys), joinArgs(args));
-            ok = false;
-        } else {
-            const ReplyReading reading = ReplyReading::read(reply);
-            if (scenario->replies.size() < shownReplies)
-                scenario->replies << reading.shown;
-            readings->append(reading);
-        }
-    }
-    scenario->elapsedMs = double(clock.nsecsElapsed()) / 1e6;
-
-    if (connection.isOpen() && !m_cancelled) {
-        for (const QByteArray& key : std::as_const(named)) {
-            if (connection.command({QByteArrayLiteral("TYPE"), key}).bytes() != "zset")
-                continue;
-            const qint64 count = connection.command({QByteArrayLiteral("ZCARD"), key}).toInteger();
-            if (scenario->stored < 0) {
-                scenario->stored = 0;
-                const RedisReply members = connection.command(
-                    {QByteArrayLiteral("ZRANGE"), key, QByteArrayLiteral("0"), QByteArray::number(shownMembers - 1)});
-                for (const RedisReply& member : members.elements())
-                    scenario->members << member.text();
-                scenario->ttlMs = connection.command({QByteArrayLiteral("PTTL"), key}).toInteger();
-            }
-            scenario->stored += int(count);
-        }
-    }
-    if (connection.isOpen()) {
-        RedisArgs del {QByteArrayLiteral("DEL")};
-        del << named;
-        connection.command(del);
-    }
-    report->keys << named;
-    return ok;
 }

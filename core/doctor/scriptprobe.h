@@ -7,6 +7,7 @@
 #include "calltemplate.h"
 #include "limiterscript.h"
 #include "redisconnection.h"
+#include "replydecision.h"
 #include "replyreading.h"
 #include "scriptkeywatch.h"
 
@@ -34,6 +35,10 @@ struct ProbeSettings
     // How the replies read; Unknown: learned from the calls (the first ones under a limit are
     // admissions).
     ReplyStyle replyStyle = ReplyStyle::Unknown;
+    int replyElement = 0; // with replyStyle: the element of an array reply it is read from (0-based)
+    // Scripts that take no time in their call run these in real time: a window this short, which
+    // the probe waits out on the server's clock (a call in whole seconds makes it 1 s).
+    qint64 realTimeWindowMs = 200;
     // A Redis Functions library: the function FCALL calls (empty: the first it registers).
     QByteArray function;
     // Commands run before each scenario's first call, on its keys only: what an app sets up once
@@ -51,10 +56,15 @@ struct ProbeSettings
 // One batch of calls on fresh keys, and what Redis showed afterwards.
 struct ProbeScenario
 {
-    enum class Kind { Spread, SameNow, Rate, Slide, Overlap, Draws };
+    // Window, Refill and Expiry run in real time, for scripts that take no time in their call:
+    // a burst, a wait on the server's clock past the window, a burst again (Window); a burst and
+    // one call half a window later (Refill); one call, then a window later, are its keys gone?
+    // (Expiry).
+    enum class Kind { Spread, SameNow, Rate, Slide, Overlap, Draws, Window, Refill, Expiry };
     Kind kind = Kind::SameNow;
     // "spread", "same-now", "same-now-limit" (or "back-to-back..." when the script reads the
-    // server's clock), "rate-2", "rate-2-limit", "slide", "overlap", "draws"
+    // server's clock), "rate-2", "rate-2-limit", "slide", "overlap", "draws", "window", "refill",
+    // "expiry"
     QString name;
     QByteArray key; // the fresh key of its calls: KEYS[1] is this key, or starts with it
     int calls = 0;
@@ -72,6 +82,15 @@ struct ProbeScenario
     QString replyNote;
 
     int expiredKeys = 0; // keys deleted between calls because their TTL ran out in the simulated time
+
+    // Real time (Window, Refill, Expiry): the window of these calls, the calls of the first
+    // burst, and the server's clock waited out before the rest (ms, measured with TIME).
+    qint64 windowMs = 0; // 0: the settings' window
+    int burstCalls = 0;
+    double waitedMs = 0;
+    int admittedAfterWait = -1; // of the calls after the wait; -1: the replies do not say
+    int keysLeft = -1; // Expiry: the keys still there a window after the call; -1: not checked
+    qint64 leftTtlMs = -2; // Expiry: the longest TTL among them (-1: one has none)
 
     int expectedStored = -1; // what a correct limiter stores (scenarios without a limit)
     int expectedAdmitted = -1; // what a correct limiter admits (scenarios with a limit)
@@ -98,13 +117,23 @@ struct ProbeReport
     QByteArray function;
     QStringList setup; // the setup commands run before each scenario
     bool clockControlled = true; // false: the script reads the server clock (no {now} in the call)
+    // How the script tells time: "argument" (the call's {now}), "TIME" (the server's clock),
+    // "PTTL" (its keys' TTL), "none" (a counter whose window is its key's expiry).
+    QString clock = QStringLiteral("argument");
     ReplyStyle replyStyle = ReplyStyle::Unknown;
+    int replyElement = 0; // the element of an array reply the style is read from (0-based)
+    // When the replies say it in one element's kind rather than in a style (learned): which.
+    ReplyDecision decision;
     bool replyStyleGiven = false; // from ProbeSettings (--reply), not learned
     QString replyStyleWhy; // when Unknown
     QVector<ProbeScenario> scenarios;
     QStringList verdict; // sentences with the numbers; the last one sums up
     bool countsRight = false; // every scenario stored and admitted what a correct limiter would
     bool ttlProblem = false; // the key expires far too late, too early, or never
+    bool ttlTooShort = false; // it expires before the window ends: requests still in it are forgotten
+    // False when a scenario's replies did not say which calls were admitted: no verdict on
+    // admissions was given for it (the verdict says what --reply to pass).
+    bool admissionsRead = true;
     QList<QByteArray> keys; // every key the calls named; all deleted again
 
     // Before a server zsetlab did not start sees the script, a private redis-server of zsetlab's
@@ -119,6 +148,16 @@ struct ProbeReport
     ScriptSandboxing sandbox;
 
     bool hasProblem() const { return failure != Failure::None || !countsRight || ttlProblem || !foreign.isEmpty(); }
+    // The probe measured a wrong count: a scenario stored or admitted what a correct limiter would
+    // not, or the key forgets requests that are still in the window.
+    bool countsWrong() const { return failure == Failure::None && (!countsRight || ttlTooShort); }
+    // It counted right, but its expiry lingers or is missing, it touched keys beyond its own, or
+    // its replies did not say which calls were admitted.
+    bool hasWarnings() const
+    {
+        return failure == Failure::None && !countsWrong()
+            && (ttlProblem || !foreign.isEmpty() || !foreignNote.isEmpty() || !admissionsRead);
+    }
     const ProbeScenario* scenario(const QString& name) const;
     QJsonObject toJson() const;
 };
@@ -134,6 +173,7 @@ public:
     static bool parse(const QString& text, SetupCommand* command, QString* error);
     const QString& text() const { return m_text; }
     RedisArgs expand(const CallValues& values) const { return m_call.expandArgs(values); }
+    const CallTemplate& call() const { return m_call; }
 
 private:
     QString m_text;
@@ -161,6 +201,9 @@ public:
     ProbeReport run(const RedisEndpoint& endpoint, const ConnectOptions& options = {});
     void cancel();
 
+    // The server's clock (TIME) in microseconds; -1 when it did not answer.
+    static qint64 serverClockMicros(RedisConnection& connection);
+
 private:
     QByteArray m_runKey; // of the current runOn(): each scenario's key is RUNKEY:<scenario>
     enum class Stage { Private, Given };
@@ -172,6 +215,35 @@ private:
     ProbeReport runOnGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, const ProbeReport& trial);
     bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,
                      ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
+    // One call of a scenario, for what its reply says.
+    struct ProbeCall
+    {
+        int index = 0;
+        RedisArgs keys;
+        RedisArgs args;
+    };
+    // Every key a call names (its KEYS, their companions and the suffixes the script adds, keys in
+    // ARGV): the ones to read and delete after the scenario.
+    void nameCallKeys(const RedisArgs& keys, const CallValues& values, QList<QByteArray>* named) const;
+    // What one call's reply says: a reading, an error-reply refusal, or the failure that ends the
+    // probe (false, with the report's failure set).
+    bool takeReply(const RedisReply& reply, RedisConnection& connection, const RunawayGuard& guard,
+                   const ProbeCall& call, ProbeScenario* scenario, QVector<ReplyReading>* readings,
+                   ProbeReport* report) const;
+    // The sorted sets among the keys: their entries, a few members and the first one's TTL.
+    static void readStored(RedisConnection& connection, const QList<QByteArray>& named, ProbeScenario* scenario);
+    // The scenarios to run, in order, for the call's clock.
+    QVector<ProbeScenario> plan(bool clockControlled) const;
+    // Real time: before call `index` of a Window or Refill scenario, waits until the server's clock
+    // passes the moment it is due; after an Expiry scenario's call, a window on, reads its keys.
+    // False with the report's failure set when the server did not answer.
+    bool waitBeforeCall(RedisConnection& connection, ProbeScenario* scenario, int index, qint64 startMicros,
+                        ProbeReport* report);
+    void checkExpiry(RedisConnection& connection, const QList<QByteArray>& keys, qint64 lastCallMicros,
+                     ProbeScenario* scenario, ProbeReport* report);
+    // The window of the real-time scenarios: ProbeSettings::realTimeWindowMs, or a whole second
+    // when the call carries the window in seconds only; 0 when it carries no window.
+    qint64 realTimeWindowMs() const;
     void expireAsTimePasses(RedisConnection& connection, const QList<QByteArray>& keys, qint64 gapMicros,
                             ProbeScenario* scenario);
     // The setup commands on the scenario's keys; false with the report's failure set.
@@ -186,6 +258,7 @@ private:
     ProbeSettings m_settings;
     QList<QByteArray> m_keySuffixes; // what the script appends to KEYS[1] (read, then learned)
     bool m_scriptReadsLimit = true;
+    QString m_clock; // ScriptExamination::clockName()
     bool m_library = false;
     QVector<SetupCommand> m_setup;
     QString m_setupError; // a setup command that does not parse

@@ -43,7 +43,9 @@ void Doctor::checkServices()
         else if (time && !writeAfterTime && isWrite(call.command))
             writeAfterTime = &call;
     }
-    if (firstKeyed && (!readsKeys || m_call.keyCount() == 0)) {
+    // A script that reads its keys from ARGV while the call passes them in KEYS as well
+    // (StackExchange.Redis) is called with numkeys above 0, and its keys are declared.
+    if (firstKeyed && ((!readsKeys && m_mirroredKeyUses == 0) || m_call.keyCount() == 0)) {
         add(firstKeyed->line, Severity::Info, "no-keys", Text::tr("The script is called without KEYS"),
             Text::tr("It touches keys but receives none in KEYS, so it is called with numkeys 0. Redis runs it on "
                      "one server; AWS ElastiCache Serverless refuses every such call (\"Lua scripts without any "

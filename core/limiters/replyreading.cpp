@@ -38,6 +38,42 @@ bool readWord(const QByteArray& word, qint64* value)
     return ok;
 }
 
+ReplyClass classOf(const RedisReply& reply, const ReplyReading& reading)
+{
+    switch (reply.type()) {
+    case RedisReply::Type::Nil:
+        return ReplyClass::Nil;
+    case RedisReply::Type::Array:
+        return ReplyClass::Array;
+    case RedisReply::Type::Integer:
+    case RedisReply::Type::String:
+    case RedisReply::Type::Status:
+        break;
+    default:
+        return ReplyClass::Text;
+    }
+    double number = double(reading.value);
+    bool ok = reading.readable;
+    if (!ok)
+        number = reply.bytes().trimmed().toDouble(&ok); // "0.250000000": a level or a wait, not a count
+    if (!ok || !std::isfinite(number))
+        return ReplyClass::Text;
+    return number == 0 ? ReplyClass::Zero : number > 0 ? ReplyClass::Positive : ReplyClass::Negative;
+}
+
+ReplyReading readScalar(const RedisReply& reply);
+
+ReplyElement elementOf(const RedisReply& reply)
+{
+    const ReplyReading reading = readScalar(reply);
+    ReplyElement element;
+    element.kind = classOf(reply, reading);
+    element.readable = reading.readable;
+    element.value = reading.value;
+    element.shown = reading.shown;
+    return element;
+}
+
 ReplyReading readScalar(const RedisReply& reply)
 {
     ReplyReading reading;
@@ -82,6 +118,8 @@ QString replyStyleName(ReplyStyle style)
         return QStringLiteral("remaining");
     case ReplyStyle::RemainingBefore:
         return QStringLiteral("remaining-before");
+    case ReplyStyle::NilRefused:
+        return QStringLiteral("nil-refused");
     case ReplyStyle::Unknown:
         break;
     }
@@ -112,15 +150,31 @@ bool parseReplyStyle(const QString& text, ReplyStyle* style)
         *style = ReplyStyle::Remaining;
     else if (t == QLatin1String("remaining-before"))
         *style = ReplyStyle::RemainingBefore;
+    else if (t == QLatin1String("allowed=value") || t == QLatin1String("nil-refused"))
+        *style = ReplyStyle::NilRefused;
     else
         return false;
     return true;
 }
 
+bool parseReplyStyle(const QString& text, ReplyStyle* style, int* element)
+{
+    const qsizetype at = text.indexOf(QLatin1Char('@'));
+    *element = 0;
+    if (at < 0)
+        return parseReplyStyle(text, style);
+    bool ok = false;
+    const int n = text.mid(at + 1).trimmed().toInt(&ok);
+    if (!ok || n < 1 || n > 64 || !parseReplyStyle(text.left(at), style))
+        return false;
+    *element = n - 1;
+    return true;
+}
+
 QString replyStyleChoices()
 {
-    return QStringLiteral(
-        "count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, remaining, remaining-before");
+    return QStringLiteral("count, count-before, allowed=1, allowed=0, limited=true, allowed=nil, allowed=value, "
+                          "remaining, remaining-before, each with @N for the Nth element of an array reply");
 }
 
 QString replyStyleDescription(ReplyStyle style)
@@ -143,6 +197,8 @@ QString replyStyleDescription(ReplyStyle style)
         return Text::tr("what is left of the limit after the call (0 or more = admitted, -1 = refused)");
     case ReplyStyle::RemainingBefore:
         return Text::tr("what was left of the limit before the call (1 or more = admitted, 0 = refused)");
+    case ReplyStyle::NilRefused:
+        return Text::tr("a value (a slot's name, a token) for an admitted call, nil for a refused one");
     case ReplyStyle::Unknown:
         break;
     }
@@ -151,18 +207,62 @@ QString replyStyleDescription(ReplyStyle style)
 
 ReplyReading ReplyReading::read(const RedisReply& reply)
 {
-    if (reply.type() != RedisReply::Type::Array)
-        return readScalar(reply);
+    if (reply.type() != RedisReply::Type::Array) {
+        ReplyReading reading = readScalar(reply);
+        reading.elements = {elementOf(reply)};
+        return reading;
+    }
     const auto& parts = reply.elements();
     ReplyReading reading;
     if (!parts.empty() && parts[0].type() != RedisReply::Type::Array)
         reading = readScalar(parts[0]);
-    reading.nil = reading.nil || parts.empty(); // {false, n}: Redis stops the array at the false
+    reading.nil = reading.nil || parts.empty(); // an empty array says nothing: read as nil
     reading.shown = reply.toDisplayString();
+    for (const RedisReply& part : parts)
+        reading.elements << elementOf(part);
     if (parts.size() == 3 && parts[1].type() == RedisReply::Type::Integer
         && (parts[1].toInteger() == 0 || parts[1].toInteger() == 1))
         reading.added = parts[1].toInteger();
     return reading;
+}
+
+ReplyReading ReplyReading::element(int index) const
+{
+    ReplyReading reading;
+    reading.refusal = refusal;
+    const ReplyElement part = index >= 0 && index < elements.size() ? elements[index] : ReplyElement();
+    reading.readable = part.readable || part.kind == ReplyClass::Nil || part.kind == ReplyClass::Absent;
+    reading.value = part.value;
+    reading.nil = part.kind == ReplyClass::Nil || part.kind == ReplyClass::Absent;
+    reading.shown = part.kind == ReplyClass::Absent ? Text::tr("(none)") : part.shown;
+    reading.elements = {part};
+    return reading;
+}
+
+ReplyClass ReplyReading::kindAt(int index) const
+{
+    return index >= 0 && index < elements.size() ? elements[index].kind : ReplyClass::Absent;
+}
+
+QString replyClassName(ReplyClass kind)
+{
+    switch (kind) {
+    case ReplyClass::Absent:
+        return Text::tr("no such element");
+    case ReplyClass::Nil:
+        return Text::tr("nil");
+    case ReplyClass::Zero:
+        return Text::tr("0");
+    case ReplyClass::Positive:
+        return Text::tr("a number above 0");
+    case ReplyClass::Negative:
+        return Text::tr("a number below 0");
+    case ReplyClass::Text:
+        return Text::tr("text");
+    case ReplyClass::Array:
+        return Text::tr("an array");
+    }
+    return {};
 }
 
 ReplyStyle inferReplyStyle(const QVector<ReplyReading>& spread, QString* why)
@@ -307,6 +407,8 @@ std::optional<bool> readAdmission(ReplyStyle style, const ReplyReading& reading)
         return std::nullopt;
     case ReplyStyle::NilAdmitted:
         return reading.nil;
+    case ReplyStyle::NilRefused:
+        return !reading.nil;
     case ReplyStyle::CountWithCall:
     case ReplyStyle::CountBeforeCall:
     case ReplyStyle::Unknown:
@@ -325,7 +427,8 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
     bool reachedLimit = false;
     int repeatsAtLimit = 0;
     const bool decides = style == ReplyStyle::Admitted || style == ReplyStyle::Limited
-        || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining || style == ReplyStyle::RemainingBefore;
+        || style == ReplyStyle::NilAdmitted || style == ReplyStyle::Remaining || style == ReplyStyle::RemainingBefore
+        || style == ReplyStyle::NilRefused;
     for (const ReplyReading& reading : readings) {
         if (reading.refusal) {
             ++count.refused;
@@ -344,6 +447,7 @@ AdmissionCount countAdmissions(ReplyStyle style, const QVector<ReplyReading>& re
         case ReplyStyle::NilAdmitted:
         case ReplyStyle::Remaining:
         case ReplyStyle::RemainingBefore:
+        case ReplyStyle::NilRefused:
             if (const std::optional<bool> admitted = readAdmission(style, reading))
                 *admitted ? ++count.admitted : ++count.refused;
             else

@@ -27,16 +27,44 @@ enum class ReplyStyle {
     // What was left of the limit before this call (limit, ..., 1), or {remaining, ...}; 0 is a
     // refusal (async-ratelimiter's {max - count, reset, max}).
     RemainingBefore,
+    // Any value (a slot's name, a token) admitted; nil (a Lua false or nil) refused: Laravel's
+    // concurrency limiter.
+    NilRefused,
 };
 // "count-with-call", "count-before-call", "admitted", "limited", "nil-admitted",
-// "admitted-with-count", "remaining", "remaining-before", "unknown"
+// "admitted-with-count", "remaining", "remaining-before", "nil-refused", "unknown"
 QString replyStyleName(ReplyStyle style);
 QString replyStyleDescription(ReplyStyle style); // for people
 // --reply: count, count-before, allowed=1, allowed=true, allowed=0, allowed=false, limited=1,
-// limited=true, allowed=nil, remaining, remaining-before, or a name replyStyleName() gives. False
-// for anything else.
+// limited=true, allowed=nil, allowed=value, remaining, remaining-before, or a name
+// replyStyleName() gives. False for anything else.
 bool parseReplyStyle(const QString& text, ReplyStyle* style);
+// The same with "@N" after it: the style read from the Nth element (1-based) of an array reply
+// ("limited@2": {"true", wait}, a wait above 0 refused). *element is 0-based, 0 without "@N".
+bool parseReplyStyle(const QString& text, ReplyStyle* style, int* element);
 QString replyStyleChoices(); // the forms parseReplyStyle() accepts, for help texts
+
+// What one element of a reply holds, by kind: what tells an admitted call from a refused one
+// when a reply says it in shape rather than in a number ("slot-2" or nil, a wait of 0 or more).
+enum class ReplyClass {
+    Absent, // the reply has no such element
+    Nil, // nil, a Lua false
+    Zero,
+    Positive, // a number above 0 (or "true")
+    Negative,
+    Text, // text that is no number and no yes/no word
+    Array,
+};
+QString replyClassName(ReplyClass kind); // "nil", "0", "a number above 0", ...
+
+// One element of a reply, read as ReplyReading reads a scalar.
+struct ReplyElement
+{
+    ReplyClass kind = ReplyClass::Absent;
+    bool readable = false;
+    qint64 value = 0;
+    QString shown;
+};
 
 // One reply reduced to the number that matters: the reply itself, or the first element of an
 // array ({count, added, member}, {allowed, remaining}, ...).
@@ -50,8 +78,13 @@ struct ReplyReading
     // refused call in any style.
     bool refusal = false;
     QString shown; // the reply as people read it
+    QVector<ReplyElement> elements; // each element of an array reply; the reply itself for a scalar
 
     static ReplyReading read(const RedisReply& reply);
+    // The reading of one element (0-based), as if the reply were that element alone: nil when
+    // the reply has no such element. The error-reply refusal carries over.
+    ReplyReading element(int index) const;
+    ReplyClass kindAt(int index) const;
 };
 
 // Infers the style from calls made without a limit and spread in time, so that a correct limiter

@@ -87,6 +87,7 @@ QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, con
           << "+script|load"
           << "+script|exists"
           << "+time"
+          << "+wait" // the doctor's real-time scenarios wait out a window on the server's clock
           << "+ping"
           << "+select" // the URL's database, at the handshake
           << "+info" // the handshake reads INFO server

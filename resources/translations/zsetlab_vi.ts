@@ -1793,6 +1793,14 @@
         <source>It still counts with INCR before it reads PTTL, so a key at the moment it expires can keep its count instead of starting a new window.</source>
         <translation>Nó vẫn đếm bằng INCR trước khi đọc PTTL, nên một key đúng lúc hết hạn có thể giữ số đếm cũ thay vì bắt đầu cửa sổ mới.</translation>
     </message>
+    <message>
+        <source>Its keys live floor(2 × token limit / tokens per period) seconds, a count of periods taken for seconds: with a period longer than a second the bucket is forgotten and comes back full too early, and when more than twice the limit is refilled per period the TTL rounds down to 0 and SETEX refuses it (&quot;invalid expire time&quot;), so every call fails.</source>
+        <translation>Các key của nó sống floor(2 × token limit / tokens per period) giây, tức là một số chu kỳ bị hiểu thành số giây: với chu kỳ dài hơn một giây, bucket bị quên đi và đầy trở lại quá sớm; còn khi mỗi chu kỳ nạp lại hơn gấp đôi giới hạn, TTL bị làm tròn xuống 0 và SETEX từ chối nó (&quot;invalid expire time&quot;), nên mọi lệnh gọi đều lỗi.</translation>
+    </message>
+    <message>
+        <source>The sorted set of requests in progress has no TTL, and only the gateway&apos;s callback after a request removes its entry: a request whose callback never runs (a crash, an error, a failed ZREM) keeps its slot for ever, and a few of them block the key for good.</source>
+        <translation>Sorted set chứa các request đang xử lý không có TTL, và chỉ callback của gateway sau mỗi request mới xoá phần tử của nó: một request mà callback không bao giờ chạy (gateway sập, một lỗi, một lệnh ZREM thất bại) giữ chỗ của nó mãi mãi, và chỉ vài request như thế là đủ chặn key vĩnh viễn.</translation>
+    </message>
 </context>
 <context>
     <name>LdbTranscript</name>
@@ -3471,6 +3479,58 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>what was left of the limit before the call (1 or more = admitted, 0 = refused)</source>
         <translation>phần còn lại của giới hạn trước lần gọi (1 trở lên = được nhận, 0 = bị từ chối)</translation>
     </message>
+    <message>
+        <source>the reply itself (or its first element)</source>
+        <translation>chính phản hồi (hoặc phần tử đầu tiên của nó)</translation>
+    </message>
+    <message>
+        <source>element %1 of the reply</source>
+        <translation>phần tử thứ %1 của phản hồi</translation>
+    </message>
+    <message>
+        <source>%1: %2 for an admitted call, %3 for a refused one</source>
+        <translation>%1: %2 nếu lệnh gọi được cho qua, %3 nếu bị từ chối</translation>
+    </message>
+    <message>
+        <source>anything else</source>
+        <translation>bất kỳ giá trị nào khác</translation>
+    </message>
+    <message>
+        <source>a value (a slot&apos;s name, a token) for an admitted call, nil for a refused one</source>
+        <translation>một giá trị (tên một chỗ, một token) nếu lệnh gọi được cho qua, nil nếu bị từ chối</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(không có)</translation>
+    </message>
+    <message>
+        <source>no such element</source>
+        <translation>không có phần tử đó</translation>
+    </message>
+    <message>
+        <source>nil</source>
+        <translation>nil</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>a number above 0</source>
+        <translation>một số lớn hơn 0</translation>
+    </message>
+    <message>
+        <source>a number below 0</source>
+        <translation>một số nhỏ hơn 0</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>văn bản</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>một mảng</translation>
+    </message>
 </context>
 <context>
     <name>RunPicture</name>
@@ -4528,6 +4588,30 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>Read and probe it as %1 calls it: %2.</source>
         <translation>Hãy đọc và thử nó theo cách %1 gọi: %2.</translation>
     </message>
+    <message>
+        <source>Redis calls made fewer times: %1.</source>
+        <translation>Lệnh Redis được gọi ít lần hơn: %1.</translation>
+    </message>
+    <message>
+        <source>Redis calls made more times: %1.</source>
+        <translation>Lệnh Redis được gọi nhiều lần hơn: %1.</translation>
+    </message>
+    <message>
+        <source>The live probe measured a wrong count on these calls (its verdict says where), as this issue predicts.</source>
+        <translation>Lần chạy thử trực tiếp đã đo được số đếm sai trên các lệnh gọi này (kết luận của nó nói rõ ở đâu), đúng như lỗi này dự báo.</translation>
+    </message>
+    <message>
+        <source>The live probe did not show it on these calls, so it stays a warning: it depends on how the library is called and on timing the probe did not meet.</source>
+        <translation>Lần chạy thử trực tiếp không cho thấy lỗi này trên các lệnh gọi này, nên nó vẫn chỉ là cảnh báo: lỗi phụ thuộc vào cách thư viện được gọi và vào thời điểm mà lần chạy thử không gặp phải.</translation>
+    </message>
+    <message>
+        <source>The ZSET member takes only %L1 values: a part of the time that repeats</source>
+        <translation>Member của ZSET chỉ nhận %L1 giá trị: một phần của thời gian lặp đi lặp lại</translation>
+    </message>
+    <message>
+        <source>The member is made from the time within a longer period (such as the %1 within the second), which takes %L2 values, and from parts that are the same in every call (an index, a constant). So every call in the same %1 writes the same member, and so do calls a whole period apart while both are in the window: ZADD updates an entry instead of adding one (it replies 0), and the count stays short. A burst within one %1 passes the limit.</source>
+        <translation>Member được tạo từ thời gian bên trong một chu kỳ dài hơn (chẳng hạn %1 bên trong một giây), vốn chỉ nhận %L2 giá trị, cùng với các phần giống nhau ở mọi lệnh gọi (một chỉ số, một hằng số). Vì vậy mọi lệnh gọi trong cùng một %1 ghi cùng một member, và các lệnh gọi cách nhau đúng một số chu kỳ trọn vẹn cũng vậy khi cả hai còn trong cửa sổ: ZADD cập nhật một phần tử thay vì thêm mới (nó trả về 0), và số đếm bị thiếu. Một burst trong cùng một %1 sẽ vượt giới hạn.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptDoctorDialog</name>
@@ -4747,6 +4831,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>&lt;p&gt;&lt;a href=&quot;zsetlab:library-call&quot;&gt;Call it as %1 does&lt;/a&gt;: fill KEYS, ARGV and Setup with its call and read the script again.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;a href=&quot;zsetlab:library-call&quot;&gt;Gọi nó như %1&lt;/a&gt;: điền KEYS, ARGV và Thiết lập theo cách thư viện gọi, rồi đọc lại script.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;h3&gt;Its replies did not say which calls were admitted&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Các phản hồi của nó không cho biết lệnh gọi nào được cho qua&lt;/h3&gt;</translation>
+    </message>
 </context>
 <context>
     <name>ScriptKeyWatch</name>
@@ -4818,10 +4906,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <translation>Script bị lỗi ở lần gọi thứ %1 của kịch bản %2: %3. Lệnh gọi đó là KEYS = [%4], ARGV = [%5]; hãy sửa script, hoặc mô tả các tham số của nó bằng --keys và --args.</translation>
     </message>
     <message>
-        <source>zsetlab cannot read the replies: %1. The numbers below come from the sorted set alone.</source>
-        <translation>zsetlab không đọc được các phản hồi: %1. Các con số dưới đây chỉ lấy từ sorted set.</translation>
-    </message>
-    <message>
         <source>%1 calls at %2 per ms (over %3)</source>
         <translation>%1 lệnh gọi với tốc độ %2 mỗi ms (trong %3)</translation>
     </message>
@@ -4836,10 +4920,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>millisecond</source>
         <translation>millisecond</translation>
-    </message>
-    <message>
-        <source>%1 calls sent back to back (%2; the script reads the server&apos;s clock)</source>
-        <translation>%1 lệnh gọi gửi liền nhau (%2; script đọc đồng hồ của server)</translation>
     </message>
     <message>
         <source>The sorted set has no expiry: the keys of idle clients stay for ever.</source>
@@ -4888,10 +4968,6 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source> in database %1</source>
         <translation> trong cơ sở dữ liệu %1</translation>
-    </message>
-    <message>
-        <source>%1 calls %2 apart %3%4; the replies read as %5%6.</source>
-        <translation>%1 lệnh gọi cách nhau %2 %3%4; các phản hồi được hiểu là %5%6.</translation>
     </message>
     <message>
         <source> (as given)</source>
@@ -5012,6 +5088,102 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>%1 calls in one %2, to see the member&apos;s random part (%L3 values) repeat: they %4; %L5 drew a value drawn before, where the birthday bound expects about %L6.</source>
         <translation>%1 lần gọi trong cùng một %2, để thấy phần ngẫu nhiên của member (%L3 giá trị) lặp lại: chúng %4; %L5 lần rút trúng một giá trị đã rút trước, trong khi cận sinh nhật dự đoán khoảng %L6.</translation>
+    </message>
+    <message>
+        <source>Verdict: nothing the probe could read went wrong, but the replies did not say which calls were admitted, so there is no verdict on admissions. Say how they read with --reply STYLE, or STYLE@N for the Nth element of an array reply (e.g. limited@2 for {&quot;true&quot;, wait}, allowed=value for a slot&apos;s name or nil).</source>
+        <translation>Kết luận: không có gì sai trong những gì lần chạy thử đọc được, nhưng các phản hồi không cho biết lệnh gọi nào được cho qua, nên không có kết luận nào về việc cho qua. Hãy chỉ rõ cách đọc chúng bằng --reply STYLE, hoặc STYLE@N cho phần tử thứ N của một phản hồi dạng mảng (ví dụ limited@2 cho {&quot;true&quot;, wait}, allowed=value cho tên một chỗ hoặc nil).</translation>
+    </message>
+    <message>
+        <source>zsetlab cannot read the replies: %1. The numbers below come from what Redis stored alone.</source>
+        <translation>zsetlab không đọc được các phản hồi: %1. Các con số dưới đây chỉ lấy từ những gì Redis đã lưu.</translation>
+    </message>
+    <message>
+        <source>the script reads the server&apos;s clock (TIME)</source>
+        <translation>script đọc đồng hồ của server (TIME)</translation>
+    </message>
+    <message>
+        <source>the script tells time by its keys&apos; TTL (PTTL)</source>
+        <translation>script biết thời gian qua TTL của các key của nó (PTTL)</translation>
+    </message>
+    <message>
+        <source>the script reads no clock: its window is its keys&apos; expiry</source>
+        <translation>script không đọc đồng hồ nào: cửa sổ của nó chính là thời hạn của các key</translation>
+    </message>
+    <message>
+        <source>%1 calls sent back to back (%2; %3)</source>
+        <translation>%1 lệnh gọi gửi liên tiếp (%2; %3)</translation>
+    </message>
+    <message>
+        <source>%1 of the first and %2 of the later ones were admitted</source>
+        <translation>%1 lệnh gọi đợt đầu và %2 lệnh gọi đợt sau được cho qua</translation>
+    </message>
+    <message>
+        <source> (a correct limiter admits %1 each time: a new window starts with the whole limit)</source>
+        <translation> (một limiter đúng cho qua %1 mỗi đợt: một cửa sổ mới bắt đầu với trọn giới hạn)</translation>
+    </message>
+    <message>
+        <source>In real time, with a %1 window: %2 calls back to back, then, once the server&apos;s clock had moved %3 on, %4 more: %5.</source>
+        <translation>Theo thời gian thực, với cửa sổ %1: %2 lệnh gọi liên tiếp, rồi khi đồng hồ của server đã chạy thêm %3, thêm %4 lệnh gọi nữa: %5.</translation>
+    </message>
+    <message>
+        <source>the reply does not say whether it was admitted</source>
+        <translation>phản hồi không cho biết lệnh gọi có được cho qua hay không</translation>
+    </message>
+    <message>
+        <source>the burst already passed the limit, so this call says nothing of how capacity comes back</source>
+        <translation>đợt burst đã vượt giới hạn rồi, nên lệnh gọi này không nói được gì về cách dung lượng được trả lại</translation>
+    </message>
+    <message>
+        <source>it was admitted: the limiter gives capacity back as time passes (as a token bucket, GCRA or a leaky bucket does)</source>
+        <translation>nó được cho qua: limiter trả lại dung lượng dần theo thời gian (như token bucket, GCRA hay leaky bucket)</translation>
+    </message>
+    <message>
+        <source>it was refused: the limiter frees capacity only when whole requests leave the window (as a sliding log, a fixed window or an expiring counter does)</source>
+        <translation>nó bị từ chối: limiter chỉ giải phóng dung lượng khi cả request rời khỏi cửa sổ (như sliding log, fixed window hay một bộ đếm có thời hạn)</translation>
+    </message>
+    <message>
+        <source>%1 calls back to back, then one more when the server&apos;s clock had moved %2 on, half the %3 window: %4.</source>
+        <translation>%1 lệnh gọi liên tiếp, rồi thêm một lệnh gọi khi đồng hồ của server đã chạy thêm %2, nửa cửa sổ %3: %4.</translation>
+    </message>
+    <message>
+        <source>One call, then the server&apos;s clock waited out %1 (the %2 window and a margin): </source>
+        <translation>Một lệnh gọi, rồi chờ đồng hồ của server chạy hết %1 (cửa sổ %2 và một khoảng dư): </translation>
+    </message>
+    <message>
+        <source>the keys it wrote were gone, as they should be.</source>
+        <translation>các key nó đã ghi đều đã biến mất, đúng như phải thế.</translation>
+    </message>
+    <message>
+        <source>%1 of its keys were still there, one without expiry: the keys of idle clients stay for ever.</source>
+        <translation>%1 key của nó vẫn còn, trong đó có một key không có thời hạn: key của các client không còn hoạt động sẽ ở lại mãi mãi.</translation>
+    </message>
+    <message>
+        <source>%1 of its keys were still there, for %2 more.</source>
+        <translation>%1 key của nó vẫn còn, thêm %2 nữa mới hết hạn.</translation>
+    </message>
+    <message>
+        <source>%1 calls %2 apart %3%4; the replies read as %5.</source>
+        <translation>%1 lệnh gọi cách nhau %2 %3%4; các phản hồi được hiểu là %5.</translation>
+    </message>
+    <message>
+        <source>%1 (learned from the calls under a limit: the first ones, admitted, all had the one, later ones the other)</source>
+        <translation>%1 (học được từ các lệnh gọi dưới một giới hạn: những lệnh gọi đầu, được cho qua, đều mang loại giá trị thứ nhất, các lệnh gọi sau mang loại kia)</translation>
+    </message>
+    <message>
+        <source>element %1 of the reply: %2</source>
+        <translation>phần tử thứ %1 của phản hồi: %2</translation>
+    </message>
+    <message>
+        <source>The replies read as %1.</source>
+        <translation>Các phản hồi được hiểu là %1.</translation>
+    </message>
+    <message>
+        <source>The call carries no window, so the probe could not shorten one to run the script in real time: how long its entries or slots last is the script&apos;s own.</source>
+        <translation>Lệnh gọi không mang theo cửa sổ nào, nên lần chạy thử không thể rút ngắn nó để chạy script theo thời gian thực: các phần tử hay các chỗ của nó tồn tại bao lâu là do chính script quyết định.</translation>
+    </message>
+    <message>
+        <source>The server stopped answering while the probe waited on its clock in the %1 scenario.</source>
+        <translation>Server ngừng trả lời trong khi lần chạy thử chờ theo đồng hồ của nó ở kịch bản %1.</translation>
     </message>
 </context>
 <context>

@@ -329,7 +329,8 @@ void TestScriptDoctorDialog::namesAPublicLibrarysLimiter()
     QVERIFY(doctor->check());
     const ScriptFinding& named = doctor->examination().findings.first();
     QCOMPARE(named.code, QStringLiteral("known-limiter"));
-    QCOMPARE(named.severity, ScriptFinding::Severity::Error);
+    // A known issue is a warning until the live probe shows it (issue 45).
+    QCOMPARE(named.severity, ScriptFinding::Severity::Warning);
     auto* findings = doctor->findChild<QTreeWidget*>();
     QVERIFY(findings->topLevelItem(0)->text(2).contains(QLatin1String("rate-limit-redis")));
     findings->setCurrentItem(findings->topLevelItem(0));

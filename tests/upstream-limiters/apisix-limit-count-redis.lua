@@ -1,0 +1,1 @@
+if redis.call('ttl',KEYS[1]) < 0 then redis.call('set',KEYS[1],ARGV[1]-1,'EX',ARGV[2]) return ARGV[1]-1 end return redis.call('incrby',KEYS[1],-1)
