@@ -266,9 +266,10 @@ Run.prototype.stateAt = function (i, withMembers) {
     overwritten: this.sums.overwritten[i],
     admitted_beyond_limit: this.sums.beyond[i],
   };
-  if (withMembers && h.state_from !== "counts-only") {
+  if (withMembers) {
     var self = this;
-    state.member_list = this.zsetAfter(i).map(function (row) { return self.rowJson(row); });
+    var rows = h.state_from === "counts-only" ? [] : this.zsetAfter(i);
+    state.member_list = rows.map(function (row) { return self.rowJson(row); });
   }
   return state;
 };

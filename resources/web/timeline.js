@@ -46,7 +46,7 @@ Timeline.prototype.layout = function () {
   this.canvas.width = Math.round(w * ratio);
   this.canvas.height = Math.round(h * ratio);
   this.ratio = ratio;
-  var left = 52, right = w - 14, top = 8, bottom = h - 30;
+  var left = 68, right = w - 14, top = 8, bottom = h - 30;
   var upperBottom = top + Math.round((bottom - top) * 0.56);
   this.box = { left: left, right: right, top: top, upperBottom: upperBottom, lowerTop: upperBottom + 14, bottom: bottom };
   var run = this.run, n = run.requests, plotW = right - left;
@@ -60,6 +60,7 @@ Timeline.prototype.layout = function () {
   this.originPx = left + (plotW - this.columnPx * columns) / 2;
   this.column = new Int32Array(n);
   this.stack = new Int32Array(n);
+  this.firstIn = new Int32Array(columns).fill(-1);
   this.lastIn = new Int32Array(columns).fill(-1);
   var heights = new Int32Array(columns), tallest = 0;
   for (var i = 0; i < n; ++i) {
@@ -67,12 +68,14 @@ Timeline.prototype.layout = function () {
     this.column[i] = c;
     this.stack[i] = heights[c]++;
     if (heights[c] > tallest) tallest = heights[c];
-    if (i > this.lastIn[c]) this.lastIn[c] = i;
+    if (this.firstIn[c] < 0) this.firstIn[c] = i;
+    this.lastIn[c] = i;
   }
   this.tallest = tallest;
   var upperH = upperBottom - top;
   this.markPx = Math.min(14, this.columnPx - 2, upperH / Math.max(tallest, 1));
   this.markers = this.markPx >= 5;
+  this.all = null;
   this.all = this.sumColumns(n - 1);
   var counts = this.all, highest = Math.max(run.header.limit, 1);
   for (var col = 0; col < columns; ++col) highest = Math.max(highest, counts.truth[col], counts.counted[col]);
@@ -81,21 +84,36 @@ Timeline.prototype.layout = function () {
 };
 
 // Per column, over requests 0..last: how many of each mark, the highest true count and count
-// returned, and whether one was admitted beyond the limit.
+// returned, and whether one was admitted beyond the limit. A column wholly before `last` is
+// taken whole and one wholly after is skipped, so a seek costs the columns and the requests of
+// the column it falls in, not the requests before it.
 Timeline.prototype.sumColumns = function (last) {
-  var C = this.columns, run = this.run;
+  var C = this.columns, run = this.run, all = this.all;
   var sums = {
     marks: new Int32Array(C * 4),
     truth: new Int32Array(C).fill(-1),
     counted: new Int32Array(C).fill(-1),
     beyond: new Uint8Array(C),
   };
-  for (var i = 0; i <= last; ++i) {
-    var c = this.column[i], f = run.flags[i];
-    sums.marks[c * 4 + markOf(f)]++;
-    if (run.truth[i] > sums.truth[c]) sums.truth[c] = run.truth[i];
-    if (run.count[i] > sums.counted[c]) sums.counted[c] = run.count[i];
-    if (f & FLAG_BEYOND && !(f & FLAG_FAILED)) sums.beyond[c] = 1;
+  for (var c = 0; c < C; ++c) {
+    var first = this.firstIn[c];
+    if (first < 0 || first > last) continue;
+    if (all && this.lastIn[c] <= last) {
+      for (var m = 0; m < 4; ++m) sums.marks[c * 4 + m] = all.marks[c * 4 + m];
+      sums.truth[c] = all.truth[c];
+      sums.counted[c] = all.counted[c];
+      sums.beyond[c] = all.beyond[c];
+      continue;
+    }
+    var end = Math.min(this.lastIn[c], last);
+    for (var i = first; i <= end; ++i) {
+      if (this.column[i] !== c) continue;
+      var f = run.flags[i];
+      sums.marks[c * 4 + markOf(f)]++;
+      if (run.truth[i] > sums.truth[c]) sums.truth[c] = run.truth[i];
+      if (run.count[i] > sums.counted[c]) sums.counted[c] = run.count[i];
+      if (f & FLAG_BEYOND && !(f & FLAG_FAILED)) sums.beyond[c] = 1;
+    }
   }
   return sums;
 };
@@ -127,7 +145,7 @@ Timeline.prototype.draw = function (cursor) {
 };
 
 Timeline.prototype.drawAxes = function (g) {
-  var b = this.box;
+  var b = this.box, width = this.canvas.width / this.ratio;
   g.strokeStyle = COLOURS.grid;
   g.lineWidth = 1;
   g.font = "12px system-ui, sans-serif";
@@ -142,16 +160,17 @@ Timeline.prototype.drawAxes = function (g) {
     g.moveTo(x + 0.5, b.top);
     g.lineTo(x + 0.5, b.bottom);
     g.stroke();
-    g.fillText(num(Math.round(ms * 1000) / 1000), x, b.bottom + 3);
+    var label = num(Math.round(ms * 1000) / 1000), half = g.measureText(label).width / 2;
+    g.fillText(label, Math.min(Math.max(x, half + 1), width - half - 1), b.bottom + 3);
   }
   g.textAlign = "right";
   g.fillText(t("axis_ms"), b.right, b.bottom + 15);
   g.textBaseline = "middle";
-  g.fillText(num(this.tallest), b.left - 6, b.top + 6);
-  g.fillText(t("axis_requests"), b.left - 6, (b.top + b.upperBottom) / 2);
-  g.fillText(num(this.countMax), b.left - 6, b.lowerTop + 6);
-  g.fillText(t("axis_count"), b.left - 6, (b.lowerTop + b.bottom) / 2);
-  g.fillText("0", b.left - 6, b.bottom - 4);
+  g.fillText(num(this.tallest), b.left - 5, b.top + 6);
+  g.fillText(num(this.countMax), b.left - 5, b.lowerTop + 6);
+  g.fillText("0", b.left - 5, b.bottom - 4);
+  this.sideTitle(g, t("axis_requests"), (b.top + b.upperBottom) / 2);
+  this.sideTitle(g, t("axis_count"), (b.lowerTop + b.bottom) / 2);
   g.strokeStyle = COLOURS.ink;
   g.beginPath();
   g.moveTo(b.left, b.upperBottom + 0.5);
@@ -159,6 +178,16 @@ Timeline.prototype.drawAxes = function (g) {
   g.moveTo(b.left, b.bottom + 0.5);
   g.lineTo(b.right, b.bottom + 0.5);
   g.stroke();
+};
+
+// An axis title along the left edge, read bottom to top.
+Timeline.prototype.sideTitle = function (g, text, y) {
+  g.save();
+  g.translate(9, y);
+  g.rotate(-Math.PI / 2);
+  g.textAlign = "center";
+  g.fillText(text, 0, 0);
+  g.restore();
 };
 
 Timeline.prototype.drawMark = function (g, mark, x, y, size) {

@@ -175,10 +175,11 @@ function renderCaption(side, i) {
   var run = side.run, s = run.stateAt(i, false), request = t("cap_request", { n: num(i + 1) });
   var parts = [];
   if (position > run.requests - 1) parts.push(t("side_ended", { requests: num(run.requests) }));
-  if (s.error !== null && run.flags[i] & FLAG_FAILED) {
-    parts.push(t("cap_failed", { request: request, error: s.error }));
+  if (run.flags[i] & FLAG_FAILED) {
+    parts.push(t("cap_failed", { request: request, error: s.error !== null ? s.error : t("unknown") }));
   } else {
-    if (s.added === 1) parts.push(t("cap_added", { request: request, member: s.member }));
+    if (run.header.state_from === "counts-only") parts.push(t("cap_counts_only", { request: request }));
+    else if (s.added === 1) parts.push(t("cap_added", { request: request, member: s.member }));
     else if (s.added === 0) parts.push(t("cap_overwrote", { request: request, member: s.member, writes: num(run.writes[i]) }));
     else parts.push(t("cap_not_said", { request: request }));
     parts.push(s.count_returned !== null ? t("cap_count", { count: num(s.count_returned), truth: num(s.true_count) })
@@ -223,6 +224,9 @@ function renderTable(side, i) {
     tr.appendChild(element("td", "", k === current ? t("just_written") : json.request === 0 ? t("seeded") : ""));
     body.appendChild(tr);
   }
+  // The row just written in sight, inside the table's own scrolling (the page stays where it is).
+  var written = body.querySelector("tr.current");
+  if (written) side.region.scrollTop = Math.max(written.offsetTop - side.region.clientHeight / 2, 0);
 }
 
 function render() {
@@ -295,7 +299,7 @@ function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   var target = event.target, tag = target.tagName;
   if (tag === "SELECT" || (tag === "INPUT" && event.key !== " ")) return; // their own keys
-  if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return; // presses the button
+  if ((tag === "BUTTON" || tag === "SUMMARY") && (event.key === " " || event.key === "Enter")) return; // presses it
   var moves = { ArrowLeft: -1, ArrowRight: 1 };
   if (event.key === " ") togglePlaying();
   else if (event.key in moves) seekTo(position + moves[event.key]);
