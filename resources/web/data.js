@@ -209,38 +209,69 @@ Run.prototype.figuresAt = function (i) {
   };
 };
 
-// The requests whose writes make up their user's ZSET right after request i, with the seeded
-// members still there, sorted as ZRANGE WITHSCORES: by score, then by the member's bytes.
+// A member of a ZSET at the cursor is a write (its request, 0 or more) or a seeded member k
+// (-k - 1, there before the first request).
+Run.prototype.rowScore = function (row) {
+  return row >= 0 ? this.scoreOf(row) : this.seeded[-row - 1].score;
+};
+
+Run.prototype.rowBytes = function (row) {
+  return row >= 0 ? this.memberBytes(row) : this.seeded[-row - 1].member;
+};
+
+// Members with equal scores in ZRANGE's order: by their bytes. Request ids share the run tag,
+// so theirs compare as their numbers' decimal text (ASCII: the same order as the bytes).
+Run.prototype.sortTies = function (rows, from, to) {
+  var self = this, ids = true;
+  for (var k = from; k < to; ++k) if (rows[k] < 0 || this.kinds[rows[k]] !== KIND_REQUEST_ID) ids = false;
+  var keyed = rows.slice(from, to).map(function (row) {
+    return { row: row, key: ids ? String(row) : self.rowBytes(row) };
+  });
+  keyed.sort(ids ? function (a, b) { return a.key < b.key ? -1 : a.key > b.key ? 1 : 0; }
+                 : function (a, b) { return compareBytes(a.key, b.key); });
+  for (var j = 0; j < keyed.length; ++j) rows[from + j] = keyed[j].row;
+};
+
+// The members of the ZSET of request i's user right after it, sorted as ZRANGE WITHSCORES: by
+// score, then by the member's bytes. The writes alive are found block by block (a block whose
+// writes all ended before i is skipped); as they come in request order, a run whose scores
+// never go back only sorts its ties.
 Run.prototype.zsetAfter = function (i) {
-  var user = this.userOf(i), rows = [], self = this;
+  var user = this.userOf(i), rows = [];
   var blocks = ((i / BLOCK) | 0) + 1;
   for (var b = 0; b < blocks; ++b) {
     if (this.blockLastEnd[b] <= i) continue;
     var last = Math.min((b + 1) * BLOCK, i + 1);
     for (var w = b * BLOCK; w < last; ++w) {
-      if (this.ends[w] > i && this.ends[w] !== w && this.userOf(w) === user)
-        rows.push({ write: w, score: this.scoreOf(w), bytes: null });
+      if (this.ends[w] > i && this.ends[w] !== w && this.userOf(w) === user) rows.push(w);
     }
   }
-  this.seeded.forEach(function (s) {
-    if (s.user === user && s.end > i) rows.push({ write: -1, score: s.score, bytes: s.member });
-  });
-  rows.sort(function (a, b) {
-    if (a.score !== b.score) return a.score - b.score;
-    if (a.bytes === null) a.bytes = self.memberBytes(a.write);
-    if (b.bytes === null) b.bytes = self.memberBytes(b.write);
-    return compareBytes(a.bytes, b.bytes);
-  });
+  for (var k = 0; k < this.seeded.length; ++k) {
+    if (this.seeded[k].user === user && this.seeded[k].end > i) rows.push(-k - 1);
+  }
+  var self = this, scores = rows.map(function (row) { return self.rowScore(row); }), ordered = true;
+  for (var r = 1; r < rows.length && ordered; ++r) ordered = scores[r - 1] <= scores[r];
+  if (!ordered) {
+    var order = rows.map(function (row, at) { return at; });
+    order.sort(function (a, b) { return scores[a] - scores[b]; });
+    rows = order.map(function (at) { return rows[at]; });
+    scores = order.map(function (at) { return scores[at]; });
+  }
+  for (var from = 0; from < rows.length; ) {
+    var to = from + 1;
+    while (to < rows.length && scores[to] === scores[from]) ++to;
+    if (to - from > 1) this.sortTies(rows, from, to);
+    from = to;
+  }
   return rows;
 };
 
 Run.prototype.rowJson = function (row) {
-  var bytes = row.bytes !== null ? row.bytes : this.memberBytes(row.write);
   return {
-    member: utf8.decode(bytes),
-    score: row.score,
-    request: row.write + 1,
-    writes: row.write < 0 ? 0 : this.writes[row.write],
+    member: utf8.decode(this.rowBytes(row)),
+    score: this.rowScore(row),
+    request: row >= 0 ? row + 1 : 0,
+    writes: row >= 0 ? this.writes[row] : 0,
   };
 };
 

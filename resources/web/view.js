@@ -206,8 +206,7 @@ function renderTable(side, i) {
     side.note.textContent = t("table_empty");
     return;
   }
-  var current = -1;
-  for (var r = 0; r < rows.length; ++r) if (rows[r].write === i) current = r;
+  var current = rows.indexOf(i);
   var from = 0;
   if (rows.length > TABLE_ROWS) {
     from = Math.min(Math.max((current < 0 ? rows.length - 1 : current) - TABLE_ROWS / 2, 0), rows.length - TABLE_ROWS);
