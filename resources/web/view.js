@@ -62,7 +62,7 @@ function buildSide(run, index, range) {
   side.timeline = new Timeline(side.canvas, run, range);
   side.canvas.addEventListener("click", function (event) {
     var rect = side.canvas.getBoundingClientRect();
-    var request = side.timeline.requestAt(event.clientX - rect.left);
+    var request = side.timeline.requestAt(event.clientX - rect.left, event.clientY - rect.top);
     if (request >= 0) seekTo(request);
   });
   return side;
@@ -342,7 +342,10 @@ function start(data) {
   var ranges = timeRanges(page.runs);
   sides = page.runs.map(function (run, index) { return buildSide(run, index, ranges[index]); });
   last = Math.max.apply(null, page.runs.map(function (run) { return run.requests; })) - 1;
-  position = last; // opened at the state the run ended with, as the window opens a replay
+  // Opened at the state the run ended with, as the window opens a replay, or at the request a
+  // link names: page.html#request=3.
+  var named = /^#request=(\d+)$/.exec(window.location.hash);
+  position = named ? Math.min(Math.max(Number(named[1]) - 1, 0), last) : last;
   var scrubber = byId("scrubber");
   scrubber.max = String(last + 1);
   byId("main").hidden = false;

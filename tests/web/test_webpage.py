@@ -280,13 +280,14 @@ class WebPageTest(unittest.TestCase):
     def test_it_works_inside_an_iframe(self):
         frame = os.path.join(work, "embedding.html")
         with open(frame, "w") as out:
-            out.write('<!DOCTYPE html><title>course</title><iframe src="now.html" title="replay" '
+            out.write('<!DOCTYPE html><title>course</title><iframe src="now.html#request=5" title="replay" '
                       'width="1200" height="900"></iframe>')
         browser.console_errors(driver)
         driver.get(browser.file_url(frame))
         driver.switch_to.frame(driver.find_element("tag name", "iframe"))
         try:
             self.assertEqual(browser.wait_until_ready(driver), "yes")
+            self.assertEqual(state()["request"], 5)  # the request the link names
             self.assertSameAsCli(replays["now"], 7, seek(7))
             self.assertEqual(browser.network_resources(driver), [])
         finally:
