@@ -8,8 +8,12 @@ for an address would fail to load it and say so in its console.
 
 import importlib.util
 import os
+import selectors
 import shutil
+import socket
+import subprocess
 import tempfile
+import time
 
 SKIP_VARIABLE = "ZSETLAB_SKIP_BROWSER_TESTS"
 PACKAGES = "chromium chromium-driver python3-selenium"
@@ -38,10 +42,36 @@ def missing_parts():
     return missing
 
 
+def start_chromedriver(timeout=30):
+    """chromedriver on a free loopback port, once it says it listens: (process, port).
+
+    Started here rather than by Selenium's Service, which reaches it as "localhost": a machine
+    without /etc/hosts (a fresh debootstrap root) cannot resolve that name."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    driver = subprocess.Popen([shutil.which("chromedriver"), "--port=%d" % port],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    said = ""
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as waiting:
+        waiting.register(driver.stdout, selectors.EVENT_READ)
+        while "started successfully" not in said and time.monotonic() < deadline and driver.poll() is None:
+            if waiting.select(timeout=1):
+                line = driver.stdout.readline()
+                if not line:
+                    break
+                said += line
+    if "started successfully" not in said:
+        driver.kill()
+        driver.wait()
+        raise RuntimeError("chromedriver did not start: " + said)
+    return driver, port
+
+
 def start(width=1280, height=1000):
     """A headless Chromium (Selenium WebDriver) that keeps its console log."""
     from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
@@ -52,8 +82,15 @@ def start(width=1280, height=1000):
         options.add_argument(flag)
     options.add_argument("--user-data-dir=" + profile)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=shutil.which("chromedriver"), log_path=os.devnull)
-    driver = webdriver.Chrome(service=service, options=options)
+    chromedriver, port = start_chromedriver()
+    try:
+        driver = webdriver.Remote(command_executor="http://127.0.0.1:%d" % port, options=options)
+    except Exception:
+        chromedriver.kill()
+        chromedriver.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+        raise
+    driver.zsetlab_chromedriver = chromedriver
     driver.zsetlab_profile = profile
     return driver
 
@@ -62,7 +99,11 @@ def stop(driver):
     try:
         driver.quit()
     finally:
-        shutil.rmtree(getattr(driver, "zsetlab_profile", ""), ignore_errors=True)
+        chromedriver = driver.zsetlab_chromedriver
+        chromedriver.terminate()
+        chromedriver.wait(timeout=30)
+        chromedriver.stdout.close()
+        shutil.rmtree(driver.zsetlab_profile, ignore_errors=True)
 
 
 def file_url(path):
