@@ -8,11 +8,13 @@ for an address would fail to load it and say so in its console.
 
 import importlib.util
 import os
+import re
 import selectors
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 SKIP_VARIABLE = "ZSETLAB_SKIP_BROWSER_TESTS"
@@ -42,55 +44,76 @@ def missing_parts():
     return missing
 
 
-def start_chromedriver(timeout=30):
-    """chromedriver on a free loopback port, once it says it listens: (process, port).
-
-    Started here rather than by Selenium's Service, which reaches it as "localhost": a machine
-    without /etc/hosts (a fresh debootstrap root) cannot resolve that name."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    driver = subprocess.Popen([shutil.which("chromedriver"), "--port=%d" % port],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def wait_for_line(process, stream, text, timeout):
+    """What `stream` of `process` said up to a line holding `text` (empty: it never came)."""
     said = ""
     deadline = time.monotonic() + timeout
     with selectors.DefaultSelector() as waiting:
-        waiting.register(driver.stdout, selectors.EVENT_READ)
-        while "started successfully" not in said and time.monotonic() < deadline and driver.poll() is None:
+        waiting.register(stream, selectors.EVENT_READ)
+        while text not in said and time.monotonic() < deadline and process.poll() is None:
             if waiting.select(timeout=1):
-                line = driver.stdout.readline()
+                line = stream.readline()
                 if not line:
                     break
                 said += line
-    if "started successfully" not in said:
-        driver.kill()
-        driver.wait()
-        raise RuntimeError("chromedriver did not start: " + said)
-    return driver, port
+    return said if text in said else ""
+
+
+def drain(stream):
+    """Reads `stream` to its end on a thread of its own, so that the process never blocks on it."""
+    threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
+
+
+def stop_process(process):
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def start(width=1280, height=1000):
-    """A headless Chromium (Selenium WebDriver) that keeps its console log."""
+    """A headless Chromium (Selenium WebDriver) that keeps its console log.
+
+    Chromium and chromedriver are started here and reached by address (127.0.0.1), not by the
+    name "localhost", which a machine without /etc/hosts (a fresh debootstrap root) cannot
+    resolve; chromedriver attaches to the browser's DevTools port."""
     from selenium import webdriver
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium")
     profile = tempfile.mkdtemp(prefix="zsetlab-chromium-")
-    for flag in FLAGS:
-        if flag.startswith("--window-size"):
-            flag = "--window-size=%d,%d" % (width, height)
-        options.add_argument(flag)
-    options.add_argument("--user-data-dir=" + profile)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    chromedriver, port = start_chromedriver()
+    flags = [("--window-size=%d,%d" % (width, height)) if f.startswith("--window-size") else f for f in FLAGS]
+    processes = []
     try:
+        chromium = subprocess.Popen([shutil.which("chromium"), *flags, "--user-data-dir=" + profile,
+                                     "--remote-debugging-port=0", "about:blank"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        processes.append(chromium)
+        said = wait_for_line(chromium, chromium.stderr, "DevTools listening on", 60)
+        devtools = re.search(r"DevTools listening on ws://([0-9.]+:[0-9]+)/", said)
+        if not devtools:
+            raise RuntimeError("chromium did not start")
+        drain(chromium.stderr)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        chromedriver = subprocess.Popen([shutil.which("chromedriver"), "--port=%d" % port],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        processes.append(chromedriver)
+        if not wait_for_line(chromedriver, chromedriver.stdout, "started successfully", 30):
+            raise RuntimeError("chromedriver did not start")
+        drain(chromedriver.stdout)
+        options = webdriver.ChromeOptions()
+        options.debugger_address = devtools.group(1)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Remote(command_executor="http://127.0.0.1:%d" % port, options=options)
-    except Exception:
-        chromedriver.kill()
-        chromedriver.wait()
+    except BaseException:
+        for process in reversed(processes):
+            stop_process(process)
         shutil.rmtree(profile, ignore_errors=True)
         raise
-    driver.zsetlab_chromedriver = chromedriver
+    driver.zsetlab_processes = processes
     driver.zsetlab_profile = profile
     return driver
 
@@ -99,10 +122,8 @@ def stop(driver):
     try:
         driver.quit()
     finally:
-        chromedriver = driver.zsetlab_chromedriver
-        chromedriver.terminate()
-        chromedriver.wait(timeout=30)
-        chromedriver.stdout.close()
+        for process in reversed(driver.zsetlab_processes):
+            stop_process(process)
         shutil.rmtree(driver.zsetlab_profile, ignore_errors=True)
 
 
