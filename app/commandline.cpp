@@ -59,7 +59,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "Headless pictures for documentation (no display needed):\n"
                        "  zsetlab --scenario demo.json --export-png demo.png --size 1600x900 --scale 2\n"
                        "  zsetlab --lesson all --export-png handouts/ --lang vi --size 1280x720\n"
-                       "  zsetlab --lesson all --export-pdf handout.pdf --lang vi"));
+                       "  zsetlab --lesson all --export-pdf handout.pdf --lang vi\n"
+                       "  zsetlab --replay run.zsetreplay --export-html run.html --lang vi"));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption redisOption(QStringLiteral("redis"),
@@ -136,14 +137,24 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption speedOption(
         QStringLiteral("speed"), QStringLiteral("Animations: 2 plays twice as fast, 0.5 half as fast (default 1)."),
         QStringLiteral("X"));
+    const QCommandLineOption htmlOption(
+        QStringLiteral("export-html"),
+        QStringLiteral("With a replay: write it as one web page that plays it offline (its script, style and data "
+                       "inside), in the language of --lang, and exit (no Redis needed)."),
+        QStringLiteral("OUT.html"));
+    const QCommandLineOption besideOption(
+        QStringLiteral("beside"),
+        QStringLiteral("With --export-html: a second replay the page plays in step beside the first (compare "
+                       "mode's other side, or a what-if)."),
+        QStringLiteral("FILE"));
     const TlsOptions tlsOptions;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A replay to open, or a scenario (.json)."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({redisOption,      noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
-                       lessonOption,     scenarioOption, replayOption,  pngOption,         svgOption,
-                       jsonOption,       pdfOption,      sizeOption,    scaleOption,       langOption,
-                       gifOption,        videoOption,    fromOption,    toOption,          speedOption,
-                       wholeWindowOption});
+    parser.addOptions({redisOption,       noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
+                       lessonOption,      scenarioOption, replayOption,  pngOption,         svgOption,
+                       jsonOption,        pdfOption,      sizeOption,    scaleOption,       langOption,
+                       gifOption,         videoOption,    fromOption,    toOption,          speedOption,
+                       wholeWindowOption, htmlOption,     besideOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -202,6 +213,22 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     if (const QString refused = RedisServerChoice::refusalBeforeConnecting(request, true); !refused.isEmpty())
         return usageError(refused);
 
+    if (parser.isSet(htmlOption) || parser.isSet(besideOption)) {
+        if (!parser.isSet(htmlOption))
+            return usageError(QStringLiteral("--beside goes with --export-html OUT.html."));
+        if (options.replayPath.isEmpty())
+            return usageError(QStringLiteral("--export-html writes a replay as a web page: add --replay FILE."));
+        for (const QCommandLineOption* other : {&pngOption, &svgOption, &jsonOption, &pdfOption, &gifOption,
+                                                &videoOption, &lessonOption, &fromOption, &toOption, &speedOption})
+            if (parser.isSet(*other))
+                return usageError(
+                    QStringLiteral("--export-html writes the page alone, without --%1.").arg(other->names().first()));
+        options.htmlPath = parser.value(htmlOption);
+        options.besidePath = parser.value(besideOption);
+        if (options.htmlPath.isEmpty())
+            return usageError(QStringLiteral("--export-html needs a file name, e.g. run.html."));
+        return result;
+    }
     options.exporting = parser.isSet(pngOption) || parser.isSet(svgOption) || parser.isSet(jsonOption);
     options.animating = (parser.isSet(gifOption) || parser.isSet(videoOption)) && !parser.isSet(lessonOption);
     if (parser.isSet(lessonOption) && parser.isSet(videoOption))

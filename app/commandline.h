@@ -26,6 +26,9 @@ struct AppOptions
     // --export-gif / --export-video with --from, --to and --speed: a replay as an animation.
     bool animating = false;
     AnimationJob animation;
+    // --export-html OUT.html with --replay (and --beside FILE): the replay as a web page.
+    QString htmlPath;
+    QString besidePath;
 };
 
 namespace AppCommandLine {

@@ -4,7 +4,9 @@
 #include "firecontrol.h"
 #include "limiterexperiment.h"
 #include "pictureexport.h"
+#include "replayfile.h"
 #include "serversession.h"
+#include "webpage.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -14,6 +16,39 @@ namespace {
 // 128 + SIGINT, as shells report it and as zsetlab-cli exits when interrupted.
 constexpr int interruptedExitCode = 130;
 } // namespace
+
+int HeadlessExport::writeWebPage(const QString& replay, const QString& beside, const QString& output,
+                                 const QString& language)
+{
+    QTextStream err(stderr);
+    const QStringList inputs {replay, beside};
+    if (const QString refused = WebPage::refusal(output, inputs); !refused.isEmpty()) {
+        err << "zsetlab: " << refused << '\n';
+        return 2;
+    }
+    Recording runs[WebPage::maxSides];
+    std::vector<WebPage::Side> sides;
+    for (const QString& path : inputs) {
+        if (path.isEmpty())
+            continue;
+        Recording& recording = runs[sides.size()];
+        QString error;
+        if (!ReplayFile::open(path, &recording, &error)) {
+            err << "zsetlab: " << error << '\n';
+            return 4;
+        }
+        sides.push_back({&recording, {}});
+    }
+    WebPage::Options options;
+    options.language = language;
+    QString error;
+    if (!WebPage::write(output, sides, options, &error, inputs)) {
+        err << "zsetlab: " << error << '\n';
+        return sides.front().recording->isEmpty() || sides.back().recording->isEmpty() ? 4 : 2;
+    }
+    QTextStream(stdout) << "zsetlab: wrote " << output << '\n';
+    return 0;
+}
 
 HeadlessExport::HeadlessExport(Stage stage, Job job, QObject* parent)
     : QObject(parent)

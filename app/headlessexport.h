@@ -37,6 +37,12 @@ public:
     };
 
     HeadlessExport(Stage stage, Job job, QObject* parent = nullptr);
+
+    // `zsetlab --replay FILE --export-html OUT.html [--beside OTHER]`: the replay (and the one
+    // beside it) as a web page opening in `language`; no window, no Redis. The exit code: 0, 2
+    // for a page that cannot be written there, 4 for a replay that cannot be read; the reason on stderr.
+    static int writeWebPage(const QString& replay, const QString& beside, const QString& output,
+                            const QString& language);
     // Listens to the session (call it before connecting): fires once connected, fails when the
     // session cannot connect; finished(code) when done.
     void start();

@@ -51,7 +51,7 @@ int main(int argc, char* argv[])
     }
 
     // Export runs need no display.
-    if ((options.exporting || options.animating || options.lessonStep >= 0)
+    if ((options.exporting || options.animating || options.lessonStep >= 0 || !options.htmlPath.isEmpty())
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -66,6 +66,9 @@ int main(int argc, char* argv[])
     if (!options.language.isEmpty())
         language = options.language;
     Language::set(language);
+    if (!options.htmlPath.isEmpty()) // a page in the language chosen: no window, no Redis
+        return HeadlessExport::writeWebPage(options.replayPath, options.besidePath, options.htmlPath,
+                                            Language::current());
 
     MainWindow window;
     if (!options.scenarioPath.isEmpty())

@@ -388,6 +388,13 @@ void MainWindow::createMenus()
         showOpenedRecording(std::move(recording), QFileInfo(path).fileName());
     };
     replayHost.status = [this](const QString& message) { showStatus(message); };
+    replayHost.shown = [this] { // compare mode's or a what-if's right side plays beside the left
+        std::vector<std::shared_ptr<const Recording>> runs {run(LimiterExperiment::Left)->recording()};
+        if (m_right->isVisibleTo(this) && run(LimiterExperiment::Right)->hasRecording())
+            runs.push_back(run(LimiterExperiment::Right)->recording());
+        return runs;
+    };
+    replayHost.language = [] { return Language::current(); };
     replayHost.exportAnimation
         = [this](const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress) {
               return exportAnimation(job, error, progress);

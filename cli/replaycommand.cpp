@@ -6,8 +6,10 @@
 #include "nodeconnections.h"
 #include "replayfile.h"
 #include "replayfork.h"
+#include "replaypage.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
+#include "webpage.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,8 +40,15 @@ and users, at --strategy (and --limit, --window) instead, on new keys that start
 ZSET the run held right before request N; it prints both from request N on, side by side:
   zsetlab-cli replay burst.zsetreplay --fork-at 40 --strategy request-id --json
 
-Exit codes: 0 done, 2 bad usage, 3 cannot connect (--fork-at), 4 the file is not a replay
-zsetlab can read, or the fork cannot be fired (the reason on stderr).)";
+A web page: --export-html OUT.html writes the run as one HTML file that plays it in a
+browser, offline (its script, style and data are inside it): the figures, the timeline, the
+ZSET at each request, play, step and a slider. --beside OTHER.zsetreplay plays a second run
+in step with it (compare mode's other side, or a what-if); --lang vi opens it in Vietnamese.
+  zsetlab-cli replay now.zsetreplay --export-html now.html --beside request-id.zsetreplay
+
+Exit codes: 0 done, 2 bad usage (or a page that cannot be written there), 3 cannot connect
+(--fork-at), 4 the file is not a replay zsetlab can read, or the fork cannot be fired (the
+reason on stderr).)";
 
 QString textOf(const ReplayState& state, const RecordingInfo& info, bool withMembers)
 {
@@ -205,6 +214,20 @@ int runReplayCommand(const QStringList& arguments)
     parser.addOptions({at, members, json});
     const ForkOptions fork;
     parser.addOptions({fork.forkAt, fork.strategy, fork.limit, fork.window});
+    const QCommandLineOption exportHtml {QStringLiteral("export-html"),
+                                         QStringLiteral("Write the run as one web page that plays it offline."),
+                                         QStringLiteral("OUT.html")};
+    const QCommandLineOption beside {QStringLiteral("beside"),
+                                     QStringLiteral("With --export-html: a second replay, played in step beside it."),
+                                     QStringLiteral("FILE")};
+    const QCommandLineOption lang {QStringLiteral("lang"),
+                                   QStringLiteral("With --export-html: the page's language when opened, en or vi "
+                                                  "(default en; the page switches)."),
+                                   QStringLiteral("en|vi")};
+    const QCommandLineOption title {QStringLiteral("title"),
+                                    QStringLiteral("With --export-html: the page's title (default: from the runs)."),
+                                    QStringLiteral("TEXT")};
+    parser.addOptions({exportHtml, beside, lang, title});
     const ServerOptions server;
     server.addTo(parser);
     if (!parser.parse(arguments)) {
@@ -220,6 +243,29 @@ int runReplayCommand(const QStringList& arguments)
         err << "zsetlab-cli replay: give one replay file (zsetlab-cli replay FILE).\n";
         return ExitUsage;
     }
+    const bool page = parser.isSet(exportHtml);
+    for (const QCommandLineOption* option : {&beside, &lang, &title}) {
+        if (parser.isSet(*option) && !page) {
+            err << "zsetlab-cli replay: --" << option->names().first() << " goes with --export-html OUT.html.\n";
+            return ExitUsage;
+        }
+    }
+    if (page && (parser.isSet(at) || parser.isSet(members) || parser.isSet(fork.forkAt))) {
+        err << "zsetlab-cli replay: --export-html writes the whole run; --at, --members and --fork-at go "
+               "without it.\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(lang) && parser.value(lang) != QLatin1String("en") && parser.value(lang) != QLatin1String("vi")) {
+        err << "zsetlab-cli replay: --lang must be en or vi, not \"" << parser.value(lang) << "\".\n";
+        return ExitUsage;
+    }
+    // A page that cannot be written is said before a large replay is read.
+    if (const QString refused
+        = page ? WebPage::refusal(parser.value(exportHtml), {positional.at(1), parser.value(beside)}) : QString();
+        !refused.isEmpty()) {
+        err << "zsetlab-cli replay: " << refused << '\n';
+        return ExitUsage;
+    }
     Recording recording;
     QString error;
     if (!ReplayFile::open(positional.at(1), &recording, &error)) {
@@ -229,6 +275,16 @@ int runReplayCommand(const QStringList& arguments)
     if (recording.isEmpty()) {
         err << "zsetlab-cli replay: the replay holds no request (the run was stopped before its first answer).\n";
         return ExitScript;
+    }
+    if (page) {
+        ReplayPageJob job;
+        job.replayPath = positional.at(1);
+        job.besidePath = parser.value(beside);
+        job.output = parser.value(exportHtml);
+        job.language = parser.isSet(lang) ? parser.value(lang) : QStringLiteral("en");
+        job.title = parser.value(title);
+        job.json = parser.isSet(json);
+        return exportReplayPage(recording, job);
     }
     if (parser.isSet(fork.forkAt))
         return runFork(parser, fork, server, recording, parser.isSet(json));

@@ -1,8 +1,10 @@
 #include "replayactions.h"
 
 #include "replayfile.h"
+#include "webpage.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -28,6 +30,8 @@ ReplayActions::ReplayActions(Host host, QMenu* fileMenu, QObject* parent)
                         QT_TR_NOOP("Save Repla&y…"));
     m_export = translated(fileMenu->addAction(QString(), this, &ReplayActions::exportDialog),
                           QT_TR_NOOP("Export &Animation…"));
+    m_exportPage = translated(fileMenu->addAction(QString(), this, &ReplayActions::exportPageDialog),
+                              QT_TR_NOOP("Export as &Web Page…"));
     fileMenu->addSeparator();
     updateEnabled();
 }
@@ -43,6 +47,7 @@ void ReplayActions::updateEnabled()
     const auto recording = m_host.current();
     m_save->setEnabled(recording && !recording->isEmpty());
     m_export->setEnabled(m_save->isEnabled());
+    m_exportPage->setEnabled(m_save->isEnabled());
 }
 
 bool ReplayActions::open(const QString& path, QString* why)
@@ -116,6 +121,47 @@ void ReplayActions::exportDialog()
         return;
     }
     m_host.status(tr("Exported the run as an animation: %1").arg(job.path));
+}
+
+bool ReplayActions::exportPage(const QString& path, QString* error)
+{
+    std::vector<std::shared_ptr<const Recording>> runs;
+    if (m_host.shown)
+        runs = m_host.shown();
+    else if (auto current = m_host.current())
+        runs.push_back(std::move(current));
+    std::vector<WebPage::Side> sides;
+    for (const auto& run : runs) {
+        if (run && !run->isEmpty())
+            sides.push_back({run.get(), {}});
+    }
+    if (sides.empty()) {
+        *error = tr("There is no run on screen to export: fire a burst or open a replay first.");
+        return false;
+    }
+    WebPage::Options options;
+    options.language = m_host.language ? m_host.language() : QStringLiteral("en");
+    return WebPage::write(path, sides, options, error);
+}
+
+void ReplayActions::exportPageDialog()
+{
+    QString path = QFileDialog::getSaveFileName(m_host.dialogParent, tr("Export as Web Page"),
+                                                QStringLiteral("run.html"), tr("Web pages (*.html)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".html");
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor); // a large run takes a moment to pack
+    const bool written = exportPage(path, &error);
+    QApplication::restoreOverrideCursor();
+    if (!written) {
+        QMessageBox::warning(m_host.dialogParent, tr("Export as Web Page"),
+                             tr("The web page was not written: %1").arg(error));
+        return;
+    }
+    m_host.status(tr("Exported the run as a web page that plays offline: %1").arg(path));
 }
 
 void ReplayActions::openDialog()

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QAction;
 class QMenu;
@@ -28,6 +29,10 @@ public:
         std::function<void(const QString&)> status;
         // Writes the run on screen as an animation (the window's pictures); false with *error.
         std::function<bool(const AnimationJob&, QString* error, const AnimationEncoder::Progress&)> exportAnimation;
+        // The runs a web page plays: the one on screen, and the one beside it in compare mode or
+        // a what-if (none: current() alone).
+        std::function<std::vector<std::shared_ptr<const Recording>>()> shown;
+        std::function<QString()> language; // the page opens in it: "en" or "vi"
     };
     ReplayActions(Host host, QMenu* fileMenu, QObject* parent);
 
@@ -39,6 +44,10 @@ public:
     void saveDialog();
     // File > Export Animation…: a GIF, MP4 or WebM of the whole run, with a progress dialog.
     void exportDialog();
+    // File > Export as Web Page…: the runs on screen as one HTML file that plays them offline.
+    void exportPageDialog();
+    // The same without a dialog; false with *error.
+    bool exportPage(const QString& path, QString* error);
     QAction* saveAction() const { return m_save; }
     // Save is offered while there is a run to save (the window calls this when that changes).
     void updateEnabled();
@@ -51,4 +60,5 @@ private:
     Retranslator m_texts;
     QAction* m_save = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_exportPage = nullptr;
 };

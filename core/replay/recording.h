@@ -139,6 +139,9 @@ public:
     // The members each user's ZSET held before the first request (a what-if's): they count, and
     // are listed, until trimmed or written again.
     void setSeeded(std::vector<SeededMember> seeded);
+    // Per seeded member (info().seeded): the request that trimmed or wrote it again, or
+    // ZsetHistory::alive. It counts in its user's ZSET after request i while its end is above i.
+    const std::vector<qint32>& seededEnds() const { return m_seededEnd; }
     // The state right after request i (0-based; clamped); members listed when asked.
     ReplayState stateAt(int i, bool withMembers) const;
     // The figures of requests 0..i (all zero for i < 0).

@@ -300,6 +300,16 @@
     </message>
 </context>
 <context>
+    <name>WebPage</name>
+    <message numerus="yes">
+        <source>A web page plays one run, or two side by side; %n were given.</source>
+        <translation>
+            <numerusform>A web page plays one run, or two side by side; %n was given.</numerusform>
+            <numerusform>A web page plays one run, or two side by side; %n were given.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ZsetModel</name>
     <message numerus="yes">
         <source>%n requests wrote this member: all but one were overwritten</source>

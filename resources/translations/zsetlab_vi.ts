@@ -3232,6 +3232,30 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <source>Exported the run as an animation: %1</source>
         <translation>Đã xuất lần chạy thành hoạt ảnh: %1</translation>
     </message>
+    <message>
+        <source>Export as &amp;Web Page…</source>
+        <translation>Xuất thành t&amp;rang web…</translation>
+    </message>
+    <message>
+        <source>There is no run on screen to export: fire a burst or open a replay first.</source>
+        <translation>Không có lần chạy nào trên màn hình để xuất: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
+    </message>
+    <message>
+        <source>Export as Web Page</source>
+        <translation>Xuất thành trang web</translation>
+    </message>
+    <message>
+        <source>Web pages (*.html)</source>
+        <translation>Trang web (*.html)</translation>
+    </message>
+    <message>
+        <source>The web page was not written: %1</source>
+        <translation>Chưa ghi được trang web: %1</translation>
+    </message>
+    <message>
+        <source>Exported the run as a web page that plays offline: %1</source>
+        <translation>Đã xuất lần chạy thành một trang web phát được cả khi không có mạng: %1</translation>
+    </message>
 </context>
 <context>
     <name>ReplayFile</name>
@@ -6195,6 +6219,47 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>watched</source>
         <translation>được theo dõi</translation>
+    </message>
+</context>
+<context>
+    <name>WebPage</name>
+    <message numerus="yes">
+        <source>A web page plays one run, or two side by side; %n were given.</source>
+        <translation>
+            <numerusform>Một trang web phát một lần chạy, hoặc hai lần chạy song song; đã có %n lần chạy được đưa vào.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run holds no request (it was stopped before the first answer): there is nothing to play. Record a run that got answers first.</source>
+        <translation>Lần chạy không có request nào (nó bị dừng trước phản hồi đầu tiên): không có gì để phát. Hãy ghi lại một lần chạy đã nhận được phản hồi trước.</translation>
+    </message>
+    <message>
+        <source>This zsetlab was built without its web page (a resource is missing). Reinstall zsetlab.</source>
+        <translation>Bản zsetlab này được build thiếu phần trang web (thiếu một tài nguyên). Hãy cài đặt lại zsetlab.</translation>
+    </message>
+    <message>
+        <source>Give the web page a file name, e.g. run.html.</source>
+        <translation>Hãy đặt tên tệp cho trang web, ví dụ run.html.</translation>
+    </message>
+    <message>
+        <source>%1 is a folder: give a file name in it, e.g. %2.</source>
+        <translation>%1 là một thư mục: hãy đặt một tên tệp trong đó, ví dụ %2.</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist: create it first, or choose another.</source>
+        <translation>Thư mục %1 không tồn tại: hãy tạo nó trước, hoặc chọn thư mục khác.</translation>
+    </message>
+    <message>
+        <source>%1 may not be written here: choose a folder you may write to.</source>
+        <translation>Không được phép ghi %1 ở đây: hãy chọn một thư mục bạn có quyền ghi.</translation>
+    </message>
+    <message>
+        <source>%1 is the replay the page is made from, which it would replace: give the page another name, e.g. %2.html.</source>
+        <translation>%1 là bản phát lại dùng để tạo trang, và trang sẽ thay thế nó: hãy đặt cho trang một tên khác, ví dụ %2.html.</translation>
+    </message>
+    <message>
+        <source>Could not write the web page %1: %2. Choose a folder you may write to.</source>
+        <translation>Không ghi được trang web %1: %2. Hãy chọn một thư mục bạn có quyền ghi.</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,7 @@ private slots:
     void usageErrorsNeedNoDisplay_data();
     void usageErrorsNeedNoDisplay();
     void aReplayBecomesAnAnimationWithoutADisplay();
+    void aReplayBecomesAWebPageWithoutADisplay();
 };
 
 using Outcome = AppCommandLine::Result::Outcome;
@@ -75,6 +76,14 @@ void TestCommandLine::parses_data()
     QTest::newRow("--from alone") << args({"--from", "2"}) << Outcome::UsageError << "goes with --export-gif";
     QTest::newRow("an animation") << args({"r.zsetreplay", "--export-video", "x.webm", "--from", "2", "--speed", "2"})
                                   << Outcome::Run << QString();
+    QTest::newRow("a web page") << args({"r.zsetreplay", "--export-html", "r.html", "--beside", "s.zsetreplay"})
+                                << Outcome::Run << QString();
+    QTest::newRow("a web page without a replay")
+        << args({"--export-html", "r.html"}) << Outcome::UsageError << "add --replay FILE";
+    QTest::newRow("--beside alone") << args({"r.zsetreplay", "--beside", "s.zsetreplay"}) << Outcome::UsageError
+                                    << "--beside goes with --export-html";
+    QTest::newRow("a web page and a GIF") << args({"r.zsetreplay", "--export-html", "r.html", "--export-gif", "r.gif"})
+                                          << Outcome::UsageError << "without --export-gif";
     QTest::newRow("remote server in the window") << args({"--redis", "redis://10.1.2.3"}) << Outcome::Run << QString();
     QTest::newRow("remote server, export")
         << args({"--scenario", "s.json", "--export-png", "x.png", "--redis", "redis://10.1.2.3"}) << Outcome::UsageError
@@ -186,6 +195,41 @@ void TestCommandLine::aReplayBecomesAnAnimationWithoutADisplay()
     QCOMPARE(refused.exitCode, 4);
     QVERIFY2(!refused.err.isEmpty(), refused.err.constData());
     QVERIFY(!QFile::exists(none));
+}
+
+void TestCommandLine::aReplayBecomesAWebPageWithoutADisplay()
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.clock = ClockKind::Frozen;
+    plan.requests = 5;
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    QTemporaryDir dir;
+    const QString replay = dir.filePath(QStringLiteral("five.zsetreplay"));
+    QString error;
+    QVERIFY2(ReplayFile::save(replay, recording, &error), qPrintable(error));
+    const QString page = dir.filePath(QStringLiteral("five.html"));
+    const CliResult result = runAppWithoutDisplay({QStringLiteral("--replay"), replay, QStringLiteral("--export-html"),
+                                                   page, QStringLiteral("--lang"), QStringLiteral("vi")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QFile html(page);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    QVERIFY(html.readAll().startsWith("<!DOCTYPE html>\n<html lang=\"vi\">")); // the exporting language
+
+    // A folder that does not exist, and the replay itself: said in the language chosen, nothing written.
+    const CliResult missing = runAppWithoutDisplay({QStringLiteral("--replay"), replay, QStringLiteral("--export-html"),
+                                                    dir.filePath(QStringLiteral("none/five.html"))});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("does not exist"), missing.err.constData());
+    const qint64 size = QFileInfo(replay).size();
+    const CliResult itself
+        = runAppWithoutDisplay({QStringLiteral("--replay"), replay, QStringLiteral("--export-html"), replay});
+    QCOMPARE(itself.exitCode, 2);
+    QCOMPARE(QFileInfo(replay).size(), size);
+    const CliResult bad = runAppWithoutDisplay({QStringLiteral("--replay"), page, QStringLiteral("--export-html"),
+                                                dir.filePath(QStringLiteral("other.html"))});
+    QCOMPARE(bad.exitCode, 4); // a web page is not a replay
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.html"))));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

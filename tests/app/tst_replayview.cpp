@@ -24,6 +24,9 @@
 #include "zsetpanel.h"
 
 #include <QApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -70,6 +73,7 @@ private slots:
     void theTimelineKeepsNoStalePicture();
     void aWhatIfRunsBesideTheRun();
     void aScenarioCarriesItsRun();
+    void compareModeBecomesOneWebPage();
 
 private:
     QTemporaryDir m_dir;
@@ -379,6 +383,54 @@ void TestReplayView::aScenarioCarriesItsRun()
     QCOMPARE(other.planModel()->plan().burst.requests, 77);
     QVERIFY2(other.statusBar()->currentMessage().contains(QLatin1String("does not read")),
              qPrintable(other.statusBar()->currentMessage()));
+}
+
+// File > Export as Web Page in compare mode: one page, both sides, in the window's language.
+void TestReplayView::compareModeBecomesOneWebPage()
+{
+    MainWindow window;
+    QVERIFY(showConnected(window));
+    ExperimentPlan plan = window.planModel()->plan();
+    plan.burst.limiter = LimiterCatalog::builtin("now");
+    plan.burst.clock = ClockKind::Frozen;
+    plan.burst.requests = 20;
+    plan.compare = true;
+    plan.fix = LimiterCatalog::builtin("request-id");
+    window.planModel()->setPlan(plan);
+    QSignalSpy done(window.experiment(), &LimiterExperiment::allFinished);
+    window.fire();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    QTRY_VERIFY(window.run(LimiterExperiment::Right)->hasRecording());
+
+    const QString path = m_dir.filePath(QStringLiteral("compare.html"));
+    QString error;
+    QVERIFY2(window.replayActions()->exportPage(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray html = file.readAll();
+    QVERIFY(html.contains("<html lang=\"en\">"));
+    // The page's header, as its script reads it: the data block, unpacked.
+    const QByteArray open = "id=\"zsetlab-data\">";
+    const qsizetype from = html.indexOf(open) + open.size();
+    QByteArray packed = QByteArray::fromBase64(html.mid(from, html.indexOf("</script>", from) - from));
+    packed.prepend(QByteArray::fromHex("00100000")); // qUncompress's size hint: 1 MiB
+    const QByteArray raw = qUncompress(packed);
+    QVERIFY(raw.size() > 2);
+    const qsizetype headerSize = quint8(raw[0]) < 0x80 ? quint8(raw[0]) : (quint8(raw[0]) & 0x7f) | quint8(raw[1]) << 7;
+    const qsizetype headerAt = quint8(raw[0]) < 0x80 ? 1 : 2;
+    const QJsonObject header = QJsonDocument::fromJson(raw.mid(headerAt, headerSize)).object();
+    const QJsonArray sides = header.value(QLatin1String("sides")).toArray();
+    QCOMPARE(sides.size(), 2);
+    QCOMPARE(sides.at(0).toObject().value(QLatin1String("strategy")).toString(), QStringLiteral("now"));
+    QCOMPARE(sides.at(1).toObject().value(QLatin1String("strategy")).toString(), QStringLiteral("request-id"));
+    QCOMPARE(sides.at(0).toObject().value(QLatin1String("source")).toString(), QStringLiteral("compare"));
+
+    // Out of compare mode, an opened replay alone: one side.
+    QVERIFY(window.replayActions()->save(m_dir.filePath(QStringLiteral("left.zsetreplay"))));
+    QVERIFY(window.openReplay(m_dir.filePath(QStringLiteral("left.zsetreplay"))));
+    QVERIFY2(window.replayActions()->exportPage(path, &error), qPrintable(error));
+    QVERIFY(!window.replayActions()->exportPage(m_dir.filePath(QStringLiteral("no/page.html")), &error));
+    QVERIFY2(error.contains(QLatin1String("does not exist")), qPrintable(error));
 }
 
 QTEST_MAIN(TestReplayView)

@@ -17,6 +17,7 @@ private slots:
     void theLastRequestIsWhatRedisHolds();
     void oneMillisecondOfThreeRequests();
     void badInputsSayWhatToDo();
+    void aWebPageIsWrittenWhereItMayBe();
 
 private:
     QTemporaryDir m_dir;
@@ -114,6 +115,48 @@ void TestReplayCli::badInputsSayWhatToDo()
                      m_dir.filePath(QStringLiteral("no/folder/x.zsetreplay"))});
     QCOMPARE(result.exitCode, 2);
     QVERIFY2(result.err.contains("Could not save the replay"), result.err.constData());
+}
+
+void TestReplayCli::aWebPageIsWrittenWhereItMayBe()
+{
+    const QString file = m_dir.filePath(QStringLiteral("three.zsetreplay"));
+    QFile replay(file);
+    QVERIFY(replay.open(QIODevice::ReadOnly));
+    const QByteArray before = replay.readAll();
+    const QString page = m_dir.filePath(QStringLiteral("three.html"));
+    CliResult result = runCli({QStringLiteral("replay"), file, QStringLiteral("--export-html"), page,
+                               QStringLiteral("--beside"), file, QStringLiteral("--lang"), QStringLiteral("vi")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("3 and 3 requests, in step"), result.out.constData());
+    QFile html(page);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    QVERIFY(html.readAll().contains("<html lang=\"vi\">"));
+
+    struct Refused
+    {
+        QStringList arguments;
+        const char* said;
+    };
+    const Refused refusals[] = {
+        {{QStringLiteral("--export-html"), m_dir.filePath(QStringLiteral("no/folder/x.html"))}, "does not exist"},
+        {{QStringLiteral("--export-html"), m_dir.path()}, "is a folder"},
+        {{QStringLiteral("--export-html"), file}, "the replay the page is made from"},
+        {{QStringLiteral("--beside"), file}, "--beside goes with --export-html"},
+        {{QStringLiteral("--export-html"), page, QStringLiteral("--lang"), QStringLiteral("fr")},
+         "--lang must be en or vi"},
+        {{QStringLiteral("--export-html"), page, QStringLiteral("--at"), QStringLiteral("2")}, "writes the whole run"},
+    };
+    for (const Refused& refused : refusals) {
+        result = runCli(QStringList {QStringLiteral("replay"), file} + refused.arguments);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(refused.said), result.err.constData());
+    }
+    result = runCli({QStringLiteral("replay"), file, QStringLiteral("--export-html"), page, QStringLiteral("--beside"),
+                     m_dir.filePath(QStringLiteral("none.zsetreplay"))});
+    QCOMPARE(result.exitCode, 4);
+    QVERIFY2(result.err.contains("--beside: Could not open"), result.err.constData());
+    QVERIFY(replay.seek(0));
+    QCOMPARE(replay.readAll(), before); // refused as the output, the replay is as it was
 }
 
 QTEST_GUILESS_MAIN(TestReplayCli)
