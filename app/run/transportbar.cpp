@@ -170,6 +170,22 @@ void TransportBar::changeEvent(QEvent* event)
     }
 }
 
+bool TransportBar::event(QEvent* event)
+{
+    const bool handled = QWidget::event(event);
+    // A control that grew (a zoom reaches the buttons after the bar) changes the bar's narrowest
+    // width: the layout above keeps the old one until told, and would cut the control.
+    if (event->type() == QEvent::LayoutRequest) {
+        if (const int narrowest = minimumSizeHint().width(); narrowest != m_narrowestSaid) {
+            m_narrowestSaid = narrowest;
+            m_arrangedRows = -1;
+            arrangeRows(width());
+            updateGeometry();
+        }
+    }
+    return handled;
+}
+
 void TransportBar::showPlaying(bool playing)
 {
     m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));

@@ -49,6 +49,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
@@ -73,6 +74,7 @@ private:
     std::array<QHBoxLayout*, 5> m_rows {}; // the other controls, on one row or more (one each at most)
     QVector<QWidget*> m_secondary;
     int m_arrangedRows = -1;
+    int m_narrowestSaid = -1; // the narrowest width the layout above last heard of
     QHBoxLayout* m_firstRowTail = nullptr; // the other controls after the slider, when they fit there
     QVector<QShortcut*> m_keys;
     QToolButton* m_forkButton = nullptr;
