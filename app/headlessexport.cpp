@@ -12,11 +12,6 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
-namespace {
-// 128 + SIGINT, as shells report it and as zsetlab-cli exits when interrupted.
-constexpr int interruptedExitCode = 130;
-} // namespace
-
 int HeadlessExport::writeWebPage(const QString& replay, const QString& beside, const QString& output,
                                  const QString& language)
 {
@@ -44,7 +39,9 @@ int HeadlessExport::writeWebPage(const QString& replay, const QString& beside, c
     QString error;
     if (!WebPage::write(output, sides, options, &error, inputs)) {
         err << "zsetlab: " << error << '\n';
-        return sides.front().recording->isEmpty() || sides.back().recording->isEmpty() ? 4 : 2;
+        if (sides.front().recording->isEmpty() || sides.back().recording->isEmpty())
+            return 4;
+        return WebPage::refusal(output, inputs).isEmpty() ? notWrittenExitCode : 2;
     }
     QTextStream(stdout) << "zsetlab: wrote " << output << '\n';
     return 0;
@@ -112,14 +109,14 @@ void HeadlessExport::write()
     // (whose JSON carries the error) are written before the failure is reported.
     QString error;
     if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, m_job.png, m_job.scale, &error))
-        return fail(error, 1);
+        return fail(error, notWrittenExitCode);
     if (!m_job.svg.isEmpty()
         && !PictureExport::writeSvg(m_stage.window, m_job.svg,
                                     m_job.scenario.title.isEmpty() ? QStringLiteral("zsetlab") : m_job.scenario.title,
                                     &error))
-        return fail(error, 1);
+        return fail(error, notWrittenExitCode);
     if (!m_job.json.isEmpty() && !ExportActions::writeSummary(*m_stage.experiment, m_job.json, &error))
-        return fail(error, 1);
+        return fail(error, notWrittenExitCode);
     const QString written = QStringList {m_job.png, m_job.svg, m_job.json}
                                 .filter(QRegularExpression(QStringLiteral(".")))
                                 .join(QStringLiteral(", "));

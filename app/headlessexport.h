@@ -36,6 +36,11 @@ public:
         FireControl* fireControl = nullptr;
     };
 
+    // zsetlab's exit codes for exports, as zsetlab-cli's: a file asked for that could not be written
+    // (a full disk, say: the system's reason on stderr, no partial file left), and Ctrl+C or SIGTERM.
+    static constexpr int notWrittenExitCode = 7;
+    static constexpr int interruptedExitCode = 130;
+
     HeadlessExport(Stage stage, Job job, QObject* parent = nullptr);
 
     // `zsetlab --replay FILE --export-html OUT.html [--beside OTHER]`: the replay (and the one

@@ -5,6 +5,7 @@
 #include "language.h"
 #include "lessonexport.h"
 #include "mainwindow.h"
+#include "outputfile.h"
 #include "replayplayer.h"
 #include "runmodel.h"
 #include "runview.h"
@@ -47,6 +48,23 @@ int main(int argc, char* argv[])
         if (!Scenario::load(options.scenarioPath, &scenario, &error)) {
             err << "zsetlab: " << error << '\n';
             return 2;
+        }
+    }
+
+    // Every file asked for is looked at before any work: a run is not made for a file that cannot
+    // be written, and only a regular file is replaced (a device, a pipe, a link or a folder is not).
+    // With --lesson all, --export-png and --export-gif name folders, made when the lesson starts.
+    QStringList outputs {options.job.svg, options.job.json, options.pdf};
+    if (options.lessonStep != 0)
+        outputs << options.job.png << options.animation.path;
+    if (options.exporting || options.animating || options.lessonStep >= 0) {
+        for (const QString& output : std::as_const(outputs)) {
+            if (output.isEmpty())
+                continue;
+            if (const QString refused = OutputFile::refusal(output); !refused.isEmpty()) {
+                err << "zsetlab: " << refused << '\n';
+                return 2;
+            }
         }
     }
 

@@ -17,6 +17,7 @@
 #include "lessonfigure.h"
 #include "lessonpanel.h"
 #include "numberspanel.h"
+#include "outputfile.h"
 #include "planfields.h"
 #include "planmodel.h"
 #include "presentation.h"
@@ -47,6 +48,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
@@ -1060,10 +1062,18 @@ Scenario MainWindow::currentScenario() const
 bool MainWindow::saveScreenshot(const QString& path, QString* error)
 {
     const QPixmap picture = grab();
-    QImageWriter writer(path, "png");
+    QBuffer bytes;
+    bytes.open(QIODevice::WriteOnly);
+    QImageWriter writer(&bytes, "png");
     if (!writer.write(picture.toImage())) {
         if (error)
             *error = tr("Cannot write %1: %2").arg(path, writer.errorString());
+        return false;
+    }
+    QString why;
+    if (!OutputFile::write(path, bytes.data(), &why)) { // only over a regular file, whole or not at all
+        if (error)
+            *error = why;
         return false;
     }
     return true;

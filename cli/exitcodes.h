@@ -13,6 +13,11 @@ enum ExitCode {
     // doctor --strict: the script counts right, but warnings were listed (an expiry that lingers,
     // a key not passed in KEYS, a known issue the probe did not show, replies that did not say).
     ExitWarnings = 6,
+    // A file asked for (--save-replay, --export-html) could not be written: a full disk, say. stderr
+    // gives the system's reason ("No space left on device"); no partial file is left, and a file
+    // that was there stays as it was. A path that cannot take a file at all (a folder that does
+    // not exist, a device, a named pipe, a symbolic link) is refused before any work, as bad usage.
+    ExitNotWritten = 7,
     // Ctrl+C or SIGTERM ended a run before every request was sent (128 + SIGINT, as shells report
     // it); the partial summary is printed. Distinct from 0 so that a script sees the run was cut short.
     ExitInterrupted = 130,

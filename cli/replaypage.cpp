@@ -42,7 +42,8 @@ int exportReplayPage(const Recording& recording, const ReplayPageJob& job)
     QString error;
     if (!WebPage::write(job.output, sides, options, &error, inputs)) {
         err << "zsetlab-cli replay: " << error << '\n';
-        return ExitUsage;
+        // Refused before writing (the path changed meanwhile) is usage; a failed write is not.
+        return WebPage::refusal(job.output, inputs).isEmpty() ? ExitNotWritten : ExitUsage;
     }
     const qint64 bytes = QFileInfo(job.output).size();
     if (job.json) {

@@ -17,5 +17,6 @@ struct ReplayPageJob
 };
 
 // Writes the page; the exit code (2: an output or option that cannot be used, 4: a replay
-// beside that cannot be read), with the reason on stderr.
+// beside that cannot be read, 7: the page could not be written, a full disk say), with the
+// reason on stderr.
 int exportReplayPage(const Recording& recording, const ReplayPageJob& job);

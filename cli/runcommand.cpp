@@ -3,6 +3,7 @@
 #include "burstengine.h"
 #include "exitcodes.h"
 #include "interrupts.h"
+#include "outputfile.h"
 #include "planoptions.h"
 #include "progressbar.h"
 #include "replayfile.h"
@@ -11,7 +12,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -41,9 +41,12 @@ written; see --reuse-key; or --script reached for a key outside the run's, which
 refused: script_sandbox.refused_keys names it; or no sandbox could be made for --script,
 see --trust-script), 5 the run ended but keys it made (or its temporary ACL user) could
 not be deleted (stderr and keys_left name them, their TTL and the redis-cli DEL that
-removes them), 130 stopped by Ctrl+C or SIGTERM (at any moment: before the first request
-nothing is sent). On 3, 4, 5 and 130 the summary of what was answered is printed all the
-same.)";
+removes them), 7 --save-replay could not be written (a full disk, say: the system's reason
+is on stderr, no partial file is left), 130 stopped by Ctrl+C or SIGTERM (at any moment:
+before the first request nothing is sent). On 3, 4, 5, 7 and 130 the summary of what was
+answered is printed all the same. --save-replay writes only over a regular file or makes a
+new one: a folder, a device, a named pipe or a symbolic link there is refused (exit 2)
+before the run.)";
 
 struct RunOptions
 {
@@ -176,10 +179,8 @@ int runRunCommand(const QStringList& arguments)
         return ExitUsage;
     }
     if (parser.isSet(o.saveReplay)) { // before the run, not after it: a run is not fired for nothing
-        const QFileInfo folder(QFileInfo(parser.value(o.saveReplay)).absolutePath());
-        if (!folder.isDir() || !folder.isWritable()) {
-            err << "zsetlab-cli run: --save-replay: Could not save the replay in " << folder.filePath()
-                << ": no such folder, or not one you may write to.\n";
+        if (const QString refused = OutputFile::refusal(parser.value(o.saveReplay)); !refused.isEmpty()) {
+            err << "zsetlab-cli run: --save-replay: Could not save the replay: " << refused << '\n';
             return ExitUsage;
         }
     }
@@ -239,15 +240,16 @@ int runRunCommand(const QStringList& arguments)
         out << summary.toText() << '\n';
     if (plan.keepKey && summary.sent > 0) // a run refused before its first call wrote nothing to keep
         err << "zsetlab-cli: kept the key " << engine.key() << '\n';
+    bool saved = true;
     if (parser.isSet(o.saveReplay) && summary.sent > 0) {
         QString why;
-        if (!ReplayFile::save(parser.value(o.saveReplay), Recording::fromEngine(engine), &why)) {
+        saved = ReplayFile::save(parser.value(o.saveReplay), Recording::fromEngine(engine), &why);
+        if (!saved)
             err << "zsetlab-cli run: --save-replay: " << why << '\n';
-            err.flush();
-            return ExitUsage;
-        }
     }
 
     err.flush();
-    return exitCodeForRun(summary, "zsetlab-cli run");
+    const int code = exitCodeForRun(summary, "zsetlab-cli run");
+    // The file not written outranks a run that ended well (or left keys, named above).
+    return !saved && (code == ExitDone || code == ExitKeysLeft) ? ExitNotWritten : code;
 }

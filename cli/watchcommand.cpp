@@ -4,6 +4,7 @@
 #include "exitcodes.h"
 #include "interrupts.h"
 #include "knownlimiters.h"
+#include "outputfile.h"
 #include "replayfile.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
@@ -12,7 +13,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -32,8 +32,11 @@ Examples:
 
 Exit codes: 0 no overwrite seen, 1 an overwrite was seen, 2 bad usage (or a server not
 on this machine without --allow-remote), 3 cannot connect, authenticate or MONITOR (no
-permission), or the server went away (what was seen is printed), 130 stopped by
-Ctrl+C or SIGTERM before --duration (what was seen is printed).)";
+permission), or the server went away (what was seen is printed), 7 --save-replay could
+not be written (a full disk, say: the reason is on stderr, no partial file is left), 130
+stopped by Ctrl+C or SIGTERM before --duration (what was seen is printed). --save-replay
+writes only over a regular file or makes a new one: a folder, a device, a named pipe or a
+symbolic link there is refused (exit 2) before the watch.)";
 
 const char schema[] = "zsetlab.watch/1";
 
@@ -229,10 +232,8 @@ int runWatchCommand(const QStringList& arguments)
         return ExitUsage;
     }
     if (parser.isSet(o.saveReplay)) { // before the watch, not after it
-        const QFileInfo folder(QFileInfo(parser.value(o.saveReplay)).absolutePath());
-        if (parser.value(o.saveReplay).isEmpty() || !folder.isDir() || !folder.isWritable()) {
-            err << "zsetlab-cli watch: --save-replay: Could not save the replay in " << folder.filePath()
-                << ": no such folder, or not one you may write to.\n";
+        if (const QString refused = OutputFile::refusal(parser.value(o.saveReplay)); !refused.isEmpty()) {
+            err << "zsetlab-cli watch: --save-replay: Could not save the replay: " << refused << '\n';
             return ExitUsage;
         }
     }
@@ -316,6 +317,7 @@ int runWatchCommand(const QStringList& arguments)
             out << reportText(result) << '\n';
     }
     out.flush();
+    bool saved = true;
     if (saving && watched) {
         QByteArray chosen = onlyKey; // else the key with the most ZADDs (the first by name on a tie)
         for (auto it = kept.cbegin(); onlyKey.isEmpty() && it != kept.cend(); ++it) {
@@ -333,6 +335,7 @@ int runWatchCommand(const QStringList& arguments)
                 << " was seen: nothing saved.\n";
         } else if (!ReplayFile::save(parser.value(o.saveReplay), recording, &why)) {
             err << "zsetlab-cli watch: --save-replay: " << why << '\n';
+            saved = false;
         } else {
             err << "zsetlab-cli watch: saved " << recording.requests() << " requests to "
                 << terminalSafe(QString::fromUtf8(chosen)) << " in " << parser.value(o.saveReplay)
@@ -343,5 +346,7 @@ int runWatchCommand(const QStringList& arguments)
         return ExitConnection;
     if (result.end == WatchResult::End::Stopped || interrupted())
         return ExitInterrupted;
+    if (!saved)
+        return ExitNotWritten;
     return result.snapshot.overwrites() > 0 ? ExitFinding : ExitDone;
 }

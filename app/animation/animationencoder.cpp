@@ -1,5 +1,7 @@
 #include "animationencoder.h"
 
+#include "outputfile.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -78,7 +80,8 @@ public:
         }
     }
 
-    bool open(const QString& path, AnimationEncoder::Format format, QSize size, QString* error)
+    // `shown`: the file the user named, not the part written beside it.
+    bool open(const QString& path, const QString& shown, AnimationEncoder::Format format, QSize size, QString* error)
     {
         const char* container = format == AnimationEncoder::Format::Gif ? "gif"
             : format == AnimationEncoder::Format::Mp4                   ? "mp4"
@@ -87,9 +90,7 @@ public:
             : format == AnimationEncoder::Format::Mp4                ? AV_CODEC_ID_H264
                                                                      : AV_CODEC_ID_VP9;
         const QByteArray file = QFile::encodeName(path);
-        QString shown = path; // the file the user named, not the one written beside it
-        if (shown.endsWith(QLatin1String(".part")))
-            shown.chop(5);
+        m_shown = shown;
         if (avformat_alloc_output_context2(&m_format, nullptr, container, file.constData()) < 0 || !m_format)
             return fail(error, Text::tr("FFmpeg has no %1 writer.").arg(QLatin1String(container)));
         const AVCodec* codec = avcodec_find_encoder(id);
@@ -171,6 +172,12 @@ public:
             av_opt_set_int(m_format->priv_data, "final_delay", finalDelayCs, 0);
         if (const int code = av_write_trailer(m_format); code < 0)
             return fail(error, Text::tr("Could not finish the file: %1").arg(ffmpegError(code)));
+        // A write that failed (a full disk) may only show when the buffer is flushed and closed.
+        avio_flush(m_format->pb);
+        if (const int code = m_format->pb->error; code < 0)
+            return fail(error, Text::tr("Could not write %1: %2").arg(m_shown, ffmpegError(code)));
+        if (const int code = avio_closep(&m_format->pb); code < 0)
+            return fail(error, Text::tr("Could not write %1: %2").arg(m_shown, ffmpegError(code)));
         return true;
     }
 
@@ -182,6 +189,7 @@ private:
         return false;
     }
 
+    QString m_shown;
     AVFormatContext* m_format = nullptr;
     AVCodecContext* m_codec = nullptr;
     AVStream* m_stream = nullptr;
@@ -246,8 +254,8 @@ QSize evenSize(const QImage& image)
 }
 
 // GIF: a palette from up to 16 frames spread over the animation, then every frame mapped to it.
-bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSource& source, QString* error,
-              const AnimationEncoder::Progress& progress)
+bool writeGif(const QString& path, const QString& shown, int count, const AnimationEncoder::FrameSource& source,
+              QString* error, const AnimationEncoder::Progress& progress)
 {
     const AnimationFrame first = source(0);
     const QSize size = evenSize(first.image);
@@ -276,7 +284,7 @@ bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSourc
         return false;
 
     Output output;
-    if (!output.open(path, AnimationEncoder::Format::Gif, size, error))
+    if (!output.open(path, shown, AnimationEncoder::Format::Gif, size, error))
         return false;
     int64_t pts = 0;
     int64_t lastCs = 2;
@@ -309,13 +317,13 @@ bool writeGif(const QString& path, int count, const AnimationEncoder::FrameSourc
 }
 
 // MP4 and WebM: each frame converted to YUV 4:2:0 and lasting its own duration.
-bool writeVideo(const QString& path, AnimationEncoder::Format format, int count,
+bool writeVideo(const QString& path, const QString& shown, AnimationEncoder::Format format, int count,
                 const AnimationEncoder::FrameSource& source, QString* error, const AnimationEncoder::Progress& progress)
 {
     AnimationFrame shot = source(0);
     const QSize size = evenSize(shot.image);
     Output output;
-    if (!output.open(path, format, size, error))
+    if (!output.open(path, shown, format, size, error))
         return false;
     SwsContext* scale = sws_getContext(size.width(), size.height(), AV_PIX_FMT_BGRA, size.width(), size.height(),
                                        AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
@@ -370,22 +378,19 @@ bool AnimationEncoder::write(const QString& path, int count, const FrameSource& 
         why = Text::tr("Nothing to export: no request in the range.");
     } else {
         av_log_set_level(AV_LOG_ERROR);
-        // Written beside, then renamed: a failed export leaves no half a file, and the file it
-        // would have replaced stays.
-        const QString part = path + QStringLiteral(".part");
-        bool written = *format == Format::Gif ? writeGif(part, count, frame, &why, progress)
-                                              : writeVideo(part, *format, count, frame, &why, progress);
-        if (written) {
-            QFile::remove(path);
-            written = QFile::rename(part, path);
-            if (!written)
-                why = Text::tr("Could not write %1: it could not take the place of the file there.").arg(path);
+        // Written beside (a new file of its own), then renamed: a failed or stopped export leaves
+        // no half a file, the file it would have replaced stays, and only a regular file is
+        // replaced (OutputFile: a device, a pipe or a link at the path is refused).
+        const QString part = OutputFile::createPart(path, &why);
+        if (!part.isEmpty()) {
+            const bool written = *format == Format::Gif ? writeGif(part, path, count, frame, &why, progress)
+                                                        : writeVideo(part, path, *format, count, frame, &why, progress);
+            if (written && OutputFile::commitPart(part, path, &why))
+                return true;
+            OutputFile::discardPart(part);
+            if (why.isEmpty())
+                why = Text::tr("Could not encode %1.").arg(path);
         }
-        if (written)
-            return true;
-        QFile::remove(part);
-        if (why.isEmpty())
-            why = Text::tr("Could not encode %1.").arg(path);
     }
     if (error)
         *error = why;

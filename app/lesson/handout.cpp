@@ -1,10 +1,12 @@
 #include "handout.h"
 
+#include "outputfile.h"
+
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextDocument>
 
 namespace {
@@ -81,11 +83,13 @@ QList<Handout::Page> Handout::pages() const
 
 bool Handout::write(const QString& path, QString* error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = Text::tr("Cannot write %1: %2").arg(path, file.errorString());
+    // Made in memory, then written whole, only over a regular file (OutputFile).
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
         return false;
     }
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     QPdfWriter writer(&file);
     writer.setTitle(Text::tr("zsetlab lesson"));
     writer.setCreator(QStringLiteral("zsetlab"));
@@ -131,9 +135,5 @@ bool Handout::write(const QString& path, QString* error) const
         painter.drawRect(QRectF(room.topLeft(), size));
     }
     painter.end();
-    if (!file.commit()) {
-        *error = Text::tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return OutputFile::write(path, file.data(), error);
 }

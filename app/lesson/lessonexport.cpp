@@ -1,7 +1,9 @@
 #include "lessonexport.h"
 
+#include "interrupts.h"
 #include "lesson.h"
 #include "limiterexperiment.h"
+#include "outputfile.h"
 #include "pictureexport.h"
 #include "serversession.h"
 #include "transportbar.h"
@@ -11,9 +13,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
-#include <QSaveFile>
 #include <QTextStream>
 #include <QWidget>
+
+namespace {
+// As zsetlab's other exports (HeadlessExport): a file asked for that could not be written, and a signal.
+constexpr int notWrittenExitCode = 7;
+constexpr int interruptedExitCode = 130;
+} // namespace
 
 LessonExport::LessonExport(Stage stage, Job job, QObject* parent)
     : QObject(parent)
@@ -205,7 +212,7 @@ void LessonExport::done()
     if (!m_job.pdf.isEmpty()) {
         QString error;
         if (!m_handout.write(m_job.pdf, &error))
-            return fail(error, 1);
+            return fail(error, notWrittenExitCode);
         m_written << m_job.pdf;
     }
     if (!m_job.json.isEmpty()) {
@@ -214,9 +221,9 @@ void LessonExport::done()
         root[QStringLiteral("language")] = QLocale().name().left(2);
         root[QStringLiteral("server")] = m_stage.session->server().version;
         root[QStringLiteral("steps")] = m_steps;
-        QSaveFile file(m_job.json);
-        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 || !file.commit())
-            return fail(tr("Cannot write %1: %2").arg(m_job.json, file.errorString()), 1);
+        QString error;
+        if (!OutputFile::write(m_job.json, QJsonDocument(root).toJson(), &error))
+            return fail(error, notWrittenExitCode);
         m_written << m_job.json;
     }
     m_done = true;

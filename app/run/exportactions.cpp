@@ -1,11 +1,12 @@
 #include "exportactions.h"
 
 #include "countschart.h"
-#include "timelineview.h"
 #include "dataexport.h"
 #include "limiterexperiment.h"
+#include "outputfile.h"
 #include "pictureexport.h"
 #include "runview.h"
+#include "timelineview.h"
 #include "zsetpanel.h"
 
 #include <QBuffer>
@@ -14,7 +15,6 @@
 #include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QTableView>
 
 namespace {
@@ -23,13 +23,15 @@ bool isJson(const QString& path)
     return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
 }
 
-bool commit(QSaveFile& file, const QString& path, bool written, QString* error)
+// The bytes made in memory, written at the path whole or not at all, and only over a regular file
+// (OutputFile: a device, a pipe or a link there is refused).
+bool commit(const QBuffer& file, const QString& path, bool written, QString* error)
 {
-    if (!written || !file.commit()) {
+    if (!written) {
         *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
-    return true;
+    return OutputFile::write(path, file.data(), error);
 }
 } // namespace
 
@@ -80,11 +82,12 @@ void ExportActions::copyPicture()
 bool ExportActions::writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error)
 {
     const BurstEngine& engine = experiment.engine(LimiterExperiment::Left);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
         return false;
     }
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const bool written = isJson(path) ? DataExport::writeRequestLogJson(engine.log(), &file)
                                       : DataExport::writeRequestLogCsv(engine.log(), &file);
     return commit(file, path, written, error);
@@ -92,11 +95,12 @@ bool ExportActions::writeRequestLog(const LimiterExperiment& experiment, const Q
 
 bool ExportActions::writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
         return false;
     }
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     bool written = false;
     const BurstSummary left = experiment.engine(LimiterExperiment::Left).summary();
     if (experiment.isCompare() && experiment.hasRun(LimiterExperiment::Right)) {
@@ -153,16 +157,12 @@ void ExportActions::exportZsetSnapshot()
     connect(panel->reader(), &ZsetReader::snapshotReady, context,
             [this, context, path, panel](const QByteArray& key, const QVector<ZsetEntry>& members) {
                 context->deleteLater();
-                QSaveFile file(path);
+                QBuffer file;
                 QString error;
-                bool ok = file.open(QIODevice::WriteOnly);
-                if (ok) {
-                    const bool written = isJson(path) ? DataExport::writeZsetJson(key, members, panel->writes(), &file)
-                                                      : DataExport::writeZsetCsv(key, members, panel->writes(), &file);
-                    ok = commit(file, path, written, &error);
-                } else {
-                    error = tr("Cannot write %1: %2").arg(path, file.errorString());
-                }
+                file.open(QIODevice::WriteOnly);
+                const bool written = isJson(path) ? DataExport::writeZsetJson(key, members, panel->writes(), &file)
+                                                  : DataExport::writeZsetCsv(key, members, panel->writes(), &file);
+                const bool ok = commit(file, path, written, &error);
                 if (ok)
                     m_sources.status(tr("Saved %Ln member(s) to %1", nullptr, members.size()).arg(path));
                 else

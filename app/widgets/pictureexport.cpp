@@ -1,9 +1,11 @@
 #include "pictureexport.h"
 
 #include "exportdialog.h"
+#include "outputfile.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
 #include <QImageWriter>
 #include <QLabel>
@@ -88,21 +90,37 @@ QImage render(QWidget* widget, double scale)
     return image;
 }
 
+// The picture is made in memory and written whole, only over a regular file (OutputFile): a
+// link, a device or a pipe at the path is refused, a full disk leaves no partial file.
 bool writePng(QWidget* widget, const QString& path, double scale, QString* error)
 {
-    QImageWriter writer(path, "png");
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        if (error)
+            *error = refused;
+        return false;
+    }
+    QBuffer bytes;
+    bytes.open(QIODevice::WriteOnly);
+    QImageWriter writer(&bytes, "png");
     if (!writer.write(render(widget, scale))) {
         if (error)
             *error = QApplication::translate("PictureExport", "Cannot write %1: %2").arg(path, writer.errorString());
         return false;
     }
-    return true;
+    return OutputFile::write(path, bytes.data(), error);
 }
 
 bool writeSvg(QWidget* widget, const QString& path, const QString& title, QString* error)
 {
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        if (error)
+            *error = refused;
+        return false;
+    }
+    QBuffer bytes;
+    bytes.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&bytes);
     generator.setSize(widget->size());
     generator.setViewBox(QRect(QPoint(), widget->size()));
     generator.setTitle(title);
@@ -118,7 +136,7 @@ bool writeSvg(QWidget* widget, const QString& path, const QString& title, QStrin
         widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
     }
     painter.end();
-    return true;
+    return OutputFile::write(path, bytes.data(), error);
 }
 
 void copyToClipboard(QWidget* widget, double scale)

@@ -2,12 +2,12 @@
 
 #include "burstplan.h"
 #include "cappedfile.h"
+#include "outputfile.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QtEndian>
 
 #include <zlib.h>
@@ -504,12 +504,16 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
 
 bool ReplayFile::save(const QString& path, const Recording& recording, QString* error)
 {
+    // Only over a regular file or as a new one, whole or not at all (OutputFile): a device, a pipe
+    // or a link at the path is refused, and a full disk leaves no partial file, with its reason.
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty())
+        return failWith(error, Text::tr("Could not save the replay: %1").arg(refused));
     const QByteArray bytes = encode(recording);
-    QSaveFile file(path);
-    if (bytes.isEmpty() || !file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return failWith(error,
-                        Text::tr("Could not save the replay as %1: %2. Choose a folder you may write to.")
-                            .arg(QFileInfo(path).fileName(), file.errorString()));
+    if (bytes.isEmpty())
+        return failWith(error, Text::tr("Could not save the replay as %1: it could not be packed.").arg(path));
+    QString why;
+    if (!OutputFile::write(path, bytes, &why))
+        return failWith(error, Text::tr("Could not save the replay: %1").arg(why));
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "webpage.h"
 
+#include "outputfile.h"
 #include "pagedata.h"
 #include "recording.h"
 
@@ -12,7 +13,6 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace {
 struct Text
@@ -148,7 +148,8 @@ QString WebPage::refusal(const QString& path, const QStringList& inputs)
                             "name, e.g. %2.html.")
                 .arg(path, info.completeBaseName());
     }
-    return {};
+    // A device, a named pipe or a symbolic link at the path: only a regular file is replaced.
+    return OutputFile::refusal(path);
 }
 
 bool WebPage::write(const QString& path, const std::vector<Side>& sides, const Options& options, QString* error,
@@ -159,10 +160,8 @@ bool WebPage::write(const QString& path, const std::vector<Side>& sides, const O
     const QByteArray page = render(sides, options, error);
     if (page.isEmpty())
         return false;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(page) != page.size() || !file.commit())
-        return failWith(error,
-                        Text::tr("Could not write the web page %1: %2. Choose a folder you may write to.")
-                            .arg(path, file.errorString()));
+    QString why;
+    if (!OutputFile::write(path, page, &why))
+        return failWith(error, Text::tr("Could not write the web page: %1").arg(why));
     return true;
 }

@@ -3,11 +3,15 @@
 #include "commandline.h"
 #include "recording.h"
 #include "replayfile.h"
+#include "sourcetree.h"
 #include "testbursts.h"
 #include "testredis.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 // zsetlab's own command line: read before any display exists, so that --help, --version and usage
 // errors work over ssh.
@@ -25,6 +29,10 @@ private slots:
     void usageErrorsNeedNoDisplay();
     void aReplayBecomesAnAnimationWithoutADisplay();
     void aReplayBecomesAWebPageWithoutADisplay();
+    void anExportGoesOnlyOverARegularFile();
+
+private:
+    QString fiveRequestReplay(const QTemporaryDir& dir, int requests = 5);
 };
 
 using Outcome = AppCommandLine::Result::Outcome;
@@ -230,6 +238,72 @@ void TestCommandLine::aReplayBecomesAWebPageWithoutADisplay()
                                                 dir.filePath(QStringLiteral("other.html"))});
     QCOMPARE(bad.exitCode, 4); // a web page is not a replay
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.html"))));
+}
+
+QString TestCommandLine::fiveRequestReplay(const QTemporaryDir& dir, int requests)
+{
+    BurstPlan plan;
+    plan.limiter = LimiterCatalog::builtin("now");
+    plan.clock = ClockKind::Frozen;
+    plan.requests = requests;
+    const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
+    const QString replay = dir.filePath(QStringLiteral("run-%1.zsetreplay").arg(requests));
+    QString error;
+    if (!ReplayFile::save(replay, recording, &error))
+        qWarning("%s", qPrintable(error));
+    return replay;
+}
+
+// Issue #44: GIF and MP4 exports replaced a device node, a FIFO or a link's target; PNG and PDF
+// followed links. Refused before any work, with exit 2; the thing at the path is as it was.
+void TestCommandLine::anExportGoesOnlyOverARegularFile()
+{
+    QTemporaryDir dir;
+    const QString replay = fiveRequestReplay(dir);
+    QVERIFY(QFile::exists(replay));
+    const QString target = dir.filePath(QStringLiteral("someone-elses.gif"));
+    QFile precious(target);
+    QVERIFY(precious.open(QIODevice::WriteOnly) && precious.write("precious") == 8);
+    precious.close();
+    const QString link = dir.filePath(QStringLiteral("link.gif"));
+    QVERIFY(QFile::link(target, link));
+    const QString fifo = dir.filePath(QStringLiteral("pipe.mp4"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString scenario = sourcePath(QStringLiteral("resources/scenarios/compare.json"));
+
+    struct Refused
+    {
+        QStringList arguments;
+        const char* said;
+    };
+    const Refused refusals[] = {
+        {{replay, QStringLiteral("--export-gif"), link}, "is a symbolic link"},
+        {{replay, QStringLiteral("--export-video"), fifo}, "is a named pipe (FIFO), not a regular file"},
+        {{QStringLiteral("--scenario"), scenario, QStringLiteral("--export-png"), link, QStringLiteral("--redis"),
+          TestRedis::endpoint().displayUrl()},
+         "is a symbolic link"},
+        {{QStringLiteral("--lesson"), QStringLiteral("1"), QStringLiteral("--export-pdf"), fifo,
+          QStringLiteral("--redis"), TestRedis::endpoint().displayUrl()},
+         "is a named pipe (FIFO)"},
+    };
+    for (const Refused& refused : refusals) {
+        const CliResult result = runAppWithoutDisplay(refused.arguments, 60000);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(refused.said), result.err.constData());
+        QVERIFY2(!result.err.contains("wrote"), result.err.constData());
+    }
+    QVERIFY(precious.open(QIODevice::ReadOnly));
+    QCOMPARE(precious.readAll(), QByteArray("precious"));
+    QVERIFY(QFileInfo(link).isSymLink());
+    struct stat info
+    {
+    };
+    QCOMPARE(::lstat(QFile::encodeName(fifo).constData(), &info), 0);
+    QVERIFY(S_ISFIFO(info.st_mode));
+    // Nothing beside: no part of an animation left behind.
+    const QStringList left
+        = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    QVERIFY2(left.filter(QStringLiteral(".part")).isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

@@ -9,6 +9,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 class TestReplayCli : public QObject
 {
     Q_OBJECT
@@ -18,6 +23,9 @@ private slots:
     void oneMillisecondOfThreeRequests();
     void badInputsSayWhatToDo();
     void aWebPageIsWrittenWhereItMayBe();
+    void onlyARegularFileIsReplaced_data();
+    void onlyARegularFileIsReplaced();
+    void aReplayThatCannotBeWrittenSaysWhyAndLeavesNothing();
 
 private:
     QTemporaryDir m_dir;
@@ -157,6 +165,95 @@ void TestReplayCli::aWebPageIsWrittenWhereItMayBe()
     QVERIFY2(result.err.contains("--beside: Could not open"), result.err.constData());
     QVERIFY(replay.seek(0));
     QCOMPARE(replay.readAll(), before); // refused as the output, the replay is as it was
+}
+
+// Issue #44: --save-replay replaced a device node (a real /dev/full), a FIFO and a link's target
+// (a mode-600 file of someone else's), silently and after the run. Refused before the run now.
+void TestReplayCli::onlyARegularFileIsReplaced_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("named pipe") << "fifo"
+                                << "named pipe (FIFO), not a regular file";
+    QTest::newRow("symbolic link") << "link"
+                                   << "is a symbolic link";
+    QTest::newRow("folder") << "folder"
+                            << "is a folder";
+    QTest::newRow("device node") << "device"
+                                 << "is a device, not a regular file";
+}
+
+void TestReplayCli::onlyARegularFileIsReplaced()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, said);
+    const QString folder = m_dir.filePath(QStringLiteral("only-") + kind);
+    QVERIFY(QDir().mkpath(folder));
+    const QString path = QDir(folder).filePath(QStringLiteral("run.zsetreplay"));
+    const QString target = QDir(folder).filePath(QStringLiteral("someone-elses"));
+    QFile precious(target);
+    QVERIFY(precious.open(QIODevice::WriteOnly) && precious.write("precious") == 8);
+    precious.close();
+    QVERIFY(precious.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == QLatin1String("link")) {
+        QVERIFY(QFile::link(target, path));
+    } else if (kind == QLatin1String("folder")) {
+        QVERIFY(QDir().mkpath(path));
+    } else if (::mknod(QFile::encodeName(path).constData(), S_IFCHR | 0600, makedev(1, 3)) != 0) {
+        // A device node of the test's own (the same as /dev/null): only root may make one.
+        QSKIP(qPrintable(QStringLiteral("cannot make a device node here (%1); tst_outputfile refuses /dev/null "
+                                        "and /dev/full by looking at them")
+                             .arg(QString::fromLocal8Bit(::strerror(errno)))));
+    }
+    struct stat before
+    {
+    };
+    QCOMPARE(::lstat(QFile::encodeName(path).constData(), &before), 0);
+
+    const QByteArray key = TestRedis::uniqueKey("refusedreplay");
+    const CliResult result
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+                  QStringLiteral("--requests"), QStringLiteral("5"), QStringLiteral("--key"),
+                  QString::fromUtf8(key.mid(8)), QStringLiteral("--save-replay"), path},
+                 30000);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--save-replay") && result.err.contains(said.toUtf8()), result.err.constData());
+    QVERIFY2(result.out.isEmpty(), result.out.constData()); // before the run: no summary, nothing sent
+    RedisConnection connection;
+    QVERIFY(TestRedis::connect(connection));
+    QCOMPARE(connection.command({"EXISTS", key}).toInteger(), 0LL);
+
+    struct stat after
+    {
+    };
+    QCOMPARE(::lstat(QFile::encodeName(path).constData(), &after), 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the same node, not replaced
+    QCOMPARE(after.st_mode, before.st_mode);
+    QVERIFY(precious.open(QIODevice::ReadOnly));
+    QCOMPARE(precious.readAll(), QByteArray("precious"));
+    if (kind == QLatin1String("device"))
+        QFile::remove(path);
+}
+
+// Issue #44: on a full disk --save-replay said "Unknown error" and exited 2 (bad usage) after
+// the whole run. A file size limit makes the write fail (EFBIG) on any file system.
+void TestReplayCli::aReplayThatCannotBeWrittenSaysWhyAndLeavesNothing()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("limited"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString path = QDir(folder).filePath(QStringLiteral("big.zsetreplay"));
+    const CliResult result = runCliWithFileLimit(
+        {QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
+         QStringLiteral("--clock"), QStringLiteral("schedule"), QStringLiteral("--pace"), QStringLiteral("poisson:2"),
+         QStringLiteral("--requests"), QStringLiteral("3000"), QStringLiteral("--save-replay"), path},
+        1024);
+    QCOMPARE(result.exitCode, 7);
+    QVERIFY2(result.err.contains(::strerror(EFBIG)), result.err.constData());
+    QVERIFY2(!result.err.contains("Unknown error"), result.err.constData());
+    QVERIFY2(result.out.contains("sent"), result.out.constData()); // the run's summary all the same
+    QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestReplayCli)

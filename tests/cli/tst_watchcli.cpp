@@ -78,7 +78,7 @@ void TestWatchCli::usageErrors_data()
     QTest::newRow("unknown flag") << args({"watch", "--write"}) << "write";
     QTest::newRow("key without a replay to save") << args({"watch", "--key", "rl:1"}) << "--save-replay";
     QTest::newRow("replay in no folder") << args({"watch", "--save-replay", "/nonexistent/w.zsetreplay"})
-                                         << "no such folder";
+                                         << "does not exist";
 }
 
 void TestWatchCli::usageErrors()

@@ -2,6 +2,9 @@
 
 #include <QProcess>
 
+#include <csignal>
+#include <sys/resource.h>
+
 namespace {
 CliResult run(QProcess& process, const QString& program, const QStringList& arguments, int timeoutMs)
 {
@@ -25,6 +28,20 @@ CliResult run(QProcess& process, const QString& program, const QStringList& argu
 CliResult runCli(const QStringList& arguments, int timeoutMs)
 {
     QProcess process;
+    return run(process, qEnvironmentVariable("ZSETLAB_CLI"), arguments, timeoutMs);
+}
+
+CliResult runCliWithFileLimit(const QStringList& arguments, qint64 maxFileBytes, int timeoutMs)
+{
+    QProcess process;
+    process.setChildProcessModifier([maxFileBytes] {
+        std::signal(SIGXFSZ, SIG_IGN); // kept across exec: write() returns EFBIG instead
+        const struct rlimit limit
+        {
+            rlim_t(maxFileBytes), rlim_t(maxFileBytes)
+        };
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    });
     return run(process, qEnvironmentVariable("ZSETLAB_CLI"), arguments, timeoutMs);
 }
 

@@ -14,6 +14,9 @@ struct CliResult
 };
 
 CliResult runCli(const QStringList& arguments, int timeoutMs = 120000);
+// The same with a file size limit (RLIMIT_FSIZE, and SIGXFSZ ignored): a write past `maxFileBytes`
+// fails with EFBIG, as a write to a full disk fails with ENOSPC, on any file system.
+CliResult runCliWithFileLimit(const QStringList& arguments, qint64 maxFileBytes, int timeoutMs = 120000);
 // Runs the zsetlab window program (ZSETLAB_APP) as over ssh: no DISPLAY, no WAYLAND_DISPLAY and no
 // QT_QPA_PLATFORM, so that nothing but the program itself chooses a platform.
 CliResult runAppWithoutDisplay(const QStringList& arguments, int timeoutMs = 120000);
