@@ -109,9 +109,15 @@ int main(int argc, char* argv[])
             err << "zsetlab: " << refused << '\n';
             return 2; // what was asked does not fit the replay, as a usage error
         }
-        if (!window.exportAnimation(job, &error)) {
+        // Ctrl+C or SIGTERM stops it between two frames: the partial file is removed, exit 130.
+        const auto goOn = [](int, int) { return !interrupted(); };
+        if (!window.exportAnimation(job, &error, goOn)) {
+            if (interrupted()) {
+                err << "zsetlab: stopped by a signal; " << job.path << " was not written.\n";
+                return HeadlessExport::interruptedExitCode;
+            }
             err << "zsetlab: " << error << '\n';
-            return 1;
+            return HeadlessExport::notWrittenExitCode;
         }
         QTextStream(stdout) << "zsetlab: wrote " << job.path << ", "
                             << AnimationExport::schedule(job.from, job.to, job.speed).size() << " frames\n";
@@ -137,7 +143,7 @@ int main(int argc, char* argv[])
             AnimationJob animation;
             animation.path = path;
             animation.size = size;
-            return window.exportAnimation(animation, error);
+            return window.exportAnimation(animation, error, [](int, int) { return !interrupted(); });
         };
         window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);

@@ -119,13 +119,15 @@ void LessonExport::record()
     if (m_pictureCurrent) {
         QString error;
         if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, pictureOf(m_current), m_job.scale, &error))
-            return fail(error, 1);
+            return fail(error, notWrittenExitCode);
         if (!m_job.png.isEmpty())
             m_written << pictureOf(m_current);
         // A step that fired a burst, request by request (the others show no run to animate).
         if (!m_job.gif.isEmpty() && !named.isEmpty() && m_stage.animate) {
             if (!m_stage.animate(animationOf(m_current), &error))
-                return fail(tr("Step %1: %2").arg(m_current + 1).arg(error), 1);
+                return interrupted() ? fail(tr("Interrupted: step %1's animation was not written.").arg(m_current + 1),
+                                            interruptedExitCode)
+                                     : fail(tr("Step %1: %2").arg(m_current + 1).arg(error), notWrittenExitCode);
             m_written << animationOf(m_current);
         }
 

@@ -8,9 +8,11 @@
 #include "testredis.h"
 
 #include <QDir>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
 #include <sys/stat.h>
 
 // zsetlab's own command line: read before any display exists, so that --help, --version and usage
@@ -30,6 +32,7 @@ private slots:
     void aReplayBecomesAnAnimationWithoutADisplay();
     void aReplayBecomesAWebPageWithoutADisplay();
     void anExportGoesOnlyOverARegularFile();
+    void aSignalStopsAnAnimationAndLeavesNoFile();
 
 private:
     QString fiveRequestReplay(const QTemporaryDir& dir, int requests = 5);
@@ -304,6 +307,37 @@ void TestCommandLine::anExportGoesOnlyOverARegularFile()
     const QStringList left
         = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     QVERIFY2(left.filter(QStringLiteral(".part")).isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
+}
+
+// Issue #44: a GIF export ran to its end on SIGINT and exited 0. It stops between two frames,
+// removes what it wrote and exits 130.
+void TestCommandLine::aSignalStopsAnAnimationAndLeavesNoFile()
+{
+    QTemporaryDir dir;
+    const QString replay = fiveRequestReplay(dir, 400);
+    QVERIFY(QFile::exists(replay));
+    const QString gif = dir.filePath(QStringLiteral("long.gif"));
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    process.setProcessEnvironment(environment);
+    process.start(qEnvironmentVariable("ZSETLAB_APP"),
+                  {replay, QStringLiteral("--export-gif"), gif, QStringLiteral("--size"), QStringLiteral("3840x2160"),
+                   QStringLiteral("--whole-window")});
+    QVERIFY(process.waitForStarted(10000));
+    // The part appears once the frames are being written (the handlers are in place long before).
+    const auto partWritten = [&dir] {
+        return !QDir(dir.path()).entryList({QStringLiteral(".long.gif.*.part")}, QDir::Files | QDir::Hidden).isEmpty();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(partWritten() || process.state() == QProcess::NotRunning, 60000);
+    QVERIFY2(process.state() == QProcess::Running, "the export ended before it could be stopped");
+    ::kill(pid_t(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60000));
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 130, err.constData());
+    QVERIFY2(err.contains("was not written"), err.constData());
+    QVERIFY(!QFile::exists(gif));
+    QVERIFY(!partWritten());
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)
