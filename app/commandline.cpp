@@ -7,6 +7,12 @@
 #include <QCoreApplication>
 
 namespace {
+// The largest picture or frame: 4K UHD, more than any screen or slide shows. A frame is held in
+// memory at 4 bytes a pixel, several at once while an animation is encoded: 8000x8000 took 4.85 GB
+// for a GIF of 20 frames; 3840x2160 is 33 MB a frame.
+constexpr int maxWidth = 3840;
+constexpr int maxHeight = 2160;
+
 bool parseSize(const QString& text, QSize* size)
 {
     const QStringList parts = text.toLower().split(QLatin1Char('x'));
@@ -14,10 +20,20 @@ bool parseSize(const QString& text, QSize* size)
     bool okH = false;
     const int w = parts.value(0).toInt(&okW);
     const int h = parts.value(1).toInt(&okH);
-    if (parts.size() != 2 || !okW || !okH || w < 320 || h < 240 || w > 8000 || h > 8000)
+    if (parts.size() != 2 || !okW || !okH || w < 320 || h < 240 || w > maxWidth || h > maxHeight)
         return false;
     *size = QSize(w, h);
     return true;
+}
+
+QString sizeError(const QString& given)
+{
+    return QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to %1x%2, not \"%3\": a larger picture is more "
+                          "than a screen or slide shows (4K UHD), and each frame is held in memory (%1x%2 is 33 MB "
+                          "a frame).")
+        .arg(maxWidth)
+        .arg(maxHeight)
+        .arg(given);
 }
 
 // Qt's own options (QGuiApplication and QApplication take them out of the arguments later): known
@@ -103,9 +119,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("With --lesson: write a printable handout, per step a question page, then the answer page "
                        "with what Redis said and the picture of the result."),
         QStringLiteral("OUT.pdf"));
-    const QCommandLineOption sizeOption(QStringLiteral("size"),
-                                        QStringLiteral("Window size for exports (default 1600x900)."),
-                                        QStringLiteral("WxH"), QStringLiteral("1600x900"));
+    const QCommandLineOption sizeOption(
+        QStringLiteral("size"),
+        QStringLiteral("Window size for exports, from 320x240 to 3840x2160 (default 1600x900)."), QStringLiteral("WxH"),
+        QStringLiteral("1600x900"));
     const QCommandLineOption scaleOption(QStringLiteral("scale"), QStringLiteral("PNG scale: 1 or 2 (default 1)."),
                                          QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption langOption(
@@ -267,8 +284,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             return usageError(QStringLiteral("--speed must be above 0 and at most 1000."));
         job.wholeWindow = parser.isSet(wholeWindowOption);
         if (!parseSize(parser.value(sizeOption), &options.job.size))
-            return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
-                                  .arg(parser.value(sizeOption)));
+            return usageError(sizeError(parser.value(sizeOption)));
         return result;
     }
     for (const QCommandLineOption* option : {&fromOption, &toOption, &speedOption, &wholeWindowOption})
@@ -297,8 +313,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         return usageError(QStringLiteral("--export-png, --export-svg and --export-json need --scenario FILE."));
     }
     if (!parseSize(parser.value(sizeOption), &options.job.size))
-        return usageError(QStringLiteral("--size must be WIDTHxHEIGHT from 320x240 to 8000x8000, not \"%1\".")
-                              .arg(parser.value(sizeOption)));
+        return usageError(sizeError(parser.value(sizeOption)));
     const QString scale = parser.value(scaleOption);
     if (scale != QLatin1String("1") && scale != QLatin1String("2"))
         return usageError(QStringLiteral("--scale must be 1 or 2, not \"%1\".").arg(scale));

@@ -73,6 +73,14 @@ void TestCommandLine::parses_data()
         << args({"--export-png", "x.png"}) << Outcome::UsageError << "need --scenario";
     QTest::newRow("bad size") << args({"--scenario", "s.json", "--export-png", "x.png", "--size", "big"})
                               << Outcome::UsageError << "--size";
+    // Issue #44: --export-gif --size 8000x8000 took 4.85 GB for 20 frames. 4K UHD at most, with why.
+    QTest::newRow("a GIF of 8000x8000") << args({"r.zsetreplay", "--export-gif", "x.gif", "--size", "8000x8000"})
+                                        << Outcome::UsageError << "from 320x240 to 3840x2160";
+    QTest::newRow("a PNG wider than 4K") << args(
+        {"--scenario", "s.json", "--export-png", "x.png", "--size", "3841x900"})
+                                         << Outcome::UsageError << "held in memory";
+    QTest::newRow("a GIF of 4K") << args({"r.zsetreplay", "--export-gif", "x.gif", "--size", "3840x2160"})
+                                 << Outcome::Run << QString();
     QTest::newRow("--redis that does not parse")
         << args({"--redis", "redis://[::1"}) << Outcome::UsageError << "--redis: ";
     // The window asks before firing at a remote server; an export has nobody to ask.
