@@ -1,5 +1,7 @@
 #include "tlschannel.h"
 
+#include "cappedfile.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -8,6 +10,7 @@
 #include <QStringList>
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -16,6 +19,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <poll.h>
 
@@ -49,6 +53,89 @@ bool isIpAddress(const QString& host)
     const QByteArray text = host.toLatin1();
     return ::inet_pton(AF_INET, text.constData(), address) == 1
         || ::inet_pton(AF_INET6, text.constData(), address) == 1;
+}
+
+// A PEM file the user named, read whole; null with *why (no such file, a named pipe or a device,
+// more than 1 MiB) otherwise.
+QByteArray readPem(const QString& path, QString* why)
+{
+    const CappedFile file = CappedFile::read(path, qint64(1) << 20);
+    if (file.status == CappedFile::Status::Read)
+        return file.bytes.isNull() ? QByteArray("") : file.bytes;
+    if (file.status == CappedFile::Status::TooLarge)
+        *why = Text::tr("larger than 1 MiB: not a PEM file");
+    else
+        *why = QFileInfo::exists(path) || QFileInfo(path).isSymLink() ? file.why : Text::tr("no such file");
+    return {};
+}
+
+struct BioFree
+{
+    void operator()(BIO* bio) const { BIO_free(bio); }
+};
+using BioPtr = std::unique_ptr<BIO, BioFree>;
+
+BioPtr memoryBio(const QByteArray& bytes)
+{
+    return BioPtr(BIO_new_mem_buf(bytes.constData(), int(bytes.size())));
+}
+
+// The CA certificates (and CRLs) of a PEM file, as SSL_CTX_load_verify_locations() reads a file.
+bool loadAuthorities(SSL_CTX* context, const QByteArray& pem)
+{
+    const BioPtr bio = memoryBio(pem);
+    STACK_OF(X509_INFO)* infos = bio ? PEM_X509_INFO_read_bio(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+    if (!infos)
+        return false;
+    X509_STORE* store = SSL_CTX_get_cert_store(context);
+    int added = 0;
+    bool ok = true;
+    for (int i = 0; i < sk_X509_INFO_num(infos); ++i) {
+        const X509_INFO* info = sk_X509_INFO_value(infos, i);
+        if (info->x509) {
+            ok = ok && X509_STORE_add_cert(store, info->x509) == 1;
+            ++added;
+        }
+        if (info->crl)
+            ok = ok && X509_STORE_add_crl(store, info->crl) == 1;
+    }
+    sk_X509_INFO_pop_free(infos, X509_INFO_free);
+    return ok && added > 0;
+}
+
+// The certificate and the chain after it, as SSL_CTX_use_certificate_chain_file() reads a file.
+bool useCertificateChain(SSL_CTX* context, const QByteArray& pem)
+{
+    const BioPtr bio = memoryBio(pem);
+    X509* certificate = bio ? PEM_read_bio_X509_AUX(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+    if (!certificate)
+        return false;
+    const bool used = SSL_CTX_use_certificate(context, certificate) == 1;
+    X509_free(certificate);
+    if (!used || SSL_CTX_clear_chain_certs(context) != 1)
+        return false;
+    while (X509* authority = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+        if (SSL_CTX_add0_chain_cert(context, authority) != 1) {
+            X509_free(authority);
+            return false;
+        }
+    }
+    // The end of the file ends the chain: not an error.
+    if (ERR_GET_LIB(ERR_peek_last_error()) == ERR_LIB_PEM
+        && ERR_GET_REASON(ERR_peek_last_error()) == PEM_R_NO_START_LINE)
+        ERR_clear_error();
+    return ERR_peek_error() == 0;
+}
+
+bool usePrivateKey(SSL_CTX* context, const QByteArray& pem)
+{
+    const BioPtr bio = memoryBio(pem);
+    EVP_PKEY* key = bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+    if (!key)
+        return false;
+    const bool used = SSL_CTX_use_PrivateKey(context, key) == 1;
+    EVP_PKEY_free(key);
+    return used;
 }
 
 // One SSL_CTX per set of files (and their dates, so that a renewed file is read again), shared by
@@ -105,11 +192,19 @@ private:
         // The engine writes as much as the socket takes and retries from a buffer that may move.
         SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
         SSL_CTX_set_verify(context, tls.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nullptr);
-        const bool trusted = tls.caFile.isEmpty()
-            ? SSL_CTX_set_default_verify_paths(context) == 1
-            : SSL_CTX_load_verify_locations(context, QFile::encodeName(tls.caFile).constData(), nullptr) == 1;
+        // The files are read through CappedFile (regular files only, at most 1 MiB) and handed to
+        // OpenSSL from memory: OpenSSL's own open() of a named pipe waited for a writer for good,
+        // deaf to Ctrl+C.
+        QString why;
+        bool trusted = false;
+        if (tls.caFile.isEmpty()) {
+            trusted = SSL_CTX_set_default_verify_paths(context) == 1;
+            why = takeOpenSslError();
+        } else if (const QByteArray pem = readPem(tls.caFile, &why); !pem.isNull()) {
+            trusted = loadAuthorities(context, pem);
+            why = takeOpenSslError();
+        }
         if (!trusted) {
-            const QString why = takeOpenSslError();
             *error = tls.caFile.isEmpty()
                 ? tlsError(RedisError::Kind::Tls,
                            Text::tr("Cannot read this machine's CA store (%1). Install ca-certificates, or "
@@ -117,30 +212,28 @@ private:
                                .arg(why))
                 : tlsError(RedisError::Kind::Tls,
                            Text::tr("Cannot read the CA certificate %1 (%2). Give a PEM file with --tls-ca FILE.")
-                               .arg(tls.caFile, QFileInfo::exists(tls.caFile) ? why : Text::tr("no such file")));
+                               .arg(tls.caFile, why));
             SSL_CTX_free(context);
             return nullptr;
         }
         if (!tls.certFile.isEmpty()) {
-            const QByteArray cert = QFile::encodeName(tls.certFile);
-            const QByteArray key = QFile::encodeName(tls.keyFile);
             QString problem;
-            if (SSL_CTX_use_certificate_chain_file(context, cert.constData()) != 1)
+            const QByteArray certificate = readPem(tls.certFile, &why);
+            if (certificate.isNull() || !useCertificateChain(context, certificate))
                 problem = Text::tr("Cannot use the client certificate %1 (%2). Give a PEM certificate with "
                                    "--tls-cert FILE.")
-                              .arg(tls.certFile,
-                                   QFileInfo::exists(tls.certFile) ? takeOpenSslError() : Text::tr("no such file"));
+                              .arg(tls.certFile, certificate.isNull() ? why : takeOpenSslError());
             const QString notItsKey = Text::tr("The key %1 does not belong to the certificate %2: give the pair "
                                                "that was made together.")
                                           .arg(tls.keyFile, tls.certFile);
-            if (problem.isEmpty() && SSL_CTX_use_PrivateKey_file(context, key.constData(), SSL_FILETYPE_PEM) != 1) {
-                if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH)
+            const QByteArray key = problem.isEmpty() ? readPem(tls.keyFile, &why) : QByteArray();
+            if (problem.isEmpty() && (key.isNull() || !usePrivateKey(context, key))) {
+                if (!key.isNull() && ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH)
                     problem = notItsKey;
                 else
                     problem = Text::tr("Cannot use the key %1 (%2). Give the client certificate's PEM key with "
                                        "--tls-key FILE.")
-                                  .arg(tls.keyFile,
-                                       QFileInfo::exists(tls.keyFile) ? takeOpenSslError() : Text::tr("no such file"));
+                                  .arg(tls.keyFile, key.isNull() ? why : takeOpenSslError());
             } else if (problem.isEmpty() && SSL_CTX_check_private_key(context) != 1) {
                 problem = notItsKey;
             }

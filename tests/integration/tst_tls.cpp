@@ -4,12 +4,12 @@
 // a burst with every catalog limiter, watch, the doctor's live probe and the Lua debugger work over
 // TLS as over a socket. Faults (kill, restart, pause) over TLS are in tst_faults.
 #include "burstengine.h"
-#include "sourcetree.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "privateredisserver.h"
 #include "redisconnection.h"
 #include "scriptdebugger.h"
+#include "sourcetree.h"
 #include "testbursts.h"
 #include "tlsoptions.h"
 #include "watchsession.h"
@@ -18,10 +18,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <map>
 #include <memory>
+#include <sys/stat.h>
 
 namespace {
 // The servers the tests connect to, each with a certificate of its own CA.
@@ -149,6 +151,11 @@ void TestTls::eachCheckThatFailsHasItsMessage_data()
         RedisError::Kind::TlsClientCertificate, {QStringLiteral("refused the client certificate")});
     row("a CA file that is not there", Server::Good, "missing-ca", RedisError::Kind::Tls,
         {QStringLiteral("Cannot read the CA certificate"), QStringLiteral("no such file")});
+    // Issue #44: a FIFO as --tls-ca or --tls-key blocked open() for 11 minutes, deaf to signals.
+    row("a CA file that is a named pipe", Server::Good, "fifo-ca", RedisError::Kind::Tls,
+        {QStringLiteral("Cannot read the CA certificate"), QStringLiteral("named pipe (FIFO)")});
+    row("a key that is a named pipe", Server::AsksForClientCertificate, "fifo-key", RedisError::Kind::Tls,
+        {QStringLiteral("Cannot use the key"), QStringLiteral("named pipe (FIFO)")});
     row("a key that is not the certificate's", Server::AsksForClientCertificate, "wrong-key", RedisError::Kind::Tls,
         {QStringLiteral("does not belong to the certificate")});
     // redis-server reads a ClientHello as the start of an inline command and waits for its end.
@@ -179,7 +186,12 @@ void TestTls::eachCheckThatFailsHasItsMessage()
         endpoint.tls.keyFile = otherFolder + QStringLiteral("/client.key");
     } else if (change == QLatin1String("missing-ca"))
         endpoint.tls.caFile = target.tlsFolder() + QStringLiteral("/absent.crt");
-    else if (change == QLatin1String("wrong-key"))
+    else if (change == QLatin1String("fifo-ca") || change == QLatin1String("fifo-key")) {
+        static QTemporaryDir pipes;
+        const QString fifo = pipes.filePath(change);
+        QVERIFY(QFileInfo::exists(fifo) || ::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        (change == QLatin1String("fifo-ca") ? endpoint.tls.caFile : endpoint.tls.keyFile) = fifo;
+    } else if (change == QLatin1String("wrong-key"))
         endpoint.tls.keyFile = otherFolder + QStringLiteral("/client.key");
     else if (change == QLatin1String("plain-port")) {
         endpoint = other;
