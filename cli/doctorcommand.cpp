@@ -83,7 +83,10 @@ that touches any other key (or the whole database), or on a cluster a key in ano
 is reported and is not run on the given server; the output says where the probe ran. A call that does not
 finish within --script-timeout is ended with SCRIPT KILL; a script Redis cannot kill
 (it already wrote) is reported with what to do, and a server zsetlab did not start is
-never shut down.
+never shut down. Every other read (SCRIPT LOAD, the setup commands, the checks) keeps
+--timeout: a server that does not answer within it ends the probe (exit 3); a script's
+call waits at most --script-timeout, then --timeout plus 5 s (a busy server's
+busy-reply-threshold) for the answer to SCRIPT KILL.
 
 Replies: a count (with or before the call), 1/0 or true/false for admitted (2 of a
 tri-state 0/1/2 too), 0/1 or "false"/"true" for limited, nil for admitted, {allowed, ...},
@@ -567,6 +570,12 @@ int runDoctorCommand(const QStringList& arguments)
     }
     out.flush();
 
+    // Ctrl+C or SIGTERM cut a read short (the connection it waited on was closed): that is the
+    // signal's doing, not the server's, whatever the probe's failure says.
+    if (live && interrupted() && report.failure != ProbeReport::Failure::None) {
+        err << "zsetlab-cli doctor: stopped by a signal before the probe ended.\n";
+        return ExitInterrupted;
+    }
     switch (report.failure) {
     case ProbeReport::Failure::None:
         break;

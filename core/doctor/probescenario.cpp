@@ -158,7 +158,7 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
         if (m_cancelled) {
             reply = RedisReply::connectionLost(QStringLiteral("cancelled"));
         } else {
-            guard.arm(&connection);
+            guard.arm(&connection); // the call waits the guard's bound, then the command timeout again
             reply = runner.run(connection, keys, args);
             guard.disarm();
         }

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace {
 struct Text
 {
@@ -9,17 +11,16 @@ struct Text
 };
 
 using namespace std::chrono_literals;
-// How long the guard waits for one answer. A server answers other clients while a script runs
-// only after its busy-reply-threshold (lua-time-limit), 5 s unless configured otherwise.
-constexpr std::chrono::milliseconds serverWait = 30s;
 // After BUSY: a call that came in behind another client's script gets BUSY within this time.
 constexpr std::chrono::milliseconds busyGrace = 100ms;
 constexpr std::chrono::milliseconds pongPause = 50ms;
 } // namespace
 
-RunawayGuard::RunawayGuard(std::chrono::milliseconds limit, bool ownServer)
+RunawayGuard::RunawayGuard(std::chrono::milliseconds limit, bool ownServer, std::chrono::milliseconds readTimeout)
     : m_limit(limit)
     , m_ownServer(ownServer)
+    , m_readTimeout(readTimeout)
+    , m_answerWait(readTimeout + busyReplyThreshold)
 { }
 
 RunawayGuard::~RunawayGuard()
@@ -36,7 +37,7 @@ RunawayGuard::~RunawayGuard()
 bool RunawayGuard::start(const RedisEndpoint& endpoint, const ConnectOptions& options, QString* error)
 {
     ConnectOptions killerOptions = options;
-    killerOptions.commandTimeout = serverWait;
+    killerOptions.commandTimeout = m_answerWait;
     if (!m_killer.open(endpoint, killerOptions)) {
         *error = m_killer.lastError().message;
         return false;
@@ -48,6 +49,10 @@ bool RunawayGuard::start(const RedisEndpoint& endpoint, const ConnectOptions& op
 
 void RunawayGuard::arm(RedisConnection* connection)
 {
+    // The script's own run time has its own bound (the guard's); every other read keeps the
+    // command timeout.
+    m_armed = connection;
+    connection->setCommandTimeout(std::max(m_readTimeout, callTimeout()));
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
         m_call = connection;
@@ -59,11 +64,16 @@ void RunawayGuard::arm(RedisConnection* connection)
 
 void RunawayGuard::disarm()
 {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    m_call = nullptr;
-    m_changed.notify_all();
-    // A SCRIPT KILL in flight must be answered before the next call starts, or it could end that one.
-    m_changed.wait(lock, [this] { return !m_acting; });
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_call = nullptr;
+        m_changed.notify_all();
+        // A SCRIPT KILL in flight must be answered before the next call starts, or it could end that one.
+        m_changed.wait(lock, [this] { return !m_acting; });
+    }
+    if (m_armed)
+        m_armed->setCommandTimeout(m_readTimeout);
+    m_armed = nullptr;
 }
 
 RunawayGuard::Outcome RunawayGuard::outcome() const
@@ -74,7 +84,7 @@ RunawayGuard::Outcome RunawayGuard::outcome() const
 
 std::chrono::milliseconds RunawayGuard::callTimeout() const
 {
-    return m_limit + 2 * serverWait + 5s;
+    return m_limit + 2 * m_answerWait + 5s;
 }
 
 RedisReply RunawayGuard::askUnlocked(std::unique_lock<std::mutex>& lock, const RedisArgs& command)
@@ -154,7 +164,7 @@ void RunawayGuard::handleOverrun(std::unique_lock<std::mutex>& lock)
         }
         // No script runs, yet the call has not returned: its reply is on the way. Ask again
         // shortly, within a bound.
-        if (std::chrono::steady_clock::now() - m_armedAt > m_limit + serverWait) {
+        if (std::chrono::steady_clock::now() - m_armedAt > m_limit + m_answerWait) {
             m_outcome = Outcome::NoAnswer;
             m_detail = Text::tr("the call did not return although the server answered PING");
             call->interrupt();

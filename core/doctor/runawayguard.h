@@ -27,8 +27,16 @@ public:
         NoAnswer, // PING or SCRIPT KILL got no answer in time, or an error (NOPERM)
     };
 
-    // ownServer: zsetlab started this server and may stop it.
-    RunawayGuard(std::chrono::milliseconds limit, bool ownServer);
+    // A server busy with a script answers no client before its busy-reply-threshold (5 s unless
+    // configured otherwise): the guard's PING waits that long beyond the command timeout.
+    static constexpr std::chrono::milliseconds busyReplyThreshold {5000};
+
+    // ownServer: zsetlab started this server and may stop it. readTimeout: the command timeout of
+    // every other read (--timeout): the guard waits that long, plus busyReplyThreshold, for the
+    // server's answer to PING or SCRIPT KILL, and gives it back to the call's connection at
+    // disarm().
+    RunawayGuard(std::chrono::milliseconds limit, bool ownServer,
+                 std::chrono::milliseconds readTimeout = std::chrono::milliseconds(25000));
     ~RunawayGuard();
     RunawayGuard(const RunawayGuard&) = delete;
     RunawayGuard& operator=(const RunawayGuard&) = delete;
@@ -36,6 +44,7 @@ public:
     // Opens the second connection and starts watching; false with *error when it cannot connect.
     bool start(const RedisEndpoint& endpoint, const ConnectOptions& options, QString* error);
     // Before and after each call on `connection` (the guard may interrupt() it from its thread).
+    // Meanwhile the connection waits up to callTimeout(); after it, readTimeout again.
     void arm(RedisConnection* connection);
     void disarm();
 
@@ -53,6 +62,9 @@ private:
 
     const std::chrono::milliseconds m_limit;
     const bool m_ownServer;
+    const std::chrono::milliseconds m_readTimeout;
+    const std::chrono::milliseconds m_answerWait;
+    RedisConnection* m_armed = nullptr; // the caller's: its timeout is given back at disarm()
     RedisEndpoint m_endpoint;
     RedisConnection m_killer; // used only by the guard's thread once started
     std::thread m_thread;

@@ -14,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QScopeGuard>
 
 #include <cmath>
 #include <memory>
@@ -83,7 +84,16 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
     {
         // The given server first: a wrong URL or password fails before anything runs.
         RedisConnection check;
-        if (!check.open(endpoint, options)) {
+        {
+            std::lock_guard<std::mutex> lock(m_connectionMutex);
+            m_connection = &check; // cancel() reaches it: a silent server answers no handshake
+        }
+        const bool opened = !m_cancelled && check.open(endpoint, options);
+        {
+            std::lock_guard<std::mutex> lock(m_connectionMutex);
+            m_connection = nullptr;
+        }
+        if (!opened) {
             report.failure = ProbeReport::Failure::Connection;
             report.failureMessage = check.lastError().message;
             return report;
@@ -117,7 +127,11 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
                                     .arg(startError);
         return report;
     }
-    ProbeReport trial = runOn(trialEndpoint, {}, Stage::Private, ZsetKeys::freshRunKey());
+    // The trial's reads keep the user's timeouts too (a setup command that blocks, say).
+    ConnectOptions trialOptions;
+    trialOptions.connectTimeout = options.connectTimeout;
+    trialOptions.commandTimeout = options.commandTimeout;
+    ProbeReport trial = runOn(trialEndpoint, trialOptions, Stage::Private, ZsetKeys::freshRunKey());
     trial.screened = true;
     trial.ranOnTarget = false;
     trial.screenVersion = trial.serverVersion;
@@ -230,17 +244,28 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
     report.clock = report.clockControlled ? QStringLiteral("argument") : m_clock;
-    RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private);
-    ConnectOptions callOptions = options;
-    callOptions.commandTimeout = std::max(options.commandTimeout, guard.callTimeout());
+    // Every read keeps the command timeout (--timeout), SCRIPT LOAD and the setup commands
+    // included; only the script's own calls wait longer, bounded by the guard (runScenario()).
+    RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private, options.commandTimeout);
+    const ConnectOptions& callOptions = options;
     // Every scenario's keys share the hash tag of one run key: on a cluster they live on one
     // master, and the calls, the guard and the watch all go to it (the server itself otherwise).
     m_runKey = runKey;
     m_checkSetupKeys = stage == Stage::Private;
     RedisConnection connection;
+    // cancel() reaches the connection from its opening on (a silent server answers no handshake).
+    {
+        std::lock_guard<std::mutex> lock(m_connectionMutex);
+        m_connection = &connection;
+    }
+    auto forgetConnection = [this] {
+        std::lock_guard<std::mutex> lock(m_connectionMutex);
+        m_connection = nullptr;
+    };
+    const auto forget = qScopeGuard(forgetConnection);
     QString why;
     ClusterMap map;
-    if (!openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
+    if (m_cancelled || !openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = why.isEmpty() ? connection.lastError().message : why;
         return report;
@@ -263,14 +288,6 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         report.failureMessage = why;
         return report;
     }
-    {
-        std::lock_guard<std::mutex> lock(m_connectionMutex);
-        m_connection = &connection;
-    }
-    auto forgetConnection = [this] {
-        std::lock_guard<std::mutex> lock(m_connectionMutex);
-        m_connection = nullptr;
-    };
     report.serverVersion = connection.server().version;
     report.function = m_library ? m_settings.function : QByteArray();
     report.setup = m_settings.setup;

@@ -3,14 +3,19 @@
 // connection, 4 the script cannot run), and its JSON. Against the test's own redis-server.
 #include "calltemplate.h"
 #include "cliprocess.h"
+#include "fakeredis.h"
 #include "sourcetree.h"
 #include "testredis.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 namespace {
 QStringList names(std::initializer_list<const char*> items)
@@ -44,6 +49,9 @@ private slots:
     void doctorJsonSaysWhatFailsOnACluster_data();
     void doctorJsonSaysWhatFailsOnACluster();
     void helpSaysWhatTheExitCodesMean();
+    void aBlockingSetupKeepsTheTimeout();
+    void aSignalEndsTheProbeWhereverItWaits();
+    void aSilentServerKeepsTheTimeout();
 };
 
 void TestDoctorCli::doctorUsageErrors_data()
@@ -352,6 +360,61 @@ void TestDoctorCli::helpSaysWhatTheExitCodesMean()
     for (const char* part : {"Exit codes, one meaning each:", "0    it counts right", "1    it counts wrong",
                              "6    with --strict only: it counts right, but warnings", "--strict", "limited@2"})
         QVERIFY2(help.contains(QLatin1String(part)), part);
+}
+
+// Issue #44: the doctor waited 67 s at --setup "BLPOP {key}:config 0" whatever --timeout said
+// (every read had the script's bound, --script-timeout plus 65 s), and Ctrl+C there exited 3.
+void TestDoctorCli::aBlockingSetupKeepsTheTimeout()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult result = runCli(
+        names({"doctor"}) << builtinFile("now.lua") << QStringLiteral("--live") << QStringLiteral("--redis")
+                          << TestRedis::endpoint().displayUrl() << QStringLiteral("--timeout") << QStringLiteral("1500")
+                          << QStringLiteral("--setup") << QStringLiteral("BLPOP {key}:config 0"),
+        60000);
+    const qint64 elapsed = timer.elapsed();
+    QVERIFY2(result.exitCode == 3 || result.exitCode == 4, result.err.constData());
+    QVERIFY2(result.err.contains("BLPOP"), result.err.constData());
+    // 1.5 s for the blocked read, and the rest of the probe's start (a private server) around it.
+    QVERIFY2(elapsed < 20000, qPrintable(QStringLiteral("took %1 ms").arg(elapsed)));
+}
+
+void TestDoctorCli::aSignalEndsTheProbeWhereverItWaits()
+{
+    QProcess doctor;
+    doctor.start(qEnvironmentVariable("ZSETLAB_CLI"),
+                 names({"doctor"}) << builtinFile("now.lua") << QStringLiteral("--live") << QStringLiteral("--redis")
+                                   << TestRedis::endpoint().displayUrl() << QStringLiteral("--timeout")
+                                   << QStringLiteral("60000") << QStringLiteral("--setup")
+                                   << QStringLiteral("BLPOP {key}:config 0"));
+    QVERIFY(doctor.waitForStarted(10000));
+    QByteArray err;
+    // The probe is under way (its handler of SIGINT with it); BLPOP then waits for good.
+    QTRY_VERIFY_WITH_TIMEOUT((err += doctor.readAllStandardError()).contains("probing the script live")
+                                 || doctor.state() == QProcess::NotRunning,
+                             30000);
+    QVERIFY2(doctor.state() == QProcess::Running, err.constData());
+    ::kill(pid_t(doctor.processId()), SIGINT);
+    QVERIFY2(doctor.waitForFinished(15000), "Ctrl+C did not end the probe within 15 s");
+    err += doctor.readAllStandardError();
+    QCOMPARE(doctor.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(doctor.exitCode() == 130, err.constData());
+}
+
+// A server that accepts and never answers: the doctor says so within --timeout, not minutes.
+void TestDoctorCli::aSilentServerKeepsTheTimeout()
+{
+    FakeRedis silent([](const QList<QByteArray>&) { return FakeRedis::Answer {}; });
+    QVERIFY(silent.isListening());
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult result
+        = runCli(names({"doctor"}) << builtinFile("now.lua") << QStringLiteral("--live") << QStringLiteral("--redis")
+                                   << silent.url() << QStringLiteral("--timeout") << QStringLiteral("1000"),
+                 60000);
+    QCOMPARE(result.exitCode, 3);
+    QVERIFY2(timer.elapsed() < 10000, qPrintable(QStringLiteral("took %1 ms").arg(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorCli)
