@@ -111,6 +111,8 @@ QJsonObject reportJson(const WatchResult& result)
                       {QStringLiteral("commands_seen"), result.snapshot.commandsSeen},
                       {QStringLiteral("dropped_lines"), result.snapshot.droppedLines},
                       {QStringLiteral("dropped_keys"), result.snapshot.droppedKeys},
+                      {QStringLiteral("capped_keys"), result.snapshot.cappedKeys},
+                      {QStringLiteral("scripts_not_kept"), result.snapshot.scriptsNotKept},
                       {QStringLiteral("script_calls"), result.snapshot.scriptCalls},
                       {QStringLiteral("keys_read"), result.keysRead},
                       {QStringLiteral("keys_too_large_to_read"), result.keysTooLarge},
@@ -182,7 +184,10 @@ QString reportText(const WatchResult& result)
                        .arg(locale.toString(key.size), 8)
                        .arg(key.trueCount < 0 ? QStringLiteral("?") : locale.toString(key.trueCount), 8)
                        .arg(terminalSafe(sourcesText(key, s.scripts)));
-            if (!key.stateKnown)
+            if (key.capped)
+                out << "      (its copy reached the watch's bound of members: followed no further, counted until "
+                       "then)\n";
+            else if (!key.stateKnown)
                 out << "      (the key held members before the watch that it did not see: its counts may miss "
                        "overwrites of them)\n";
         }
@@ -193,6 +198,16 @@ QString reportText(const WatchResult& result)
         out << "  not followed: " << s.droppedLines << " lines (" << result.linesBehind
             << " that came when the time was up, " << result.oversizeLines << " longer than 1 MiB, the rest not "
             << "MONITOR lines), " << s.droppedKeys << " keys beyond the bound\n";
+    if (s.cappedKeys > 0) {
+        const WatchLimits bounds;
+        out << "  bounded: " << s.cappedKeys << " keys whose copy reached "
+            << QLocale::c().toString(bounds.membersPerKey) << " members or " << (bounds.memberBytes >> 20)
+            << " MiB of members in all were followed no further (counted until then)\n";
+    }
+    if (s.scriptsNotKept > 0)
+        out << "  bounded: " << s.scriptsNotKept << " script bodies were not kept (longer than "
+            << (WatchLimits().scriptBytes >> 10) << " KiB, or past " << WatchLimits().scripts << " scripts or "
+            << (WatchLimits().scriptBytesInAll >> 20) << " MiB in all)\n";
     if (result.keysNotRead > 0)
         out << "  not read: " << result.keysNotRead
             << " keys first seen mid-stream (the time was up, or reading them failed)\n";

@@ -61,6 +61,7 @@ QJsonObject WatchedKey::toJson() const
             {QStringLiteral("size"), size},
             {QStringLiteral("true_count"), trueCount},
             {QStringLiteral("state_known"), stateKnown},
+            {QStringLiteral("capped"), capped},
             {QStringLiteral("sources"), sourceList},
             {QStringLiteral("other_sources_requests"), otherSources},
             {QStringLiteral("dropped_records"), droppedRecords}};
@@ -77,6 +78,8 @@ WatchSnapshot WatchSnapshot::merged(const QVector<WatchSnapshot>& parts)
         all.droppedLines += part.droppedLines;
         all.scriptCalls += part.scriptCalls;
         all.droppedKeys += part.droppedKeys;
+        all.cappedKeys += part.cappedKeys;
+        all.scriptsNotKept += part.scriptsNotKept;
         all.keys += part.keys;
         all.scripts.insert(part.scripts);
     }

@@ -64,6 +64,9 @@ struct WatchedKey
     qint64 size = 0; // members now: what ZCARD answers, the count the limiter sees
     qint64 trueCount = -1; // requests in the set's window had each kept its own member; -1 unknown
     bool stateKnown = false; // false: the key may hold members from before the watch that it never saw
+    // Its copy reached the watch's bound (WatchLimits::membersPerKey or memberBytes): followed no
+    // further, its figures are those of that moment.
+    bool capped = false;
     bool exists = false;
     qint64 expiresAtUs = -1; // the key's deadline by the server's clock; -1 none
     QVector<WatchSource> sources;
@@ -88,6 +91,8 @@ struct WatchSnapshot
     qint64 droppedLines = 0; // lines that were not MONITOR lines, or keys beyond the bound
     qint64 scriptCalls = 0;
     qint64 droppedKeys = 0;
+    qint64 cappedKeys = 0; // keys whose copy reached the bound of members: followed no further
+    qint64 scriptsNotKept = 0; // script bodies past the bounds (too long, too many)
     QVector<WatchedKey> keys;
     // The bodies of the scripts seen in the stream (EVAL, SCRIPT LOAD), by SHA1 in lower case:
     // what the window opens in the Script Doctor.

@@ -25,6 +25,8 @@ struct WatchShadow::Key
     qint64 lastRecordCall = -1; // the script call that made the last record (-1: a plain command)
     std::vector<WatchMember> removed; // since the key's previous ZADD record (members' sink)
     std::vector<WatchMember> preexisting; // not handed on yet
+    bool capped = false; // its copy reached a bound (WatchLimits): followed no further
+    qint64 sizeAtCap = 0;
 };
 
 namespace {
@@ -170,14 +172,14 @@ bool WatchShadow::feed(const QByteArray& rawLine)
 WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create)
 {
     if (m_lastKey && m_lastKey->figures.db == db && m_lastKey->figures.key == key)
-        return m_lastKey;
+        return m_lastKey->capped ? nullptr : m_lastKey;
     if (!watches(db, key))
         return nullptr;
     const KeyId id {db, key};
     const auto found = m_keys.constFind(id);
     if (found != m_keys.constEnd()) {
         m_lastKey = found->get();
-        return m_lastKey;
+        return m_lastKey->capped ? nullptr : m_lastKey;
     }
     if (!create)
         return nullptr;
@@ -187,6 +189,7 @@ WatchShadow::Key* WatchShadow::keyFor(int db, const QByteArray& key, bool create
     }
     auto made = std::make_shared<Key>();
     made->members.setRemovalSink(&made->removed);
+    made->members.setByteTotal(&m_memberBytes);
     made->figures.db = db;
     made->figures.key = key;
     made->figures.stateKnown = false;
@@ -206,7 +209,7 @@ void WatchShadow::beginScriptCall(Command command, const QByteArray& target)
         sourceId = "function " + target;
     } else if (command == Command::EvalSha) {
         sourceId = target.toLower();
-        if (!m_scripts.contains(sourceId) && !m_scriptsAsked.contains(sourceId)
+        if (!m_askNoMore && !m_scripts.contains(sourceId) && !m_scriptsAsked.contains(sourceId)
             && m_scriptsAsked.size() < m_limits.scripts) {
             m_scriptsAsked.insert(sourceId);
             m_scriptsToRead.append(sourceId);
@@ -224,6 +227,10 @@ void WatchShadow::beginScriptCall(Command command, const QByteArray& target)
 void WatchShadow::feed(const MonitorLine& line)
 {
     apply(line);
+    if (m_lastKey && !m_lastKey->capped)
+        capIfPastBounds(m_lastKey);
+    if (m_lastKey && m_lastKey->capped)
+        return;
     // What a script removed after its ZADD (a trim, its own member when refused) is part of that
     // request; the record is still here (snapshot() keeps it back while its call may go on).
     Key* key = m_lastKey;
@@ -611,6 +618,36 @@ void WatchShadow::deleteKey(Key* key, bool known)
     key->lowestWritten = std::numeric_limits<double>::infinity();
 }
 
+void WatchShadow::capIfPastBounds(Key* key)
+{
+    if (key->members.size() > m_limits.membersPerKey || key->members.bytes() > m_limits.memberBytes)
+        cap(key);
+    // Past the bound of all copies: the largest goes (one key, most often the one growing).
+    while (m_memberBytes > m_limits.memberBytes) {
+        Key* largest = nullptr;
+        for (const auto& each : std::as_const(m_keys)) {
+            if (!each->capped && (!largest || each->members.bytes() > largest->members.bytes()))
+                largest = each.get();
+        }
+        if (!largest || largest->members.bytes() == 0)
+            break;
+        cap(largest);
+    }
+}
+
+void WatchShadow::cap(Key* key)
+{
+    key->capped = true;
+    key->sizeAtCap = key->members.size();
+    ++m_cappedKeys;
+    key->members.setRemovalSink(nullptr);
+    key->members.clear(); // its memory back; the figures stay as they were
+    key->truth.clear();
+    key->truthKnown = false;
+    key->removed.clear();
+    key->figures.capped = true;
+}
+
 void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
 {
     if (line.arguments.size() != 3)
@@ -633,6 +670,8 @@ void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
             target->members.clear(); // what it held leaves it
             target->members = source->members;
             target->members.setRemovalSink(&target->removed); // not the source's
+            target->members.setByteTotal(&m_memberBytes);
+            m_memberBytes += target->members.bytes(); // a copy more, until the source's is cleared
             target->truth = source->truth;
             target->truthKnown = source->truthKnown;
             target->figures.stateKnown = source->figures.stateKnown;
@@ -650,9 +689,18 @@ void WatchShadow::applyRename(const MonitorLine& line, bool onlyIfAbsent)
 
 void WatchShadow::noteScript(const QByteArray& body, const QByteArray& sha)
 {
-    if (body.isEmpty() || m_scripts.size() >= m_limits.scripts)
+    if (body.isEmpty())
         return;
-    m_scripts.insert(sha.isEmpty() ? sha1Hex(body) : sha, body);
+    const QByteArray id = sha.isEmpty() ? sha1Hex(body) : sha;
+    if (m_scripts.contains(id))
+        return;
+    if (m_scripts.size() >= m_limits.scripts || body.size() > m_limits.scriptBytes
+        || m_scriptBytes + body.size() > m_limits.scriptBytesInAll) {
+        ++m_scriptsNotKept;
+        return;
+    }
+    m_scriptBytes += body.size();
+    m_scripts.insert(id, body);
 }
 
 QList<QByteArray> WatchShadow::takeScriptsToRead()
@@ -667,7 +715,11 @@ QList<QByteArray> WatchShadow::takeScriptsToRead()
 
 void WatchShadow::setScriptBody(const QByteArray& sha, const QByteArray& body)
 {
-    if (!body.isEmpty() && sha1Hex(body) == sha.toLower())
+    if (body.size() > m_limits.scriptBytes) { // not hashed, not kept: no limiter is that long
+        ++m_scriptsNotKept;
+        m_scriptsToRead.clear(); // a server that sends such bodies is asked no more
+        m_askNoMore = true;
+    } else if (!body.isEmpty() && sha1Hex(body) == sha.toLower())
         noteScript(body, sha.toLower());
 }
 
@@ -709,12 +761,13 @@ void WatchShadow::setKnownState(int db, const QByteArray& keyName, const std::ve
     key->figures.exists = !members.empty();
     if (members.empty())
         key->expiresAtMs = noDeadline;
+    capIfPastBounds(key);
 }
 
 WatchedKey WatchShadow::figuresOf(Key& key, bool takeRecords, bool last)
 {
     WatchedKey figures = key.figures;
-    figures.size = key.members.size();
+    figures.size = key.capped ? key.sizeAtCap : key.members.size();
     figures.trueCount = key.truthKnown ? qint64(key.truth.size()) : -1;
     figures.expiresAtUs = key.expiresAtMs == noDeadline ? -1 : key.expiresAtMs * 1000;
     if (takeRecords) {
@@ -739,6 +792,8 @@ WatchSnapshot WatchShadow::snapshot(bool takeRecords, bool last)
     result.commandsSeen = m_commandsSeen;
     result.droppedLines = m_droppedLines;
     result.droppedKeys = m_droppedKeys;
+    result.cappedKeys = m_cappedKeys;
+    result.scriptsNotKept = m_scriptsNotKept;
     result.scriptCalls = m_scriptCalls;
     result.scripts = m_scripts;
     result.keys.reserve(m_keys.size());

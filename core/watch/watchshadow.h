@@ -21,7 +21,14 @@ struct WatchLimits
     int recordsPerKey = 100000; // ZADD records kept per key between two snapshots
     int sourcesPerKey = 32;
     qint64 truthPerKey = 2000000; // requests kept for the true count; beyond: unknown
-    int scripts = 64; // script bodies kept (from EVAL and SCRIPT LOAD)
+    // The copy of a key's members: a key past either bound is followed no further (its figures
+    // stay as they were then, and it is counted in cappedKeys); the copies of all keys together
+    // are bounded by memberBytes too, the key that would pass it being the one left.
+    qint64 membersPerKey = 1000000;
+    qint64 memberBytes = qint64(256) << 20; // as ZsetShadow::bytes() counts them
+    int scripts = 64; // script bodies kept (from EVAL, SCRIPT LOAD and SCRIPT SHOW)
+    qint64 scriptBytes = qint64(256) << 10; // the largest body kept (a limiter's is a few KB)
+    qint64 scriptBytesInAll = qint64(4) << 20; // the bodies kept, in all
 };
 
 // Replays a MONITOR stream onto copies of the sorted sets whose keys match the patterns, and
@@ -102,6 +109,9 @@ private:
     void applyExpire(Key* key, const MonitorLine& line, Command command);
     void applyRename(const MonitorLine& line, bool onlyIfAbsent);
     void deleteKey(Key* key, bool known);
+    // The key's copy reached a bound: it is followed no further.
+    void capIfPastBounds(Key* key);
+    void cap(Key* key);
     void record(Key* key, const WatchRecord& record);
     void beginScriptCall(Command command, const QByteArray& target);
     void noteScript(const QByteArray& body, const QByteArray& sha);
@@ -124,5 +134,10 @@ private:
     qint64 m_commandsSeen = 0;
     qint64 m_droppedLines = 0;
     qint64 m_droppedKeys = 0;
+    qint64 m_cappedKeys = 0;
+    qint64 m_memberBytes = 0; // ZsetShadow::bytes() of every key's copy
+    qint64 m_scriptBytes = 0; // of the bodies in m_scripts
+    qint64 m_scriptsNotKept = 0; // bodies past the bounds
+    bool m_askNoMore = false; // the server told a body past the bound: SCRIPT SHOW is not asked again
     qint64 m_scriptCalls = 0;
 };

@@ -120,6 +120,7 @@ void ZsetShadow::set(const QByteArray& member, double score)
         *found = score;
     } else {
         m_scores.insert(member, score);
+        addBytes(member.size() + bytesPerMember);
     }
     m_ordered.insert(Entry {score, member});
 }
@@ -133,6 +134,7 @@ bool ZsetShadow::remove(const QByteArray& member)
         m_removed->emplace_back(member, *found);
     m_ordered.erase(Entry {*found, member});
     m_scores.erase(found);
+    addBytes(-(member.size() + bytesPerMember));
     return true;
 }
 
@@ -144,12 +146,14 @@ void ZsetShadow::clear()
     }
     m_scores.clear();
     m_ordered.clear();
+    addBytes(-m_bytes);
 }
 
 void ZsetShadow::eraseEntry(std::set<Entry>::iterator it)
 {
     if (m_removed)
         m_removed->emplace_back(it->member, it->score);
+    addBytes(-(it->member.size() + bytesPerMember));
     m_scores.remove(it->member);
     m_ordered.erase(it);
 }

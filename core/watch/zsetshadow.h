@@ -63,6 +63,12 @@ public:
     // ZPOPMIN (lowest first) or ZPOPMAX.
     qint64 pop(qint64 count, bool highest);
     std::vector<Member> members() const; // in order
+    // What the copy holds in memory, about: its members' bytes and a fixed cost per member (two
+    // containers' nodes): what the watch's bounds count.
+    qint64 bytes() const { return m_bytes; }
+    static constexpr qint64 bytesPerMember = 160;
+    // Adds each change of bytes() to *total too (the sum over a watch's keys); null: none.
+    void setByteTotal(qint64* total) { m_total = total; }
     // Every member removed from here on (by any operation above) is appended to *removed, with the
     // score it had; null: none kept.
     void setRemovalSink(std::vector<Member>* removed) { m_removed = removed; }
@@ -81,5 +87,14 @@ private:
 
     QHash<QByteArray, double> m_scores;
     std::set<Entry> m_ordered;
+    void addBytes(qint64 bytes)
+    {
+        m_bytes += bytes;
+        if (m_total)
+            *m_total += bytes;
+    }
+
     std::vector<Member>* m_removed = nullptr;
+    qint64 m_bytes = 0;
+    qint64* m_total = nullptr;
 };

@@ -93,6 +93,9 @@ private slots:
     void binaryMembers();
     void recordsSayWhatLeftTheSetAndWhen();
     void asksOnceForScriptsItNeverSaw();
+    void aKeysCopyIsBounded();
+    void allCopiesTogetherAreBounded();
+    void scriptBodiesAreBounded();
 };
 
 void TestWatchShadow::replaysCommands_data()
@@ -584,6 +587,85 @@ void TestWatchShadow::asksOnceForScriptsItNeverSaw()
     shadow.setScriptBody(sha, body);
     QCOMPARE(shadow.scriptBody(sha), body);
     QCOMPARE(shadow.scriptBody(loadedSha), loaded);
+}
+
+// Issue #44: a key's member copy had no bound (6M distinct members: 1.28 GB; members of 1 MB:
+// 557 MB in 20 s). Past the bound the key is followed no further, and the snapshot says so.
+void TestWatchShadow::aKeysCopyIsBounded()
+{
+    WatchShadow::Limits limits;
+    limits.membersPerKey = 100;
+    WatchShadow shadow({}, -1, limits);
+    for (int i = 0; i < 150; ++i)
+        QVERIFY(shadow.feed(monitorLines({QStringLiteral("c ZADD big %1 m%1").arg(i)}).first()));
+    QVERIFY(shadow.feed(monitorLines({QStringLiteral("c ZADD small 1 a")}).first()));
+    QVERIFY(shadow.feed(monitorLines({QStringLiteral("c ZADD small 2 a")}).first()));
+    const WatchSnapshot snapshot = shadow.snapshot();
+    QCOMPARE(snapshot.cappedKeys, 1);
+    QCOMPARE(snapshot.keys.size(), 2);
+    const WatchedKey& big = snapshot.keys.at(0);
+    QCOMPARE(big.key, QByteArray("big"));
+    QVERIFY(big.capped);
+    QCOMPARE(big.requests, 101); // counted until its copy passed the bound, not after
+    QCOMPARE(big.size, 101);
+    QCOMPARE(shadow.members(0, "big")->size(), 0); // its memory given back
+    const WatchedKey& small = snapshot.keys.at(1);
+    QVERIFY(!small.capped);
+    QCOMPARE(small.overwrites, 1); // the others are followed as before
+    QVERIFY(big.toJson().value(QLatin1String("capped")).toBool());
+
+    // Members of a megabyte each reach the bound of bytes long before the bound of members.
+    WatchShadow::Limits bytes;
+    bytes.memberBytes = 8 << 20;
+    WatchShadow large({}, -1, bytes);
+    const QByteArray huge(1 << 20, 'x');
+    for (int i = 0; i < 20; ++i)
+        large.feed(
+            monitorLines({QStringLiteral("c ZADD k %1 %2").arg(i).arg(QString::fromLatin1(huge) + QString::number(i))})
+                .first());
+    QCOMPARE(large.snapshot().cappedKeys, 1);
+}
+
+void TestWatchShadow::allCopiesTogetherAreBounded()
+{
+    WatchShadow::Limits limits;
+    limits.memberBytes = 100 * (ZsetShadow::bytesPerMember + 4);
+    WatchShadow shadow({}, -1, limits);
+    for (int i = 0; i < 80; ++i) // the larger key
+        QVERIFY(shadow.feed(monitorLines({QStringLiteral("c ZADD a %1 m%1").arg(i, 3, 10, QLatin1Char('0'))}).first()));
+    for (int i = 0; i < 30; ++i) // the one that passes the bound of all copies
+        QVERIFY(shadow.feed(monitorLines({QStringLiteral("c ZADD b %1 m%1").arg(i, 3, 10, QLatin1Char('0'))}).first()));
+    const WatchSnapshot snapshot = shadow.snapshot();
+    QCOMPARE(snapshot.cappedKeys, 1);
+    QVERIFY(snapshot.keys.at(0).capped); // the largest went
+    QVERIFY(!snapshot.keys.at(1).capped);
+    QCOMPARE(snapshot.keys.at(1).size, 30);
+}
+
+// Issue #44: up to 64 bodies of up to 64 MiB each (SCRIPT SHOW) reached 1.09 GB.
+void TestWatchShadow::scriptBodiesAreBounded()
+{
+    WatchShadow::Limits limits;
+    limits.scriptBytes = 1024;
+    limits.scriptBytesInAll = 3000;
+    WatchShadow shadow({}, -1, limits);
+    const QByteArray tooLong = "return '" + QByteArray(2000, 'x') + "'";
+    const QByteArray tooLongSha = QCryptographicHash::hash(tooLong, QCryptographicHash::Sha1).toHex();
+    QVERIFY(
+        shadow.feed(monitorLines({QStringLiteral("c EVALSHA %1 1 k 5").arg(QString::fromLatin1(tooLongSha))}).first()));
+    QCOMPARE(shadow.takeScriptsToRead(), QList<QByteArray> {tooLongSha});
+    shadow.setScriptBody(tooLongSha, tooLong);
+    QVERIFY(shadow.scriptShas().isEmpty());
+    // A server that tells a body past the bound is asked no more (each would cost its transfer).
+    const QByteArray other(40, 'a');
+    QVERIFY(shadow.feed(monitorLines({QStringLiteral("c EVALSHA %1 1 k 6").arg(QString::fromLatin1(other))}).first()));
+    QVERIFY(shadow.takeScriptsToRead().isEmpty());
+    for (int i = 0; i < 4; ++i) { // 900 bytes each: three fit in 3000
+        const QByteArray body = "return " + QByteArray::number(i) + " --" + QByteArray(890, 'y');
+        shadow.setScriptBody(QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex(), body);
+    }
+    QCOMPARE(shadow.scriptShas().size(), 3);
+    QCOMPARE(shadow.snapshot().scriptsNotKept, 2);
 }
 
 QTEST_APPLESS_MAIN(TestWatchShadow)
