@@ -159,9 +159,12 @@ Unpacked gunzip(const QByteArray& packed, QByteArray* raw)
     stream.avail_in = uInt(packed.size());
     raw->clear();
     constexpr qsizetype chunk = 1 << 20;
+    // What the file can hold: zsetlab's replays unpack to about 30 times their size.
+    const qint64 bound
+        = std::min(ReplayFile::maxUnpackedBytes, qint64(packed.size()) * ReplayFile::maxUnpackRatio + chunk);
     int result = Z_OK;
     while (result == Z_OK) {
-        if (raw->size() + chunk > ReplayFile::maxUnpackedBytes) {
+        if (raw->size() + chunk > bound + chunk) {
             inflateEnd(&stream);
             return Unpacked::TooLarge;
         }
@@ -341,8 +344,9 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         return failWith(error, damaged(Text::tr("its compressed data does not check out")));
     case Unpacked::TooLarge:
         return failWith(error,
-                        Text::tr("The replay unpacks to more than %L1 MB, more than any run zsetlab records: "
-                                 "it is not a replay, or it is damaged.")
+                        Text::tr("The replay unpacks to more than %L1 times its size (or %L2 MB), more than any "
+                                 "run zsetlab records: it is not a replay, or it is damaged.")
+                            .arg(maxUnpackRatio)
                             .arg(maxUnpackedBytes >> 20));
     }
     if (!raw.startsWith(magic))
@@ -402,6 +406,14 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     const qint64 n = file.size(info.requests);
     if (!file.ok())
         return failWith(error, damaged(Text::tr("it records more requests than its run planned")));
+    // Memory follows the file's real content: a few bytes of it cannot hold millions of requests.
+    if (n > qint64(bytes.size()) * maxRequestsPerByte + 65536)
+        return failWith(error,
+                        damaged(Text::tr("it claims %L1 requests in a file of %L2 bytes, more than %L3 a byte, "
+                                         "which no zsetlab replay packs")
+                                    .arg(n)
+                                    .arg(bytes.size())
+                                    .arg(maxRequestsPerByte)));
     const bool watched = info.knowledge == ZsetKnowledge::Watched;
     if (watched && (version < 2 || info.users != 1))
         return failWith(error, damaged(Text::tr("its header does not match its kind of run")));
@@ -519,8 +531,13 @@ bool ReplayFile::save(const QString& path, const Recording& recording, QString* 
 
 bool ReplayFile::open(const QString& path, Recording* recording, QString* error)
 {
-    // A replay compresses a request into a few bytes: the cap is the largest run's file.
-    const CappedFile file = CappedFile::read(path, qint64(1) << 30);
+    // A replay compresses a request into a few bytes: the cap is the largest run's file. A file
+    // that says it is larger is refused before any of it is read (a sparse file of 10 GB was read
+    // to the cap first); CappedFile bounds what a file that does not say its size gives.
+    if (const QFileInfo info(path); info.isFile() && info.size() > maxFileBytes)
+        return failWith(error,
+                        Text::tr("%1 is larger than any replay zsetlab saves (1 GB): it is not a replay.").arg(path));
+    const CappedFile file = CappedFile::read(path, maxFileBytes);
     if (file.status == CappedFile::Status::CannotOpen)
         return failWith(error, Text::tr("Could not open %1: %2.").arg(path, file.why));
     if (file.status == CappedFile::Status::TooLarge)

@@ -16,6 +16,14 @@ inline constexpr char suffix[] = "zsetreplay";
 inline constexpr char mimeType[] = "application/x-zsetlab-replay";
 // The most bytes a replay file may unpack to: refused beyond this, not unpacked without end.
 inline constexpr qint64 maxUnpackedBytes = qint64(2) << 30;
+// A replay's memory follows its file's real content: zsetlab's own files unpack to about 30 times
+// their size and hold at most 4 requests a byte (a frozen clock, deep pipelines); a file that
+// unpacks to more than maxUnpackRatio times its size (and 1 MiB), or claims more than
+// maxRequestsPerByte requests a byte of it (and 65,536), is refused before the requests are made.
+inline constexpr qint64 maxUnpackRatio = 256;
+inline constexpr qint64 maxRequestsPerByte = 32;
+// The largest file open() reads: one that is larger is refused before any of it is read.
+inline constexpr qint64 maxFileBytes = qint64(1) << 30;
 
 QByteArray encode(const Recording& recording);
 // gzip of raw bytes, as encode() packs a replay (for the fuzzer, which makes the unpacked part).

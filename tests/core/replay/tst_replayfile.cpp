@@ -2,6 +2,9 @@
 
 #include "replayfile.h"
 
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -67,6 +70,66 @@ QByteArray gunzipped(const QByteArray& packed)
     return raw;
 }
 
+// The unpacked file in its parts: magic, version, header, request count, then the columns (flags,
+// kinds, nows, sent, latencies, counts, connections, members, errors), to change one and join
+// them again.
+struct RawReplay
+{
+    quint64 version = 0;
+    QByteArray header;
+    quint64 requests = 0;
+    QList<QByteArray> columns;
+
+    static quint64 varint(const QByteArray& raw, qsizetype* at)
+    {
+        quint64 value = 0;
+        for (int shift = 0; *at < raw.size(); shift += 7) {
+            const quint8 byte = quint8(raw[(*at)++]);
+            value |= quint64(byte & 0x7f) << shift;
+            if (!(byte & 0x80))
+                break;
+        }
+        return value;
+    }
+    static void putVarint(QByteArray* out, quint64 value)
+    {
+        while (value >= 0x80) {
+            out->append(char(value | 0x80));
+            value >>= 7;
+        }
+        out->append(char(value));
+    }
+    static RawReplay of(const QByteArray& raw)
+    {
+        RawReplay parts;
+        qsizetype at = qsizetype(qstrlen("ZSETLAB-REPLAY\n"));
+        parts.version = varint(raw, &at);
+        const qsizetype headerSize = qsizetype(varint(raw, &at));
+        parts.header = raw.mid(at, headerSize);
+        at += headerSize;
+        parts.requests = varint(raw, &at);
+        while (at < raw.size()) {
+            const qsizetype size = qsizetype(varint(raw, &at));
+            parts.columns << raw.mid(at, size);
+            at += size;
+        }
+        return parts;
+    }
+    QByteArray joined() const
+    {
+        QByteArray raw("ZSETLAB-REPLAY\n");
+        putVarint(&raw, version);
+        putVarint(&raw, quint64(header.size()));
+        raw += header;
+        putVarint(&raw, requests);
+        for (const QByteArray& column : columns) {
+            putVarint(&raw, quint64(column.size()));
+            raw += column;
+        }
+        return raw;
+    }
+};
+
 QByteArray gzipped(const QByteArray& raw)
 {
     z_stream s {};
@@ -94,6 +157,8 @@ private slots:
     void damagedFilesAreRefused();
     void otherFilesAreRefused();
     void aDamagedHeaderIsRefused();
+    void memoryFollowsTheFilesContent();
+    void aFileLargerThanTheCapIsNotRead();
 };
 
 void TestReplayFile::roundTrip()
@@ -245,6 +310,58 @@ void TestReplayFile::aDamagedHeaderIsRefused()
         QVERIFY2(!ReplayFile::decode(gzipped(bad), &recording, &error), to.constData());
         QVERIFY2(error.contains(QLatin1String("damaged")), qPrintable(error));
     }
+}
+
+// Issue #44: a file of 340 KB claiming 50M requests (within its header's limits) took 5.6 GB.
+void TestReplayFile::memoryFollowsTheFilesContent()
+{
+    // A million requests claimed in a file of a few KB (a column of zeros, and some noise so that
+    // it does not unpack past the other bound first).
+    RawReplay parts = RawReplay::of(gunzipped(ReplayFile::encode(sampleRecording(3))));
+    const int claimed = 1'000'000;
+    const QByteArray planned = "\"requests_planned\":" + QByteArray::number(claimed);
+    parts.header.replace(QByteArray("\"requests_planned\":8"), planned);
+    parts.requests = quint64(claimed);
+    parts.columns[0] = QByteArray(claimed, char(0));
+    QByteArray noise(12000, Qt::Uninitialized);
+    for (char& byte : noise)
+        byte = char(QRandomGenerator::global()->bounded(256));
+    parts.columns[7] = noise;
+    const QByteArray packed = gzipped(parts.joined());
+    QVERIFY2(qint64(packed.size()) * ReplayFile::maxRequestsPerByte + 65536 < claimed, "too large to be refused");
+    QVERIFY2(qint64(packed.size()) * ReplayFile::maxUnpackRatio > parts.joined().size(), "refused for another bound");
+    Recording recording;
+    QString error;
+    QVERIFY(!ReplayFile::decode(packed, &recording, &error));
+    QVERIFY2(error.contains(QLatin1String("1,000,000 requests in a file of")), qPrintable(error));
+
+    // Zeros that unpack to far more than a replay's share of its file.
+    const QByteArray bomb = gzipped(QByteArray("ZSETLAB-REPLAY\n") + QByteArray(64 << 20, char(0)));
+    QVERIFY(bomb.size() * ReplayFile::maxUnpackRatio + (1 << 20) < (64 << 20));
+    QVERIFY(!ReplayFile::decode(bomb, &recording, &error));
+    QVERIFY2(error.contains(QLatin1String("unpacks to more than")), qPrintable(error));
+
+    // A real run of the same size is read: the bounds leave room for what zsetlab writes.
+    const Recording saved = sampleRecording(200000);
+    QVERIFY2(ReplayFile::decode(ReplayFile::encode(saved), &recording, &error), qPrintable(error));
+    QCOMPARE(recording.requests(), 200000);
+}
+
+// Issue #44: a sparse file of 10 GB was read to 1 GB before being refused.
+void TestReplayFile::aFileLargerThanTheCapIsNotRead()
+{
+    QTemporaryDir dir;
+    QFile sparse(dir.filePath(QStringLiteral("huge.zsetreplay")));
+    QVERIFY(sparse.open(QIODevice::WriteOnly));
+    QVERIFY(sparse.resize(qint64(10) << 30)); // no blocks written: nothing for the disk
+    sparse.close();
+    QElapsedTimer timer;
+    timer.start();
+    Recording recording;
+    QString error;
+    QVERIFY(!ReplayFile::open(sparse.fileName(), &recording, &error));
+    QVERIFY2(error.contains(QLatin1String("larger than any replay")), qPrintable(error));
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("took %1 ms: it was read").arg(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestReplayFile)
