@@ -23,6 +23,9 @@ struct Text
 };
 
 const QByteArray magic = QByteArrayLiteral("ZSETLAB-REPLAY\n");
+// The largest time a request may carry (its now, in ms or µs, and when it was sent): what a JSON
+// number holds exactly, as the header's times.
+constexpr qint64 maxTime = qint64(1) << 53;
 
 enum Flag : quint8 {
     Failed = 1,
@@ -357,7 +360,9 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     const quint64 version = file.varint();
     if (!file.ok())
         return failWith(error, damaged(Text::tr("no format version")));
-    if (version > quint64(formatVersion) || version == 0)
+    if (version == 0) // no zsetlab writes it: damaged, not newer
+        return failWith(error, damaged(Text::tr("its format version is 0, which no zsetlab writes")));
+    if (version > quint64(formatVersion))
         return failWith(error,
                         Text::tr("This replay was saved by a newer zsetlab (replay format %1; this one reads "
                                  "format %2). Open it with a newer zsetlab.")
@@ -457,8 +462,12 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         record.memberKind = RequestRecord::MemberKind(kind);
         record.added = (f & AddedKnown) ? ((f & Added) ? 1 : 0) : -1;
         record.verdict = (f & VerdictKnown) ? ((f & VerdictAdmitted) ? 1 : 0) : -1;
-        now += nows.signedVarint();
-        sentMicros += sent.signedVarint();
+        // Each value is a difference from the previous one: a sum past the range of a time is
+        // refused, not wrapped around.
+        if (__builtin_add_overflow(now, nows.signedVarint(), &now)
+            || __builtin_add_overflow(sentMicros, sent.signedVarint(), &sentMicros) || now > maxTime || now < -maxTime
+            || sentMicros > maxTime || sentMicros < -maxTime)
+            return failWith(error, damaged(Text::tr("request %L1's time is out of range").arg(i + 1)));
         record.now = now;
         record.sentMicros = sentMicros;
         record.latencyMicros = quint32(std::min<quint64>(latencies.varint(), UINT32_MAX));

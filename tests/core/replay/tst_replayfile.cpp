@@ -157,6 +157,8 @@ private slots:
     void damagedFilesAreRefused();
     void otherFilesAreRefused();
     void aDamagedHeaderIsRefused();
+    void versionZeroIsDamagedNotNewer();
+    void timesThatOverflowAreRefused();
     void memoryFollowsTheFilesContent();
     void aFileLargerThanTheCapIsNotRead();
 };
@@ -309,6 +311,41 @@ void TestReplayFile::aDamagedHeaderIsRefused()
         QString error;
         QVERIFY2(!ReplayFile::decode(gzipped(bad), &recording, &error), to.constData());
         QVERIFY2(error.contains(QLatin1String("damaged")), qPrintable(error));
+    }
+}
+
+// Issue #44: a replay of version 0 was "saved by a newer zsetlab".
+void TestReplayFile::versionZeroIsDamagedNotNewer()
+{
+    QByteArray raw = gunzipped(ReplayFile::encode(sampleRecording(50)));
+    raw[qsizetype(qstrlen("ZSETLAB-REPLAY\n"))] = char(0);
+    Recording recording;
+    QString error;
+    QVERIFY(!ReplayFile::decode(gzipped(raw), &recording, &error));
+    QVERIFY2(error.contains(QLatin1String("damaged")) && error.contains(QLatin1String("version is 0")),
+             qPrintable(error));
+    QVERIFY2(!error.contains(QLatin1String("newer")), qPrintable(error));
+}
+
+// Issue #44: `now` values whose differences add up past a 64-bit number were taken (and wrapped).
+void TestReplayFile::timesThatOverflowAreRefused()
+{
+    const QByteArray raw = gunzipped(ReplayFile::encode(sampleRecording(3)));
+    RawReplay parts = RawReplay::of(raw);
+    QCOMPARE(parts.joined(), raw); // the test's own reading of the format holds
+    QCOMPARE(parts.requests, quint64(3));
+    QCOMPARE(parts.columns.size(), 9);
+    for (const int column : {2, 3}) { // now, then the time it was sent
+        RawReplay bad = parts;
+        QByteArray deltas;
+        for (int i = 0; i < 3; ++i) // zigzag: 2 * (2^62 - 1), each a positive difference of 2^62 - 1
+            RawReplay::putVarint(&deltas, (quint64(1) << 63) - 2);
+        bad.columns[column] = deltas;
+        Recording recording;
+        QString error;
+        QVERIFY(!ReplayFile::decode(gzipped(bad.joined()), &recording, &error));
+        QVERIFY2(error.contains(QLatin1String("time is out of range")), qPrintable(error));
+        QVERIFY(recording.isEmpty());
     }
 }
 
