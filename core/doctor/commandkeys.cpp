@@ -53,7 +53,8 @@ QVector<int> keyArguments(const QByteArray& command, int argCount, const std::fu
         return range(0, std::min(2, argCount));
     if (oneOf(command, {"BLPOP", "BRPOP", "BZPOPMIN", "BZPOPMAX"}))
         return range(0, argCount - 1);
-    if (oneOf(command, {"OBJECT", "MEMORY"}))
+    // A subcommand first, then the key: OBJECT ENCODING key, MEMORY USAGE key, PFDEBUG TODENSE key.
+    if (oneOf(command, {"OBJECT", "MEMORY", "PFDEBUG"}))
         return argCount > 1 ? QVector<int> {1} : QVector<int> {};
     const bool destFirst = oneOf(command, {"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE"});
     if (destFirst || oneOf(command, {"ZUNION", "ZINTER", "ZDIFF", "ZINTERCARD", "SINTERCARD", "LMPOP", "ZMPOP"})) {

@@ -234,6 +234,10 @@ void TestScriptDoctor::snippets_data()
     QTest::newRow("ms timestamp and id concatenated: exact and unique")
         << script("local now = tonumber(ARGV[1])\nredis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])")
         << defaultArgs << QStringList();
+    // Issue #44: PFDEBUG's key is its second argument; its subcommand was named as the key.
+    QTest::newRow("PFDEBUG on the key it was given")
+        << script("redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])\nredis.call('PFDEBUG', 'TODENSE', KEYS[1])")
+        << defaultArgs << QStringList();
     QTest::newRow("the same literal member")
         << script("redis.call('ZADD', KEYS[1], ARGV[1], 'request')") << defaultArgs << names({"member-is-constant"});
     QTest::newRow("a literal id in the call template")
