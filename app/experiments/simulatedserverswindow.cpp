@@ -6,6 +6,7 @@
 #include "clienttallymodel.h"
 #include "dataexport.h"
 #include "firecontrol.h"
+#include "outputfile.h"
 #include "pictureexport.h"
 #include "scenario.h"
 #include "serversession.h"
@@ -25,7 +26,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -345,9 +345,9 @@ void SimulatedServersWindow::onFinished(const BurstSummary& summary)
 
 bool SimulatedServersWindow::writeTable(const QString& path, QString* error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    // Only over a regular file or as a new one, whole or not at all (OutputFile).
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
         return false;
     }
     QByteArray text;
@@ -378,11 +378,7 @@ bool SimulatedServersWindow::writeTable(const QString& path, QString* error) con
             text += fields.join(',') + "\r\n";
         }
     }
-    if (file.write(text) != text.size() || !file.commit()) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return OutputFile::write(path, text, error);
 }
 
 void SimulatedServersWindow::exportTable()

@@ -1,11 +1,12 @@
 #include "sweepexport.h"
 
 #include "dataexport.h"
+#include "outputfile.h"
 #include "sweeppoint.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cmath>
 
@@ -77,14 +78,19 @@ bool writeJson(const SweepResult& result, QIODevice* out)
 
 bool writeFile(const SweepResult& result, const QString& path, QString* error)
 {
-    QSaveFile file(path);
+    // Made in memory, then written whole, only over a regular file or as a new one (OutputFile).
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
+        return false;
+    }
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
-    if (!file.open(QIODevice::WriteOnly) || !(json ? writeJson(result, &file) : writeCsv(result, &file))
-        || !file.commit()) {
+    if (!(json ? writeJson(result, &file) : writeCsv(result, &file))) {
         *error = QCoreApplication::translate("SweepExport", "Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
-    return true;
+    return OutputFile::write(path, file.data(), error);
 }
 
 } // namespace SweepExport

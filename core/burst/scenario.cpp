@@ -2,12 +2,12 @@
 
 #include "cappedfile.h"
 #include "fieldreader.h"
+#include "outputfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cmath>
 
@@ -137,15 +137,6 @@ bool Scenario::load(const QString& path, Scenario* scenario, QString* error)
 
 bool Scenario::save(const QString& path, QString* error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = Text::tr("Cannot write %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        *error = Text::tr("Cannot write %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // Only over a regular file or as a new one, whole or not at all (OutputFile).
+    return OutputFile::write(path, QJsonDocument(toJson()).toJson(QJsonDocument::Indented), error);
 }

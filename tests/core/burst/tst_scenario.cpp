@@ -15,6 +15,7 @@ private slots:
     void namesTheBadField_data();
     void namesTheBadField();
     void reportsFilesThatCannotBeRead();
+    void savesOnlyOverARegularFile();
 };
 
 void TestScenario::roundTrips()
@@ -142,6 +143,27 @@ void TestScenario::reportsFilesThatCannotBeRead()
     QVERIFY(!Scenario::load(binary.fileName(), &scenario, &error));
     QVERIFY2(error.contains(QLatin1String("corrupt.json")) && error.contains(QLatin1String("Not valid JSON")),
              qPrintable(error));
+}
+
+// Issue #44: files were written through links and over FIFOs and devices.
+void TestScenario::savesOnlyOverARegularFile()
+{
+    QTemporaryDir dir;
+    const QString target = dir.filePath(QStringLiteral("someone-elses.json"));
+    QFile precious(target);
+    QVERIFY(precious.open(QIODevice::WriteOnly) && precious.write("precious") == 8);
+    precious.close();
+    const QString link = dir.filePath(QStringLiteral("link.json"));
+    QVERIFY(QFile::link(target, link));
+    Scenario scenario;
+    QString error;
+    QVERIFY(!scenario.save(link, &error));
+    QVERIFY2(error.contains(QLatin1String("symbolic link")), qPrintable(error));
+    QVERIFY(precious.open(QIODevice::ReadOnly));
+    QCOMPARE(precious.readAll(), QByteArray("precious"));
+    const QString saved = dir.filePath(QStringLiteral("saved.json"));
+    QVERIFY2(scenario.save(saved, &error), qPrintable(error));
+    QVERIFY2(Scenario::load(saved, &scenario, &error), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestScenario)
