@@ -386,10 +386,6 @@
         <source>Could not encode %1.</source>
         <translation>Không mã hóa được %1.</translation>
     </message>
-    <message>
-        <source>Could not write %1: it could not take the place of the file there.</source>
-        <translation>Không ghi được %1: không thay được tệp đang có ở đó.</translation>
-    </message>
 </context>
 <context>
     <name>AnimationExport</name>
@@ -1530,10 +1526,6 @@
         <translation>Đã sao chép hình ảnh các lượt chạy vào bộ nhớ tạm.</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
-    <message>
         <source>Export Request Log</source>
         <translation>Xuất nhật ký request</translation>
     </message>
@@ -1700,10 +1692,6 @@
         <translation>Redis trả lời:</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
-    <message>
         <source>zsetlab lesson</source>
         <translation>Bài học zsetlab</translation>
     </message>
@@ -1828,8 +1816,8 @@
         <translation>Bước %1: %2</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
+        <source>Interrupted: step %1&apos;s animation was not written.</source>
+        <translation>Đã dừng: ảnh động của bước %1 không được ghi.</translation>
     </message>
 </context>
 <context>
@@ -2860,6 +2848,57 @@
     </message>
 </context>
 <context>
+    <name>OutputFile</name>
+    <message>
+        <source>Could not write %1: %2.</source>
+        <translation>Không ghi được %1: %2.</translation>
+    </message>
+    <message>
+        <source>a named pipe (FIFO)</source>
+        <translation>một named pipe (FIFO)</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>một thiết bị</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>một socket</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>không phải tệp thường</translation>
+    </message>
+    <message>
+        <source>Give the name of a file to write.</source>
+        <translation>Hãy cho tên một tệp để ghi.</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: zsetlab does not write through a link (it would replace the file the link points to). Give the path of a file, or a new name.</source>
+        <translation>%1 là một liên kết tượng trưng: zsetlab không ghi qua liên kết (việc đó sẽ thay thế tệp mà liên kết trỏ tới). Hãy cho đường dẫn của một tệp, hoặc một tên mới.</translation>
+    </message>
+    <message>
+        <source>%1 is a folder: give the name of a file in it.</source>
+        <translation>%1 là một thư mục: hãy cho tên một tệp trong đó.</translation>
+    </message>
+    <message>
+        <source>%1 is %2, not a regular file: zsetlab writes only over a regular file, or makes a new one. Give another name.</source>
+        <translation>%1 là %2, không phải tệp thường: zsetlab chỉ ghi đè lên tệp thường, hoặc tạo tệp mới. Hãy chọn tên khác.</translation>
+    </message>
+    <message>
+        <source>%1 may not be written (%2): choose a file you may write.</source>
+        <translation>Không được ghi %1 (%2): hãy chọn một tệp bạn có quyền ghi.</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist: create it first, or choose another.</source>
+        <translation>Thư mục %1 không tồn tại: hãy tạo nó trước, hoặc chọn thư mục khác.</translation>
+    </message>
+    <message>
+        <source>The folder %1 may not be written (%2): choose a folder you may write to.</source>
+        <translation>Không được ghi vào thư mục %1 (%2): hãy chọn một thư mục bạn có quyền ghi.</translation>
+    </message>
+</context>
+<context>
     <name>PictureExport</name>
     <message>
         <source>Cannot write %1: %2</source>
@@ -3276,10 +3315,6 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <translation>dữ liệu nén không khớp mã kiểm tra</translation>
     </message>
     <message>
-        <source>The replay unpacks to more than %L1 MB, more than any run zsetlab records: it is not a replay, or it is damaged.</source>
-        <translation>Bản phát lại giải nén ra hơn %L1 MB, nhiều hơn mọi lần chạy zsetlab ghi lại: đây không phải bản phát lại, hoặc nó đã hỏng.</translation>
-    </message>
-    <message>
         <source>This is not a zsetlab replay (it does not start as one). Open a file saved with File &gt; Save Replay or zsetlab-cli run --save-replay.</source>
         <translation>Đây không phải bản phát lại của zsetlab (phần đầu tệp không đúng). Hãy mở một tệp đã lưu bằng Tệp &gt; Lưu bản phát lại hoặc zsetlab-cli run --save-replay.</translation>
     </message>
@@ -3328,10 +3363,6 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
         <translation>không đọc được một cột request</translation>
     </message>
     <message>
-        <source>Could not save the replay as %1: %2. Choose a folder you may write to.</source>
-        <translation>Không lưu được bản phát lại thành %1: %2. Hãy chọn một thư mục bạn có quyền ghi.</translation>
-    </message>
-    <message>
         <source>Could not open %1: %2.</source>
         <translation>Không mở được %1: %2.</translation>
     </message>
@@ -3342,6 +3373,30 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>its header does not match its kind of run</source>
         <translation>phần đầu của nó không khớp với loại lần chạy của nó</translation>
+    </message>
+    <message>
+        <source>The replay unpacks to more than %L1 times its size (or %L2 MB), more than any run zsetlab records: it is not a replay, or it is damaged.</source>
+        <translation>Bản phát lại giải nén ra hơn %L1 lần kích thước của nó (hoặc %L2 MB), nhiều hơn bất kỳ lần chạy nào zsetlab ghi lại: đây không phải bản phát lại, hoặc nó đã hỏng.</translation>
+    </message>
+    <message>
+        <source>its format version is 0, which no zsetlab writes</source>
+        <translation>phiên bản định dạng của nó là 0, không zsetlab nào ghi như vậy</translation>
+    </message>
+    <message>
+        <source>it claims %L1 requests in a file of %L2 bytes, more than %L3 a byte, which no zsetlab replay packs</source>
+        <translation>nó ghi %L1 yêu cầu trong một tệp %L2 byte, hơn %L3 yêu cầu mỗi byte, điều không bản phát lại nào của zsetlab có</translation>
+    </message>
+    <message>
+        <source>request %L1&apos;s time is out of range</source>
+        <translation>thời gian của yêu cầu %L1 nằm ngoài phạm vi</translation>
+    </message>
+    <message>
+        <source>Could not save the replay: %1</source>
+        <translation>Không lưu được bản phát lại: %1</translation>
+    </message>
+    <message>
+        <source>Could not save the replay as %1: it could not be packed.</source>
+        <translation>Không lưu được bản phát lại thành %1: không nén được nó.</translation>
     </message>
 </context>
 <context>
@@ -3726,10 +3781,6 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>Cannot open the scenario %1: %2.</source>
         <translation>Không mở được kịch bản %1: %2.</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2.</source>
-        <translation>Không ghi được %1: %2.</translation>
     </message>
     <message>
         <source>%1 must be %2, not %3.</source>
@@ -5421,10 +5472,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Đã dừng. %1</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
-    <message>
         <source>Export Table</source>
         <translation>Xuất bảng</translation>
     </message>
@@ -5916,6 +5963,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>No TLS handshake with %1 within %2 ms. Is it the server&apos;s TLS port (tls-port)? A plain port takes redis://.</source>
         <translation>Không bắt tay TLS được với %1 trong %2 ms. Đây có phải cổng TLS (tls-port) của máy chủ không? Cổng thường dùng redis://.</translation>
     </message>
+    <message>
+        <source>larger than 1 MiB: not a PEM file</source>
+        <translation>lớn hơn 1 MiB: không phải tệp PEM</translation>
+    </message>
 </context>
 <context>
     <name>TransportBar</name>
@@ -6258,8 +6309,8 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>%1 là bản phát lại dùng để tạo trang, và trang sẽ thay thế nó: hãy đặt cho trang một tên khác, ví dụ %2.html.</translation>
     </message>
     <message>
-        <source>Could not write the web page %1: %2. Choose a folder you may write to.</source>
-        <translation>Không ghi được trang web %1: %2. Hãy chọn một thư mục bạn có quyền ghi.</translation>
+        <source>Could not write the web page: %1</source>
+        <translation>Không ghi được trang web: %1</translation>
     </message>
 </context>
 <context>
