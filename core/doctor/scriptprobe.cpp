@@ -88,7 +88,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
             std::lock_guard<std::mutex> lock(m_connectionMutex);
             m_connection = &check; // cancel() reaches it: a silent server answers no handshake
         }
-        const bool opened = !m_cancelled && check.open(endpoint, options);
+        const bool opened = check.open(endpoint, options);
         {
             std::lock_guard<std::mutex> lock(m_connectionMutex);
             m_connection = nullptr;
@@ -265,7 +265,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     const auto forget = qScopeGuard(forgetConnection);
     QString why;
     ClusterMap map;
-    if (m_cancelled || !openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
+    if (!openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = why.isEmpty() ? connection.lastError().message : why;
         return report;
