@@ -82,15 +82,14 @@ void ExportActions::copyPicture()
 bool ExportActions::writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error)
 {
     const BurstEngine& engine = experiment.engine(LimiterExperiment::Left);
-    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
-        *error = refused;
-        return false;
-    }
-    QBuffer file;
-    file.open(QIODevice::WriteOnly);
-    const bool written = isJson(path) ? DataExport::writeRequestLogJson(engine.log(), &file)
-                                      : DataExport::writeRequestLogCsv(engine.log(), &file);
-    return commit(file, path, written, error);
+    // Streamed: a log of millions of requests is not held in memory.
+    return OutputFile::writeWith(
+        path,
+        [&engine, &path](QIODevice* file) {
+            return isJson(path) ? DataExport::writeRequestLogJson(engine.log(), file)
+                                : DataExport::writeRequestLogCsv(engine.log(), file);
+        },
+        error);
 }
 
 bool ExportActions::writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error)
@@ -157,12 +156,14 @@ void ExportActions::exportZsetSnapshot()
     connect(panel->reader(), &ZsetReader::snapshotReady, context,
             [this, context, path, panel](const QByteArray& key, const QVector<ZsetEntry>& members) {
                 context->deleteLater();
-                QBuffer file;
                 QString error;
-                file.open(QIODevice::WriteOnly);
-                const bool written = isJson(path) ? DataExport::writeZsetJson(key, members, panel->writes(), &file)
-                                                  : DataExport::writeZsetCsv(key, members, panel->writes(), &file);
-                const bool ok = commit(file, path, written, &error);
+                const bool ok = OutputFile::writeWith(
+                    path,
+                    [&](QIODevice* file) {
+                        return isJson(path) ? DataExport::writeZsetJson(key, members, panel->writes(), file)
+                                            : DataExport::writeZsetCsv(key, members, panel->writes(), file);
+                    },
+                    &error);
                 if (ok)
                     m_sources.status(tr("Saved %Ln member(s) to %1", nullptr, members.size()).arg(path));
                 else

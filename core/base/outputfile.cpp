@@ -190,3 +190,24 @@ bool OutputFile::write(const QString& path, const QByteArray& bytes, QString* er
     }
     return commitPart(part, path, error);
 }
+
+bool OutputFile::writeWith(const QString& path, const std::function<bool(QIODevice* device)>& write, QString* error)
+{
+    const QString part = createPart(path, error);
+    if (part.isEmpty())
+        return false;
+    QFile file(part);
+    bool written = file.open(QIODevice::WriteOnly | QIODevice::Truncate) && write(&file) && file.flush();
+    // The system's reason when it gave one; never Qt's "Unknown error".
+    QString why = file.error() != QFileDevice::NoError ? file.errorString() : Text::tr("it could not be made");
+    file.close(); // a file system may say only now that it is full
+    if (written && file.error() != QFileDevice::NoError) {
+        written = false;
+        why = file.errorString();
+    }
+    if (!written) {
+        discardPart(part);
+        return failWith(error, Text::tr("Could not write %1: %2.").arg(QDir::toNativeSeparators(path), why));
+    }
+    return commitPart(part, path, error);
+}

@@ -3,6 +3,10 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
+
+class QIODevice;
+
 // The files zsetlab writes at a path the user named: a replay, a summary, a picture, a page, a
 // handout, an animation. Only a regular file is replaced, or a new one made: a device node, a
 // named pipe, a socket, a folder or a symbolic link at the path is refused (writing there would
@@ -18,6 +22,10 @@ QString refusal(const QString& path);
 // `bytes`, written whole at `path` or not at all; false with *error (the path and the
 // system's reason), leaving nothing behind.
 bool write(const QString& path, const QByteArray& bytes, QString* error);
+
+// The same for what is written a piece at a time (a request log of millions of rows): `write` gets
+// a device on a new file beside `path`, which takes its place once `write` returned true.
+bool writeWith(const QString& path, const std::function<bool(QIODevice* device)>& write, QString* error);
 
 // For writers that open the file themselves (an encoder, a PDF writer): a new, empty regular
 // file beside `path` (created exclusively, so never a link or a device), refused as refusal()

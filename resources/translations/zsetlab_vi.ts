@@ -2897,6 +2897,10 @@
         <source>The folder %1 may not be written (%2): choose a folder you may write to.</source>
         <translation>Không được ghi vào thư mục %1 (%2): hãy chọn một thư mục bạn có quyền ghi.</translation>
     </message>
+    <message>
+        <source>it could not be made</source>
+        <translation>không tạo được nội dung của nó</translation>
+    </message>
 </context>
 <context>
     <name>PictureExport</name>

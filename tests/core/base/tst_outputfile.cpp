@@ -51,6 +51,7 @@ private slots:
     void aFailedWriteLeavesNothingAndSaysWhy();
     void aFullFileSystemSaysSo();
     void aPartIsCommittedOrDiscarded();
+    void aStreamIsWrittenWholeOrNotAtAll();
 
 private:
     QTemporaryDir m_dir;
@@ -270,6 +271,52 @@ void TestOutputFile::aPartIsCommittedOrDiscarded()
     QVERIFY2(error.contains(QLatin1String("symbolic link")), qPrintable(error));
     QVERIFY(!QFile::exists(other));
     QCOMPARE(contents(target), QByteArray("kept"));
+}
+
+void TestOutputFile::aStreamIsWrittenWholeOrNotAtAll()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("streamed"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString path = QDir(folder).filePath(QStringLiteral("requests.csv"));
+    QVERIFY(writeFile(path, "the old log"));
+    QString error;
+    // A writer that fails half-way: nothing of it is left, the old file stays.
+    QVERIFY(!OutputFile::writeWith(
+        path,
+        [](QIODevice* device) {
+            device->write("half");
+            return false;
+        },
+        &error));
+    QVERIFY2(error.contains(QLatin1String("requests.csv")) && !error.contains(QLatin1String("Unknown")),
+             qPrintable(error));
+    QCOMPARE(contents(path), QByteArray("the old log"));
+    QCOMPARE(entries(folder), QStringList {QStringLiteral("requests.csv")});
+    QVERIFY2(OutputFile::writeWith(
+                 path,
+                 [](QIODevice* device) {
+                     for (int row = 0; row < 1000; ++row)
+                         if (device->write("1,2,3\n") != 6)
+                             return false;
+                     return true;
+                 },
+                 &error),
+             qPrintable(error));
+    QCOMPARE(contents(path).size(), 6000);
+    QCOMPARE(entries(folder), QStringList {QStringLiteral("requests.csv")});
+    // Through a link: refused before the writer is called.
+    const QString link = QDir(folder).filePath(QStringLiteral("link.csv"));
+    QVERIFY(QFile::link(path, link));
+    bool called = false;
+    QVERIFY(!OutputFile::writeWith(
+        link,
+        [&called](QIODevice*) {
+            called = true;
+            return true;
+        },
+        &error));
+    QVERIFY(!called);
+    QCOMPARE(contents(path).size(), 6000);
 }
 
 QTEST_GUILESS_MAIN(TestOutputFile)
