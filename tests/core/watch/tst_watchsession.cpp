@@ -8,11 +8,13 @@
 #include "watchsession.h"
 #include "zsetkeys.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <atomic>
 #include <memory>
 
 namespace {
@@ -77,6 +79,7 @@ private slots:
     void groupsAFunctionsCallsUnderItsName();
     void slowKeyReadsKeepTheDeadline_data();
     void slowKeyReadsKeepTheDeadline();
+    void hugeScriptBodiesAreNotKeptNorAskedAgain();
 
 private:
     // A server of this test's own that answers DEBUG DIGEST (the shared fixture's refuses DEBUG).
@@ -513,6 +516,65 @@ void TestWatchSession::slowKeyReadsKeepTheDeadline()
     QVERIFY2(result.keysNotRead + result.linesBehind > 0, "the keys it could not read in time are counted");
     QVERIFY(result.keysRead < keys);
     QVERIFY(result.snapshot.droppedLines >= result.linesBehind + result.oversizeLines);
+}
+
+// Issue #44: SCRIPT SHOW bodies were kept up to 64 of 64 MiB each (1.09 GB), and the watch ran
+// 79 s for a --duration of 60 s. A body past the bound is not kept, and such a server is asked
+// SCRIPT SHOW no more.
+void TestWatchSession::hugeScriptBodiesAreNotKeptNorAskedAgain()
+{
+    constexpr int scripts = 20;
+    std::vector<QByteArray> bodies;
+    // A value of megabytes first, as in slowKeyReadsKeepTheDeadline: the stream comes in more than
+    // one read.
+    QByteArray stream = "+OK\r\n+1796000000.000000 [0 127.0.0.1:5000] \"SET\" \"blob\" \""
+        + QByteArray(2 * 1024 * 1024, 'x') + "\"\r\n";
+    for (int i = 0; i < scripts; ++i) {
+        bodies.push_back("return '" + QByteArray::number(i) + QByteArray(1 << 20, 'x') + "'");
+        const QByteArray sha = QCryptographicHash::hash(bodies.back(), QCryptographicHash::Sha1).toHex();
+        stream += "+1796000000." + QByteArray::number(100000 + i) + " [0 127.0.0.1:5000] \"EVALSHA\" \"" + sha
+            + "\" \"1\" \"rl:1\" \"5\"\r\n";
+        stream += "+1796000000." + QByteArray::number(100000 + i) + " [0 lua] \"ZADD\" \"rl:1\" \"5\" \"5\"\r\n";
+    }
+    auto shows = std::make_shared<std::atomic<int>>(0);
+    FakeRedis fake([&bodies, stream, shows](const QList<QByteArray>& command) {
+        FakeRedis::Answer answer;
+        const QByteArray name = command.value(0).toUpper();
+        if (name == "INFO") {
+            const QByteArray text = "# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.0.1\r\n"
+                                    "server_mode:standalone\r\nos:Linux\r\n";
+            answer.bytes = '$' + QByteArray::number(text.size()) + "\r\n" + text + "\r\n";
+        } else if (name == "MONITOR") {
+            answer.bytes = stream;
+        } else if (name == "SCRIPT" && command.value(1).toUpper() == "SHOW") {
+            ++*shows;
+            for (const QByteArray& body : bodies) { // its true body: it would pass the SHA1 check
+                if (QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex() == command.value(2).toLower())
+                    answer.bytes = '$' + QByteArray::number(body.size()) + "\r\n" + body + "\r\n";
+            }
+        } else if (name == "ECHO") {
+            answer.bytes = '$' + QByteArray::number(command.value(1).size()) + "\r\n" + command.value(1) + "\r\n";
+        } else {
+            answer.bytes = "*0\r\n"; // SELECT's +OK is not needed: ZCARD and ZRANGE of nothing
+        }
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    WatchSession::Settings settings;
+    settings.endpoint = fake.endpoint();
+    settings.duration = std::chrono::milliseconds(2000);
+    WatchSession session;
+    QSignalSpy finished(&session, &WatchSession::finished);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(session.start(settings));
+    QVERIFY(finished.wait(20000));
+    QVERIFY2(clock.elapsed() <= 2000 + 1000 + 1500, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+    const auto result = finished.first().first().value<WatchResult>();
+    QVERIFY2(result.server.name == QLatin1String("valkey"), qPrintable(result.server.name));
+    QVERIFY(result.snapshot.scripts.isEmpty());
+    QCOMPARE(shows->load(), 1);
+    QCOMPARE(result.snapshot.scriptsNotKept, 1);
 }
 
 QTEST_GUILESS_MAIN(TestWatchSession)
