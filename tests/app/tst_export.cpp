@@ -33,7 +33,10 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <sys/resource.h>
 
 class TestExport : public QObject
 {
@@ -46,6 +49,7 @@ private slots:
     void svgParsesAndKeepsText();
     void svgKeepsWordsWhole();
     void headlessExportWritesItsFiles();
+    void aPictureThatCannotBeWrittenLeavesNothing();
     void headlessExportRefusesBadInput_data();
     void headlessExportRefusesBadInput();
     void headlessExportStoresWhatTheCliStores();
@@ -213,6 +217,35 @@ void TestExport::headlessExportWritesItsFiles()
     RedisConnection redis;
     QVERIFY(TestRedis::connect(redis));
     QCOMPARE(redis.command({"EXISTS", object.value(QLatin1String("key")).toString().toUtf8()}).toInteger(), 0LL);
+}
+
+// Issue #44: a full disk left a PNG of 0 or 4,096 bytes behind, with "Unknown error". A file size
+// limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes the write fail with EFBIG, as a full disk with ENOSPC.
+void TestExport::aPictureThatCannotBeWrittenLeavesNothing()
+{
+    const QString app = qEnvironmentVariable("ZSETLAB_APP");
+    if (app.isEmpty())
+        QSKIP("ZSETLAB_APP is not set (run through ctest)");
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("full.png"));
+    QProcess process;
+    process.setChildProcessModifier([] {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const struct rlimit limit
+        {
+            4096, 4096
+        };
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    process.start(app,
+                  {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(), QStringLiteral("--scenario"),
+                   sourcePath(QStringLiteral("resources/scenarios/classroom-demo.json")),
+                   QStringLiteral("--export-png"), png, QStringLiteral("--size"), QStringLiteral("1280x800")});
+    QVERIFY(process.waitForFinished(120000));
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 7, err.constData());
+    QVERIFY2(err.contains(::strerror(EFBIG)) && !err.contains("Unknown error"), err.constData());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
 void TestExport::headlessExportRefusesBadInput_data()
