@@ -1,6 +1,7 @@
 #include "serveroptions.h"
 
 #include "exitcodes.h"
+#include "interrupts.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -52,6 +53,12 @@ int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* 
         }
     }
     if (!choice->resolve(request)) {
+        // Ctrl+C while a silent server kept the connection waiting (up to --timeout): the signal's
+        // exit, not the server's.
+        if (interrupted()) {
+            err << "zsetlab-cli: stopped by a signal while connecting; nothing was sent.\n";
+            return ExitInterrupted;
+        }
         err << "zsetlab-cli: " << choice->error().message << '\n';
         return choice->error().kind == RedisError::Kind::BadUrl ? ExitUsage : ExitConnection;
     }

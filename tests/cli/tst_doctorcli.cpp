@@ -415,6 +415,26 @@ void TestDoctorCli::aSilentServerKeepsTheTimeout()
                  60000);
     QCOMPARE(result.exitCode, 3);
     QVERIFY2(timer.elapsed() < 10000, qPrintable(QStringLiteral("took %1 ms").arg(timer.elapsed())));
+
+    // Ctrl+C while it waits there: 130, within --timeout. The child starts with SIGINT blocked, so
+    // the signal sent at once is delivered when main() installs its handler, as to any process.
+    QProcess doctor;
+    doctor.setChildProcessModifier([] {
+        sigset_t blocked;
+        sigemptyset(&blocked);
+        sigaddset(&blocked, SIGINT);
+        ::sigprocmask(SIG_BLOCK, &blocked, nullptr);
+    });
+    timer.restart();
+    doctor.start(qEnvironmentVariable("ZSETLAB_CLI"),
+                 names({"doctor"}) << builtinFile("now.lua") << QStringLiteral("--live") << QStringLiteral("--redis")
+                                   << silent.url() << QStringLiteral("--timeout") << QStringLiteral("3000"));
+    QVERIFY(doctor.waitForStarted(10000));
+    ::kill(pid_t(doctor.processId()), SIGINT);
+    QVERIFY(doctor.waitForFinished(15000));
+    const QByteArray err = doctor.readAllStandardError();
+    QVERIFY2(doctor.exitStatus() == QProcess::NormalExit && doctor.exitCode() == 130, err.constData());
+    QVERIFY2(timer.elapsed() < 10000, qPrintable(QStringLiteral("took %1 ms").arg(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorCli)
