@@ -267,16 +267,26 @@ bool BurstRun::enterSandbox()
 void BurstRun::leaveSandbox()
 {
     m_sandbox.leave(&m_sandboxing);
-    if (m_sandboxing.refusedKeys.isEmpty())
+    if (m_sandboxing.refusedKeys.isEmpty() && m_sandboxing.refusedCommands.isEmpty())
         return;
-    QStringList keys;
-    for (const QByteArray& key : m_sandboxing.refusedKeys.mid(0, 5))
-        keys << printableText(key);
-    const QString finding
-        = Text::tr("The script reached for %1, outside the run's own keys. Redis refused it (the script ran as a "
-                   "temporary ACL user of this run), so nothing there was changed; a limiter should touch only the "
-                   "keys it is given.")
-              .arg(keys.join(QStringLiteral(", ")));
+    QString finding;
+    if (!m_sandboxing.refusedKeys.isEmpty()) {
+        QStringList keys;
+        for (const QByteArray& key : m_sandboxing.refusedKeys.mid(0, 5))
+            keys << printableText(key);
+        finding = Text::tr("The script reached for %1, outside the run's own keys. Redis refused it (the script ran "
+                           "as a temporary ACL user of this run), so nothing there was changed; a limiter should "
+                           "touch only the keys it is given.")
+                      .arg(keys.join(QStringLiteral(", ")));
+    } else {
+        QStringList commands;
+        for (const QByteArray& command : m_sandboxing.refusedCommands.mid(0, 5))
+            commands << printableText(command).toUpper();
+        finding = Text::tr("The script ran %1, which reaches beyond the run's own keys (another database, another "
+                           "server, or the server's state). Redis refused it (the script ran as a temporary ACL user "
+                           "of this run), so it did not run; a limiter needs only commands on the keys it is given.")
+                      .arg(commands.join(QStringLiteral(", ")));
+    }
     std::lock_guard<std::mutex> lock(m_mutex);
     // The script's error ("can't access at least one of the keys") says less than this.
     if (m_failure.kind == BurstFailure::Kind::None || m_failure.kind == BurstFailure::Kind::Script)

@@ -67,8 +67,10 @@ QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, con
     if (withChannels)
         rules << "resetchannels"; // Redis 6.2+; before it, @pubsub below is all there is
     // What a limiter does to its keys (read, write, expire, delete), and running scripts; nothing
-    // that reaches beyond keys (flushes, other databases, the configuration, other clients,
-    // channels, the script cache as a whole, functions), and no key listing.
+    // that reaches beyond keys (flushes, other databases, other servers, the configuration, the
+    // server's figures, other clients, channels, the script cache as a whole, functions), and no
+    // key listing or counting. The handshake of the user's connections needs neither INFO nor
+    // SELECT (RedisEndpoint::helloHandshake: HELLO, which every user may send, and database 0).
     rules << "-@all"
           << "+@read"
           << "+@write"
@@ -82,6 +84,11 @@ QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, con
           << "-copy"
           << "-scan"
           << "-randomkey"
+          << "-dbsize"
+          << "-swapdb"
+          << "-migrate"
+          << "-select"
+          << "-info"
           << "+eval"
           << "+evalsha"
           << "+script|load"
@@ -89,8 +96,6 @@ QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, con
           << "+time"
           << "+wait" // the doctor's real-time scenarios wait out a window on the server's clock
           << "+ping"
-          << "+select" // the URL's database, at the handshake
-          << "+info" // the handshake reads INFO server
           << "+asking"
           << "+cluster|slots";
     return rules;
@@ -100,6 +105,13 @@ ScriptSandbox::Outcome ScriptSandbox::make(const RedisEndpoint& endpoint, const 
                                            const QList<QByteArray>& keyPatterns, QString* why)
 {
     drop();
+    if (endpoint.db != 0) {
+        *why = Text::tr("a script runs in a sandbox on database 0 only: Redis's ACL rules cannot keep a user to one "
+                        "database, so the sandbox denies SELECT, and database %1 cannot be reached without it. Use "
+                        "database 0 (/0 in the URL)")
+                   .arg(endpoint.db);
+        return Outcome::NotAllowed;
+    }
     NodeConnections nodes;
     QString error;
     if (!nodes.open(endpoint, options, &error)) {
@@ -121,9 +133,10 @@ ScriptSandbox::Outcome ScriptSandbox::make(const RedisEndpoint& endpoint, const 
             *why = reply.errorCode() == "NOPERM"
                 ? Text::tr("the connection's user may not create ACL users on %1 (ACL SETUSER: %2)")
                       .arg(server, reply.text())
-                : outcome == Outcome::NotAllowed ? Text::tr("%1 has no ACL users (Redis %2; they came with Redis 6.0)")
-                                                       .arg(server, connection->server().version)
-                                                 : Text::tr("ACL SETUSER on %1 failed: %2").arg(server, reply.text());
+                : outcome == Outcome::NotAllowed
+                ? Text::tr("%1 has no ACL users (Redis %2; they came with Redis 6.0)")
+                      .arg(server, connection->server().version)
+                : Text::tr("ACL SETUSER on %1 failed: %2").arg(server, reply.text());
             drop();
             return outcome;
         }
@@ -137,17 +150,19 @@ RedisEndpoint ScriptSandbox::asUser(RedisEndpoint node) const
     if (isMade()) {
         node.user = QString::fromLatin1(m_user);
         node.password = QString::fromLatin1(m_password);
+        node.helloHandshake = true; // the user may run neither INFO nor SELECT
     }
     return node;
 }
 
 namespace {
-// The keys an ACL LOG reply says were refused to `user`.
-void addRefusedKeys(const RedisReply& log, const QByteArray& user, QList<QByteArray>* keys)
+// The keys and commands an ACL LOG reply says were refused to `user`.
+void addRefused(const RedisReply& log, const QByteArray& user, QList<QByteArray>* keys, QList<QByteArray>* commands)
 {
     for (const RedisReply& entry : log.elements()) {
         // A flat list of field, value pairs: reason, context, object, username, ...
         QByteArray reason;
+        QByteArray context;
         QByteArray object;
         QByteArray name;
         const auto& fields = entry.elements();
@@ -155,18 +170,24 @@ void addRefusedKeys(const RedisReply& log, const QByteArray& user, QList<QByteAr
             const QByteArray& field = fields[i].bytes();
             if (field == "reason")
                 reason = fields[i + 1].bytes();
+            else if (field == "context")
+                context = fields[i + 1].bytes();
             else if (field == "object")
                 object = fields[i + 1].bytes();
             else if (field == "username")
                 name = fields[i + 1].bytes();
         }
-        if (name == user && reason == "key" && !keys->contains(object))
+        if (name != user)
+            continue;
+        if (reason == "key" && !keys->contains(object))
             *keys << object;
+        else if (reason == "command" && context == "lua" && commands && !commands->contains(object))
+            *commands << object;
     }
 }
 } // namespace
 
-bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys)
+bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys, QList<QByteArray>* refusedCommands)
 {
     QStringList failed;
     for (const RedisEndpoint& node : m_nodes) {
@@ -174,7 +195,7 @@ bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys)
         RedisReply reply;
         if (connection.open(node, m_options)) {
             if (refusedKeys)
-                addRefusedKeys(connection.command({"ACL", "LOG", "128"}), m_user, refusedKeys);
+                addRefused(connection.command({"ACL", "LOG", "128"}), m_user, refusedKeys, refusedCommands);
             reply = connection.command({"ACL", "DELUSER", m_user});
         }
         if (!connection.isOpen() || reply.isError())
@@ -214,7 +235,7 @@ void ScriptSandbox::leave(ScriptSandboxing* how)
     if (!isMade())
         return;
     QString why;
-    if (!drop(&why, &how->refusedKeys))
+    if (!drop(&why, &how->refusedKeys, &how->refusedCommands))
         how->leftBehind = why;
 }
 
@@ -240,6 +261,10 @@ QJsonObject ScriptSandboxing::toJson() const
     for (const QByteArray& key : refusedKeys)
         refused.append(QString::fromUtf8(key));
     json[QStringLiteral("refused_keys")] = refused;
+    QJsonArray commands;
+    for (const QByteArray& command : refusedCommands)
+        commands.append(QString::fromUtf8(command));
+    json[QStringLiteral("refused_commands")] = commands;
     if (!leftBehind.isEmpty())
         json[QStringLiteral("left_behind")] = leftBehind;
     return json;
@@ -270,6 +295,14 @@ QString ScriptSandboxing::toText() const
         lines << QStringLiteral("  refused       Redis refused the script %1 (outside the run's keys); nothing there "
                                 "was changed")
                      .arg(keys.join(QStringLiteral(", ")));
+    }
+    if (!refusedCommands.isEmpty()) {
+        QStringList commands;
+        for (const QByteArray& command : refusedCommands.mid(0, 10))
+            commands << QString::fromUtf8(command).toUpper();
+        lines << QStringLiteral("  refused       Redis refused the script the command %1 (the sandbox allows only what "
+                                "a limiter does to its own keys); it did not run")
+                     .arg(commands.join(QStringLiteral(", ")));
     }
     if (!leftBehind.isEmpty())
         lines << QStringLiteral("  left behind   %1").arg(leftBehind);

@@ -25,6 +25,9 @@ struct ScriptSandboxing
     QString user; // AclUser: its name
     QString why; // Trusted: why no sandbox could be made
     QList<QByteArray> refusedKeys; // keys outside the run's that Redis refused the script
+    // Commands the sandbox refused the script (SELECT, INFO, MIGRATE, PFDEBUG, ...), lower case
+    // as Redis logs them ("script|flush").
+    QList<QByteArray> refusedCommands;
     QString leftBehind; // the user could not be deleted: where, and how to delete it
 
     QJsonObject toJson() const;
@@ -37,6 +40,11 @@ struct ScriptSandboxing
 // the run's patterns, run scripts and the commands a limiter needs on those keys, and nothing in
 // @dangerous, @admin, @pubsub or @blocking. Redis then refuses any other key inside the script
 // ("can't access at least one of the keys"), and the ACL LOG names it.
+//
+// No command reaches another server (MIGRATE, REPLICAOF), another database (SELECT, SWAPDB,
+// MOVE) or the server's state (INFO, DBSIZE, CONFIG, DEBUG, PFDEBUG). ACL rules cannot keep a
+// user to one database, so the user may not SELECT, and make() refuses an endpoint whose
+// database is not 0.
 //
 // The user is made on the server (on a cluster, on every master) by make(), with a random name
 // and a password that exists only in this object, and deleted by drop() or the destructor.
@@ -76,9 +84,10 @@ public:
     RedisEndpoint asUser(RedisEndpoint node) const;
 
     // Deletes the user from every node; false with *why for the nodes where that failed. Called
-    // again (or by the destructor) it does nothing. With `refusedKeys`, first reads the keys
-    // Redis refused the user from each node's ACL LOG (none when the log cannot be read).
-    bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr);
+    // again (or by the destructor) it does nothing. With `refusedKeys`, first reads the keys (and
+    // commands) Redis refused the user from each node's ACL LOG (none when the log cannot be read).
+    bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr,
+              QList<QByteArray>* refusedCommands = nullptr);
 
     // The patterns for the keys of a run whose key is `key`: the key itself and its companions
     // (KEY:suffix; with a hash tag at the end, also the other keys in that tag, as users' keys).

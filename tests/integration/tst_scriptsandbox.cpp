@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <memory>
+
 namespace {
 const QByteArray foreignKey = "foreign:sandbox:key";
 const QByteArray foreignValue = "someone else's value";
@@ -136,6 +138,7 @@ private slots:
     void stoppedRunLeavesNoSandboxUser();
     void doctorTimeBombIsRefusedByTheServer();
     void everyMasterOfAClusterHasTheUser();
+    void selectIsRefused();
     void cleanupTestCase();
 
 private:
@@ -216,6 +219,14 @@ void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys_data()
     QTest::newRow("move") << QByteArray("return redis.call('MOVE', KEYS[1], '5')");
     QTest::newRow("rename onto a foreign key")
         << QByteArray("return redis.call('RENAME', KEYS[1], 'foreign:sandbox:key')");
+    QTest::newRow("select") << QByteArray("redis.call('SELECT', '7') return redis.call('SET', KEYS[1], 'x')");
+    QTest::newRow("swapdb") << QByteArray("return redis.call('SWAPDB', '0', '7')");
+    QTest::newRow("info") << QByteArray("return redis.call('INFO', 'keyspace')");
+    QTest::newRow("dbsize") << QByteArray("return redis.call('DBSIZE')");
+    QTest::newRow("migrate") << QByteArray("return redis.call('MIGRATE', '127.0.0.1', '1', KEYS[1], '0', '10')");
+    QTest::newRow("replicaof") << QByteArray("return redis.call('REPLICAOF', '127.0.0.1', '1')");
+    QTest::newRow("pfdebug") << QByteArray("return redis.call('PFDEBUG', 'TODENSE', 'foreign:sandbox:key')");
+    QTest::newRow("config") << QByteArray("return redis.call('CONFIG', 'GET', 'dir')");
 }
 
 void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys()
@@ -382,6 +393,41 @@ void TestScriptSandbox::everyMasterOfAClusterHasTheUser()
     QVERIFY(sandbox.drop(&why));
     for (const auto& master : admin.all())
         QVERIFY(master->command({"ACL", "GETUSER", sandbox.userName()}).isNil());
+}
+
+// Issue #44, 3: SELECT is refused inside a script, so nothing is written in another database;
+// a database other than 0 gets no sandbox at all, and says why.
+void TestScriptSandbox::selectIsRefused()
+{
+    RedisEndpoint seventh = TestRedis::endpoint();
+    seventh.db = 7;
+    RedisConnection inSeventh;
+    QVERIFY(inSeventh.open(seventh));
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    const QString script = writeFile(m_dir, "select.lua", R"(redis.call('SELECT', 7)
+redis.call('SET', KEYS[1], 'x')
+redis.call('SET', KEYS[1] .. ':7', 'x')
+return 1
+)");
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")});
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    QVERIFY2(run.exitCode == 4, run.err.constData());
+    const QJsonObject sandbox
+        = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("refused_commands")).toArray(), QJsonArray {QStringLiteral("select")});
+    QVERIFY2(run.err.contains("SELECT") && run.err.contains("refused"), run.err.constData());
+
+    // On database 7 itself: no sandbox can keep a script there, so the script does not run.
+    const QString wellBehavedScript = writeFile(m_dir, "well_behaved.lua", wellBehaved);
+    const CliResult onSeventh
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl() + QStringLiteral("?db=7"),
+                  QStringLiteral("--script"), wellBehavedScript, QStringLiteral("--requests"), QStringLiteral("3")});
+    QCOMPARE(onSeventh.exitCode, 4);
+    QVERIFY2(onSeventh.err.contains("database 0"), onSeventh.err.constData());
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    QCOMPARE(sandboxUsers(), QStringList());
 }
 
 void TestScriptSandbox::cleanupTestCase()
