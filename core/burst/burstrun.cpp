@@ -244,8 +244,27 @@ bool BurstRun::enterSandbox()
 {
     if (m_plan.limiter->isBuiltin())
         return true;
+    // A fresh key's hash tag is this run's alone: one pattern takes every key the script makes
+    // from it. A key the user named may be the beginning of keys that were there before
+    // (zsetlab:NAME:config, another run's zsetlab:run:{...}): exactly the run's keys, then.
+    QList<QByteArray> patterns = ScriptSandbox::patternsOfKey(m_key);
+    if (!m_plan.key.isEmpty()) {
+        QList<QByteArray> keys;
+        for (const QByteArray& userKey : m_userKeys)
+            keys << m_plan.limiter->store.keysFor(userKey);
+        if (keys.size() > ScriptSandbox::maxExactKeys) {
+            fail(BurstFailure::Kind::Plan,
+                 Text::tr("Your script was not run: with a key you named (--key), the sandbox it runs in grants "
+                          "each of the run's %L1 keys by name, and takes at most %L2. Use fewer users, or leave the "
+                          "key out: a fresh key's name carries a tag of this run alone, which covers all its keys.")
+                     .arg(keys.size())
+                     .arg(ScriptSandbox::maxExactKeys));
+            return false;
+        }
+        patterns = ScriptSandbox::patternsOfKeys(keys);
+    }
     QString why;
-    switch (m_sandbox.enter(m_endpoint, m_options, ScriptSandbox::patternsOfKey(m_key), &m_sandboxing, &why)) {
+    switch (m_sandbox.enter(m_endpoint, m_options, patterns, &m_sandboxing, &why)) {
     case ScriptSandbox::Outcome::Made:
         return true;
     case ScriptSandbox::Outcome::NotAllowed:

@@ -58,6 +58,17 @@ QList<QByteArray> ScriptSandbox::patternsOfKey(const QByteArray& key)
     return {exact, exact + ":*"};
 }
 
+QList<QByteArray> ScriptSandbox::patternsOfKeys(const QList<QByteArray>& keys)
+{
+    QList<QByteArray> patterns;
+    for (const QByteArray& key : keys) {
+        const QByteArray exact = escapeGlob(key);
+        if (!patterns.contains(exact))
+            patterns << exact;
+    }
+    return patterns;
+}
+
 QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
                                        bool withChannels)
 {

@@ -89,9 +89,17 @@ public:
     bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr,
               QList<QByteArray>* refusedCommands = nullptr);
 
-    // The patterns for the keys of a run whose key is `key`: the key itself and its companions
-    // (KEY:suffix; with a hash tag at the end, also the other keys in that tag, as users' keys).
+    // The patterns for the keys of a run whose key is `key`, a fresh run key whose hash tag is
+    // this run's alone (ZsetKeys::freshRunKey()): every key that starts with the tag (its
+    // companions, the keys a script makes from it, its users' keys). A key without such a tag
+    // gets itself and KEY:*, which a key that was there before may share: use patternsOfKeys().
     static QList<QByteArray> patternsOfKey(const QByteArray& key);
+    // Exactly these keys (a key the user named, which older keys may start with): each escaped,
+    // no wildcard.
+    static QList<QByteArray> patternsOfKeys(const QList<QByteArray>& keys);
+    // The most exact keys a sandbox takes: the server matches each key a script touches against
+    // every pattern.
+    static constexpr int maxExactKeys = 1024;
     // `text` with Redis glob's special characters (* ? [ ] \) escaped.
     static QByteArray escapeGlob(const QByteArray& text);
     // The ACL SETUSER rules (after the name) for these patterns and password.

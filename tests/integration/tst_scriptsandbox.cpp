@@ -138,6 +138,8 @@ private slots:
     void stoppedRunLeavesNoSandboxUser();
     void doctorTimeBombIsRefusedByTheServer();
     void everyMasterOfAClusterHasTheUser();
+    void namedKeyGrantsExactlyTheRunsKeys_data();
+    void namedKeyGrantsExactlyTheRunsKeys();
     void selectIsRefused();
     void cleanupTestCase();
 
@@ -163,6 +165,8 @@ void TestScriptSandbox::patternsCoverTheRunAndItsCompanionsOnly()
              (QList<QByteArray> {"zsetlab:run:{20261202-1-00ab12}*", "zsetlab:run:{20261202-1-00ab12:*"}));
     QCOMPARE(ScriptSandbox::patternsOfKey("zsetlab:my*key"),
              (QList<QByteArray> {"zsetlab:my\\*key", "zsetlab:my\\*key:*"}));
+    QCOMPARE(ScriptSandbox::patternsOfKeys({"zsetlab:my*key", "zsetlab:my*key:seq", "zsetlab:my*key"}),
+             (QList<QByteArray> {"zsetlab:my\\*key", "zsetlab:my\\*key:seq"}));
 
     // Read by the server: the key, its companions and its users' keys; not a key that only starts alike.
     const QByteArray key = ZsetKeys::freshRunKey();
@@ -393,6 +397,52 @@ void TestScriptSandbox::everyMasterOfAClusterHasTheUser()
     QVERIFY(sandbox.drop(&why));
     for (const auto& master : admin.all())
         QVERIFY(master->command({"ACL", "GETUSER", sandbox.userName()}).isNil());
+}
+
+// Issue #44, 1: a key the user named grants exactly the run's keys, never a prefix that older
+// keys share (a person's zsetlab:NAME:config, another run's zsetlab:run:{...}).
+void TestScriptSandbox::namedKeyGrantsExactlyTheRunsKeys_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("a name of one's own") << QStringLiteral("sandbox-named");
+    QTest::newRow("run, the fresh keys' own beginning") << QStringLiteral("run");
+}
+
+void TestScriptSandbox::namedKeyGrantsExactlyTheRunsKeys()
+{
+    QFETCH(QString, name);
+    const QByteArray key = "zsetlab:" + name.toUtf8();
+    const QByteArray config = key + ":config";
+    const QByteArray otherRun = "zsetlab:run:{20250101-000000-abcdef}";
+    const QByteArray otherClaim = otherRun + ":claim";
+    QVERIFY(!command({"SET", config, "a person's configuration"}).isError());
+    QVERIFY(!command({"ZADD", otherRun, "1", "another run's member"}).isError());
+    QVERIFY(!command({"SET", otherClaim, "another run"}).isError());
+    const QByteArray configBefore = dumpOf(config);
+    const QByteArray runBefore = dumpOf(otherRun);
+    const QByteArray claimBefore = dumpOf(otherClaim);
+    const QString script = writeFile(m_dir, "prefix_writer.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+pcall(redis.call, 'SET', KEYS[1] .. ':config', 'overwritten')
+pcall(redis.call, 'ZADD', 'zsetlab:run:{20250101-000000-abcdef}', 2, 'overwritten')
+pcall(redis.call, 'DEL', 'zsetlab:run:{20250101-000000-abcdef}:claim')
+return redis.call('ZCARD', KEYS[1])
+)");
+    const CliResult result = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                     QStringLiteral("--script"), script, QStringLiteral("--key"), name,
+                                     QStringLiteral("--requests"), QStringLiteral("5"), QStringLiteral("--json")});
+    QCOMPARE(dumpOf(config), configBefore);
+    QCOMPARE(dumpOf(otherRun), runBefore);
+    QCOMPARE(dumpOf(otherClaim), claimBefore);
+    QVERIFY2(result.exitCode == 4, result.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(result.out).object();
+    const QJsonArray refused
+        = json.value(QStringLiteral("script_sandbox")).toObject().value(QStringLiteral("refused_keys")).toArray();
+    QVERIFY2(refused.contains(QString::fromUtf8(config)) && refused.contains(QString::fromUtf8(otherRun))
+                 && refused.contains(QString::fromUtf8(otherClaim)),
+             QJsonDocument(refused).toJson().constData());
+    QCOMPARE(sandboxUsers(), QStringList());
+    QCOMPARE(command({"ZCARD", key}).toInteger(), 5); // its own key it wrote, and keeps (--key)
+    command({"DEL", key, config, otherRun, otherClaim});
 }
 
 // Issue #44, 3: SELECT is refused inside a script, so nothing is written in another database;
