@@ -20,6 +20,17 @@ QByteArray randomHex(int bytes)
     return raw.toHex();
 }
 
+// A reply's error, never empty: a connection that failed says why in its last error.
+QString reasonOf(const RedisReply& reply, const RedisConnection& connection)
+{
+    QString text = reply.text();
+    if (text.trimmed().isEmpty())
+        text = connection.lastError().message;
+    if (text.trimmed().isEmpty())
+        text = Text::tr("no answer");
+    return text;
+}
+
 // NOPERM: the connection's user may not run ACL SETUSER. An unknown command: no ACL (Redis < 6).
 bool refusesAcl(const RedisReply& reply)
 {
@@ -147,8 +158,14 @@ ScriptSandbox::Outcome ScriptSandbox::make(const RedisEndpoint& endpoint, const 
                 : outcome == Outcome::NotAllowed
                 ? Text::tr("%1 has no ACL users (Redis %2; they came with Redis 6.0)")
                       .arg(server, connection->server().version)
-                : Text::tr("ACL SETUSER on %1 failed: %2").arg(server, reply.text());
-            drop();
+                : Text::tr("ACL SETUSER on %1 failed: %2").arg(server, reasonOf(reply, *connection));
+            // No answer in time: the server may have made the user all the same (the reply comes
+            // late). Delete it too, on a fresh connection.
+            if (reply.isConnectionLost())
+                m_nodes.push_back(connection->endpoint());
+            QString dropWhy;
+            if (!drop(&dropWhy))
+                *why += QStringLiteral(". ") + dropWhy;
             return outcome;
         }
         m_nodes.push_back(connection->endpoint());
@@ -198,21 +215,37 @@ void addRefused(const RedisReply& log, const QByteArray& user, QList<QByteArray>
 }
 } // namespace
 
-bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys, QList<QByteArray>* refusedCommands)
+bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys, QList<QByteArray>* refusedCommands,
+                         QString* logUnread)
 {
     QStringList failed;
+    QStringList unread;
     for (const RedisEndpoint& node : m_nodes) {
+        // Each on a fresh connection: the one that made the user may be waiting for a late reply.
         RedisConnection connection;
-        RedisReply reply;
-        if (connection.open(node, m_options)) {
-            if (refusedKeys)
-                addRefused(connection.command({"ACL", "LOG", "128"}), m_user, refusedKeys, refusedCommands);
-            reply = connection.command({"ACL", "DELUSER", m_user});
+        connection.open(node, m_options);
+        if (refusedKeys && connection.isOpen()) {
+            const RedisReply log = connection.command({"ACL", "LOG", "128"});
+            if (log.isError())
+                unread << Text::tr("%1 (%2)").arg(node.address(), reasonOf(log, connection));
+            else
+                addRefused(log, m_user, refusedKeys, refusedCommands);
         }
-        if (!connection.isOpen() || reply.isError())
-            failed << Text::tr("%1 (%2)").arg(node.address(),
-                                              connection.isOpen() ? reply.text() : connection.lastError().message);
+        // Whatever became of the log, the user goes: again on a fresh connection if that one broke.
+        if (!connection.isOpen())
+            connection.open(node, m_options);
+        if (!connection.isOpen()) {
+            failed << Text::tr("%1 (%2)").arg(node.address(), reasonOf(RedisReply(), connection));
+            continue;
+        }
+        const RedisReply reply = connection.command({"ACL", "DELUSER", m_user});
+        if (reply.isError())
+            failed << Text::tr("%1 (%2)").arg(node.address(), reasonOf(reply, connection));
     }
+    if (logUnread && !unread.isEmpty())
+        *logUnread = Text::tr("zsetlab could not read the ACL LOG on %1, so it cannot tell which keys or commands "
+                              "Redis refused the script there.")
+                         .arg(unread.join(QStringLiteral(", ")));
     if (why && !failed.isEmpty())
         *why = Text::tr("zsetlab could not delete its temporary ACL user %1 on %2; it cannot log in (its password "
                         "is gone), and redis-cli ACL DELUSER %1 removes it.")
@@ -246,7 +279,7 @@ void ScriptSandbox::leave(ScriptSandboxing* how)
     if (!isMade())
         return;
     QString why;
-    if (!drop(&why, &how->refusedKeys, &how->refusedCommands))
+    if (!drop(&why, &how->refusedKeys, &how->refusedCommands, &how->logUnread))
         how->leftBehind = why;
 }
 
@@ -276,6 +309,8 @@ QJsonObject ScriptSandboxing::toJson() const
     for (const QByteArray& command : refusedCommands)
         commands.append(QString::fromUtf8(command));
     json[QStringLiteral("refused_commands")] = commands;
+    if (!logUnread.isEmpty())
+        json[QStringLiteral("acl_log_unread")] = logUnread;
     if (!leftBehind.isEmpty())
         json[QStringLiteral("left_behind")] = leftBehind;
     return json;
@@ -315,6 +350,8 @@ QString ScriptSandboxing::toText() const
                                 "a limiter does to its own keys); it did not run")
                      .arg(commands.join(QStringLiteral(", ")));
     }
+    if (!logUnread.isEmpty())
+        lines << QStringLiteral("  ACL LOG       %1").arg(logUnread);
     if (!leftBehind.isEmpty())
         lines << QStringLiteral("  left behind   %1").arg(leftBehind);
     return lines.join(QLatin1Char('\n'));

@@ -28,6 +28,7 @@ struct ScriptSandboxing
     // Commands the sandbox refused the script (SELECT, INFO, MIGRATE, PFDEBUG, ...), lower case
     // as Redis logs them ("script|flush").
     QList<QByteArray> refusedCommands;
+    QString logUnread; // the ACL LOG could not be read: why (refusals are then unknown)
     QString leftBehind; // the user could not be deleted: where, and how to delete it
 
     QJsonObject toJson() const;
@@ -83,11 +84,13 @@ public:
     // `node` (the server or one of its nodes) as the sandbox's user.
     RedisEndpoint asUser(RedisEndpoint node) const;
 
-    // Deletes the user from every node; false with *why for the nodes where that failed. Called
-    // again (or by the destructor) it does nothing. With `refusedKeys`, first reads the keys (and
-    // commands) Redis refused the user from each node's ACL LOG (none when the log cannot be read).
+    // Deletes the user from every node, each on a fresh connection; false with *why for the nodes
+    // where that failed (naming the user and how to delete it). Called again (or by the
+    // destructor) it does nothing. With `refusedKeys`, first reads the keys (and commands) Redis
+    // refused the user from each node's ACL LOG; a log that cannot be read is said in *logUnread,
+    // and the user is deleted all the same.
     bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr,
-              QList<QByteArray>* refusedCommands = nullptr);
+              QList<QByteArray>* refusedCommands = nullptr, QString* logUnread = nullptr);
 
     // The patterns for the keys of a run whose key is `key`, a fresh run key whose hash tag is
     // this run's alone (ZsetKeys::freshRunKey()): every key that starts with the tag (its

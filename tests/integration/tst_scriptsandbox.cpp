@@ -3,6 +3,7 @@
 // elsewhere than in a trial. Against the test fixture's real redis-server.
 #include "burstengine.h"
 #include "cliprocess.h"
+#include "fakeredis.h"
 #include "keyslot.h"
 #include "limitercatalog.h"
 #include "nodeconnections.h"
@@ -18,6 +19,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <mutex>
 
 namespace {
 const QByteArray foreignKey = "foreign:sandbox:key";
@@ -141,6 +143,8 @@ private slots:
     void namedKeyGrantsExactlyTheRunsKeys_data();
     void namedKeyGrantsExactlyTheRunsKeys();
     void selectIsRefused();
+    void userIsDeletedWhenTheAclLogIsDenied();
+    void lateAclSetUserReplyStillDeletesTheUser();
     void cleanupTestCase();
 
 private:
@@ -478,6 +482,70 @@ return 1
     QVERIFY2(onSeventh.err.contains("database 0"), onSeventh.err.constData());
     QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
     QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #44, 7: a server where the connection's user may not read the ACL LOG: the sandbox's
+// user is deleted all the same, and the report says what could not be read, never "()".
+void TestScriptSandbox::userIsDeletedWhenTheAclLogIsDenied()
+{
+    command({"ACL", "SETUSER", "nolog", "on", ">nolog-secret", "~*", "&*", "+@all", "-acl|log"});
+    RedisEndpoint nolog = TestRedis::endpoint();
+    nolog.user = QStringLiteral("nolog");
+    nolog.password = QStringLiteral("nolog-secret");
+    ScriptSandbox sandbox;
+    ScriptSandboxing how;
+    QString why;
+    QCOMPARE(sandbox.enter(nolog, {}, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &how, &why),
+             ScriptSandbox::Outcome::Made);
+    QCOMPARE(sandboxUsers().size(), 1);
+    sandbox.leave(&how);
+    QCOMPARE(sandboxUsers(), QStringList());
+    QVERIFY2(how.leftBehind.isEmpty(), qPrintable(how.leftBehind));
+    QVERIFY2(how.logUnread.contains(QStringLiteral("ACL LOG")) && how.logUnread.contains(QStringLiteral("NOPERM"))
+                 && !how.logUnread.contains(QStringLiteral("()")),
+             qPrintable(how.logUnread));
+    QVERIFY(how.toText().contains(QStringLiteral("could not read the ACL LOG")));
+    command({"ACL", "DELUSER", "nolog"});
+}
+
+// Issue #44, 7: ACL SETUSER answered after the timeout (the user may exist): DELUSER is tried
+// on a fresh connection, and the reason is never empty.
+void TestScriptSandbox::lateAclSetUserReplyStillDeletesTheUser()
+{
+    std::mutex mutex;
+    QList<QList<QByteArray>> seen;
+    FakeRedis fake([&](const QList<QByteArray>& command) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            seen << command;
+        }
+        const QByteArray name = command.value(0).toUpper();
+        if (name == "INFO")
+            return FakeRedis::Answer {FakeRedis::infoServer()};
+        if (name == "ACL" && command.value(1).toUpper() == "SETUSER")
+            return FakeRedis::Answer {"+OK\r\n", FakeRedis::Answer::Mode::Drip, 400}; // 2 s: too late
+        return FakeRedis::Answer {":1\r\n"};
+    });
+    QVERIFY(fake.isListening());
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(300);
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(fake.endpoint(), options, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &why),
+             ScriptSandbox::Outcome::Failed);
+    QVERIFY(!sandbox.isMade());
+    QVERIFY2(why.contains(QStringLiteral("ACL SETUSER")) && !why.contains(QStringLiteral("()")), qPrintable(why));
+    std::lock_guard<std::mutex> lock(mutex);
+    QByteArray made;
+    QByteArray deleted;
+    for (const QList<QByteArray>& command : std::as_const(seen)) {
+        if (command.size() > 2 && command[0].toUpper() == "ACL" && command[1].toUpper() == "SETUSER")
+            made = command[2];
+        if (command.size() > 2 && command[0].toUpper() == "ACL" && command[1].toUpper() == "DELUSER")
+            deleted = command[2];
+    }
+    QVERIFY(made.startsWith("zsetlab-sandbox-"));
+    QCOMPARE(deleted, made);
 }
 
 void TestScriptSandbox::cleanupTestCase()
