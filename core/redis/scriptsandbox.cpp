@@ -258,13 +258,11 @@ ScriptSandbox::Outcome ScriptSandbox::enter(const RedisEndpoint& endpoint, const
                                             const QList<QByteArray>& keyPatterns, ScriptSandboxing* how, QString* why)
 {
     *how = {};
-    if (options.ownServer) {
-        how->mode = ScriptSandboxing::Mode::OwnServer;
-        return Outcome::Made;
-    }
+    // On a server zsetlab started, too: a script there must not reach another server (MIGRATE)
+    // or touch what the trial does not watch (MONITOR does not show @admin commands).
     const Outcome outcome = make(endpoint, options, keyPatterns, why);
     if (outcome == Outcome::Made) {
-        how->mode = ScriptSandboxing::Mode::AclUser;
+        how->mode = options.ownServer ? ScriptSandboxing::Mode::OwnServer : ScriptSandboxing::Mode::AclUser;
         how->user = QString::fromLatin1(m_user);
     } else if (outcome == Outcome::NotAllowed && options.trustScripts) {
         how->mode = ScriptSandboxing::Mode::Trusted;
@@ -291,6 +289,7 @@ QJsonObject ScriptSandboxing::toJson() const
         return json;
     case Mode::OwnServer:
         json[QStringLiteral("mode")] = QStringLiteral("own-server");
+        json[QStringLiteral("user")] = user;
         break;
     case Mode::AclUser:
         json[QStringLiteral("mode")] = QStringLiteral("acl-user");
@@ -323,7 +322,9 @@ QString ScriptSandboxing::toText() const
     case Mode::None:
         return QString();
     case Mode::OwnServer:
-        lines << QStringLiteral("  script        ran on a server zsetlab started for this");
+        lines << QStringLiteral("  script        ran on a server zsetlab started for this, as the temporary ACL user "
+                                "%1, which may touch only this run's keys")
+                     .arg(user);
         break;
     case Mode::AclUser:
         lines << QStringLiteral(

@@ -17,7 +17,7 @@ struct ScriptSandboxing
 {
     enum class Mode {
         None, // a built-in limiter
-        OwnServer, // a server zsetlab started: the script ran as it is
+        OwnServer, // a server zsetlab started, as the same temporary ACL user as AclUser
         AclUser, // as a temporary ACL user that may touch only the run's keys
         Trusted, // no sandbox could be made, and the user said to run it anyway (--trust-script)
     };
@@ -42,10 +42,11 @@ struct ScriptSandboxing
 // @dangerous, @admin, @pubsub or @blocking. Redis then refuses any other key inside the script
 // ("can't access at least one of the keys"), and the ACL LOG names it.
 //
-// No command reaches another server (MIGRATE, REPLICAOF), another database (SELECT, SWAPDB,
-// MOVE) or the server's state (INFO, DBSIZE, CONFIG, DEBUG, PFDEBUG). ACL rules cannot keep a
-// user to one database, so the user may not SELECT, and make() refuses an endpoint whose
-// database is not 0.
+// The same user runs a script on a server zsetlab started (its private server, the doctor's
+// trial): there, too, nothing but the run's keys, and no command that reaches another server
+// (MIGRATE, REPLICAOF, CLUSTER MEET), another database (SELECT, SWAPDB, MOVE) or the server's
+// state (INFO, DBSIZE, CONFIG, DEBUG, PFDEBUG). ACL rules cannot keep a user to one database, so
+// the user may not SELECT, and make() refuses an endpoint whose database is not 0.
 //
 // The user is made on the server (on a cluster, on every master) by make(), with a random name
 // and a password that exists only in this object, and deleted by drop() or the destructor.
@@ -71,8 +72,8 @@ public:
     // wrong unless Made.
     Outcome make(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
                  QString* why);
-    // What a user's script needs before it runs on `endpoint`: nothing on a server zsetlab started
-    // (options.ownServer), else the user made by make(), else the user's consent
+    // What a user's script needs before it runs on `endpoint`: the user made by make() (on a
+    // server zsetlab started, options.ownServer, too), else the user's consent
     // (options.trustScripts). Made when the script may run, with *how saying which; otherwise *why.
     Outcome enter(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
                   ScriptSandboxing* how, QString* why);

@@ -142,6 +142,7 @@ private slots:
     void everyMasterOfAClusterHasTheUser();
     void namedKeyGrantsExactlyTheRunsKeys_data();
     void namedKeyGrantsExactlyTheRunsKeys();
+    void privateServerReachesNoOtherServer();
     void selectIsRefused();
     void userIsDeletedWhenTheAclLogIsDenied();
     void lateAclSetUserReplyStillDeletesTheUser();
@@ -309,10 +310,14 @@ void TestScriptSandbox::runScriptNeedsConsentWhereNoSandboxCanBeMade()
     QCOMPARE(trusted.toJson().value(QStringLiteral("script_sandbox")).toObject().value(QStringLiteral("mode")),
              QJsonValue(QStringLiteral("trusted")));
 
-    // zsetlab's own server needs neither.
+    // zsetlab's own server needs no consent: the same sandbox is made there.
     ConnectOptions own;
     own.ownServer = true;
-    QCOMPARE(runBurst(limited, wellBehaved, 5, own).sandbox.mode, ScriptSandboxing::Mode::OwnServer);
+    const BurstSummary onOwn = runBurst(TestRedis::endpoint(), wellBehaved, 5, own);
+    QVERIFY2(!onOwn.failure.isFailure(), qPrintable(onOwn.failure.message));
+    QCOMPARE(onOwn.sandbox.mode, ScriptSandboxing::Mode::OwnServer);
+    QVERIFY(onOwn.sandbox.user.startsWith(QStringLiteral("zsetlab-sandbox-")));
+    QCOMPARE(sandboxUsers(), QStringList());
     // The CLI's flag goes with --script only.
     const CliResult usage = runCli({QStringLiteral("run"), QStringLiteral("--trust-script")});
     QCOMPARE(usage.exitCode, 2);
@@ -447,6 +452,57 @@ return redis.call('ZCARD', KEYS[1])
     QCOMPARE(sandboxUsers(), QStringList());
     QCOMPARE(command({"ZCARD", key}).toInteger(), 5); // its own key it wrote, and keeps (--key)
     command({"DEL", key, config, otherRun, otherClaim});
+}
+
+namespace {
+// A second server on a free loopback port, for MIGRATE to aim at.
+std::unique_ptr<PrivateRedisServer> loopbackServer()
+{
+    const int port = PrivateRedisServer::freeLoopbackPort();
+    if (port == 0)
+        return nullptr;
+    auto server = std::make_unique<PrivateRedisServer>(QStringList {
+        QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"), QStringLiteral("127.0.0.1")});
+    return server->start() ? std::move(server) : nullptr;
+}
+
+qint64 keysOn(const PrivateRedisServer& server)
+{
+    RedisConnection connection;
+    if (!connection.open(server.endpoint()))
+        return -1;
+    return connection.command({"DBSIZE"}).toInteger();
+}
+} // namespace
+
+// Issue #44, 2: a script on zsetlab's own server (the doctor's trial, run --private) cannot
+// write into another server with MIGRATE, nor can a --setup command.
+void TestScriptSandbox::privateServerReachesNoOtherServer()
+{
+    const std::unique_ptr<PrivateRedisServer> other = loopbackServer();
+    QVERIFY(other);
+    int otherPort = 0;
+    {
+        RedisConnection connection;
+        QVERIFY(connection.open(other->endpoint()));
+        otherPort = connection.command({"CONFIG", "GET", "port"}).elements().at(1).bytes().toInt();
+    }
+    QVERIFY(otherPort > 0);
+    const QByteArray migrate = "redis.call('SET', KEYS[1] .. ':m', 'moved')\n"
+                               "redis.call('MIGRATE', '127.0.0.1', '"
+        + QByteArray::number(otherPort) + "', KEYS[1] .. ':m', '0', '2000', 'COPY')\nreturn 1\n";
+    const QString script = writeFile(m_dir, "migrate.lua", migrate.constData());
+
+    // run --private.
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--private"), QStringLiteral("--script"),
+                                  script, QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(run.exitCode == 4, run.err.constData());
+    const QJsonObject sandbox
+        = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("mode")).toString(), QStringLiteral("own-server"));
+    QCOMPARE(sandbox.value(QStringLiteral("refused_commands")).toArray(), QJsonArray {QStringLiteral("migrate")});
+    QVERIFY2(run.err.contains("MIGRATE"), run.err.constData());
 }
 
 // Issue #44, 3: SELECT is refused inside a script, so nothing is written in another database;
