@@ -81,7 +81,7 @@ QList<QByteArray> ScriptSandbox::patternsOfKeys(const QList<QByteArray>& keys)
 }
 
 QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
-                                       bool withChannels)
+                                       bool withChannels, bool functions)
 {
     QList<QByteArray> rules {"on", '>' + password, "resetkeys"};
     for (const QByteArray& pattern : keyPatterns)
@@ -115,11 +115,19 @@ QList<QByteArray> ScriptSandbox::rules(const QList<QByteArray>& keyPatterns, con
           << "+evalsha"
           << "+script|load"
           << "+script|exists"
+          << "+command|getkeys" // the doctor's check of a --setup command's keys
           << "+time"
           << "+wait" // the doctor's real-time scenarios wait out a window on the server's clock
           << "+ping"
+          << "+echo" // the doctor's marker at the end of its watch
           << "+asking"
           << "+cluster|slots";
+    // A library on zsetlab's own server (the doctor's trial): loaded and called by the
+    // connection; a script cannot call either (Redis refuses FCALL and FUNCTION inside one).
+    if (functions)
+        rules << "+function|load"
+              << "+fcall"
+              << "+fcall_ro";
     return rules;
 }
 
@@ -145,10 +153,10 @@ ScriptSandbox::Outcome ScriptSandbox::make(const RedisEndpoint& endpoint, const 
     m_password = randomHex(32);
     for (const auto& connection : nodes.all()) {
         RedisArgs setUser {"ACL", "SETUSER", m_user};
-        RedisReply reply = connection->command(setUser + rules(keyPatterns, m_password));
+        RedisReply reply = connection->command(setUser + rules(keyPatterns, m_password, true, m_functions));
         if (reply.isServerError() && !refusesAcl(reply) && connection->server().majorVersion == 6
             && connection->server().minorVersion < 2) // Redis 6.0 knows no channel rules
-            reply = connection->command(setUser + rules(keyPatterns, m_password, false));
+            reply = connection->command(setUser + rules(keyPatterns, m_password, false, m_functions));
         if (reply.isError()) {
             const QString server = connection->endpoint().address();
             const Outcome outcome = refusesAcl(reply) ? Outcome::NotAllowed : Outcome::Failed;

@@ -107,12 +107,17 @@ public:
     // `text` with Redis glob's special characters (* ? [ ] \) escaped.
     static QByteArray escapeGlob(const QByteArray& text);
     // The ACL SETUSER rules (after the name) for these patterns and password.
+    // With `functions`, the connection may also load a library and call its functions.
     static QList<QByteArray> rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
-                                   bool withChannels = true);
+                                   bool withChannels = true, bool functions = false);
+    // The user made next may load a library (FUNCTION LOAD) and call it (FCALL): for zsetlab's
+    // own server only, where the doctor tries a library.
+    void allowFunctions(bool allow) { m_functions = allow; }
 
 private:
     std::vector<RedisEndpoint> m_nodes; // where the user exists, as the connection that made it
     ConnectOptions m_options;
     QByteArray m_user;
     QByteArray m_password;
+    bool m_functions = false;
 };

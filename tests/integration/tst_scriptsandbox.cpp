@@ -144,6 +144,7 @@ private slots:
     void namedKeyGrantsExactlyTheRunsKeys();
     void privateServerReachesNoOtherServer();
     void selectIsRefused();
+    void trustedTrialRefusesAdminCommands();
     void userIsDeletedWhenTheAclLogIsDenied();
     void lateAclSetUserReplyStillDeletesTheUser();
     void cleanupTestCase();
@@ -493,6 +494,26 @@ void TestScriptSandbox::privateServerReachesNoOtherServer()
         + QByteArray::number(otherPort) + "', KEYS[1] .. ':m', '0', '2000', 'COPY')\nreturn 1\n";
     const QString script = writeFile(m_dir, "migrate.lua", migrate.constData());
 
+    // The doctor's trial on its private server.
+    const CliResult doctor = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"),
+                                     QStringLiteral("--redis"), socketUrl(), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(doctor.exitCode == 1, doctor.err.constData());
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    QVERIFY(!live.value(QStringLiteral("ran_on_given_server")).toBool());
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("MIGRATE")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+
+    // A --setup command of the doctor's.
+    const QString plain = writeFile(m_dir, "plain.lua", wellBehaved);
+    const CliResult setup
+        = runCli({QStringLiteral("doctor"), plain, QStringLiteral("--live"), QStringLiteral("--redis"), socketUrl(),
+                  QStringLiteral("--setup"), QStringLiteral("SET {key}:m moved"), QStringLiteral("--setup"),
+                  QStringLiteral("MIGRATE 127.0.0.1 %1 {key}:m 0 2000 COPY").arg(otherPort), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(setup.out.contains("MIGRATE") && setup.out.contains("NOPERM"), setup.out.constData());
+
     // run --private.
     const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--private"), QStringLiteral("--script"),
                                   script, QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")});
@@ -529,6 +550,15 @@ return 1
     QCOMPARE(sandbox.value(QStringLiteral("refused_commands")).toArray(), QJsonArray {QStringLiteral("select")});
     QVERIFY2(run.err.contains("SELECT") && run.err.contains("refused"), run.err.constData());
 
+    // The doctor's verdict says so too.
+    const CliResult doctor = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"),
+                                     QStringLiteral("--redis"), socketUrl(), QStringLiteral("--json")});
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("SELECT")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+
     // On database 7 itself: no sandbox can keep a script there, so the script does not run.
     const QString wellBehavedScript = writeFile(m_dir, "well_behaved.lua", wellBehaved);
     const CliResult onSeventh
@@ -538,6 +568,32 @@ return 1
     QVERIFY2(onSeventh.err.contains("database 0"), onSeventh.err.constData());
     QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
     QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #44, 6: with --trust-script on a server where no sandbox can be made, the trial on the
+// private server still runs in the sandbox: an @admin command MONITOR would not show is refused.
+void TestScriptSandbox::trustedTrialRefusesAdminCommands()
+{
+    const QByteArray hll = "foreign:sandbox:hll";
+    QVERIFY(!command({"PFADD", hll, "a", "b", "c"}).isError());
+    const QByteArray before = dumpOf(hll);
+    const QString script = writeFile(m_dir, "pfdebug.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PFDEBUG', 'TODENSE', 'foreign:sandbox:hll')
+return redis.call('ZCARD', KEYS[1])
+)");
+    limitedUser(); // may do everything but ACL: no sandbox can be made on the given server
+    const QString url = QStringLiteral("unix://limited:limited-secret@") + TestRedis::server().endpoint().socketPath;
+    const CliResult doctor
+        = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"), QStringLiteral("--redis"), url,
+                  QStringLiteral("--trust-script"), QStringLiteral("--json")});
+    QCOMPARE(dumpOf(hll), before);
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    QVERIFY2(!live.value(QStringLiteral("ran_on_given_server")).toBool(), doctor.out.constData());
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("PFDEBUG")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+    QCOMPARE(sandboxUsers(), QStringList());
+    command({"DEL", hll});
 }
 
 // Issue #44, 7: a server where the connection's user may not read the ACL LOG: the sandbox's
