@@ -4,11 +4,13 @@
 #include "clientprofile.h"
 #include "keyslot.h"
 #include "limiterscript.h"
+#include "nodeconnections.h"
 #include "printabletext.h"
 #include "requestlog.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
+#include <QSet>
 #include <QThread>
 
 #include <csignal>
@@ -236,8 +238,84 @@ void BurstRun::coordinate()
         control.setCommandTimeout(std::chrono::milliseconds(50));
     m_connections.clear();
     finishUsers(control);
+    removeSideKeys();
     leaveSandbox();
     announceEnd();
+}
+
+void BurstRun::removeSideKeys()
+{
+    // Only a fresh key's tag is the run's alone: everything that matches it is the run's. A key
+    // the user named grants nothing beside the run's keys (enterSandbox()).
+    if (!m_sandbox.isMade() || !m_plan.key.isEmpty())
+        return;
+    const bool remove = !m_plan.keepKey; // --keep: the keys stay with the run's, named
+    const QByteArray open = ScriptSandbox::escapeGlob(m_key.left(m_key.size() - 1));
+    const QByteArray pattern = open + "[}:]*";
+    const QString listing
+        = QStringLiteral("redis-cli --scan --pattern '%1' | xargs redis-cli UNLINK").arg(QString::fromUtf8(pattern));
+    NodeConnections nodes;
+    QString why;
+    if (!nodes.open(m_endpoint, quickOptions(), &why)) {
+        m_sandboxing.sideKeysLeft = Text::tr("zsetlab could not look for keys the script made beside the run's (%1); "
+                                             "%2 lists and deletes them.")
+                                        .arg(why, listing);
+        return;
+    }
+    // The run's own keys were deleted by finishUsers(), or left there with a TTL and named in
+    // keysLeft: not the script's.
+    QSet<QByteArray> own;
+    for (const QByteArray& userKey : m_userKeys)
+        for (const QByteArray& key : m_plan.limiter->store.keysFor(userKey))
+            own.insert(key);
+    const auto deadline = Clock::now() + sideKeyScanFor;
+    bool finished = true;
+    for (const auto& node : nodes.all()) {
+        QByteArray cursor = "0";
+        do {
+            if (Clock::now() >= deadline) {
+                finished = false;
+                break;
+            }
+            const RedisReply page
+                = node->command({"SCAN", cursor, "MATCH", pattern, "COUNT", QByteArray::number(sideKeyScanCount)});
+            if (page.isError() || page.elements().size() != 2) {
+                finished = false;
+                break;
+            }
+            cursor = page.elements()[0].bytes();
+            RedisArgs unlink {QByteArrayLiteral("UNLINK")};
+            for (const RedisReply& key : page.elements()[1].elements()) {
+                if (own.contains(key.bytes()))
+                    continue;
+                ++m_sandboxing.sideKeysRemovedCount;
+                if (m_sandboxing.sideKeysRemoved.size() < maxSideKeysNamed)
+                    m_sandboxing.sideKeysRemoved << key.bytes();
+                unlink << key.bytes();
+            }
+            if (remove && unlink.size() > 1 && node->command(unlink).isError())
+                finished = false;
+        } while (cursor != "0");
+    }
+    if (!remove) {
+        QStringList names;
+        for (const QByteArray& key : m_sandboxing.sideKeysRemoved.mid(0, 3))
+            names << printableText(key);
+        if (m_sandboxing.sideKeysRemovedCount > 0)
+            m_sandboxing.sideKeysLeft
+                = Text::tr("the script made %L1 keys beside the run's (%2), kept with it (--keep); "
+                           "%3 deletes them.")
+                      .arg(m_sandboxing.sideKeysRemovedCount)
+                      .arg(names.join(QStringLiteral(", ")), listing);
+        m_sandboxing.sideKeysRemoved.clear();
+        m_sandboxing.sideKeysRemovedCount = 0;
+        if (finished)
+            return;
+    }
+    if (!finished)
+        m_sandboxing.sideKeysLeft = Text::tr("the script may have made keys beside the run's that zsetlab could not "
+                                             "delete in time; %1 lists and deletes them.")
+                                        .arg(listing);
 }
 
 bool BurstRun::enterSandbox()

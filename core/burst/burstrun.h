@@ -97,6 +97,11 @@ private:
     static constexpr qint64 claimTtlMs = 3'600'000;
     // Routed by user: workers with nothing to send look at their inboxes this often.
     static constexpr auto inboxLookEvery = std::chrono::milliseconds(2);
+    // The keys a script made beside the run's: looked for this long, this many a SCAN, and named
+    // in the report up to this many.
+    static constexpr auto sideKeyScanFor = std::chrono::seconds(10);
+    static constexpr int sideKeyScanCount = 1000;
+    static constexpr int maxSideKeysNamed = 100;
     static qint64 wallMicros();
     static void blockBrokenPipeSignal();
 
@@ -109,6 +114,9 @@ private:
     bool enterSandbox();
     // After the run: the keys the sandbox was refused (a finding that fails the run), and the user gone.
     void leaveSandbox();
+    // A fresh key's run: the keys the script made beside the run's (KEY:req:<id>, in the run's
+    // tag, which no other key has) deleted, or named with how to delete them.
+    void removeSideKeys();
     // `node` as the lanes connect to it: as the sandbox's user when there is one.
     RedisEndpoint laneEndpoint(const RedisEndpoint& node) const { return m_sandbox.asUser(node); }
     // On a cluster: the connection to the master of each user's key (control for one server).

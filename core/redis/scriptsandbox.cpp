@@ -320,6 +320,15 @@ QJsonObject ScriptSandboxing::toJson() const
         json[QStringLiteral("acl_log_unread")] = logUnread;
     if (!leftBehind.isEmpty())
         json[QStringLiteral("left_behind")] = leftBehind;
+    if (!sideKeysRemoved.isEmpty()) {
+        QJsonArray removed;
+        for (const QByteArray& key : sideKeysRemoved)
+            removed.append(QString::fromUtf8(key));
+        json[QStringLiteral("side_keys_removed")] = removed;
+        json[QStringLiteral("side_keys_removed_count")] = sideKeysRemovedCount;
+    }
+    if (!sideKeysLeft.isEmpty())
+        json[QStringLiteral("side_keys_left")] = sideKeysLeft;
     return json;
 }
 
@@ -361,6 +370,17 @@ QString ScriptSandboxing::toText() const
     }
     if (!logUnread.isEmpty())
         lines << QStringLiteral("  ACL LOG       %1").arg(logUnread);
+    if (!sideKeysRemoved.isEmpty()) {
+        QStringList keys;
+        for (const QByteArray& key : sideKeysRemoved.mid(0, 3))
+            keys << QString::fromUtf8(key);
+        lines << QStringLiteral("  beside        the script made %1 keys beside the run's (%2%3); zsetlab deleted them")
+                     .arg(sideKeysRemovedCount)
+                     .arg(keys.join(QStringLiteral(", ")),
+                          sideKeysRemovedCount > 3 ? QStringLiteral(", ...") : QString());
+    }
+    if (!sideKeysLeft.isEmpty())
+        lines << QStringLiteral("  beside        %1").arg(sideKeysLeft);
     if (!leftBehind.isEmpty())
         lines << QStringLiteral("  left behind   %1").arg(leftBehind);
     return lines.join(QLatin1Char('\n'));

@@ -30,6 +30,10 @@ struct ScriptSandboxing
     QList<QByteArray> refusedCommands;
     QString logUnread; // the ACL LOG could not be read: why (refusals are then unknown)
     QString leftBehind; // the user could not be deleted: where, and how to delete it
+    // Notes of the run that used the sandbox, for the same report:
+    QList<QByteArray> sideKeysRemoved; // keys the script made beside the run's, deleted after it (the first 100)
+    qint64 sideKeysRemovedCount = 0; // how many in all
+    QString sideKeysLeft; // keys the script made beside the run's that stay: which, and how to delete them
 
     QJsonObject toJson() const;
     QString toText() const; // one line or two for the run's report; empty for None

@@ -144,6 +144,7 @@ private slots:
     void namedKeyGrantsExactlyTheRunsKeys();
     void privateServerReachesNoOtherServer();
     void selectIsRefused();
+    void sideKeysOfAScriptAreRemoved();
     void trustedTrialRefusesAdminCommands();
     void userIsDeletedWhenTheAclLogIsDenied();
     void lateAclSetUserReplyStillDeletesTheUser();
@@ -568,6 +569,58 @@ return 1
     QVERIFY2(onSeventh.err.contains("database 0"), onSeventh.err.constData());
     QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
     QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #44, 4: keys a script makes beside the run's key (KEY:req:<id>, no TTL) go with the run,
+// and the summary says so; with --keep they stay, named with how to delete them.
+void TestScriptSandbox::sideKeysOfAScriptAreRemoved()
+{
+    const QString script = writeFile(m_dir, "side_keys.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('SET', KEYS[1] .. ':req:' .. ARGV[4], ARGV[1])
+return redis.call('ZCARD', KEYS[1])
+)");
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("50"), QStringLiteral("--json")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject sandbox = json.value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("side_keys_removed_count")).toInt(), 50);
+    const QJsonArray removed = sandbox.value(QStringLiteral("side_keys_removed")).toArray();
+    QCOMPARE(removed.size(), 50);
+    const QByteArray key = json.value(QStringLiteral("key")).toString().toUtf8();
+    for (const QJsonValue& name : removed) {
+        QVERIFY(name.toString().toUtf8().startsWith(QByteArray(key + ":req:")));
+        QCOMPARE(command({"EXISTS", name.toString().toUtf8()}).toInteger(), 0);
+    }
+
+    // The text says it too, and that the script stays in the server's script cache.
+    const CliResult text
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("5")});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.contains("5 keys beside the run's") && text.out.contains("deleted them"), text.out.constData());
+
+    // Kept: named, with the command that deletes them.
+    const CliResult kept = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                   QStringLiteral("--script"), script, QStringLiteral("--requests"),
+                                   QStringLiteral("4"), QStringLiteral("--keep"), QStringLiteral("--json")});
+    QVERIFY2(kept.exitCode == 0, kept.err.constData());
+    const QJsonObject keptJson = QJsonDocument::fromJson(kept.out).object();
+    const QString left = keptJson.value(QStringLiteral("script_sandbox"))
+                             .toObject()
+                             .value(QStringLiteral("side_keys_left"))
+                             .toString();
+    QVERIFY2(left.contains(QStringLiteral("4 keys")) && left.contains(QStringLiteral("UNLINK")), qPrintable(left));
+    const QByteArray keptKey = keptJson.value(QStringLiteral("key")).toString().toUtf8();
+    QCOMPARE(command({"EXISTS", keptKey + ":req:" + QByteArray()}).toInteger(), 0);
+    const RedisReply found
+        = command({"SCAN", "0", "MATCH", ScriptSandbox::escapeGlob(keptKey) + ":req:*", "COUNT", "100000"});
+    const int keptSideKeys = int(found.elements().at(1).elements().size());
+    QCOMPARE(keptSideKeys, 4);
+    for (const RedisReply& side : found.elements().at(1).elements())
+        command({"DEL", side.bytes()});
+    command({"DEL", keptKey});
 }
 
 // Issue #44, 6: with --trust-script on a server where no sandbox can be made, the trial on the
