@@ -228,6 +228,9 @@ void BurstRun::coordinate()
     for (auto& worker : m_workers)
         worker.join();
     m_durationMs = std::chrono::duration<double, std::milli>(Clock::now() - m_startSteady).count();
+    // Before anything else is asked of the server: a script that loops keeps it BUSY.
+    if (m_callTimedOut && !m_plan.limiter->isBuiltin())
+        endRunawayScript(control.endpoint());
 
     // The count left in the window when the burst ended; reads only. After Stop the server may
     // be the reason (paused, overloaded): do not wait long for it. When the server dropped
@@ -241,6 +244,69 @@ void BurstRun::coordinate()
     removeSideKeys();
     leaveSandbox();
     announceEnd();
+}
+
+void BurstRun::endRunawayScript(RedisEndpoint node)
+{
+    // A call of the run's went unanswered past the command timeout: the script may loop, and then
+    // the server answers every client BUSY until it ends. A call that came in behind another
+    // client's script gets BUSY at once, so the script that runs now is the run's own.
+    const QString where = node.address();
+    ConnectOptions options = quickOptions();
+    // The server answers other clients only after its busy-reply-threshold (5 s by default).
+    options.connectTimeout = std::max(m_options.connectTimeout, runawayAnswerWait);
+    options.commandTimeout = std::max(m_options.commandTimeout, runawayAnswerWait);
+    // A fresh connection, with the user's own credentials (not the sandbox's): a busy server
+    // answers HELLO and AUTH, not INFO, and SCRIPT KILL is not a database's.
+    node.helloHandshake = true;
+    node.db = 0;
+    RedisConnection killer;
+    if (!killer.open(node, options)) {
+        m_sandboxing.scriptKill = Text::tr("a call of the script went unanswered past the command timeout, and "
+                                           "zsetlab could not reach %1 to end it (%2). If the server answers BUSY, "
+                                           "the script still runs: end it with redis-cli SCRIPT KILL.")
+                                      .arg(where, killer.lastError().message);
+        return;
+    }
+    RedisReply kill = killer.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("KILL")});
+    bool function = false;
+    if (kill.errorCode() == "BUSY" && kill.bytes().contains("FUNCTION KILL")) {
+        kill = killer.command({QByteArrayLiteral("FUNCTION"), QByteArrayLiteral("KILL")});
+        function = true;
+    }
+    const QString command = function ? QStringLiteral("FUNCTION KILL") : QStringLiteral("SCRIPT KILL");
+    if (!kill.isError()) {
+        // The script ends at its next check for a kill, a moment after Redis answered: a PING
+        // that comes in before it gets BUSY still. Ask again, within a bound.
+        const auto until = Clock::now() + runawayEndWait;
+        RedisReply ping = killer.command({QByteArrayLiteral("PING")});
+        while (ping.errorCode() == "BUSY" && Clock::now() < until) {
+            std::this_thread::sleep_for(runawayPingEvery);
+            ping = killer.command({QByteArrayLiteral("PING")});
+        }
+        m_sandboxing.scriptKill = ping.isError()
+            ? Text::tr("the script ran past the command timeout; zsetlab ended it with %1, yet %2 still answers "
+                       "PING with: %3")
+                  .arg(command, where, ping.text())
+            : Text::tr("the script ran past the command timeout; zsetlab ended it with %1, and %2 answers again.")
+                  .arg(command, where);
+    } else if (kill.errorCode() == "NOTBUSY") {
+        m_sandboxing.scriptKill = Text::tr("a call went unanswered past the command timeout; by the time zsetlab sent "
+                                           "%1, no script was running on %2 any more.")
+                                      .arg(command, where);
+    } else if (kill.errorCode() == "UNKILLABLE") {
+        m_sandboxing.scriptKill
+            = Text::tr("the script ran past the command timeout and had already written, so Redis refused %1 "
+                       "(UNKILLABLE: \"%2\"). %3 answers every client BUSY until the script ends; zsetlab does not "
+                       "shut down a server it did not start: the operator can wait, or run SHUTDOWN NOSAVE (every "
+                       "write since the last save is lost) and start it again.")
+                  .arg(command, kill.text(), where);
+    } else {
+        m_sandboxing.scriptKill
+            = Text::tr("the script ran past the command timeout, and %1 on %2 failed (%3). If "
+                       "the server answers BUSY, the script still runs: end it with redis-cli %1.")
+                  .arg(command, where, kill.text().isEmpty() ? killer.lastError().message : kill.text());
+    }
 }
 
 void BurstRun::removeSideKeys()

@@ -320,6 +320,8 @@ QJsonObject ScriptSandboxing::toJson() const
         json[QStringLiteral("acl_log_unread")] = logUnread;
     if (!leftBehind.isEmpty())
         json[QStringLiteral("left_behind")] = leftBehind;
+    if (!scriptKill.isEmpty())
+        json[QStringLiteral("script_kill")] = scriptKill;
     if (!sideKeysRemoved.isEmpty()) {
         QJsonArray removed;
         for (const QByteArray& key : sideKeysRemoved)
@@ -370,6 +372,8 @@ QString ScriptSandboxing::toText() const
     }
     if (!logUnread.isEmpty())
         lines << QStringLiteral("  ACL LOG       %1").arg(logUnread);
+    if (!scriptKill.isEmpty())
+        lines << QStringLiteral("  runaway       %1").arg(scriptKill);
     if (!sideKeysRemoved.isEmpty()) {
         QStringList keys;
         for (const QByteArray& key : sideKeysRemoved.mid(0, 3))

@@ -145,6 +145,7 @@ private slots:
     void privateServerReachesNoOtherServer();
     void selectIsRefused();
     void sideKeysOfAScriptAreRemoved();
+    void runawayScriptIsEndedOnASharedServer();
     void trustedTrialRefusesAdminCommands();
     void userIsDeletedWhenTheAclLogIsDenied();
     void lateAclSetUserReplyStillDeletesTheUser();
@@ -621,6 +622,43 @@ return redis.call('ZCARD', KEYS[1])
     for (const RedisReply& side : found.elements().at(1).elements())
         command({"DEL", side.bytes()});
     command({"DEL", keptKey});
+}
+
+// Issue #44, 5: a script that loops on a server zsetlab did not start is ended with SCRIPT KILL
+// before zsetlab leaves, and the server answers again.
+void TestScriptSandbox::runawayScriptIsEndedOnASharedServer()
+{
+    const QByteArray threshold = command({"CONFIG", "GET", "busy-reply-threshold"}).elements().at(1).bytes();
+    QVERIFY(!command({"CONFIG", "SET", "busy-reply-threshold", "200"}).isError());
+    const QString script = writeFile(m_dir, "loop.lua", R"(local n = 0
+while true do n = n + 1 end
+return n
+)");
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                  QStringLiteral("--script"), script, QStringLiteral("--requests"), QStringLiteral("3"),
+                                  QStringLiteral("--timeout"), QStringLiteral("1000"), QStringLiteral("--json")},
+                                 60000);
+    // zsetlab has left: the server answers a new client at once.
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    RedisConnection after;
+    QVERIFY2(after.open(TestRedis::endpoint(), options), qPrintable(after.lastError().message));
+    const RedisReply pong = after.command({"PING"});
+    if (pong.errorCode() == "BUSY") // do not leave the fixture busy for the other tests
+        after.command({"SCRIPT", "KILL"});
+    command({"CONFIG", "SET", "busy-reply-threshold", threshold});
+    QCOMPARE(pong.bytes(), QByteArray("PONG"));
+    QVERIFY2(run.exitCode == 3, run.err.constData());
+    const QString kill = QJsonDocument::fromJson(run.out)
+                             .object()
+                             .value(QStringLiteral("script_sandbox"))
+                             .toObject()
+                             .value(QStringLiteral("script_kill"))
+                             .toString();
+    QVERIFY2(kill.contains(QStringLiteral("ended it with SCRIPT KILL"))
+                 && kill.contains(QStringLiteral("answers again")),
+             qPrintable(kill + QString::fromUtf8(run.err)));
+    QCOMPARE(sandboxUsers(), QStringList());
 }
 
 // Issue #44, 6: with --trust-script on a server where no sandbox can be made, the trial on the
