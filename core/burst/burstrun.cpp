@@ -429,6 +429,8 @@ bool BurstRun::enterSandbox()
 
 void BurstRun::leaveSandbox()
 {
+    if (m_sandbox.isMade() && !m_options.ownServer && m_scriptLoaded)
+        m_sandboxing.scriptCacheSha = m_script.sha1();
     m_sandbox.leave(&m_sandboxing);
     if (m_sandboxing.refusedKeys.isEmpty() && m_sandboxing.refusedCommands.isEmpty())
         return;
@@ -545,8 +547,10 @@ bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
 {
     const RedisReply reply
         = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
-    if (!reply.isError())
+    if (!reply.isError()) {
+        m_scriptLoaded = true;
         return true;
+    }
     if (reply.isConnectionLost() || isServerStateError(reply)) {
         const QString why = classifyReplyError(reply, m_endpoint).message;
         if (transientWhy)

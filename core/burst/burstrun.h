@@ -204,6 +204,7 @@ private:
     ScriptSandbox m_sandbox; // made before the lanes connect; read only while they run
     ScriptSandboxing m_sandboxing;
     std::atomic<bool> m_callTimedOut {false}; // a lane's call went unanswered past the command timeout
+    std::atomic<bool> m_scriptLoaded {false}; // SCRIPT LOAD succeeded on the server
     std::optional<Clock::time_point> m_busyGiveUpAt; // cleanup: since the server first answered BUSY
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.

@@ -320,6 +320,8 @@ QJsonObject ScriptSandboxing::toJson() const
         json[QStringLiteral("acl_log_unread")] = logUnread;
     if (!leftBehind.isEmpty())
         json[QStringLiteral("left_behind")] = leftBehind;
+    if (!scriptCacheSha.isEmpty())
+        json[QStringLiteral("script_cache_sha1")] = QString::fromLatin1(scriptCacheSha);
     if (!scriptKill.isEmpty())
         json[QStringLiteral("script_kill")] = scriptKill;
     if (!sideKeysRemoved.isEmpty()) {
@@ -385,6 +387,12 @@ QString ScriptSandboxing::toText() const
     }
     if (!sideKeysLeft.isEmpty())
         lines << QStringLiteral("  beside        %1").arg(sideKeysLeft);
+    if (!scriptCacheSha.isEmpty())
+        lines << QStringLiteral("  script cache  the script stays in the server's script cache (SHA1 %1): zsetlab "
+                                "loaded it with SCRIPT LOAD and cannot remove it alone, as SCRIPT FLUSH empties every "
+                                "client's cache; a restart of the server, or SCRIPT FLUSH when no one else needs the "
+                                "cache, removes it")
+                     .arg(QString::fromLatin1(scriptCacheSha));
     if (!leftBehind.isEmpty())
         lines << QStringLiteral("  left behind   %1").arg(leftBehind);
     return lines.join(QLatin1Char('\n'));

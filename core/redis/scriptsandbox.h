@@ -31,6 +31,7 @@ struct ScriptSandboxing
     QString logUnread; // the ACL LOG could not be read: why (refusals are then unknown)
     QString leftBehind; // the user could not be deleted: where, and how to delete it
     // Notes of the run that used the sandbox, for the same report:
+    QByteArray scriptCacheSha; // the script stays in a given server's script cache under this SHA1
     QString scriptKill; // a runaway script: what SCRIPT KILL did
     QList<QByteArray> sideKeysRemoved; // keys the script made beside the run's, deleted after it (the first 100)
     qint64 sideKeysRemovedCount = 0; // how many in all

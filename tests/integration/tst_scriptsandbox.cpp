@@ -320,6 +320,7 @@ void TestScriptSandbox::runScriptNeedsConsentWhereNoSandboxCanBeMade()
     QVERIFY2(!onOwn.failure.isFailure(), qPrintable(onOwn.failure.message));
     QCOMPARE(onOwn.sandbox.mode, ScriptSandboxing::Mode::OwnServer);
     QVERIFY(onOwn.sandbox.user.startsWith(QStringLiteral("zsetlab-sandbox-")));
+    QVERIFY(onOwn.sandbox.scriptCacheSha.isEmpty()); // its cache is zsetlab's own
     QCOMPARE(sandboxUsers(), QStringList());
     // The CLI's flag goes with --script only.
     const CliResult usage = runCli({QStringLiteral("run"), QStringLiteral("--trust-script")});
@@ -594,6 +595,7 @@ return redis.call('ZCARD', KEYS[1])
         QVERIFY(name.toString().toUtf8().startsWith(QByteArray(key + ":req:")));
         QCOMPARE(command({"EXISTS", name.toString().toUtf8()}).toInteger(), 0);
     }
+    QVERIFY(!sandbox.value(QStringLiteral("script_cache_sha1")).toString().isEmpty());
 
     // The text says it too, and that the script stays in the server's script cache.
     const CliResult text
@@ -601,6 +603,7 @@ return redis.call('ZCARD', KEYS[1])
                   QStringLiteral("--requests"), QStringLiteral("5")});
     QVERIFY2(text.exitCode == 0, text.err.constData());
     QVERIFY2(text.out.contains("5 keys beside the run's") && text.out.contains("deleted them"), text.out.constData());
+    QVERIFY2(text.out.contains("script cache") && text.out.contains("SCRIPT FLUSH"), text.out.constData());
 
     // Kept: named, with the command that deletes them.
     const CliResult kept = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
