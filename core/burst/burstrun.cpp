@@ -4,11 +4,13 @@
 #include "clientprofile.h"
 #include "keyslot.h"
 #include "limiterscript.h"
+#include "nodeconnections.h"
 #include "printabletext.h"
 #include "requestlog.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
+#include <QSet>
 #include <QThread>
 
 #include <csignal>
@@ -226,6 +228,9 @@ void BurstRun::coordinate()
     for (auto& worker : m_workers)
         worker.join();
     m_durationMs = std::chrono::duration<double, std::milli>(Clock::now() - m_startSteady).count();
+    // Before anything else is asked of the server: a script that loops keeps it BUSY.
+    if (m_callTimedOut && !m_plan.limiter->isBuiltin())
+        endRunawayScript(control.endpoint());
 
     // The count left in the window when the burst ended; reads only. After Stop the server may
     // be the reason (paused, overloaded): do not wait long for it. When the server dropped
@@ -236,16 +241,174 @@ void BurstRun::coordinate()
         control.setCommandTimeout(std::chrono::milliseconds(50));
     m_connections.clear();
     finishUsers(control);
+    removeSideKeys();
     leaveSandbox();
     announceEnd();
+}
+
+void BurstRun::endRunawayScript(RedisEndpoint node)
+{
+    // A call of the run's went unanswered past the command timeout: the script may loop, and then
+    // the server answers every client BUSY until it ends. A call that came in behind another
+    // client's script gets BUSY at once, so the script that runs now is the run's own.
+    const QString where = node.address();
+    ConnectOptions options = quickOptions();
+    // The server answers other clients only after its busy-reply-threshold (5 s by default).
+    options.connectTimeout = std::max(m_options.connectTimeout, runawayAnswerWait);
+    options.commandTimeout = std::max(m_options.commandTimeout, runawayAnswerWait);
+    // A fresh connection, with the user's own credentials (not the sandbox's): a busy server
+    // answers HELLO and AUTH, not INFO, and SCRIPT KILL is not a database's.
+    node.helloHandshake = true;
+    node.db = 0;
+    RedisConnection killer;
+    if (!killer.open(node, options)) {
+        m_sandboxing.scriptKill = Text::tr("a call of the script went unanswered past the command timeout, and "
+                                           "zsetlab could not reach %1 to end it (%2). If the server answers BUSY, "
+                                           "the script still runs: end it with redis-cli SCRIPT KILL.")
+                                      .arg(where, killer.lastError().message);
+        return;
+    }
+    RedisReply kill = killer.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("KILL")});
+    bool function = false;
+    if (kill.errorCode() == "BUSY" && kill.bytes().contains("FUNCTION KILL")) {
+        kill = killer.command({QByteArrayLiteral("FUNCTION"), QByteArrayLiteral("KILL")});
+        function = true;
+    }
+    const QString command = function ? QStringLiteral("FUNCTION KILL") : QStringLiteral("SCRIPT KILL");
+    if (!kill.isError()) {
+        // The script ends at its next check for a kill, a moment after Redis answered: a PING
+        // that comes in before it gets BUSY still. Ask again, within a bound.
+        const auto until = Clock::now() + runawayEndWait;
+        RedisReply ping = killer.command({QByteArrayLiteral("PING")});
+        while (ping.errorCode() == "BUSY" && Clock::now() < until) {
+            std::this_thread::sleep_for(runawayPingEvery);
+            ping = killer.command({QByteArrayLiteral("PING")});
+        }
+        m_sandboxing.scriptKill = ping.isError()
+            ? Text::tr("the script ran past the command timeout; zsetlab ended it with %1, yet %2 still answers "
+                       "PING with: %3")
+                  .arg(command, where, ping.text())
+            : Text::tr("the script ran past the command timeout; zsetlab ended it with %1, and %2 answers again.")
+                  .arg(command, where);
+    } else if (kill.errorCode() == "NOTBUSY") {
+        m_sandboxing.scriptKill = Text::tr("a call went unanswered past the command timeout; by the time zsetlab sent "
+                                           "%1, no script was running on %2 any more.")
+                                      .arg(command, where);
+    } else if (kill.errorCode() == "UNKILLABLE") {
+        m_sandboxing.scriptKill
+            = Text::tr("the script ran past the command timeout and had already written, so Redis refused %1 "
+                       "(UNKILLABLE: \"%2\"). %3 answers every client BUSY until the script ends; zsetlab does not "
+                       "shut down a server it did not start: the operator can wait, or run SHUTDOWN NOSAVE (every "
+                       "write since the last save is lost) and start it again.")
+                  .arg(command, kill.text(), where);
+    } else {
+        m_sandboxing.scriptKill
+            = Text::tr("the script ran past the command timeout, and %1 on %2 failed (%3). If "
+                       "the server answers BUSY, the script still runs: end it with redis-cli %1.")
+                  .arg(command, where, kill.text().isEmpty() ? killer.lastError().message : kill.text());
+    }
+}
+
+void BurstRun::removeSideKeys()
+{
+    // Only a fresh key's tag is the run's alone: everything that matches it is the run's. A key
+    // the user named grants nothing beside the run's keys (enterSandbox()).
+    if (!m_sandbox.isMade() || !m_plan.key.isEmpty())
+        return;
+    const bool remove = !m_plan.keepKey; // --keep: the keys stay with the run's, named
+    const QByteArray open = ScriptSandbox::escapeGlob(m_key.left(m_key.size() - 1));
+    const QByteArray pattern = open + "[}:]*";
+    const QString listing
+        = QStringLiteral("redis-cli --scan --pattern '%1' | xargs redis-cli UNLINK").arg(QString::fromUtf8(pattern));
+    NodeConnections nodes;
+    QString why;
+    if (!nodes.open(m_endpoint, quickOptions(), &why)) {
+        m_sandboxing.sideKeysLeft = Text::tr("zsetlab could not look for keys the script made beside the run's (%1); "
+                                             "%2 lists and deletes them.")
+                                        .arg(why, listing);
+        return;
+    }
+    // The run's own keys were deleted by finishUsers(), or left there with a TTL and named in
+    // keysLeft: not the script's.
+    QSet<QByteArray> own;
+    for (const QByteArray& userKey : m_userKeys)
+        for (const QByteArray& key : m_plan.limiter->store.keysFor(userKey))
+            own.insert(key);
+    const auto deadline = Clock::now() + sideKeyScanFor;
+    bool finished = true;
+    for (const auto& node : nodes.all()) {
+        QByteArray cursor = "0";
+        do {
+            if (Clock::now() >= deadline) {
+                finished = false;
+                break;
+            }
+            const RedisReply page
+                = node->command({"SCAN", cursor, "MATCH", pattern, "COUNT", QByteArray::number(sideKeyScanCount)});
+            if (page.isError() || page.elements().size() != 2) {
+                finished = false;
+                break;
+            }
+            cursor = page.elements()[0].bytes();
+            RedisArgs unlink {QByteArrayLiteral("UNLINK")};
+            for (const RedisReply& key : page.elements()[1].elements()) {
+                if (own.contains(key.bytes()))
+                    continue;
+                ++m_sandboxing.sideKeysRemovedCount;
+                if (m_sandboxing.sideKeysRemoved.size() < maxSideKeysNamed)
+                    m_sandboxing.sideKeysRemoved << key.bytes();
+                unlink << key.bytes();
+            }
+            if (remove && unlink.size() > 1 && node->command(unlink).isError())
+                finished = false;
+        } while (cursor != "0");
+    }
+    if (!remove) {
+        QStringList names;
+        for (const QByteArray& key : m_sandboxing.sideKeysRemoved.mid(0, 3))
+            names << printableText(key);
+        if (m_sandboxing.sideKeysRemovedCount > 0)
+            m_sandboxing.sideKeysLeft
+                = Text::tr("the script made %L1 keys beside the run's (%2), kept with it (--keep); "
+                           "%3 deletes them.")
+                      .arg(m_sandboxing.sideKeysRemovedCount)
+                      .arg(names.join(QStringLiteral(", ")), listing);
+        m_sandboxing.sideKeysRemoved.clear();
+        m_sandboxing.sideKeysRemovedCount = 0;
+        if (finished)
+            return;
+    }
+    if (!finished)
+        m_sandboxing.sideKeysLeft = Text::tr("the script may have made keys beside the run's that zsetlab could not "
+                                             "delete in time; %1 lists and deletes them.")
+                                        .arg(listing);
 }
 
 bool BurstRun::enterSandbox()
 {
     if (m_plan.limiter->isBuiltin())
         return true;
+    // A fresh key's hash tag is this run's alone: one pattern takes every key the script makes
+    // from it. A key the user named may be the beginning of keys that were there before
+    // (zsetlab:NAME:config, another run's zsetlab:run:{...}): exactly the run's keys, then.
+    QList<QByteArray> patterns = ScriptSandbox::patternsOfKey(m_key);
+    if (!m_plan.key.isEmpty()) {
+        QList<QByteArray> keys;
+        for (const QByteArray& userKey : m_userKeys)
+            keys << m_plan.limiter->store.keysFor(userKey);
+        if (keys.size() > ScriptSandbox::maxExactKeys) {
+            fail(BurstFailure::Kind::Plan,
+                 Text::tr("Your script was not run: with a key you named (--key), the sandbox it runs in grants "
+                          "each of the run's %L1 keys by name, and takes at most %L2. Use fewer users, or leave the "
+                          "key out: a fresh key's name carries a tag of this run alone, which covers all its keys.")
+                     .arg(keys.size())
+                     .arg(ScriptSandbox::maxExactKeys));
+            return false;
+        }
+        patterns = ScriptSandbox::patternsOfKeys(keys);
+    }
     QString why;
-    switch (m_sandbox.enter(m_endpoint, m_options, ScriptSandbox::patternsOfKey(m_key), &m_sandboxing, &why)) {
+    switch (m_sandbox.enter(m_endpoint, m_options, patterns, &m_sandboxing, &why)) {
     case ScriptSandbox::Outcome::Made:
         return true;
     case ScriptSandbox::Outcome::NotAllowed:
@@ -266,17 +429,29 @@ bool BurstRun::enterSandbox()
 
 void BurstRun::leaveSandbox()
 {
+    if (m_sandbox.isMade() && !m_options.ownServer && m_scriptLoaded)
+        m_sandboxing.scriptCacheSha = m_script.sha1();
     m_sandbox.leave(&m_sandboxing);
-    if (m_sandboxing.refusedKeys.isEmpty())
+    if (m_sandboxing.refusedKeys.isEmpty() && m_sandboxing.refusedCommands.isEmpty())
         return;
-    QStringList keys;
-    for (const QByteArray& key : m_sandboxing.refusedKeys.mid(0, 5))
-        keys << printableText(key);
-    const QString finding
-        = Text::tr("The script reached for %1, outside the run's own keys. Redis refused it (the script ran as a "
-                   "temporary ACL user of this run), so nothing there was changed; a limiter should touch only the "
-                   "keys it is given.")
-              .arg(keys.join(QStringLiteral(", ")));
+    QString finding;
+    if (!m_sandboxing.refusedKeys.isEmpty()) {
+        QStringList keys;
+        for (const QByteArray& key : m_sandboxing.refusedKeys.mid(0, 5))
+            keys << printableText(key);
+        finding = Text::tr("The script reached for %1, outside the run's own keys. Redis refused it (the script ran "
+                           "as a temporary ACL user of this run), so nothing there was changed; a limiter should "
+                           "touch only the keys it is given.")
+                      .arg(keys.join(QStringLiteral(", ")));
+    } else {
+        QStringList commands;
+        for (const QByteArray& command : m_sandboxing.refusedCommands.mid(0, 5))
+            commands << printableText(command).toUpper();
+        finding = Text::tr("The script ran %1, which reaches beyond the run's own keys (another database, another "
+                           "server, or the server's state). Redis refused it (the script ran as a temporary ACL user "
+                           "of this run), so it did not run; a limiter needs only commands on the keys it is given.")
+                      .arg(commands.join(QStringLiteral(", ")));
+    }
     std::lock_guard<std::mutex> lock(m_mutex);
     // The script's error ("can't access at least one of the keys") says less than this.
     if (m_failure.kind == BurstFailure::Kind::None || m_failure.kind == BurstFailure::Kind::Script)
@@ -372,8 +547,10 @@ bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
 {
     const RedisReply reply
         = connection.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_script.source()});
-    if (!reply.isError())
+    if (!reply.isError()) {
+        m_scriptLoaded = true;
         return true;
+    }
     if (reply.isConnectionLost() || isServerStateError(reply)) {
         const QString why = classifyReplyError(reply, m_endpoint).message;
         if (transientWhy)

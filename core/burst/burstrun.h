@@ -97,6 +97,16 @@ private:
     static constexpr qint64 claimTtlMs = 3'600'000;
     // Routed by user: workers with nothing to send look at their inboxes this often.
     static constexpr auto inboxLookEvery = std::chrono::milliseconds(2);
+    // A runaway script: how long SCRIPT KILL may wait for the server (its busy-reply-threshold).
+    static constexpr auto runawayAnswerWait = std::chrono::milliseconds(10'000);
+    // After SCRIPT KILL: how long the script may take to end, and how often PING asks.
+    static constexpr auto runawayEndWait = std::chrono::milliseconds(2'000);
+    static constexpr auto runawayPingEvery = std::chrono::milliseconds(20);
+    // The keys a script made beside the run's: looked for this long, this many a SCAN, and named
+    // in the report up to this many.
+    static constexpr auto sideKeyScanFor = std::chrono::seconds(10);
+    static constexpr int sideKeyScanCount = 1000;
+    static constexpr int maxSideKeysNamed = 100;
     static qint64 wallMicros();
     static void blockBrokenPipeSignal();
 
@@ -109,6 +119,13 @@ private:
     bool enterSandbox();
     // After the run: the keys the sandbox was refused (a finding that fails the run), and the user gone.
     void leaveSandbox();
+    // A call went unanswered past the command timeout: SCRIPT KILL (FUNCTION KILL for a function)
+    // on a fresh connection, so that the server does not stay BUSY; what happened goes in
+    // m_sandboxing.scriptKill.
+    void endRunawayScript(RedisEndpoint node);
+    // A fresh key's run: the keys the script made beside the run's (KEY:req:<id>, in the run's
+    // tag, which no other key has) deleted, or named with how to delete them.
+    void removeSideKeys();
     // `node` as the lanes connect to it: as the sandbox's user when there is one.
     RedisEndpoint laneEndpoint(const RedisEndpoint& node) const { return m_sandbox.asUser(node); }
     // On a cluster: the connection to the master of each user's key (control for one server).
@@ -186,6 +203,8 @@ private:
     std::vector<LeftKey> m_keysLeft;
     ScriptSandbox m_sandbox; // made before the lanes connect; read only while they run
     ScriptSandboxing m_sandboxing;
+    std::atomic<bool> m_callTimedOut {false}; // a lane's call went unanswered past the command timeout
+    std::atomic<bool> m_scriptLoaded {false}; // SCRIPT LOAD succeeded on the server
     std::optional<Clock::time_point> m_busyGiveUpAt; // cleanup: since the server first answered BUSY
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,
     // each user's group (changed by MOVED), and the control connections, one per group.

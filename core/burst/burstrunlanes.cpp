@@ -550,10 +550,12 @@ void BurstRun::work(const std::vector<int>& connectionIndexes)
             }
             // A server that stopped answering (paused, swapping, a long script) gets the same retry
             // window as one that dropped the connection: the lane connects again on a new socket.
-            if (!lane.closed && !lane.inFlight.empty() && now - lane.waitingSince >= commandTimeout)
+            if (!lane.closed && !lane.inFlight.empty() && now - lane.waitingSince >= commandTimeout) {
+                m_callTimedOut = true;
                 loseLane(lane,
                          Text::tr("no reply within %1 ms (the command timeout)").arg(m_options.commandTimeout.count()),
                          &batch);
+            }
         }
         // 5. Follow a cluster's redirects once the calls sent before them are answered.
         for (BurstLane& lane : lanes)

@@ -128,10 +128,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
         return report;
     }
     // The trial's reads keep the user's timeouts too (a setup command that blocks, say).
-    ConnectOptions trialOptions;
-    trialOptions.connectTimeout = options.connectTimeout;
-    trialOptions.commandTimeout = options.commandTimeout;
-    ProbeReport trial = runOn(trialEndpoint, trialOptions, Stage::Private, ZsetKeys::freshRunKey());
+    ProbeReport trial = runOnPrivate(trialEndpoint, options, ZsetKeys::freshRunKey());
     trial.screened = true;
     trial.ranOnTarget = false;
     trial.screenVersion = trial.serverVersion;
@@ -175,6 +172,52 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
                             : Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
                                        "touched no key but its own, so the probe ran it on %2."))
                 .arg(trial.serverVersion, endpoint.address()));
+    return report;
+}
+
+ProbeReport ScriptProbe::runOnPrivate(const RedisEndpoint& endpoint, const ConnectOptions& given,
+                                      const QByteArray& runKey)
+{
+    ScriptSandbox sandbox;
+    sandbox.allowFunctions(m_library); // a library is loaded only here, on zsetlab's own server
+    ScriptSandboxing sandboxing;
+    ConnectOptions own;
+    own.ownServer = true;
+    own.connectTimeout = given.connectTimeout;
+    own.commandTimeout = given.commandTimeout;
+    // Every key: the private server holds nothing but the trial's, and MONITOR shows which keys
+    // the script touched (the finding the trial is for). Its commands are the given server's.
+    QString why;
+    if (sandbox.enter(endpoint, own, {QByteArrayLiteral("*")}, &sandboxing, &why) != ScriptSandbox::Outcome::Made) {
+        ProbeReport failed;
+        failed.failure = ProbeReport::Failure::Connection;
+        failed.failureMessage
+            = Text::tr("zsetlab could not make the temporary ACL user the script runs as: %1").arg(why);
+        return failed;
+    }
+    ProbeReport report = runOn(sandbox.asUser(endpoint), own, Stage::Private, runKey, &endpoint);
+    sandbox.leave(&sandboxing);
+    report.sandbox = sandboxing;
+    if (sandboxing.refusedKeys.isEmpty() && sandboxing.refusedCommands.isEmpty())
+        return report;
+    // Not the script's failure to run but the finding: it reached beyond its keys.
+    if (report.failure == ProbeReport::Failure::Script) {
+        report.failure = ProbeReport::Failure::None;
+        report.failureMessage.clear();
+    }
+    for (const QByteArray& key : std::as_const(sandboxing.refusedKeys))
+        report.foreign << KeyTouch {"REFUSED", key, endpoint.db, 1};
+    if (!sandboxing.refusedCommands.isEmpty()) {
+        QStringList commands;
+        for (const QByteArray& command : std::as_const(sandboxing.refusedCommands))
+            commands << printableText(command).toUpper();
+        report.foreignNote
+            = Text::tr("it ran %1, which reaches beyond the probe's own keys (another database, "
+                       "another server, or the server's state); Redis refused it, as the script ran "
+                       "as a temporary ACL user that may run only the commands a limiter needs on its keys")
+                  .arg(commands.join(QStringLiteral(", ")));
+    }
+    report.countsRight = false;
     return report;
 }
 
@@ -275,6 +318,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     if (guardAs) {
         guardNode.user = guardAs->user;
         guardNode.password = guardAs->password;
+        guardNode.helloHandshake = guardAs->helloHandshake;
     }
     if (!guard.start(guardNode, options, &why)) {
         report.failure = ProbeReport::Failure::Connection;
@@ -283,7 +327,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
     }
     ScriptKeyWatch watch;
     ScriptKeyWatch* watching = stage == Stage::Private ? &watch : nullptr;
-    if (watching && !watch.start(node, &why)) {
+    if (watching && !watch.start(guardNode, &why)) { // MONITOR: not the sandbox's user
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = why;
         return report;
@@ -322,7 +366,7 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         why.clear();
         const bool finished = watch.finish(connection, &why);
         if (finished)
-            sortTouches(watch, node, &report);
+            sortTouches(watch, guardNode, &report);
         if (connection.server().mode == QLatin1String("cluster"))
             checkSlots(&report);
         if (!finished || !why.isEmpty())

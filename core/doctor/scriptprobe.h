@@ -211,6 +211,11 @@ private:
     // a sandbox's user that may not.
     ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
                       const QByteArray& runKey, const RedisEndpoint* guardAs = nullptr);
+    // The private server's stage: the calls run as a sandbox user with the commands a given
+    // server's would have (what MONITOR does not show, @admin commands, is refused there too; no
+    // MIGRATE to another server), on every key (MONITOR tells which it touched), and what the
+    // sandbox refused becomes the trial's finding.
+    ProbeReport runOnPrivate(const RedisEndpoint& endpoint, const ConnectOptions& given, const QByteArray& runKey);
     // The given server's stage: in a sandbox (or trusted), and what the sandbox refused.
     ProbeReport runOnGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, const ProbeReport& trial);
     bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,

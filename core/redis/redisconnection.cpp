@@ -87,6 +87,28 @@ ServerInfo ServerInfo::parse(const QByteArray& infoServerText)
     return info;
 }
 
+ServerInfo ServerInfo::ofHello(const RedisReply& hello)
+{
+    ServerInfo info;
+    const auto& fields = hello.elements();
+    for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+        const QByteArray& name = fields[i].bytes();
+        const QString value = printableText(fields[i + 1].bytes(), 64);
+        if (name == "server")
+            info.name = value;
+        else if (name == "version")
+            info.version = value;
+        else if (name == "mode")
+            info.mode = value;
+    }
+    // Valkey's HELLO tells its own version; the Redis version it is compatible with is not told.
+    info.nameVersion = info.version;
+    const QStringList parts = info.version.split(QLatin1Char('.'));
+    info.majorVersion = parts.value(0).toInt();
+    info.minorVersion = parts.value(1).toInt();
+    return info;
+}
+
 RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endpoint)
 {
     RedisError error;
@@ -258,6 +280,11 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         }
     }
 
+    if (endpoint.helloHandshake && endpoint.db != 0)
+        return fail(RedisError::Kind::BadDatabase,
+                    Text::tr("This connection selects no database, and database %1 was asked for: a script runs "
+                             "in a sandbox on database 0 only.")
+                        .arg(endpoint.db));
     if (endpoint.db != 0) {
         const RedisReply reply = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.db)});
         if (reply.isError()) {
@@ -274,7 +301,11 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         }
     }
 
-    const RedisReply info = command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
+    // A sandbox's user may not read INFO (it tells every database's key count and the server's
+    // configuration), nor may anyone while a script runs; HELLO (Redis 6+, as ACL users are)
+    // tells the version and the mode.
+    const RedisReply info = endpoint.helloHandshake ? command({QByteArrayLiteral("HELLO"), QByteArrayLiteral("2")})
+                                                    : command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
     if (info.isError()) {
         if (failedOnTls())
             return false;
@@ -292,7 +323,7 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
                             .arg(options.commandTimeout.count()));
         return fail(error.kind, error.message);
     }
-    m_server = ServerInfo::parse(info.bytes());
+    m_server = endpoint.helloHandshake ? ServerInfo::ofHello(info) : ServerInfo::parse(info.bytes());
     if (!m_server.hasScripting())
         return fail(RedisError::Kind::TooOld,
                     Text::tr("The server at %1 runs Redis %2, which has no Lua scripting. zsetlab needs "

@@ -44,6 +44,8 @@ struct ServerInfo
     // Redis 2.6 to 6.2 reseed math.random() with a fixed seed at every EVAL (FACTS.md).
     bool reseedsLuaRandomPerCall() const { return hasScripting() && majorVersion < 7; }
     static ServerInfo parse(const QByteArray& infoServerText);
+    // From HELLO 2's reply (server, version, mode): what a script sandbox's user may read.
+    static ServerInfo ofHello(const RedisReply& hello);
     // "Redis 7.0.15", "Valkey 8.1.1": the server as its users name it.
     QString displayName() const;
     // {"flavour": "valkey", "version": "8.1.1", "redis_version": "7.2.4"}: what the CLI's JSON

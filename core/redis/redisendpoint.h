@@ -38,6 +38,11 @@ struct RedisEndpoint
     QString user; // empty: the default user (AUTH password)
     QString password; // empty: no AUTH
     int db = 0;
+    // The handshake reads the server with HELLO rather than INFO, and selects no database (db
+    // must be 0): for a script sandbox's user (ScriptSandbox::asUser()), which may run neither
+    // INFO nor SELECT, and for a connection to a server busy with a script, which answers HELLO
+    // and AUTH but nothing else.
+    bool helloHandshake = false;
 
     // Parses a URL; on failure returns false and sets *error to a message that says what to fix.
     static bool parse(const QString& url, RedisEndpoint* endpoint, QString* error);

@@ -17,7 +17,7 @@ struct ScriptSandboxing
 {
     enum class Mode {
         None, // a built-in limiter
-        OwnServer, // a server zsetlab started: the script ran as it is
+        OwnServer, // a server zsetlab started, as the same temporary ACL user as AclUser
         AclUser, // as a temporary ACL user that may touch only the run's keys
         Trusted, // no sandbox could be made, and the user said to run it anyway (--trust-script)
     };
@@ -25,7 +25,17 @@ struct ScriptSandboxing
     QString user; // AclUser: its name
     QString why; // Trusted: why no sandbox could be made
     QList<QByteArray> refusedKeys; // keys outside the run's that Redis refused the script
+    // Commands the sandbox refused the script (SELECT, INFO, MIGRATE, PFDEBUG, ...), lower case
+    // as Redis logs them ("script|flush").
+    QList<QByteArray> refusedCommands;
+    QString logUnread; // the ACL LOG could not be read: why (refusals are then unknown)
     QString leftBehind; // the user could not be deleted: where, and how to delete it
+    // Notes of the run that used the sandbox, for the same report:
+    QByteArray scriptCacheSha; // the script stays in a given server's script cache under this SHA1
+    QString scriptKill; // a runaway script: what SCRIPT KILL did
+    QList<QByteArray> sideKeysRemoved; // keys the script made beside the run's, deleted after it (the first 100)
+    qint64 sideKeysRemovedCount = 0; // how many in all
+    QString sideKeysLeft; // keys the script made beside the run's that stay: which, and how to delete them
 
     QJsonObject toJson() const;
     QString toText() const; // one line or two for the run's report; empty for None
@@ -37,6 +47,12 @@ struct ScriptSandboxing
 // the run's patterns, run scripts and the commands a limiter needs on those keys, and nothing in
 // @dangerous, @admin, @pubsub or @blocking. Redis then refuses any other key inside the script
 // ("can't access at least one of the keys"), and the ACL LOG names it.
+//
+// The same user runs a script on a server zsetlab started (its private server, the doctor's
+// trial): there, too, nothing but the run's keys, and no command that reaches another server
+// (MIGRATE, REPLICAOF, CLUSTER MEET), another database (SELECT, SWAPDB, MOVE) or the server's
+// state (INFO, DBSIZE, CONFIG, DEBUG, PFDEBUG). ACL rules cannot keep a user to one database, so
+// the user may not SELECT, and make() refuses an endpoint whose database is not 0.
 //
 // The user is made on the server (on a cluster, on every master) by make(), with a random name
 // and a password that exists only in this object, and deleted by drop() or the destructor.
@@ -62,8 +78,8 @@ public:
     // wrong unless Made.
     Outcome make(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
                  QString* why);
-    // What a user's script needs before it runs on `endpoint`: nothing on a server zsetlab started
-    // (options.ownServer), else the user made by make(), else the user's consent
+    // What a user's script needs before it runs on `endpoint`: the user made by make() (on a
+    // server zsetlab started, options.ownServer, too), else the user's consent
     // (options.trustScripts). Made when the script may run, with *how saying which; otherwise *why.
     Outcome enter(const RedisEndpoint& endpoint, const ConnectOptions& options, const QList<QByteArray>& keyPatterns,
                   ScriptSandboxing* how, QString* why);
@@ -75,23 +91,39 @@ public:
     // `node` (the server or one of its nodes) as the sandbox's user.
     RedisEndpoint asUser(RedisEndpoint node) const;
 
-    // Deletes the user from every node; false with *why for the nodes where that failed. Called
-    // again (or by the destructor) it does nothing. With `refusedKeys`, first reads the keys
-    // Redis refused the user from each node's ACL LOG (none when the log cannot be read).
-    bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr);
+    // Deletes the user from every node, each on a fresh connection; false with *why for the nodes
+    // where that failed (naming the user and how to delete it). Called again (or by the
+    // destructor) it does nothing. With `refusedKeys`, first reads the keys (and commands) Redis
+    // refused the user from each node's ACL LOG; a log that cannot be read is said in *logUnread,
+    // and the user is deleted all the same.
+    bool drop(QString* why = nullptr, QList<QByteArray>* refusedKeys = nullptr,
+              QList<QByteArray>* refusedCommands = nullptr, QString* logUnread = nullptr);
 
-    // The patterns for the keys of a run whose key is `key`: the key itself and its companions
-    // (KEY:suffix; with a hash tag at the end, also the other keys in that tag, as users' keys).
+    // The patterns for the keys of a run whose key is `key`, a fresh run key whose hash tag is
+    // this run's alone (ZsetKeys::freshRunKey()): every key that starts with the tag (its
+    // companions, the keys a script makes from it, its users' keys). A key without such a tag
+    // gets itself and KEY:*, which a key that was there before may share: use patternsOfKeys().
     static QList<QByteArray> patternsOfKey(const QByteArray& key);
+    // Exactly these keys (a key the user named, which older keys may start with): each escaped,
+    // no wildcard.
+    static QList<QByteArray> patternsOfKeys(const QList<QByteArray>& keys);
+    // The most exact keys a sandbox takes: the server matches each key a script touches against
+    // every pattern.
+    static constexpr int maxExactKeys = 1024;
     // `text` with Redis glob's special characters (* ? [ ] \) escaped.
     static QByteArray escapeGlob(const QByteArray& text);
     // The ACL SETUSER rules (after the name) for these patterns and password.
+    // With `functions`, the connection may also load a library and call its functions.
     static QList<QByteArray> rules(const QList<QByteArray>& keyPatterns, const QByteArray& password,
-                                   bool withChannels = true);
+                                   bool withChannels = true, bool functions = false);
+    // The user made next may load a library (FUNCTION LOAD) and call it (FCALL): for zsetlab's
+    // own server only, where the doctor tries a library.
+    void allowFunctions(bool allow) { m_functions = allow; }
 
 private:
     std::vector<RedisEndpoint> m_nodes; // where the user exists, as the connection that made it
     ConnectOptions m_options;
     QByteArray m_user;
     QByteArray m_password;
+    bool m_functions = false;
 };

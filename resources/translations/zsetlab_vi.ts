@@ -881,6 +881,50 @@
         <source>the connection to the server was lost</source>
         <translation>kết nối tới server đã bị mất</translation>
     </message>
+    <message>
+        <source>a call of the script went unanswered past the command timeout, and zsetlab could not reach %1 to end it (%2). If the server answers BUSY, the script still runs: end it with redis-cli SCRIPT KILL.</source>
+        <translation>một lệnh gọi script không được trả lời quá thời hạn lệnh, và zsetlab không kết nối được tới %1 để kết thúc nó (%2). Nếu server trả lời BUSY, script vẫn đang chạy: hãy kết thúc nó bằng redis-cli SCRIPT KILL.</translation>
+    </message>
+    <message>
+        <source>the script ran past the command timeout; zsetlab ended it with %1, yet %2 still answers PING with: %3</source>
+        <translation>script chạy quá thời hạn lệnh; zsetlab đã kết thúc nó bằng %1, nhưng %2 vẫn trả lời PING bằng: %3</translation>
+    </message>
+    <message>
+        <source>the script ran past the command timeout; zsetlab ended it with %1, and %2 answers again.</source>
+        <translation>script chạy quá thời hạn lệnh; zsetlab đã kết thúc nó bằng %1, và %2 đã phản hồi trở lại.</translation>
+    </message>
+    <message>
+        <source>a call went unanswered past the command timeout; by the time zsetlab sent %1, no script was running on %2 any more.</source>
+        <translation>một lệnh gọi không được trả lời quá thời hạn lệnh; khi zsetlab gửi %1 thì trên %2 đã không còn script nào chạy.</translation>
+    </message>
+    <message>
+        <source>the script ran past the command timeout and had already written, so Redis refused %1 (UNKILLABLE: &quot;%2&quot;). %3 answers every client BUSY until the script ends; zsetlab does not shut down a server it did not start: the operator can wait, or run SHUTDOWN NOSAVE (every write since the last save is lost) and start it again.</source>
+        <translation>script chạy quá thời hạn lệnh và đã ghi dữ liệu, nên Redis từ chối %1 (UNKILLABLE: &quot;%2&quot;). %3 trả lời BUSY cho mọi client cho tới khi script kết thúc; zsetlab không tắt một server mà nó không khởi động: người vận hành có thể chờ, hoặc chạy SHUTDOWN NOSAVE (mọi thao tác ghi kể từ lần lưu cuối sẽ mất) rồi khởi động lại.</translation>
+    </message>
+    <message>
+        <source>the script ran past the command timeout, and %1 on %2 failed (%3). If the server answers BUSY, the script still runs: end it with redis-cli %1.</source>
+        <translation>script chạy quá thời hạn lệnh, và %1 trên %2 thất bại (%3). Nếu server trả lời BUSY, script vẫn đang chạy: hãy kết thúc nó bằng redis-cli %1.</translation>
+    </message>
+    <message>
+        <source>zsetlab could not look for keys the script made beside the run&apos;s (%1); %2 lists and deletes them.</source>
+        <translation>zsetlab không tìm được các key mà script tạo thêm bên cạnh các key của lần chạy (%1); %2 sẽ liệt kê và xoá chúng.</translation>
+    </message>
+    <message>
+        <source>the script made %L1 keys beside the run&apos;s (%2), kept with it (--keep); %3 deletes them.</source>
+        <translation>script đã tạo %L1 key bên cạnh các key của lần chạy (%2), được giữ lại cùng nó (--keep); %3 sẽ xoá chúng.</translation>
+    </message>
+    <message>
+        <source>the script may have made keys beside the run&apos;s that zsetlab could not delete in time; %1 lists and deletes them.</source>
+        <translation>script có thể đã tạo các key bên cạnh các key của lần chạy mà zsetlab không xoá kịp; %1 sẽ liệt kê và xoá chúng.</translation>
+    </message>
+    <message>
+        <source>Your script was not run: with a key you named (--key), the sandbox it runs in grants each of the run&apos;s %L1 keys by name, and takes at most %L2. Use fewer users, or leave the key out: a fresh key&apos;s name carries a tag of this run alone, which covers all its keys.</source>
+        <translation>Script của bạn không được chạy: với một key do bạn đặt tên (--key), sandbox mà nó chạy trong đó cấp từng key trong %L1 key của lần chạy theo tên, và nhận tối đa %L2. Hãy dùng ít người dùng hơn, hoặc bỏ key đi: tên của một key mới mang một tag chỉ của riêng lần chạy này, bao trùm mọi key của nó.</translation>
+    </message>
+    <message>
+        <source>The script ran %1, which reaches beyond the run&apos;s own keys (another database, another server, or the server&apos;s state). Redis refused it (the script ran as a temporary ACL user of this run), so it did not run; a limiter needs only commands on the keys it is given.</source>
+        <translation>Script đã chạy %1, vốn vươn ra ngoài các key của lần chạy (một database khác, một server khác, hoặc trạng thái của server). Redis đã từ chối (script chạy dưới một người dùng ACL tạm thời của lần chạy này), nên lệnh đó không chạy; một limiter chỉ cần các lệnh trên những key được trao cho nó.</translation>
+    </message>
 </context>
 <context>
     <name>BurstSummary</name>
@@ -3124,6 +3168,10 @@
         <source>the server sent %L1 bytes without ending its reply; zsetlab reads at most %L2</source>
         <translation>server gửi %L1 byte mà chưa kết thúc phản hồi; zsetlab đọc tối đa %L2</translation>
     </message>
+    <message>
+        <source>This connection selects no database, and database %1 was asked for: a script runs in a sandbox on database 0 only.</source>
+        <translation>Kết nối này không chọn database nào, trong khi database %1 được yêu cầu: một script chỉ chạy trong sandbox trên database 0.</translation>
+    </message>
 </context>
 <context>
     <name>RedisEndpoint</name>
@@ -5264,6 +5312,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>The server stopped answering while the probe waited on its clock in the %1 scenario.</source>
         <translation>Server ngừng trả lời trong khi lần chạy thử chờ theo đồng hồ của nó ở kịch bản %1.</translation>
     </message>
+    <message>
+        <source>zsetlab could not make the temporary ACL user the script runs as: %1</source>
+        <translation>zsetlab không tạo được người dùng ACL tạm thời để chạy script: %1</translation>
+    </message>
+    <message>
+        <source>it ran %1, which reaches beyond the probe&apos;s own keys (another database, another server, or the server&apos;s state); Redis refused it, as the script ran as a temporary ACL user that may run only the commands a limiter needs on its keys</source>
+        <translation>nó đã chạy %1, vốn vươn ra ngoài các key của lần thăm dò (một database khác, một server khác, hoặc trạng thái của server); Redis đã từ chối, vì script chạy dưới một người dùng ACL tạm thời chỉ được chạy các lệnh mà một limiter cần trên các key của nó</translation>
+    </message>
 </context>
 <context>
     <name>ScriptSandbox</name>
@@ -5286,6 +5342,18 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>zsetlab could not delete its temporary ACL user %1 on %2; it cannot log in (its password is gone), and redis-cli ACL DELUSER %1 removes it.</source>
         <translation>zsetlab không xoá được người dùng ACL tạm thời %1 trên %2; nó không thể đăng nhập (mật khẩu đã mất), và redis-cli ACL DELUSER %1 sẽ xoá nó.</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>không có trả lời</translation>
+    </message>
+    <message>
+        <source>a script runs in a sandbox on database 0 only: Redis&apos;s ACL rules cannot keep a user to one database, so the sandbox denies SELECT, and database %1 cannot be reached without it. Use database 0 (/0 in the URL)</source>
+        <translation>một script chỉ chạy trong sandbox trên database 0: quy tắc ACL của Redis không thể giới hạn một người dùng trong một database, nên sandbox cấm SELECT, và không có nó thì không tới được database %1. Hãy dùng database 0 (/0 trong URL)</translation>
+    </message>
+    <message>
+        <source>zsetlab could not read the ACL LOG on %1, so it cannot tell which keys or commands Redis refused the script there.</source>
+        <translation>zsetlab không đọc được ACL LOG trên %1, nên không thể biết Redis đã từ chối script những key hay lệnh nào ở đó.</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // elsewhere than in a trial. Against the test fixture's real redis-server.
 #include "burstengine.h"
 #include "cliprocess.h"
+#include "fakeredis.h"
 #include "keyslot.h"
 #include "limitercatalog.h"
 #include "nodeconnections.h"
@@ -16,6 +17,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <memory>
+#include <mutex>
 
 namespace {
 const QByteArray foreignKey = "foreign:sandbox:key";
@@ -136,6 +140,15 @@ private slots:
     void stoppedRunLeavesNoSandboxUser();
     void doctorTimeBombIsRefusedByTheServer();
     void everyMasterOfAClusterHasTheUser();
+    void namedKeyGrantsExactlyTheRunsKeys_data();
+    void namedKeyGrantsExactlyTheRunsKeys();
+    void privateServerReachesNoOtherServer();
+    void selectIsRefused();
+    void sideKeysOfAScriptAreRemoved();
+    void runawayScriptIsEndedOnASharedServer();
+    void trustedTrialRefusesAdminCommands();
+    void userIsDeletedWhenTheAclLogIsDenied();
+    void lateAclSetUserReplyStillDeletesTheUser();
     void cleanupTestCase();
 
 private:
@@ -160,6 +173,8 @@ void TestScriptSandbox::patternsCoverTheRunAndItsCompanionsOnly()
              (QList<QByteArray> {"zsetlab:run:{20261202-1-00ab12}*", "zsetlab:run:{20261202-1-00ab12:*"}));
     QCOMPARE(ScriptSandbox::patternsOfKey("zsetlab:my*key"),
              (QList<QByteArray> {"zsetlab:my\\*key", "zsetlab:my\\*key:*"}));
+    QCOMPARE(ScriptSandbox::patternsOfKeys({"zsetlab:my*key", "zsetlab:my*key:seq", "zsetlab:my*key"}),
+             (QList<QByteArray> {"zsetlab:my\\*key", "zsetlab:my\\*key:seq"}));
 
     // Read by the server: the key, its companions and its users' keys; not a key that only starts alike.
     const QByteArray key = ZsetKeys::freshRunKey();
@@ -216,6 +231,14 @@ void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys_data()
     QTest::newRow("move") << QByteArray("return redis.call('MOVE', KEYS[1], '5')");
     QTest::newRow("rename onto a foreign key")
         << QByteArray("return redis.call('RENAME', KEYS[1], 'foreign:sandbox:key')");
+    QTest::newRow("select") << QByteArray("redis.call('SELECT', '7') return redis.call('SET', KEYS[1], 'x')");
+    QTest::newRow("swapdb") << QByteArray("return redis.call('SWAPDB', '0', '7')");
+    QTest::newRow("info") << QByteArray("return redis.call('INFO', 'keyspace')");
+    QTest::newRow("dbsize") << QByteArray("return redis.call('DBSIZE')");
+    QTest::newRow("migrate") << QByteArray("return redis.call('MIGRATE', '127.0.0.1', '1', KEYS[1], '0', '10')");
+    QTest::newRow("replicaof") << QByteArray("return redis.call('REPLICAOF', '127.0.0.1', '1')");
+    QTest::newRow("pfdebug") << QByteArray("return redis.call('PFDEBUG', 'TODENSE', 'foreign:sandbox:key')");
+    QTest::newRow("config") << QByteArray("return redis.call('CONFIG', 'GET', 'dir')");
 }
 
 void TestScriptSandbox::sandboxRefusesWhatReachesBeyondKeys()
@@ -290,10 +313,15 @@ void TestScriptSandbox::runScriptNeedsConsentWhereNoSandboxCanBeMade()
     QCOMPARE(trusted.toJson().value(QStringLiteral("script_sandbox")).toObject().value(QStringLiteral("mode")),
              QJsonValue(QStringLiteral("trusted")));
 
-    // zsetlab's own server needs neither.
+    // zsetlab's own server needs no consent: the same sandbox is made there.
     ConnectOptions own;
     own.ownServer = true;
-    QCOMPARE(runBurst(limited, wellBehaved, 5, own).sandbox.mode, ScriptSandboxing::Mode::OwnServer);
+    const BurstSummary onOwn = runBurst(TestRedis::endpoint(), wellBehaved, 5, own);
+    QVERIFY2(!onOwn.failure.isFailure(), qPrintable(onOwn.failure.message));
+    QCOMPARE(onOwn.sandbox.mode, ScriptSandboxing::Mode::OwnServer);
+    QVERIFY(onOwn.sandbox.user.startsWith(QStringLiteral("zsetlab-sandbox-")));
+    QVERIFY(onOwn.sandbox.scriptCacheSha.isEmpty()); // its cache is zsetlab's own
+    QCOMPARE(sandboxUsers(), QStringList());
     // The CLI's flag goes with --script only.
     const CliResult usage = runCli({QStringLiteral("run"), QStringLiteral("--trust-script")});
     QCOMPARE(usage.exitCode, 2);
@@ -382,6 +410,348 @@ void TestScriptSandbox::everyMasterOfAClusterHasTheUser()
     QVERIFY(sandbox.drop(&why));
     for (const auto& master : admin.all())
         QVERIFY(master->command({"ACL", "GETUSER", sandbox.userName()}).isNil());
+}
+
+// Issue #44, 1: a key the user named grants exactly the run's keys, never a prefix that older
+// keys share (a person's zsetlab:NAME:config, another run's zsetlab:run:{...}).
+void TestScriptSandbox::namedKeyGrantsExactlyTheRunsKeys_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("a name of one's own") << QStringLiteral("sandbox-named");
+    QTest::newRow("run, the fresh keys' own beginning") << QStringLiteral("run");
+}
+
+void TestScriptSandbox::namedKeyGrantsExactlyTheRunsKeys()
+{
+    QFETCH(QString, name);
+    const QByteArray key = "zsetlab:" + name.toUtf8();
+    const QByteArray config = key + ":config";
+    const QByteArray otherRun = "zsetlab:run:{20250101-000000-abcdef}";
+    const QByteArray otherClaim = otherRun + ":claim";
+    QVERIFY(!command({"SET", config, "a person's configuration"}).isError());
+    QVERIFY(!command({"ZADD", otherRun, "1", "another run's member"}).isError());
+    QVERIFY(!command({"SET", otherClaim, "another run"}).isError());
+    const QByteArray configBefore = dumpOf(config);
+    const QByteArray runBefore = dumpOf(otherRun);
+    const QByteArray claimBefore = dumpOf(otherClaim);
+    const QString script = writeFile(m_dir, "prefix_writer.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+pcall(redis.call, 'SET', KEYS[1] .. ':config', 'overwritten')
+pcall(redis.call, 'ZADD', 'zsetlab:run:{20250101-000000-abcdef}', 2, 'overwritten')
+pcall(redis.call, 'DEL', 'zsetlab:run:{20250101-000000-abcdef}:claim')
+return redis.call('ZCARD', KEYS[1])
+)");
+    const CliResult result = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                     QStringLiteral("--script"), script, QStringLiteral("--key"), name,
+                                     QStringLiteral("--requests"), QStringLiteral("5"), QStringLiteral("--json")});
+    QCOMPARE(dumpOf(config), configBefore);
+    QCOMPARE(dumpOf(otherRun), runBefore);
+    QCOMPARE(dumpOf(otherClaim), claimBefore);
+    QVERIFY2(result.exitCode == 4, result.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(result.out).object();
+    const QJsonArray refused
+        = json.value(QStringLiteral("script_sandbox")).toObject().value(QStringLiteral("refused_keys")).toArray();
+    QVERIFY2(refused.contains(QString::fromUtf8(config)) && refused.contains(QString::fromUtf8(otherRun))
+                 && refused.contains(QString::fromUtf8(otherClaim)),
+             QJsonDocument(refused).toJson().constData());
+    QCOMPARE(sandboxUsers(), QStringList());
+    QCOMPARE(command({"ZCARD", key}).toInteger(), 5); // its own key it wrote, and keeps (--key)
+    command({"DEL", key, config, otherRun, otherClaim});
+}
+
+namespace {
+// A second server on a free loopback port, for MIGRATE to aim at.
+std::unique_ptr<PrivateRedisServer> loopbackServer()
+{
+    const int port = PrivateRedisServer::freeLoopbackPort();
+    if (port == 0)
+        return nullptr;
+    auto server = std::make_unique<PrivateRedisServer>(QStringList {
+        QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"), QStringLiteral("127.0.0.1")});
+    return server->start() ? std::move(server) : nullptr;
+}
+
+qint64 keysOn(const PrivateRedisServer& server)
+{
+    RedisConnection connection;
+    if (!connection.open(server.endpoint()))
+        return -1;
+    return connection.command({"DBSIZE"}).toInteger();
+}
+} // namespace
+
+// Issue #44, 2: a script on zsetlab's own server (the doctor's trial, run --private) cannot
+// write into another server with MIGRATE, nor can a --setup command.
+void TestScriptSandbox::privateServerReachesNoOtherServer()
+{
+    const std::unique_ptr<PrivateRedisServer> other = loopbackServer();
+    QVERIFY(other);
+    int otherPort = 0;
+    {
+        RedisConnection connection;
+        QVERIFY(connection.open(other->endpoint()));
+        otherPort = connection.command({"CONFIG", "GET", "port"}).elements().at(1).bytes().toInt();
+    }
+    QVERIFY(otherPort > 0);
+    const QByteArray migrate = "redis.call('SET', KEYS[1] .. ':m', 'moved')\n"
+                               "redis.call('MIGRATE', '127.0.0.1', '"
+        + QByteArray::number(otherPort) + "', KEYS[1] .. ':m', '0', '2000', 'COPY')\nreturn 1\n";
+    const QString script = writeFile(m_dir, "migrate.lua", migrate.constData());
+
+    // The doctor's trial on its private server.
+    const CliResult doctor = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"),
+                                     QStringLiteral("--redis"), socketUrl(), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(doctor.exitCode == 1, doctor.err.constData());
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    QVERIFY(!live.value(QStringLiteral("ran_on_given_server")).toBool());
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("MIGRATE")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+
+    // A --setup command of the doctor's.
+    const QString plain = writeFile(m_dir, "plain.lua", wellBehaved);
+    const CliResult setup
+        = runCli({QStringLiteral("doctor"), plain, QStringLiteral("--live"), QStringLiteral("--redis"), socketUrl(),
+                  QStringLiteral("--setup"), QStringLiteral("SET {key}:m moved"), QStringLiteral("--setup"),
+                  QStringLiteral("MIGRATE 127.0.0.1 %1 {key}:m 0 2000 COPY").arg(otherPort), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(setup.out.contains("MIGRATE") && setup.out.contains("NOPERM"), setup.out.constData());
+
+    // run --private.
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--private"), QStringLiteral("--script"),
+                                  script, QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")});
+    QCOMPARE(keysOn(*other), 0);
+    QVERIFY2(run.exitCode == 4, run.err.constData());
+    const QJsonObject sandbox
+        = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("mode")).toString(), QStringLiteral("own-server"));
+    QCOMPARE(sandbox.value(QStringLiteral("refused_commands")).toArray(), QJsonArray {QStringLiteral("migrate")});
+    QVERIFY2(run.err.contains("MIGRATE"), run.err.constData());
+}
+
+// Issue #44, 3: SELECT is refused inside a script, so nothing is written in another database;
+// a database other than 0 gets no sandbox at all, and says why.
+void TestScriptSandbox::selectIsRefused()
+{
+    RedisEndpoint seventh = TestRedis::endpoint();
+    seventh.db = 7;
+    RedisConnection inSeventh;
+    QVERIFY(inSeventh.open(seventh));
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    const QString script = writeFile(m_dir, "select.lua", R"(redis.call('SELECT', 7)
+redis.call('SET', KEYS[1], 'x')
+redis.call('SET', KEYS[1] .. ':7', 'x')
+return 1
+)");
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")});
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    QVERIFY2(run.exitCode == 4, run.err.constData());
+    const QJsonObject sandbox
+        = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("refused_commands")).toArray(), QJsonArray {QStringLiteral("select")});
+    QVERIFY2(run.err.contains("SELECT") && run.err.contains("refused"), run.err.constData());
+
+    // The doctor's verdict says so too.
+    const CliResult doctor = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"),
+                                     QStringLiteral("--redis"), socketUrl(), QStringLiteral("--json")});
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("SELECT")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+
+    // On database 7 itself: no sandbox can keep a script there, so the script does not run.
+    const QString wellBehavedScript = writeFile(m_dir, "well_behaved.lua", wellBehaved);
+    const CliResult onSeventh
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl() + QStringLiteral("?db=7"),
+                  QStringLiteral("--script"), wellBehavedScript, QStringLiteral("--requests"), QStringLiteral("3")});
+    QCOMPARE(onSeventh.exitCode, 4);
+    QVERIFY2(onSeventh.err.contains("database 0"), onSeventh.err.constData());
+    QCOMPARE(inSeventh.command({"DBSIZE"}).toInteger(), 0);
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #44, 4: keys a script makes beside the run's key (KEY:req:<id>, no TTL) go with the run,
+// and the summary says so; with --keep they stay, named with how to delete them.
+void TestScriptSandbox::sideKeysOfAScriptAreRemoved()
+{
+    const QString script = writeFile(m_dir, "side_keys.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('SET', KEYS[1] .. ':req:' .. ARGV[4], ARGV[1])
+return redis.call('ZCARD', KEYS[1])
+)");
+    const CliResult run
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("50"), QStringLiteral("--json")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject sandbox = json.value(QStringLiteral("script_sandbox")).toObject();
+    QCOMPARE(sandbox.value(QStringLiteral("side_keys_removed_count")).toInt(), 50);
+    const QJsonArray removed = sandbox.value(QStringLiteral("side_keys_removed")).toArray();
+    QCOMPARE(removed.size(), 50);
+    const QByteArray key = json.value(QStringLiteral("key")).toString().toUtf8();
+    for (const QJsonValue& name : removed) {
+        QVERIFY(name.toString().toUtf8().startsWith(QByteArray(key + ":req:")));
+        QCOMPARE(command({"EXISTS", name.toString().toUtf8()}).toInteger(), 0);
+    }
+    QVERIFY(!sandbox.value(QStringLiteral("script_cache_sha1")).toString().isEmpty());
+
+    // The text says it too, and that the script stays in the server's script cache.
+    const CliResult text
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                  QStringLiteral("--requests"), QStringLiteral("5")});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.contains("5 keys beside the run's") && text.out.contains("deleted them"), text.out.constData());
+    QVERIFY2(text.out.contains("script cache") && text.out.contains("SCRIPT FLUSH"), text.out.constData());
+
+    // Kept: named, with the command that deletes them.
+    const CliResult kept = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                   QStringLiteral("--script"), script, QStringLiteral("--requests"),
+                                   QStringLiteral("4"), QStringLiteral("--keep"), QStringLiteral("--json")});
+    QVERIFY2(kept.exitCode == 0, kept.err.constData());
+    const QJsonObject keptJson = QJsonDocument::fromJson(kept.out).object();
+    const QString left = keptJson.value(QStringLiteral("script_sandbox"))
+                             .toObject()
+                             .value(QStringLiteral("side_keys_left"))
+                             .toString();
+    QVERIFY2(left.contains(QStringLiteral("4 keys")) && left.contains(QStringLiteral("UNLINK")), qPrintable(left));
+    const QByteArray keptKey = keptJson.value(QStringLiteral("key")).toString().toUtf8();
+    QCOMPARE(command({"EXISTS", keptKey + ":req:" + QByteArray()}).toInteger(), 0);
+    const RedisReply found
+        = command({"SCAN", "0", "MATCH", ScriptSandbox::escapeGlob(keptKey) + ":req:*", "COUNT", "100000"});
+    const int keptSideKeys = int(found.elements().at(1).elements().size());
+    QCOMPARE(keptSideKeys, 4);
+    for (const RedisReply& side : found.elements().at(1).elements())
+        command({"DEL", side.bytes()});
+    command({"DEL", keptKey});
+}
+
+// Issue #44, 5: a script that loops on a server zsetlab did not start is ended with SCRIPT KILL
+// before zsetlab leaves, and the server answers again.
+void TestScriptSandbox::runawayScriptIsEndedOnASharedServer()
+{
+    const QByteArray threshold = command({"CONFIG", "GET", "busy-reply-threshold"}).elements().at(1).bytes();
+    QVERIFY(!command({"CONFIG", "SET", "busy-reply-threshold", "200"}).isError());
+    const QString script = writeFile(m_dir, "loop.lua", R"(local n = 0
+while true do n = n + 1 end
+return n
+)");
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(),
+                                  QStringLiteral("--script"), script, QStringLiteral("--requests"), QStringLiteral("3"),
+                                  QStringLiteral("--timeout"), QStringLiteral("1000"), QStringLiteral("--json")},
+                                 60000);
+    // zsetlab has left: the server answers a new client at once.
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    RedisConnection after;
+    QVERIFY2(after.open(TestRedis::endpoint(), options), qPrintable(after.lastError().message));
+    const RedisReply pong = after.command({"PING"});
+    if (pong.errorCode() == "BUSY") // do not leave the fixture busy for the other tests
+        after.command({"SCRIPT", "KILL"});
+    command({"CONFIG", "SET", "busy-reply-threshold", threshold});
+    QCOMPARE(pong.bytes(), QByteArray("PONG"));
+    QVERIFY2(run.exitCode == 3, run.err.constData());
+    const QString kill = QJsonDocument::fromJson(run.out)
+                             .object()
+                             .value(QStringLiteral("script_sandbox"))
+                             .toObject()
+                             .value(QStringLiteral("script_kill"))
+                             .toString();
+    QVERIFY2(kill.contains(QStringLiteral("ended it with SCRIPT KILL"))
+                 && kill.contains(QStringLiteral("answers again")),
+             qPrintable(kill + QString::fromUtf8(run.err)));
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #44, 6: with --trust-script on a server where no sandbox can be made, the trial on the
+// private server still runs in the sandbox: an @admin command MONITOR would not show is refused.
+void TestScriptSandbox::trustedTrialRefusesAdminCommands()
+{
+    const QByteArray hll = "foreign:sandbox:hll";
+    QVERIFY(!command({"PFADD", hll, "a", "b", "c"}).isError());
+    const QByteArray before = dumpOf(hll);
+    const QString script = writeFile(m_dir, "pfdebug.lua", R"(redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PFDEBUG', 'TODENSE', 'foreign:sandbox:hll')
+return redis.call('ZCARD', KEYS[1])
+)");
+    limitedUser(); // may do everything but ACL: no sandbox can be made on the given server
+    const QString url = QStringLiteral("unix://limited:limited-secret@") + TestRedis::server().endpoint().socketPath;
+    const CliResult doctor
+        = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"), QStringLiteral("--redis"), url,
+                  QStringLiteral("--trust-script"), QStringLiteral("--json")});
+    QCOMPARE(dumpOf(hll), before);
+    const QJsonObject live = QJsonDocument::fromJson(doctor.out).object().value(QStringLiteral("live")).toObject();
+    QVERIFY2(!live.value(QStringLiteral("ran_on_given_server")).toBool(), doctor.out.constData());
+    const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
+    QVERIFY2(verdict.contains(QStringLiteral("PFDEBUG")) && verdict.contains(QStringLiteral("refused")),
+             qPrintable(verdict));
+    QCOMPARE(sandboxUsers(), QStringList());
+    command({"DEL", hll});
+}
+
+// Issue #44, 7: a server where the connection's user may not read the ACL LOG: the sandbox's
+// user is deleted all the same, and the report says what could not be read, never "()".
+void TestScriptSandbox::userIsDeletedWhenTheAclLogIsDenied()
+{
+    command({"ACL", "SETUSER", "nolog", "on", ">nolog-secret", "~*", "&*", "+@all", "-acl|log"});
+    RedisEndpoint nolog = TestRedis::endpoint();
+    nolog.user = QStringLiteral("nolog");
+    nolog.password = QStringLiteral("nolog-secret");
+    ScriptSandbox sandbox;
+    ScriptSandboxing how;
+    QString why;
+    QCOMPARE(sandbox.enter(nolog, {}, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &how, &why),
+             ScriptSandbox::Outcome::Made);
+    QCOMPARE(sandboxUsers().size(), 1);
+    sandbox.leave(&how);
+    QCOMPARE(sandboxUsers(), QStringList());
+    QVERIFY2(how.leftBehind.isEmpty(), qPrintable(how.leftBehind));
+    QVERIFY2(how.logUnread.contains(QStringLiteral("ACL LOG")) && how.logUnread.contains(QStringLiteral("NOPERM"))
+                 && !how.logUnread.contains(QStringLiteral("()")),
+             qPrintable(how.logUnread));
+    QVERIFY(how.toText().contains(QStringLiteral("could not read the ACL LOG")));
+    command({"ACL", "DELUSER", "nolog"});
+}
+
+// Issue #44, 7: ACL SETUSER answered after the timeout (the user may exist): DELUSER is tried
+// on a fresh connection, and the reason is never empty.
+void TestScriptSandbox::lateAclSetUserReplyStillDeletesTheUser()
+{
+    std::mutex mutex;
+    QList<QList<QByteArray>> seen;
+    FakeRedis fake([&](const QList<QByteArray>& command) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            seen << command;
+        }
+        const QByteArray name = command.value(0).toUpper();
+        if (name == "INFO")
+            return FakeRedis::Answer {FakeRedis::infoServer()};
+        if (name == "ACL" && command.value(1).toUpper() == "SETUSER")
+            return FakeRedis::Answer {"+OK\r\n", FakeRedis::Answer::Mode::Drip, 400}; // 2 s: too late
+        return FakeRedis::Answer {":1\r\n"};
+    });
+    QVERIFY(fake.isListening());
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(300);
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(fake.endpoint(), options, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &why),
+             ScriptSandbox::Outcome::Failed);
+    QVERIFY(!sandbox.isMade());
+    QVERIFY2(why.contains(QStringLiteral("ACL SETUSER")) && !why.contains(QStringLiteral("()")), qPrintable(why));
+    std::lock_guard<std::mutex> lock(mutex);
+    QByteArray made;
+    QByteArray deleted;
+    for (const QList<QByteArray>& command : std::as_const(seen)) {
+        if (command.size() > 2 && command[0].toUpper() == "ACL" && command[1].toUpper() == "SETUSER")
+            made = command[2];
+        if (command.size() > 2 && command[0].toUpper() == "ACL" && command[1].toUpper() == "DELUSER")
+            deleted = command[2];
+    }
+    QVERIFY(made.startsWith("zsetlab-sandbox-"));
+    QCOMPARE(deleted, made);
 }
 
 void TestScriptSandbox::cleanupTestCase()
