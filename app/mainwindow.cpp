@@ -269,8 +269,11 @@ void MainWindow::createDocks()
                 area += qint64(run->timeline()->width()) * run->timeline()->height();
         return area;
     });
-    for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock})
+    for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock}) {
         DockTitleBar::install(dock);
+        // Another panel in front may be larger than the last: the timeline stays the largest view.
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::panelInFrontChanged, Qt::QueuedConnection);
+    }
     m_presentation->setFitCheck([this] {
         const bool fits = m_screenFit->fit();
         keepTimelineLargest();
@@ -540,13 +543,37 @@ void MainWindow::fitScreen()
     bool limited = false;
     // Its own resizes are not new reasons to fit again: a minimum past the screen would loop.
     const QScopedValueRollback<bool> fitting(m_fitting, true);
-    while (!m_screenFit->fit() && m_presentation->zoom() > 1.0 + 1e-9) {
+    bool fitted = m_screenFit->fit();
+    if (!fitted && m_presentation->zoom() > 1.0 + 1e-9 && !m_zoomOutConfirmed) {
+        // A minimum size past the screen may last a moment only (a panel that takes its new
+        // contents' size on a later event, sooner or later as the machine is busy): the text
+        // steps down only when the window still does not fit a little later.
+        if (!m_zoomOutPending) {
+            m_zoomOutPending = true;
+            QTimer::singleShot(250, this, [this] {
+                m_zoomOutPending = false;
+                const QScopedValueRollback<bool> confirmed(m_zoomOutConfirmed, true);
+                fitScreen();
+            });
+        }
+        keepTimelineLargest();
+        return;
+    }
+    while (!fitted && m_presentation->zoom() > 1.0 + 1e-9) {
         m_presentation->zoomOut();
         limited = true;
+        fitted = m_screenFit->fit();
     }
     keepTimelineLargest();
     if (limited)
         showStatus(tr("The text is as large as this screen allows."), 5000);
+}
+
+void MainWindow::panelInFrontChanged()
+{
+    const QScopedValueRollback<bool> fitting(m_fitting, true); // its resizes are not new reasons to fit
+    m_screenFit->keepMainViewLargest();
+    keepTimelineLargest();
 }
 
 void MainWindow::keepTimelineLargest()

@@ -130,6 +130,7 @@ private:
     void fitScreen();
     // The timeline is the window's largest view (RunView::setTimelineAtLeast).
     void keepTimelineLargest();
+    void panelInFrontChanged(); // a side panel came to the front or went behind
     void createDocks();
     void createMenus();
     void createLanguageMenu(QMenu* view);
@@ -206,6 +207,8 @@ private:
     bool m_lessonCovered = false; // the spotlight raised a dock over the lesson's tab
     int m_fullScreenAgain = 0; // full screen asked for again after the window manager ended it
     bool m_fitting = false; // fitScreen() at work: its own resizes do not ask for another
+    bool m_zoomOutPending = false; // the window did not fit: checked again a little later
+    bool m_zoomOutConfirmed = false; // that second check: it steps the text down if need be
     WatchPanel* m_watchPanel = nullptr;
     ScriptView* m_scriptView = nullptr;
     DebuggerView* m_debuggerView = nullptr;

@@ -208,8 +208,10 @@ void RunView::arrangeCharts()
         room -= transportNeed(false) + spacing;
     bool stacked = room < chartsNeed() + (m_stacked ? 8 : 0); // a little hysteresis
     // Side by side with a tall side panel, the timeline alone in its tab may be the only way for
-    // it to be the largest view (it gets 3 of 5 parts of the room when the charts are stacked).
-    const qint64 stackedTimeline = qint64(width()) * room * 3 / 5;
+    // it to be the largest view. Below each other it gets 3 of 5 parts of the room, or less where
+    // the counts chart's own minimum (its axis labels, longer in some languages) takes more.
+    const int timelineHeight = std::min(room * 3 / 5, room - countsNeed() - m_splitter->handleWidth());
+    const qint64 stackedTimeline = qint64(width()) * std::max(timelineHeight, 0);
     if (m_timelineAtLeast > 0 && stackedTimeline < m_timelineAtLeast * (m_stacked ? 21 : 20) / 20)
         stacked = true;
     if (stacked == m_stacked)

@@ -155,14 +155,12 @@ void TestScreenFit::fitsTheScreen()
     settle();
     found += problems();
     found.removeDuplicates();
-    // Known at 1280x720 in Vietnamese (issue #43's note): the figures' longer lines leave the
-    // timeline a few percent smaller than the Burst panel at zoom 1, and the counts chart too low
-    // for its axis labels at presenter zoom 1.15. Expected to fail there until mended.
-    if (screenSize() == QSize(1280, 720) && !found.isEmpty()) {
-        const QByteArray tag = QTest::currentDataTag();
-        if (tag == "vi maximized zoom+0" || tag == "vi presenter zoom+0" || tag == "vi presenter zoom+1")
-            QEXPECT_FAIL("", "the timeline and the counts chart at 1280x720 in Vietnamese, issue #43", Abort);
-    }
+    // Known at 1280x720 in Vietnamese (issue #43's note): at presenter zoom 1.15 the counts chart
+    // is at its minimum height and QtCharts elides its axis labels. Expected to fail there until
+    // the chart's minimum counts its legend's and titles' real lines.
+    if (screenSize() == QSize(1280, 720) && !found.isEmpty()
+        && QByteArray(QTest::currentDataTag()) == "vi presenter zoom+1")
+        QEXPECT_FAIL("", "the counts chart's axis labels at 1280x720, Vietnamese, presenter zoom 1.15 (#43)", Abort);
     QVERIFY2(found.isEmpty(),
              qPrintable(QStringLiteral("zoom %1, window %2x%3:\n  ")
                             .arg(presentation->zoom())
