@@ -272,7 +272,7 @@ void MainWindow::createDocks()
     for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock}) {
         DockTitleBar::install(dock);
         // Another panel in front may be larger than the last: the timeline stays the largest view.
-        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::panelInFrontChanged, Qt::QueuedConnection);
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::keepTimelineLargest, Qt::QueuedConnection);
     }
     m_presentation->setFitCheck([this] {
         const bool fits = m_screenFit->fit();
@@ -567,13 +567,6 @@ void MainWindow::fitScreen()
     keepTimelineLargest();
     if (limited)
         showStatus(tr("The text is as large as this screen allows."), 5000);
-}
-
-void MainWindow::panelInFrontChanged()
-{
-    const QScopedValueRollback<bool> fitting(m_fitting, true); // its resizes are not new reasons to fit
-    m_screenFit->keepMainViewLargest();
-    keepTimelineLargest();
 }
 
 void MainWindow::keepTimelineLargest()

@@ -147,12 +147,6 @@ bool ScreenFit::fit()
     return fitting;
 }
 
-void ScreenFit::keepMainViewLargest()
-{
-    if (fits())
-        giveRoomToMainView();
-}
-
 qint64 ScreenFit::largestPanelArea() const
 {
     qint64 largest = 0;

@@ -24,9 +24,6 @@ public:
     bool fit();
     bool fits() const;
     bool isDockMoved() const;
-    // Another side panel came to the front: narrows the panels, or moves `movable` into the tabs,
-    // should the main view now be smaller than it (only when the window fits as it is).
-    void keepMainViewLargest();
     // The area of the view that gets the largest share of the window (the timelines): the side
     // panels narrow to what they need and, if that is not enough, `movable` goes into the tabs.
     void setMainArea(std::function<qint64()> area) { m_mainArea = std::move(area); }
