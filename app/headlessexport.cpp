@@ -2,9 +2,9 @@
 
 #include "exportactions.h"
 #include "firecontrol.h"
-#include "limiterexperiment.h"
 #include "pictureexport.h"
 #include "replayfile.h"
+#include "runcontroller.h"
 #include "serversession.h"
 #include "webpage.h"
 
@@ -80,7 +80,7 @@ void HeadlessExport::fire()
     if (m_done)
         return;
     m_fired = true;
-    connect(m_stage.experiment, &LimiterExperiment::allFinished, this, [this] {
+    connect(m_stage.runs, &RunController::allFinished, this, [this] {
         // Let the views take the last batch and lay out at the asked size before the picture.
         QTimer::singleShot(150, this, &HeadlessExport::write);
     });
@@ -95,12 +95,12 @@ void HeadlessExport::interrupt()
     m_interrupted = true;
     if (!m_fired)
         return fail(tr("Interrupted before the burst started."), interruptedExitCode);
-    m_stage.experiment->stop(); // allFinished follows, then write()
+    m_stage.runs->experiment()->stop(); // allFinished follows, then write()
 }
 
 void HeadlessExport::write()
 {
-    const BurstSummary summary = m_stage.experiment->engine(LimiterExperiment::Left).summary();
+    const BurstSummary summary = m_stage.runs->summary(RunController::Left);
     const int failureCode = summary.failure.kind == BurstFailure::Kind::Connection ? 3 : 4;
     // Nothing was sent (a refused key, a script that does not load): there is nothing to show.
     if (summary.failure.isFailure() && summary.sent == 0)
@@ -115,7 +115,7 @@ void HeadlessExport::write()
                                     m_job.scenario.title.isEmpty() ? QStringLiteral("zsetlab") : m_job.scenario.title,
                                     &error))
         return fail(error, notWrittenExitCode);
-    if (!m_job.json.isEmpty() && !ExportActions::writeSummary(*m_stage.experiment, m_job.json, &error))
+    if (!m_job.json.isEmpty() && !ExportActions::writeSummary(*m_stage.runs, m_job.json, &error))
         return fail(error, notWrittenExitCode);
     const QString written = QStringList {m_job.png, m_job.svg, m_job.json}
                                 .filter(QRegularExpression(QStringLiteral(".")))

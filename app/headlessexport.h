@@ -7,7 +7,7 @@
 #include <QTimer>
 
 class FireControl;
-class LimiterExperiment;
+class RunController;
 class ServerSession;
 class QWidget;
 
@@ -27,12 +27,12 @@ public:
         double scale = 1.0;
         int timeoutMs = 10 * 60 * 1000;
     };
-    // What it runs on: the window (its picture), the session, the experiment and how to fire.
+    // What it runs on: the window (its picture), the session, the runs and how to fire.
     struct Stage
     {
         QWidget* window = nullptr;
         ServerSession* session = nullptr;
-        LimiterExperiment* experiment = nullptr;
+        RunController* runs = nullptr; // the runs fired and what they ran
         FireControl* fireControl = nullptr;
     };
 

@@ -135,7 +135,7 @@ int main(int argc, char* argv[])
         LessonExport::Stage stage;
         stage.window = &window;
         stage.session = window.session();
-        stage.experiment = window.experiment();
+        stage.runs = window.runController();
         stage.lesson = window.lesson();
         stage.showLesson = [&window] { window.showLesson(); };
         stage.resultPart = [&window] { return window.spotlight()->lit(); };
@@ -164,7 +164,7 @@ int main(int argc, char* argv[])
         HeadlessExport::Stage stage;
         stage.window = &window;
         stage.session = window.session();
-        stage.experiment = window.experiment();
+        stage.runs = window.runController();
         stage.fireControl = window.fireControl();
         stage.fireControl->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* headless = new HeadlessExport(stage, job, &window);

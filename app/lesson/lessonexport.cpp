@@ -2,9 +2,9 @@
 
 #include "interrupts.h"
 #include "lesson.h"
-#include "limiterexperiment.h"
 #include "outputfile.h"
 #include "pictureexport.h"
+#include "runcontroller.h"
 #include "serversession.h"
 #include "transportbar.h"
 
@@ -108,10 +108,10 @@ void LessonExport::record()
     if (m_done)
         return;
     Lesson* lesson = m_stage.lesson;
-    LimiterExperiment* experiment = m_stage.experiment;
+    const RunController* runs = m_stage.runs;
     const QString named = lesson->stepLimiter();
     if (!named.isEmpty()) {
-        const BurstFailure failure = experiment->engine(LimiterExperiment::Left).summary().failure;
+        const BurstFailure failure = runs->summary(RunController::Left).failure;
         if (failure.isFailure())
             return fail(tr("Step %1: %2").arg(m_current + 1).arg(failure.message),
                         failure.kind == BurstFailure::Kind::Connection ? 3 : 4);
@@ -137,13 +137,13 @@ void LessonExport::record()
         step[QStringLiteral("result")] = lesson->resultText();
         if (!named.isEmpty()) {
             // What ran, as the engines say: the fix's side in a comparison.
-            const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
-            step[QStringLiteral("strategy")] = experiment->engine(side).summary().strategy;
-            QJsonArray runs;
-            runs.append(experiment->engine(LimiterExperiment::Left).summary().toJson());
-            if (experiment->isCompare() && experiment->hasRun(LimiterExperiment::Right))
-                runs.append(experiment->engine(LimiterExperiment::Right).summary().toJson());
-            step[QStringLiteral("runs")] = runs;
+            const auto side = runs->isCompare() ? RunController::Right : RunController::Left;
+            step[QStringLiteral("strategy")] = runs->summary(side).strategy;
+            QJsonArray ran;
+            ran.append(runs->summary(RunController::Left).toJson());
+            if (runs->isCompare() && runs->hasRun(RunController::Right))
+                ran.append(runs->summary(RunController::Right).toJson());
+            step[QStringLiteral("runs")] = ran;
         }
         if (!m_job.pdf.isEmpty())
             m_handout.add(handoutStep());

@@ -11,7 +11,7 @@
 #include <functional>
 
 class Lesson;
-class LimiterExperiment;
+class RunController;
 class ServerSession;
 class QWidget;
 
@@ -39,7 +39,7 @@ public:
     {
         QWidget* window = nullptr;
         ServerSession* session = nullptr;
-        LimiterExperiment* experiment = nullptr;
+        RunController* runs = nullptr; // the runs the steps fire and what they ran
         Lesson* lesson = nullptr;
         std::function<void()> showLesson; // brings the lesson panel to the front
         std::function<QWidget*()> resultPart; // the part of the window the step points at, if any

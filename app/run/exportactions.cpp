@@ -2,9 +2,9 @@
 
 #include "countschart.h"
 #include "dataexport.h"
-#include "limiterexperiment.h"
 #include "outputfile.h"
 #include "pictureexport.h"
+#include "runcontroller.h"
 #include "runview.h"
 #include "timelineview.h"
 #include "zsetpanel.h"
@@ -79,20 +79,20 @@ void ExportActions::copyPicture()
     m_sources.status(tr("Copied a picture of the runs to the clipboard."));
 }
 
-bool ExportActions::writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error)
+bool ExportActions::writeRequestLog(const RunController& runs, const QString& path, QString* error)
 {
-    const BurstEngine& engine = experiment.engine(LimiterExperiment::Left);
+    const RequestLog& log = runs.log(RunController::Left);
     // Streamed: a log of millions of requests is not held in memory.
     return OutputFile::writeWith(
         path,
-        [&engine, &path](QIODevice* file) {
-            return isJson(path) ? DataExport::writeRequestLogJson(engine.log(), file)
-                                : DataExport::writeRequestLogCsv(engine.log(), file);
+        [&log, &path](QIODevice* file) {
+            return isJson(path) ? DataExport::writeRequestLogJson(log, file)
+                                : DataExport::writeRequestLogCsv(log, file);
         },
         error);
 }
 
-bool ExportActions::writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error)
+bool ExportActions::writeSummary(const RunController& runs, const QString& path, QString* error)
 {
     if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
         *error = refused;
@@ -101,10 +101,10 @@ bool ExportActions::writeSummary(const LimiterExperiment& experiment, const QStr
     QBuffer file;
     file.open(QIODevice::WriteOnly);
     bool written = false;
-    const BurstSummary left = experiment.engine(LimiterExperiment::Left).summary();
-    if (experiment.isCompare() && experiment.hasRun(LimiterExperiment::Right)) {
+    const BurstSummary left = runs.summary(RunController::Left);
+    if (runs.isCompare() && runs.hasRun(RunController::Right)) {
         // Both sides, each the object `zsetlab-cli run --json` prints.
-        const BurstSummary right = experiment.engine(LimiterExperiment::Right).summary();
+        const BurstSummary right = runs.summary(RunController::Right);
         if (isJson(path)) {
             QJsonObject both;
             both[QStringLiteral("schema")] = QStringLiteral("zsetlab.compare/1");
@@ -128,7 +128,7 @@ void ExportActions::exportRequestLog()
 {
     const QString path = askPath(tr("Export Request Log"), QStringLiteral("requests.csv"));
     QString error;
-    if (!path.isEmpty() && !writeRequestLog(*m_sources.experiment, path, &error))
+    if (!path.isEmpty() && !writeRequestLog(*m_sources.runController, path, &error))
         QMessageBox::warning(m_sources.window, tr("Export Request Log"), error);
 }
 
@@ -136,7 +136,7 @@ void ExportActions::exportSummary()
 {
     const QString path = askPath(tr("Export Summary"), QStringLiteral("summary.json"));
     QString error;
-    if (!path.isEmpty() && !writeSummary(*m_sources.experiment, path, &error))
+    if (!path.isEmpty() && !writeSummary(*m_sources.runController, path, &error))
         QMessageBox::warning(m_sources.window, tr("Export Summary"), error);
 }
 

@@ -6,7 +6,7 @@
 
 #include <functional>
 
-class LimiterExperiment;
+class RunController;
 class QAction;
 class QMenu;
 class QWidget;
@@ -26,7 +26,7 @@ public:
         QWidget* runs = nullptr; // both runs in compare mode
         RunView* left = nullptr;
         ZsetPanel* zset = nullptr;
-        LimiterExperiment* experiment = nullptr;
+        RunController* runController = nullptr; // the runs fired and what they ran
         std::function<void(const QString&)> status;
     };
     ExportActions(Sources sources, QMenu* fileMenu, QObject* parent);
@@ -38,8 +38,8 @@ public:
     void exportSummary();
 
     // The data exports without dialogs (headless runs, tests); false with a message.
-    static bool writeRequestLog(const LimiterExperiment& experiment, const QString& path, QString* error);
-    static bool writeSummary(const LimiterExperiment& experiment, const QString& path, QString* error);
+    static bool writeRequestLog(const RunController& runs, const QString& path, QString* error);
+    static bool writeSummary(const RunController& runs, const QString& path, QString* error);
 
     // On a language change (the window forwards it: these are not widgets).
     void retranslate() const { m_texts.retranslate(); }

@@ -4,6 +4,7 @@
 #include "replayplayer.h"
 #include "runmodel.h"
 #include "runview.h"
+#include "timelineview.h"
 #include "transportbar.h"
 
 #include <QEvent>
@@ -29,6 +30,12 @@ RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
     m_right->installEventFilter(this); // compare mode on or off
     // The right side is always the second of two: the left's legends name its marks too.
     m_right->counts()->setLegendShown(false);
+    m_right->timeline()->setViewport(m_left->timeline()->viewport()); // compare mode zooms both sides at once
+    // Side by side, both show the same chart and their figures in line.
+    connect(m_left, &RunView::chartShown, m_right, &RunView::showChart);
+    connect(m_right, &RunView::chartShown, m_left, &RunView::showChart);
+    m_left->alignFiguresWith(m_right);
+    m_right->alignFiguresWith(m_left);
     m_shared = new TransportBar(left->cursor(), this, this);
     m_shared->setObjectName(QStringLiteral("SharedTransportBar"));
     m_shared->setKeysEnabled(false); // each view's keys step its own run, and the other follows
@@ -41,6 +48,22 @@ RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
     connect(m_left, &RunView::chartsShareAPlaceChanged, m_shared, &TransportBar::setCompact);
     connect(left->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_leftRun, m_rightRun); });
     connect(right->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_rightRun, m_leftRun); });
+}
+
+qint64 RunsArea::timelineArea() const
+{
+    qint64 area = 0;
+    for (const RunView* run : {m_left, m_right})
+        if (run->timeline()->isVisible())
+            area += qint64(run->timeline()->width()) * run->timeline()->height();
+    return area;
+}
+
+void RunsArea::keepTimelinesAtLeast(qint64 area)
+{
+    const int runs = m_right->isVisible() ? 2 : 1;
+    for (RunView* run : {m_left, m_right})
+        run->setTimelineAtLeast(area / runs);
 }
 
 bool RunsArea::stepsTogether() const

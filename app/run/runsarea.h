@@ -23,6 +23,11 @@ public:
     // The bar under both runs (shown while they are stepped together and there is a run to step).
     TransportBar* sharedTransport() const { return m_shared; }
     bool stepsTogether() const;
+    // The timelines on screen, in pixels: the window's main view.
+    qint64 timelineArea() const;
+    // The timelines together at least `area` (each its share): larger than a side panel in front,
+    // the counts chart going into a tab beside the timeline if need be.
+    void keepTimelinesAtLeast(qint64 area);
     // Both sides replay the same requests (compare mode): they step together. Off (a what-if):
     // each side has its own bar.
     void setSameRequests(bool same);

@@ -1,5 +1,8 @@
 #include "scenarioactions.h"
 
+#include "recording.h"
+#include "replayfile.h"
+
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -74,11 +77,30 @@ void ScenarioActions::saveWithRunDialog()
 {
     Scenario scenario;
     QString error;
-    if (!m_host.currentWithRun || !m_host.currentWithRun(&scenario, &error)) {
+    if (!currentWithRun(&scenario, &error)) {
         QMessageBox::information(m_host.dialogParent, tr("Save Scenario with Its Run"), error);
         return;
     }
     save(scenario, tr("Save Scenario with Its Run"));
+}
+
+bool ScenarioActions::currentWithRun(Scenario* scenario, QString* error) const
+{
+    const std::shared_ptr<const Recording> recording = m_host.run ? m_host.run() : nullptr;
+    if (!recording || recording->isEmpty()) {
+        *error = tr("There is no run on screen to carry: fire a burst or open a replay first.");
+        return false;
+    }
+    *scenario = m_host.current();
+    scenario->recording = ReplayFile::encode(*recording);
+    if (scenario->recording.size() > Scenario::maxRecordingBytes) {
+        *error = tr("This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File "
+                    "> Save Replay instead.")
+                     .arg(scenario->recording.size() / 1024)
+                     .arg(Scenario::maxRecordingBytes / 1024);
+        return false;
+    }
+    return true;
 }
 
 void ScenarioActions::save(const Scenario& scenario, const QString& title)

@@ -7,6 +7,9 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
+
+class Recording;
 
 class QAction;
 class QMenu;
@@ -23,8 +26,8 @@ public:
         QWidget* dialogParent = nullptr;
         std::function<void(const Scenario&)> apply; // takes the scenario's plan and view; fires nothing
         std::function<Scenario()> current; // the plan and view as they are now
-        // The same, carrying the run on screen; false with *error when there is none to carry.
-        std::function<bool(Scenario*, QString* error)> currentWithRun;
+        // The run on screen (null: none), carried by Save Scenario with Its Run.
+        std::function<std::shared_ptr<const Recording>()> run;
         std::function<void(const QString&)> status;
     };
     ScenarioActions(Host host, QMenu* fileMenu, QObject* parent);
@@ -35,6 +38,9 @@ public:
     void saveDialog();
     // File > Save Scenario with Its Run…: the class sees that run, the same numbers every time.
     void saveWithRunDialog();
+    // The scenario now, carrying the run on screen; false with *error when there is none to carry
+    // or it is too large for a scenario file.
+    bool currentWithRun(Scenario* scenario, QString* error) const;
 
     // On a language change (the window forwards it: these are not widgets).
     void retranslate() const { m_texts.retranslate(); }

@@ -13,14 +13,9 @@ WhatIf::WhatIf(const Stage& stage, QObject* parent)
     , m_stage(stage)
 { }
 
-std::shared_ptr<const Recording> WhatIf::recording() const
-{
-    return m_fork ? m_fork->recording : nullptr;
-}
-
 void WhatIf::ask()
 {
-    ReplayPlayer* cursor = m_stage.run->cursor();
+    ReplayPlayer* cursor = m_stage.runs->run(RunController::Left)->cursor();
     if (cursor->isEmpty())
         return;
     cursor->pause();
@@ -35,7 +30,7 @@ void WhatIf::ask()
 
 bool WhatIf::fire(int from, const ForkChange& change, QString* error)
 {
-    const std::shared_ptr<const Recording> recording = m_stage.run->recording();
+    const std::shared_ptr<const Recording> recording = m_stage.runs->run(RunController::Left)->recording();
     if (!recording) {
         *error = tr("Nothing to fork: fire a burst or open a replay first.");
         return false;
@@ -51,47 +46,36 @@ bool WhatIf::fire(int from, const ForkChange& change, QString* error)
         *error = m_stage.fireControl->error();
         return false;
     }
-    m_fork = Fork {from, recording};
+    m_stage.runs->setFork(from, recording);
     emit started(from, plan.requests);
     return true;
 }
 
 QString WhatIf::runTitle() const
 {
-    if (!m_fork)
+    if (!isActive())
         return {};
-    const QString strategy = m_fork->recording->info().strategy;
+    const QString strategy = recording()->info().strategy;
     const LimiterRef ran = LimiterCatalog::find(strategy);
     return tr("the run (%1)").arg(ran ? ran->displayName() : strategy);
 }
 
 QString WhatIf::whatIfTitle(const LimiterRef& fix) const
 {
-    if (!m_fork)
+    if (!isActive())
         return {};
-    return tr("what if (%1), from request %L2").arg(fix->displayName()).arg(m_fork->from + 1);
-}
-
-qint64 WhatIf::originMs() const
-{
-    return m_fork ? m_fork->recording->info().startWallMs : -1;
-}
-
-std::vector<SeededMember> WhatIf::seeded(const BurstPlan& fired) const
-{
-    return m_fork ? ReplayFork::seededMembers(*m_fork->recording, m_fork->from, fired) : std::vector<SeededMember>();
+    return tr("what if (%1), from request %L2").arg(fix->displayName()).arg(from() + 1);
 }
 
 QString WhatIf::comparison(const BurstSummary& fired, const QString& runTitle, const QString& whatIfTitle) const
 {
-    if (!m_fork)
+    if (!isActive())
         return {};
     // As far as the what-if went: a stopped one is compared with as many of the run's requests.
-    const ReplayTotals original
-        = m_fork->recording->totalsFrom(m_fork->from, m_fork->from + int(std::max<qint64>(fired.sent, 1)) - 1);
+    const ReplayTotals original = recording()->totalsFrom(from(), from() + int(std::max<qint64>(fired.sent, 1)) - 1);
     return tr("From request %L1 on: %2: %L3 overwritten, %L4 beyond the limit · %5: %L6 overwritten, %L7 beyond "
               "the limit")
-        .arg(m_fork->from + 1)
+        .arg(from() + 1)
         .arg(runTitle)
         .arg(original.overwritten)
         .arg(original.admittedBeyondLimit)

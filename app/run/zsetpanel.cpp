@@ -3,6 +3,7 @@
 #include "elidinglabel.h"
 
 #include "replaymembersmodel.h"
+#include "runcontroller.h"
 #include "zsetmodel.h"
 #include "zsetreader.h"
 
@@ -24,6 +25,10 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     : QWidget(parent)
 {
     m_reader = new ZsetReader(this);
+    m_following = new QTimer(this);
+    m_following->setObjectName(QStringLiteral("ZsetRefresh"));
+    m_following->setInterval(300);
+    connect(m_following, &QTimer::timeout, this, &ZsetPanel::refresh);
     m_model = new ZsetModel(m_reader, this);
     m_replayModel = new ReplayMembersModel(this);
     auto* layout = new QGridLayout(this);
@@ -228,6 +233,33 @@ void ZsetPanel::setServer(const RedisEndpoint& endpoint, const ConnectOptions& o
     m_reader->setEndpoint(endpoint, options);
 }
 
+void ZsetPanel::showSource(const ZsetSource& source, const MemberWrites* writes)
+{
+    switch (source.kind) {
+    case ZsetSource::Kind::None:
+        return;
+    case ZsetSource::Kind::Replay:
+        showState(source.state,
+                  tr("%1 · %2 · after request %L3 of %L4")
+                      .arg(QString::fromUtf8(source.key), source.limiter)
+                      .arg(source.state.request)
+                      .arg(source.state.requests));
+        return;
+    case ZsetSource::Kind::LiveKey:
+        showKey(source.key, writes, tr("%1 · %2").arg(QString::fromUtf8(source.key), source.limiter));
+        return;
+    case ZsetSource::Kind::Snapshot:
+        Snapshot snapshot;
+        snapshot.key = source.snapshotKey;
+        snapshot.liveKey = source.key;
+        snapshot.takenAtMs = source.takenAtMs;
+        snapshot.stored = source.stored;
+        snapshot.windowMs = source.windowMs;
+        showSnapshot(snapshot, writes, tr("%1 · %2").arg(QString::fromUtf8(source.key), source.limiter));
+        return;
+    }
+}
+
 void ZsetPanel::showSnapshot(const Snapshot& snapshot, const MemberWrites* writes, const QString& caption)
 {
     showServerModel();
@@ -315,6 +347,14 @@ void ZsetPanel::applyFilters()
     m_model->setQuery(query);
     if (!m_wantedMember.isEmpty()) // the table changed before the selection's row came back
         m_reader->requestRowOf(m_wantedMember);
+}
+
+void ZsetPanel::setFollowing(bool on)
+{
+    if (on)
+        m_following->start();
+    else
+        m_following->stop();
 }
 
 void ZsetPanel::refresh()

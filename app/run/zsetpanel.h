@@ -12,8 +12,10 @@ class ElidingLabel;
 class QLabel;
 class QLineEdit;
 class QTableView;
+class QTimer;
 class ReplayMembersModel;
 struct ReplayState;
+struct ZsetSource;
 class ZsetModel;
 class ZsetReader;
 
@@ -43,9 +45,14 @@ public:
     // A replay's ZSET right after one request, from the recording (no server read); the member the
     // request wrote is marked. Filters wait until a key of the server is shown again.
     void showState(const ReplayState& state, const QString& caption);
+    // What RunController says a run's table reads: a replay's state, the live key or its copy,
+    // captioned with the key and the limiter. `writes`: the run's (for a key of the server).
+    void showSource(const ZsetSource& source, const MemberWrites* writes);
     bool showsReplay() const;
     ReplayMembersModel* replayModel() const { return m_replayModel; }
     void refresh();
+    // Reads the key again every 300 ms while a run or a watch writes it.
+    void setFollowing(bool on);
     void clear();
     // Selects and scrolls to a member once its row is known.
     void selectMember(const QByteArray& member);
@@ -71,6 +78,7 @@ private:
     void showServerModel();
 
     ZsetReader* m_reader = nullptr;
+    QTimer* m_following = nullptr; // setFollowing()
     ZsetModel* m_model = nullptr;
     ReplayMembersModel* m_replayModel = nullptr;
     QTableView* m_view = nullptr;

@@ -17,8 +17,6 @@ LimiterExperiment::LimiterExperiment(QObject* parent)
         m_engines[side] = std::make_unique<BurstEngine>();
         BurstEngine* engine = m_engines[side].get();
         connect(engine, &BurstEngine::started, this, [this, side] { emit runStarted(Side(side)); });
-        connect(engine, &BurstEngine::batchAvailable, this,
-                [this, side](const RequestBatch& batch) { emit batchAvailable(Side(side), batch); });
         connect(engine, &BurstEngine::finished, this,
                 [this, side](const BurstSummary& summary) { onFinished(Side(side), summary); });
         connect(engine, &BurstEngine::failed, this, &LimiterExperiment::failed);

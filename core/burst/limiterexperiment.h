@@ -57,7 +57,6 @@ public:
 
 signals:
     void runStarted(LimiterExperiment::Side side);
-    void batchAvailable(LimiterExperiment::Side side, const RequestBatch& batch);
     void runFinished(LimiterExperiment::Side side, const BurstSummary& summary);
     void allFinished();
     void failed(const QString& message);

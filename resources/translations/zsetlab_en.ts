@@ -81,13 +81,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
-        <translation>
-            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln member in the ZSET</numerusform>
-            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>What if, from request %L1 on: firing %Ln request(s) with the same timestamps…</source>
         <translation>
             <numerusform>What if, from request %L1 on: firing %Ln request with the same timestamps…</numerusform>
@@ -139,6 +132,16 @@
         <translation>
             <numerusform>%Ln request/s</numerusform>
             <numerusform>%Ln requests/s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RunStatus</name>
+    <message numerus="yes">
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
+        <translation>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln member in the ZSET</numerusform>
+            <numerusform>%L1 sent; stored unknown (the replies do not say), %Ln members in the ZSET</numerusform>
         </translation>
     </message>
 </context>

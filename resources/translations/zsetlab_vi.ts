@@ -2293,6 +2293,13 @@
     </message>
 </context>
 <context>
+    <name>LessonPlace</name>
+    <message>
+        <source>Lesson</source>
+        <translation>Bài học</translation>
+    </message>
+</context>
+<context>
     <name>LimiterCatalog</name>
     <message>
         <source>now</source>
@@ -2527,19 +2534,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
-    <message>
-        <source>Burst</source>
-        <translation>Burst</translation>
-    </message>
-    <message>
-        <source>ZSET contents</source>
-        <translation>Nội dung ZSET</translation>
-    </message>
-    <message>
-        <source>Lesson</source>
-        <translation>Bài học</translation>
-    </message>
+    <name>MainMenus</name>
     <message>
         <source>&amp;File</source>
         <translation>&amp;Tệp</translation>
@@ -2573,8 +2568,16 @@
         <translation>Bác &amp;sĩ script…</translation>
     </message>
     <message>
+        <source>S&amp;tep Through the Next Request…</source>
+        <translation>Chạy &amp;từng bước request tiếp theo…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>&amp;Xem</translation>
+    </message>
+    <message>
+        <source>Show the Le&amp;sson</source>
+        <translation>Hiện &amp;bài học</translation>
     </message>
     <message>
         <source>&amp;Compare Side by Side</source>
@@ -2585,8 +2588,16 @@
         <translation>Hiện &amp;vừa dòng thời gian</translation>
     </message>
     <message>
+        <source>Limiter &amp;Scripts Side by Side…</source>
+        <translation>Các &amp;script limiter cạnh nhau…</translation>
+    </message>
+    <message>
         <source>Collision &amp;Curve and Servers…</source>
         <translation>Đường &amp;cong va chạm và server…</translation>
+    </message>
+    <message>
+        <source>Compare Al&amp;gorithms…</source>
+        <translation>So sánh thuật t&amp;oán…</translation>
     </message>
     <message>
         <source>Zoom &amp;In</source>
@@ -2613,16 +2624,39 @@
         <translation>&amp;Tương phản cao</translation>
     </message>
     <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Ngôn ngữ</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>Trợ &amp;giúp</translation>
+    </message>
+    <message>
+        <source>&amp;Manual</source>
+        <translation>&amp;Hướng dẫn sử dụng</translation>
     </message>
     <message>
         <source>&amp;About zsetlab</source>
         <translation>&amp;Giới thiệu zsetlab</translation>
     </message>
     <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Ngôn ngữ</translation>
+        <source>About zsetlab</source>
+        <translation>Giới thiệu zsetlab</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Fire request bursts at a real Redis and watch a sliding-window rate limiter kept in a ZSET count wrong when the member is the timestamp.&lt;/p&gt;&lt;p&gt;Atomic is not correct: the script runs without races, yet requests in the same millisecond overwrite one member.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Bắn từng burst request vào một Redis thật và xem một rate limiter kiểu sliding window, lưu trong ZSET, đếm sai ra sao khi member là timestamp.&lt;/p&gt;&lt;p&gt;Atomic không có nghĩa là đúng: script chạy không có race condition, vậy mà các request trong cùng một millisecond vẫn ghi đè lên cùng một member.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Burst</source>
+        <translation>Burst</translation>
+    </message>
+    <message>
+        <source>ZSET contents</source>
+        <translation>Nội dung ZSET</translation>
     </message>
     <message>
         <source>Connected: %1</source>
@@ -2647,36 +2681,8 @@
         <translation>Đã dọn sạch; các key của burst đã bị xoá.</translation>
     </message>
     <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <source>%1 is ready: press F5 to fire it.</source>
-        <translation>%1 đã sẵn sàng: nhấn F5 để bắn.</translation>
-    </message>
-    <message>
         <source>%1 — zsetlab</source>
         <translation>%1 — zsetlab</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
-    <message>
-        <source>About zsetlab</source>
-        <translation>Giới thiệu zsetlab</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Fire request bursts at a real Redis and watch a sliding-window rate limiter kept in a ZSET count wrong when the member is the timestamp.&lt;/p&gt;&lt;p&gt;Atomic is not correct: the script runs without races, yet requests in the same millisecond overwrite one member.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Bắn từng burst request vào một Redis thật và xem một rate limiter kiểu sliding window, lưu trong ZSET, đếm sai ra sao khi member là timestamp.&lt;/p&gt;&lt;p&gt;Atomic không có nghĩa là đúng: script chạy không có race condition, vậy mà các request trong cùng một millisecond vẫn ghi đè lên cùng một member.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>S&amp;tep Through the Next Request…</source>
-        <translation>Chạy &amp;từng bước request tiếp theo…</translation>
-    </message>
-    <message>
-        <source>%1 on %2, now = %3 (the last request&apos;s millisecond)</source>
-        <translation>%1 trên %2, now = %3 (millisecond của request cuối cùng)</translation>
     </message>
     <message>
         <source>A new private Redis server took the place of the one that stopped; it starts empty.</source>
@@ -2695,10 +2701,6 @@
         <translation>Redis server riêng của zsetlab đã dừng. Một server mới, trống, đã thay chỗ nó trên cùng socket và burst tiếp tục ở đó.</translation>
     </message>
     <message>
-        <source>&amp;Manual</source>
-        <translation>&amp;Hướng dẫn sử dụng</translation>
-    </message>
-    <message>
         <source>Watch</source>
         <translation>Theo dõi</translation>
     </message>
@@ -2707,42 +2709,8 @@
         <translation>%1 (đang theo dõi)</translation>
     </message>
     <message>
-        <source>Compare Al&amp;gorithms…</source>
-        <translation>So sánh thuật t&amp;oán…</translation>
-    </message>
-    <message>
-        <source>%L1 sent, %L2 stored, %L3 lost</source>
-        <translation>đã gửi %L1, đã lưu %L2, mất %L3</translation>
-    </message>
-    <message numerus="yes">
-        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
-        <translation>
-            <numerusform>đã gửi %L1; số đã lưu không rõ (các phản hồi không cho biết), %Ln member trong ZSET</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: %2 · %3: %4</source>
-        <translation>%1: %2 · %3: %4</translation>
-    </message>
-    <message>
-        <source>Stopped: %1.</source>
-        <translation>Đã dừng: %1.</translation>
-    </message>
-    <message>
-        <source>Done: %1.</source>
-        <translation>Xong: %1.</translation>
-    </message>
-    <message>
-        <source>Show the Le&amp;sson</source>
-        <translation>Hiện &amp;bài học</translation>
-    </message>
-    <message>
         <source>Opened the replay %1: step through it with Left and Right, play it with Space.</source>
         <translation>Đã mở bản phát lại %1: đi từng bước bằng phím Trái và Phải, phát bằng phím Cách.</translation>
-    </message>
-    <message>
-        <source>%1 · %2 · after request %L3 of %L4</source>
-        <translation>%1 · %2 · sau request %L3/%L4</translation>
     </message>
     <message numerus="yes">
         <source>What if, from request %L1 on: firing %Ln request(s) with the same timestamps…</source>
@@ -2757,18 +2725,6 @@
     <message>
         <source>the scenario&apos;s run</source>
         <translation>lần chạy của kịch bản</translation>
-    </message>
-    <message>
-        <source>There is no run on screen to carry: fire a burst or open a replay first.</source>
-        <translation>Không có lần chạy nào trên màn hình để mang theo: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
-    </message>
-    <message>
-        <source>This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File &gt; Save Replay instead.</source>
-        <translation>Lần chạy này chiếm %L1 KiB dưới dạng bản phát lại, nhiều hơn mức một kịch bản mang được (%L2 KiB): hãy lưu bằng Tệp &gt; Lưu bản phát lại.</translation>
-    </message>
-    <message>
-        <source>Limiter &amp;Scripts Side by Side…</source>
-        <translation>Các &amp;script limiter cạnh nhau…</translation>
     </message>
 </context>
 <context>
@@ -3671,6 +3627,31 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     </message>
 </context>
 <context>
+    <name>RunStatus</name>
+    <message>
+        <source>%L1 sent, %L2 stored, %L3 lost</source>
+        <translation>đã gửi %L1, đã lưu %L2, mất %L3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%L1 sent; stored unknown (the replies do not say), %Ln member(s) in the ZSET</source>
+        <translation>
+            <numerusform>đã gửi %L1; số đã lưu không rõ (các phản hồi không cho biết), %Ln member trong ZSET</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 · %3: %4</source>
+        <translation>%1: %2 · %3: %4</translation>
+    </message>
+    <message>
+        <source>Stopped: %1.</source>
+        <translation>Đã dừng: %1.</translation>
+    </message>
+    <message>
+        <source>Done: %1.</source>
+        <translation>Xong: %1.</translation>
+    </message>
+</context>
+<context>
     <name>RunView</name>
     <message>
         <source>Timeline</source>
@@ -3908,6 +3889,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>Save Scenario with Its Run</source>
         <translation>Lưu kịch bản kèm lần chạy</translation>
+    </message>
+    <message>
+        <source>There is no run on screen to carry: fire a burst or open a replay first.</source>
+        <translation>Không có lần chạy nào trên màn hình để mang theo: hãy bắn một loạt request hoặc mở một bản phát lại trước.</translation>
+    </message>
+    <message>
+        <source>This run takes %L1 KiB as a replay, more than a scenario carries (%L2 KiB): save it with File &gt; Save Replay instead.</source>
+        <translation>Lần chạy này chiếm %L1 KiB dưới dạng bản phát lại, nhiều hơn mức một kịch bản mang được (%L2 KiB): hãy lưu bằng Tệp &gt; Lưu bản phát lại.</translation>
     </message>
 </context>
 <context>
@@ -5357,6 +5346,17 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     </message>
 </context>
 <context>
+    <name>ScriptTools</name>
+    <message>
+        <source>%1 is ready: press F5 to fire it.</source>
+        <translation>%1 đã sẵn sàng: nhấn F5 để bắn.</translation>
+    </message>
+    <message>
+        <source>%1 on %2, now = %3 (the last request&apos;s millisecond)</source>
+        <translation>%1 trên %2, now = %3 (millisecond của request cuối cùng)</translation>
+    </message>
+</context>
+<context>
     <name>ScriptView</name>
     <message>
         <source>Limiter scripts</source>
@@ -6405,6 +6405,13 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     </message>
 </context>
 <context>
+    <name>WindowFit</name>
+    <message>
+        <source>The text is as large as this screen allows.</source>
+        <translation>Chữ đã lớn nhất ở mức màn hình này cho phép.</translation>
+    </message>
+</context>
+<context>
     <name>ZsetKeys</name>
     <message>
         <source>A key name takes printable UTF-8 text: this one has a control character or bytes that are not UTF-8. Choose a name you can type.</source>
@@ -6511,6 +6518,14 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>
             <numerusform>%Ln member sau request %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · after request %L3 of %L4</source>
+        <translation>%1 · %2 · sau request %L3/%L4</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>

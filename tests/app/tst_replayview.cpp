@@ -16,6 +16,7 @@
 #include "runmodel.h"
 #include "runview.h"
 #include "scenario.h"
+#include "scenarioactions.h"
 #include "testbursts.h"
 #include "testredis.h"
 #include "testwindow.h"
@@ -349,10 +350,10 @@ void TestReplayView::aScenarioCarriesItsRun()
         window.show();
         Scenario scenario;
         QString error;
-        QVERIFY(!window.currentScenarioWithRun(&scenario, &error)); // nothing on screen yet
+        QVERIFY(!window.scenarioActions()->currentWithRun(&scenario, &error)); // nothing on screen yet
         QVERIFY2(error.contains(QLatin1String("no run on screen")), qPrintable(error));
         QVERIFY(window.openReplay(replay));
-        QVERIFY2(window.currentScenarioWithRun(&scenario, &error), qPrintable(error));
+        QVERIFY2(window.scenarioActions()->currentWithRun(&scenario, &error), qPrintable(error));
         QVERIFY(scenario.save(path, &error));
     }
     // Opened elsewhere, with no Redis: the same three requests, ZADD 1, 0, 0.
