@@ -522,7 +522,9 @@ void MainWindow::changeEvent(QEvent* event)
         // Once every panel has its new texts: a longer language may need the room of a dock.
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
     }
-    if (event->type() == QEvent::WindowStateChange)
+    // Not when fitScreen() itself restored the state (keepOnScreen): each fit would ask for the
+    // next, and the window would be laid out again and again, endlessly.
+    if (event->type() == QEvent::WindowStateChange && !m_fitting)
         QTimer::singleShot(0, this, &MainWindow::fitScreen);
 }
 

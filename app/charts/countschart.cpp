@@ -123,7 +123,7 @@ void CountsChart::applyLook()
     m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
     setMinimumWidth(minimumChartWidth()); // as in retranslate()
     // High enough for a plot of a few lines between the legend, the axis labels and titles.
-    setMinimumHeight(std::max(185, int(std::ceil(QFontMetricsF(font()).height() * 11)) + 16));
+    setMinimumHeight(std::max(185, int(std::ceil(QFontMetricsF(font()).height() * 12.5)) + 16));
 }
 
 int CountsChart::minimumChartWidth() const
