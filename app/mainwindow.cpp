@@ -272,7 +272,7 @@ void MainWindow::createDocks()
     for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock}) {
         DockTitleBar::install(dock);
         // Another panel in front may be larger than the last: the timeline stays the largest view.
-        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::keepTimelineLargest, Qt::QueuedConnection);
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::panelInFrontChanged, Qt::QueuedConnection);
     }
     m_presentation->setFitCheck([this] {
         const bool fits = m_screenFit->fit();
@@ -569,6 +569,16 @@ void MainWindow::fitScreen()
     keepTimelineLargest();
     if (limited)
         showStatus(tr("The text is as large as this screen allows."), 5000);
+}
+
+void MainWindow::panelInFrontChanged()
+{
+    // The charts into tabs first; should the timeline still be smaller than the panel now in
+    // front (the Burst panel, wider than the lesson, at 1280x720), the ZSET panel joins the tabs.
+    keepTimelineLargest();
+    const QScopedValueRollback<bool> fitting(m_fitting, true); // its resizes are not new reasons to fit
+    if (m_screenFit->keepMainViewLargest())
+        keepTimelineLargest();
 }
 
 void MainWindow::keepTimelineLargest()

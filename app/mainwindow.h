@@ -130,6 +130,7 @@ private:
     void fitScreen();
     // The timeline is the window's largest view (RunView::setTimelineAtLeast).
     void keepTimelineLargest();
+    void panelInFrontChanged(); // a side panel came to the front or went behind
     void createDocks();
     void createMenus();
     void createLanguageMenu(QMenu* view);
