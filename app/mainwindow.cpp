@@ -210,13 +210,14 @@ void MainWindow::createDocks()
     burstDock->raise();
     m_screenFit = new ScreenFit(this, zsetDock, lessonDock);
     m_screenFit->setMainArea([this] { return m_runsArea->timelineArea(); });
+    m_windowFit = new WindowFit(this, m_screenFit, m_presentation);
+    m_windowFit->setAfterFit([this] { keepTimelineLargest(); });
     for (QDockWidget* dock : {burstDock, zsetDock, lessonDock, watchDock}) {
         DockTitleBar::install(dock);
         // Another panel in front may be larger than the last: the timeline stays the largest view.
-        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::keepTimelineLargest, Qt::QueuedConnection);
+        connect(dock, &QDockWidget::visibilityChanged, m_windowFit, &WindowFit::panelInFrontChanged,
+                Qt::QueuedConnection);
     }
-    m_windowFit = new WindowFit(this, m_screenFit, m_presentation);
-    m_windowFit->setAfterFit([this] { keepTimelineLargest(); });
     m_windowFit->setStatus([this](const QString& message) { showStatus(message, 5000); });
     m_lessonPlace->setFit(m_screenFit, [this] { m_windowFit->fit(); });
     m_presentation->setFitCheck([this] {

@@ -122,8 +122,10 @@ void CountsChart::applyLook()
     m_overLimit->setBorderColor(dark ? Qt::white : Qt::black); // a shape with an outline: not colour alone
     m_overLimit->setMarkerSize(std::max(9.0, QFontMetricsF(font()).height() * 0.7));
     setMinimumWidth(minimumChartWidth()); // as in retranslate()
-    // High enough for a plot of a few lines between the legend, the axis labels and titles.
-    setMinimumHeight(std::max(185, int(std::ceil(QFontMetricsF(font()).height() * 11)) + 16));
+    // High enough for a plot of a few lines between the legend, the axis labels and titles, with
+    // the y axis's title above the plot (a low chart, longer titles in Vietnamese): with 11 lines
+    // Qt Charts had no height left for the x axis's labels and cut them to "...".
+    setMinimumHeight(std::max(185, int(std::ceil(QFontMetricsF(font()).height() * 12.5)) + 16));
 }
 
 int CountsChart::minimumChartWidth() const

@@ -188,6 +188,25 @@ void ScreenFit::giveRoomToMainView()
     m_movedForRoomAtText = QFontInfo(m_window->font()).pointSizeF();
 }
 
+bool ScreenFit::keepMainViewLargest()
+{
+    if (!m_mainArea || isDockMoved() || !m_movable->isVisible() || m_movable->isFloating()
+        || !m_window->tabifiedDockWidgets(m_movable).isEmpty())
+        return false;
+    // The panel in front takes its place before the areas are compared.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    m_window->layout()->activate();
+    const qint64 mainArea = m_mainArea();
+    if (mainArea == 0 || mainArea >= largestPanelArea())
+        return false;
+    moveIntoTabs();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    m_window->layout()->activate();
+    m_movedForRoomAt = m_window->size();
+    m_movedForRoomAtText = QFontInfo(m_window->font()).pointSizeF();
+    return true;
+}
+
 void ScreenFit::moveIntoTabs()
 {
     // Behind the tab in front: the lesson or the Burst panel stays in view.

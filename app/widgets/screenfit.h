@@ -24,6 +24,9 @@ public:
     bool fit();
     bool fits() const;
     bool isDockMoved() const;
+    // Another side panel came to the front: should the main view now be smaller than it, `movable`
+    // goes into the tabs (the docks keep the widths the user gave them). True if it moved.
+    bool keepMainViewLargest();
     // The area of the view that gets the largest share of the window (the timelines): the side
     // panels narrow to what they need and, if that is not enough, `movable` goes into the tabs.
     void setMainArea(std::function<qint64()> area) { m_mainArea = std::move(area); }

@@ -72,6 +72,16 @@ void WindowFit::afterFit()
         m_afterFit();
 }
 
+void WindowFit::panelInFrontChanged()
+{
+    // The charts into tabs first; should the main view still be smaller than the panel now in
+    // front (the Burst panel, wider than the lesson, at 1280x720), the ZSET panel joins the tabs.
+    afterFit();
+    const QScopedValueRollback<bool> fitting(m_fitting, true); // its resizes are not new reasons to fit
+    if (m_screenFit->keepMainViewLargest())
+        afterFit();
+}
+
 bool WindowFit::isPastScreen() const
 {
     const QScreen* screen = m_window->screen();

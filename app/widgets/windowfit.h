@@ -28,6 +28,8 @@ public:
     void fit();
     // The same once the events pending now are handled (panels that take new texts or sizes).
     void fitSoon();
+    // A side panel came to the front or went behind: the main view stays the largest.
+    void panelInFrontChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
