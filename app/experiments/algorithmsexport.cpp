@@ -1,84 +1,50 @@
 #include "algorithmsexport.h"
 
 #include "algorithmcomparison.h"
-#include "dataexport.h"
-#include "outputfile.h"
-
-#include <QBuffer>
-#include <QCoreApplication>
-#include <QJsonDocument>
+#include "resultfile.h"
 
 namespace {
-const char* const columns[] = {
-    "id",
-    "requests",
-    "admitted",
-    "admitted_over_limit",
-    "rejected_under_limit",
-    "truth_admitted",
-    "memory_bytes_per_key",
-    "memory_bytes",
-    "keys",
-    "server_calls",
-    "server_usec_per_call",
-};
+using Column = ResultFile::CsvColumn<AlgorithmTally>;
 
-// Full precision, and empty for unknown values.
-QByteArray number(double value)
+Column count(const char* name, qint64 AlgorithmTally::*field)
 {
-    return value < 0 ? QByteArray() : QByteArray::number(value, 'g', 12);
+    return {name, [field](const AlgorithmTally& tally) { return QByteArray::number(tally.*field); }};
+}
+
+// Empty for unknown values (negative in the tally).
+QByteArray measure(double value)
+{
+    return value < 0 ? QByteArray() : ResultFile::number(value);
 }
 } // namespace
 
 namespace AlgorithmsExport {
 
-bool writeCsv(const ComparisonResult& result, QIODevice* out)
+QByteArray csv(const ComparisonResult& result)
 {
-    QByteArray text;
-    for (const char* column : columns)
-        text += QByteArray(column) + ',';
-    text.chop(1);
-    text += "\r\n";
-    for (const AlgorithmTally& tally : result.algorithms) {
-        const QList<QByteArray> fields {
-            DataExport::csvField(tally.id),
-            QByteArray::number(tally.requests),
-            QByteArray::number(tally.admitted),
-            QByteArray::number(tally.admittedOverLimit),
-            QByteArray::number(tally.rejectedUnderLimit),
-            QByteArray::number(tally.truthAdmitted),
-            number(tally.memoryBytesPerKey),
-            tally.memoryBytes < 0 ? QByteArray() : QByteArray::number(tally.memoryBytes),
-            QByteArray::number(tally.keys),
-            QByteArray::number(tally.serverCalls),
-            number(tally.serverUsecPerCall),
-        };
-        text += fields.join(',') + "\r\n";
-    }
-    return out->write(text) == text.size();
-}
-
-bool writeJson(const ComparisonResult& result, QIODevice* out)
-{
-    const QByteArray text = QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented);
-    return out->write(text) == text.size();
+    static const QVector<Column> columns {
+        {"id", [](const AlgorithmTally& tally) { return ResultFile::text(tally.id); }},
+        count("requests", &AlgorithmTally::requests),
+        count("admitted", &AlgorithmTally::admitted),
+        count("admitted_over_limit", &AlgorithmTally::admittedOverLimit),
+        count("rejected_under_limit", &AlgorithmTally::rejectedUnderLimit),
+        count("truth_admitted", &AlgorithmTally::truthAdmitted),
+        {"memory_bytes_per_key", [](const AlgorithmTally& tally) { return measure(tally.memoryBytesPerKey); }},
+        {"memory_bytes",
+         [](const AlgorithmTally& tally) {
+             return tally.memoryBytes < 0 ? QByteArray() : QByteArray::number(tally.memoryBytes);
+         }},
+        {"keys", [](const AlgorithmTally& tally) { return QByteArray::number(tally.keys); }},
+        count("server_calls", &AlgorithmTally::serverCalls),
+        {"server_usec_per_call", [](const AlgorithmTally& tally) { return measure(tally.serverUsecPerCall); }},
+    };
+    return ResultFile::csv(columns, result.algorithms);
 }
 
 bool writeFile(const ComparisonResult& result, const QString& path, QString* error)
 {
-    // Made in memory, then written whole, only over a regular file or as a new one (OutputFile).
-    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
-        *error = refused;
-        return false;
-    }
-    QBuffer file;
-    file.open(QIODevice::WriteOnly);
-    const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
-    if (!(json ? writeJson(result, &file) : writeCsv(result, &file))) {
-        *error = QCoreApplication::translate("AlgorithmsExport", "Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return OutputFile::write(path, file.data(), error);
+    return ResultFile::write(
+        path, [&result] { return result.toJson(); }, [&result] { return csv(result); }, error);
 }
 
 } // namespace AlgorithmsExport

@@ -8,144 +8,71 @@
 #include <limits>
 
 namespace {
-constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+using Column = AlgorithmsTableModel::Column;
+
+// A count: the same number as text and as value.
+template<typename Count>
+Column count(std::function<QString()> header, std::function<QString()> tip, Count AlgorithmTally::*field)
+{
+    return {std::move(header), std::move(tip),
+            [field](const AlgorithmTally& tally) { return QLocale().toString(qint64(tally.*field)); },
+            [field](const AlgorithmTally& tally) { return QVariant(double(tally.*field)); }};
 }
+
+// A measure that may be unknown (negative in the tally): "?" and NaN then.
+double known(double value)
+{
+    return value < 0 ? std::numeric_limits<double>::quiet_NaN() : value;
+}
+QString measureText(double value, int decimals)
+{
+    return std::isfinite(value) ? QLocale().toString(value, 'f', decimals) : QStringLiteral("?");
+}
+} // namespace
 
 AlgorithmsTableModel::AlgorithmsTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel<AlgorithmTally>(
+        {
+            {[] { return tr("algorithm"); }, [] { return tr("The limiter's catalog id (lua/<id>.lua)."); },
+             [](const AlgorithmTally& tally) { return tally.id; },
+             [](const AlgorithmTally& tally) { return QVariant(tally.id); },
+             [](const AlgorithmTally& tally) {
+                 const LimiterRef limiter = LimiterCatalog::find(tally.id);
+                 return limiter ? limiter->displayName() + QStringLiteral(": ") + limiter->displaySummary() : QString();
+             },
+             Qt::AlignLeft | Qt::AlignVCenter},
+            count([] { return tr("admitted"); }, [] { return tr("Requests the algorithm admitted."); },
+                  &AlgorithmTally::admitted),
+            count([] { return tr("over limit"); },
+                  [] {
+                      return tr("Admitted although the exact sliding log refuses them: more than the limit got "
+                                "through.");
+                  },
+                  &AlgorithmTally::admittedOverLimit),
+            count([] { return tr("under limit"); },
+                  [] {
+                      return tr("Refused although the exact sliding log admits them: a request within the limit was "
+                                "turned away.");
+                  },
+                  &AlgorithmTally::rejectedUnderLimit),
+            {[] { return tr("bytes / user"); },
+             [] { return tr("MEMORY USAGE of one user's keys at the end of the run."); },
+             [](const AlgorithmTally& tally) { return measureText(known(tally.memoryBytesPerKey), 0); },
+             [](const AlgorithmTally& tally) { return QVariant(known(tally.memoryBytesPerKey)); },
+             [](const AlgorithmTally& tally) {
+                 return tally.memoryBytes >= 0
+                     ? tr("%L1 bytes in %n key(s) in all", nullptr, tally.keys).arg(tally.memoryBytes)
+                     : QString();
+             }},
+            count([] { return tr("keys"); }, [] { return tr("The keys that held data at the end, for all users."); },
+                  &AlgorithmTally::keys),
+            {[] { return tr("µs / call"); },
+             [] { return tr("Server time per EVALSHA call, from INFO commandstats before and after the run."); },
+             [](const AlgorithmTally& tally) { return measureText(known(tally.serverUsecPerCall), 2); },
+             [](const AlgorithmTally& tally) { return QVariant(known(tally.serverUsecPerCall)); },
+             [](const AlgorithmTally& tally) {
+                 return tally.serverCalls > 0 ? tr("over %L1 EVALSHA calls").arg(tally.serverCalls) : QString();
+             }},
+        },
+        parent)
 { }
-
-void AlgorithmsTableModel::clear()
-{
-    setTallies({});
-}
-
-void AlgorithmsTableModel::setTallies(const QVector<AlgorithmTally>& tallies)
-{
-    beginResetModel();
-    m_tallies = tallies;
-    endResetModel();
-}
-
-void AlgorithmsTableModel::addTally(const AlgorithmTally& tally)
-{
-    beginInsertRows({}, int(m_tallies.size()), int(m_tallies.size()));
-    m_tallies << tally;
-    endInsertRows();
-}
-
-int AlgorithmsTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_tallies.size());
-}
-
-int AlgorithmsTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-double AlgorithmsTableModel::value(const AlgorithmTally& tally, int column)
-{
-    switch (column) {
-    case AdmittedColumn:
-        return double(tally.admitted);
-    case OverLimitColumn:
-        return double(tally.admittedOverLimit);
-    case UnderLimitColumn:
-        return double(tally.rejectedUnderLimit);
-    case BytesPerUserColumn:
-        return tally.memoryBytesPerKey < 0 ? unknown : tally.memoryBytesPerKey;
-    case KeysColumn:
-        return double(tally.keys);
-    case ServerUsecColumn:
-        return tally.serverUsecPerCall < 0 ? unknown : tally.serverUsecPerCall;
-    }
-    return unknown;
-}
-
-QVariant AlgorithmsTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const AlgorithmTally& tally = m_tallies.at(index.row());
-    const int column = index.column();
-    const double number = value(tally, column);
-    switch (role) {
-    case ValueRole:
-        return column == IdColumn ? QVariant(tally.id) : QVariant(number);
-    case Qt::TextAlignmentRole:
-        return column == IdColumn ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
-                                  : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ToolTipRole:
-        if (column == IdColumn) {
-            const LimiterRef limiter = LimiterCatalog::find(tally.id);
-            return limiter ? limiter->displayName() + QStringLiteral(": ") + limiter->displaySummary() : QString();
-        }
-        if (column == BytesPerUserColumn && tally.memoryBytes >= 0)
-            return tr("%L1 bytes in %n key(s) in all", nullptr, tally.keys).arg(tally.memoryBytes);
-        if (column == ServerUsecColumn && tally.serverCalls > 0)
-            return tr("over %L1 EVALSHA calls").arg(tally.serverCalls);
-        return {};
-    case Qt::DisplayRole:
-        break;
-    default:
-        return {};
-    }
-    switch (column) {
-    case IdColumn:
-        return tally.id;
-    case AdmittedColumn:
-    case OverLimitColumn:
-    case UnderLimitColumn:
-    case KeysColumn:
-        return QLocale().toString(qint64(number));
-    case BytesPerUserColumn:
-        return std::isfinite(number) ? QLocale().toString(number, 'f', 0) : QStringLiteral("?");
-    case ServerUsecColumn:
-        return std::isfinite(number) ? QLocale().toString(number, 'f', 2) : QStringLiteral("?");
-    }
-    return {};
-}
-
-QVariant AlgorithmsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case IdColumn:
-            return tr("algorithm");
-        case AdmittedColumn:
-            return tr("admitted");
-        case OverLimitColumn:
-            return tr("over limit");
-        case UnderLimitColumn:
-            return tr("under limit");
-        case BytesPerUserColumn:
-            return tr("bytes / user");
-        case KeysColumn:
-            return tr("keys");
-        case ServerUsecColumn:
-            return tr("µs / call");
-        }
-    } else if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case IdColumn:
-            return tr("The limiter's catalog id (lua/<id>.lua).");
-        case AdmittedColumn:
-            return tr("Requests the algorithm admitted.");
-        case OverLimitColumn:
-            return tr("Admitted although the exact sliding log refuses them: more than the limit got through.");
-        case UnderLimitColumn:
-            return tr("Refused although the exact sliding log admits them: a request within the limit was "
-                      "turned away.");
-        case BytesPerUserColumn:
-            return tr("MEMORY USAGE of one user's keys at the end of the run.");
-        case KeysColumn:
-            return tr("The keys that held data at the end, for all users.");
-        case ServerUsecColumn:
-            return tr("Server time per EVALSHA call, from INFO commandstats before and after the run.");
-        }
-    }
-    return {};
-}

@@ -1,14 +1,12 @@
 #pragma once
 
 #include "algorithmcomparison.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "rowtablemodel.h"
 
 // The algorithms of a comparison as a table, one row per algorithm: how many it admitted, how
 // often it decided otherwise than the exact sliding log, and what it costs in memory and in
-// server time.
-class AlgorithmsTableModel : public QAbstractTableModel
+// server time. The value behind a number is NaN when unknown; the id's is the id.
+class AlgorithmsTableModel : public RowTableModel<AlgorithmTally>
 {
     Q_OBJECT
 public:
@@ -22,25 +20,10 @@ public:
         ServerUsecColumn,
         NUM_COLUMNS
     };
-    enum Roles {
-        ValueRole = Qt::UserRole, // the number behind the text (NaN when unknown; the id for IdColumn)
-    };
 
     explicit AlgorithmsTableModel(QObject* parent = nullptr);
 
-    void clear();
-    void setTallies(const QVector<AlgorithmTally>& tallies);
-    void addTally(const AlgorithmTally& tally);
-    const QVector<AlgorithmTally>& tallies() const { return m_tallies; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-    // The number a numeric cell shows (NaN when unknown).
-    static double value(const AlgorithmTally& tally, int column);
-
-private:
-    QVector<AlgorithmTally> m_tallies;
+    void setTallies(const QVector<AlgorithmTally>& tallies) { setRows(tallies); }
+    void addTally(const AlgorithmTally& tally) { addRow(tally); }
+    const QVector<AlgorithmTally>& tallies() const { return rows(); }
 };

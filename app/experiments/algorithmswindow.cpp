@@ -3,31 +3,18 @@
 #include "algorithmschart.h"
 #include "algorithmsexport.h"
 #include "algorithmstablemodel.h"
-#include "chartandtable.h"
-#include "firecontrol.h"
 #include "limitercatalog.h"
-#include "pictureexport.h"
-#include "presentation.h"
 #include "scenario.h"
-#include "screenfit.h"
 #include "serversession.h"
 
 #include <QCheckBox>
-#include <QCloseEvent>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QPushButton>
 #include <QSpinBox>
-#include <QStatusBar>
-#include <QTableView>
 #include <QVBoxLayout>
 
 namespace {
@@ -60,22 +47,20 @@ ComparisonPlan defaultPlan()
 } // namespace
 
 AlgorithmsWindow::AlgorithmsWindow(ServerSession* session, QWidget* parent)
-    : QMainWindow(parent)
-    , m_session(session)
+    : ExperimentWindow(session, QStringLiteral("AlgorithmsWindow"), parent)
 {
     m_texts.add([this] { setWindowTitle(tr("Compare algorithms — zsetlab")); });
-    setObjectName(QStringLiteral("AlgorithmsWindow"));
     m_comparison = new AlgorithmComparison(this);
     m_model = new AlgorithmsTableModel(this);
 
     m_chart = new AlgorithmsChart;
-    m_table = ChartAndTable::arrange(this, createControls(), m_chart, m_model, {640, 480});
-    fitTable();
-    createMenus();
+    createControls();
+    arrange(m_chart, m_model, {640, 480}, 640);
+    createMenus([] { return tr("&Compare"); });
+    setPictureParts(m_chart, [] { return tr("Accuracy against memory chart"); });
+    setTableExport(QStringLiteral("algorithms.csv"), [] { return tr("Run a comparison first: the table is empty."); });
     resize(1440, 720);
 
-    connect(m_run, &QPushButton::clicked, this, &AlgorithmsWindow::run);
-    connect(m_stop, &QPushButton::clicked, this, &AlgorithmsWindow::stop);
     connect(m_comparison, &AlgorithmComparison::algorithmStarted, this,
             [this](int index) { onProgress(index, 0, m_comparison->result().plan.burst.requests); });
     connect(m_comparison, &AlgorithmComparison::progress, this, &AlgorithmsWindow::onProgress);
@@ -87,19 +72,6 @@ AlgorithmsWindow::AlgorithmsWindow(ServerSession* session, QWidget* parent)
 
 AlgorithmsWindow::~AlgorithmsWindow() = default;
 
-AlgorithmsWindow* AlgorithmsWindow::showFor(QWidget* owner, ServerSession* session)
-{
-    auto* window = owner->findChild<AlgorithmsWindow*>(QString(), Qt::FindDirectChildrenOnly);
-    if (!window)
-        window = new AlgorithmsWindow(session, owner);
-    if (!window->isVisible())
-        ScreenFit::placeOnScreen(window, owner);
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
-}
-
 QStringList AlgorithmsWindow::scenarioPaths()
 {
     QStringList paths;
@@ -108,14 +80,10 @@ QStringList AlgorithmsWindow::scenarioPaths()
     return paths;
 }
 
-QWidget* AlgorithmsWindow::createControls()
+void AlgorithmsWindow::createControls()
 {
-    auto* panel = new QWidget(this);
-    panel->setMaximumWidth(360);
-    auto* column = new QVBoxLayout(panel);
-    column->setContentsMargins(0, 0, 6, 0);
-    auto* form = new QFormLayout;
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    QFormLayout* form = ExperimentWindow::createControls(360);
+    QWidget* panel = controls();
 
     m_scenario = new QComboBox(panel);
     m_scenario->addItem(QString());
@@ -181,31 +149,17 @@ QWidget* AlgorithmsWindow::createControls()
         m_users->setToolTip(tr("Request i belongs to user i mod users; each user has its own keys and limit."));
     });
     m_texts.addRow(form, m_users, m_users, [] { return tr("&Users"); });
-    column->addLayout(form);
-    column->addWidget(createAlgorithmBoxes(panel));
-
-    auto* buttons = new QHBoxLayout;
-    m_run = new QPushButton(panel);
-    m_run->setDefault(true);
-    m_stop = new QPushButton(panel);
-    m_texts.add([this] {
-        m_run->setText(tr("Run comparison"));
-        m_stop->setText(tr("Stop"));
-    });
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
-    column->addLayout(buttons);
-    m_progress = new QLabel(panel);
-    m_progress->setObjectName(QStringLiteral("ComparisonProgress"));
-    m_progress->setWordWrap(true);
-    m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    column->addWidget(m_progress);
-    column->addStretch(1);
+    column()->addWidget(createAlgorithmBoxes(panel));
+    addRunButtons([] { return tr("Run comparison"); });
+    progressLine()->setObjectName(QStringLiteral("ComparisonProgress"));
 
     for (QSpinBox* box : {m_requests, m_window, m_limit, m_users})
         connect(box, &QSpinBox::valueChanged, this, &AlgorithmsWindow::validate);
     connect(m_pace, &QLineEdit::textChanged, this, &AlgorithmsWindow::validate);
-    return panel;
+    QList<QWidget*> fields {m_scenario, m_requests, m_pace, m_clock, m_window, m_limit, m_users};
+    for (QCheckBox* box : std::as_const(m_algorithms))
+        fields << box;
+    setFields(fields);
 }
 
 QWidget* AlgorithmsWindow::createAlgorithmBoxes(QWidget* parent)
@@ -230,28 +184,6 @@ QWidget* AlgorithmsWindow::createAlgorithmBoxes(QWidget* parent)
     return group;
 }
 
-void AlgorithmsWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(QString());
-    QAction* exportTable = file->addAction(QString(), this, &AlgorithmsWindow::exportTable);
-    QAction* exportPicture
-        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &AlgorithmsWindow::exportPicture);
-    file->addSeparator();
-    QAction* close = file->addAction(QString(), QKeySequence::Close, this, &QWidget::close);
-    QMenu* compare = menuBar()->addMenu(QString());
-    QAction* run = compare->addAction(QString(), QKeySequence(Qt::Key_F5), this, &AlgorithmsWindow::run);
-    QAction* stop = compare->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &AlgorithmsWindow::stop);
-    m_texts.add([=] {
-        file->setTitle(tr("&File"));
-        exportTable->setText(tr("Export &Table (CSV or JSON)…"));
-        exportPicture->setText(tr("Export &Picture…"));
-        close->setText(tr("&Close"));
-        compare->setTitle(tr("&Compare"));
-        run->setText(tr("&Run"));
-        stop->setText(tr("&Stop"));
-    });
-}
-
 bool AlgorithmsWindow::plan(ComparisonPlan* plan, QString* error) const
 {
     ComparisonPlan result;
@@ -267,10 +199,7 @@ bool AlgorithmsWindow::plan(ComparisonPlan* plan, QString* error) const
     result.burst.windowMs = m_window->value();
     result.burst.limit = m_limit->value();
     result.users = m_users->value();
-    for (const QString& id : m_order) {
-        if (m_algorithms.value(id)->isChecked())
-            result.limiters << id;
-    }
+    result.limiters = chosenAlgorithms();
     if (result.limiters.isEmpty()) {
         if (error)
             *error = tr("Choose at least one algorithm.");
@@ -319,11 +248,7 @@ bool AlgorithmsWindow::chooseScenario(int index)
     ComparisonPlan chosen;
     plan(&chosen); // keeps the users and the algorithms chosen, where the fields make a plan
     chosen.users = m_users->value();
-    chosen.limiters.clear();
-    for (const QString& id : m_order) {
-        if (m_algorithms.value(id)->isChecked())
-            chosen.limiters << id;
-    }
+    chosen.limiters = chosenAlgorithms();
     if (chosen.limiters.isEmpty())
         chosen.limiters = m_order;
     chosen.burst = scenario.experiment.burst;
@@ -332,63 +257,39 @@ bool AlgorithmsWindow::chooseScenario(int index)
     return true;
 }
 
-void AlgorithmsWindow::validate()
+QStringList AlgorithmsWindow::chosenAlgorithms() const
 {
-    const bool ok = plan(nullptr);
-    if (!ok)
-        showLine(
-            [this]() -> QString {
-                QString why;
-                plan(nullptr, &why);
-                return QStringLiteral("⚠ ") + why;
-            },
-            true);
-    else
-        showLine(m_status, m_statusWarning); // the last run's status, once the plan is fine again
-    m_run->setEnabled(ok && !isRunning());
+    QStringList ids;
+    for (const QString& id : m_order) {
+        if (m_algorithms.value(id)->isChecked())
+            ids << id;
+    }
+    return ids;
 }
 
-void AlgorithmsWindow::run()
+QString AlgorithmsWindow::fieldsError() const
 {
-    if (isRunning())
-        return;
+    QString error;
+    plan(nullptr, &error);
+    return error;
+}
+
+bool AlgorithmsWindow::start(ServerSession* session)
+{
     ComparisonPlan comparisonPlan;
-    if (!plan(&comparisonPlan)) {
-        validate(); // shows why
-        return;
-    }
-    if (!m_session->isUsable()) {
-        showProgress([] { return tr("Not connected to Redis: connect in the main window first."); }, true);
-        return;
-    }
-    if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
-        return;
+    plan(&comparisonPlan);
     m_model->clear();
     m_chart->clear();
-    if (!m_comparison->start(m_session->endpoint(), comparisonPlan, m_session->options())) {
+    if (!m_comparison->start(session->endpoint(), comparisonPlan, session->options())) {
         showProgress([error = m_comparison->planError()] { return error; }, true);
-        return;
+        return false;
     }
-    m_elapsed.start();
-    setRunning(true);
+    return true;
 }
 
-void AlgorithmsWindow::stop()
+void AlgorithmsWindow::stopWork()
 {
     m_comparison->stop();
-}
-
-void AlgorithmsWindow::setRunning(bool running)
-{
-    for (QWidget* field :
-         std::initializer_list<QWidget*> {m_scenario, m_requests, m_pace, m_clock, m_window, m_limit, m_users})
-        field->setEnabled(!running);
-    for (QCheckBox* box : std::as_const(m_algorithms))
-        box->setEnabled(!running);
-    m_stop->setEnabled(running);
-    m_run->setEnabled(!running);
-    if (!running)
-        validate();
 }
 
 void AlgorithmsWindow::onProgress(int index, int answered, int total)
@@ -413,11 +314,6 @@ void AlgorithmsWindow::onAlgorithmFinished(const AlgorithmTally& tally)
     fitTable();
 }
 
-void AlgorithmsWindow::fitTable()
-{
-    ChartAndTable::fitTable(m_table, 640);
-}
-
 void AlgorithmsWindow::onFinished()
 {
     setRunning(false);
@@ -426,7 +322,7 @@ void AlgorithmsWindow::onFinished()
     m_model->setTallies(done.algorithms);
     m_chart->setTallies(done.algorithms);
     fitTable();
-    const double seconds = double(m_elapsed.elapsed()) / 1000.0;
+    const double seconds = elapsedSeconds();
     const QString failure = done.failure.isFailure() ? done.failure.message : QString();
     const auto measured = int(done.algorithms.size());
     const auto planned = int(done.plan.limiterIds().size());
@@ -447,56 +343,4 @@ void AlgorithmsWindow::onFinished()
 bool AlgorithmsWindow::writeTable(const QString& path, QString* error) const
 {
     return AlgorithmsExport::writeFile(result(), path, error);
-}
-
-void AlgorithmsWindow::exportTable()
-{
-    ChartAndTable::saveTable(this, result().algorithms.isEmpty(),
-                             {tr("Export Table"), tr("Run a comparison first: the table is empty."),
-                              QStringLiteral("algorithms.csv"), tr("CSV tables (*.csv);;JSON documents (*.json)"),
-                              tr("Saved %1")},
-                             [this](const QString& path, QString* error) { return writeTable(path, error); });
-}
-
-void AlgorithmsWindow::exportPicture()
-{
-    const QString saved = PictureExport::exportWithDialog(
-        {{tr("Whole window"), this}, {tr("Accuracy against memory chart"), m_chart}, {tr("Table"), m_table}}, this);
-    if (!saved.isEmpty())
-        statusBar()->showMessage(tr("Saved %1").arg(saved), 5000);
-}
-
-void AlgorithmsWindow::showProgress(std::function<QString()> text, bool warning)
-{
-    m_status = text;
-    m_statusWarning = warning;
-    showLine(std::move(text), warning);
-}
-
-void AlgorithmsWindow::showLine(std::function<QString()> text, bool warning)
-{
-    m_progress->setProperty("warning", warning);
-    // A warning in a colour that reads on light and dark.
-    const bool dark = Presentation::isDark(palette());
-    m_progress->setStyleSheet(
-        warning ? QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#f0a070") : QStringLiteral("#b34700"))
-                : QString());
-    m_texts.setLive(m_progress, [this, text = std::move(text)] { m_progress->setText(text()); });
-}
-
-void AlgorithmsWindow::changeEvent(QEvent* event)
-{
-    QMainWindow::changeEvent(event);
-    if (event->type() != QEvent::LanguageChange)
-        return;
-    m_texts.retranslate();
-    emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
-    fitTable();
-}
-
-void AlgorithmsWindow::closeEvent(QCloseEvent* event)
-{
-    // A hidden window should not keep loading the server.
-    m_comparison->stop();
-    event->accept();
 }

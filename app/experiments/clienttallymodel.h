@@ -1,12 +1,11 @@
 #pragma once
 
 #include "clienttally.h"
+#include "rowtablemodel.h"
 
-#include <QAbstractTableModel>
-#include <QVector>
-
-// What each simulated app server of a burst sent and what became of it, one row per server.
-class ClientTallyModel : public QAbstractTableModel
+// What each simulated app server of a burst sent and what became of it, one row per server. The
+// value behind a cell is its count (the server's number for the server column).
+class ClientTallyModel : public RowTableModel<ClientTally>
 {
     Q_OBJECT
 public:
@@ -19,24 +18,11 @@ public:
         OverLimitColumn,
         NUM_COLUMNS
     };
-    enum Roles {
-        ValueRole = Qt::UserRole, // the count behind the text
-    };
 
     explicit ClientTallyModel(QObject* parent = nullptr);
 
-    void setTallies(const QVector<ClientTally>& tallies);
-    const QVector<ClientTally>& tallies() const { return m_tallies; }
+    void setTallies(const QVector<ClientTally>& tallies) { setRows(tallies); }
+    const QVector<ClientTally>& tallies() const { return rows(); }
     // Sum of a column over the servers.
     qint64 total(int column) const;
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    static qint64 count(const ClientTally& tally, int column);
-
-    QVector<ClientTally> m_tallies;
 };

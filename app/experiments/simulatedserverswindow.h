@@ -2,28 +2,21 @@
 
 #include "burstengine.h"
 #include "burstfields.h"
-#include "retranslator.h"
+#include "experimentwindow.h"
 
-#include <QDialog>
-
-#include <functional>
-
-class TimelineView;
 class ClientTallyModel;
 class QComboBox;
-class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSpinBox;
-class QTableView;
-class ServerSession;
+class TimelineView;
 
 // "Simulated servers": K app servers firing at one limiter key, each on its own connection with
 // its own arrivals, clock offset and drift (BurstPlan::clients, typed as "rate=2;rate=2,offset=40").
 // Shows one timeline lane per server and a table of what each server's requests became, so that
 // collisions across servers whose clocks agree, and the effect of a skewed clock, can be seen.
-// The burst runs on the engine's threads; non-modal.
-class SimulatedServersWindow : public QDialog
+// The burst runs on the engine's threads (ExperimentWindow: the controls, Fire and Stop, the
+// status line, the export buttons); it has no menus.
+class SimulatedServersWindow : public ExperimentWindow
 {
     Q_OBJECT
 public:
@@ -34,10 +27,10 @@ public:
     bool plan(BurstPlan* plan, QString* error = nullptr) const;
     void setPlan(const BurstPlan& plan);
     const BurstEngine& engine() const { return m_engine; }
-    bool isRunning() const { return m_engine.isRunning(); }
+    bool isRunning() const override { return m_engine.isRunning(); }
 
     // Writes the servers table as CSV, or as JSON (with the burst's summary) for a .json path.
-    bool writeTable(const QString& path, QString* error) const;
+    bool writeTable(const QString& path, QString* error) const override;
 
     QComboBox* examplesField() const { return m_examples; }
     QLineEdit* serversField() const { return m_servers; }
@@ -47,37 +40,30 @@ public:
     QComboBox* strategyField() const { return m_strategy; }
     QSpinBox* windowField() const { return m_window; }
     QSpinBox* limitField() const { return m_limit; }
-    QPushButton* fireButton() const { return m_fire; }
-    QPushButton* stopButton() const { return m_stop; }
-    QLabel* statusLine() const { return m_status; }
+    QPushButton* fireButton() const { return runButton(); }
+    QLabel* statusLine() const { return progressLine(); }
     TimelineView* lanes() const { return m_lanes; }
-    QTableView* table() const { return m_table; }
     ClientTallyModel* model() const { return m_model; }
 
 signals:
     void burstFinished(const BurstSummary& summary);
 
 public slots:
-    void fire();
-    void stop();
-    void reject() override;
+    void fire() { run(); }
 
 protected:
-    void changeEvent(QEvent* event) override;
+    QString fieldsError() const override;
+    QLabel* messageFor(const QString& error) const override;
+    bool start(ServerSession* session) override;
+    void stopWork() override;
+    void retranslated() override;
 
 private:
-    QWidget* createControls();
+    void createControls();
     void loadExamples();
-    void validateServers();
-    void setRunning(bool running);
-    // The status line, made again in the new language on a language change.
-    void showStatus(std::function<QString()> text);
     void onRecords(int finished, int total);
     void onFinished(const BurstSummary& summary);
-    void exportTable();
-    void exportPicture();
 
-    ServerSession* m_session;
     BurstEngine m_engine;
     BurstPlan m_firedPlan;
     BurstPlan m_basePlan; // the last plan set whole (an example's): the fields edit a copy of it
@@ -90,12 +76,6 @@ private:
     BurstFields m_fields;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;
-    QPushButton* m_fire = nullptr;
-    QPushButton* m_stop = nullptr;
-    QLabel* m_status = nullptr;
     TimelineView* m_lanes = nullptr;
-    QTableView* m_table = nullptr;
     ClientTallyModel* m_model = nullptr;
-    QString m_confirmedRemote;
-    Retranslator m_texts;
 };

@@ -1,96 +1,55 @@
 #include "sweepexport.h"
 
-#include "dataexport.h"
-#include "outputfile.h"
+#include "resultfile.h"
 #include "sweeppoint.h"
 
-#include <QBuffer>
-#include <QCoreApplication>
-#include <QJsonDocument>
-
-#include <cmath>
-
 namespace {
-const char* const columns[] = {
-    "rate_per_ms",
-    "pace",
-    "strategy",
-    "clock",
-    "requests",
-    "sent",
-    "errors",
-    "stored",
-    "overwritten",
-    "stored_percent",
-    "theory_percent",
-    "difference_points",
-    "limit",
-    "admitted_over_limit",
-    "over_limit_percent",
-    "timeline_rate_per_ms",
-};
+using Column = ResultFile::CsvColumn<SweepPoint>;
+
+Column count(const char* name, qint64 SweepPoint::*field)
+{
+    return {name, [field](const SweepPoint& point) { return QByteArray::number(point.*field); }};
+}
 
 // Full precision, and empty for unknown values (a custom script has no theory).
-QByteArray number(double value)
+Column measure(const char* name, double (*value)(const SweepPoint&))
 {
-    return std::isfinite(value) ? QByteArray::number(value, 'g', 12) : QByteArray();
+    return {name, [value](const SweepPoint& point) { return ResultFile::number(value(point)); }};
 }
 } // namespace
 
 namespace SweepExport {
 
-bool writeCsv(const SweepResult& result, QIODevice* out)
+QByteArray csv(const SweepResult& result)
 {
-    QByteArray text;
-    for (const char* column : columns)
-        text += QByteArray(column) + ',';
-    text.chop(1);
-    text += "\r\n";
-    for (const SweepPoint& point : result.points) {
-        const QList<QByteArray> fields {
-            number(point.ratePerMs),
-            DataExport::csvField(sweepPacingName(point.pacing)),
-            DataExport::csvField(point.strategy),
-            DataExport::csvField(point.clock),
-            QByteArray::number(point.requests),
-            QByteArray::number(point.sent),
-            QByteArray::number(point.errors),
-            QByteArray::number(point.stored),
-            QByteArray::number(point.overwritten),
-            number(100.0 * point.storedFraction()),
-            number(100.0 * point.theoryFraction),
-            number(point.differencePoints()),
-            QByteArray::number(point.limit),
-            QByteArray::number(point.admittedOverLimit),
-            point.limit > 0 ? number(100.0 * point.admittedOverLimitFraction()) : QByteArray(),
-            number(point.timelineRatePerMs),
-        };
-        text += fields.join(',') + "\r\n";
-    }
-    return out->write(text) == text.size();
-}
-
-bool writeJson(const SweepResult& result, QIODevice* out)
-{
-    const QByteArray text = QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented);
-    return out->write(text) == text.size();
+    static const QVector<Column> columns {
+        measure("rate_per_ms", [](const SweepPoint& point) { return point.ratePerMs; }),
+        {"pace", [](const SweepPoint& point) { return ResultFile::text(sweepPacingName(point.pacing)); }},
+        {"strategy", [](const SweepPoint& point) { return ResultFile::text(point.strategy); }},
+        {"clock", [](const SweepPoint& point) { return ResultFile::text(point.clock); }},
+        count("requests", &SweepPoint::requests),
+        count("sent", &SweepPoint::sent),
+        count("errors", &SweepPoint::errors),
+        count("stored", &SweepPoint::stored),
+        count("overwritten", &SweepPoint::overwritten),
+        measure("stored_percent", [](const SweepPoint& point) { return 100.0 * point.storedFraction(); }),
+        measure("theory_percent", [](const SweepPoint& point) { return 100.0 * point.theoryFraction; }),
+        measure("difference_points", [](const SweepPoint& point) { return point.differencePoints(); }),
+        count("limit", &SweepPoint::limit),
+        count("admitted_over_limit", &SweepPoint::admittedOverLimit),
+        {"over_limit_percent",
+         [](const SweepPoint& point) {
+             return point.limit > 0 ? ResultFile::number(100.0 * point.admittedOverLimitFraction()) : QByteArray();
+         }},
+        measure("timeline_rate_per_ms", [](const SweepPoint& point) { return point.timelineRatePerMs; }),
+    };
+    return ResultFile::csv(columns, result.points);
 }
 
 bool writeFile(const SweepResult& result, const QString& path, QString* error)
 {
-    // Made in memory, then written whole, only over a regular file or as a new one (OutputFile).
-    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
-        *error = refused;
-        return false;
-    }
-    QBuffer file;
-    file.open(QIODevice::WriteOnly);
-    const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
-    if (!(json ? writeJson(result, &file) : writeCsv(result, &file))) {
-        *error = QCoreApplication::translate("SweepExport", "Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return OutputFile::write(path, file.data(), error);
+    return ResultFile::write(
+        path, [&result] { return result.toJson(); }, [&result] { return csv(result); }, error);
 }
 
 } // namespace SweepExport

@@ -1,29 +1,18 @@
 #include "sweepwindow.h"
 
-#include "burstfields.h"
-#include "chartandtable.h"
-#include "firecontrol.h"
-#include "pictureexport.h"
-#include "screenfit.h"
 #include "serversession.h"
 #include "simulatedserverswindow.h"
 #include "sweepchart.h"
 #include "sweepexport.h"
 #include "sweeptablemodel.h"
 
-#include <QCloseEvent>
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QFileDialog>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -38,23 +27,24 @@ QString ratesText(const QVector<double>& rates)
 } // namespace
 
 SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
-    : QMainWindow(parent)
-    , m_session(session)
+    : ExperimentWindow(session, QStringLiteral("SweepWindow"), parent)
 {
     m_texts.add([this] { setWindowTitle(tr("Collision curve — zsetlab")); });
-    setObjectName(QStringLiteral("SweepWindow"));
     m_sweep = new RateSweep(this);
     m_model = new SweepTableModel(this);
 
     m_chart = new SweepChart;
-    m_table = ChartAndTable::arrange(this, createControls(), m_chart, m_model, {640, 380});
-    fitTable();
-    createMenus();
+    createControls();
+    arrange(m_chart, m_model, {640, 380}, 560);
+    QMenu* sweep = createMenus([] { return tr("&Sweep"); });
+    sweep->addSeparator();
+    QAction* servers = sweep->addAction(QString(), this, &SweepWindow::showSimulatedServers);
+    m_texts.add([servers] { servers->setText(tr("Simulated &Servers…")); });
+    setPictureParts(m_chart, [] { return tr("Collision curve chart"); });
+    setTableExport(QStringLiteral("sweep.csv"), [] { return tr("Run a sweep first: the table is empty."); });
     resize(1440, 720);
 
-    connect(m_rates, &QLineEdit::textChanged, this, &SweepWindow::validateRates);
-    connect(m_run, &QPushButton::clicked, this, &SweepWindow::run);
-    connect(m_stop, &QPushButton::clicked, this, &SweepWindow::stop);
+    connect(m_rates, &QLineEdit::textChanged, this, &SweepWindow::validate);
     connect(m_sweep, &RateSweep::pointStarted, this,
             [this](int index) { onProgress(index, 0, m_sweep->plan().burst.requests); });
     connect(m_sweep, &RateSweep::progress, this, &SweepWindow::onProgress);
@@ -66,27 +56,10 @@ SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
 
 SweepWindow::~SweepWindow() = default;
 
-SweepWindow* SweepWindow::showFor(QWidget* owner, ServerSession* session)
+void SweepWindow::createControls()
 {
-    auto* window = owner->findChild<SweepWindow*>(QString(), Qt::FindDirectChildrenOnly);
-    if (!window)
-        window = new SweepWindow(session, owner);
-    if (!window->isVisible())
-        ScreenFit::placeOnScreen(window, owner);
-    window->show();
-    window->raise();
-    window->activateWindow();
-    return window;
-}
-
-QWidget* SweepWindow::createControls()
-{
-    auto* panel = new QWidget(this);
-    panel->setMaximumWidth(330);
-    auto* column = new QVBoxLayout(panel);
-    column->setContentsMargins(0, 0, 6, 0);
-    auto* form = new QFormLayout;
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    QFormLayout* form = ExperimentWindow::createControls(330);
+    QWidget* panel = controls();
 
     m_rates = new QLineEdit(panel);
     m_texts.add([this] {
@@ -95,15 +68,8 @@ QWidget* SweepWindow::createControls()
                                 .arg(SweepPlan::minRate)
                                 .arg(SweepPlan::maxRate));
     });
-    m_ratesMessage = new QLabel(panel);
-    m_ratesMessage->setWordWrap(true);
-    m_ratesMessage->setObjectName(QStringLiteral("RatesMessage"));
-    m_ratesMessage->hide();
-    auto* ratesBox = new QVBoxLayout;
-    ratesBox->setSpacing(2);
-    ratesBox->addWidget(m_rates);
-    ratesBox->addWidget(m_ratesMessage);
-    m_texts.addRow(form, ratesBox, m_rates, [] { return tr("&Rates per ms"); });
+    m_texts.addRow(form, fieldWithMessage(m_rates, &m_ratesMessage, QStringLiteral("RatesMessage")), m_rates,
+                   [] { return tr("&Rates per ms"); });
 
     m_pacing = new QComboBox(panel);
     m_pacing->addItem(QString(), int(SweepPacing::Poisson));
@@ -141,72 +107,30 @@ QWidget* SweepWindow::createControls()
     });
     m_pacing->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_pacing->setMinimumContentsLength(14);
-    column->addLayout(form);
 
-    auto* buttons = new QHBoxLayout;
-    m_run = new QPushButton(panel);
-    m_run->setDefault(true);
-    m_stop = new QPushButton(panel);
-    m_texts.add([this] {
-        m_run->setText(tr("Run sweep"));
-        m_stop->setText(tr("Stop"));
-    });
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
-    column->addLayout(buttons);
-    m_progress = new QLabel(panel);
-    m_progress->setWordWrap(true);
-    m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    column->addWidget(m_progress);
+    addRunButtons([] { return tr("Run sweep"); });
     auto* servers = new QPushButton(panel);
     m_texts.add([servers] {
         servers->setText(tr("Simulated servers…"));
         servers->setToolTip(tr("Several app servers with their own clocks firing at one key."));
     });
-    connect(servers, &QPushButton::clicked, this, [this] {
-        SimulatedServersWindow* dialog = simulatedServers();
-        dialog->show();
-        dialog->raise();
-    });
-    column->addStretch(1);
-    column->addWidget(servers);
-    return panel;
-}
-
-void SweepWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(QString());
-    QAction* exportTable = file->addAction(QString(), this, &SweepWindow::exportTable);
-    QAction* exportPicture
-        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &SweepWindow::exportPicture);
-    file->addSeparator();
-    QAction* close = file->addAction(QString(), QKeySequence::Close, this, &QWidget::close);
-    QMenu* sweep = menuBar()->addMenu(QString());
-    QAction* run = sweep->addAction(QString(), QKeySequence(Qt::Key_F5), this, &SweepWindow::run);
-    QAction* stop = sweep->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &SweepWindow::stop);
-    sweep->addSeparator();
-    QAction* servers = sweep->addAction(QString(), this, [this] {
-        SimulatedServersWindow* dialog = simulatedServers();
-        dialog->show();
-        dialog->raise();
-    });
-    m_texts.add([=] {
-        file->setTitle(tr("&File"));
-        exportTable->setText(tr("Export &Table (CSV or JSON)…"));
-        exportPicture->setText(tr("Export &Picture…"));
-        close->setText(tr("&Close"));
-        sweep->setTitle(tr("&Sweep"));
-        run->setText(tr("&Run"));
-        stop->setText(tr("&Stop"));
-        servers->setText(tr("Simulated &Servers…"));
-    });
+    connect(servers, &QPushButton::clicked, this, &SweepWindow::showSimulatedServers);
+    column()->addWidget(servers);
+    setFields({m_rates, m_pacing, m_requests, m_clock, m_strategy, m_window, m_limit});
 }
 
 SimulatedServersWindow* SweepWindow::simulatedServers()
 {
     if (!m_servers)
-        m_servers = new SimulatedServersWindow(m_session, this);
+        m_servers = new SimulatedServersWindow(session(), this);
     return m_servers;
+}
+
+void SweepWindow::showSimulatedServers()
+{
+    SimulatedServersWindow* window = simulatedServers();
+    window->show();
+    window->raise();
 }
 
 bool SweepWindow::plan(SweepPlan* plan, QString* error) const
@@ -230,7 +154,8 @@ bool SweepWindow::plan(SweepPlan* plan, QString* error) const
             *error = why;
         return false;
     }
-    *plan = result;
+    if (plan)
+        *plan = result;
     return true;
 }
 
@@ -244,64 +169,38 @@ void SweepWindow::setPlan(const SweepPlan& plan)
     m_window->setValue(int(std::min<qint64>(plan.burst.windowMs, m_window->maximum())));
     m_limit->setValue(int(std::min<qint64>(plan.burst.limit, m_limit->maximum())));
     m_chart->setPlan(plan);
-    validateRates();
+    validate();
 }
 
-void SweepWindow::validateRates()
+QString SweepWindow::fieldsError() const
 {
-    SweepPlan parsed;
     QString error;
-    const bool ok = plan(&parsed, &error) || !error.startsWith(QLatin1String("rates:"));
-    // The message sits under the field it is about, in a colour that reads on light and dark.
-    const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
-    m_ratesMessage->setText(ok ? QString() : QStringLiteral("⚠ ") + error);
-    m_ratesMessage->setStyleSheet(
-        ok ? QString()
-           : QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#f0a070") : QStringLiteral("#b34700")));
-    m_ratesMessage->setVisible(!ok);
-    m_rates->setAccessibleDescription(ok ? QString() : error);
-    m_run->setEnabled(ok && !isRunning());
+    plan(nullptr, &error);
+    return error;
 }
 
-void SweepWindow::run()
+QLabel* SweepWindow::messageFor(const QString& error) const
 {
-    if (isRunning())
-        return;
+    // The rates' own errors sit under the rates; the others in the progress line.
+    return error.startsWith(QLatin1String("rates:")) ? m_ratesMessage : nullptr;
+}
+
+bool SweepWindow::start(ServerSession* session)
+{
     SweepPlan sweepPlan;
-    QString error;
-    if (!plan(&sweepPlan, &error)) {
-        validateRates();
-        showProgress([error] { return error; });
-        return;
-    }
-    if (!m_session->isUsable()) {
-        showProgress([] { return tr("Not connected to Redis: connect in the main window first."); });
-        return;
-    }
-    if (!confirmRemoteLoad(this, m_session->endpoint(), &m_confirmedRemote))
-        return;
+    plan(&sweepPlan);
     m_model->clear();
     m_chart->setPlan(sweepPlan);
-    if (!m_sweep->start(m_session->endpoint(), sweepPlan, m_session->options())) {
-        showProgress([error = m_sweep->planError()] { return error; });
-        return;
+    if (!m_sweep->start(session->endpoint(), sweepPlan, session->options())) {
+        showProgress([error = m_sweep->planError()] { return error; }, true);
+        return false;
     }
-    m_elapsed.start();
-    setRunning(true);
+    return true;
 }
 
-void SweepWindow::stop()
+void SweepWindow::stopWork()
 {
     m_sweep->stop();
-}
-
-void SweepWindow::setRunning(bool running)
-{
-    for (QWidget* field :
-         std::initializer_list<QWidget*> {m_rates, m_pacing, m_requests, m_clock, m_strategy, m_window, m_limit})
-        field->setEnabled(!running);
-    m_stop->setEnabled(running);
-    validateRates();
 }
 
 void SweepWindow::onProgress(int index, int finished, int total)
@@ -323,75 +222,32 @@ void SweepWindow::onPointFinished(const SweepPoint& point)
     m_model->addPoint(point);
     m_chart->addPoint(point);
     fitTable();
-    m_table->scrollToBottom();
-}
-
-void SweepWindow::fitTable()
-{
-    ChartAndTable::fitTable(m_table, 560);
+    table()->scrollToBottom();
 }
 
 void SweepWindow::onFinished()
 {
     setRunning(false);
     const SweepResult& done = m_sweep->result();
-    const double seconds = double(m_elapsed.elapsed()) / 1000.0;
+    const double seconds = elapsedSeconds();
     const QString failure = done.failure.isFailure() ? done.failure.message : QString();
     const auto measured = int(done.points.size());
     const auto planned = int(done.plan.ratesPerMs.size());
     const bool stopped = done.stopped;
     const QString version = done.serverVersion;
-    showProgress([=] {
-        if (!failure.isEmpty())
-            return tr("Failed: %1").arg(failure);
-        if (stopped)
-            return tr("Stopped: %1 of %2 rates measured.").arg(measured).arg(planned);
-        return tr("Done: %n rate(s) measured in %1 s on Redis %2.", nullptr, measured)
-            .arg(QLocale().toString(seconds, 'f', 1), version);
-    });
+    showProgress(
+        [=] {
+            if (!failure.isEmpty())
+                return tr("Failed: %1").arg(failure);
+            if (stopped)
+                return tr("Stopped: %1 of %2 rates measured.").arg(measured).arg(planned);
+            return tr("Done: %n rate(s) measured in %1 s on Redis %2.", nullptr, measured)
+                .arg(QLocale().toString(seconds, 'f', 1), version);
+        },
+        !failure.isEmpty());
 }
 
 bool SweepWindow::writeTable(const QString& path, QString* error) const
 {
     return SweepExport::writeFile(result(), path, error);
-}
-
-void SweepWindow::exportTable()
-{
-    ChartAndTable::saveTable(this, result().points.isEmpty(),
-                             {tr("Export Table"), tr("Run a sweep first: the table is empty."),
-                              QStringLiteral("sweep.csv"), tr("CSV tables (*.csv);;JSON documents (*.json)"),
-                              tr("Saved %1")},
-                             [this](const QString& path, QString* error) { return writeTable(path, error); });
-}
-
-void SweepWindow::exportPicture()
-{
-    const QString saved = PictureExport::exportWithDialog(
-        {{tr("Whole window"), this}, {tr("Collision curve chart"), m_chart}, {tr("Table"), m_table}}, this);
-    if (!saved.isEmpty())
-        statusBar()->showMessage(tr("Saved %1").arg(saved), 5000);
-}
-
-void SweepWindow::showProgress(std::function<QString()> text)
-{
-    m_texts.setLive(m_progress, [this, text = std::move(text)] { m_progress->setText(text()); });
-}
-
-void SweepWindow::changeEvent(QEvent* event)
-{
-    QMainWindow::changeEvent(event);
-    if (event->type() != QEvent::LanguageChange)
-        return;
-    m_texts.retranslate();
-    validateRates();
-    emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
-    fitTable();
-}
-
-void SweepWindow::closeEvent(QCloseEvent* event)
-{
-    // A hidden window should not keep loading the server.
-    m_sweep->stop();
-    event->accept();
 }

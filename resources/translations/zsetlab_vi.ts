@@ -60,13 +60,6 @@
     </message>
 </context>
 <context>
-    <name>AlgorithmsExport</name>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
-</context>
-<context>
     <name>AlgorithmsTableModel</name>
     <message numerus="yes">
         <source>%L1 bytes in %n key(s) in all</source>
@@ -230,40 +223,12 @@
         <translation>Chạy so sánh</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Dừng</translation>
-    </message>
-    <message>
         <source>Algorithms</source>
         <translation>Thuật toán</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Tệp</translation>
-    </message>
-    <message>
-        <source>Export &amp;Table (CSV or JSON)…</source>
-        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Picture…</source>
-        <translation>Xuất &amp;hình ảnh…</translation>
-    </message>
-    <message>
-        <source>&amp;Close</source>
-        <translation>Đó&amp;ng</translation>
-    </message>
-    <message>
         <source>&amp;Compare</source>
         <translation>&amp;So sánh</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Chạy</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Dừng</translation>
     </message>
     <message>
         <source>Pace: %1</source>
@@ -276,10 +241,6 @@
     <message>
         <source>Give a limit of 1 or more: the algorithms are compared on how they keep it.</source>
         <translation>Hãy đặt giới hạn từ 1 trở lên: các thuật toán được so sánh ở cách chúng giữ giới hạn đó.</translation>
-    </message>
-    <message>
-        <source>Not connected to Redis: connect in the main window first.</source>
-        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
     </message>
     <message>
         <source>Algorithm %1 of %2 (%3): %L4 of %L5 requests</source>
@@ -300,32 +261,12 @@
         </translation>
     </message>
     <message>
-        <source>Export Table</source>
-        <translation>Xuất bảng</translation>
-    </message>
-    <message>
         <source>Run a comparison first: the table is empty.</source>
         <translation>Hãy chạy so sánh trước: bảng đang trống.</translation>
     </message>
     <message>
-        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
-        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>Đã lưu %1</translation>
-    </message>
-    <message>
-        <source>Whole window</source>
-        <translation>Toàn bộ cửa sổ</translation>
-    </message>
-    <message>
         <source>Accuracy against memory chart</source>
         <translation>Biểu đồ độ chính xác so với bộ nhớ</translation>
-    </message>
-    <message>
-        <source>Table</source>
-        <translation>Bảng</translation>
     </message>
 </context>
 <context>
@@ -1509,6 +1450,69 @@
     <message>
         <source>Close this panel</source>
         <translation>Đóng bảng này</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentWindow</name>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Chạy</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Dừng</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Dừng</translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation>Xuất bảng…</translation>
+    </message>
+    <message>
+        <source>Export picture…</source>
+        <translation>Xuất hình ảnh…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Tệp</translation>
+    </message>
+    <message>
+        <source>Export &amp;Table (CSV or JSON)…</source>
+        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Picture…</source>
+        <translation>Xuất &amp;hình ảnh…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>Đó&amp;ng</translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: connect in the main window first.</source>
+        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>Xuất bảng</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
+        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Đã lưu %1</translation>
+    </message>
+    <message>
+        <source>Whole window</source>
+        <translation>Toàn bộ cửa sổ</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Bảng</translation>
     </message>
 </context>
 <context>
@@ -5498,24 +5502,8 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Bắn</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Dừng</translation>
-    </message>
-    <message>
-        <source>Export table…</source>
-        <translation>Xuất bảng…</translation>
-    </message>
-    <message>
-        <source>Export picture…</source>
-        <translation>Xuất hình ảnh…</translation>
-    </message>
-    <message>
         <source>(choose one)</source>
         <translation>(chọn một)</translation>
-    </message>
-    <message>
-        <source>Not connected to Redis: connect in the main window first.</source>
-        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
     </message>
     <message numerus="yes">
         <source>Firing %Ln request(s) from %1 servers…</source>
@@ -5544,28 +5532,12 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Đã dừng. %1</translation>
     </message>
     <message>
-        <source>Export Table</source>
-        <translation>Xuất bảng</translation>
-    </message>
-    <message>
         <source>Fire the servers first: the table is empty.</source>
         <translation>Hãy bắn từ các server trước: bảng đang trống.</translation>
     </message>
     <message>
-        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
-        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Whole window</source>
-        <translation>Toàn bộ cửa sổ</translation>
-    </message>
-    <message>
         <source>Server lanes</source>
         <translation>Các làn server</translation>
-    </message>
-    <message>
-        <source>Servers table</source>
-        <translation>Bảng server</translation>
     </message>
     <message>
         <source>Fire the servers to see one lane per app server.</source>
@@ -5609,13 +5581,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>unique: 100 %</source>
         <translation>duy nhất: 100 %</translation>
-    </message>
-</context>
-<context>
-    <name>SweepExport</name>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
     </message>
 </context>
 <context>
@@ -5724,10 +5689,6 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Chạy quét</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Dừng</translation>
-    </message>
-    <message>
         <source>Simulated servers…</source>
         <translation>Server mô phỏng…</translation>
     </message>
@@ -5736,40 +5697,12 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <translation>Nhiều app server, mỗi server có đồng hồ riêng, cùng bắn vào một key.</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Tệp</translation>
-    </message>
-    <message>
-        <source>Export &amp;Table (CSV or JSON)…</source>
-        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Picture…</source>
-        <translation>Xuất &amp;hình ảnh…</translation>
-    </message>
-    <message>
-        <source>&amp;Close</source>
-        <translation>Đó&amp;ng</translation>
-    </message>
-    <message>
         <source>&amp;Sweep</source>
         <translation>&amp;Quét</translation>
     </message>
     <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Chạy</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Dừng</translation>
-    </message>
-    <message>
         <source>Simulated &amp;Servers…</source>
         <translation>&amp;Server mô phỏng…</translation>
-    </message>
-    <message>
-        <source>Not connected to Redis: connect in the main window first.</source>
-        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
     </message>
     <message>
         <source>Rate %1 of %2 (L = %3 per ms): %L4 of %L5 requests</source>
@@ -5790,32 +5723,12 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         </translation>
     </message>
     <message>
-        <source>Export Table</source>
-        <translation>Xuất bảng</translation>
-    </message>
-    <message>
         <source>Run a sweep first: the table is empty.</source>
         <translation>Hãy chạy quét trước: bảng đang trống.</translation>
     </message>
     <message>
-        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
-        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>Đã lưu %1</translation>
-    </message>
-    <message>
-        <source>Whole window</source>
-        <translation>Toàn bộ cửa sổ</translation>
-    </message>
-    <message>
         <source>Collision curve chart</source>
         <translation>Biểu đồ đường cong va chạm</translation>
-    </message>
-    <message>
-        <source>Table</source>
-        <translation>Bảng</translation>
     </message>
     <message>
         <source>Poisson</source>
