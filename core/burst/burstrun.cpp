@@ -1,5 +1,6 @@
 #include "burstrun.h"
 
+#include "burstlanes.h"
 #include "burstreplies.h"
 #include "clientprofile.h"
 #include "keyslot.h"
@@ -573,4 +574,33 @@ void BurstRun::interruptConnections()
     std::lock_guard<std::mutex> lock(m_connectionsMutex);
     for (auto& connection : m_connections)
         connection->interrupt();
+}
+
+void BurstRun::work(const std::vector<int>& connectionIndexes)
+{
+    blockBrokenPipeSignal();
+    BurstLanes(*this, connectionIndexes).serve();
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        --m_workersRunning;
+    }
+    m_wake.notify_all();
+}
+
+bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why, bool asLane)
+{
+    ClusterMap map;
+    {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        map = m_map;
+    }
+    const bool opened
+        = openForKey(connection, asLane ? laneEndpoint(m_endpoint) : m_endpoint, m_key, options, &map, why);
+    if (!map.isEmpty()) {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        m_map = map;
+    }
+    if (!opened && why->isEmpty())
+        *why = connection.lastError().message;
+    return opened;
 }
