@@ -40,55 +40,10 @@ void BurstLanes::handleReply(BurstLane& lane, const RedisReply& reply)
 
     if (call.id == -2) // the ASKING before a call on the node of an ASK
         return;
-    if (m_run.m_routed) {
-        if (const ClusterRedirect redirect = ClusterRedirect::of(reply); redirect.isRedirect()) {
-            m_run.redirectCall(lane, call, redirect, reply, &m_batch);
-            return;
-        }
-        if (reply.errorCode() == "TRYAGAIN" && call.id >= 0) { // keys split between two nodes for a moment
-            lane.resend.push_back(call);
-            lane.holdUntil = replied + BurstRun::tryAgainPause;
-            return;
-        }
-    } else if (m_run.m_cluster) {
-        ClusterRedirect redirect = ClusterRedirect::of(reply);
-        if (redirect.isRedirect() || reply.errorCode() == "TRYAGAIN") {
-            // "MOVED 3999 :6381" (no endpoint to announce): the host this lane reached.
-            if (redirect.isRedirect() && (redirect.node.host.isEmpty() || redirect.node.host == QLatin1String("?")))
-                redirect.node.host = lane.connection->endpoint().host;
-            // A slot left half moved (an aborted reshard) would redirect for ever: a bounded wait.
-            if (lane.redirectedSince == Clock::time_point())
-                lane.redirectedSince = replied;
-            else if (replied - lane.redirectedSince > std::chrono::milliseconds(BurstRun::rerouteForMs)) {
-                m_run.fail(
-                    BurstFailure::Kind::Connection,
-                    Text::tr("The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: "
-                             "%3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.")
-                        .arg(KeySlot::of(m_run.m_key))
-                        .arg(BurstRun::rerouteForMs / 1000)
-                        .arg(reply.text()));
-                return;
-            }
-            // The call did not run: its slot is served by another node (MOVED), is moving there
-            // (ASK), or its keys are split between the two for a moment (TRYAGAIN). It goes again
-            // once the lane follows the redirect, so it is neither lost nor counted twice.
-            if (call.id >= 0)
-                lane.resend.push_back(call);
-            if (redirect.isRedirect())
-                lane.redirect = redirect;
-            else
-                lane.holdUntil = replied + BurstRun::tryAgainPause;
-            return;
-        }
-    }
+    if (followsRedirect(lane, call, reply, replied))
+        return;
     if (call.id < 0) { // our SCRIPT LOAD, sent after a NOSCRIPT
-        lane.loadPending = false;
-        if (isPermissionError(reply)) {
-            m_run.fail(permissionFailureKind(reply), classifyReplyError(reply, m_run.m_endpoint).message);
-        } else if (reply.isError() && !isServerStateError(reply)) { // a busy server: the next NOSCRIPT loads again
-            const ScriptError error = ScriptError::fromReply(reply.text());
-            m_run.fail(BurstFailure::Kind::Script, error.toString(), error.line);
-        }
+        loaded(lane, reply);
         return;
     }
     if (ScriptRunner::isNoScript(reply)) {
@@ -102,6 +57,70 @@ void BurstLanes::handleReply(BurstLane& lane, const RedisReply& reply)
         sendCall(lane, call);
         return;
     }
+    keepAnswer(lane, call, reply, replied);
+}
+
+bool BurstLanes::followsRedirect(BurstLane& lane, const InFlightCall& call, const RedisReply& reply,
+                                 Clock::time_point replied)
+{
+    if (m_run.m_routed) {
+        if (const ClusterRedirect redirect = ClusterRedirect::of(reply); redirect.isRedirect()) {
+            m_run.redirectCall(lane, call, redirect, reply, &m_batch);
+            return true;
+        }
+        if (reply.errorCode() == "TRYAGAIN" && call.id >= 0) { // keys split between two nodes for a moment
+            lane.resend.push_back(call);
+            lane.holdUntil = replied + BurstRun::tryAgainPause;
+            return true;
+        }
+        return false;
+    }
+    if (!m_run.m_cluster)
+        return false;
+    ClusterRedirect redirect = ClusterRedirect::of(reply);
+    if (!redirect.isRedirect() && reply.errorCode() != "TRYAGAIN")
+        return false;
+    // "MOVED 3999 :6381" (no endpoint to announce): the host this lane reached.
+    if (redirect.isRedirect() && (redirect.node.host.isEmpty() || redirect.node.host == QLatin1String("?")))
+        redirect.node.host = lane.connection->endpoint().host;
+    // A slot left half moved (an aborted reshard) would redirect for ever: a bounded wait.
+    if (lane.redirectedSince == Clock::time_point())
+        lane.redirectedSince = replied;
+    else if (replied - lane.redirectedSince > std::chrono::milliseconds(BurstRun::rerouteForMs)) {
+        m_run.fail(BurstFailure::Kind::Connection,
+                   Text::tr("The cluster kept sending the calls of slot %1 elsewhere for %2 s (the last answer: "
+                            "%3). A resharding may have stopped half way: redis-cli --cluster fix repairs it.")
+                       .arg(KeySlot::of(m_run.m_key))
+                       .arg(BurstRun::rerouteForMs / 1000)
+                       .arg(reply.text()));
+        return true;
+    }
+    // The call did not run: its slot is served by another node (MOVED), is moving there
+    // (ASK), or its keys are split between the two for a moment (TRYAGAIN). It goes again
+    // once the lane follows the redirect, so it is neither lost nor counted twice.
+    if (call.id >= 0)
+        lane.resend.push_back(call);
+    if (redirect.isRedirect())
+        lane.redirect = redirect;
+    else
+        lane.holdUntil = replied + BurstRun::tryAgainPause;
+    return true;
+}
+
+void BurstLanes::loaded(BurstLane& lane, const RedisReply& reply)
+{
+    lane.loadPending = false;
+    if (isPermissionError(reply)) {
+        m_run.fail(permissionFailureKind(reply), classifyReplyError(reply, m_run.m_endpoint).message);
+    } else if (reply.isError() && !isServerStateError(reply)) { // a busy server: the next NOSCRIPT loads again
+        const ScriptError error = ScriptError::fromReply(reply.text());
+        m_run.fail(BurstFailure::Kind::Script, error.toString(), error.line);
+    }
+}
+
+void BurstLanes::keepAnswer(BurstLane& lane, const InFlightCall& call, const RedisReply& reply,
+                            Clock::time_point replied)
+{
     lane.redirectedSince = {}; // answered where it was sent
     RequestRecord record;
     record.id = static_cast<quint32>(call.id);
@@ -237,66 +256,13 @@ void BurstLanes::reconnect(BurstLane& lane)
     // A new context on this thread; the lost one is closed once swapped out.
     auto fresh = std::make_unique<RedisConnection>();
     QString why;
-    bool opened = false;
-    if (lane.group) { // routed by user: the lane serves one master
-        opened = fresh->open(m_run.laneEndpoint(lane.group->node), attempt);
-        if (!opened)
-            why = fresh->lastError().message;
-    } else if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
-        const RedisEndpoint node = ClusterMap::endpointOf(lane.toNode, m_run.m_endpoint);
-        if (m_run.m_endpoint.isLocal() && !node.isLocal()) {
-            closeDownLane(lane);
-            m_run.fail(
-                BurstFailure::Kind::Connection,
-                Text::tr("The cluster sent the key to %1, which is not on this machine: zsetlab does not fire at "
-                         "a server elsewhere without consent.")
-                    .arg(node.address()));
-            return;
-        }
-        opened = fresh->open(m_run.laneEndpoint(node), attempt);
-        if (!opened)
-            why = fresh->lastError().message;
-    } else {
-        opened = m_run.openOnKeyNode(*fresh, attempt, &why, true);
-    }
-    if (!opened && fresh->lastError().isError()) {
-        const RedisError& error = fresh->lastError();
-        const bool refused = error.kind == RedisError::Kind::PasswordRequired
-            || error.kind == RedisError::Kind::WrongPassword || error.kind == RedisError::Kind::NoPermission
-            || error.kind == RedisError::Kind::BadDatabase || error.kind == RedisError::Kind::TooOld;
-        if (refused) { // the server is back but will not have us: waiting does not help
-            closeDownLane(lane);
-            m_run.fail(BurstFailure::Kind::Connection,
-                       m_run.lostMessage(lane, lane.lostWhy)
-                           + Text::tr(" Connecting again was refused: %1").arg(error.message));
-            return;
-        }
-        why = error.message;
-    } else if (!opened) {
-        // the slot map has no master for the key (a node is down): try again
-    } else if (!m_run.loadScript(*fresh, &why)) {
-        if (why.isEmpty()) { // loadScript() failed the run
-            closeDownLane(lane);
-            return;
-        }
-    } else if (!fresh->setNonBlocking()) {
-        why = Text::tr("cannot drive the new connection without blocking");
-    } else {
-        {
-            std::lock_guard<std::mutex> lock(m_run.m_connectionsMutex);
-            m_run.m_connections[static_cast<size_t>(lane.index)].swap(fresh);
-        }
-        lane.connection = m_run.m_connections[static_cast<size_t>(lane.index)].get();
-        lane.down = false;
-        if (!lane.rerouting) {
-            ++m_run.m_reconnects;
-            --m_run.m_lanesDown;
-        }
-        lane.rerouting = false;
-        lane.toNode = {};
-        lane.askingSince = Clock::now();
+    bool fatal = false;
+    if (openAgain(lane, *fresh, attempt, &why, &fatal)) {
+        swapIn(lane, fresh);
         return;
     }
+    if (fatal)
+        return;
     if (Clock::now() - lane.downSince >= budget) {
         const QString message = m_run.lostMessage(lane, lane.lostWhy)
             + Text::tr(" It did not come back within %1 s; the last try said: %2")
@@ -311,6 +277,81 @@ void BurstLanes::reconnect(BurstLane& lane)
     }
     lane.backoff = std::min(lane.backoff * 2, BurstRun::longestReconnectDelay);
     lane.retryAt = Clock::now() + lane.backoff;
+}
+
+bool BurstLanes::openAgain(BurstLane& lane, RedisConnection& fresh, const ConnectOptions& attempt, QString* why,
+                           bool* fatal)
+{
+    bool opened = false;
+    if (lane.group) { // routed by user: the lane serves one master
+        opened = fresh.open(m_run.laneEndpoint(lane.group->node), attempt);
+        if (!opened)
+            *why = fresh.lastError().message;
+    } else if (lane.rerouting && lane.toNode.port > 0) { // the node a MOVED or an ASK named
+        const RedisEndpoint node = ClusterMap::endpointOf(lane.toNode, m_run.m_endpoint);
+        if (m_run.m_endpoint.isLocal() && !node.isLocal()) {
+            closeDownLane(lane);
+            m_run.fail(
+                BurstFailure::Kind::Connection,
+                Text::tr("The cluster sent the key to %1, which is not on this machine: zsetlab does not fire at "
+                         "a server elsewhere without consent.")
+                    .arg(node.address()));
+            *fatal = true;
+            return false;
+        }
+        opened = fresh.open(m_run.laneEndpoint(node), attempt);
+        if (!opened)
+            *why = fresh.lastError().message;
+    } else {
+        opened = m_run.openOnKeyNode(fresh, attempt, why, true);
+    }
+    if (!opened && fresh.lastError().isError()) {
+        const RedisError& error = fresh.lastError();
+        const bool refused = error.kind == RedisError::Kind::PasswordRequired
+            || error.kind == RedisError::Kind::WrongPassword || error.kind == RedisError::Kind::NoPermission
+            || error.kind == RedisError::Kind::BadDatabase || error.kind == RedisError::Kind::TooOld;
+        if (refused) { // the server is back but will not have us: waiting does not help
+            closeDownLane(lane);
+            m_run.fail(BurstFailure::Kind::Connection,
+                       m_run.lostMessage(lane, lane.lostWhy)
+                           + Text::tr(" Connecting again was refused: %1").arg(error.message));
+            *fatal = true;
+            return false;
+        }
+        *why = error.message;
+        return false;
+    }
+    if (!opened) // the slot map has no master for the key (a node is down): try again
+        return false;
+    if (!m_run.loadScript(fresh, why)) {
+        if (why->isEmpty()) { // loadScript() failed the run
+            closeDownLane(lane);
+            *fatal = true;
+        }
+        return false;
+    }
+    if (!fresh.setNonBlocking()) {
+        *why = Text::tr("cannot drive the new connection without blocking");
+        return false;
+    }
+    return true;
+}
+
+void BurstLanes::swapIn(BurstLane& lane, std::unique_ptr<RedisConnection>& fresh)
+{
+    {
+        std::lock_guard<std::mutex> lock(m_run.m_connectionsMutex);
+        m_run.m_connections[static_cast<size_t>(lane.index)].swap(fresh);
+    }
+    lane.connection = m_run.m_connections[static_cast<size_t>(lane.index)].get();
+    lane.down = false;
+    if (!lane.rerouting) {
+        ++m_run.m_reconnects;
+        --m_run.m_lanesDown;
+    }
+    lane.rerouting = false;
+    lane.toNode = {};
+    lane.askingSince = Clock::now();
 }
 
 BurstLanes::BurstLanes(BurstRun& run, const std::vector<int>& connectionIndexes)

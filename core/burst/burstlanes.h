@@ -11,6 +11,7 @@
 #include <poll.h>
 
 #include <chrono>
+#include <memory>
 #include <vector>
 
 class BurstRun;
@@ -62,10 +63,22 @@ private:
     void queueCall(BurstLane& lane, int id);
 
     void handleReply(BurstLane& lane, const RedisReply& reply);
+    // On a cluster: a MOVED, ASK or TRYAGAIN (the call did not run). True when the reply was one:
+    // the call goes again where the redirect leads.
+    bool followsRedirect(BurstLane& lane, const InFlightCall& call, const RedisReply& reply, Clock::time_point replied);
+    // The answer to our SCRIPT LOAD, sent after a NOSCRIPT.
+    void loaded(BurstLane& lane, const RedisReply& reply);
+    // A request's answer, kept in the batch (an error may fail the run).
+    void keepAnswer(BurstLane& lane, const InFlightCall& call, const RedisReply& reply, Clock::time_point replied);
     // The server went away or stopped answering: make the connection again if the plan allows it
     // (plan.reconnectForMs); otherwise the run fails.
     void loseLane(BurstLane& lane, const QString& why);
     void reconnect(BurstLane& lane);
+    // reconnect()'s attempt: the new connection on the lane's node, or why not (the run failed and
+    // the lane closed: *fatal).
+    bool openAgain(BurstLane& lane, RedisConnection& fresh, const ConnectOptions& attempt, QString* why, bool* fatal);
+    // Puts the connection reconnect() made in the lane's place.
+    void swapIn(BurstLane& lane, std::unique_ptr<RedisConnection>& fresh);
     // Follows lane.redirect: the lane connects again through the refreshed slot map (MOVED) or to
     // the node of an ASK, then sends lane.resend.
     void reroute(BurstLane& lane);
