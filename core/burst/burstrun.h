@@ -112,7 +112,20 @@ private:
     static qint64 wallMicros();
     static void blockBrokenPipeSignal();
 
+    // The coordinator's thread: the steps below, then onEnded.
     void coordinate();
+    // The control connection, on the node of the run's key. False after fail().
+    bool connectControl(RedisConnection& control);
+    // Users, the schedule and the sandbox, before any request is sent. False after fail().
+    bool prepare(RedisConnection& control);
+    // The send times (paced, the schedule clock) and each client's requests.
+    void makeSchedule();
+    // Every lane's connection (to every master when routed by user). False after fail() or Stop.
+    bool connectLanes(RedisConnection& control);
+    // The workers started, each with its share of the connections, and joined (interrupted after Stop).
+    void runWorkers();
+    // After the workers: a runaway script ended, the users' counts read, the keys and the sandbox cleaned.
+    void finish(RedisConnection& control);
     // Before the workers start: check every user's key (the run's own with one user) and load the
     // script on every node used; with several users on a cluster, make the groups. False after fail().
     bool prepareUsers(RedisConnection& control);
