@@ -41,6 +41,7 @@ signals:
     void finished(const ComparisonResult& result);
 
 private:
+    class Run; // one comparison, step by step (algorithmcomparison.cpp)
     void work(RedisEndpoint endpoint, ConnectOptions options, ComparisonPlan plan);
 
     ComparisonResult m_result;

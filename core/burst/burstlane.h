@@ -1,7 +1,7 @@
 #pragma once
 
 // BurstLane, one connection of a burst's worker thread and the calls it has in flight
-// (InFlightCall): internal to BurstRun, whose workers serve their lanes (burstrunlanes.cpp).
+// (InFlightCall): internal to BurstRun, whose workers serve their lanes (BurstLanes, burstlanes.h).
 
 #include "clustermap.h"
 #include "redisconnection.h"

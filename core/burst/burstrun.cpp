@@ -1,5 +1,6 @@
 #include "burstrun.h"
 
+#include "burstlanes.h"
 #include "burstreplies.h"
 #include "clientprofile.h"
 #include "keyslot.h"
@@ -130,30 +131,49 @@ void BurstRun::handOver(std::vector<RequestRecord>* batch)
 void BurstRun::coordinate()
 {
     blockBrokenPipeSignal();
-    auto announceEnd = [this] {
-        if (m_receiver)
-            QMetaObject::invokeMethod(m_receiver, m_onEnded, Qt::QueuedConnection);
-    };
+    RedisConnection control;
+    if (connectControl(control) && prepare(control) && connectLanes(control)) {
+        runWorkers();
+        finish(control);
+    }
+    if (m_receiver)
+        QMetaObject::invokeMethod(m_receiver, m_onEnded, Qt::QueuedConnection);
+}
 
+bool BurstRun::connectControl(RedisConnection& control)
+{
     // Connect, check the key and load the script once before any request is sent, so that a
     // bad server, key or script fails the burst cleanly with nothing written.
-    RedisConnection control;
     QString why;
     if (!openOnKeyNode(control, m_options, &why)) {
         fail(BurstFailure::Kind::Connection, why);
-        return announceEnd();
+        return false;
     }
     m_cluster = control.server().mode == QLatin1String("cluster");
     m_serverVersion = control.server().version;
     m_serverName = control.server().name;
     m_serverOwnVersion = control.server().nameVersion;
+    return true;
+}
+
+bool BurstRun::prepare(RedisConnection& control)
+{
     for (int u = 0; u < m_plan.users; ++u)
         m_userKeys.push_back(m_plan.userKey(m_key, u));
     if (!prepareUsers(control)) {
         releaseClaims(control);
-        return announceEnd();
+        return false;
     }
+    makeSchedule();
+    if (!enterSandbox()) {
+        releaseClaims(control);
+        return false;
+    }
+    return true;
+}
 
+void BurstRun::makeSchedule()
+{
     // Here, not on the owner's thread: a million offsets take a while. Only when used (paced
     // arrivals, the schedule clock, clients): a long burst would hold 8 bytes per request.
     std::vector<quint16> clientOf;
@@ -164,10 +184,10 @@ void BurstRun::coordinate()
         for (size_t id = 0; id < clientOf.size(); ++id)
             m_requestsOfClient[clientOf[id]].push_back(int(id));
     }
-    if (!enterSandbox()) {
-        releaseClaims(control);
-        return announceEnd();
-    }
+}
+
+bool BurstRun::connectLanes(RedisConnection& control)
+{
     // Routed by user: plan.connections to every master, group by group.
     const int nodes = m_routed ? int(m_groups.size()) : 1;
     const int total = nodes * m_plan.connectionCount();
@@ -184,23 +204,28 @@ void BurstRun::coordinate()
                      .arg(connection->lastError().message));
             leaveSandbox();
             releaseClaims(control);
-            return announceEnd();
+            return false;
         }
         m_connections.push_back(std::move(connection));
     }
     if (m_stop) {
         leaveSandbox();
         releaseClaims(control);
-        return announceEnd();
+        return false;
     }
     for (auto& group : m_groups)
         group->lanesOpen = m_plan.connectionCount();
+    return true;
+}
 
+void BurstRun::runWorkers()
+{
     m_startWallUs = wallMicros();
     m_startWallMs = m_startWallUs / 1000;
     m_startSteady = Clock::now();
     // A few threads, each polling its share of the connections: more threads than cores would
     // only add context switches (see bench/bench_engine).
+    const int total = int(m_connections.size());
     const int threads = std::clamp(QThread::idealThreadCount(), 1, total);
     m_workersRunning = threads;
     for (int t = 0; t < threads; ++t) {
@@ -228,6 +253,10 @@ void BurstRun::coordinate()
     for (auto& worker : m_workers)
         worker.join();
     m_durationMs = std::chrono::duration<double, std::milli>(Clock::now() - m_startSteady).count();
+}
+
+void BurstRun::finish(RedisConnection& control)
+{
     // Before anything else is asked of the server: a script that loops keeps it BUSY.
     if (m_callTimedOut && !m_plan.limiter->isBuiltin())
         endRunawayScript(control.endpoint());
@@ -235,6 +264,7 @@ void BurstRun::coordinate()
     // The count left in the window when the burst ended; reads only. After Stop the server may
     // be the reason (paused, overloaded): do not wait long for it. When the server dropped
     // connections, the control connection is likely one of them: make it again first.
+    QString why;
     if (m_reconnects > 0 || m_cluster) // on a cluster the key may have moved to another node
         openOnKeyNode(control, quickOptions(), &why);
     if (m_stop)
@@ -243,7 +273,6 @@ void BurstRun::coordinate()
     finishUsers(control);
     removeSideKeys();
     leaveSandbox();
-    announceEnd();
 }
 
 void BurstRun::endRunawayScript(RedisEndpoint node)
@@ -573,4 +602,33 @@ void BurstRun::interruptConnections()
     std::lock_guard<std::mutex> lock(m_connectionsMutex);
     for (auto& connection : m_connections)
         connection->interrupt();
+}
+
+void BurstRun::work(const std::vector<int>& connectionIndexes)
+{
+    blockBrokenPipeSignal();
+    BurstLanes(*this, connectionIndexes).serve();
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        --m_workersRunning;
+    }
+    m_wake.notify_all();
+}
+
+bool BurstRun::openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why, bool asLane)
+{
+    ClusterMap map;
+    {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        map = m_map;
+    }
+    const bool opened
+        = openForKey(connection, asLane ? laneEndpoint(m_endpoint) : m_endpoint, m_key, options, &map, why);
+    if (!map.isEmpty()) {
+        std::lock_guard<std::mutex> lock(m_mapMutex);
+        m_map = map;
+    }
+    if (!opened && why->isEmpty())
+        *why = connection.lastError().message;
+    return opened;
 }

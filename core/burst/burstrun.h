@@ -24,13 +24,15 @@
 #include <vector>
 
 // The threads of one burst (internal to BurstEngine): a coordinator that connects, loads the
-// script and joins the workers (burstrun.cpp), and one worker per connection, each serving its
-// lanes (burstrunlanes.cpp); with several users on a cluster, requests routed one by one to
+// script and joins the workers (burstrun.cpp), and worker threads, each serving its lanes
+// (BurstLanes, burstlanes.h); with several users on a cluster, requests routed one by one to
 // their user's master (burstrunusers.cpp). Workers hand finished requests
 // over in batches through takeRecords(); the owner polls it. A connection the server drops is
 // made again by its worker, with backoff, for up to plan.reconnectForMs.
 class BurstRun
 {
+    friend class BurstLanes; // a worker's lanes: the plan, the connections and the run's counts
+
 public:
     using Clock = std::chrono::steady_clock;
 
@@ -110,7 +112,20 @@ private:
     static qint64 wallMicros();
     static void blockBrokenPipeSignal();
 
+    // The coordinator's thread: the steps below, then onEnded.
     void coordinate();
+    // The control connection, on the node of the run's key. False after fail().
+    bool connectControl(RedisConnection& control);
+    // Users, the schedule and the sandbox, before any request is sent. False after fail().
+    bool prepare(RedisConnection& control);
+    // The send times (paced, the schedule clock) and each client's requests.
+    void makeSchedule();
+    // Every lane's connection (to every master when routed by user). False after fail() or Stop.
+    bool connectLanes(RedisConnection& control);
+    // The workers started, each with its share of the connections, and joined (interrupted after Stop).
+    void runWorkers();
+    // After the workers: a runaway script ended, the users' counts read, the keys and the sandbox cleaned.
+    void finish(RedisConnection& control);
     // Before the workers start: check every user's key (the run's own with one user) and load the
     // script on every node used; with several users on a cluster, make the groups. False after fail().
     bool prepareUsers(RedisConnection& control);
@@ -154,24 +169,13 @@ private:
     void failCall(const InFlightCall& call, int planConnection, const QString& error,
                   std::vector<RequestRecord>* batch);
     void keep(RequestRecord&& record, std::vector<RequestRecord>* batch);
+    // A worker thread: serves the lanes of connections connectionIndexes (BurstLanes).
     void work(const std::vector<int>& connectionIndexes);
-    void handleReply(BurstLane& lane, const RedisReply& reply, std::vector<RequestRecord>* batch);
-    // The server went away or stopped answering: make the connection again if the plan allows it
-    // (plan.reconnectForMs); otherwise the run fails.
-    void loseLane(BurstLane& lane, const QString& why, std::vector<RequestRecord>* batch);
-    void reconnect(BurstLane& lane, std::vector<RequestRecord>* batch);
-    // Follows lane.redirect: the lane connects again through the refreshed slot map (MOVED) or to
-    // the node of an ASK, then sends lane.resend.
-    void reroute(BurstLane& lane);
     // Opens `connection` on the node that serves the run's key (the endpoint itself when it is
     // not a cluster), refreshing the slot map on the way. False with *why.
     bool openOnKeyNode(RedisConnection& connection, const ConnectOptions& options, QString* why, bool asLane = false);
-    void closeDownLane(BurstLane& lane);
     // For a connection made after the run or to retry: it waits for the server only briefly.
     ConnectOptions quickOptions() const;
-    // Queues one call (behind an ASKING on the node of an ASK).
-    void sendCall(BurstLane& lane, const InFlightCall& call);
-    bool hasWorkLeft(const BurstLane& lane, int claimed) const;
     // SCRIPT LOAD on a connection. False after fail() with what went wrong, or, when the server
     // may just be away (lost, loading) and transientWhy is given, with *transientWhy set instead.
     bool loadScript(RedisConnection& connection, QString* transientWhy = nullptr);

@@ -21,7 +21,7 @@ constexpr int maxRedirectsPerCall = 16;
 bool BurstRun::prepareUsers(RedisConnection& control)
 {
     const int users = m_plan.users;
-    // One user on a cluster stays on the lanes that follow its key (BurstRun::reroute()).
+    // One user on a cluster stays on the lanes that follow its key (BurstLanes::reroute()).
     if (m_cluster && users > 1) {
         if (!m_plan.clients.isEmpty()) {
             fail(BurstFailure::Kind::Plan,

@@ -220,29 +220,9 @@ void Doctor::checkFacts(bool syntaxFound)
     QSet<int> missingArgs, missingKeys;
     for (const Fact& fact : m_reading.facts) {
         switch (fact.kind) {
-        case Fact::Kind::Lossy: {
-            const bool inMember = m_lossyMembers.contains(fact.line);
-            if (!inMember && m_lossyUniqueMembers.contains(fact.line)) {
-                add(fact.line, Severity::Info, "lossy-time",
-                    Text::tr("A %1 timestamp loses digits in the member, which stays unique").arg(unitWord(fact.a)),
-                    Text::tr("Lua writes numbers as text with 14 significant digits (%.14g), so the time part of "
-                             "this member is rounded to 100 microseconds. The member also carries a part that is "
-                             "unique per request, so no two requests share a member and the count is right; "
-                             "only the time written in the member is coarser than the score."),
-                    Text::tr("Nothing is needed for the count. To keep the exact time in the member, use the "
-                             "string the caller sent (ARGV[n], without tonumber), or string.format('%d', now)."));
-                break;
-            }
-            add(fact.line, inMember ? Severity::Error : Severity::Warning, "lossy-time",
-                Text::tr("A %1 timestamp is turned into text with 14 digits").arg(unitWord(fact.a)),
-                Text::tr("Lua writes numbers as text with 14 significant digits (%.14g): a microsecond "
-                         "timestamp such as 1710000000000123 becomes 1.7100000000001e+15, so timestamps "
-                         "up to 100 microseconds apart give the same text%1.")
-                    .arg(inMember ? Text::tr(", and here the same ZSET member") : QString()),
-                Text::tr("Keep the text exact: use the string the caller sent (ARGV[n], without "
-                         "tonumber), or string.format('%d', now); for a unique member, add a request id."));
+        case Fact::Kind::Lossy:
+            addLossy(fact);
             break;
-        }
         case Fact::Kind::UnitMismatch:
             add(fact.line, Severity::Error, "unit-mismatch", Text::tr("Seconds and milliseconds are mixed"),
                 Text::tr("This line combines a value in %1 with a value in %2, so the result is off by a "
@@ -252,47 +232,9 @@ void Doctor::checkFacts(bool syntaxFound)
                          "check --args: {now}/{window} are milliseconds, {now_s}/{window_s} seconds."));
             break;
         case Fact::Kind::MissingArg:
-            if (m_reading.defaultedArgs.contains(fact.a))
-                break; // ARGV[n] or a default: an optional argument the call leaves out
-            if (!missingArgs.contains(fact.a)) {
-                missingArgs.insert(fact.a);
-                add(fact.line, Severity::Warning, "argv-missing",
-                    Text::tr("ARGV[%1] is not in the call template").arg(fact.a),
-                    Text::tr("The script reads ARGV[%1], but the call template passes %2 argument(s), so "
-                             "ARGV[%1] is nil in every call.")
-                        .arg(fact.a)
-                        .arg(m_call.argCount()),
-                    Text::tr("Describe every argument the script reads with --args, in its order, e.g. "
-                             "--args \"%1\".")
-                            .arg(suggestedArgs())
-                        + unknownArgsNote(suggestedArgs()));
-            }
-            break;
         case Fact::Kind::MissingKey:
-            if (!missingKeys.contains(fact.a)) {
-                missingKeys.insert(fact.a);
-                add(fact.line, Severity::Warning, "keys-missing",
-                    Text::tr("KEYS[%1] is not in the call template").arg(fact.a),
-                    Text::tr("The script reads KEYS[%1], but the call template passes %2 key(s), so "
-                             "KEYS[%1] is nil in every call.")
-                        .arg(fact.a)
-                        .arg(m_call.keyCount()),
-                    Text::tr("Name every key the script reads with --keys, e.g. --keys \"{key} "
-                             "{key}:other\"."));
-            }
-            break;
         case Fact::Kind::TemplateMismatch:
-            // The name said one thing, the script's use of the argument says what the call passes.
-            if (suggestedArgs().simplified() == m_call.argsText().simplified())
-                break;
-            add(fact.line, Severity::Warning, "template-mismatch",
-                Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3").arg(fact.a).arg(fact.text, fact.detail),
-                Text::tr("The script keeps ARGV[%1] in \"%2\", but the call template puts %3 there: the "
-                         "findings and the live probe would describe calls the script never gets.")
-                    .arg(fact.a)
-                    .arg(fact.text, fact.detail),
-                Text::tr("Give --args in the order the script reads ARGV, e.g. --args \"%1\".").arg(suggestedArgs())
-                    + unknownArgsNote(suggestedArgs()));
+            addTemplateMismatch(fact, &missingArgs, &missingKeys);
             break;
         case Fact::Kind::RandomSeed:
             if (!m_randomSeedExplained)
@@ -312,6 +254,81 @@ void Doctor::checkFacts(bool syntaxFound)
                 Text::tr("Run with --live for evidence from Redis itself."));
             break;
         }
+    }
+}
+
+void Doctor::addLossy(const Fact& fact)
+{
+    const bool inMember = m_lossyMembers.contains(fact.line);
+    if (!inMember && m_lossyUniqueMembers.contains(fact.line)) {
+        add(fact.line, Severity::Info, "lossy-time",
+            Text::tr("A %1 timestamp loses digits in the member, which stays unique").arg(unitWord(fact.a)),
+            Text::tr("Lua writes numbers as text with 14 significant digits (%.14g), so the time part of "
+                     "this member is rounded to 100 microseconds. The member also carries a part that is "
+                     "unique per request, so no two requests share a member and the count is right; "
+                     "only the time written in the member is coarser than the score."),
+            Text::tr("Nothing is needed for the count. To keep the exact time in the member, use the "
+                     "string the caller sent (ARGV[n], without tonumber), or string.format('%d', now)."));
+        return;
+    }
+    add(fact.line, inMember ? Severity::Error : Severity::Warning, "lossy-time",
+        Text::tr("A %1 timestamp is turned into text with 14 digits").arg(unitWord(fact.a)),
+        Text::tr("Lua writes numbers as text with 14 significant digits (%.14g): a microsecond "
+                 "timestamp such as 1710000000000123 becomes 1.7100000000001e+15, so timestamps "
+                 "up to 100 microseconds apart give the same text%1.")
+            .arg(inMember ? Text::tr(", and here the same ZSET member") : QString()),
+        Text::tr("Keep the text exact: use the string the caller sent (ARGV[n], without "
+                 "tonumber), or string.format('%d', now); for a unique member, add a request id."));
+}
+
+void Doctor::addTemplateMismatch(const Fact& fact, QSet<int>* missingArgs, QSet<int>* missingKeys)
+{
+    switch (fact.kind) {
+    case Fact::Kind::MissingArg:
+        if (m_reading.defaultedArgs.contains(fact.a))
+            break; // ARGV[n] or a default: an optional argument the call leaves out
+        if (!missingArgs->contains(fact.a)) {
+            missingArgs->insert(fact.a);
+            add(fact.line, Severity::Warning, "argv-missing",
+                Text::tr("ARGV[%1] is not in the call template").arg(fact.a),
+                Text::tr("The script reads ARGV[%1], but the call template passes %2 argument(s), so "
+                         "ARGV[%1] is nil in every call.")
+                    .arg(fact.a)
+                    .arg(m_call.argCount()),
+                Text::tr("Describe every argument the script reads with --args, in its order, e.g. "
+                         "--args \"%1\".")
+                        .arg(suggestedArgs())
+                    + unknownArgsNote(suggestedArgs()));
+        }
+        break;
+    case Fact::Kind::MissingKey:
+        if (!missingKeys->contains(fact.a)) {
+            missingKeys->insert(fact.a);
+            add(fact.line, Severity::Warning, "keys-missing",
+                Text::tr("KEYS[%1] is not in the call template").arg(fact.a),
+                Text::tr("The script reads KEYS[%1], but the call template passes %2 key(s), so "
+                         "KEYS[%1] is nil in every call.")
+                    .arg(fact.a)
+                    .arg(m_call.keyCount()),
+                Text::tr("Name every key the script reads with --keys, e.g. --keys \"{key} "
+                         "{key}:other\"."));
+        }
+        break;
+    case Fact::Kind::TemplateMismatch:
+        // The name said one thing, the script's use of the argument says what the call passes.
+        if (suggestedArgs().simplified() == m_call.argsText().simplified())
+            break;
+        add(fact.line, Severity::Warning, "template-mismatch",
+            Text::tr("ARGV[%1] is read as \"%2\" but the call passes %3").arg(fact.a).arg(fact.text, fact.detail),
+            Text::tr("The script keeps ARGV[%1] in \"%2\", but the call template puts %3 there: the "
+                     "findings and the live probe would describe calls the script never gets.")
+                .arg(fact.a)
+                .arg(fact.text, fact.detail),
+            Text::tr("Give --args in the order the script reads ARGV, e.g. --args \"%1\".").arg(suggestedArgs())
+                + unknownArgsNote(suggestedArgs()));
+        break;
+    default:
+        break;
     }
 }
 

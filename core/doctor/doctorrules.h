@@ -154,6 +154,10 @@ private:
     void checkSyntax(const LuaSyntax& syntax);
 
     void checkFacts(bool syntaxFound);
+    // checkFacts()'s longer findings: a timestamp written as lossy text, and what the call
+    // template leaves out or puts elsewhere (each ARGV[n] and KEYS[n] told once).
+    void addLossy(const Fact& fact);
+    void addTemplateMismatch(const Fact& fact, QSet<int>* missingArgs, QSet<int>* missingKeys);
 
     // Notes for managed and serverless services (servicerules.cpp): a script called without KEYS,
     // a write after TIME.

@@ -233,6 +233,25 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         value.path.clear();
         return value;
     }
+    if (path == "math.floor" || path == "math.ceil" || path == "math.max" || path == "math.min" || path == "math.abs"
+        || path == "math.random")
+        return mathCall(path, args, line);
+    if (path == "math.randomseed") {
+        if (*m_quiet == 0 && !(first.sources & FromUnique))
+            m_reading->randomSeedLines.append(line);
+        fact(Fact::Kind::RandomSeed, line);
+        return constant();
+    }
+    if (path == "struct.pack" && first.literalText)
+        return packed(first, args, line);
+    if (path.startsWith("string."))
+        return stringCall(path, first, args, line);
+    return std::nullopt;
+}
+
+Value ValueRules::mathCall(const QByteArray& path, const QVector<Value>& args, int line)
+{
+    const Value first = args.value(0, constant());
     if (path == "math.floor" || path == "math.ceil") {
         Value value = first;
         value.number = true;
@@ -261,68 +280,64 @@ std::optional<Value> ValueRules::library(const QByteArray& path, const QVector<V
         value.argIndex = 0;
         return value;
     }
-    if (path == "math.random") {
-        Value value = unknown();
-        value.sources = m_replicating ? FromRandomReplicated : FromRandom;
-        value.builtLine = line;
-        value.number = true;
-        // math.random(n) draws 1..n, math.random(m, n) m..n: whole numbers, that many.
-        if (args.size() == 1 && args[0].hasLiteral && args[0].literal >= 1)
-            value.randomValues = std::floor(args[0].literal);
-        else if (args.size() == 2 && args[0].hasLiteral && args[1].hasLiteral && args[1].literal >= args[0].literal)
-            value.randomValues = std::floor(args[1].literal) - std::ceil(args[0].literal) + 1;
-        return value;
+    // math.random
+    Value value = unknown();
+    value.sources = m_replicating ? FromRandomReplicated : FromRandom;
+    value.builtLine = line;
+    value.number = true;
+    // math.random(n) draws 1..n, math.random(m, n) m..n: whole numbers, that many.
+    if (args.size() == 1 && args[0].hasLiteral && args[0].literal >= 1)
+        value.randomValues = std::floor(args[0].literal);
+    else if (args.size() == 2 && args[0].hasLiteral && args[1].hasLiteral && args[1].literal >= args[0].literal)
+        value.randomValues = std::floor(args[1].literal) - std::ceil(args[0].literal) + 1;
+    return value;
+}
+
+Value ValueRules::packed(const Value& first, const QVector<Value>& args, int line)
+{
+    // Packed bytes carry what went in, but a 4-byte float keeps 24 bits of a number: a random
+    // number packed with 'f' takes about 2^24 values (for one size of number).
+    Value value = constant();
+    for (int i = 1; i < args.size(); ++i)
+        value = unite(value, args[i]);
+    value.builtLine = line;
+    value.number = false;
+    if (first.text.startsWith('f') && args.size() > 1 && (args[1].sources & (FromRandom | FromRandomReplicated))) {
+        constexpr double floatValues = 16777216.0;
+        value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, floatValues) : floatValues;
     }
-    if (path == "math.randomseed") {
-        if (*m_quiet == 0 && !(first.sources & FromUnique))
-            m_reading->randomSeedLines.append(line);
-        fact(Fact::Kind::RandomSeed, line);
-        return constant();
+    return value;
+}
+
+Value ValueRules::stringCall(const QByteArray& path, const Value& first, const QVector<Value>& args, int line)
+{
+    // string.format('%s', n) converts like tostring; %d keeps every digit.
+    const bool asText = path == "string.format" && first.literalText && first.text.contains("%s");
+    Value value = constant();
+    for (int i = path == "string.format" ? 1 : 0; i < args.size(); ++i) {
+        value = unite(value, args[i]);
+        if (asText)
+            value.lossyLines += lossyAt(args[i], line);
     }
-    if (path == "struct.pack" && first.literalText) {
-        // Packed bytes carry what went in, but a 4-byte float keeps 24 bits of a number: a random
-        // number packed with 'f' takes about 2^24 values (for one size of number).
-        Value value = constant();
-        for (int i = 1; i < args.size(); ++i)
-            value = unite(value, args[i]);
-        value.builtLine = line;
-        value.number = false;
-        if (first.text.startsWith('f') && args.size() > 1 && (args[1].sources & (FromRandom | FromRandomReplicated))) {
-            constexpr double floatValues = 16777216.0;
-            value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, floatValues) : floatValues;
-        }
-        return value;
+    value.builtLine = line;
+    // string.sub of a random number's digits keeps j - i + 1 of them: 10^(j-i+1) values at most.
+    if (path == "string.sub" && (first.sources & (FromRandom | FromRandomReplicated)) && args.size() == 3
+        && args[1].hasLiteral && args[2].hasLiteral && args[2].literal >= args[1].literal
+        && args[2].literal - args[1].literal < 15) {
+        const double kept = std::pow(10.0, args[2].literal - args[1].literal + 1);
+        value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, kept) : kept;
     }
-    if (path.startsWith("string.")) {
-        // string.format('%s', n) converts like tostring; %d keeps every digit.
-        const bool asText = path == "string.format" && first.literalText && first.text.contains("%s");
-        Value value = constant();
-        for (int i = path == "string.format" ? 1 : 0; i < args.size(); ++i) {
-            value = unite(value, args[i]);
-            if (asText)
-                value.lossyLines += lossyAt(args[i], line);
-        }
-        value.builtLine = line;
-        // string.sub of a random number's digits keeps j - i + 1 of them: 10^(j-i+1) values at most.
-        if (path == "string.sub" && (first.sources & (FromRandom | FromRandomReplicated)) && args.size() == 3
-            && args[1].hasLiteral && args[2].hasLiteral && args[2].literal >= args[1].literal
-            && args[2].literal - args[1].literal < 15) {
-            const double kept = std::pow(10.0, args[2].literal - args[1].literal + 1);
-            value.randomValues = value.randomValues > 0 ? std::min(value.randomValues, kept) : kept;
-        }
-        if (path == "string.format" && first.literalText) {
-            // string.format('%s:x', KEYS[1]) names a key the way KEYS[1] .. ':x' does.
-            if (first.text.startsWith("%s") && args.size() > 1) {
-                value.keyRoot = args[1].keyRoot;
-                const QByteArray rest = first.text.mid(2);
-                if (!args[1].keyName.isEmpty() && !rest.contains('%'))
-                    value.keyName = args[1].keyName + rest; // a name known in full, as with ..
-            } else if (!first.text.startsWith('%'))
-                value.leadingText = true;
-        }
-        return value;
+    if (path == "string.format" && first.literalText) {
+        // string.format('%s:x', KEYS[1]) names a key the way KEYS[1] .. ':x' does.
+        if (first.text.startsWith("%s") && args.size() > 1) {
+            value.keyRoot = args[1].keyRoot;
+            const QByteArray rest = first.text.mid(2);
+            if (!args[1].keyName.isEmpty() && !rest.contains('%'))
+                value.keyName = args[1].keyName + rest; // a name known in full, as with ..
+        } else if (!first.text.startsWith('%'))
+            value.leadingText = true;
     }
-    return std::nullopt;
+    return value;
 }
 
 } // namespace LuaFlow

@@ -38,6 +38,10 @@ private:
     void checkUnits(const Value& a, const Value& b, int line);
     Value concatenate(const Value& a, const Value& b, int line);
     Value arithmetic(const QByteArray& op, const Value& a, const Value& b, int line);
+    // library()'s families: math.floor/ceil/max/min/abs/random, struct.pack, string.*.
+    Value mathCall(const QByteArray& path, const QVector<Value>& args, int line);
+    Value packed(const Value& first, const QVector<Value>& args, int line);
+    Value stringCall(const QByteArray& path, const Value& first, const QVector<Value>& args, int line);
 
     Reading* m_reading;
     const int* m_quiet;

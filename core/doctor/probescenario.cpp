@@ -116,11 +116,7 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
                               ScriptKeyWatch* watch, ProbeScenario* scenario, QVector<ReplyReading>* readings,
                               ProbeReport* report)
 {
-    CallValues values;
-    values.key = m_runKey + ':' + scenario->name.toUtf8();
-    scenario->key = values.key;
-    values.windowMs = scenario->windowMs > 0 ? scenario->windowMs : m_settings.windowMs;
-    values.limit = scenario->limit > 0 ? scenario->limit : ProbeSettings::noLimit;
+    CallValues values = scenarioValues(scenario);
     QList<QByteArray> named; // every key the calls named, in order: the ones to read and delete
     // Only where the simulated clock jumps by seconds can it pass a TTL.
     const bool jumps = scenario->kind == ProbeScenario::Kind::Spread || scenario->kind == ProbeScenario::Kind::Slide
@@ -170,6 +166,23 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
     scenario->elapsedMs = double(clock.nsecsElapsed()) / 1e6;
     if (ok && realTime && connection.isOpen() && !m_cancelled)
         checkExpiry(connection, named, lastCallMicros, scenario, report);
+    endScenario(connection, named, scenario, report);
+    return ok;
+}
+
+CallValues ScriptProbe::scenarioValues(ProbeScenario* scenario) const
+{
+    CallValues values;
+    values.key = m_runKey + ':' + scenario->name.toUtf8();
+    scenario->key = values.key;
+    values.windowMs = scenario->windowMs > 0 ? scenario->windowMs : m_settings.windowMs;
+    values.limit = scenario->limit > 0 ? scenario->limit : ProbeSettings::noLimit;
+    return values;
+}
+
+void ScriptProbe::endScenario(RedisConnection& connection, const QList<QByteArray>& named, ProbeScenario* scenario,
+                              ProbeReport* report) const
+{
     if (connection.isOpen() && !m_cancelled)
         readStored(connection, named, scenario);
     if (connection.isOpen()) {
@@ -178,7 +191,6 @@ bool ScriptProbe::runScenario(RedisConnection& connection, ScriptRunner& runner,
         connection.command(del);
     }
     report->keys << named;
-    return ok;
 }
 
 void ScriptProbe::nameCallKeys(const RedisArgs& keys, const CallValues& values, QList<QByteArray>* named) const

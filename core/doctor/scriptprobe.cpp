@@ -72,35 +72,54 @@ void ScriptProbe::cancel()
 
 ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions& options)
 {
-    ProbeReport report;
-    report.clockControlled = m_call.carriesTime();
-    report.clock = report.clockControlled ? QStringLiteral("argument") : m_clock;
+    ProbeReport report = blankReport();
     if (!m_setupError.isEmpty()) {
         report.failure = ProbeReport::Failure::Script;
         report.failureMessage = m_setupError;
         return report;
     }
     bool givenIsCluster = false;
-    {
-        // The given server first: a wrong URL or password fails before anything runs.
-        RedisConnection check;
-        {
-            std::lock_guard<std::mutex> lock(m_connectionMutex);
-            m_connection = &check; // cancel() reaches it: a silent server answers no handshake
-        }
-        const bool opened = check.open(endpoint, options);
-        {
-            std::lock_guard<std::mutex> lock(m_connectionMutex);
-            m_connection = nullptr;
-        }
-        if (!opened) {
-            report.failure = ProbeReport::Failure::Connection;
-            report.failureMessage = check.lastError().message;
-            return report;
-        }
-        givenIsCluster = check.server().mode == QLatin1String("cluster");
-    }
+    if (!checkGiven(endpoint, options, &givenIsCluster, &report))
+        return report;
+    ProbeReport trial = runTrial(endpoint, options, givenIsCluster);
+    if (trial.failure != ProbeReport::Failure::None || staysPrivate(endpoint, &trial))
+        return trial;
+    report = runOnGiven(endpoint, options, trial);
+    if (report.failure == ProbeReport::Failure::None && report.sandbox.refusedKeys.isEmpty() && report.ranOnTarget)
+        report.verdict.prepend(
+            (givenIsCluster ? Text::tr("A private Redis Cluster (Redis %1) ran the same calls first: the script "
+                                       "touched no key but its own, so the probe ran it on %2.")
+                            : Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
+                                       "touched no key but its own, so the probe ran it on %2."))
+                .arg(trial.serverVersion, endpoint.address()));
+    return report;
+}
 
+bool ScriptProbe::checkGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, bool* isCluster,
+                             ProbeReport* report)
+{
+    // The given server first: a wrong URL or password fails before anything runs.
+    RedisConnection check;
+    {
+        std::lock_guard<std::mutex> lock(m_connectionMutex);
+        m_connection = &check; // cancel() reaches it: a silent server answers no handshake
+    }
+    const bool opened = check.open(endpoint, options);
+    {
+        std::lock_guard<std::mutex> lock(m_connectionMutex);
+        m_connection = nullptr;
+    }
+    if (!opened) {
+        report->failure = ProbeReport::Failure::Connection;
+        report->failureMessage = check.lastError().message;
+        return false;
+    }
+    *isCluster = check.server().mode == QLatin1String("cluster");
+    return true;
+}
+
+ProbeReport ScriptProbe::runTrial(const RedisEndpoint& endpoint, const ConnectOptions& options, bool givenIsCluster)
+{
     // A cluster is tried on a private cluster: there a script that reaches keys it was not given,
     // or keys in two slots, fails as it would on the real one.
     std::unique_ptr<PrivateRedisServer> privateServer;
@@ -121,6 +140,7 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
         trialEndpoint = privateServer->endpoint();
     }
     if (!started) {
+        ProbeReport report = blankReport();
         report.failure = ProbeReport::Failure::Connection;
         report.failureMessage = Text::tr("zsetlab runs a script on a private redis-server of its own first, to see "
                                          "which keys it touches, and cannot start one: %1")
@@ -132,47 +152,40 @@ ProbeReport ScriptProbe::run(const RedisEndpoint& endpoint, const ConnectOptions
     trial.screened = true;
     trial.ranOnTarget = false;
     trial.screenVersion = trial.serverVersion;
-    if (trial.failure != ProbeReport::Failure::None) {
-        if (trial.failure != ProbeReport::Failure::Cancelled)
-            trial.failureMessage
-                = (givenIsCluster ? Text::tr("On a private Redis Cluster of %1 masters that zsetlab started to try the "
-                                             "script first (%2 saw nothing of it): %3")
-                                        .arg(PrivateRedisCluster::minMasters)
-                                        .arg(endpoint.address(), trial.failureMessage)
-                                  : Text::tr("On a private redis-server that zsetlab started to try the script "
-                                             "first (%1 saw nothing of it): %2")
-                                        .arg(endpoint.address(), trial.failureMessage));
-        return trial;
-    }
-    if (m_library && trial.foreign.isEmpty() && trial.foreignNote.isEmpty()) {
-        trial.verdict.prepend(
+    if (trial.failure != ProbeReport::Failure::None && trial.failure != ProbeReport::Failure::Cancelled)
+        trial.failureMessage
+            = (givenIsCluster ? Text::tr("On a private Redis Cluster of %1 masters that zsetlab started to try the "
+                                         "script first (%2 saw nothing of it): %3")
+                                    .arg(PrivateRedisCluster::minMasters)
+                                    .arg(endpoint.address(), trial.failureMessage)
+                              : Text::tr("On a private redis-server that zsetlab started to try the script "
+                                         "first (%1 saw nothing of it): %2")
+                                    .arg(endpoint.address(), trial.failureMessage));
+    return trial;
+}
+
+bool ScriptProbe::staysPrivate(const RedisEndpoint& endpoint, ProbeReport* trial) const
+{
+    if (m_library && trial->foreign.isEmpty() && trial->foreignNote.isEmpty()) {
+        trial->verdict.prepend(
             Text::tr("The probe called the function %1 with FCALL on a private redis-server that "
                      "zsetlab started (Redis %2), not on %3: loading a library (FUNCTION LOAD) "
                      "changes the functions every client of a server sees, so zsetlab loads one "
                      "only on a server of its own.")
-                .arg(QString::fromUtf8(m_settings.function), trial.serverVersion, endpoint.address()));
-        return trial;
+                .arg(QString::fromUtf8(m_settings.function), trial->serverVersion, endpoint.address()));
+        return true;
     }
-    if (!trial.foreign.isEmpty() || !trial.foreignNote.isEmpty()) {
-        const QString why = trial.foreign.isEmpty() ? trial.foreignNote
-                                                    : Text::tr("it touched keys other than the ones the probe gave it");
-        trial.verdict.prepend(Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis "
-                                       "%1), not on %2: %3. That private server, with everything the script left "
-                                       "on it, is gone.")
-                                  .arg(trial.serverVersion, endpoint.address(), why));
-        return trial;
+    if (!trial->foreign.isEmpty() || !trial->foreignNote.isEmpty()) {
+        const QString why = trial->foreign.isEmpty()
+            ? trial->foreignNote
+            : Text::tr("it touched keys other than the ones the probe gave it");
+        trial->verdict.prepend(Text::tr("The probe ran only on a private redis-server that zsetlab started (Redis "
+                                        "%1), not on %2: %3. That private server, with everything the script left "
+                                        "on it, is gone.")
+                                   .arg(trial->serverVersion, endpoint.address(), why));
+        return true;
     }
-    privateServer.reset();
-    privateCluster.reset();
-    report = runOnGiven(endpoint, options, trial);
-    if (report.failure == ProbeReport::Failure::None && report.sandbox.refusedKeys.isEmpty() && report.ranOnTarget)
-        report.verdict.prepend(
-            (givenIsCluster ? Text::tr("A private Redis Cluster (Redis %1) ran the same calls first: the script "
-                                       "touched no key but its own, so the probe ran it on %2.")
-                            : Text::tr("A private redis-server (Redis %1) ran the same calls first: the script "
-                                       "touched no key but its own, so the probe ran it on %2."))
-                .arg(trial.serverVersion, endpoint.address()));
-    return report;
+    return false;
 }
 
 ProbeReport ScriptProbe::runOnPrivate(const RedisEndpoint& endpoint, const ConnectOptions& given,
@@ -281,16 +294,21 @@ ProbeReport ScriptProbe::runOnGiven(const RedisEndpoint& endpoint, const Connect
     return report;
 }
 
-ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
-                               const QByteArray& runKey, const RedisEndpoint* guardAs)
+ProbeReport ScriptProbe::blankReport() const
 {
     ProbeReport report;
     report.clockControlled = m_call.carriesTime();
     report.clock = report.clockControlled ? QStringLiteral("argument") : m_clock;
+    return report;
+}
+
+ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
+                               const QByteArray& runKey, const RedisEndpoint* guardAs)
+{
+    ProbeReport report = blankReport();
     // Every read keeps the command timeout (--timeout), SCRIPT LOAD and the setup commands
     // included; only the script's own calls wait longer, bounded by the guard (runScenario()).
     RunawayGuard guard(m_settings.scriptTimeout, stage == Stage::Private, options.commandTimeout);
-    const ConnectOptions& callOptions = options;
     // Every scenario's keys share the hash tag of one run key: on a cluster they live on one
     // master, and the calls, the guard and the watch all go to it (the server itself otherwise).
     m_runKey = runKey;
@@ -306,32 +324,12 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         m_connection = nullptr;
     };
     const auto forget = qScopeGuard(forgetConnection);
-    QString why;
-    ClusterMap map;
-    if (!openForKey(connection, endpoint, m_runKey, callOptions, &map, &why)) {
-        report.failure = ProbeReport::Failure::Connection;
-        report.failureMessage = why.isEmpty() ? connection.lastError().message : why;
-        return report;
-    }
-    const RedisEndpoint node = connection.endpoint();
-    RedisEndpoint guardNode = node;
-    if (guardAs) {
-        guardNode.user = guardAs->user;
-        guardNode.password = guardAs->password;
-        guardNode.helloHandshake = guardAs->helloHandshake;
-    }
-    if (!guard.start(guardNode, options, &why)) {
-        report.failure = ProbeReport::Failure::Connection;
-        report.failureMessage = why;
-        return report;
-    }
     ScriptKeyWatch watch;
     ScriptKeyWatch* watching = stage == Stage::Private ? &watch : nullptr;
-    if (watching && !watch.start(guardNode, &why)) { // MONITOR: not the sandbox's user
-        report.failure = ProbeReport::Failure::Connection;
-        report.failureMessage = why;
+    RedisEndpoint guardNode;
+    if (!connectRun(connection, endpoint, options, guardAs, guard, watching, &guardNode, &report))
         return report;
-    }
+    const RedisEndpoint node = connection.endpoint();
     report.serverVersion = connection.server().version;
     report.function = m_library ? m_settings.function : QByteArray();
     report.setup = m_settings.setup;
@@ -343,54 +341,105 @@ ProbeReport ScriptProbe::runOn(const RedisEndpoint& endpoint, const ConnectOptio
         forgetConnection();
         return report;
     }
-
-    // Whole seconds, so that a script in seconds sees every short scenario inside one second.
-    m_baseMicros = QDateTime::currentMSecsSinceEpoch() / 1000 * 1'000'000;
-    QVector<ProbeScenario> plan = this->plan(report.clockControlled);
-
-    QVector<QVector<ReplyReading>> readings;
-    for (ProbeScenario& scenario : plan) {
-        QVector<ReplyReading> replies;
-        const bool ok = runScenario(connection, runner, guard, watching, &scenario, &replies, &report);
-        report.scenarios << scenario;
-        readings << replies;
-        if (!ok)
-            break;
-    }
+    const QVector<QVector<ReplyReading>> readings = runScenarios(connection, runner, guard, watching, &report);
     forgetConnection();
     if (guard.outcome() != RunawayGuard::Outcome::None && report.failure != ProbeReport::Failure::Runaway) {
         report.failure = ProbeReport::Failure::Runaway;
         report.failureMessage = guard.message();
     }
-    if (watching && connection.isOpen() && report.failure == ProbeReport::Failure::None) {
-        why.clear();
-        const bool finished = watch.finish(connection, &why);
-        if (finished)
-            sortTouches(watch, guardNode, &report);
-        if (connection.server().mode == QLatin1String("cluster"))
-            checkSlots(&report);
-        if (!finished || !why.isEmpty())
-            report.foreignNote = Text::tr("MONITOR could not tell every key the script touched (%1)").arg(why);
-    }
-    if (!connection.isOpen() && !report.keys.isEmpty() && guard.outcome() == RunawayGuard::Outcome::None) {
-        // Cancelled or cut off mid-scenario: delete what the calls may have written on a fresh
-        // connection, if the server still answers.
-        RedisConnection cleanup;
-        if (cleanup.open(node, options)) {
-            RedisArgs del {QByteArrayLiteral("DEL")};
-            del << report.keys;
-            cleanup.command(del);
-        }
-    }
-    if (report.failure == ProbeReport::Failure::None) {
-        ProbeVerdict::Context context;
-        context.settings = &m_settings;
-        context.microseconds
-            = m_call.uses(CallTemplate::Placeholder::NowUs) || m_call.uses(CallTemplate::Placeholder::NowNs);
-        context.scriptReadsLimit = m_scriptReadsLimit;
-        ProbeVerdict::judge(&report, readings, context);
-    }
+    if (watching && connection.isOpen() && report.failure == ProbeReport::Failure::None)
+        readWatch(watch, connection, guardNode, &report);
+    if (!connection.isOpen() && !report.keys.isEmpty() && guard.outcome() == RunawayGuard::Outcome::None)
+        deleteAfterCut(node, options, report.keys);
+    if (report.failure == ProbeReport::Failure::None)
+        judge(readings, &report);
     return report;
+}
+
+bool ScriptProbe::connectRun(RedisConnection& connection, const RedisEndpoint& endpoint, const ConnectOptions& options,
+                             const RedisEndpoint* guardAs, RunawayGuard& guard, ScriptKeyWatch* watch,
+                             RedisEndpoint* guardNode, ProbeReport* report)
+{
+    QString why;
+    ClusterMap map;
+    if (!openForKey(connection, endpoint, m_runKey, options, &map, &why)) {
+        report->failure = ProbeReport::Failure::Connection;
+        report->failureMessage = why.isEmpty() ? connection.lastError().message : why;
+        return false;
+    }
+    *guardNode = connection.endpoint();
+    if (guardAs) {
+        guardNode->user = guardAs->user;
+        guardNode->password = guardAs->password;
+        guardNode->helloHandshake = guardAs->helloHandshake;
+    }
+    if (!guard.start(*guardNode, options, &why)) {
+        report->failure = ProbeReport::Failure::Connection;
+        report->failureMessage = why;
+        return false;
+    }
+    if (watch && !watch->start(*guardNode, &why)) { // MONITOR: not the sandbox's user
+        report->failure = ProbeReport::Failure::Connection;
+        report->failureMessage = why;
+        return false;
+    }
+    return true;
+}
+
+QVector<QVector<ReplyReading>> ScriptProbe::runScenarios(RedisConnection& connection, ScriptRunner& runner,
+                                                         RunawayGuard& guard, ScriptKeyWatch* watch,
+                                                         ProbeReport* report)
+{
+    // Whole seconds, so that a script in seconds sees every short scenario inside one second.
+    m_baseMicros = QDateTime::currentMSecsSinceEpoch() / 1000 * 1'000'000;
+    QVector<ProbeScenario> plan = this->plan(report->clockControlled);
+
+    QVector<QVector<ReplyReading>> readings;
+    for (ProbeScenario& scenario : plan) {
+        QVector<ReplyReading> replies;
+        const bool ok = runScenario(connection, runner, guard, watch, &scenario, &replies, report);
+        report->scenarios << scenario;
+        readings << replies;
+        if (!ok)
+            break;
+    }
+    return readings;
+}
+
+void ScriptProbe::readWatch(ScriptKeyWatch& watch, RedisConnection& connection, const RedisEndpoint& guardNode,
+                            ProbeReport* report)
+{
+    QString why;
+    const bool finished = watch.finish(connection, &why);
+    if (finished)
+        sortTouches(watch, guardNode, report);
+    if (connection.server().mode == QLatin1String("cluster"))
+        checkSlots(report);
+    if (!finished || !why.isEmpty())
+        report->foreignNote = Text::tr("MONITOR could not tell every key the script touched (%1)").arg(why);
+}
+
+void ScriptProbe::deleteAfterCut(const RedisEndpoint& node, const ConnectOptions& options,
+                                 const QList<QByteArray>& keys)
+{
+    // Cancelled or cut off mid-scenario: delete what the calls may have written on a fresh
+    // connection, if the server still answers.
+    RedisConnection cleanup;
+    if (cleanup.open(node, options)) {
+        RedisArgs del {QByteArrayLiteral("DEL")};
+        del << keys;
+        cleanup.command(del);
+    }
+}
+
+void ScriptProbe::judge(const QVector<QVector<ReplyReading>>& readings, ProbeReport* report) const
+{
+    ProbeVerdict::Context context;
+    context.settings = &m_settings;
+    context.microseconds
+        = m_call.uses(CallTemplate::Placeholder::NowUs) || m_call.uses(CallTemplate::Placeholder::NowNs);
+    context.scriptReadsLimit = m_scriptReadsLimit;
+    ProbeVerdict::judge(report, readings, context);
 }
 
 void ScriptProbe::checkSlots(ProbeReport* report) const

@@ -211,6 +211,30 @@ private:
     // a sandbox's user that may not.
     ProbeReport runOn(const RedisEndpoint& endpoint, const ConnectOptions& options, Stage stage,
                       const QByteArray& runKey, const RedisEndpoint* guardAs = nullptr);
+    // A report with the call's clock and nothing else.
+    ProbeReport blankReport() const;
+    // run()'s steps. The given server answers (and whether it is a cluster); false with the
+    // report's failure set.
+    bool checkGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, bool* isCluster, ProbeReport* report);
+    // The trial on a private server (or cluster) started for it and gone again.
+    ProbeReport runTrial(const RedisEndpoint& endpoint, const ConnectOptions& options, bool givenIsCluster);
+    // True when the trial is the answer (a library, or a script that reached beyond its keys): the
+    // given server sees nothing; its verdict says why.
+    bool staysPrivate(const RedisEndpoint& endpoint, ProbeReport* trial) const;
+    // runOn()'s steps. The connection on the run key's node, the runaway guard and the key watch
+    // (MONITOR) on it; false with the report's failure set.
+    bool connectRun(RedisConnection& connection, const RedisEndpoint& endpoint, const ConnectOptions& options,
+                    const RedisEndpoint* guardAs, RunawayGuard& guard, ScriptKeyWatch* watch, RedisEndpoint* guardNode,
+                    ProbeReport* report);
+    // Every scenario of the plan until one fails; the replies of each.
+    QVector<QVector<ReplyReading>> runScenarios(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard,
+                                                ScriptKeyWatch* watch, ProbeReport* report);
+    // The keys the watch saw, sorted into the probe's and foreign ones (slots checked on a cluster).
+    void readWatch(ScriptKeyWatch& watch, RedisConnection& connection, const RedisEndpoint& guardNode,
+                   ProbeReport* report);
+    // Cancelled or cut off mid-scenario: what the calls may have written, deleted on a fresh connection.
+    static void deleteAfterCut(const RedisEndpoint& node, const ConnectOptions& options, const QList<QByteArray>& keys);
+    void judge(const QVector<QVector<ReplyReading>>& readings, ProbeReport* report) const;
     // The private server's stage: the calls run as a sandbox user with the commands a given
     // server's would have (what MONITOR does not show, @admin commands, is refused there too; no
     // MIGRATE to another server), on every key (MONITOR tells which it touched), and what the
@@ -220,6 +244,11 @@ private:
     ProbeReport runOnGiven(const RedisEndpoint& endpoint, const ConnectOptions& options, const ProbeReport& trial);
     bool runScenario(RedisConnection& connection, ScriptRunner& runner, RunawayGuard& guard, ScriptKeyWatch* watch,
                      ProbeScenario* scenario, QVector<ReplyReading>* readings, ProbeReport* report);
+    // runScenario()'s steps: the values every call of the scenario shares (its key, window and
+    // limit), and at its end its sorted sets read, every key it named deleted and listed.
+    CallValues scenarioValues(ProbeScenario* scenario) const;
+    void endScenario(RedisConnection& connection, const QList<QByteArray>& named, ProbeScenario* scenario,
+                     ProbeReport* report) const;
     // One call of a scenario, for what its reply says.
     struct ProbeCall
     {

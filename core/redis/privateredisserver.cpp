@@ -242,6 +242,51 @@ bool PrivateRedisServer::restart(std::chrono::milliseconds timeout)
     return launch(timeout);
 }
 
+namespace {
+// /bin/sh's arguments: the supervisor script, then redis-server's (its config file first), then
+// `more` (TLS, the caller's).
+QStringList supervisorArguments(const QString& folder, const QString& server, const QStringList& configFile,
+                                const QString& socket, const QStringList& more)
+{
+    QStringList arguments {QStringLiteral("-c"),
+                           QString::fromLatin1(supervisorScript),
+                           QStringLiteral("zsetlab-redis"),
+                           folder,
+                           server,
+                           QStringLiteral("--port"),
+                           QStringLiteral("0"),
+                           QStringLiteral("--unixsocket"),
+                           socket,
+                           QStringLiteral("--unixsocketperm"),
+                           QStringLiteral("700"),
+                           QStringLiteral("--dir"),
+                           folder,
+                           QStringLiteral("--save"),
+                           QString(),
+                           QStringLiteral("--appendonly"),
+                           QStringLiteral("no"),
+                           QStringLiteral("--daemonize"),
+                           QStringLiteral("no"),
+                           QStringLiteral("--logfile"),
+                           folder + QStringLiteral("/redis.log")};
+    arguments << more;
+    const qsizetype serverAt = arguments.indexOf(server);
+    for (qsizetype i = 0; i < configFile.size(); ++i)
+        arguments.insert(serverAt + 1 + i, configFile[i]);
+    return arguments;
+}
+
+// The last lines redis-server and its log said, for a server that did not start.
+QString lastWords(const QString& folder, QProcess& process)
+{
+    QFile log(folder + QStringLiteral("/redis.log"));
+    QString why = log.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(log.readAll()).trimmed() : QString();
+    why = QString(QString::fromLocal8Bit(process.readAll()).trimmed() + QLatin1Char('\n') + why).trimmed();
+    const QStringList lines = why.split(QLatin1Char('\n'));
+    return lines.mid(qMax(0, lines.size() - 4)).join(QLatin1Char('\n'));
+}
+} // namespace
+
 bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
 {
     const QString server = executable();
@@ -260,32 +305,8 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
         stop();
         return false;
     }
-    QStringList arguments {QStringLiteral("-c"),
-                           QString::fromLatin1(supervisorScript),
-                           QStringLiteral("zsetlab-redis"),
-                           m_folder,
-                           server,
-                           QStringLiteral("--port"),
-                           QStringLiteral("0"),
-                           QStringLiteral("--unixsocket"),
-                           socketPath(),
-                           QStringLiteral("--unixsocketperm"),
-                           QStringLiteral("700"),
-                           QStringLiteral("--dir"),
-                           m_folder,
-                           QStringLiteral("--save"),
-                           QString(),
-                           QStringLiteral("--appendonly"),
-                           QStringLiteral("no"),
-                           QStringLiteral("--daemonize"),
-                           QStringLiteral("no"),
-                           QStringLiteral("--logfile"),
-                           m_folder + QStringLiteral("/redis.log")};
-    arguments << tlsArguments() << m_extraArguments;
-    const qsizetype serverAt = arguments.indexOf(server);
-    for (qsizetype i = 0; i < configFile.size(); ++i)
-        arguments.insert(serverAt + 1 + i, configFile[i]);
-
+    const QStringList arguments
+        = supervisorArguments(m_folder, server, configFile, socketPath(), tlsArguments() + m_extraArguments);
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels); // fatal config errors go to stderr
     const pid_t owner = getpid();
@@ -326,11 +347,7 @@ bool PrivateRedisServer::launch(std::chrono::milliseconds timeout)
             break;
         m_process->waitForFinished(10); // also the pause between two probes
     }
-    QFile log(m_folder + QStringLiteral("/redis.log"));
-    QString why = log.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(log.readAll()).trimmed() : QString();
-    why = QString(QString::fromLocal8Bit(m_process->readAll()).trimmed() + QLatin1Char('\n') + why).trimmed();
-    const QStringList lines = why.split(QLatin1Char('\n'));
-    why = lines.mid(qMax(0, lines.size() - 4)).join(QLatin1Char('\n'));
+    const QString why = lastWords(m_folder, *m_process);
     m_error = m_process->state() == QProcess::Running ? Text::tr("The private redis-server did not start in time.")
                                                       : Text::tr("The private redis-server did not start.");
     if (!why.isEmpty())

@@ -177,6 +177,92 @@ bool RedisConnection::fail(RedisError::Kind kind, const QString& message)
     return false;
 }
 
+namespace {
+// open()'s failures in words that say what to do: connecting (hiredis's words in `why`), AUTH,
+// SELECT, and the first command (INFO or HELLO).
+RedisError connectError(const QString& why, const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    const QString where = endpoint.address();
+    if (why.contains(QLatin1String("refused"), Qt::CaseInsensitive)) {
+        if (endpoint.transport == RedisEndpoint::Transport::Unix)
+            return {RedisError::Kind::Refused,
+                    Text::tr("Nothing accepts connections on the socket %1 (connection refused). "
+                             "Is redis-server running with unixsocket set to this path?")
+                        .arg(where)};
+        return {RedisError::Kind::Refused,
+                Text::tr("Nothing is listening at %1 (connection refused). Start "
+                         "redis-server there, or choose another server.")
+                    .arg(where)};
+    }
+    if (why.contains(QLatin1String("No such file"), Qt::CaseInsensitive))
+        return {RedisError::Kind::NoSocket,
+                Text::tr("There is no socket at %1. Check the path, or start "
+                         "redis-server with --unixsocket %1.")
+                    .arg(where)};
+    if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive)
+        || why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive)
+        || why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
+        return {RedisError::Kind::Timeout,
+                Text::tr("No answer from %1 within %2 ms. Check the host and port, a "
+                         "firewall, or raise the connect timeout.")
+                    .arg(where)
+                    .arg(options.connectTimeout.count())};
+    if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive)
+        || why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive)
+        || why.contains(QLatin1String("nodename"), Qt::CaseInsensitive)
+        || why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
+        return {RedisError::Kind::UnknownHost,
+                Text::tr("The host \"%1\" is unknown (%2). Check its spelling in the URL.").arg(endpoint.host, why)};
+    return {RedisError::Kind::ConnectionLost, Text::tr("Cannot connect to %1: %2.").arg(where, why)};
+}
+
+RedisError authError(const RedisReply& reply, const RedisEndpoint& endpoint)
+{
+    RedisError error = classifyReplyError(reply, endpoint);
+    // Servers before 6.0 answer AUTH with two arguments with a syntax error.
+    if (error.kind == RedisError::Kind::Server && !endpoint.user.isEmpty())
+        error.message = Text::tr("This server does not know ACL users (Redis 6.0 or later): "
+                                 "remove the user name from the URL. Server said: %1")
+                            .arg(reply.text());
+    else if (error.kind == RedisError::Kind::Server && reply.bytes().contains("without any password configured"))
+        error.message = Text::tr("The server at %1 has no password set: remove the password "
+                                 "from the URL.")
+                            .arg(endpoint.address());
+    if (error.kind == RedisError::Kind::Server)
+        error.kind = RedisError::Kind::WrongPassword;
+    return error;
+}
+
+RedisError selectError(const RedisReply& reply, const RedisEndpoint& endpoint)
+{
+    const RedisError error = classifyReplyError(reply, endpoint);
+    if (error.kind != RedisError::Kind::Server)
+        return error;
+    return {RedisError::Kind::BadDatabase,
+            Text::tr("The server refused database %1 (%2). Pick a database the "
+                     "server has, such as /0.")
+                .arg(endpoint.db)
+                .arg(reply.text())};
+}
+
+RedisError handshakeError(const RedisReply& info, const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
+    RedisError error = classifyReplyError(info, endpoint);
+    // A TLS port drops a client that speaks plain RESP to it.
+    if (error.kind == RedisError::Kind::ConnectionLost && endpoint.transport == RedisEndpoint::Transport::Tcp
+        && !endpoint.tls.enabled)
+        error.message
+            += QLatin1Char(' ') + Text::tr("If %1 is a TLS port, connect with rediss://.").arg(endpoint.address());
+    if (info.isConnectionLost() && info.bytes().contains("timed out"))
+        return {RedisError::Kind::Timeout,
+                Text::tr("%1 accepted the connection but did not answer within %2 ms. "
+                         "Is it a Redis server, and is it busy or paused?")
+                    .arg(endpoint.address())
+                    .arg(options.commandTimeout.count())};
+    return error;
+}
+} // namespace
+
 bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& options)
 {
     // hiredis 0.14 writes with plain write(): a server that closed the socket would kill the
@@ -202,40 +288,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     if (!m_context)
         return fail(RedisError::Kind::ConnectionLost, Text::tr("Out of memory while connecting."));
     if (m_context->err) {
-        const QString why = QString::fromLocal8Bit(m_context->errstr);
-        const QString where = endpoint.address();
-        if (why.contains(QLatin1String("refused"), Qt::CaseInsensitive)) {
-            if (endpoint.transport == RedisEndpoint::Transport::Unix)
-                return fail(RedisError::Kind::Refused,
-                            Text::tr("Nothing accepts connections on the socket %1 (connection refused). "
-                                     "Is redis-server running with unixsocket set to this path?")
-                                .arg(where));
-            return fail(RedisError::Kind::Refused,
-                        Text::tr("Nothing is listening at %1 (connection refused). Start redis-server "
-                                 "there, or choose another server.")
-                            .arg(where));
-        }
-        if (why.contains(QLatin1String("No such file"), Qt::CaseInsensitive))
-            return fail(RedisError::Kind::NoSocket,
-                        Text::tr("There is no socket at %1. Check the path, or start redis-server with "
-                                 "--unixsocket %1.")
-                            .arg(where));
-        if (why.contains(QLatin1String("timed out"), Qt::CaseInsensitive)
-            || why.contains(QLatin1String("temporarily unavailable"), Qt::CaseInsensitive)
-            || why.contains(QLatin1String("in progress"), Qt::CaseInsensitive))
-            return fail(RedisError::Kind::Timeout,
-                        Text::tr("No answer from %1 within %2 ms. Check the host and port, a firewall, "
-                                 "or raise the connect timeout.")
-                            .arg(where)
-                            .arg(options.connectTimeout.count()));
-        if (why.contains(QLatin1String("not known"), Qt::CaseInsensitive)
-            || why.contains(QLatin1String("name resolution"), Qt::CaseInsensitive)
-            || why.contains(QLatin1String("nodename"), Qt::CaseInsensitive)
-            || why.contains(QLatin1String("No address"), Qt::CaseInsensitive))
-            return fail(
-                RedisError::Kind::UnknownHost,
-                Text::tr("The host \"%1\" is unknown (%2). Check its spelling in the URL.").arg(endpoint.host, why));
-        return fail(RedisError::Kind::ConnectionLost, Text::tr("Cannot connect to %1: %2.").arg(where, why));
+        const RedisError error = connectError(QString::fromLocal8Bit(m_context->errstr), endpoint, options);
+        return fail(error.kind, error.message);
     }
 
     {
@@ -264,19 +318,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         if (reply.isError()) {
             if (failedOnTls())
                 return false;
-            RedisError error = classifyReplyError(reply, endpoint);
-            // Servers before 6.0 answer AUTH with two arguments with a syntax error.
-            if (error.kind == RedisError::Kind::Server && !endpoint.user.isEmpty())
-                error.message = Text::tr("This server does not know ACL users (Redis 6.0 or later): "
-                                         "remove the user name from the URL. Server said: %1")
-                                    .arg(reply.text());
-            else if (error.kind == RedisError::Kind::Server
-                     && reply.bytes().contains("without any password configured"))
-                error.message = Text::tr("The server at %1 has no password set: remove the password "
-                                         "from the URL.")
-                                    .arg(endpoint.address());
-            return fail(error.kind == RedisError::Kind::Server ? RedisError::Kind::WrongPassword : error.kind,
-                        error.message);
+            const RedisError error = authError(reply, endpoint);
+            return fail(error.kind, error.message);
         }
     }
 
@@ -290,14 +333,8 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         if (reply.isError()) {
             if (failedOnTls())
                 return false;
-            const RedisError error = classifyReplyError(reply, endpoint);
-            if (error.kind != RedisError::Kind::Server)
-                return fail(error.kind, error.message);
-            return fail(RedisError::Kind::BadDatabase,
-                        Text::tr("The server refused database %1 (%2). Pick a database the server has, "
-                                 "such as /0.")
-                            .arg(endpoint.db)
-                            .arg(reply.text()));
+            const RedisError error = selectError(reply, endpoint);
+            return fail(error.kind, error.message);
         }
     }
 
@@ -309,18 +346,7 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     if (info.isError()) {
         if (failedOnTls())
             return false;
-        RedisError error = classifyReplyError(info, endpoint);
-        // A TLS port drops a client that speaks plain RESP to it.
-        if (error.kind == RedisError::Kind::ConnectionLost && endpoint.transport == RedisEndpoint::Transport::Tcp
-            && !endpoint.tls.enabled)
-            error.message
-                += QLatin1Char(' ') + Text::tr("If %1 is a TLS port, connect with rediss://.").arg(endpoint.address());
-        if (info.isConnectionLost() && info.bytes().contains("timed out"))
-            return fail(RedisError::Kind::Timeout,
-                        Text::tr("%1 accepted the connection but did not answer within %2 ms. Is it a Redis "
-                                 "server, and is it busy or paused?")
-                            .arg(endpoint.address())
-                            .arg(options.commandTimeout.count()));
+        const RedisError error = handshakeError(info, endpoint, options);
         return fail(error.kind, error.message);
     }
     m_server = endpoint.helloHandshake ? ServerInfo::ofHello(info) : ServerInfo::parse(info.bytes());

@@ -31,6 +31,63 @@ bool parseDb(const QString& text, int* db, QString* error)
 }
 } // namespace
 
+namespace {
+// parse()'s two kinds of URL, past the scheme, the user and the password.
+bool readUnixUrl(const QUrl& url, RedisEndpoint* result, QString* error)
+{
+    result->transport = RedisEndpoint::Transport::Unix;
+    result->host.clear();
+    result->port = 0;
+    result->socketPath = url.path(QUrl::FullyDecoded);
+    // "unix:////x" is /x to Linux, but a path starting with "//" cannot be shown as a URL again.
+    while (result->socketPath.startsWith(QLatin1String("//")))
+        result->socketPath.remove(0, 1);
+    if (!url.host().isEmpty())
+        return fail(error,
+                    Text::tr("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
+                             "unix://%1….")
+                        .arg(url.host()));
+    // A path ending in "/" names a directory, never a socket ("unix:///", "unix:////").
+    if (result->socketPath.isEmpty() || result->socketPath.endsWith(QLatin1Char('/')))
+        return fail(error, Text::tr("The unix URL has no socket path: write unix:///path/to/redis.sock."));
+    if (const QString problem = RedisEndpoint::socketPathProblem(result->socketPath); !problem.isEmpty())
+        return fail(error, problem);
+    const QUrlQuery query(url);
+    for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
+        if (item.first == QLatin1String("db")) {
+            if (!parseDb(item.second, &result->db, error))
+                return false;
+        } else {
+            return fail(error,
+                        Text::tr("Unknown URL option \"%1\": the only option of a unix URL is ?db=N.").arg(item.first));
+        }
+    }
+    return true;
+}
+
+bool readTcpUrl(const QUrl& url, RedisEndpoint* result, QString* error)
+{
+    result->host = url.host(QUrl::FullyDecoded);
+    if (result->host.isEmpty())
+        return fail(error, Text::tr("The URL has no host: write redis://host[:port][/db]."));
+    const int port = url.port(6379);
+    if (port <= 0 || port > 65535)
+        return fail(error, Text::tr("The port must be from 1 to 65535."));
+    result->port = port;
+    const QString path = url.path(QUrl::FullyDecoded);
+    if (!path.isEmpty() && path != QLatin1String("/")) {
+        if (!parseDb(path.mid(1), &result->db, error))
+            return false;
+    }
+    if (url.hasQuery())
+        return fail(error,
+                    Text::tr("Unexpected URL options \"?%1\": put the database in the path, as in "
+                             "redis://host:port/2.")
+                        .arg(url.query()));
+    return true;
+}
+} // namespace
+
 bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString* error)
 {
     const QString text = input.trimmed();
@@ -62,54 +119,8 @@ bool RedisEndpoint::parse(const QString& input, RedisEndpoint* endpoint, QString
             error,
             Text::tr("The URL names user \"%1\" without a password: write redis://%1:PASSWORD@host.").arg(result.user));
 
-    if (scheme == QLatin1String("unix")) {
-        result.transport = Transport::Unix;
-        result.host.clear();
-        result.port = 0;
-        result.socketPath = url.path(QUrl::FullyDecoded);
-        // "unix:////x" is /x to Linux, but a path starting with "//" cannot be shown as a URL again.
-        while (result.socketPath.startsWith(QLatin1String("//")))
-            result.socketPath.remove(0, 1);
-        if (!url.host().isEmpty())
-            return fail(error,
-                        Text::tr("A unix URL has no host: write unix:///path/to.sock (three slashes), not "
-                                 "unix://%1….")
-                            .arg(url.host()));
-        // A path ending in "/" names a directory, never a socket ("unix:///", "unix:////").
-        if (result.socketPath.isEmpty() || result.socketPath.endsWith(QLatin1Char('/')))
-            return fail(error, Text::tr("The unix URL has no socket path: write unix:///path/to/redis.sock."));
-        if (const QString problem = socketPathProblem(result.socketPath); !problem.isEmpty())
-            return fail(error, problem);
-        const QUrlQuery query(url);
-        for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
-            if (item.first == QLatin1String("db")) {
-                if (!parseDb(item.second, &result.db, error))
-                    return false;
-            } else {
-                return fail(
-                    error,
-                    Text::tr("Unknown URL option \"%1\": the only option of a unix URL is ?db=N.").arg(item.first));
-            }
-        }
-    } else {
-        result.host = url.host(QUrl::FullyDecoded);
-        if (result.host.isEmpty())
-            return fail(error, Text::tr("The URL has no host: write redis://host[:port][/db]."));
-        const int port = url.port(6379);
-        if (port <= 0 || port > 65535)
-            return fail(error, Text::tr("The port must be from 1 to 65535."));
-        result.port = port;
-        const QString path = url.path(QUrl::FullyDecoded);
-        if (!path.isEmpty() && path != QLatin1String("/")) {
-            if (!parseDb(path.mid(1), &result.db, error))
-                return false;
-        }
-        if (url.hasQuery())
-            return fail(error,
-                        Text::tr("Unexpected URL options \"?%1\": put the database in the path, as in "
-                                 "redis://host:port/2.")
-                            .arg(url.query()));
-    }
+    if (!(scheme == QLatin1String("unix") ? readUnixUrl(url, &result, error) : readTcpUrl(url, &result, error)))
+        return false;
     if (endpoint)
         *endpoint = result;
     return true;

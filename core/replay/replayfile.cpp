@@ -329,10 +329,13 @@ QByteArray ReplayFile::encode(const Recording& recording)
     return gzip(raw);
 }
 
-bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* error)
+namespace {
+// decode()'s steps: each false after failWith(error, what is wrong and what to do).
+
+// The gzip unpacked, and the magic checked.
+bool unpackReplay(const QByteArray& bytes, QByteArray* raw, QString* error)
 {
-    QByteArray raw;
-    switch (gunzip(bytes, &raw)) {
+    switch (gunzip(bytes, raw)) {
     case Unpacked::Whole:
         break;
     case Unpacked::NotGzip:
@@ -349,64 +352,219 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         return failWith(error,
                         Text::tr("The replay unpacks to more than %L1 times its size (or %L2 MB), more than any "
                                  "run zsetlab records: it is not a replay, or it is damaged.")
-                            .arg(maxUnpackRatio)
-                            .arg(maxUnpackedBytes >> 20));
+                            .arg(ReplayFile::maxUnpackRatio)
+                            .arg(ReplayFile::maxUnpackedBytes >> 20));
     }
-    if (!raw.startsWith(magic))
+    if (!raw->startsWith(magic))
         return failWith(error,
                         Text::tr("This is not a zsetlab replay (it does not start as one). Open a file saved "
                                  "with File > Save Replay or zsetlab-cli run --save-replay."));
-    Cursor file(raw.constData() + magic.size(), raw.size() - magic.size());
-    const quint64 version = file.varint();
+    return true;
+}
+
+// The format version: one this zsetlab reads.
+bool readVersion(Cursor& file, quint64* version, QString* error)
+{
+    *version = file.varint();
     if (!file.ok())
         return failWith(error, damaged(Text::tr("no format version")));
-    if (version == 0) // no zsetlab writes it: damaged, not newer
+    if (*version == 0) // no zsetlab writes it: damaged, not newer
         return failWith(error, damaged(Text::tr("its format version is 0, which no zsetlab writes")));
-    if (version > quint64(formatVersion))
+    if (*version > quint64(ReplayFile::formatVersion))
         return failWith(error,
                         Text::tr("This replay was saved by a newer zsetlab (replay format %1; this one reads "
                                  "format %2). Open it with a newer zsetlab.")
-                            .arg(version)
-                            .arg(formatVersion));
+                            .arg(*version)
+                            .arg(ReplayFile::formatVersion));
+    return true;
+}
+
+// The header: the run's facts, every field present and in range.
+bool readHeader(Cursor& file, QJsonObject* header, RecordingInfo* info, QString* error)
+{
     Cursor headerBlock = file.block();
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(headerBlock.bytes(headerBlock.left()), &parseError);
     if (!file.ok() || !document.isObject())
         return failWith(error, damaged(Text::tr("its header is not readable")));
-    const QJsonObject header = document.object();
-
-    RecordingInfo info;
+    *header = document.object();
+    const QJsonObject& h = *header;
     bool ok = true;
-    info.madeBy = header.value(QLatin1String("made_by")).toString();
-    info.source = header.value(QLatin1String("source")).toString();
-    info.plan = header.value(QLatin1String("plan")).toObject();
-    info.strategy = header.value(QLatin1String("strategy")).toString();
-    info.script = header.value(QLatin1String("script")).toString().toUtf8();
-    ok = ok && parseZsetKnowledge(header.value(QLatin1String("state_from")).toString(), &info.knowledge);
-    const QJsonObject server = header.value(QLatin1String("server")).toObject();
-    info.serverName = server.value(QLatin1String("name")).toString();
-    info.serverVersion = server.value(QLatin1String("version")).toString();
-    info.key = QByteArray::fromBase64(header.value(QLatin1String("key")).toString().toLatin1());
-    info.runTag = QByteArray::fromBase64(header.value(QLatin1String("run_tag")).toString().toLatin1());
-    info.startWallMs = integer(header, "start_wall_ms", 0, qint64(1) << 53, &ok);
-    info.nowUnitsPerMs = integer(header, "now_units_per_ms", 1, 1000, &ok);
-    info.windowInNowUnits = integer(header, "window_now_units", 0, qint64(1) << 53, &ok);
-    info.limit = integer(header, "limit", 0, qint64(1) << 53, &ok);
-    info.users = int(integer(header, "users", 1, BurstPlan::maxUsers, &ok));
-    info.requests = int(integer(header, "requests_planned", 0, BurstPlan::maxRequests, &ok));
-    const QJsonArray errorTexts = header.value(QLatin1String("errors")).toArray();
-    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
+    info->madeBy = h.value(QLatin1String("made_by")).toString();
+    info->source = h.value(QLatin1String("source")).toString();
+    info->plan = h.value(QLatin1String("plan")).toObject();
+    info->strategy = h.value(QLatin1String("strategy")).toString();
+    info->script = h.value(QLatin1String("script")).toString().toUtf8();
+    ok = ok && parseZsetKnowledge(h.value(QLatin1String("state_from")).toString(), &info->knowledge);
+    const QJsonObject server = h.value(QLatin1String("server")).toObject();
+    info->serverName = server.value(QLatin1String("name")).toString();
+    info->serverVersion = server.value(QLatin1String("version")).toString();
+    info->key = QByteArray::fromBase64(h.value(QLatin1String("key")).toString().toLatin1());
+    info->runTag = QByteArray::fromBase64(h.value(QLatin1String("run_tag")).toString().toLatin1());
+    info->startWallMs = integer(h, "start_wall_ms", 0, qint64(1) << 53, &ok);
+    info->nowUnitsPerMs = integer(h, "now_units_per_ms", 1, 1000, &ok);
+    info->windowInNowUnits = integer(h, "window_now_units", 0, qint64(1) << 53, &ok);
+    info->limit = integer(h, "limit", 0, qint64(1) << 53, &ok);
+    info->users = int(integer(h, "users", 1, BurstPlan::maxUsers, &ok));
+    info->requests = int(integer(h, "requests_planned", 0, BurstPlan::maxRequests, &ok));
+    for (const QJsonValue& value : h.value(QLatin1String("seeded")).toArray()) {
         const QJsonObject m = value.toObject();
         SeededMember seeded;
-        seeded.user = int(integer(m, "user", 0, info.users - 1, &ok));
+        seeded.user = int(integer(m, "user", 0, info->users - 1, &ok));
         const QJsonValue score = m.value(QLatin1String("score"));
         seeded.score = score.toDouble();
         ok = ok && score.isDouble() && std::isfinite(seeded.score);
         seeded.member = QByteArray::fromBase64(m.value(QLatin1String("member")).toString().toLatin1());
-        info.seeded.push_back(std::move(seeded));
+        info->seeded.push_back(std::move(seeded));
     }
     if (!ok)
         return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
+    return true;
+}
+
+// The request columns, one block each (a watched key's three last), in the order encode() wrote them.
+struct Columns
+{
+    Cursor flags, kinds, nows, sent, latencies, counts, connections, members, errors;
+    Cursor scores, ends, truths;
+};
+
+Columns readColumns(Cursor& file, bool watched)
+{
+    // Braces: the blocks are read in order.
+    return Columns {file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    file.block(),
+                    watched ? file.block() : Cursor(nullptr, 0),
+                    watched ? file.block() : Cursor(nullptr, 0),
+                    watched ? file.block() : Cursor(nullptr, 0)};
+}
+
+using ErrorList = std::vector<std::pair<qint64, QString>>; // request, its error, by request
+
+// The failed requests' errors, read before the requests (they go into the records).
+bool readErrors(Cursor& errors, qint64 n, const QJsonArray& errorTexts, ErrorList* errorOf, QString* error)
+{
+    const qint64 errorEntries = errors.size(n);
+    qint64 errorAt = 0;
+    for (qint64 e = 0; e < errorEntries && errors.ok(); ++e) {
+        errorAt += qint64(errors.varint());
+        const quint64 text = errors.varint();
+        if (errorAt >= n || text >= quint64(errorTexts.size()) || (e > 0 && errorAt <= errorOf->back().first))
+            return failWith(error, damaged(Text::tr("an error names no request")));
+        errorOf->emplace_back(errorAt, errorTexts.at(qsizetype(text)).toString());
+    }
+    if (!errors.ok() || !errors.atEnd())
+        return failWith(error, damaged(Text::tr("its error list does not read")));
+    return true;
+}
+
+// Request i; *now and *sentMicros carry the previous request's, of which each is a difference.
+bool readRequest(Columns& c, qint64 i, qint64* now, qint64* sentMicros, RequestRecord* record, QString* error)
+{
+    record->id = quint32(i);
+    const quint8 f = c.flags.byte();
+    const quint8 kind = c.kinds.byte();
+    if (kind > quint8(RequestRecord::MemberKind::Unknown) || (f & ~quint8(31)))
+        return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
+    record->memberKind = RequestRecord::MemberKind(kind);
+    record->added = (f & AddedKnown) ? ((f & Added) ? 1 : 0) : -1;
+    record->verdict = (f & VerdictKnown) ? ((f & VerdictAdmitted) ? 1 : 0) : -1;
+    // Each value is a difference from the previous one: a sum past the range of a time is
+    // refused, not wrapped around.
+    if (__builtin_add_overflow(*now, c.nows.signedVarint(), now)
+        || __builtin_add_overflow(*sentMicros, c.sent.signedVarint(), sentMicros) || *now > maxTime || *now < -maxTime
+        || *sentMicros > maxTime || *sentMicros < -maxTime)
+        return failWith(error, damaged(Text::tr("request %L1's time is out of range").arg(i + 1)));
+    record->now = *now;
+    record->sentMicros = *sentMicros;
+    record->latencyMicros = quint32(std::min<quint64>(c.latencies.varint(), UINT32_MAX));
+    record->count = std::clamp<qint64>(c.counts.signedVarint(), -1, INT32_MAX);
+    record->connection = quint16(std::min<quint64>(c.connections.varint(), UINT16_MAX));
+    if (record->memberKind == RequestRecord::MemberKind::Text)
+        record->member = c.members.bytes(c.members.size(UINT16_MAX));
+    if (f & Failed)
+        record->error = Text::tr("failed");
+    return true;
+}
+
+// Every request into *log, in batches.
+bool readRequests(Columns& c, qint64 n, const ErrorList& errorOf, RequestLog* log, QString* error)
+{
+    std::vector<RequestRecord> batch;
+    constexpr qint64 batchSize = 65536;
+    batch.reserve(size_t(std::min(n, batchSize)));
+    qint64 now = 0, sentMicros = 0;
+    size_t nextError = 0;
+    for (qint64 i = 0; i < n; ++i) {
+        RequestRecord record;
+        if (!readRequest(c, i, &now, &sentMicros, &record, error))
+            return false;
+        if (!record.error.isEmpty() && nextError < errorOf.size() && errorOf[nextError].first == i)
+            record.error = errorOf[nextError++].second;
+        batch.push_back(std::move(record));
+        if (qint64(batch.size()) == batchSize || i + 1 == n) {
+            log->add(batch);
+            batch.clear();
+        }
+    }
+    for (const Cursor* column : {&c.nows, &c.sent, &c.latencies, &c.counts, &c.connections, &c.members}) {
+        if (!column->ok() || !column->atEnd())
+            return failWith(error, damaged(Text::tr("a column of its requests does not read")));
+    }
+    return true;
+}
+
+// A watched key's columns: each write's score, when it left the set, and the true count.
+bool readWatched(Columns& c, qint64 n, const QJsonObject& header, RequestLog* log, WatchedWrites* writes,
+                 QString* error)
+{
+    writes->scores.reserve(size_t(n));
+    writes->ends.reserve(size_t(n));
+    for (qint64 i = 0; i < n; ++i) {
+        const QByteArray le = c.scores.bytes(8);
+        const quint64 bits = le.size() == 8 ? qFromLittleEndian<quint64>(le.constData()) : 0;
+        double score = 0;
+        std::memcpy(&score, &bits, sizeof score);
+        const quint64 end = c.ends.varint();
+        const qint64 truth = c.truths.signedVarint();
+        if (std::isnan(score) || end > quint64(n - i) + 1 || truth < -1 || truth > INT32_MAX)
+            return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
+        log->setTruth(int(i), truth);
+        writes->scores.push_back(score);
+        writes->ends.push_back(end == 0 ? ZsetHistory::alive : qint32(i + qint64(end) - 1));
+    }
+    if (!c.ends.ok() || !c.ends.atEnd() || !c.truths.ok() || !c.truths.atEnd())
+        return failWith(error, damaged(Text::tr("a column of its requests does not read")));
+    bool ok = true;
+    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
+        const QJsonObject m = value.toObject();
+        writes->seededEnds.push_back(m.contains(QLatin1String("end")) ? qint32(integer(m, "end", 0, n, &ok))
+                                                                      : ZsetHistory::alive);
+    }
+    if (!ok)
+        return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
+    return true;
+}
+} // namespace
+
+bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* error)
+{
+    QByteArray raw;
+    if (!unpackReplay(bytes, &raw, error))
+        return false;
+    Cursor file(raw.constData() + magic.size(), raw.size() - magic.size());
+    quint64 version = 0;
+    QJsonObject header;
+    RecordingInfo info;
+    if (!readVersion(file, &version, error) || !readHeader(file, &header, &info, error))
+        return false;
 
     const qint64 n = file.size(info.requests);
     if (!file.ok())
@@ -422,103 +580,26 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     const bool watched = info.knowledge == ZsetKnowledge::Watched;
     if (watched && (version < 2 || info.users != 1))
         return failWith(error, damaged(Text::tr("its header does not match its kind of run")));
-    Cursor flags = file.block(), kinds = file.block(), nows = file.block(), sent = file.block(),
-           latencies = file.block(), counts = file.block(), connections = file.block(), members = file.block(),
-           errors = file.block();
-    Cursor scores = watched ? file.block() : Cursor(nullptr, 0), ends = watched ? file.block() : Cursor(nullptr, 0),
-           truths = watched ? file.block() : Cursor(nullptr, 0);
-    if (!file.ok() || !file.atEnd() || flags.left() != n || kinds.left() != n || scores.left() != (watched ? 8 * n : 0))
+    Columns columns = readColumns(file, watched);
+    if (!file.ok() || !file.atEnd() || columns.flags.left() != n || columns.kinds.left() != n
+        || columns.scores.left() != (watched ? 8 * n : 0))
         return failWith(error, damaged(Text::tr("its columns do not match its request count")));
 
-    // Errors first: they are read into the records.
-    std::vector<std::pair<qint64, QString>> errorOf;
-    const qint64 errorEntries = errors.size(n);
-    qint64 errorAt = 0;
-    for (qint64 e = 0; e < errorEntries && errors.ok(); ++e) {
-        errorAt += qint64(errors.varint());
-        const quint64 text = errors.varint();
-        if (errorAt >= n || text >= quint64(errorTexts.size()) || (e > 0 && errorAt <= errorOf.back().first))
-            return failWith(error, damaged(Text::tr("an error names no request")));
-        errorOf.emplace_back(errorAt, errorTexts.at(qsizetype(text)).toString());
-    }
-    if (!errors.ok() || !errors.atEnd())
-        return failWith(error, damaged(Text::tr("its error list does not read")));
-
+    ErrorList errorOf;
+    if (!readErrors(columns.errors, n, header.value(QLatin1String("errors")).toArray(), &errorOf, error))
+        return false;
     RequestLog log;
     log.reset(int(n), info.windowInNowUnits, info.limit, info.runTag);
     log.setUsers(info.users);
-    std::vector<RequestRecord> batch;
-    constexpr qint64 batchSize = 65536;
-    batch.reserve(size_t(std::min(n, batchSize)));
-    qint64 now = 0, sentMicros = 0;
-    size_t nextError = 0;
-    for (qint64 i = 0; i < n; ++i) {
-        RequestRecord record;
-        record.id = quint32(i);
-        const quint8 f = flags.byte();
-        const quint8 kind = kinds.byte();
-        if (kind > quint8(RequestRecord::MemberKind::Unknown) || (f & ~quint8(31)))
-            return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
-        record.memberKind = RequestRecord::MemberKind(kind);
-        record.added = (f & AddedKnown) ? ((f & Added) ? 1 : 0) : -1;
-        record.verdict = (f & VerdictKnown) ? ((f & VerdictAdmitted) ? 1 : 0) : -1;
-        // Each value is a difference from the previous one: a sum past the range of a time is
-        // refused, not wrapped around.
-        if (__builtin_add_overflow(now, nows.signedVarint(), &now)
-            || __builtin_add_overflow(sentMicros, sent.signedVarint(), &sentMicros) || now > maxTime || now < -maxTime
-            || sentMicros > maxTime || sentMicros < -maxTime)
-            return failWith(error, damaged(Text::tr("request %L1's time is out of range").arg(i + 1)));
-        record.now = now;
-        record.sentMicros = sentMicros;
-        record.latencyMicros = quint32(std::min<quint64>(latencies.varint(), UINT32_MAX));
-        record.count = std::clamp<qint64>(counts.signedVarint(), -1, INT32_MAX);
-        record.connection = quint16(std::min<quint64>(connections.varint(), UINT16_MAX));
-        if (record.memberKind == RequestRecord::MemberKind::Text)
-            record.member = members.bytes(members.size(UINT16_MAX));
-        if (f & Failed) {
-            record.error = Text::tr("failed");
-            if (nextError < errorOf.size() && errorOf[nextError].first == i)
-                record.error = errorOf[nextError++].second;
-        }
-        batch.push_back(std::move(record));
-        if (qint64(batch.size()) == batchSize || i + 1 == n) {
-            log.add(batch);
-            batch.clear();
-        }
-    }
-    for (const Cursor* column : {&nows, &sent, &latencies, &counts, &connections, &members}) {
-        if (!column->ok() || !column->atEnd())
-            return failWith(error, damaged(Text::tr("a column of its requests does not read")));
-    }
+    if (!readRequests(columns, n, errorOf, &log, error))
+        return false;
     if (!watched) {
         *recording = Recording(std::move(info), std::move(log));
         return true;
     }
     WatchedWrites writes;
-    writes.scores.reserve(size_t(n));
-    writes.ends.reserve(size_t(n));
-    for (qint64 i = 0; i < n; ++i) {
-        const QByteArray le = scores.bytes(8);
-        const quint64 bits = le.size() == 8 ? qFromLittleEndian<quint64>(le.constData()) : 0;
-        double score = 0;
-        std::memcpy(&score, &bits, sizeof score);
-        const quint64 end = ends.varint();
-        const qint64 truth = truths.signedVarint();
-        if (std::isnan(score) || end > quint64(n - i) + 1 || truth < -1 || truth > INT32_MAX)
-            return failWith(error, damaged(Text::tr("request %L1 holds an unknown value").arg(i + 1)));
-        log.setTruth(int(i), truth);
-        writes.scores.push_back(score);
-        writes.ends.push_back(end == 0 ? ZsetHistory::alive : qint32(i + qint64(end) - 1));
-    }
-    if (!ends.ok() || !ends.atEnd() || !truths.ok() || !truths.atEnd())
-        return failWith(error, damaged(Text::tr("a column of its requests does not read")));
-    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
-        const QJsonObject m = value.toObject();
-        writes.seededEnds.push_back(m.contains(QLatin1String("end")) ? qint32(integer(m, "end", 0, n, &ok))
-                                                                     : ZsetHistory::alive);
-    }
-    if (!ok)
-        return failWith(error, damaged(Text::tr("its header lacks a field or holds one out of range")));
+    if (!readWatched(columns, n, header, &log, &writes, error))
+        return false;
     *recording = Recording(std::move(info), std::move(log), std::move(writes));
     return true;
 }

@@ -120,159 +120,242 @@ void AppTraffic::stop()
     m_stop = true;
 }
 
+// One app's traffic, on its thread: the keys checked and the script loaded, then requests at
+// the plan's rate until all are sent, the time is up or stop().
+class AppTraffic::Run
+{
+public:
+    Run(AppTraffic& owner, RedisEndpoint endpoint, ConnectOptions options, AppPlan plan)
+        : m_owner(owner)
+        , m_endpoint(std::move(endpoint))
+        , m_options(std::move(options))
+        , m_plan(std::move(plan))
+        , m_entry(LimiterCatalog::find(m_plan.limiter))
+        , m_store(m_entry ? m_entry->store : LimiterStore::sortedSet())
+    {
+        ClientLimiter::find(m_plan.limiter, &m_client);
+    }
+
+    // The whole run, then finished().
+    void play();
+
+private:
+    // On a cluster, one connection per master: each user's calls go to the master of its key.
+    // False after fail().
+    bool connect();
+    // Nothing is written before every key of every user is known to be free; then the script is
+    // loaded on every master. False after fail().
+    bool prepare();
+    // Requests at the plan's rate, a chunk at a time; how many were sent.
+    qint64 send();
+    // Appends the chunk's calls; false after fail() when a connection could not take one.
+    bool sendChunk(qint64 sent, qint64 chunk, qint64 nowMs);
+    // Reads every reply of the chunk into the users' tallies, until a failure.
+    void readChunk(qint64 sent, qint64 chunk, qint64 nowMs);
+    // A connection the server dropped may be back: delete on new ones, briefly.
+    void deleteKeys();
+    qint64 elapsedMicros() const
+    {
+        return qint64(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - m_started).count());
+    }
+    bool failed() const { return m_result.failure.isFailure(); }
+    void fail(BurstFailure::Kind kind, const QString& message);
+    void end();
+
+    AppTraffic& m_owner;
+    const RedisEndpoint m_endpoint;
+    const ConnectOptions m_options;
+    const AppPlan m_plan;
+    AppResult m_result;
+    const LimiterRef m_entry; // null: a client-side limiter (m_client)
+    ClientLimiter m_client;
+    const LimiterStore m_store;
+    NodeConnections m_nodes;
+    std::vector<RedisConnection*> m_connectionOf; // by user
+    QByteArray m_runTag;
+    Clock::time_point m_started;
+};
+
 void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan plan)
 {
-    AppResult result;
-    result.plan = plan;
-    for (int user = 0; user < plan.users; ++user)
-        result.keys.append({plan.userKey(user)});
-    const auto fail = [&result](BurstFailure::Kind kind, const QString& message) {
-        if (!result.failure.isFailure())
-            result.failure = {kind, message, 0};
-    };
-    const auto end = [this, &result] {
-        QMetaObject::invokeMethod(
-            this,
-            [this, result] {
-                if (m_thread.joinable())
-                    m_thread.join();
-                m_result = result;
-                m_running = false;
-                emit finished(m_result);
-            },
-            Qt::QueuedConnection);
-    };
+    Run(*this, std::move(endpoint), std::move(options), std::move(plan)).play();
+}
 
-    const LimiterRef entry = LimiterCatalog::find(plan.limiter);
-    ClientLimiter client;
-    ClientLimiter::find(plan.limiter, &client);
-    const LimiterStore store = entry ? entry->store : LimiterStore::sortedSet();
-    // On a cluster, one connection per master: each user's calls go to the master of its key.
-    NodeConnections nodes;
-    QString why;
-    if (!nodes.open(endpoint, options, &why)) {
-        fail(BurstFailure::Kind::Connection, why);
+void AppTraffic::Run::fail(BurstFailure::Kind kind, const QString& message)
+{
+    if (!m_result.failure.isFailure())
+        m_result.failure = {kind, message, 0};
+}
+
+void AppTraffic::Run::end()
+{
+    AppTraffic* owner = &m_owner;
+    QMetaObject::invokeMethod(
+        owner,
+        [owner, result = m_result] {
+            if (owner->m_thread.joinable())
+                owner->m_thread.join();
+            owner->m_result = result;
+            owner->m_running = false;
+            emit owner->finished(owner->m_result);
+        },
+        Qt::QueuedConnection);
+}
+
+void AppTraffic::Run::play()
+{
+    m_result.plan = m_plan;
+    for (int user = 0; user < m_plan.users; ++user)
+        m_result.keys.append({m_plan.userKey(user)});
+    if (!connect() || !prepare())
         return end();
+
+    m_runTag = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    const qint64 sent = send();
+    m_result.elapsedMs = elapsedMicros() / 1000;
+    m_result.stopped = m_owner.m_stop && sent < m_plan.requests() && !failed();
+    if (!m_plan.keepKeys)
+        deleteKeys();
+    end();
+}
+
+bool AppTraffic::Run::connect()
+{
+    QString why;
+    if (!m_nodes.open(m_endpoint, m_options, &why)) {
+        fail(BurstFailure::Kind::Connection, why);
+        return false;
     }
-    result.serverVersion = nodes.first().server().version;
-    std::vector<RedisConnection*> connectionOf; // by user
-    for (int user = 0; user < plan.users; ++user)
-        connectionOf.push_back(&nodes.forKey(plan.userKey(user)));
-    // Nothing is written before every key of every user is known to be free.
-    for (int user = 0; user < plan.users && !result.failure.isFailure(); ++user) {
-        RedisConnection& connection = *connectionOf[size_t(user)];
-        if (const QString taken = store.checkKeys(connection, plan.userKey(user)); !taken.isEmpty())
+    m_result.serverVersion = m_nodes.first().server().version;
+    for (int user = 0; user < m_plan.users; ++user)
+        m_connectionOf.push_back(&m_nodes.forKey(m_plan.userKey(user)));
+    return true;
+}
+
+bool AppTraffic::Run::prepare()
+{
+    for (int user = 0; user < m_plan.users && !failed(); ++user) {
+        RedisConnection& connection = *m_connectionOf[size_t(user)];
+        if (const QString taken = m_store.checkKeys(connection, m_plan.userKey(user)); !taken.isEmpty())
             fail(connection.isOpen() ? BurstFailure::Kind::Script : BurstFailure::Kind::Connection, taken);
     }
-    if (result.failure.isFailure())
-        return end();
-    for (const auto& connection : nodes.all()) {
-        if (!entry)
+    if (failed())
+        return false;
+    for (const auto& connection : m_nodes.all()) {
+        if (!m_entry)
             break;
-        const RedisReply loaded = connection->command({QByteArrayLiteral("SCRIPT"), "LOAD", entry->script.source()});
-        if (loaded.bytes() != entry->script.sha1()) {
+        const RedisReply loaded = connection->command({QByteArrayLiteral("SCRIPT"), "LOAD", m_entry->script.source()});
+        if (loaded.bytes() != m_entry->script.sha1()) {
             fail(loaded.isConnectionLost() ? BurstFailure::Kind::Connection : BurstFailure::Kind::Script,
-                 Text::tr("Cannot load the script of %1: %2").arg(plan.limiter, loaded.toDisplayString()));
-            return end();
+                 Text::tr("Cannot load the script of %1: %2").arg(m_plan.limiter, loaded.toDisplayString()));
+            return false;
         }
     }
+    return true;
+}
 
-    const QByteArray runTag = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
-    const qint64 total = plan.requests();
-    const qint64 lastMicros = (plan.durationMs + lateMs) * 1000;
-    const Clock::time_point started = Clock::now();
-    const auto elapsedMicros = [started] {
-        return qint64(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count());
-    };
+qint64 AppTraffic::Run::send()
+{
+    const qint64 total = m_plan.requests();
+    const qint64 lastMicros = (m_plan.durationMs + lateMs) * 1000;
+    m_started = Clock::now();
     qint64 sent = 0;
-    while (sent < total && !m_stop && !result.failure.isFailure()) {
+    while (sent < total && !m_owner.m_stop && !failed()) {
         const qint64 elapsed = elapsedMicros();
         if (elapsed > lastMicros) {
-            result.late = true;
+            m_result.late = true;
             break;
         }
         // Request i is due at i / perMs ms: the first one at once.
-        const qint64 due = std::min(total, qint64(std::floor(plan.perMs * double(elapsed) / 1000.0)) + 1);
+        const qint64 due = std::min(total, qint64(std::floor(m_plan.perMs * double(elapsed) / 1000.0)) + 1);
         if (due <= sent) {
-            const qint64 nextAt = qint64(std::ceil(double(sent) / plan.perMs * 1000.0));
+            const qint64 nextAt = qint64(std::ceil(double(sent) / m_plan.perMs * 1000.0));
             std::this_thread::sleep_for(std::chrono::microseconds(std::clamp<qint64>(nextAt - elapsed, 1, 2000)));
             continue;
         }
         const qint64 chunk = std::min(due - sent, maxChunk);
         const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-        qint64 appended = 0;
-        bool written = true;
-        RedisConnection* failed = nullptr;
-        for (; appended < chunk && written; ++appended) {
-            const qint64 i = sent + appended;
-            const QByteArray key = plan.userKey(int(i % plan.users));
-            RedisConnection& connection = *connectionOf[size_t(i % plan.users)];
-            failed = &connection;
-            const QByteArray requestId = RequestLog::requestId(runTag, quint32(i));
-            if (entry) {
-                CallValues values;
-                values.key = key;
-                values.nowMicros = nowMs * 1000;
-                values.windowMs = plan.windowMs;
-                values.limit = plan.limit;
-                values.seq = i + 1;
-                values.uuid = requestId;
-                written = connection.append(entry->evalsha(values));
-            } else {
-                for (const RedisArgs& command : client.commands(key, nowMs, plan.windowMs, requestId))
-                    written = written && connection.append(command);
-            }
-        }
-        if (!written) {
-            fail(BurstFailure::Kind::Connection, Text::tr("Cannot send to the server: %1").arg(failed->failureText()));
+        if (!sendChunk(sent, chunk, nowMs))
             break;
-        }
-        // Every reply of the chunk is read, after a fault too: the connection stays in step.
-        for (qint64 n = 0; n < chunk && !result.failure.isFailure(); ++n) {
-            const qint64 i = sent + n;
-            AppKeyTally& tally = result.keys[int(i % plan.users)];
-            RedisConnection& connection = *connectionOf[size_t(i % plan.users)]; // its replies come in order
-            RequestRecord record;
-            record.now = nowMs;
-            const int replies = entry ? 1 : ClientLimiter::commandsPerRequest;
-            for (int r = 0; r < replies; ++r) {
-                const RedisReply reply = connection.readReply();
-                if (reply.isConnectionLost()) {
-                    fail(BurstFailure::Kind::Connection,
-                         Text::tr("The server stopped answering: %1").arg(reply.text()));
-                    break;
-                }
-                if (reply.isServerError())
-                    record.error = reply.text();
-                else if (entry)
-                    entry->readReply(reply, RequestLog::requestId(runTag, quint32(i)), &record);
-                else if (r == 1) // ZADD's reply
-                    record.added = static_cast<qint8>(reply.toInteger() > 0 ? 1 : 0);
-            }
-            if (result.failure.isFailure())
-                break;
-            if (!record.error.isEmpty()) {
-                fail(BurstFailure::Kind::Script, plan.limiter + QStringLiteral(": ") + record.error);
-                break;
-            }
-            ++tally.requests;
-            tally.stored += record.added == 1 ? 1 : 0;
-            tally.overwritten += record.added == 0 ? 1 : 0;
-            tally.notAdded += record.added < 0 ? 1 : 0;
-        }
+        readChunk(sent, chunk, nowMs);
         sent += chunk;
     }
-    result.elapsedMs = elapsedMicros() / 1000;
-    result.stopped = m_stop && sent < total && !result.failure.isFailure();
+    return sent;
+}
 
-    if (!plan.keepKeys) {
-        // A connection the server dropped may be back: delete on new ones, briefly.
-        ConnectOptions quick = options;
-        quick.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-        if (nodes.allOpen() || nodes.open(endpoint, quick, &why)) {
-            for (int user = 0; user < plan.users; ++user)
-                store.deleteKeys(nodes.forKey(plan.userKey(user)), plan.userKey(user));
+bool AppTraffic::Run::sendChunk(qint64 sent, qint64 chunk, qint64 nowMs)
+{
+    bool written = true;
+    RedisConnection* failedConnection = nullptr;
+    for (qint64 appended = 0; appended < chunk && written; ++appended) {
+        const qint64 i = sent + appended;
+        const QByteArray key = m_plan.userKey(int(i % m_plan.users));
+        RedisConnection& connection = *m_connectionOf[size_t(i % m_plan.users)];
+        failedConnection = &connection;
+        const QByteArray requestId = RequestLog::requestId(m_runTag, quint32(i));
+        if (m_entry) {
+            CallValues values;
+            values.key = key;
+            values.nowMicros = nowMs * 1000;
+            values.windowMs = m_plan.windowMs;
+            values.limit = m_plan.limit;
+            values.seq = i + 1;
+            values.uuid = requestId;
+            written = connection.append(m_entry->evalsha(values));
+        } else {
+            for (const RedisArgs& command : m_client.commands(key, nowMs, m_plan.windowMs, requestId))
+                written = written && connection.append(command);
         }
     }
-    end();
+    if (!written)
+        fail(BurstFailure::Kind::Connection,
+             Text::tr("Cannot send to the server: %1").arg(failedConnection->failureText()));
+    return written;
+}
+
+void AppTraffic::Run::readChunk(qint64 sent, qint64 chunk, qint64 nowMs)
+{
+    // Every reply of the chunk is read, after a fault too: the connection stays in step.
+    for (qint64 n = 0; n < chunk && !failed(); ++n) {
+        const qint64 i = sent + n;
+        AppKeyTally& tally = m_result.keys[int(i % m_plan.users)];
+        RedisConnection& connection = *m_connectionOf[size_t(i % m_plan.users)]; // its replies come in order
+        RequestRecord record;
+        record.now = nowMs;
+        const int replies = m_entry ? 1 : ClientLimiter::commandsPerRequest;
+        for (int r = 0; r < replies; ++r) {
+            const RedisReply reply = connection.readReply();
+            if (reply.isConnectionLost()) {
+                fail(BurstFailure::Kind::Connection, Text::tr("The server stopped answering: %1").arg(reply.text()));
+                break;
+            }
+            if (reply.isServerError())
+                record.error = reply.text();
+            else if (m_entry)
+                m_entry->readReply(reply, RequestLog::requestId(m_runTag, quint32(i)), &record);
+            else if (r == 1) // ZADD's reply
+                record.added = static_cast<qint8>(reply.toInteger() > 0 ? 1 : 0);
+        }
+        if (failed())
+            break;
+        if (!record.error.isEmpty()) {
+            fail(BurstFailure::Kind::Script, m_plan.limiter + QStringLiteral(": ") + record.error);
+            break;
+        }
+        ++tally.requests;
+        tally.stored += record.added == 1 ? 1 : 0;
+        tally.overwritten += record.added == 0 ? 1 : 0;
+        tally.notAdded += record.added < 0 ? 1 : 0;
+    }
+}
+
+void AppTraffic::Run::deleteKeys()
+{
+    ConnectOptions quick = m_options;
+    quick.commandTimeout = std::min(m_options.commandTimeout, std::chrono::milliseconds(1000));
+    QString why;
+    if (m_nodes.allOpen() || m_nodes.open(m_endpoint, quick, &why)) {
+        for (int user = 0; user < m_plan.users; ++user)
+            m_store.deleteKeys(m_nodes.forKey(m_plan.userKey(user)), m_plan.userKey(user));
+    }
 }

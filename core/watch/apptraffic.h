@@ -85,6 +85,7 @@ signals:
     void finished(const AppResult& result);
 
 private:
+    class Run; // one app's traffic, step by step (apptraffic.cpp)
     void work(RedisEndpoint endpoint, ConnectOptions options, AppPlan plan);
 
     AppResult m_result;

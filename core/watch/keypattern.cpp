@@ -1,6 +1,47 @@
 #include "keypattern.h"
 
 namespace {
+// A [set] of Redis's glob, `pattern` just past its '[': whether `ch` is in it. The pattern is
+// left on the set's ']' (on its last byte when the set is not closed), as the caller steps past it.
+bool inSet(const char*& pattern, qsizetype& patternLen, char ch)
+{
+    const bool negate = patternLen > 0 && pattern[0] == '^';
+    if (negate) {
+        ++pattern;
+        --patternLen;
+    }
+    bool match = false;
+    const auto c = static_cast<unsigned char>(ch);
+    while (true) {
+        if (patternLen >= 2 && pattern[0] == '\\') {
+            ++pattern;
+            --patternLen;
+            if (pattern[0] == ch)
+                match = true;
+        } else if (patternLen == 0) { // no closing bracket: the set ends with the pattern
+            --pattern;
+            ++patternLen;
+            break;
+        } else if (pattern[0] == ']') {
+            break;
+        } else if (patternLen >= 3 && pattern[1] == '-') {
+            auto start = static_cast<unsigned char>(pattern[0]);
+            auto end = static_cast<unsigned char>(pattern[2]);
+            if (start > end)
+                std::swap(start, end);
+            pattern += 2;
+            patternLen -= 2;
+            if (c >= start && c <= end)
+                match = true;
+        } else if (pattern[0] == ch) {
+            match = true;
+        }
+        ++pattern;
+        --patternLen;
+    }
+    return negate ? !match : match;
+}
+
 // Redis's stringmatchlen_impl, read byte for byte, with a bound on the recursion that a pattern of
 // many stars would make (Redis 7.0.6 and later bound it the same way).
 bool matchFrom(const char* pattern, qsizetype patternLen, const char* string, qsizetype stringLen,
@@ -31,51 +72,14 @@ bool matchFrom(const char* pattern, qsizetype patternLen, const char* string, qs
             ++string;
             --stringLen;
             break;
-        case '[': {
+        case '[':
             ++pattern;
             --patternLen;
-            const bool negate = patternLen > 0 && pattern[0] == '^';
-            if (negate) {
-                ++pattern;
-                --patternLen;
-            }
-            bool match = false;
-            const auto c = static_cast<unsigned char>(string[0]);
-            while (true) {
-                if (patternLen >= 2 && pattern[0] == '\\') {
-                    ++pattern;
-                    --patternLen;
-                    if (pattern[0] == string[0])
-                        match = true;
-                } else if (patternLen == 0) { // no closing bracket: the set ends with the pattern
-                    --pattern;
-                    ++patternLen;
-                    break;
-                } else if (pattern[0] == ']') {
-                    break;
-                } else if (patternLen >= 3 && pattern[1] == '-') {
-                    auto start = static_cast<unsigned char>(pattern[0]);
-                    auto end = static_cast<unsigned char>(pattern[2]);
-                    if (start > end)
-                        std::swap(start, end);
-                    pattern += 2;
-                    patternLen -= 2;
-                    if (c >= start && c <= end)
-                        match = true;
-                } else if (pattern[0] == string[0]) {
-                    match = true;
-                }
-                ++pattern;
-                --patternLen;
-            }
-            if (negate)
-                match = !match;
-            if (!match)
+            if (!inSet(pattern, patternLen, string[0]))
                 return false;
             ++string;
             --stringLen;
             break;
-        }
         case '\\':
             if (patternLen >= 2) {
                 ++pattern;

@@ -197,59 +197,157 @@ void WatchSession::stop()
     [[maybe_unused]] const auto written = ::write(m_wake, &one, sizeof one);
 }
 
+// One watch, on the session's thread: what run() did in one piece, step by step.
+class WatchSession::Run
+{
+public:
+    Run(WatchSession& session, Settings settings)
+        : m_session(session)
+        , m_settings(std::move(settings))
+        , m_durationMs(m_settings.duration.count())
+        , m_noncePrefix("zsetlab-watch-read-" + QByteArray::number(qint64(::getpid())) + '-')
+    { }
+
+    // Connects, watches until the time is up, stop() or a failure, then finished().
+    void watch();
+
+private:
+    // What to watch: the server, or every master of its cluster (each sees only its own slots).
+    // False after fail().
+    bool findMasters(QVector<RedisEndpoint>* endpoints);
+    // MONITOR on every endpoint, each read without blocking. False after fail().
+    bool startMonitors(const QVector<RedisEndpoint>& endpoints);
+    // What the server is tells how to read its stream (SCRIPT SHOW, Valkey 8.1's quotes).
+    void noteServerQuirks();
+    // Polls the streams, a snapshot every interval, until the watch ends (result.end set).
+    void loop();
+    // Reads the streams poll() found ready; false (result.end Failed) when a server went away.
+    bool readStreams(const std::vector<pollfd>& fds);
+    // Reads what one node's MONITOR sent; false when that server went away. node.sawEnd: the ECHO
+    // of `endMarker` went by.
+    bool readLines(NodeStream& node, const QByteArray& endMarker, qint64 untilMs);
+    // The reads' own lines in the stream (m_line): the ECHO of the end marker, the ECHO before a
+    // key's read and that read's ZRANGE. True when nothing else is to be done with the line.
+    bool takeReadLine(NodeStream& node, const QByteArray& endMarker);
+    // The keys the shadow first saw just now, read once; and the bodies of scripts called by
+    // EVALSHA that the stream never showed (Valkey 8).
+    void readNewKeys(NodeStream& node, const QByteArray& endMarker, qint64 untilMs);
+    void readNewScripts(NodeStream& node, const QByteArray& endMarker, qint64 untilMs);
+    // At the end, everything the servers ran before it is counted: an ECHO sent now comes after
+    // those commands in each stream, so reading up to it leaves none behind (bounded: 1 s; without
+    // the ECHO permission, what has arrived is all there is).
+    void catchUp();
+    WatchSnapshot snapshotOfAll(qint64 elapsedMs, bool last);
+    void fail(const RedisError& error);
+    void finish();
+
+    WatchSession& m_session;
+    const Settings m_settings; // KeyReader keeps a reference: it lives as long as the run
+    WatchResult m_result;
+    std::vector<std::unique_ptr<NodeStream>> m_nodes;
+    // The watch's one clock: the duration and stop() bound every wait, reads of keys included;
+    // lines that arrive once it is over are counted (linesBehind), not followed.
+    QElapsedTimer m_clock;
+    const qint64 m_durationMs;
+    qint64 m_nonceCounter = 0;
+    const QByteArray m_noncePrefix;
+    MonitorLine m_line; // one for every line: parsing into it reuses its buffers
+    bool m_showsScripts = false;
+    bool m_quotesMayBeUnescaped = false;
+};
+
 void WatchSession::run(Settings settings)
 {
-    WatchResult result;
-    std::vector<std::unique_ptr<NodeStream>> nodes;
-    const auto snapshotOfAll = [&nodes](qint64 elapsedMs, bool last) {
-        QVector<WatchSnapshot> parts;
-        for (const auto& node : nodes)
-            parts.push_back(node->shadow.snapshot(true, last));
-        WatchSnapshot all = WatchSnapshot::merged(parts);
-        all.elapsedMs = elapsedMs;
-        return all;
-    };
-    const auto finish = [this, &result] {
-        m_done = true;
-        QMetaObject::invokeMethod(
-            this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
-    };
-    const auto fail = [&](const RedisError& error) {
-        result.end = WatchResult::End::Failed;
-        result.error = error;
-        result.snapshot = snapshotOfAll(0, true);
-        finish();
-    };
+    Run(*this, std::move(settings)).watch();
+}
 
-    // What to watch: the server, or every master of its cluster (each sees only its own slots).
-    QVector<RedisEndpoint> endpoints {settings.endpoint};
-    {
-        RedisConnection first;
-        if (!first.open(settings.endpoint, settings.options))
-            return fail(first.lastError());
-        result.serverVersion = first.server().version;
-        result.server = first.server();
-        if (first.server().mode == QLatin1String("cluster")) {
-            ClusterMap map;
-            QString why;
-            if (!ClusterMap::read(first, &map, &why))
-                return fail({RedisError::Kind::Server, why});
-            endpoints.clear();
-            for (const ClusterMap::Node& node : map.masters()) {
-                const RedisEndpoint master = ClusterMap::endpointOf(node, settings.endpoint);
-                if (settings.endpoint.isLocal() && !master.isLocal())
-                    return fail({RedisError::Kind::Server,
-                                 Text::tr("The cluster has a master at %1, which is not on this machine: watching "
-                                          "it needs your consent (--allow-remote, with that address as --redis).")
-                                     .arg(master.address())});
-                endpoints.push_back(master);
-            }
-        }
+void WatchSession::Run::watch()
+{
+    QVector<RedisEndpoint> endpoints {m_settings.endpoint};
+    if (!findMasters(&endpoints) || !startMonitors(endpoints))
+        return;
+    const QString server = m_result.server.displayName();
+    WatchSession* session = &m_session;
+    QMetaObject::invokeMethod(
+        session, [session, server] { emit session->started(server); }, Qt::QueuedConnection);
+
+    m_clock.start();
+    noteServerQuirks();
+    loop();
+    const qint64 elapsed = m_clock.elapsed();
+    for (const auto& node : m_nodes)
+        node->monitor.close();
+    m_result.snapshot = snapshotOfAll(elapsed, true);
+    m_result.snapshot.droppedLines += m_result.linesBehind + m_result.oversizeLines;
+    finish();
+}
+
+WatchSnapshot WatchSession::Run::snapshotOfAll(qint64 elapsedMs, bool last)
+{
+    QVector<WatchSnapshot> parts;
+    for (const auto& node : m_nodes)
+        parts.push_back(node->shadow.snapshot(true, last));
+    WatchSnapshot all = WatchSnapshot::merged(parts);
+    all.elapsedMs = elapsedMs;
+    return all;
+}
+
+void WatchSession::Run::finish()
+{
+    m_session.m_done = true;
+    WatchSession* session = &m_session;
+    QMetaObject::invokeMethod(
+        session, [session, result = m_result] { emit session->finished(result); }, Qt::QueuedConnection);
+}
+
+void WatchSession::Run::fail(const RedisError& error)
+{
+    m_result.end = WatchResult::End::Failed;
+    m_result.error = error;
+    m_result.snapshot = snapshotOfAll(0, true);
+    finish();
+}
+
+bool WatchSession::Run::findMasters(QVector<RedisEndpoint>* endpoints)
+{
+    RedisConnection first;
+    if (!first.open(m_settings.endpoint, m_settings.options)) {
+        fail(first.lastError());
+        return false;
     }
+    m_result.serverVersion = first.server().version;
+    m_result.server = first.server();
+    if (first.server().mode != QLatin1String("cluster"))
+        return true;
+    ClusterMap map;
+    QString why;
+    if (!ClusterMap::read(first, &map, &why)) {
+        fail({RedisError::Kind::Server, why});
+        return false;
+    }
+    endpoints->clear();
+    for (const ClusterMap::Node& node : map.masters()) {
+        const RedisEndpoint master = ClusterMap::endpointOf(node, m_settings.endpoint);
+        if (m_settings.endpoint.isLocal() && !master.isLocal()) {
+            fail({RedisError::Kind::Server,
+                  Text::tr("The cluster has a master at %1, which is not on this machine: watching "
+                           "it needs your consent (--allow-remote, with that address as --redis).")
+                      .arg(master.address())});
+            return false;
+        }
+        endpoints->push_back(master);
+    }
+    return true;
+}
+
+bool WatchSession::Run::startMonitors(const QVector<RedisEndpoint>& endpoints)
+{
     for (const RedisEndpoint& endpoint : endpoints) {
-        auto node = std::make_unique<NodeStream>(settings, endpoint, &result);
-        if (!node->monitor.open(endpoint, settings.options))
-            return fail(node->monitor.lastError());
+        auto node = std::make_unique<NodeStream>(m_settings, endpoint, &m_result);
+        if (!node->monitor.open(endpoint, m_settings.options)) {
+            fail(node->monitor.lastError());
+            return false;
+        }
         const RedisReply answer = node->monitor.command({"MONITOR"});
         if (answer.isError()) {
             RedisError error = classifyReplyError(answer, endpoint);
@@ -258,180 +356,193 @@ void WatchSession::run(Settings settings)
                                          "SETUSER %1 +monitor (and +echo +select +zcard +zrange to read the keys "
                                          "the watch first sees mid-stream).")
                                     .arg(userName(endpoint), answer.text());
-            return fail(error);
+            fail(error);
+            return false;
         }
-        if (!node->monitor.setNonBlocking())
-            return fail({RedisError::Kind::ConnectionLost, node->monitor.failureText()});
-        nodes.push_back(std::move(node));
+        if (!node->monitor.setNonBlocking()) {
+            fail({RedisError::Kind::ConnectionLost, node->monitor.failureText()});
+            return false;
+        }
+        m_nodes.push_back(std::move(node));
     }
-    const QString server = result.server.displayName();
-    QMetaObject::invokeMethod(
-        this, [this, server] { emit started(server); }, Qt::QueuedConnection);
+    return true;
+}
 
-    // The watch's one clock: the duration and stop() bound every wait below, reads of keys
-    // included; lines that arrive once it is over are counted (linesBehind), not followed.
-    QElapsedTimer clock;
-    clock.start();
-    const qint64 durationMs = settings.duration.count();
-    qint64 nonceCounter = 0;
-    const QByteArray noncePrefix = "zsetlab-watch-read-" + QByteArray::number(qint64(::getpid())) + '-';
-
-    // Reads what one node's MONITOR sent; false when that server went away. node.sawEnd: the ECHO
-    // of `endMarker` went by.
-    MonitorLine line; // one for every line: parsing into it reuses its buffers
+void WatchSession::Run::noteServerQuirks()
+{
     // Valkey 8 tells the body of a cached script (SCRIPT SHOW): an app's scripts loaded before the
     // watch are known all the same.
-    const bool showsScripts = result.server.name == QLatin1String("valkey")
-        && result.server.nameVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 8;
+    m_showsScripts = m_result.server.name == QLatin1String("valkey")
+        && m_result.server.nameVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 8;
     // Valkey 8.1's MONITOR may leave quotes and backslashes unescaped (valkey-io/valkey#2035).
-    const bool quotesMayBeUnescaped
-        = result.server.name == QLatin1String("valkey") && result.server.nameVersion.startsWith(QLatin1String("8.1."));
-    for (const auto& node : nodes)
-        node->shadow.setQuotesMayBeUnescaped(quotesMayBeUnescaped);
-    const auto readLines = [&](NodeStream& node, const QByteArray& endMarker, qint64 untilMs) {
-        const bool alive = node.monitor.readAvailable();
-        RedisReply reply;
-        while (node.monitor.nextReply(&reply)) {
-            if (reply.bytes().size() > maxLineBytes) {
-                ++result.oversizeLines;
-                continue;
-            }
-            // After stop() the lines still count (what the server ran before it), up to the deadline.
-            const bool late = clock.elapsed() >= untilMs;
-            if (late && !(endMarker.size() && reply.bytes().contains(endMarker))) {
-                ++result.linesBehind;
-                continue;
-            }
-            if (!MonitorLine::parse(reply.bytes(), &line, nullptr, quotesMayBeUnescaped)) {
-                node.shadow.feed(reply.bytes()); // counted as dropped
-                continue;
-            }
-            const QByteArray command = line.command();
-            if (command == "ECHO" && !endMarker.isEmpty() && line.arguments.value(1) == endMarker) {
-                node.sawEnd = true;
-                continue;
-            }
-            if (command == "ECHO" && node.pending.contains(line.arguments.value(1))) {
-                node.pendingEcho = line.arguments.value(1);
-                node.pending[node.pendingEcho].echoSource = line.source;
-            } else if (!node.pendingEcho.isEmpty() && command == "ZRANGE"
-                       && line.source == node.pending.value(node.pendingEcho).echoSource) {
-                node.shadow.feed(line);
-                const PendingRead read = node.pending.take(node.pendingEcho);
-                node.shadow.setKnownState(read.db, read.key, read.members);
-                node.pendingEcho.clear();
-                continue;
-            }
-            node.shadow.feed(line);
-            for (const WatchShadow::KeyName& name : node.shadow.takeKeysToRead()) {
-                const QByteArray nonce = noncePrefix + QByteArray::number(++nonceCounter);
-                PendingRead read;
-                const auto left = std::chrono::milliseconds(untilMs - clock.elapsed());
-                // Reads of keys wait for the server: after stop() only the catch-up (endMarker) does them.
-                if (left.count() <= 0 || (m_stopAsked && endMarker.isEmpty())) {
-                    ++result.keysNotRead;
-                    continue;
-                }
-                if (node.reader.read(name.db, name.key, nonce, left, &read))
-                    node.pending.insert(nonce, read);
-                else if (node.reader.failed())
-                    ++result.keysNotRead;
-            }
-            // An app's EVALSHA of a script loaded before the watch: Valkey 8 tells its body.
-            for (const QByteArray& sha : node.shadow.takeScriptsToRead()) {
-                const auto left = std::chrono::milliseconds(untilMs - clock.elapsed());
-                if (!showsScripts || left.count() <= 0 || (m_stopAsked && endMarker.isEmpty()))
-                    break;
-                node.shadow.setScriptBody(sha, node.reader.showScript(sha, left));
-            }
-        }
-        return alive;
-    };
-    // At the end, everything the servers ran before it is counted: an ECHO sent now comes after
-    // those commands in each stream, so reading up to it leaves none behind (bounded: 1 s; without
-    // the ECHO permission, what has arrived is all there is).
-    const auto catchUp = [&] {
-        const QByteArray marker = noncePrefix + "end";
-        const qint64 untilMs = clock.elapsed() + 1000;
-        ConnectOptions quick = settings.options;
-        quick.connectTimeout = std::min(quick.connectTimeout, std::chrono::milliseconds(500));
-        quick.commandTimeout = std::min(quick.commandTimeout, std::chrono::milliseconds(500));
-        for (const auto& node : nodes) {
-            RedisConnection echo;
-            node->sawEnd = !echo.open(node->endpoint, quick) || echo.command({"ECHO", marker}).isError();
-        }
-        while (clock.elapsed() < untilMs) {
-            std::vector<pollfd> fds;
-            std::vector<NodeStream*> waiting;
-            for (const auto& node : nodes) {
-                if (!node->sawEnd) {
-                    fds.push_back({node->monitor.socket(), POLLIN, 0});
-                    waiting.push_back(node.get());
-                }
-            }
-            const int waitMs = int(std::max<qint64>(0, untilMs - clock.elapsed()));
-            if (fds.empty() || ::poll(fds.data(), fds.size(), waitMs) <= 0)
-                return;
-            for (size_t i = 0; i < fds.size(); ++i)
-                if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && !readLines(*waiting[i], marker, untilMs))
-                    waiting[i]->sawEnd = true; // gone: nothing more will come
-        }
-    };
+    m_quotesMayBeUnescaped = m_result.server.name == QLatin1String("valkey")
+        && m_result.server.nameVersion.startsWith(QLatin1String("8.1."));
+    for (const auto& node : m_nodes)
+        node->shadow.setQuotesMayBeUnescaped(m_quotesMayBeUnescaped);
+}
 
-    qint64 nextSnapshot = settings.snapshotInterval.count();
+bool WatchSession::Run::readLines(NodeStream& node, const QByteArray& endMarker, qint64 untilMs)
+{
+    const bool alive = node.monitor.readAvailable();
+    RedisReply reply;
+    while (node.monitor.nextReply(&reply)) {
+        if (reply.bytes().size() > maxLineBytes) {
+            ++m_result.oversizeLines;
+            continue;
+        }
+        // After stop() the lines still count (what the server ran before it), up to the deadline.
+        const bool late = m_clock.elapsed() >= untilMs;
+        if (late && !(endMarker.size() && reply.bytes().contains(endMarker))) {
+            ++m_result.linesBehind;
+            continue;
+        }
+        if (!MonitorLine::parse(reply.bytes(), &m_line, nullptr, m_quotesMayBeUnescaped)) {
+            node.shadow.feed(reply.bytes()); // counted as dropped
+            continue;
+        }
+        if (takeReadLine(node, endMarker))
+            continue;
+        node.shadow.feed(m_line);
+        readNewKeys(node, endMarker, untilMs);
+        readNewScripts(node, endMarker, untilMs);
+    }
+    return alive;
+}
+
+bool WatchSession::Run::takeReadLine(NodeStream& node, const QByteArray& endMarker)
+{
+    const QByteArray command = m_line.command();
+    if (command == "ECHO" && !endMarker.isEmpty() && m_line.arguments.value(1) == endMarker) {
+        node.sawEnd = true;
+        return true;
+    }
+    if (command == "ECHO" && node.pending.contains(m_line.arguments.value(1))) {
+        node.pendingEcho = m_line.arguments.value(1);
+        node.pending[node.pendingEcho].echoSource = m_line.source;
+    } else if (!node.pendingEcho.isEmpty() && command == "ZRANGE"
+               && m_line.source == node.pending.value(node.pendingEcho).echoSource) {
+        node.shadow.feed(m_line);
+        const PendingRead read = node.pending.take(node.pendingEcho);
+        node.shadow.setKnownState(read.db, read.key, read.members);
+        node.pendingEcho.clear();
+        return true;
+    }
+    return false;
+}
+
+void WatchSession::Run::readNewKeys(NodeStream& node, const QByteArray& endMarker, qint64 untilMs)
+{
+    for (const WatchShadow::KeyName& name : node.shadow.takeKeysToRead()) {
+        const QByteArray nonce = m_noncePrefix + QByteArray::number(++m_nonceCounter);
+        PendingRead read;
+        const auto left = std::chrono::milliseconds(untilMs - m_clock.elapsed());
+        // Reads of keys wait for the server: after stop() only the catch-up (endMarker) does them.
+        if (left.count() <= 0 || (m_session.m_stopAsked && endMarker.isEmpty())) {
+            ++m_result.keysNotRead;
+            continue;
+        }
+        if (node.reader.read(name.db, name.key, nonce, left, &read))
+            node.pending.insert(nonce, read);
+        else if (node.reader.failed())
+            ++m_result.keysNotRead;
+    }
+}
+
+void WatchSession::Run::readNewScripts(NodeStream& node, const QByteArray& endMarker, qint64 untilMs)
+{
+    // An app's EVALSHA of a script loaded before the watch: Valkey 8 tells its body.
+    for (const QByteArray& sha : node.shadow.takeScriptsToRead()) {
+        const auto left = std::chrono::milliseconds(untilMs - m_clock.elapsed());
+        if (!m_showsScripts || left.count() <= 0 || (m_session.m_stopAsked && endMarker.isEmpty()))
+            break;
+        node.shadow.setScriptBody(sha, node.reader.showScript(sha, left));
+    }
+}
+
+void WatchSession::Run::catchUp()
+{
+    const QByteArray marker = m_noncePrefix + "end";
+    const qint64 untilMs = m_clock.elapsed() + 1000;
+    ConnectOptions quick = m_settings.options;
+    quick.connectTimeout = std::min(quick.connectTimeout, std::chrono::milliseconds(500));
+    quick.commandTimeout = std::min(quick.commandTimeout, std::chrono::milliseconds(500));
+    for (const auto& node : m_nodes) {
+        RedisConnection echo;
+        node->sawEnd = !echo.open(node->endpoint, quick) || echo.command({"ECHO", marker}).isError();
+    }
+    while (m_clock.elapsed() < untilMs) {
+        std::vector<pollfd> fds;
+        std::vector<NodeStream*> waiting;
+        for (const auto& node : m_nodes) {
+            if (!node->sawEnd) {
+                fds.push_back({node->monitor.socket(), POLLIN, 0});
+                waiting.push_back(node.get());
+            }
+        }
+        const int waitMs = int(std::max<qint64>(0, untilMs - m_clock.elapsed()));
+        if (fds.empty() || ::poll(fds.data(), fds.size(), waitMs) <= 0)
+            return;
+        for (size_t i = 0; i < fds.size(); ++i)
+            if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && !readLines(*waiting[i], marker, untilMs))
+                waiting[i]->sawEnd = true; // gone: nothing more will come
+    }
+}
+
+void WatchSession::Run::loop()
+{
+    qint64 nextSnapshot = m_settings.snapshotInterval.count();
     std::vector<pollfd> fds;
     while (true) {
-        const qint64 elapsed = clock.elapsed();
-        if (m_stopAsked) {
-            result.end = WatchResult::End::Stopped;
+        const qint64 elapsed = m_clock.elapsed();
+        if (m_session.m_stopAsked) {
+            m_result.end = WatchResult::End::Stopped;
             catchUp();
-            break;
+            return;
         }
-        if (elapsed >= durationMs) {
-            result.end = WatchResult::End::Duration;
+        if (elapsed >= m_durationMs) {
+            m_result.end = WatchResult::End::Duration;
             catchUp();
-            break;
+            return;
         }
         fds.clear();
-        for (const auto& node : nodes)
+        for (const auto& node : m_nodes)
             fds.push_back({node->monitor.socket(), POLLIN, 0});
-        fds.push_back({m_wake, POLLIN, 0});
-        const int waitMs = int(std::max<qint64>(0, std::min(durationMs, nextSnapshot) - elapsed));
+        fds.push_back({m_session.m_wake, POLLIN, 0});
+        const int waitMs = int(std::max<qint64>(0, std::min(m_durationMs, nextSnapshot) - elapsed));
         if (::poll(fds.data(), fds.size(), waitMs) < 0 && errno != EINTR) {
-            result.end = WatchResult::End::Failed;
-            result.error = {RedisError::Kind::ConnectionLost, QString::fromLocal8Bit(strerror(errno))};
-            break;
+            m_result.end = WatchResult::End::Failed;
+            m_result.error = {RedisError::Kind::ConnectionLost, QString::fromLocal8Bit(strerror(errno))};
+            return;
         }
         if (fds.back().revents & POLLIN) {
-            result.end = WatchResult::End::Stopped;
+            m_result.end = WatchResult::End::Stopped;
             catchUp();
-            break;
+            return;
         }
-        bool lost = false;
-        for (size_t i = 0; i < nodes.size() && !lost; ++i) {
-            NodeStream& node = *nodes[i];
-            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || readLines(node, {}, durationMs))
-                continue;
-            lost = true;
-            result.end = WatchResult::End::Failed;
-            result.error.kind = RedisError::Kind::ConnectionLost;
-            result.error.message = Text::tr("The server at %1 went away during the watch (%2). The figures "
-                                            "below are what the watch saw until then.")
-                                       .arg(node.endpoint.address(), node.monitor.failureText());
-        }
-        if (lost)
-            break;
-        if (clock.elapsed() >= nextSnapshot) {
-            const WatchSnapshot snapshot = snapshotOfAll(clock.elapsed(), false);
-            nextSnapshot = clock.elapsed() + settings.snapshotInterval.count();
+        if (!readStreams(fds))
+            return;
+        if (m_clock.elapsed() >= nextSnapshot) {
+            const WatchSnapshot snapshot = snapshotOfAll(m_clock.elapsed(), false);
+            nextSnapshot = m_clock.elapsed() + m_settings.snapshotInterval.count();
+            WatchSession* session = &m_session;
             QMetaObject::invokeMethod(
-                this, [this, snapshot] { emit snapshotAvailable(snapshot); }, Qt::QueuedConnection);
+                session, [session, snapshot] { emit session->snapshotAvailable(snapshot); }, Qt::QueuedConnection);
         }
     }
-    const qint64 elapsed = clock.elapsed();
-    for (const auto& node : nodes)
-        node->monitor.close();
-    result.snapshot = snapshotOfAll(elapsed, true);
-    result.snapshot.droppedLines += result.linesBehind + result.oversizeLines;
-    finish();
+}
+
+bool WatchSession::Run::readStreams(const std::vector<pollfd>& fds)
+{
+    for (size_t i = 0; i < m_nodes.size(); ++i) {
+        NodeStream& node = *m_nodes[i];
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || readLines(node, {}, m_durationMs))
+            continue;
+        m_result.end = WatchResult::End::Failed;
+        m_result.error.kind = RedisError::Kind::ConnectionLost;
+        m_result.error.message = Text::tr("The server at %1 went away during the watch (%2). The figures "
+                                          "below are what the watch saw until then.")
+                                     .arg(node.endpoint.address(), node.monitor.failureText());
+        return false;
+    }
+    return true;
 }

@@ -76,6 +76,7 @@ signals:
     void finished(const WatchResult& result);
 
 private:
+    class Run; // one watch, step by step (watchsession.cpp)
     void run(Settings settings);
 
     std::thread m_thread;

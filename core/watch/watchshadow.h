@@ -103,7 +103,13 @@ private:
     Key* keyFor(int db, const QByteArray& key, bool create);
     void touch(Key* key, const MonitorLine& line);
     void countRequest(Key* key, const MonitorLine& line);
+    struct ZaddOptions;
     void applyZadd(Key* key, const MonitorLine& line);
+    // The key's first ZADD record: what the recording starts from (Key::preexisting).
+    void beginRecords(Key* key);
+    // One member and score of a ZADD, and its record.
+    void zaddMember(Key* key, const MonitorLine& line, const QByteArray& member, double given,
+                    const ZaddOptions& options);
     void applyZincrby(Key* key, const MonitorLine& line);
     void applyRemove(Key* key, const MonitorLine& line, Command command);
     void applyExpire(Key* key, const MonitorLine& line, Command command);
@@ -117,6 +123,14 @@ private:
     void noteScript(const QByteArray& body, const QByteArray& sha);
     WatchedKey figuresOf(Key& key, bool takeRecords, bool last = false);
     void apply(const MonitorLine& line);
+    // apply()'s steps. Follows EVAL, EVALSHA and FCALL and the commands their scripts run; false
+    // when the line began a script call (nothing else to do).
+    bool followScriptCall(const MonitorLine& line, Command command);
+    // The commands over several keys or a whole database (FLUSHDB, SWAPDB, DEL, RENAME, the ones
+    // that leave keys unknown); false for any other.
+    bool applyToKeys(const MonitorLine& line, Command command);
+    // A command on the key that is its first argument.
+    void applyToKey(const MonitorLine& line, Command command, const QByteArray& commandName);
 
     QList<KeyPattern> m_patterns;
     int m_db = -1;
