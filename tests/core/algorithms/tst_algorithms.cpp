@@ -1,8 +1,8 @@
 #include "algorithmcomparison.h"
-#include "sourcetree.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "slidingwindowtruth.h"
+#include "sourcetree.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
