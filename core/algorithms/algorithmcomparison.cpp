@@ -68,7 +68,7 @@ void AlgorithmComparison::stop()
     m_stop = true;
 }
 
-void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, ComparisonPlan plan)
+void AlgorithmComparison::work(const RedisEndpoint& endpoint, ConnectOptions options, ComparisonPlan plan)
 {
     ComparisonResult result;
     result.plan = plan;
@@ -118,7 +118,7 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
     const QStringList ids = plan.limiterIds();
 
     for (int index = 0; index < ids.size() && !m_stop && !result.failure.isFailure(); ++index) {
-        const QString id = ids.at(index);
+        const QString& id = ids.at(index);
         const LimiterRef limiter = LimiterCatalog::find(id);
         post([this, index, id] { emit algorithmStarted(index, id); });
         AlgorithmTally tally;
@@ -126,6 +126,7 @@ void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, C
         tally.runKey = ZsetKeys::freshRunKey();
         const auto keyOf = [&plan, &tally](int user) { return plan.userKey(tally.runKey, user); };
         std::vector<RedisConnection*> connectionOf; // by user: its key's master
+        connectionOf.reserve(plan.users);
         for (int user = 0; user < plan.users; ++user)
             connectionOf.push_back(&nodes.forKey(keyOf(user)));
 

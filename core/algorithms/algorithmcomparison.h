@@ -41,7 +41,7 @@ signals:
     void finished(const ComparisonResult& result);
 
 private:
-    void work(RedisEndpoint endpoint, ConnectOptions options, ComparisonPlan plan);
+    void work(const RedisEndpoint& endpoint, ConnectOptions options, ComparisonPlan plan);
 
     ComparisonResult m_result;
     QString m_planError;

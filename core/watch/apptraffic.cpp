@@ -120,7 +120,7 @@ void AppTraffic::stop()
     m_stop = true;
 }
 
-void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan plan)
+void AppTraffic::work(const RedisEndpoint& endpoint, ConnectOptions options, const AppPlan& plan)
 {
     AppResult result;
     result.plan = plan;
@@ -156,6 +156,7 @@ void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan pl
     }
     result.serverVersion = nodes.first().server().version;
     std::vector<RedisConnection*> connectionOf; // by user
+    connectionOf.reserve(plan.users);
     for (int user = 0; user < plan.users; ++user)
         connectionOf.push_back(&nodes.forKey(plan.userKey(user)));
     // Nothing is written before every key of every user is known to be free.

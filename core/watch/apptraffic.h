@@ -85,7 +85,7 @@ signals:
     void finished(const AppResult& result);
 
 private:
-    void work(RedisEndpoint endpoint, ConnectOptions options, AppPlan plan);
+    void work(const RedisEndpoint& endpoint, ConnectOptions options, const AppPlan& plan);
 
     AppResult m_result;
     QString m_planError;
