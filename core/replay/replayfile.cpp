@@ -395,7 +395,7 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     info.users = int(integer(header, "users", 1, BurstPlan::maxUsers, &ok));
     info.requests = int(integer(header, "requests_planned", 0, BurstPlan::maxRequests, &ok));
     const QJsonArray errorTexts = header.value(QLatin1String("errors")).toArray();
-    for (const QJsonValue value : header.value(QLatin1String("seeded")).toArray()) {
+    for (const auto& value : header.value(QLatin1String("seeded")).toArray()) {
         const QJsonObject m = value.toObject();
         SeededMember seeded;
         seeded.user = int(integer(m, "user", 0, info.users - 1, &ok));
@@ -512,7 +512,7 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
     }
     if (!ends.ok() || !ends.atEnd() || !truths.ok() || !truths.atEnd())
         return failWith(error, damaged(Text::tr("a column of its requests does not read")));
-    for (const QJsonValue value : header.value(QLatin1String("seeded")).toArray()) {
+    for (const auto& value : header.value(QLatin1String("seeded")).toArray()) {
         const QJsonObject m = value.toObject();
         writes.seededEnds.push_back(m.contains(QLatin1String("end")) ? qint32(integer(m, "end", 0, n, &ok))
                                                                      : ZsetHistory::alive);

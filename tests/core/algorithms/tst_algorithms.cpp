@@ -255,7 +255,7 @@ void TestAlgorithms::commandLineJsonMatchesWhatRedisHolds()
     QCOMPARE(plan.value(QLatin1String("users")).toInt(), 1);
     const QJsonArray algorithms = json.value(QLatin1String("algorithms")).toArray();
     QCOMPARE(algorithms.size(), LimiterCatalog::algorithmIds().size());
-    for (const QJsonValue value : algorithms) {
+    for (const auto& value : algorithms) {
         const QJsonObject algorithm = value.toObject();
         const QString id = algorithm.value(QLatin1String("id")).toString();
         for (const char* field : {"id", "admitted", "admitted_over_limit", "rejected_under_limit",
