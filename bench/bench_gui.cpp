@@ -94,7 +94,7 @@ public:
         }
         mostCpu = std::max(mostCpu, cpuNs);
         if (ns > 15'000'000)
-            slow.push_back({ns, name + " event " + QByteArray::number(type)});
+            slow.emplace_back(ns, name + " event " + QByteArray::number(type));
         return result;
     }
     void startRecording()

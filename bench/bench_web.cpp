@@ -67,7 +67,7 @@ BurstPlan planOf(const QString& strategy, int requests)
 std::vector<double> numbers(const QJsonValue& list)
 {
     std::vector<double> out;
-    for (const QJsonValue& v : list.toArray())
+    for (const auto& v : list.toArray())
         out.push_back(v.toDouble());
     return out;
 }

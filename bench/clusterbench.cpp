@@ -128,7 +128,7 @@ private:
 QByteArray chooseKey(const ClusterMap& map, int entryMaster)
 {
     for (int i = 0; i < 1000; ++i) {
-        const QByteArray key
+        QByteArray key
             = i == 0 ? QByteArrayLiteral("zsetlab:run:{bench}") : "zsetlab:run:{bench-" + QByteArray::number(i) + '}';
         if (map.masterOfKey(key) != entryMaster)
             return key;

@@ -58,7 +58,7 @@ FramePtr bgraFrame(const QImage& image, QSize size, int64_t pts)
     if (av_frame_get_buffer(frame.get(), 0) < 0)
         return nullptr;
     for (int y = 0; y < size.height(); ++y)
-        memcpy(frame->data[0] + y * frame->linesize[0], rgb.constScanLine(y), size_t(size.width()) * 4);
+        memcpy(frame->data[0] + ptrdiff_t(y) * frame->linesize[0], rgb.constScanLine(y), size_t(size.width()) * 4);
     frame->pts = pts;
     return frame;
 }

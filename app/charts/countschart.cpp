@@ -328,8 +328,8 @@ void CountsChart::refresh()
     }
     QList<QPointF> truth, counted, upper, lower;
     std::vector<int> overAt; // requests admitted beyond the limit, one per column
-    truth.reserve(qsizetype(2 * m_columns.size()));
-    counted.reserve(qsizetype(2 * m_columns.size()));
+    truth.reserve(2 * qsizetype(m_columns.size()));
+    counted.reserve(2 * qsizetype(m_columns.size()));
     auto addPair = [](QList<QPointF>& list, int aAt, qint64 a, int bAt, qint64 b) {
         if (aAt == bAt) {
             list.append(QPointF(aAt, a));

@@ -145,7 +145,7 @@ void LessonPanel::createKeys()
     // focus is, while the lesson is in front. The arrows too, once the focus is in the lesson.
     // Enter does the step.
     setFocusPolicy(Qt::ClickFocus); // holds the focus while the step's button is disabled
-    auto windowKeys = [this](QList<QKeySequence> keys, auto slot) {
+    auto windowKeys = [this](const QList<QKeySequence>& keys, auto slot) {
         auto* action = new QAction(this);
         action->setShortcuts(keys);
         action->setShortcutContext(Qt::WindowShortcut);

@@ -36,9 +36,9 @@ public:
     };
     ReplayActions(Host host, QMenu* fileMenu, QObject* parent);
 
-    // Opens a replay file into the window; false when it cannot be read, with *error (none
+    // Opens a replay file into the window; false when it cannot be read, with *why (none
     // given: the user is told in a dialog).
-    bool open(const QString& path, QString* error = nullptr);
+    bool open(const QString& path, QString* why = nullptr);
     bool save(const QString& path);
     void openDialog();
     void saveDialog();

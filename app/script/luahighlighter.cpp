@@ -69,7 +69,7 @@ void LuaHighlighter::readDocument()
     for (int c = 0; c < text.size(); ++c) {
         const int width = int(text.mid(c, text.at(c).isHighSurrogate() ? 2 : 1).toUtf8().size());
         for (int b = 0; b < width && bytes + b < source.size(); ++b)
-            charAt[size_t(bytes + b)] = c;
+            charAt[size_t(bytes) + size_t(b)] = c;
         bytes += width;
         if (text.at(c).isHighSurrogate())
             ++c;

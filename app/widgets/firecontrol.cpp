@@ -73,11 +73,11 @@ bool FireControl::fire(const ExperimentPlan& plan)
     return true;
 }
 
-bool FireControl::fireFork(const BurstPlan& plan, LimiterExperiment::Preparation prepare)
+bool FireControl::fireFork(const BurstPlan& plan, const LimiterExperiment::Preparation& prepare)
 {
     if (!mayFire())
         return false;
-    if (!m_experiment->fireFork(plan, std::move(prepare))) {
+    if (!m_experiment->fireFork(plan, prepare)) {
         m_error = m_experiment->error();
         return false;
     }

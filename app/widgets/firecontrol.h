@@ -30,7 +30,7 @@ public:
     // burst already running.
     bool fire(const ExperimentPlan& plan);
     // A what-if from a recorded run (LimiterExperiment::fireFork), with the same checks.
-    bool fireFork(const BurstPlan& plan, LimiterExperiment::Preparation prepare);
+    bool fireFork(const BurstPlan& plan, const LimiterExperiment::Preparation& prepare);
     QString error() const { return m_error; }
     // Headless runs ask no one: a remote server is refused unless allowed beforehand.
     void setRemoteAllowed(bool allowed, bool ask);

@@ -20,7 +20,7 @@ QStringList ComparisonPlan::limiterIds() const
 
 QString ComparisonPlan::validate() const
 {
-    if (const QString invalid = burst.validate(); !invalid.isEmpty())
+    if (QString invalid = burst.validate(); !invalid.isEmpty())
         return invalid;
     if (burst.limit < 1)
         return Text::tr("limit: the algorithms are compared on how they keep a limit: give a limit of 1 or more.");

@@ -125,7 +125,7 @@ QString OutputFile::createPart(const QString& path, QString* error)
     const bool replacing = existingMode(QFile::encodeName(path), &mode);
     const QFileInfo info(path);
     for (int attempt = 0; attempt < 16; ++attempt) {
-        const QString part
+        QString part
             = info.absoluteDir().filePath(QStringLiteral(".%1.%2.part")
                                               .arg(info.fileName())
                                               .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0')));

@@ -146,7 +146,7 @@ QString BurstPlan::validate() const
     }
     if (clients.size() > maxConnections)
         return Text::tr("clients: at most %1, one connection each (got %2).").arg(maxConnections).arg(clients.size());
-    if (const QString invalid = validateClientProfiles(clients); !invalid.isEmpty())
+    if (QString invalid = validateClientProfiles(clients); !invalid.isEmpty())
         return invalid;
     if (!limiter || !limiter->script.isValid())
         return Text::tr("script: a custom strategy needs a script file.");

@@ -192,6 +192,7 @@ std::vector<qint64> mergedClientSchedule(const BurstPlan& plan, std::vector<quin
         clientOf->reserve(total);
     }
     std::vector<Arrivals> arrivals;
+    arrivals.reserve(plan.clients.size());
     for (int c = 0; c < plan.clients.size(); ++c)
         arrivals.emplace_back(plan.clients[c].pacing.value_or(plan.pacing), plan.seed + quint64(c));
 

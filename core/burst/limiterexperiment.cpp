@@ -133,7 +133,7 @@ bool LimiterExperiment::fire(const ExperimentPlan& plan)
     return true;
 }
 
-bool LimiterExperiment::fireFork(const BurstPlan& plan, Preparation prepare)
+bool LimiterExperiment::fireFork(const BurstPlan& plan, const Preparation& prepare)
 {
     if (isRunning()) {
         m_error = tr("A burst is running: stop it first.");

@@ -39,7 +39,7 @@ public:
     // A what-if beside a recorded run: `plan` alone on the right side, after `prepare`; the left
     // side keeps what it shows. False with error() when nothing is fired; a failing preparation
     // ends in failed() and allFinished(), with the keys it filled deleted.
-    bool fireFork(const BurstPlan& plan, Preparation prepare);
+    bool fireFork(const BurstPlan& plan, const Preparation& prepare);
     bool isFork() const { return m_fork; }
     void stop();
     // Forgets the runs and deletes their keys (on a task thread).

@@ -60,7 +60,7 @@ bool read(FieldReader& fields, BurstPlan* plan)
         if (!offsets.isArray())
             return fields.fail(QStringLiteral("clock_offsets_ms"), Text::tr("a list of milliseconds"), offsets);
         QVector<qint64> read;
-        for (const QJsonValue& offset : offsets.toArray()) {
+        for (const auto& offset : offsets.toArray()) {
             if (!offset.isDouble() || std::abs(offset.toDouble()) > 86'400'000
                 || double(qint64(offset.toDouble())) != offset.toDouble())
                 return fields.fail(QStringLiteral("clock_offsets_ms"), Text::tr("whole milliseconds within one day"),

@@ -25,7 +25,7 @@ struct Scenario
 
     QJsonObject toJson() const;
     // Reads a scenario; false with a message that names the field and what was expected.
-    static bool fromJson(const QByteArray& json, Scenario* scenario, QString* error);
+    static bool fromJson(const QByteArray& bytes, Scenario* scenario, QString* error);
     // A scenario file is read up to this many bytes; a longer one (or /dev/zero, a FIFO that does
     // not end) is refused.
     static constexpr qint64 maxFileBytes = 8 * 1024 * 1024;

@@ -10,7 +10,7 @@
 #include <atomic>
 
 #include <pthread.h>
-#include <signal.h>
+#include <signal.h> // NOLINT(modernize-deprecated-headers): sigset_t, sigaddset are POSIX, not in <csignal>
 
 namespace {
 // LDB reads its commands with a parser that refuses arguments longer than this; a refused command
@@ -418,7 +418,7 @@ bool ScriptDebugger::start(const LimiterScript& script, const RedisArgs& keys, c
     m_active = true;
     m_busy = true;
     const quint64 session = m_session;
-    const QByteArray source = script.source();
+    const QByteArray& source = script.source();
     m_thread.post([this, worker, session, source, argv] { deliver(session, worker->begin(source, argv)); });
     return true;
 }

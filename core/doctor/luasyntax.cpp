@@ -33,7 +33,7 @@ LuaSyntax LuaSyntax::check(const QByteArray& source)
                 && byte != 0x1b))
             ++controls;
     }
-    result.binary = source.contains('\0') || (controls > 8 && controls * 20 > source.size());
+    result.binary = source.contains('\0') || (controls > 8 && qsizetype(controls) * 20 > source.size());
     lua_State* state = luaL_newstate();
     if (!state) {
         result.message = Text::tr("out of memory while compiling");

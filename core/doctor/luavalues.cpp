@@ -173,10 +173,8 @@ Value ValueRules::arithmetic(const QByteArray& op, const Value& a, const Value& 
             checkUnits(a, b, line);
             takeRole(b, Role::Time);
             value.resolution = std::max(a.resolution, b.resolution);
-        } else if (!plus && a.role == Role::Time && b.role == Role::Time) {
-            checkUnits(a, b, line);
-            takeRole(a, Role::Duration);
-        } else if (a.role == Role::Duration && b.role == Role::Duration) {
+        } else if ((!plus && a.role == Role::Time && b.role == Role::Time)
+                   || (a.role == Role::Duration && b.role == Role::Duration)) { // time - time, duration +- duration
             checkUnits(a, b, line);
             takeRole(a, Role::Duration);
         } else if (a.role != Role::None && b.hasLiteral) {

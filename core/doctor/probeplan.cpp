@@ -95,7 +95,8 @@ QVector<ProbeScenario> ScriptProbe::plan(bool clockControlled) const
     };
     const ProbeSettings& p = m_settings;
     if (clockControlled) {
-        const qint64 spread = std::clamp<qint64>(p.windowMs * 1000 / (2 * std::max(1, p.spreadCalls)), 1000, 1'000'000);
+        const qint64 spread
+            = std::clamp<qint64>(p.windowMs * 1000 / (qint64(2) * std::max(1, p.spreadCalls)), 1000, 1'000'000);
         add(ProbeScenario::Kind::Spread, QStringLiteral("spread"), p.spreadCalls, spread, 0);
     }
     // Without a {now} in the call the script reads the server's clock: the calls go back to back.

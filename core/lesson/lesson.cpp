@@ -289,7 +289,7 @@ ExperimentPlan Lesson::lessonPlan(const char* limiter, int requests, qint64 limi
     return plan;
 }
 
-void Lesson::fire(const ExperimentPlan& plan, std::function<void()> then)
+void Lesson::fire(const ExperimentPlan& plan, const std::function<void()>& then)
 {
     auto* context = new QObject(this);
     connect(m_stage.experiment, &LimiterExperiment::allFinished, context, [context, then] {

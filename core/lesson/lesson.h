@@ -158,7 +158,7 @@ private:
     // The action could not run or fire: says why; nothing is shown as answered.
     void refuse(std::function<QString()> reason);
     // Fires a plan and calls `then` when every run has ended.
-    void fire(const ExperimentPlan& plan, std::function<void()> then);
+    void fire(const ExperimentPlan& plan, const std::function<void()>& then);
     static ExperimentPlan lessonPlan(const char* limiter, int requests, qint64 limit);
     // What one side ran, kept with the result line that tells it.
     struct Ran

@@ -19,7 +19,7 @@ LimiterStore LimiterStore::make(Kind kind, const QByteArray& type, QVector<Key> 
     LimiterStore store;
     store.m_kind = kind;
     store.m_keys = {{QByteArray(), type}};
-    store.m_keys += companions;
+    store.m_keys += std::move(companions);
     return store;
 }
 

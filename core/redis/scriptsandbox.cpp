@@ -34,7 +34,7 @@ QString reasonOf(const RedisReply& reply, const RedisConnection& connection)
 // NOPERM: the connection's user may not run ACL SETUSER. An unknown command: no ACL (Redis < 6).
 bool refusesAcl(const RedisReply& reply)
 {
-    const QByteArray text = reply.bytes();
+    const QByteArray& text = reply.bytes();
     return reply.errorCode() == "NOPERM" || text.contains("unknown command") || text.contains("Unknown command")
         || text.contains("unknown subcommand");
 }

@@ -165,7 +165,7 @@ void Recording::index()
     const int n = requests();
     const int bs = ZsetHistory::blockSize;
     // One entry per block, and one after the last: the whole run's figures.
-    m_totalsBefore.assign(size_t(n / bs + 2), {});
+    m_totalsBefore.assign(size_t(n / bs) + 2, {});
     m_latestNowThrough.assign(size_t((n + bs - 1) / bs), 0);
     ReplayTotals totals;
     qint64 latest = std::numeric_limits<qint64>::min();

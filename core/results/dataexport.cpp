@@ -173,7 +173,7 @@ bool readZset(RedisConnection& connection, const QByteArray& key, QVector<ZsetEn
         const auto& items = reply.elements();
         for (size_t i = 0; i + 1 < items.size(); i += 2)
             members->push_back({items[i].bytes(), items[i + 1].bytes()});
-        if (items.size() < size_t(2 * chunk))
+        if (items.size() < 2 * size_t(chunk))
             return true;
     }
 }

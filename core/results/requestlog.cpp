@@ -3,6 +3,7 @@
 #include <QtAlgorithms>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, const QByteArray& runTag,
@@ -245,6 +246,7 @@ std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& p
 {
     if (!keepsRequests()) {
         std::vector<quint32> result;
+        result.reserve(percents.size());
         for (const double percent : percents)
             result.push_back(m_latencies.percentile(percent));
         return result;
@@ -262,7 +264,7 @@ std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& p
             continue;
         }
         const auto rank
-            = static_cast<size_t>(std::clamp(percent / 100.0, 0.0, 1.0) * double(latencies.size() - 1) + 0.5);
+            = static_cast<size_t>(std::llround(std::clamp(percent / 100.0, 0.0, 1.0) * double(latencies.size() - 1)));
         std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank), latencies.end());
         result.push_back(latencies[rank]);
     }
@@ -304,7 +306,8 @@ quint32 LatencyHistogram::valueOf(int bucket)
     if (bucket < int(exactBelow))
         return static_cast<quint32>(bucket);
     const int power = 10 + (bucket - int(exactBelow)) / bucketsPerPower;
-    const quint64 mantissa = quint64(bucketsPerPower + (bucket - int(exactBelow)) % bucketsPerPower);
+    const int inPower = bucketsPerPower + (bucket - int(exactBelow)) % bucketsPerPower;
+    const auto mantissa = quint64(inPower);
     const int shift = power - 9;
     return static_cast<quint32>((mantissa << shift) + (quint64(1) << shift) / 2); // the bucket's middle
 }
@@ -321,7 +324,7 @@ quint32 LatencyHistogram::percentile(double percent) const
 {
     if (m_count == 0)
         return 0;
-    const auto rank = static_cast<quint64>(std::clamp(percent / 100.0, 0.0, 1.0) * double(m_count - 1) + 0.5);
+    const auto rank = static_cast<quint64>(std::llround(std::clamp(percent / 100.0, 0.0, 1.0) * double(m_count - 1)));
     quint64 below = 0;
     for (size_t bucket = 0; bucket < m_buckets.size(); ++bucket) {
         below += m_buckets[bucket];

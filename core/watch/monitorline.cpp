@@ -147,7 +147,7 @@ QByteArray unescapeLeniently(const char* line, const ArgumentSpan& span)
     for (qsizetype i = span.begin; i < span.end;) {
         const char c = line[i];
         const char next = i + 1 < span.end ? line[i + 1] : 0;
-        if (c != '\\') {
+        if (c != '\\') { // NOLINT(bugprone-branch-clone): a lone backslash is kept as written, like any byte
             argument += c;
             ++i;
         } else if (next == 'x' && i + 3 < span.end && hexDigit(line[i + 2]) >= 0 && hexDigit(line[i + 3]) >= 0) {

@@ -70,7 +70,7 @@ public:
             if (size_t(seeded[k].user) != user)
                 continue; // stateAt() lists a member only under the user it names
             ++m_alive[user];
-            m_ends.push_back({ends[k], user});
+            m_ends.emplace_back(ends[k], user);
         }
         std::sort(m_ends.begin(), m_ends.end());
     }

@@ -258,7 +258,7 @@ QString TestCommandLine::fiveRequestReplay(const QTemporaryDir& dir, int request
     plan.clock = ClockKind::Frozen;
     plan.requests = requests;
     const Recording recording = TestBursts::recordToTheEnd(TestRedis::endpoint(), plan);
-    const QString replay = dir.filePath(QStringLiteral("run-%1.zsetreplay").arg(requests));
+    QString replay = dir.filePath(QStringLiteral("run-%1.zsetreplay").arg(requests));
     QString error;
     if (!ReplayFile::save(replay, recording, &error))
         qWarning("%s", qPrintable(error));

@@ -639,7 +639,7 @@ void TestExport::everyLessonStepForHandouts()
     const QByteArray written = handout.readAll();
     QVERIFY(written.startsWith("%PDF-"));
     int answered = 0;
-    for (const QJsonValue& step : steps)
+    for (const auto& step : steps)
         answered += step.toObject().value(QStringLiteral("result")).toString().isEmpty() ? 0 : 1;
     QCOMPARE(written.count("/Type /Page\n") + written.count("/Type /Page\r") + written.count("/Type /Page/")
                  + written.count("/Type /Page "),
@@ -657,7 +657,7 @@ void TestExport::everyLessonStepForHandouts()
             .value(QStringLiteral("sent"))
             .toInt());
     QStringList strategies;
-    for (const QJsonValue& step : steps)
+    for (const auto& step : steps)
         strategies << step.toObject().value(QStringLiteral("strategy")).toString();
     QVERIFY2(strategies.contains(QStringLiteral("random")) && strategies.contains(QStringLiteral("request-id"))
                  && strategies.contains(QStringLiteral("microseconds")),

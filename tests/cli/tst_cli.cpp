@@ -145,7 +145,7 @@ void TestCli::usersHaveTheirOwnLimiters()
     QCOMPARE(json.value(QLatin1String("admitted_over_limit")).toInt(), 200);
     const QJsonArray users = json.value(QLatin1String("per_user")).toArray();
     QCOMPARE(users.size(), 10);
-    for (const QJsonValue& value : users) {
+    for (const auto& value : users) {
         const QJsonObject user = value.toObject();
         QCOMPARE(user.value(QLatin1String("sent")).toInt(), 30);
         QCOMPARE(user.value(QLatin1String("overwritten")).toInt(), 29);

@@ -280,7 +280,7 @@ void TestDoctorCli::doctorJsonHasFindingsAndVerdict()
     QCOMPARE(live.value(QLatin1String("counts_right")).toBool(), false);
     QVERIFY(!live.value(QLatin1String("verdict")).toArray().isEmpty());
     bool sawSameNow = false;
-    for (const QJsonValue& value : live.value(QLatin1String("scenarios")).toArray()) {
+    for (const auto& value : live.value(QLatin1String("scenarios")).toArray()) {
         const QJsonObject scenario = value.toObject();
         if (scenario.value(QLatin1String("name")).toString() == QLatin1String("same-now-limit")) {
             sawSameNow = true;

@@ -30,7 +30,7 @@ bool startWatch(QProcess& watch, const QStringList& arguments, QByteArray* err)
 
 QJsonObject keyObject(const QJsonObject& report, const QString& key)
 {
-    for (const QJsonValue& item : report.value(QLatin1String("keys")).toArray()) {
+    for (const auto& item : report.value(QLatin1String("keys")).toArray()) {
         if (item.toObject().value(QLatin1String("key")).toString() == key)
             return item.toObject();
     }

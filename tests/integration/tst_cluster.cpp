@@ -385,12 +385,12 @@ BurstPlan reshardPlan(const char* pace, int requests)
 // Every request once: none lost to a redirect, none counted twice.
 #define VERIFY_EACH_REQUEST_ONCE(summary, plan, move, key)                                                             \
     do {                                                                                                               \
-        QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));                                   \
-        QCOMPARE(summary.sent, qint64(plan.requests));                                                                 \
-        QCOMPARE(summary.errors, 0);                                                                                   \
-        QCOMPARE(summary.stored, qint64(plan.requests));                                                               \
-        QCOMPARE(summary.membersAtEnd, qint64(plan.requests));                                                         \
-        QCOMPARE(move.target.command({"ZCARD", key}).toInteger(), qint64(plan.requests));                              \
+        QVERIFY2(!(summary).failure.isFailure(), qPrintable((summary).failure.message));                               \
+        QCOMPARE((summary).sent, qint64((plan).requests));                                                             \
+        QCOMPARE((summary).errors, 0);                                                                                 \
+        QCOMPARE((summary).stored, qint64((plan).requests));                                                           \
+        QCOMPARE((summary).membersAtEnd, qint64((plan).requests));                                                     \
+        QCOMPARE((move).target.command({"ZCARD", key}).toInteger(), qint64((plan).requests));                          \
     } while (false)
 
 void TestCluster::reshardingMidBurstLosesNothing()

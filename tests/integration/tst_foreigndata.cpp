@@ -4,8 +4,8 @@
 // its expiry only ran down with the clock (PTTL), and that zsetlab created nothing outside its
 // "zsetlab:" prefix. SCAN over the whole database is fine here; product code never lists keys.
 #include "burstengine.h"
-#include "sourcetree.h"
 #include "limitercatalog.h"
+#include "sourcetree.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -21,7 +21,6 @@
 
 #include <map>
 #include <set>
-
 
 namespace {
 // What a foreign key looked like before zsetlab ran.

@@ -76,7 +76,7 @@ QStringList sandboxUsers()
 
 QString writeFile(const QTemporaryDir& dir, const char* name, const char* text)
 {
-    const QString path = dir.filePath(QString::fromLatin1(name));
+    QString path = dir.filePath(QString::fromLatin1(name));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return {};
@@ -591,7 +591,7 @@ return redis.call('ZCARD', KEYS[1])
     const QJsonArray removed = sandbox.value(QStringLiteral("side_keys_removed")).toArray();
     QCOMPARE(removed.size(), 50);
     const QByteArray key = json.value(QStringLiteral("key")).toString().toUtf8();
-    for (const QJsonValue& name : removed) {
+    for (const auto& name : removed) {
         QVERIFY(name.toString().toUtf8().startsWith(QByteArray(key + ":req:")));
         QCOMPARE(command({"EXISTS", name.toString().toUtf8()}).toInteger(), 0);
     }

@@ -131,9 +131,10 @@ void TestTls::eachCheckThatFailsHasItsMessage_data()
     QTest::addColumn<QString>("change"); // what the user gets wrong
     QTest::addColumn<int>("kind");
     QTest::addColumn<QStringList>("messageParts");
-    auto row = [](const char* name, Server server, const char* change, RedisError::Kind kind, QStringList parts) {
-        QTest::newRow(name) << int(server) << QString::fromLatin1(change) << int(kind) << parts;
-    };
+    auto row
+        = [](const char* name, Server server, const char* change, RedisError::Kind kind, const QStringList& parts) {
+              QTest::newRow(name) << int(server) << QString::fromLatin1(change) << int(kind) << parts;
+          };
     row("the system's CAs do not know the private CA", Server::Good, "no-ca", RedisError::Kind::TlsUnknownCa,
         {QStringLiteral("not signed by a CA"), QStringLiteral("--tls-ca FILE")});
     row("another server's CA", Server::Good, "other-ca", RedisError::Kind::TlsUnknownCa,

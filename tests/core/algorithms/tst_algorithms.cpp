@@ -1,8 +1,8 @@
 #include "algorithmcomparison.h"
-#include "sourcetree.h"
 #include "cliprocess.h"
 #include "limitercatalog.h"
 #include "slidingwindowtruth.h"
+#include "sourcetree.h"
 #include "testredis.h"
 #include "zsetkeys.h"
 
@@ -76,7 +76,7 @@ ComparisonResult TestAlgorithms::compare(const ComparisonPlan& plan)
     }
     if (!QTest::qWaitFor([&finished] { return finished.count() == 1; }, 120000))
         return {};
-    const ComparisonResult result = finished.at(0).at(0).value<ComparisonResult>();
+    ComparisonResult result = finished.at(0).at(0).value<ComparisonResult>();
     if (tallies.count() != result.algorithms.size())
         qWarning("algorithmFinished came %d times for %d algorithms", int(tallies.count()),
                  int(result.algorithms.size()));
@@ -255,7 +255,7 @@ void TestAlgorithms::commandLineJsonMatchesWhatRedisHolds()
     QCOMPARE(plan.value(QLatin1String("users")).toInt(), 1);
     const QJsonArray algorithms = json.value(QLatin1String("algorithms")).toArray();
     QCOMPARE(algorithms.size(), LimiterCatalog::algorithmIds().size());
-    for (const QJsonValue& value : algorithms) {
+    for (const auto& value : algorithms) {
         const QJsonObject algorithm = value.toObject();
         const QString id = algorithm.value(QLatin1String("id")).toString();
         for (const char* field : {"id", "admitted", "admitted_over_limit", "rejected_under_limit",

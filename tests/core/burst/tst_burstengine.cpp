@@ -54,10 +54,10 @@ qint64 distinctMilliseconds(const BurstPlan& plan)
 // Runs a burst to its end on the test server and returns its summary.
 #define RUN_BURST(engine, plan, summary)                                                                               \
     do {                                                                                                               \
-        QSignalSpy finishedSpy(&engine, &BurstEngine::finished);                                                       \
-        QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));                           \
+        QSignalSpy finishedSpy(&(engine), &BurstEngine::finished);                                                     \
+        QVERIFY2((engine).start(TestRedis::endpoint(), plan), qPrintable((engine).planError()));                       \
         QTRY_COMPARE_WITH_TIMEOUT(finishedSpy.count(), 1, 120000);                                                     \
-        summary = finishedSpy.at(0).at(0).value<BurstSummary>();                                                       \
+        (summary) = finishedSpy.at(0).at(0).value<BurstSummary>();                                                     \
     } while (false)
 
 class TestBurstEngine : public QObject

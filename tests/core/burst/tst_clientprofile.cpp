@@ -32,10 +32,10 @@ qint64 sum(const QVector<ClientTally>& tallies, qint64 ClientTally::*field)
 
 #define RUN_BURST(engine, plan, summary)                                                                               \
     do {                                                                                                               \
-        QSignalSpy finishedSpy(&engine, &BurstEngine::finished);                                                       \
-        QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));                           \
+        QSignalSpy finishedSpy(&(engine), &BurstEngine::finished);                                                     \
+        QVERIFY2((engine).start(TestRedis::endpoint(), plan), qPrintable((engine).planError()));                       \
         QTRY_COMPARE_WITH_TIMEOUT(finishedSpy.count(), 1, 120000);                                                     \
-        summary = finishedSpy.at(0).at(0).value<BurstSummary>();                                                       \
+        (summary) = finishedSpy.at(0).at(0).value<BurstSummary>();                                                     \
     } while (false)
 
 class TestClientProfile : public QObject

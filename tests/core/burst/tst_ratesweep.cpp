@@ -23,8 +23,8 @@ SweepPlan sweepOf(const QString& strategy, SweepPacing pacing, int requests)
 // Runs a sweep to its end on the test server.
 #define RUN_SWEEP(sweep, plan)                                                                                         \
     do {                                                                                                               \
-        QSignalSpy finishedSpy(&sweep, &RateSweep::finished);                                                          \
-        QVERIFY2(sweep.start(TestRedis::endpoint(), plan), qPrintable(sweep.planError()));                             \
+        QSignalSpy finishedSpy(&(sweep), &RateSweep::finished);                                                        \
+        QVERIFY2((sweep).start(TestRedis::endpoint(), plan), qPrintable((sweep).planError()));                         \
         QTRY_COMPARE_WITH_TIMEOUT(finishedSpy.count(), 1, 120000);                                                     \
     } while (false)
 

@@ -82,7 +82,7 @@ QStringList TestDoctorHostile::live() const
 
 QString TestDoctorHostile::script(const char* name, const QByteArray& source)
 {
-    const QString path = m_dir.filePath(QLatin1String(name));
+    QString path = m_dir.filePath(QLatin1String(name));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(source) != source.size())
         qFatal("cannot write %s", qPrintable(path));

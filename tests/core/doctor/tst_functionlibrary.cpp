@@ -117,12 +117,12 @@ void TestFunctionLibrary::readsBothFormsOfRegistration()
     for (int i = 0; i + 1 < int(entry.elements().size()); i += 2) {
         if (entry.elements()[size_t(i)].bytes() != "functions")
             continue;
-        const RedisReply& functions = entry.elements()[size_t(i + 1)];
+        const RedisReply& functions = entry.elements()[size_t(i) + 1];
         for (int f = 0; f < int(functions.elements().size()); ++f) {
             const RedisReply& fields = functions.elements()[size_t(f)];
             for (int j = 0; j + 1 < int(fields.elements().size()); j += 2) {
                 if (fields.elements()[size_t(j)].bytes() == "name")
-                    served << fields.elements()[size_t(j + 1)].bytes();
+                    served << fields.elements()[size_t(j) + 1].bytes();
             }
         }
     }

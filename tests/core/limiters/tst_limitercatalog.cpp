@@ -64,9 +64,12 @@ void TestLimiterCatalog::everyLimiterRunsAndCleansUp_data()
             const std::map<QByteArray, std::array<int, 3>> expected {
                 // stored, admitted, final count
                 {"fixed-window", {-1, 10, 50}}, // the counter counts refused calls too
-                {"sliding-log", {10, 10, 10}},     {"sliding-log-now", {1, 50, 1}}, // one member for the whole
-                                                                                    // millisecond
-                {"sliding-counter", {-1, 10, 10}}, {"token-bucket", {-1, 10, -1}},  {"gcra", {-1, 10, -1}},
+                {"sliding-log", {10, 10, 10}},
+                // one member for the whole millisecond
+                {"sliding-log-now", {1, 50, 1}},
+                {"sliding-counter", {-1, 10, 10}},
+                {"token-bucket", {-1, 10, -1}},
+                {"gcra", {-1, 10, -1}},
                 {"list-log", {-1, 10, 10}},
             };
             QVERIFY2(expected.count(id), id.constData());

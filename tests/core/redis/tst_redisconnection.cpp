@@ -23,7 +23,8 @@ struct SilentListener
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         address.sin_port = 0;
-        ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
+            qFatal("cannot bind a loopback socket");
         socklen_t length = sizeof address;
         ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
         port = ntohs(address.sin_port);

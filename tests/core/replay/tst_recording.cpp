@@ -106,6 +106,7 @@ void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& node
 
     // At several N: the first N requests fired again, with the same timestamps, on fresh keys.
     std::vector<qint64> nows;
+    nows.reserve(recording.requests());
     for (int i = 0; i < recording.requests(); ++i)
         nows.push_back(recording.log().now(i));
     for (const int n : {1, 2, 3, 17, 100, 239}) {
@@ -161,6 +162,7 @@ void TestRecording::stateAtRequestIsWhatTheClusterHeld()
     PrivateRedisCluster& cluster = TestRedis::cluster();
     QVERIFY(cluster.isRunning());
     std::vector<RedisEndpoint> nodes;
+    nodes.reserve(cluster.size());
     for (int i = 0; i < cluster.size(); ++i)
         nodes.push_back(cluster.endpoint(i));
     compareWithPrefixRuns(nodes, strategy, 3);

@@ -40,7 +40,7 @@ std::vector<std::vector<RequestRecord>> batchesOf(int requests, int perMs, int j
     return batches;
 }
 
-void feed(RequestLog& log, std::vector<std::vector<RequestRecord>> batches)
+void feed(RequestLog& log, const std::vector<std::vector<RequestRecord>>& batches)
 {
     for (auto& batch : batches)
         log.add(batch);
@@ -180,7 +180,7 @@ void TestRequestLog::totalsOnlyMemoryStaysFlat()
                 record.now += part * (requests / 4 / 4);
             }
         }
-        feed(totals, std::move(batches));
+        feed(totals, batches);
         if (part == 0)
             afterFirstQuarter = totals.memoryBytes();
     }

@@ -37,7 +37,8 @@ QVector<Call> appCalls()
 {
     QVector<Call> calls;
     for (int i = 0; i < 60; ++i) {
-        const double now = 1000 + i / 3 + (i % 5 == 0 ? 0.25 : 0);
+        const int ms = 1000 + i / 3; // three calls a millisecond
+        const double now = ms + (i % 5 == 0 ? 0.25 : 0);
         const QByteArray nowText = QByteArray::number(now, 'g', 17);
         calls.append(
             {i % 2 == 0 ? trimFirst : writeFirst, nowText, i % 4 == 0 ? nowText : "r" + QByteArray::number(i)});

@@ -6,7 +6,7 @@
 
 QString sourceTree()
 {
-    const QString given = qEnvironmentVariable("ZSETLAB_SOURCE_DIR");
+    QString given = qEnvironmentVariable("ZSETLAB_SOURCE_DIR");
     if (!given.isEmpty())
         return given;
     for (QDir dir(QCoreApplication::applicationDirPath()); !dir.isRoot(); dir.cdUp()) {

@@ -39,7 +39,7 @@ BurstSummary runOn(BurstEngine& engine, const RedisEndpoint& endpoint, const Bur
 BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key)
 {
     BurstEngine engine;
-    const BurstSummary summary = runOn(engine, endpoint, plan);
+    BurstSummary summary = runOn(engine, endpoint, plan);
     if (key)
         *key = engine.key();
     return summary;

@@ -22,14 +22,14 @@ Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan);
 // same numbers, Redis's own counts at the end included.
 #define VERIFY_SAME_TOTALS(actual, reference, plan)                                                                    \
     do {                                                                                                               \
-        QVERIFY2(!reference.failure.isFailure(), qPrintable(reference.failure.message));                               \
-        QVERIFY2(!actual.failure.isFailure(), qPrintable(actual.failure.message));                                     \
-        QCOMPARE(actual.sent, plan.requests);                                                                          \
-        QCOMPARE(actual.errors, 0);                                                                                    \
-        QCOMPARE(actual.stored, reference.stored);                                                                     \
-        QCOMPARE(actual.overwritten, reference.overwritten);                                                           \
-        QCOMPARE(actual.admitted, reference.admitted);                                                                 \
-        QCOMPARE(actual.admittedOverLimit, reference.admittedOverLimit);                                               \
-        QCOMPARE(actual.membersAtEnd, reference.membersAtEnd);                                                         \
-        QCOMPARE(actual.finalCount, reference.finalCount);                                                             \
+        QVERIFY2(!(reference).failure.isFailure(), qPrintable((reference).failure.message));                           \
+        QVERIFY2(!(actual).failure.isFailure(), qPrintable((actual).failure.message));                                 \
+        QCOMPARE((actual).sent, (plan).requests);                                                                      \
+        QCOMPARE((actual).errors, 0);                                                                                  \
+        QCOMPARE((actual).stored, (reference).stored);                                                                 \
+        QCOMPARE((actual).overwritten, (reference).overwritten);                                                       \
+        QCOMPARE((actual).admitted, (reference).admitted);                                                             \
+        QCOMPARE((actual).admittedOverLimit, (reference).admittedOverLimit);                                           \
+        QCOMPARE((actual).membersAtEnd, (reference).membersAtEnd);                                                     \
+        QCOMPARE((actual).finalCount, (reference).finalCount);                                                         \
     } while (false)

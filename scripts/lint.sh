@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# The habits nothing else enforces, checked the way CI checks them (.ci/run runs this after
+# scripts/test.sh):
+#   format  every tracked .cpp and .h is formatted as .clang-format says (clang-format);
+#   tidy    clang-tidy with the checks in .clang-tidy;
+#   clazy   clazy with the Qt checks listed below;
+# over zsetlab's own sources: the .cpp files in build/dev/compile_commands.json that git tracks
+# (moc, rcc and other generated files are left out; tests and benchmarks are in). It fails on a
+# finding that scripts/lint-baseline.txt does not list, and says where and how to fix it.
+#
+# Usage: scripts/lint.sh [format] [tidy] [clazy]      (no argument: all three)
+# tidy and clazy need a built build/dev (the generated headers, and the compiler's record of the
+# headers each file includes); the script builds it first, as scripts/test.sh does.
+#
+# Each file's result is cached in ~/.cache/zsetlab-lint (ZSETLAB_LINT_CACHE), keyed by a hash of
+# the file and every header it includes (as the last build read them), its compile command, the
+# tool's version and its configuration: a machine that ran it before re-checks only what changed,
+# whatever folder the clone is in. JOBS (default 2) files are checked at a time.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+jobs=${JOBS:-2}
+cache=${ZSETLAB_LINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zsetlab-lint}
+build=build/dev
+baseline=scripts/lint-baseline.txt
+
+# clazy: its levels 0 and 1 (no false positives to speak of, cheap fixes), and the checks beyond
+# them that fit a code base built on signals, translations and threads.
+clazy_checks=level0,level1
+# Left out: returning-void-expression (style: `return f();` in a void function), and the level 2
+# checks that ask for a taste (rule-of-three, function-args-by-ref: clang-tidy's performance-*
+# checks find the copies that cost).
+clazy_checks+=,old-style-connect,static-pmf,virtual-call-ctor,base-class-event,copyable-polymorphic
+clazy_checks+=,missing-qobject-macro,signal-with-return-value,thread-with-slots,tr-non-literal
+clazy_checks+=,assert-with-side-effects,container-inside-loop
+# Findings in the project's own headers count; Qt's and generated ones (under build/) do not.
+source_dirs="app|cli|core|tests|bench"
+header_filter="^$top/($source_dirs)/"
+# Part of every cache key: raise it when the way findings are read from a tool's output changes.
+cache_format=1
+
+# One file, one tool (run by xargs): prints its findings, from the cache when the key is known.
+# Paths in the output and in the cache are relative to the checkout.
+if [ "${1:-}" = --one ]; then
+    tool=$2 key=$3 file=$4
+    entry="$cache/$tool/${key:0:2}/$key"
+    if [ -n "$key" ] && [ -f "$entry" ]; then
+        touch "$entry"
+        cat "$entry"
+        exit 0
+    fi
+    out=$(mktemp)
+    trap 'rm -f "$out" "$out.tmp"' EXIT
+    status=0
+    case $tool in
+        tidy) clang-tidy -p "$build" --quiet --header-filter="$header_filter" "$file" >"$out" 2>&1 || status=$? ;;
+        clazy) clazy-standalone -p "$build" --checks="$clazy_checks" --header-filter="$header_filter" \
+            --ignore-dirs="^$top/build/" "$file" >"$out" 2>&1 || status=$? ;;
+    esac
+    # Only the finding lines; a file that does not compile is a finding too. clazy also passes on
+    # clang's own warnings for the build's -Wall -pedantic (-Wgnu-zero-variadic-macro-arguments...):
+    # those are the compiler's business, and only its [-Wclazy-...] ones are kept.
+    if [ "$tool" = clazy ]; then
+        grep -E '^/[^:]+:[0-9]+:[0-9]+: (warning: .*\[-Wclazy-[a-z0-9-]+\]$|error: )' "$out"
+    else
+        grep -E '^/[^:]+:[0-9]+:[0-9]+: (warning|error): ' "$out"
+    fi | sed "s|^$top/||" >"$out.tmp" || true
+    if [ "$status" -gt 1 ] || { [ "$status" -ne 0 ] && [ ! -s "$out.tmp" ]; }; then
+        echo "lint: $tool failed on $file (exit $status):" >&2
+        tail -20 "$out" >&2
+        exit 255 # stops xargs: a broken tool is not a clean result
+    fi
+    if [ -n "$key" ]; then
+        mkdir -p "${entry%/*}"
+        cp "$out.tmp" "$entry.$$" && mv "$entry.$$" "$entry"
+    fi
+    cat "$out.tmp"
+    exit 0
+fi
+
+# shellcheck source=deps.sh
+source scripts/deps.sh
+zsetlab_install_deps
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(format tidy clazy)
+failed=0
+
+now() { echo "${EPOCHREALTIME/./}"; } # microseconds
+took() {
+    local tenths=$((($(now) - $1) / 100000))
+    echo "$((tenths / 10)).$((tenths % 10)) s"
+}
+
+lint_format() {
+    command -v clang-format >/dev/null || { echo "lint: clang-format is missing: run scripts/deps.sh"; return 1; }
+    local start bad
+    start=$(now)
+    mapfile -t bad < <(git ls-files -z '*.cpp' '*.h' | xargs -0 -n 40 -P "$jobs" clang-format --dry-run --Werror 2>&1 \
+        | sed -n 's/^\(.*\.\(cpp\|h\)\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+    if [ ${#bad[@]} -gt 0 ]; then
+        echo "lint: format: ${#bad[@]} file(s) differ from .clang-format:"
+        printf '    %s\n' "${bad[@]}"
+        echo "  See where: clang-format --dry-run FILE. Fix them all with:"
+        echo "    clang-format -i ${bad[*]}"
+        echo "lint: format: FAILED ($(took "$start"))"
+        return 1
+    fi
+    echo "lint: format: $(git ls-files '*.cpp' '*.h' | wc -l) files formatted as .clang-format says ($(took "$start"))"
+}
+
+# "key<TAB>file" for each of the project's translation units. The key covers the file and every
+# header the compiler read for it (ninja's record of the last build), its compile command, the
+# tool's version and configuration; it is empty when ninja has no up-to-date record (then the file
+# is checked every time).
+lint_units() {
+    local tool=$1 version config
+    case $tool in
+        tidy) version=$(clang-tidy --version); config="$(cat .clang-tidy) $source_dirs $cache_format" ;;
+        clazy) version=$(clazy-standalone --version); config="$clazy_checks $source_dirs $cache_format" ;;
+    esac
+    ninja -C "$build" -t deps >"$work/deps"
+    git ls-files '*.cpp' >"$work/tracked"
+    TOP=$top BUILD=$build TOOL=$tool VERSION=$version CONFIG=$config python3 - "$work" <<'EOF'
+import hashlib, json, os, shlex, sys
+work = sys.argv[1]
+top, build = os.environ["TOP"], os.environ["BUILD"]
+tracked = set(open(f"{work}/tracked").read().split("\n"))
+deps, current = {}, None
+for line in open(f"{work}/deps"):
+    if not line.startswith(" "):
+        name, _, rest = line.partition(": #deps")
+        current = name if "(VALID)" in rest else None
+        if current:
+            deps[current] = []
+    elif current and line.strip():
+        deps[current].append(line.strip())
+seen = {}
+def digest(path):
+    if path not in seen:
+        try:
+            with open(path, "rb") as f:
+                seen[path] = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            seen[path] = "missing"
+    return seen[path]
+base = hashlib.sha256()
+for part in ("TOOL", "VERSION", "CONFIG"):
+    base.update(os.environ[part].encode() + b"\0")
+done = set()
+for entry in json.load(open(f"{build}/compile_commands.json")):
+    path = os.path.relpath(entry["file"], top)
+    if path not in tracked or path in done:
+        continue  # generated (moc, rcc), outside the checkout, or built for a second target too
+    done.add(path)
+    args = shlex.split(entry["command"])
+    output = args[args.index("-o") + 1] if "-o" in args else ""
+    key = ""
+    if output in deps:
+        h = base.copy()
+        h.update(entry["command"].replace(top, "@TOP@").encode() + b"\0")
+        for dep in deps[output]:
+            full = os.path.normpath(os.path.join(top, build, dep))
+            h.update(full.replace(top, "@TOP@").encode() + b"\0" + digest(full).encode() + b"\0")
+        key = h.hexdigest()
+    print(f"{key}\t{path}")
+EOF
+}
+
+lint_tool() {
+    local tool=$1 name start total fresh
+    case $tool in
+        tidy) name=clang-tidy; command -v clang-tidy >/dev/null || { echo "lint: clang-tidy is missing: run scripts/deps.sh"; return 1; } ;;
+        clazy) name=clazy; command -v clazy-standalone >/dev/null || { echo "lint: clazy is missing: run scripts/deps.sh"; return 1; } ;;
+    esac
+    start=$(now)
+    lint_units "$tool" | sort -t "$(printf '\t')" -k2 >"$work/units.$tool"
+    total=$(wc -l <"$work/units.$tool")
+    fresh=0
+    while IFS=$'\t' read -r key _; do
+        [ -n "$key" ] && [ -f "$cache/$tool/${key:0:2}/$key" ] || fresh=$((fresh + 1))
+    done <"$work/units.$tool"
+    if ! tr '\t' '\n' <"$work/units.$tool" | xargs -d '\n' -n 2 -P "$jobs" "$0" --one "$tool" >"$work/found.$tool"; then
+        echo "lint: $name: FAILED to run (see above)"
+        return 1
+    fi
+    sort -u "$work/found.$tool" -o "$work/found.$tool"
+    # Baseline lines are "path: message [check]": no line numbers, so that they survive edits above.
+    sed -E 's/^([^:]+):[0-9]+:[0-9]+: (warning|error): /\1: /' "$work/found.$tool" >"$work/found-keys.$tool"
+    grep -v -e '^#' -e '^$' "$baseline" 2>/dev/null >"$work/baseline" || true
+    # Each baseline line covers one finding: a second one of the same text in the same file is new.
+    local new count baselined
+    new=$(paste -d '\t' "$work/found-keys.$tool" "$work/found.$tool" \
+        | awk -F'\t' 'FILENAME == ARGV[1] { known[$0]++; next } known[$1] > 0 { known[$1]--; next } { print $2 }' \
+            "$work/baseline" -)
+    count=$(wc -l <"$work/found.$tool")
+    baselined=$((count - $(printf '%s' "$new" | grep -c . || true)))
+    if [ -n "$new" ]; then
+        echo "lint: $name: $(echo "$new" | wc -l) new finding(s):"
+        echo "$new" | sed 's/^/    /'
+        echo "  Fix each at the file and line named. If one is a false positive, say so on its line:"
+        if [ "$tool" = tidy ]; then
+            echo "    // NOLINT(check-name): the reason        (the check is the name in [brackets])"
+            echo "  clang-tidy -p $build --fix FILE fixes some of them for you."
+        else
+            echo "    // clazy:exclude=check-name (and the reason)   (the check is the name after clazy-)"
+        fi
+        echo "lint: $name: FAILED ($total files, $fresh checked, the rest cached; $(took "$start"))"
+        return 1
+    fi
+    echo "lint: $name: no new findings ($baselined known, listed in $baseline; $total files, $fresh checked, the rest cached; $(took "$start"))"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for step in "${steps[@]}"; do
+    case $step in
+        format) ;;
+        tidy | clazy)
+            if [ ! -f "$work/built" ]; then
+                zsetlab_build dev >"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "lint: build/dev does not build"; exit 1; }
+                touch "$work/built"
+            fi
+            ;;
+        *) echo "usage: scripts/lint.sh [format] [tidy] [clazy]"; exit 2 ;;
+    esac
+done
+[ ! -d "$cache" ] || find "$cache" -type f -mtime +30 -delete 2>/dev/null || true
+for step in "${steps[@]}"; do
+    case $step in
+        format) lint_format || failed=1 ;;
+        tidy) lint_tool tidy || failed=1 ;;
+        clazy) lint_tool clazy || failed=1 ;;
+    esac
+done
+[ "$failed" -eq 0 ] && echo "lint: all clean" || echo "lint: FAILED (see above)"
+exit "$failed"
