@@ -26,7 +26,6 @@ public:
     // The burst the fields describe; false with the message that is also shown at the field.
     bool plan(BurstPlan* plan, QString* error = nullptr) const;
     void setPlan(const BurstPlan& plan);
-    const BurstEngine& engine() const { return m_engine; }
     bool isRunning() const override { return m_engine.isRunning(); }
 
     // Writes the servers table as CSV, or as JSON (with the burst's summary) for a .json path.
