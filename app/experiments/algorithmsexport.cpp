@@ -11,6 +11,11 @@ Column count(const char* name, qint64 AlgorithmTally::*field)
     return {name, [field](const AlgorithmTally& tally) { return QByteArray::number(tally.*field); }};
 }
 
+Column whole(const char* name, int AlgorithmTally::*field)
+{
+    return {name, [field](const AlgorithmTally& tally) { return QByteArray::number(tally.*field); }};
+}
+
 // Empty for unknown values (negative in the tally).
 QByteArray measure(double value)
 {
@@ -34,7 +39,7 @@ QByteArray csv(const ComparisonResult& result)
          [](const AlgorithmTally& tally) {
              return tally.memoryBytes < 0 ? QByteArray() : QByteArray::number(tally.memoryBytes);
          }},
-        {"keys", [](const AlgorithmTally& tally) { return QByteArray::number(tally.keys); }},
+        whole("keys", &AlgorithmTally::keys),
         count("server_calls", &AlgorithmTally::serverCalls),
         {"server_usec_per_call", [](const AlgorithmTally& tally) { return measure(tally.serverUsecPerCall); }},
     };
