@@ -225,8 +225,6 @@ void MainWindow::createDocks()
         keepTimelineLargest();
         return fits;
     });
-    connect(m_presentation, &Presentation::zoomLimited, this,
-            [this] { showStatus(tr("The text is as large as this screen allows."), 5000); });
 }
 
 void MainWindow::wireRuns()
@@ -440,10 +438,8 @@ void MainWindow::onAllFinished()
 
 void MainWindow::showReplayState(LimiterExperiment::Side side)
 {
-    if (run(side)->cursor()->isEmpty())
-        return;
-    m_zsetSide = side;
-    m_zsetPanel->showSource(m_controller->zsetSource(side), &run(side)->writes());
+    if (!run(side)->cursor()->isEmpty())
+        showZsetOf(side);
 }
 
 bool MainWindow::exportAnimation(const AnimationJob& job, QString* error, const AnimationEncoder::Progress& progress)

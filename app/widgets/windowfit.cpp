@@ -16,6 +16,7 @@ WindowFit::WindowFit(QMainWindow* window, ScreenFit* screenFit, Presentation* pr
     , m_presentation(presentation)
 {
     window->installEventFilter(this);
+    connect(presentation, &Presentation::zoomLimited, this, &WindowFit::sayLimited);
 }
 
 void WindowFit::fitSoon()
@@ -62,7 +63,13 @@ void WindowFit::fit()
         fitted = m_screenFit->fit();
     }
     afterFit();
-    if (limited && m_status)
+    if (limited)
+        sayLimited();
+}
+
+void WindowFit::sayLimited()
+{
+    if (m_status)
         m_status(tr("The text is as large as this screen allows."));
 }
 

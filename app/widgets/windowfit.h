@@ -36,6 +36,8 @@ protected:
 
 private:
     bool isPastScreen() const;
+    // Tells the user that the text is as large as the screen allows.
+    void sayLimited();
     void afterFit();
 
     QMainWindow* m_window;

@@ -2693,10 +2693,6 @@
         <translation>Một server Redis riêng mới đã thay thế server vừa dừng; server mới bắt đầu với dữ liệu trống.</translation>
     </message>
     <message>
-        <source>The text is as large as this screen allows.</source>
-        <translation>Chữ đã lớn nhất ở mức màn hình này cho phép.</translation>
-    </message>
-    <message>
         <source>Lost the connection: zsetlab&apos;s private Redis server stopped. A new, empty one starts on the same socket and the burst goes on there.</source>
         <translation>Mất kết nối: server Redis riêng của zsetlab đã dừng. Một server mới, trống, khởi động trên cùng socket đó và burst tiếp tục chạy ở đó.</translation>
     </message>
