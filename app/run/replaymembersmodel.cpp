@@ -14,6 +14,18 @@ void ReplayMembersModel::setState(const ReplayState& state)
         if (m_state.memberList[row].request == written)
             m_writtenRow = int(row);
     }
+    m_longest = {};
+    const size_t rows = m_state.memberList.size();
+    const size_t ends = 100;
+    auto take = [this](size_t first, size_t last) {
+        for (size_t row = first; row < last; ++row) {
+            const ReplayMember& member = m_state.memberList[row];
+            m_longest.take(int(ZsetReader::formatScore(scoreText(member.score)).size()),
+                           int(QString::fromUtf8(member.member).size()));
+        }
+    };
+    take(0, std::min(rows, ends));
+    take(std::max(ends, rows > ends ? rows - ends : rows), rows);
     endResetModel();
 }
 

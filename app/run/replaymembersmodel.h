@@ -1,6 +1,7 @@
 #pragma once
 
 #include "recording.h"
+#include "zsetmodel.h"
 
 #include <QAbstractTableModel>
 #include <QFont>
@@ -20,6 +21,8 @@ public:
     const ReplayState& state() const { return m_state; }
     // The row of the member the request wrote; -1 when it wrote none that is still there.
     int writtenRow() const { return m_writtenRow; }
+    // Over the first and last rows (sorted by score, the widest are there).
+    ZsetTextLength longestText() const { return m_longest; }
     void setFixedFont(const QFont& font) { m_fixedFont = font; }
     // What the request did to its member, for the caption and the written row's tip.
     static QString writeText(const ReplayState& state);
@@ -32,5 +35,6 @@ public:
 private:
     ReplayState m_state;
     int m_writtenRow = -1;
+    ZsetTextLength m_longest;
     QFont m_fixedFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
 };

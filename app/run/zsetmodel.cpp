@@ -28,6 +28,7 @@ void ZsetModel::setQuery(const ZsetQuery& query)
     beginResetModel();
     m_reader->setQuery(query);
     m_rows = 0;
+    m_longest = {};
     m_truncated = false;
     m_pages.clear();
     m_pendingPages.clear();
@@ -92,6 +93,8 @@ void ZsetModel::onPage(quint64 generation, qint64 firstRow, const QVector<ZsetEn
     if (m_pages.size() >= maxCachedPages)
         m_pages.clear();
     m_pages.insert(page, entries);
+    for (const ZsetEntry& entry : entries)
+        m_longest.take(int(ZsetReader::formatScore(entry.score).size()), int(QString::fromUtf8(entry.member).size()));
     const int first = int(firstRow);
     const int last = std::min(m_rows, first + int(entries.size())) - 1;
     if (last >= first)

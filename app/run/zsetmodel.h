@@ -2,6 +2,8 @@
 
 #include "zsetreader.h"
 
+#include <algorithm>
+
 #include <QAbstractTableModel>
 #include <QFont>
 #include <QFontDatabase>
@@ -9,6 +11,19 @@
 #include <QSet>
 
 class MemberWrites;
+
+// The longest score and member a table has loaded, in characters: the panel sizes its fixed-width
+// columns by them, without asking for rows nobody looks at.
+struct ZsetTextLength
+{
+    int score = 0;
+    int member = 0;
+    void take(int scoreChars, int memberChars)
+    {
+        score = std::max(score, scoreChars);
+        member = std::max(member, memberChars);
+    }
+};
 
 // The live contents of a ZSET, sorted by score: rank, member, score (an exact integer) and how
 // many requests of the burst wrote that member. Rows are fetched a page at a time by a
@@ -33,6 +48,8 @@ public:
     // The font of members, scores and ranks (fixed width), sized by the view's text.
     void setFixedFont(const QFont& font);
     bool isTruncated() const { return m_truncated; }
+    // Over the pages loaded since the last query.
+    ZsetTextLength longestText() const { return m_longest; }
     // True when no page or count request is outstanding.
     bool isSettled() const { return m_pendingPages.isEmpty() && !m_countPending; }
 
@@ -54,6 +71,7 @@ private:
     ZsetReader* m_reader;
     const MemberWrites* m_writes = nullptr;
     int m_rows = 0;
+    ZsetTextLength m_longest;
     bool m_truncated = false;
     bool m_countPending = false;
     mutable QHash<qint64, QVector<ZsetEntry>> m_pages;

@@ -99,37 +99,41 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     });
     retranslate();
     fitColumns();
-    // Scores wider than a millisecond's (microseconds) widen their column: shown whole.
+    // Scores wider than a millisecond's (microseconds) widen their column as their page arrives.
     for (QAbstractItemModel* model :
          {static_cast<QAbstractItemModel*>(m_model), static_cast<QAbstractItemModel*>(m_replayModel)}) {
         connect(model, &QAbstractItemModel::modelReset, this, &ZsetPanel::fitScores);
-        connect(model, &QAbstractItemModel::rowsInserted, this, &ZsetPanel::fitScores);
+        connect(model, &QAbstractItemModel::dataChanged, this, &ZsetPanel::fitScores);
     }
 }
 
 namespace {
 constexpr int maxMemberChars = 32;
+constexpr int minScoreDigits = 13; // a millisecond's
 } // namespace
 
 void ZsetPanel::fitScores()
 {
-    const QAbstractItemModel* model = m_view->model();
-    if (!model || model->rowCount() == 0)
+    // Scores are shown whole: a microsecond clock's 16 digits, or a fraction's 17 significant
+    // digits. Members as long as lua/microseconds.lua writes them ("req:1.7963912493385e+15") too,
+    // up to a cap; the member column takes the rest of the table.
+    const ZsetTextLength longest = showsReplay() ? m_replayModel->longestText() : m_model->longestText();
+    const int digits = std::max(minScoreDigits, longest.score);
+    const int member = std::min(maxMemberChars, longest.member);
+    if (digits <= m_scoreDigits && member <= m_memberChars)
         return;
-    const int last = model->rowCount() - 1; // sorted by score: the largest at the end of what is read
-    const int digits = int(std::max(model->index(0, ZsetModel::ScoreColumn).data().toString().size(),
-                                    model->index(last, ZsetModel::ScoreColumn).data().toString().size()));
-    // Members as long as lua/microseconds.lua writes them ("req:1.7963912493385e+15") are shown
-    // whole: the table asks for their width, up to a cap.
-    const int member
-        = int(std::min<qsizetype>(maxMemberChars,
-                                  std::max(model->index(0, ZsetModel::MemberColumn).data().toString().size(),
-                                           model->index(last, ZsetModel::MemberColumn).data().toString().size())));
-    if ((digits > 13) == (m_scoreDigits > 13) && member <= m_memberChars)
-        return;
-    m_scoreDigits = digits;
+    m_scoreDigits = std::max(m_scoreDigits, digits);
     m_memberChars = std::max(m_memberChars, member);
     fitColumns();
+}
+
+void ZsetPanel::showModel(QAbstractItemModel* model)
+{
+    // A new model resets the header's sections: their widths and the member column's stretch.
+    m_view->setModel(model);
+    m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::MemberColumn, QHeaderView::Stretch);
+    fitColumns();
+    fitScores();
 }
 
 void ZsetPanel::retranslate()
@@ -217,9 +221,9 @@ void ZsetPanel::fitColumns()
     header->setMinimumSectionSize(
         std::min(width(ZsetModel::RankColumn, "00000"), digits.horizontalAdvance(QLatin1Char('0')) * 4));
     header->resizeSection(ZsetModel::RankColumn, width(ZsetModel::RankColumn, "00000"));
-    // A millisecond's 13 digits, or the 16 of a microsecond clock once the table holds such scores.
+    // A millisecond's 13 digits, or as many as the widest score the table has held.
     header->resizeSection(ZsetModel::ScoreColumn,
-                          width(ZsetModel::ScoreColumn, m_scoreDigits > 13 ? "0000000000000000" : "0000000000000"));
+                          width(ZsetModel::ScoreColumn, QByteArray(m_scoreDigits, '0').constData()));
     header->resizeSection(ZsetModel::WritesColumn, width(ZsetModel::WritesColumn, "0000"));
     // Narrower, the table scrolls sideways: the member column keeps room for a few characters.
     m_view->setMinimumWidth(header->sectionSize(ZsetModel::RankColumn) + header->sectionSize(ZsetModel::ScoreColumn)
@@ -278,7 +282,7 @@ void ZsetPanel::showServerModel()
 {
     if (m_view->model() == m_model)
         return;
-    m_view->setModel(m_model);
+    showModel(m_model);
     m_replayModel->clear();
     for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
         edit->setEnabled(true);
@@ -292,7 +296,7 @@ bool ZsetPanel::showsReplay() const
 void ZsetPanel::showState(const ReplayState& state, const QString& caption)
 {
     if (m_view->model() != m_replayModel) {
-        m_view->setModel(m_replayModel);
+        showModel(m_replayModel);
         for (QLineEdit* edit : {m_memberFilter, m_minScore, m_maxScore})
             edit->setEnabled(false);
     }
@@ -376,7 +380,7 @@ void ZsetPanel::clear()
     m_caption->setFullText(tr("No burst yet."));
     m_count->clear();
     m_snapshot.reset();
-    m_scoreDigits = 13;
+    m_scoreDigits = minScoreDigits;
     m_memberChars = 4;
     fitColumns();
     showNote();

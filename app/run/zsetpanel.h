@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class MemberWrites;
+class QAbstractItemModel;
 class QComboBox;
 class ElidingLabel;
 class QLabel;
@@ -73,6 +74,7 @@ private:
     void retranslate();
     void fitColumns();
     void fitScores();
+    void showModel(QAbstractItemModel* model);
     void showCount(qint64 rows, bool truncated);
     void showNote();
     void showServerModel();

@@ -24,6 +24,7 @@
 #include "testredis.h"
 #include "timelineview.h"
 #include "transportbar.h"
+#include "zsetmodel.h"
 #include "zsetpanel.h"
 
 #include <QComboBox>
@@ -35,6 +36,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QStyle>
+#include <QTableView>
 #include <QtTest>
 
 namespace {
@@ -69,6 +72,61 @@ double shownShare(const QWidget* widget)
         shown = shown.translated(child->pos()).intersected(parent->rect());
     }
     return double(shown.width()) * shown.height() / (double(widget->width()) * widget->height());
+}
+
+// The ZSET tables in sight have every row they draw loaded (none shows "…" while its page is on
+// its way from Redis).
+bool zsetRowsLoaded(const QWidget* window)
+{
+    for (const ZsetPanel* panel : window->findChildren<ZsetPanel*>()) {
+        const QTableView* view = panel->view();
+        if (shownShare(view) < 0.5 || !view->model())
+            continue;
+        const QAbstractItemModel* model = view->model();
+        if (const auto* live = qobject_cast<const ZsetModel*>(model); live && !live->isSettled())
+            return false;
+        const int first = std::max(0, view->rowAt(0));
+        int last = view->rowAt(view->viewport()->height() - 1);
+        if (last < 0)
+            last = model->rowCount() - 1;
+        for (int row = first; row <= last; ++row) {
+            if (model->index(row, ZsetModel::MemberColumn).data().toString() == QStringLiteral("…"))
+                return false;
+        }
+    }
+    return true;
+}
+
+// The first text in the ZSET tables in sight that its column cuts (score and member columns, the
+// rows drawn), measured in the font the model gives it, or an empty string.
+QString cutZsetText(const QWidget* window)
+{
+    for (const ZsetPanel* panel : window->findChildren<ZsetPanel*>()) {
+        const QTableView* view = panel->view();
+        if (shownShare(view) < 0.5 || !view->model())
+            continue;
+        const QAbstractItemModel* model = view->model();
+        const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+        const int first = std::max(0, view->rowAt(0));
+        int last = view->rowAt(view->viewport()->height() - 1);
+        if (last < 0)
+            last = model->rowCount() - 1;
+        for (int row = first; row <= last; ++row) {
+            for (int column : {int(ZsetModel::ScoreColumn), int(ZsetModel::MemberColumn)}) {
+                const QModelIndex index = model->index(row, column);
+                const QString text = index.data().toString();
+                const QVariant font = index.data(Qt::FontRole);
+                const QFontMetrics metrics(font.isValid() ? font.value<QFont>() : view->font());
+                const int room = view->columnWidth(column) - 2 * margin;
+                if (metrics.horizontalAdvance(text) > room)
+                    return QStringLiteral("\"%1\" (%2 px) in a column of %3 px")
+                        .arg(text)
+                        .arg(metrics.horizontalAdvance(text))
+                        .arg(room);
+            }
+        }
+    }
+    return {};
 }
 } // namespace
 
@@ -210,6 +268,8 @@ void TestRehearsal::checkStep(int step, qint64 guessed)
     QVERIFY2(m_lesson->hasAnswered(), qPrintable(at + QStringLiteral(": ") + m_lesson->resultText()));
     if (guessed >= 0)
         QCOMPARE(m_lesson->guess(), guessed);
+    QTRY_VERIFY2(zsetRowsLoaded(m_window.get()),
+                 qPrintable(at + QStringLiteral(": the ZSET table's rows never arrived")));
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     keepPicture(m_window.get(),
                 QStringLiteral("rehearsal-%1-%2x%3-step%4.png")
@@ -250,6 +310,9 @@ void TestRehearsal::checkStep(int step, qint64 guessed)
              qPrintable(at + QStringLiteral(": the explanation does not name ") + named));
     QTRY_VERIFY2(shownShare(expected) > 0.9,
                  qPrintable(at + QStringLiteral(": %1 of the framed part in sight").arg(shownShare(expected))));
+    // Scores and members whole in the ZSET table, as step 8 needs them.
+    const QString cut = cutZsetText(m_window.get());
+    QVERIFY2(cut.isEmpty(), qPrintable(at + QStringLiteral(": the ZSET table cuts ") + cut));
     // Presenter mode's text size holds through the lesson.
     QVERIFY2(m_window->presentation()->isPresenting(), qPrintable(at));
 }
