@@ -6,7 +6,7 @@
 #include "lessonexport.h"
 #include "mainwindow.h"
 #include "outputfile.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "spotlight.h"

@@ -10,7 +10,7 @@
 #include "presentation.h"
 #include "recording.h"
 #include "replayactions.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runsarea.h"
 #include "runview.h"

@@ -14,7 +14,7 @@
 #include "recording.h"
 #include "replayactions.h"
 #include "replayfile.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runanimation.h"
 #include "runmodel.h"
 #include "runsarea.h"

@@ -11,7 +11,7 @@
 #include "limitercatalog.h"
 #include "mainwindow.h"
 #include "replayfile.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 
@@ -159,7 +159,7 @@ int main(int argc, char* argv[])
     if (!window.openReplay(path))
         return 1;
     const double windowOpenMs = double(timer.nsecsElapsed()) / 1e6;
-    ReplayPlayer* player = window.run(LimiterExperiment::Left)->cursor();
+    RunCursor* player = window.run(LimiterExperiment::Left)->cursor();
     out << row(QStringLiteral("opening in the window (views drawn), ms"), QString::number(windowOpenMs, 'f', 0),
                QStringLiteral("-"), true);
     std::vector<double> frameMs;
@@ -184,13 +184,13 @@ int main(int argc, char* argv[])
     player->setPosition(player->requests() / 3);
     std::vector<qint64> shownAt;
     QElapsedTimer clock;
-    QObject::connect(player, &ReplayPlayer::positionChanged, &window, [&] {
+    QObject::connect(player, &RunCursor::positionChanged, &window, [&] {
         window.repaint(); // drawn now, not when the loop gets to it
         shownAt.push_back(clock.nsecsElapsed());
     });
     clock.start();
     player->play();
-    QTimer::singleShot(3000, player, &ReplayPlayer::pause);
+    QTimer::singleShot(3000, player, &RunCursor::pause);
     while (player->isPlaying())
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     int dropped = 0;

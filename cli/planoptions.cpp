@@ -15,11 +15,13 @@ PlanOptions::PlanOptions(const QStringList& fields, const QHash<QString, QString
         QString text = help.value(name, PlanFields::helpText(*field));
         if (defaults.contains(name))
             text += QStringLiteral(" Default: %1.").arg(defaults.value(name));
+        QStringList flags {QString::fromLatin1(field->flag)};
+        if (field->oldFlag)
+            flags << QString::fromLatin1(field->oldFlag);
         if (field->valueName)
-            m_options.emplace_back(QString::fromLatin1(field->flag), text, QString::fromLatin1(field->valueName),
-                                   defaults.value(name));
+            m_options.emplace_back(flags, text, QString::fromLatin1(field->valueName), defaults.value(name));
         else
-            m_options.emplace_back(QString::fromLatin1(field->flag), text);
+            m_options.emplace_back(flags, text);
     }
 }
 

@@ -36,9 +36,9 @@ exactly), "replies" (your script: the members its replies named), "counts-only" 
 that names none).
 
 What if: --fork-at N fires requests N to the end again on Redis, with the same timestamps
-and users, at --strategy (and --limit, --window) instead, on new keys that start from the
+and users, at --limiter (and --limit, --window) instead, on new keys that start from the
 ZSET the run held right before request N; it prints both from request N on, side by side:
-  zsetlab-cli replay burst.zsetreplay --fork-at 40 --strategy request-id --json
+  zsetlab-cli replay burst.zsetreplay --fork-at 40 --limiter request-id --json
 
 A web page: --export-html OUT.html writes the run as one HTML file that plays it in a
 browser, offline (its script, style and data are inside it): the figures, the timeline, the
@@ -97,8 +97,9 @@ struct ForkOptions
     QCommandLineOption forkAt {QStringLiteral("fork-at"),
                                QStringLiteral("Fire requests N to the end again at another limiter (needs Redis)."),
                                QStringLiteral("N")};
-    QCommandLineOption strategy {QStringLiteral("strategy"), QStringLiteral("The fork's limiter (default: the run's)."),
-                                 QStringLiteral("NAME")};
+    // --strategy: the flag's first name, still read.
+    QCommandLineOption limiter {QStringList {QStringLiteral("limiter"), QStringLiteral("strategy")},
+                                QStringLiteral("The fork's limiter (default: the run's)."), QStringLiteral("NAME")};
     QCommandLineOption limit {QStringLiteral("limit"), QStringLiteral("The fork's limit (default: the run's)."),
                               QStringLiteral("N")};
     QCommandLineOption window {QStringLiteral("window"),
@@ -117,10 +118,10 @@ int runFork(const QCommandLineParser& parser, const ForkOptions& o, const Server
         return ExitUsage;
     }
     ForkChange change;
-    if (parser.isSet(o.strategy)) {
-        change.limiter = LimiterCatalog::find(parser.value(o.strategy));
+    if (parser.isSet(o.limiter)) {
+        change.limiter = LimiterCatalog::find(parser.value(o.limiter));
         if (!change.limiter) {
-            err << "zsetlab-cli replay: --strategy must be one of " << LimiterCatalog::ids().join(QStringLiteral(", "))
+            err << "zsetlab-cli replay: --limiter must be one of " << LimiterCatalog::ids().join(QStringLiteral(", "))
                 << ".\n";
             return ExitUsage;
         }
@@ -174,19 +175,19 @@ int runFork(const QCommandLineParser& parser, const ForkOptions& o, const Server
         QJsonObject result;
         result[QStringLiteral("fork_at")] = forkAt;
         QJsonObject originalJson = totalsJson(original);
-        originalJson[QStringLiteral("strategy")] = recording.info().strategy;
+        originalJson[QStringLiteral("strategy")] = recording.info().limiter;
         result[QStringLiteral("original")] = originalJson;
         result[QStringLiteral("fork")] = summary.toJson();
         out << QJsonDocument(result).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << "from request " << forkAt << " on, " << original.sent << " requests:\n";
         out << QStringLiteral("  %1 (the run): overwritten %2, admitted beyond the limit %3, max count %4\n")
-                   .arg(recording.info().strategy)
+                   .arg(recording.info().limiter)
                    .arg(original.overwritten)
                    .arg(original.admittedBeyondLimit)
                    .arg(original.maxCount);
         out << QStringLiteral("  %1 (the fork): overwritten %2, admitted beyond the limit %3, max count %4\n")
-                   .arg(summary.strategy)
+                   .arg(summary.limiter)
                    .arg(summary.overwritten)
                    .arg(summary.admittedOverLimit)
                    .arg(summary.maxCount);
@@ -213,7 +214,7 @@ int runReplayCommand(const QStringList& arguments)
     const QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
     parser.addOptions({at, members, json});
     const ForkOptions fork;
-    parser.addOptions({fork.forkAt, fork.strategy, fork.limit, fork.window});
+    parser.addOptions({fork.forkAt, fork.limiter, fork.limit, fork.window});
     const QCommandLineOption exportHtml {QStringLiteral("export-html"),
                                          QStringLiteral("Write the run as one web page that plays it offline."),
                                          QStringLiteral("OUT.html")};

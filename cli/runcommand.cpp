@@ -20,8 +20,8 @@ const char description[] = R"(Fire one burst of requests at a sliding-window lim
 report how many the ZSET really counted.
 
 Examples:
-  zsetlab-cli run --strategy now --clock frozen --requests 1000 --limit 10
-  zsetlab-cli run --strategy request-id --pace poisson:2 --clock schedule --json
+  zsetlab-cli run --limiter now --clock frozen --requests 1000 --limit 10
+  zsetlab-cli run --limiter request-id --pace poisson:2 --clock schedule --json
   zsetlab-cli run --script my_limiter.lua --connections 8 --pipeline 16
   zsetlab-cli run --redis redis://:secret@127.0.0.1:6380/2 --requests 200000
 
@@ -99,7 +99,7 @@ bool readPlan(const QCommandLineParser& parser, const RunOptions& o, BurstPlan* 
     *exitCode = ExitUsage;
     const QCommandLineOption& strategy = o.plan.option(QStringLiteral("strategy"));
     if (parser.isSet(strategy) && parser.isSet(o.script)) {
-        *error = QStringLiteral("give either --strategy or --script, not both.");
+        *error = QStringLiteral("give either --limiter or --script, not both.");
         return false;
     }
     if (!o.plan.read(parser, plan, error))

@@ -26,7 +26,7 @@ with 5000 requests: about 95 s), and shows what a real sender manages.
 Examples:
   zsetlab-cli sweep
   zsetlab-cli sweep --pace even --rates 0.5,1,2,4,8 --json
-  zsetlab-cli sweep --strategy request-id --limit 100
+  zsetlab-cli sweep --limiter request-id --limit 100
   zsetlab-cli sweep --clock system-ms --requests 2000 --pipeline 8
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went

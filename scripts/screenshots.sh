@@ -24,7 +24,7 @@ trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EX
 for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url=$(head -1 "$work/url")
 for strategy in now request-id; do
-    "$cli" run --redis "$url" --strategy "$strategy" --requests 120 --pace poisson:3 --clock schedule --window 50 \
+    "$cli" run --redis "$url" --limiter "$strategy" --requests 120 --pace poisson:3 --clock schedule --window 50 \
         --limit 20 --seed 7 --save-replay "$work/$strategy.zsetreplay" >/dev/null
 done
 "$cli" replay "$work/now.zsetreplay" --export-html "$work/page.html" --beside "$work/request-id.zsetreplay" >/dev/null

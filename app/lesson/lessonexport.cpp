@@ -138,7 +138,7 @@ void LessonExport::record()
         if (!named.isEmpty()) {
             // What ran, as the engines say: the fix's side in a comparison.
             const auto side = runs->isCompare() ? RunController::Right : RunController::Left;
-            step[QStringLiteral("strategy")] = runs->summary(side).strategy;
+            step[QStringLiteral("strategy")] = runs->summary(side).limiter;
             QJsonArray ran;
             ran.append(runs->summary(RunController::Left).toJson());
             if (runs->isCompare() && runs->hasRun(RunController::Right))

@@ -21,7 +21,7 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
     });
     texts.addRow(form, clock, clock, [] { return tr("&Clock"); });
 
-    QComboBox* strategy = fields.strategy = new QComboBox(panel);
+    QComboBox* strategy = fields.limiterBox = new QComboBox(panel);
     const QVector<LimiterRef>& limiters = LimiterCatalog::all();
     for (const LimiterRef& limiter : limiters)
         strategy->addItem(QString(), limiter->id);

@@ -19,12 +19,12 @@ struct BurstFields
 
 public:
     QComboBox* clock = nullptr;
-    QComboBox* strategy = nullptr;
+    QComboBox* limiterBox = nullptr;
     QSpinBox* window = nullptr; // ms
     QSpinBox* limit = nullptr; // 0: none
 
     static BurstFields addRows(QFormLayout* form, QWidget* panel, Retranslator& texts);
-    // The limiter chosen in `strategy`, and choosing one.
+    // The limiter chosen in `limiterBox`, and choosing one.
     LimiterRef limiter() const;
     void setLimiter(const LimiterRef& limiter) const;
 };

@@ -17,7 +17,7 @@ ForkDialog::ForkDialog(const Recording& recording, int from, QWidget* parent)
     setObjectName(QStringLiteral("ForkDialog"));
     setWindowTitle(tr("What if…"));
     const RecordingInfo& info = recording.info();
-    m_originalLimiter = info.strategy;
+    m_originalLimiter = info.limiter;
     m_originalLimit = info.limit;
     m_originalWindowMs = std::max<qint64>(info.windowInNowUnits / std::max<qint64>(info.nowUnitsPerMs, 1), 1);
     const QLocale locale;
@@ -31,7 +31,7 @@ ForkDialog::ForkDialog(const Recording& recording, int from, QWidget* parent)
     m_limiter->setObjectName(QStringLiteral("forkLimiter"));
     for (const LimiterRef& limiter : LimiterCatalog::all())
         m_limiter->addItem(limiter->displayName(), limiter->id);
-    const int current = m_limiter->findData(info.strategy);
+    const int current = m_limiter->findData(info.limiter);
     m_limiter->setCurrentIndex(std::max(current, 0));
     m_limit = new QSpinBox(this);
     m_limit->setObjectName(QStringLiteral("forkLimit"));

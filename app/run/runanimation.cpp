@@ -1,6 +1,6 @@
 #include "runanimation.h"
 
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runpicture.h"
 
@@ -11,7 +11,7 @@
 bool RunAnimation::write(const Source& source, const AnimationJob& job, QString* error,
                          const AnimationEncoder::Progress& progress)
 {
-    ReplayPlayer* player = source.left->cursor();
+    RunCursor* player = source.left->cursor();
     AnimationJob checked = job;
     if (const QString refused = AnimationExport::refusal(&checked, player->requests()); !refused.isEmpty()) {
         *error = refused;

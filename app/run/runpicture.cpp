@@ -2,7 +2,7 @@
 
 #include "countschart.h"
 #include "recording.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "transportbar.h"
@@ -68,7 +68,7 @@ QImage RunPicture::at(int request)
     for (RunModel* model : std::as_const(m_models))
         model->cursor()->setPosition(std::min(request, model->cursor()->requests() - 1));
     if (!m_models.isEmpty()) {
-        const ReplayPlayer* cursor = m_models.first()->cursor();
+        const RunCursor* cursor = m_models.first()->cursor();
         const ReplayState state = cursor->recording()->stateAt(cursor->position(), true);
         m_caption->setText(TransportBar::caption(state));
         m_zset->showState(state,

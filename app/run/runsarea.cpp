@@ -1,7 +1,7 @@
 #include "runsarea.h"
 
 #include "countschart.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "timelineview.h"
@@ -46,8 +46,8 @@ RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
         connect(run, &RunModel::recordingChanged, this, &RunsArea::arrangeBars);
     // A low screen: the caption goes over each timeline, as with a bar of each side's own.
     connect(m_left, &RunView::chartsShareAPlaceChanged, m_shared, &TransportBar::setCompact);
-    connect(left->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_leftRun, m_rightRun); });
-    connect(right->cursor(), &ReplayPlayer::positionChanged, this, [this] { follow(m_rightRun, m_leftRun); });
+    connect(left->cursor(), &RunCursor::positionChanged, this, [this] { follow(m_leftRun, m_rightRun); });
+    connect(right->cursor(), &RunCursor::positionChanged, this, [this] { follow(m_rightRun, m_leftRun); });
 }
 
 qint64 RunsArea::timelineArea() const
@@ -93,7 +93,7 @@ void RunsArea::follow(RunModel* leader, RunModel* follower)
     if (m_following || !stepsTogether() || !leader->hasRecording() || !follower->hasRecording())
         return;
     const QScopedValueRollback<bool> following(m_following, true);
-    ReplayPlayer* cursor = follower->cursor();
+    RunCursor* cursor = follower->cursor();
     cursor->setPosition(std::min(leader->cursor()->position(), cursor->requests() - 1));
 }
 

@@ -3,7 +3,7 @@
 #include "countschart.h"
 #include "numberspanel.h"
 #include "recording.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "timelineview.h"
 #include "transportbar.h"
@@ -133,7 +133,7 @@ RunView::RunView(RunModel* run, QWidget* parent)
     connect(m_run, &RunModel::cleared, this, &RunView::onCleared);
     connect(m_run, &RunModel::recordingChanged, this, &RunView::onRecordingChanged);
     // After the transport bar (made above), whose caption the timeline shows when low.
-    connect(m_run->cursor(), &ReplayPlayer::positionChanged, this, [this](int request) {
+    connect(m_run->cursor(), &RunCursor::positionChanged, this, [this](int request) {
         if (m_run->isReplaying()) // not a new recording's cursor, at the end the views show
             onCursorMoved(request);
     });

@@ -1,7 +1,7 @@
 #include "transportbar.h"
 
 #include "replaymembersmodel.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -20,7 +20,7 @@ namespace {
 enum SlideBy { ByRequest, ByTime };
 }
 
-TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* parent)
+TransportBar::TransportBar(RunCursor* player, QWidget* keyArea, QWidget* parent)
     : QWidget(parent)
     , m_player(player)
 {
@@ -42,17 +42,17 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
         tool->setToolButtonStyle(text ? Qt::ToolButtonTextOnly : Qt::ToolButtonIconOnly);
         return tool;
     };
-    auto action = [&](QStyle::StandardPixmap icon, void (ReplayPlayer::*slot)()) {
+    auto action = [&](QStyle::StandardPixmap icon, void (RunCursor::*slot)()) {
         auto* a = new QAction(style()->standardIcon(icon), QString(), this);
         connect(a, &QAction::triggered, player, slot);
         media->addWidget(button(a, false));
         return a;
     };
-    m_start = action(QStyle::SP_MediaSkipBackward, &ReplayPlayer::toStart);
-    m_back = action(QStyle::SP_MediaSeekBackward, &ReplayPlayer::stepBack);
-    m_play = action(QStyle::SP_MediaPlay, &ReplayPlayer::togglePlaying);
-    m_forward = action(QStyle::SP_MediaSeekForward, &ReplayPlayer::stepForward);
-    m_end = action(QStyle::SP_MediaSkipForward, &ReplayPlayer::toEnd);
+    m_start = action(QStyle::SP_MediaSkipBackward, &RunCursor::toStart);
+    m_back = action(QStyle::SP_MediaSeekBackward, &RunCursor::stepBack);
+    m_play = action(QStyle::SP_MediaPlay, &RunCursor::togglePlaying);
+    m_forward = action(QStyle::SP_MediaSeekForward, &RunCursor::stepForward);
+    m_end = action(QStyle::SP_MediaSkipForward, &RunCursor::toEnd);
     m_nextOverwrite = new QAction(this);
     connect(m_nextOverwrite, &QAction::triggered, player, [player] { player->toNextOverwrite(); });
     m_nextBeyond = new QAction(this);
@@ -102,17 +102,17 @@ TransportBar::TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* pare
             [this](int index) { m_player->setSpeed(ReplaySpeed::choices().value(index)); });
     connect(m_slideBy, &QComboBox::activated, this, &TransportBar::fillSlider);
     connect(m_slider, &QSlider::valueChanged, this, &TransportBar::slideTo);
-    connect(player, &ReplayPlayer::positionChanged, this, &TransportBar::showPosition);
-    connect(player, &ReplayPlayer::playingChanged, this, &TransportBar::showPlaying);
-    connect(player, &ReplayPlayer::recordingChanged, this, &TransportBar::fillSlider);
+    connect(player, &RunCursor::positionChanged, this, &TransportBar::showPosition);
+    connect(player, &RunCursor::playingChanged, this, &TransportBar::showPlaying);
+    connect(player, &RunCursor::recordingChanged, this, &TransportBar::fillSlider);
 
     // The keys of a media player, wherever the focus is in the run's area.
-    const std::pair<QKeySequence, void (ReplayPlayer::*)()> keys[] = {
-        {QKeySequence(Qt::Key_Left), &ReplayPlayer::stepBack},
-        {QKeySequence(Qt::Key_Right), &ReplayPlayer::stepForward},
-        {QKeySequence(Qt::Key_Space), &ReplayPlayer::togglePlaying},
-        {QKeySequence(Qt::Key_Home), &ReplayPlayer::toStart},
-        {QKeySequence(Qt::Key_End), &ReplayPlayer::toEnd},
+    const std::pair<QKeySequence, void (RunCursor::*)()> keys[] = {
+        {QKeySequence(Qt::Key_Left), &RunCursor::stepBack},
+        {QKeySequence(Qt::Key_Right), &RunCursor::stepForward},
+        {QKeySequence(Qt::Key_Space), &RunCursor::togglePlaying},
+        {QKeySequence(Qt::Key_Home), &RunCursor::toStart},
+        {QKeySequence(Qt::Key_End), &RunCursor::toEnd},
     };
     for (const auto& [key, slot] : keys) {
         auto* shortcut = new QShortcut(key, keyArea);

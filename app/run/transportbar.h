@@ -12,7 +12,7 @@ class QSlider;
 class QHBoxLayout;
 class QShortcut;
 class QToolButton;
-class ReplayPlayer;
+class RunCursor;
 struct ReplayState;
 
 // The controls of a replay, under the charts: start, step back, play/pause, step forward, end;
@@ -23,7 +23,7 @@ class TransportBar : public QWidget
 {
     Q_OBJECT
 public:
-    TransportBar(ReplayPlayer* player, QWidget* keyArea, QWidget* parent = nullptr);
+    TransportBar(RunCursor* player, QWidget* keyArea, QWidget* parent = nullptr);
 
     // "Request 2 of 3: ZADD replied 0: the member was already there, …"
     static QString caption(const ReplayState& state);
@@ -69,7 +69,7 @@ private:
     int controlsWidth() const;
     void arrangeRows(int width);
 
-    ReplayPlayer* m_player;
+    RunCursor* m_player;
     QWidget* m_controls = nullptr; // start, back, play, forward, end
     std::array<QHBoxLayout*, 5> m_rows {}; // the other controls, on one row or more (one each at most)
     QVector<QWidget*> m_secondary;

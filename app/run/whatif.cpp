@@ -3,7 +3,7 @@
 #include "firecontrol.h"
 #include "forkdialog.h"
 #include "limitercatalog.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 
 #include <algorithm>
@@ -15,7 +15,7 @@ WhatIf::WhatIf(const Stage& stage, QObject* parent)
 
 void WhatIf::ask()
 {
-    ReplayPlayer* cursor = m_stage.runs->run(RunController::Left)->cursor();
+    RunCursor* cursor = m_stage.runs->run(RunController::Left)->cursor();
     if (cursor->isEmpty())
         return;
     cursor->pause();
@@ -55,7 +55,7 @@ QString WhatIf::runTitle() const
 {
     if (!isActive())
         return {};
-    const QString strategy = recording()->info().strategy;
+    const QString strategy = recording()->info().limiter;
     const LimiterRef ran = LimiterCatalog::find(strategy);
     return tr("the run (%1)").arg(ran ? ran->displayName() : strategy);
 }

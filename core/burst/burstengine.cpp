@@ -56,7 +56,7 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     }
     m_log.setUsers(plan.users);
     m_summary = BurstSummary();
-    m_summary.strategy = plan.limiter->id;
+    m_summary.limiter = plan.limiter->id;
     m_summary.key = m_key;
     m_summary.clock = clockName(plan.clock);
     m_summary.pacing = plan.pacing.toString();

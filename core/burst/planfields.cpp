@@ -92,7 +92,9 @@ namespace PlanFields {
 const QVector<Field>& fields()
 {
     static const QVector<Field> all {
-        {"strategy", "strategy", "NAME", nullptr}, // helpText(): the catalog's ids
+        // The limiter: "strategy" in files and JSON (kept for the files written so far), --limiter on
+        // the command line, where --strategy, its first name, is still read.
+        {"strategy", "limiter", "NAME", nullptr, "strategy"}, // helpText(): the catalog's ids
         {"requests", "requests", "N", "Number of requests."},
         {"connections", "connections", "C", "Connections sending at once."},
         {"pipeline", "pipeline", "P", "Calls in flight per connection."},

@@ -16,6 +16,7 @@ struct Field
     const char* flag; // on the command line, without "--": "window"; nullptr: none
     const char* valueName; // for --help: "MS"
     const char* help; // for --help (English, like the rest of the CLI); see helpText()
+    const char* oldFlag = nullptr; // an earlier name of the flag, still accepted: "strategy"
 };
 const QVector<Field>& fields();
 QString helpText(const Field& field);

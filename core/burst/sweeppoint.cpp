@@ -161,7 +161,7 @@ SweepPoint SweepPoint::measure(const SweepPlan& plan, int index, const BurstSumm
     point.index = index;
     point.ratePerMs = plan.ratesPerMs.value(index);
     point.pacing = plan.pacing;
-    point.strategy = summary.strategy;
+    point.limiter = summary.limiter;
     point.clock = summary.clock;
     point.requests = summary.requests;
     point.sent = summary.sent;

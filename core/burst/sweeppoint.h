@@ -61,7 +61,7 @@ struct SweepPoint
     int index = 0;
     double ratePerMs = 0;
     SweepPacing pacing = SweepPacing::Poisson;
-    QString strategy;
+    QString limiter; // the limiter's id (a user's script: its file name); "strategy" in JSON
     QString clock;
     qint64 requests = 0; // planned
     qint64 sent = 0; // finished: answered or failed

@@ -17,7 +17,7 @@
 // One limiter zsetlab can fire: its Lua script, how it is called, how it answers, and the store
 // it keeps in Redis. The burst threads call through an entry and issue no command of their own
 // for it, and every list of limiters (the Burst panel, the script view, the lesson, the CLI's
-// --strategy) is read from the catalog: adding a limiter is one Lua file and one entry in
+// --limiter) is read from the catalog: adding a limiter is one Lua file and one entry in
 // limitercatalog.cpp. An entry is immutable and shared between threads.
 struct LimiterEntry
 {

@@ -83,7 +83,7 @@ RecordingInfo Recording::infoOf(const BurstPlan& plan, const BurstSummary& summa
 {
     RecordingInfo info;
     info.plan = PlanFields::toJson(plan);
-    info.strategy = plan.limiter->id;
+    info.limiter = plan.limiter->id;
     const LimiterEntry& limiter = *plan.limiter;
     if (!limiter.isBuiltin()) {
         info.script = limiter.script.source();
@@ -378,7 +378,7 @@ BurstSummary Recording::summaryThrough(int i) const
     BurstSummary summary;
     summary.serverVersion = m_info.serverVersion;
     summary.serverName = m_info.serverName;
-    summary.strategy = m_info.strategy;
+    summary.limiter = m_info.limiter;
     summary.key = m_info.key;
     summary.clock = m_info.plan.value(QLatin1String("clock")).toString();
     summary.pacing = m_info.plan.value(QLatin1String("pace")).toString();

@@ -52,7 +52,7 @@ struct RecordingInfo
 {
     QString source = QStringLiteral("burst"); // burst, compare, lesson
     QJsonObject plan; // PlanFields::toJson of the plan fired
-    QString strategy; // the limiter's id (a user's script: its file name)
+    QString limiter; // the limiter's id (a user's script: its file name); "strategy" in the file
     QByteArray script; // a user's script, its source
     ZsetKnowledge knowledge = ZsetKnowledge::Flow;
     QString serverName; // "redis", "valkey"

@@ -195,7 +195,7 @@ QJsonObject headerOf(const Recording& recording)
     json[QStringLiteral("made_by")] = info.madeBy;
     json[QStringLiteral("source")] = info.source;
     json[QStringLiteral("plan")] = info.plan;
-    json[QStringLiteral("strategy")] = info.strategy;
+    json[QStringLiteral("strategy")] = info.limiter;
     if (!info.script.isEmpty())
         json[QStringLiteral("script")] = QString::fromUtf8(info.script);
     json[QStringLiteral("state_from")] = zsetKnowledgeName(info.knowledge);

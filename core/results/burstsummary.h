@@ -62,7 +62,7 @@ struct BurstSummary
     QString serverOwnVersion; // valkey_version on Valkey ("8.1.1"), else serverVersion
     // The three above as the connection read them: displayName() "Valkey 8.1.1", toJson().
     ServerInfo server() const;
-    QString strategy;
+    QString limiter; // the limiter's id (a user's script: its file name); "strategy" in JSON
     QByteArray key;
     QString clock;
     QString pacing;

@@ -1,7 +1,7 @@
 #include "runcontroller.h"
 
 #include "replayfork.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "zsetkeys.h"
 
@@ -81,13 +81,13 @@ ZsetSource RunController::zsetSource(Side side) const
     ZsetSource source;
     const RunModel* run = m_runs[side];
     if (run->isReplaying() || (side == Left && m_leftIsOpenedRecording)) {
-        const ReplayPlayer* cursor = run->cursor();
+        const RunCursor* cursor = run->cursor();
         if (cursor->isEmpty())
             return source;
         source.kind = ZsetSource::Kind::Replay;
         source.state = cursor->recording()->stateAt(cursor->position(), true);
         source.key = source.state.key;
-        source.limiter = cursor->recording()->info().strategy;
+        source.limiter = cursor->recording()->info().limiter;
         return source;
     }
     const BurstEngine& engine = m_experiment->engine(side);
@@ -95,7 +95,7 @@ ZsetSource RunController::zsetSource(Side side) const
     // With several users, the key of the user the run view shows, and that user's figures.
     const int user = run->user();
     source.key = engine.plan().userKey(engine.key(), std::max(user, 0));
-    source.limiter = summary.strategy;
+    source.limiter = summary.limiter;
     if (!m_snapshots[side] || engine.isRunning()) {
         source.kind = ZsetSource::Kind::LiveKey;
         return source;

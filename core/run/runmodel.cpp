@@ -1,15 +1,15 @@
 #include "runmodel.h"
 
 #include "recording.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 
 #include <algorithm>
 
 RunModel::RunModel(QObject* parent)
     : QObject(parent)
-    , m_cursor(new ReplayPlayer(this))
+    , m_cursor(new RunCursor(this))
 {
-    connect(m_cursor, &ReplayPlayer::positionChanged, this, [this](int request) {
+    connect(m_cursor, &RunCursor::positionChanged, this, [this](int request) {
         if (m_settingRecording || request < 0 || request >= m_cursor->requests())
             return; // a new recording: the views show the run as it ended already
         m_replaying = true;

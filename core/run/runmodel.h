@@ -10,7 +10,7 @@
 #include <memory>
 
 class Recording;
-class ReplayPlayer;
+class RunCursor;
 
 // One run as every view of it shows it: what it is (title, requests, limit, users, whose clock),
 // its writes and figures so far, and its recording with a cursor. The timeline, the counts, the
@@ -60,7 +60,7 @@ public:
     void showRecording(std::shared_ptr<const Recording> recording);
     const std::shared_ptr<const Recording>& recording() const;
     bool hasRecording() const;
-    ReplayPlayer* cursor() const { return m_cursor; }
+    RunCursor* cursor() const { return m_cursor; }
     // True once the cursor was moved: the views show the state at it, not the run's end.
     bool isReplaying() const { return m_replaying; }
     // The figures through the cursor's request (the per-user figures stay the run's).
@@ -89,7 +89,7 @@ private:
     bool m_live = false;
     MemberWrites m_writes;
     BurstSummary m_figures;
-    ReplayPlayer* m_cursor = nullptr;
+    RunCursor* m_cursor = nullptr;
     bool m_replaying = false;
     bool m_settingRecording = false;
 };

@@ -8,7 +8,7 @@ Recording WatchRecording::of(const QByteArray& key, const QVector<WatchRecord>& 
 {
     RecordingInfo info;
     info.source = QStringLiteral("watch");
-    info.strategy = QStringLiteral("watched");
+    info.limiter = QStringLiteral("watched");
     info.knowledge = ZsetKnowledge::Watched;
     info.serverName = serverName;
     info.serverVersion = serverVersion;

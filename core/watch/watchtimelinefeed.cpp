@@ -56,7 +56,7 @@ RequestBatch WatchTimelineFeed::take(const WatchedKey& key)
     batch.counted = std::move(counted);
 
     BurstSummary& summary = batch.summary;
-    summary.strategy = Text::tr("watched");
+    summary.limiter = Text::tr("watched");
     summary.key = key.key;
     summary.requests = m_next;
     summary.sent = key.distinctMembers + key.overwrites;

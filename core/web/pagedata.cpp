@@ -110,8 +110,8 @@ QJsonObject PageData::sideHeader(const Recording& recording, const QString& titl
     const RecordingInfo& info = recording.info();
     QJsonObject side;
     side[QStringLiteral("title")] = title;
-    side[QStringLiteral("strategy")] = info.strategy;
-    if (const LimiterRef limiter = LimiterCatalog::find(info.strategy); limiter && limiter->isBuiltin())
+    side[QStringLiteral("strategy")] = info.limiter;
+    if (const LimiterRef limiter = LimiterCatalog::find(info.limiter); limiter && limiter->isBuiltin())
         side[QStringLiteral("builtin")] = true;
     side[QStringLiteral("source")] = info.source;
     side[QStringLiteral("state_from")] = zsetKnowledgeName(info.knowledge);

@@ -126,7 +126,7 @@
     </message>
 </context>
 <context>
-    <name>ReplayPlayer</name>
+    <name>RunCursor</name>
     <message numerus="yes">
         <source>%Ln request(s)/s</source>
         <translation>

@@ -1453,7 +1453,7 @@
     </message>
 </context>
 <context>
-    <name>ExperimentWindow</name>
+    <name>StudyWindow</name>
     <message>
         <source>&amp;Run</source>
         <translation>&amp;Chạy</translation>
@@ -3484,7 +3484,7 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     </message>
 </context>
 <context>
-    <name>ReplayPlayer</name>
+    <name>RunCursor</name>
     <message numerus="yes">
         <source>%Ln request(s)/s</source>
         <translation>

@@ -9,7 +9,7 @@
 #include "planfields.h"
 #include "planmodel.h"
 #include "privateredisserver.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
@@ -313,8 +313,8 @@ void TestMainWindow::compareModeRunsBothFromOneSchedule()
     QVERIFY(m_window->runView(LimiterExperiment::Right)->isVisible());
     const BurstEngine& left = m_window->experiment()->engine(LimiterExperiment::Left);
     const BurstEngine& right = m_window->experiment()->engine(LimiterExperiment::Right);
-    QCOMPARE(left.summary().strategy, QStringLiteral("now"));
-    QCOMPARE(right.summary().strategy, QStringLiteral("request-id"));
+    QCOMPARE(left.summary().limiter, QStringLiteral("now"));
+    QCOMPARE(right.summary().limiter, QStringLiteral("request-id"));
     QCOMPARE(right.log().size(), 300);
     for (int i = 0; i < 300; ++i)
         QCOMPARE(right.log().now(i), left.log().now(i)); // the same timestamps

@@ -237,7 +237,7 @@ void TestTranslations::openToolWindowsFollowTheLanguage()
             servers->windowTitle(),
             servers->fireButton()->text(),
             formLabel(servers->serversField()),
-            servers->strategyField()->itemText(0),
+            servers->limiterField()->itemText(0),
             servers->statusLine()->text(),
             servers->lanes()->toolTip(),
             servers->model()->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(),

@@ -31,6 +31,7 @@ private slots:
     void usageErrors();
     void helpDocumentsEveryFlag();
     void jsonHasTheContractKeys();
+    void strategyIsStillReadAsTheLimiter();
     void usersHaveTheirOwnLimiters();
     void humanSummaryShowsTheBug();
     void cannotConnectExitsThree();
@@ -63,8 +64,8 @@ void TestCli::usageErrors_data()
     QTest::newRow("too many connections") << args({"run", "--connections", "5000"}) << "--connections";
     QTest::newRow("bad pace") << args({"run", "--pace", "steady"}) << "--pace";
     QTest::newRow("bad clock") << args({"run", "--clock", "sundial"}) << "--clock";
-    QTest::newRow("bad strategy") << args({"run", "--strategy", "uuid"}) << "--strategy";
-    QTest::newRow("strategy and script") << args({"run", "--strategy", "now", "--script", "x.lua"}) << "either";
+    QTest::newRow("bad strategy") << args({"run", "--limiter", "uuid"}) << "--limiter";
+    QTest::newRow("strategy and script") << args({"run", "--limiter", "now", "--script", "x.lua"}) << "either";
     QTest::newRow("negative limit") << args({"run", "--limit", "-3"}) << "--limit";
     QTest::newRow("bad url") << args({"run", "--redis", "localhost:6379"}) << "not a Redis URL";
     QTest::newRow("tls options with redis://")
@@ -94,7 +95,7 @@ void TestCli::helpDocumentsEveryFlag()
     const CliResult result = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--help")});
     QCOMPARE(result.exitCode, 0);
     for (const char* flag :
-         {"--redis", "--no-spawn",     "--strategy", "--script", "--requests", "--connections", "--pipeline",
+         {"--redis", "--no-spawn",     "--limiter", "--script", "--requests", "--connections", "--pipeline",
           "--pace",  "--clock",        "--window",   "--limit",  "--key",      "--keep",        "--seed",
           "--json",  "--allow-remote", "--timeout",  "--users",  "Examples:",  "Exit codes"})
         QVERIFY2(result.out.contains(flag), flag);
@@ -103,7 +104,7 @@ void TestCli::helpDocumentsEveryFlag()
 void TestCli::jsonHasTheContractKeys()
 {
     const CliResult result = runCli(QStringList {
-        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--strategy"),
+        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--limiter"),
         QStringLiteral("now"), QStringLiteral("--clock"), QStringLiteral("frozen"), QStringLiteral("--requests"),
         QStringLiteral("300"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--json")});
     QCOMPARE(result.exitCode, 0);
@@ -129,6 +130,25 @@ void TestCli::jsonHasTheContractKeys()
     QVERIFY2(result.err.contains(named), result.err.constData());
     QCOMPARE(json.value(QLatin1String("server")).toObject(), redis.server().toJson());
     QCOMPARE(json.value(QLatin1String("server_version")).toString(), redis.server().version);
+}
+
+void TestCli::strategyIsStillReadAsTheLimiter()
+{
+    // --limiter's first name picks the same limiter; an unknown one is refused under either name.
+    for (const QString& flag : {QStringLiteral("--strategy"), QStringLiteral("--limiter")}) {
+        const CliResult result
+            = runCli({QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), flag, QStringLiteral("request-id"),
+                      QStringLiteral("--clock"), QStringLiteral("frozen"), QStringLiteral("--requests"),
+                      QStringLiteral("20"), QStringLiteral("--json")});
+        QCOMPARE(result.exitCode, 0);
+        const QJsonObject json = QJsonDocument::fromJson(result.out).object();
+        QCOMPARE(json.value(QLatin1String("strategy")).toString(), QStringLiteral("request-id"));
+        QCOMPARE(json.value(QLatin1String("stored")).toInt(), 20);
+        const CliResult wrong = runCli({QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), flag,
+                                        QStringLiteral("no-such-limiter")});
+        QCOMPARE(wrong.exitCode, 2); // usage
+        QVERIFY2(wrong.err.contains("--limiter"), wrong.err.constData());
+    }
 }
 
 void TestCli::usersHaveTheirOwnLimiters()

@@ -44,7 +44,7 @@ void TestReplayCli::theLastRequestIsWhatRedisHolds()
     const QByteArray key = TestRedis::uniqueKey("replaycli");
     const CliResult run = runCli(
         {QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
-         QStringLiteral("--strategy"), QStringLiteral("now"), QStringLiteral("--pace"), QStringLiteral("poisson:3"),
+         QStringLiteral("--limiter"), QStringLiteral("now"), QStringLiteral("--pace"), QStringLiteral("poisson:3"),
          QStringLiteral("--clock"), QStringLiteral("schedule"), QStringLiteral("--window"), QStringLiteral("50"),
          QStringLiteral("--requests"), QStringLiteral("500"), QStringLiteral("--limit"), QStringLiteral("60"),
          QStringLiteral("--key"), QString::fromUtf8(key.mid(8)), QStringLiteral("--save-replay"), file});
@@ -78,7 +78,7 @@ void TestReplayCli::oneMillisecondOfThreeRequests()
     // The lesson's moment: three requests in one millisecond; ZADD answers 1, 0, 0 and ZCARD 1.
     const QString file = m_dir.filePath(QStringLiteral("three.zsetreplay"));
     const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), TestRedis::endpoint().displayUrl(),
-                                  QStringLiteral("--strategy"), QStringLiteral("now"), QStringLiteral("--clock"),
+                                  QStringLiteral("--limiter"), QStringLiteral("now"), QStringLiteral("--clock"),
                                   QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("3"),
                                   QStringLiteral("--save-replay"), file});
     QVERIFY2(run.exitCode == 0, run.err.constData());

@@ -56,7 +56,7 @@ void TestSweepCli::usageErrors_data()
     QTest::newRow("sweep: rate zero") << args({"sweep", "--rates", "0"}) << "--rates";
     QTest::newRow("sweep: frozen clock") << args({"sweep", "--clock", "frozen"}) << "--clock";
     QTest::newRow("sweep: zero requests") << args({"sweep", "--requests", "0"}) << "--requests";
-    QTest::newRow("sweep: bad strategy") << args({"sweep", "--strategy", "uuid"}) << "--strategy";
+    QTest::newRow("sweep: bad strategy") << args({"sweep", "--limiter", "uuid"}) << "--limiter";
     QTest::newRow("sweep: negative limit") << args({"sweep", "--limit", "-1"}) << "--limit";
     QTest::newRow("sweep: stray argument") << args({"sweep", "now"}) << "unexpected";
     QTest::newRow("sweep: bad url") << args({"sweep", "--redis", "localhost:6379"}) << "not a Redis URL";
@@ -81,7 +81,7 @@ void TestSweepCli::helpDocumentsEveryFlag_data()
     QTest::addColumn<QString>("command");
     QTest::addColumn<QStringList>("flags");
     const QStringList shared
-        = args({"--redis", "--no-spawn", "--timeout", "--allow-remote", "--strategy", "--requests", "--clock",
+        = args({"--redis", "--no-spawn", "--timeout", "--allow-remote", "--limiter", "--requests", "--clock",
                 "--window", "--limit", "--seed", "--pipeline", "--json", "Examples:", "Exit codes"});
     QTest::newRow("sweep") << "sweep" << (shared + args({"--rates", "--pace", "--connections", "poisson|even"}));
     QTest::newRow("clients") << "clients" << (shared + args({"--pace", "rate=", "offset=", "drift=", "pace="}));
@@ -117,7 +117,7 @@ void TestSweepCli::sweepJsonHasOneEntryPerRate()
     QFETCH(QString, pace);
     const CliResult result = runCli(onTestServer(
         {QStringLiteral("sweep"), QStringLiteral("--rates"), QStringLiteral("0.5,2,10"), QStringLiteral("--requests"),
-         QStringLiteral("5000"), QStringLiteral("--strategy"), strategy, QStringLiteral("--pace"), pace,
+         QStringLiteral("5000"), QStringLiteral("--limiter"), strategy, QStringLiteral("--pace"), pace,
          QStringLiteral("--limit"), QStringLiteral("100"), QStringLiteral("--json")}));
     QCOMPARE(result.exitCode, 0);
     QJsonParseError error;

@@ -116,7 +116,7 @@ void TestWatchCli::reportsWhatTheRunOverwrote()
         err.constData());
     QVERIFY2(err.contains("MONITOR slows this server"), err.constData());
     const CliResult run
-        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), url(), QStringLiteral("--strategy"), strategy,
+        = runCli({QStringLiteral("run"), QStringLiteral("--redis"), url(), QStringLiteral("--limiter"), strategy,
                   QStringLiteral("--requests"), QStringLiteral("1000"), QStringLiteral("--window"),
                   QStringLiteral("60000"), QStringLiteral("--key"), name, QStringLiteral("--json")},
                  60000);

@@ -533,7 +533,7 @@ void TestFaults::cliGoesOnAfterAPause()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     CliRun cli;
     cli.start(cliArgs({QStringLiteral("run")}) + redisArgs(server, tls)
-              + cliArgs({QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--timeout"),
+              + cliArgs({QStringLiteral("--limiter"), QStringLiteral("request-id"), QStringLiteral("--timeout"),
                          QStringLiteral("300"), QStringLiteral("--reconnect-for"), QStringLiteral("20000"),
                          QStringLiteral("--pace"), QStringLiteral("interval:500"), QStringLiteral("--requests"),
                          QStringLiteral("3000"), QStringLiteral("--key"), QStringLiteral("faults-pause"),
@@ -572,7 +572,7 @@ void TestFaults::cliGoesOnAfterARestart()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     CliRun cli;
     cli.start(cliArgs({QStringLiteral("run")}) + redisArgs(server, tls)
-              + cliArgs({QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--pace"),
+              + cliArgs({QStringLiteral("--limiter"), QStringLiteral("request-id"), QStringLiteral("--pace"),
                          QStringLiteral("interval:500"), QStringLiteral("--requests"), QStringLiteral("3000"),
                          QStringLiteral("--key"), QStringLiteral("faults-restart"), QStringLiteral("--json")}));
     QTRY_VERIFY_WITH_TIMEOUT(zcard(server, "zsetlab:faults-restart") >= 100, 20000);
@@ -625,7 +625,7 @@ void TestFaults::cliOutOfMemory()
     // lets them go on past maxmemory.
     CliRun builtIn;
     builtIn.start(cliArgs({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                           QStringLiteral("--strategy"), QStringLiteral("request-id"), QStringLiteral("--requests"),
+                           QStringLiteral("--limiter"), QStringLiteral("request-id"), QStringLiteral("--requests"),
                            QStringLiteral("50"), QStringLiteral("--json")}));
     QCOMPARE(builtIn.finish(), 0);
     const QJsonObject trimmedFirst = QJsonDocument::fromJson(builtIn.process.readAllStandardOutput()).object();

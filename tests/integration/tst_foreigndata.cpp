@@ -343,17 +343,17 @@ void TestForeignData::cliRunLeavesForeignKeysAlone_data()
             list << QString::fromUtf8(item);
         return list;
     };
-    QTest::newRow("fresh key, deleted") << flags({"--strategy", "sequence"}) << QByteArray();
-    QTest::newRow("fresh key, --keep") << flags({"--strategy", "sequence", "--keep"}) << QByteArray("*");
-    QTest::newRow("--key") << flags({"--strategy", "now", "--key", "cli-foreign"}) << QByteArray("zsetlab:cli-foreign");
-    QTest::newRow("--key and --keep") << flags({"--strategy", "request-id", "--key", "cli-both", "--keep"})
+    QTest::newRow("fresh key, deleted") << flags({"--limiter", "sequence"}) << QByteArray();
+    QTest::newRow("fresh key, --keep") << flags({"--limiter", "sequence", "--keep"}) << QByteArray("*");
+    QTest::newRow("--key") << flags({"--limiter", "now", "--key", "cli-foreign"}) << QByteArray("zsetlab:cli-foreign");
+    QTest::newRow("--key and --keep") << flags({"--limiter", "request-id", "--key", "cli-both", "--keep"})
                                       << QByteArray("zsetlab:cli-both");
     // The name of a foreign key goes under the prefix: the foreign key itself is not touched.
     QTest::newRow("--key named like a foreign zset")
-        << flags({"--strategy", "sequence", "--key", "app:ratelimit:alice"})
+        << flags({"--limiter", "sequence", "--key", "app:ratelimit:alice"})
         << QByteArray("zsetlab:app:ratelimit:alice");
     QTest::newRow("--key named like a foreign string, --keep")
-        << flags({"--strategy", "random", "--key", "app:config", "--keep"}) << QByteArray("zsetlab:app:config");
+        << flags({"--limiter", "random", "--key", "app:config", "--keep"}) << QByteArray("zsetlab:app:config");
 }
 
 void TestForeignData::cliRunLeavesForeignKeysAlone()
@@ -408,7 +408,7 @@ void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent_data()
     }
 }
 
-// Issue #20: "--key foreign-zset --strategy sequence" trimmed an existing ZSET before INCR failed
+// Issue #20: "--key foreign-zset --limiter sequence" trimmed an existing ZSET before INCR failed
 // on its counter, and named the wrong key. A key the run did not create is not written unless the
 // user says so, whatever its prefix.
 void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
@@ -477,7 +477,7 @@ void TestForeignData::cliKeyThatExistsIsNotWrittenWithoutConsent()
         script.close();
         arguments << QStringLiteral("--script") << script.fileName();
     } else {
-        arguments << QStringLiteral("--strategy") << strategy;
+        arguments << QStringLiteral("--limiter") << strategy;
     }
     if (reuse)
         arguments << QStringLiteral("--reuse-key");

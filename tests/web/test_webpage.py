@@ -71,7 +71,7 @@ def record_watched(name):
     if "MONITOR is on" not in seen:
         watch.kill()
         raise AssertionError("zsetlab-cli watch did not start: " + seen)
-    cli("run", "--redis", server_url, "--strategy", "now", "--requests", "300", "--pace", "poisson:3",
+    cli("run", "--redis", server_url, "--limiter", "now", "--requests", "300", "--pace", "poisson:3",
         "--clock", "system-ms", "--window", "60000", "--key", "webpage-watched")
     watch.wait(timeout=60)
     if not os.path.exists(path):
@@ -92,12 +92,12 @@ def setUpModule():
     if not server_url:
         raise AssertionError("zsetlab-cli server printed no URL")
     poisson = ["--pace", "poisson:3", "--clock", "schedule", "--window", "50", "--limit", "20", "--seed", "7"]
-    record("now", "--strategy", "now", "--requests", "400", *poisson)
-    record("request-id", "--strategy", "request-id", "--requests", "400", *poisson)
-    record("users", "--strategy", "random", "--users", "3", "--requests", "300", "--pace", "poisson:2",
+    record("now", "--limiter", "now", "--requests", "400", *poisson)
+    record("request-id", "--limiter", "request-id", "--requests", "400", *poisson)
+    record("users", "--limiter", "random", "--users", "3", "--requests", "300", "--pace", "poisson:2",
            "--clock", "schedule", "--window", "30", "--limit", "10", "--seed", "3")
-    record("frozen", "--strategy", "now", "--clock", "frozen", "--requests", "5", "--limit", "3")
-    record("counts", "--strategy", "token-bucket", "--requests", "200", *poisson)
+    record("frozen", "--limiter", "now", "--clock", "frozen", "--requests", "5", "--limit", "3")
+    record("counts", "--limiter", "token-bucket", "--requests", "200", *poisson)
     record_watched("watched")
     export("now", replays["now"])
     export("compare", replays["now"], "--beside", replays["request-id"])

@@ -103,7 +103,7 @@ void TestLimiterCatalog::everyLimiterRunsAndCleansUp()
     QByteArray key;
     const BurstSummary summary = run(plan, &key);
     QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
-    QCOMPARE(summary.strategy, id);
+    QCOMPARE(summary.limiter, id);
     QCOMPARE(summary.sent, 50);
     QCOMPARE(summary.errors, 0);
     QCOMPARE(summary.admitted, qint64(admitted));
@@ -160,7 +160,7 @@ void TestLimiterCatalog::aUsersScriptIsAnEntryMadeAtRunTime()
     QByteArray key;
     const BurstSummary summary = run(plan, &key);
     QVERIFY2(!summary.failure.isFailure(), qPrintable(summary.failure.message));
-    QCOMPARE(summary.strategy, QStringLiteral("hits.lua"));
+    QCOMPARE(summary.limiter, QStringLiteral("hits.lua"));
     QCOMPARE(summary.stored, 20);
     QCOMPARE(m_redis.command({"EXISTS", key, key + ":hits"}).toInteger(), 0LL);
 }
@@ -215,7 +215,7 @@ void TestLimiterCatalog::theCommandLineListsTheCatalog()
     const QString text = QString::fromUtf8(help.out).simplified();
     for (const QString& id : LimiterCatalog::ids())
         QVERIFY2(text.contains(id), qPrintable(id));
-    const CliResult wrong = runCli({QStringLiteral("run"), QStringLiteral("--strategy"), QStringLiteral("uuid")});
+    const CliResult wrong = runCli({QStringLiteral("run"), QStringLiteral("--limiter"), QStringLiteral("uuid")});
     QCOMPARE(wrong.exitCode, 2);
     QVERIFY2(QString::fromUtf8(wrong.err).contains(LimiterCatalog::ids().join(QStringLiteral(", "))),
              wrong.err.constData());

@@ -16,7 +16,7 @@ namespace {
 Recording sampleRecording(int requests)
 {
     RecordingInfo info;
-    info.strategy = QStringLiteral("random");
+    info.limiter = QStringLiteral("random");
     info.plan = QJsonObject {{QStringLiteral("requests"), requests}};
     info.serverName = QStringLiteral("redis");
     info.serverVersion = QStringLiteral("7.0.15");
@@ -176,7 +176,7 @@ void TestReplayFile::roundTrip()
     QCOMPARE(opened.requests(), saved.requests());
     const RecordingInfo& a = saved.info();
     const RecordingInfo& b = opened.info();
-    QCOMPARE(b.strategy, a.strategy);
+    QCOMPARE(b.limiter, a.limiter);
     QCOMPARE(b.plan, a.plan);
     QCOMPARE(b.key, a.key);
     QCOMPARE(b.runTag, a.runTag);

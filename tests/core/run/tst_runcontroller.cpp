@@ -6,7 +6,7 @@
 #include "recording.h"
 #include "redisconnection.h"
 #include "replayfork.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runcontroller.h"
 #include "runmodel.h"
 #include "testredis.h"
@@ -130,10 +130,10 @@ void TestRunController::tellsTheZsetTableWhatToRead()
     QCOMPARE(exists(ended.snapshotKey), 1); // the copy is on the server
     QCOMPARE(ended.stored, m_runs->summary(RunController::Left).stored);
     QCOMPARE(ended.windowMs, 60000);
-    QCOMPARE(ended.limiter, m_runs->summary(RunController::Left).strategy);
+    QCOMPARE(ended.limiter, m_runs->summary(RunController::Left).limiter);
 
     // The cursor moved: the state at its request, from the recording.
-    ReplayPlayer* cursor = m_runs->run(RunController::Left)->cursor();
+    RunCursor* cursor = m_runs->run(RunController::Left)->cursor();
     cursor->setPosition(9);
     const ZsetSource stepped = m_runs->zsetSource(RunController::Left);
     QCOMPARE(stepped.kind, ZsetSource::Kind::Replay);

@@ -3,7 +3,7 @@
 
 #include "limitercatalog.h"
 #include "recording.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "testbursts.h"
 #include "testredis.h"

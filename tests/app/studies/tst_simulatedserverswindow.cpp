@@ -151,7 +151,7 @@ void TestSimulatedServersWindow::collisionsAcrossServers()
     m_dialog->serversField()->setText(servers);
     m_dialog->requestsField()->setValue(200);
     m_dialog->clockField()->setCurrentIndex(m_dialog->clockField()->findData(int(ClockKind::Schedule)));
-    m_dialog->strategyField()->setCurrentIndex(m_dialog->strategyField()->findData(QStringLiteral("now")));
+    m_dialog->limiterField()->setCurrentIndex(m_dialog->limiterField()->findData(QStringLiteral("now")));
     m_dialog->limitField()->setValue(0);
     // The whole burst (1 s of `now`) inside the window: on the schedule clock each server sends
     // as fast as it can, so a shorter window would let one server trim members the other has not
@@ -241,4 +241,4 @@ void TestSimulatedServersWindow::threeServersDrawOneLaneEach()
 }
 
 QTEST_MAIN(TestSimulatedServersWindow)
-#include "tst_serversdialog.moc"
+#include "tst_simulatedserverswindow.moc"

@@ -1,4 +1,4 @@
-#include "replayplayer.h"
+#include "runcursor.h"
 
 #include <QCoreApplication>
 
@@ -8,7 +8,7 @@
 namespace {
 struct Text
 {
-    Q_DECLARE_TR_FUNCTIONS(ReplayPlayer)
+    Q_DECLARE_TR_FUNCTIONS(RunCursor)
 };
 } // namespace
 
@@ -30,15 +30,15 @@ QString ReplaySpeed::name() const
     return Text::tr("%1× time").arg(QLocale().toString(value));
 }
 
-ReplayPlayer::ReplayPlayer(QObject* parent)
+RunCursor::RunCursor(QObject* parent)
     : QObject(parent)
 {
     m_timer.setInterval(16);
     m_timer.setTimerType(Qt::PreciseTimer);
-    connect(&m_timer, &QTimer::timeout, this, &ReplayPlayer::advance);
+    connect(&m_timer, &QTimer::timeout, this, &RunCursor::advance);
 }
 
-void ReplayPlayer::setRecording(std::shared_ptr<const Recording> recording)
+void RunCursor::setRecording(std::shared_ptr<const Recording> recording)
 {
     pause();
     m_recording = std::move(recording);
@@ -47,7 +47,7 @@ void ReplayPlayer::setRecording(std::shared_ptr<const Recording> recording)
     emit positionChanged(m_position);
 }
 
-void ReplayPlayer::setPosition(int request)
+void RunCursor::setPosition(int request)
 {
     if (isEmpty())
         return;
@@ -60,7 +60,7 @@ void ReplayPlayer::setPosition(int request)
     emit positionChanged(m_position);
 }
 
-bool ReplayPlayer::toNextOverwrite()
+bool RunCursor::toNextOverwrite()
 {
     const int next = isEmpty() ? -1 : m_recording->nextOverwrite(m_position);
     if (next >= 0)
@@ -68,7 +68,7 @@ bool ReplayPlayer::toNextOverwrite()
     return next >= 0;
 }
 
-bool ReplayPlayer::toNextBeyondLimit()
+bool RunCursor::toNextBeyondLimit()
 {
     const int next = isEmpty() ? -1 : m_recording->nextBeyondLimit(m_position);
     if (next >= 0)
@@ -76,7 +76,7 @@ bool ReplayPlayer::toNextBeyondLimit()
     return next >= 0;
 }
 
-void ReplayPlayer::play()
+void RunCursor::play()
 {
     if (isEmpty() || isPlaying())
         return;
@@ -87,7 +87,7 @@ void ReplayPlayer::play()
     emit playingChanged(true);
 }
 
-void ReplayPlayer::pause()
+void RunCursor::pause()
 {
     if (!isPlaying())
         return;
@@ -95,7 +95,7 @@ void ReplayPlayer::pause()
     emit playingChanged(false);
 }
 
-void ReplayPlayer::togglePlaying()
+void RunCursor::togglePlaying()
 {
     if (isPlaying())
         pause();
@@ -103,7 +103,7 @@ void ReplayPlayer::togglePlaying()
         play();
 }
 
-void ReplayPlayer::setSpeed(const ReplaySpeed& speed)
+void RunCursor::setSpeed(const ReplaySpeed& speed)
 {
     m_speed = speed;
     if (m_speed.value <= 0)
@@ -111,14 +111,14 @@ void ReplayPlayer::setSpeed(const ReplaySpeed& speed)
     restartClock();
 }
 
-void ReplayPlayer::restartClock()
+void RunCursor::restartClock()
 {
     m_clock.start();
     m_startPosition = std::max(m_position, 0);
     m_startNow = isEmpty() ? 0 : m_recording->log().now(m_startPosition);
 }
 
-void ReplayPlayer::advance()
+void RunCursor::advance()
 {
     if (isEmpty()) {
         pause();

@@ -2,7 +2,7 @@
 
 #include "burstengine.h"
 #include "burstfields.h"
-#include "experimentwindow.h"
+#include "studywindow.h"
 
 class ClientTallyModel;
 class QComboBox;
@@ -14,9 +14,9 @@ class TimelineView;
 // its own arrivals, clock offset and drift (BurstPlan::clients, typed as "rate=2;rate=2,offset=40").
 // Shows one timeline lane per server and a table of what each server's requests became, so that
 // collisions across servers whose clocks agree, and the effect of a skewed clock, can be seen.
-// The burst runs on the engine's threads (ExperimentWindow: the controls, Fire and Stop, the
+// The burst runs on the engine's threads (StudyWindow: the controls, Fire and Stop, the
 // status line, the export buttons); it has no menus.
-class SimulatedServersWindow : public ExperimentWindow
+class SimulatedServersWindow : public StudyWindow
 {
     Q_OBJECT
 public:
@@ -36,7 +36,7 @@ public:
     QLabel* serversMessage() const { return m_serversMessage; }
     QSpinBox* requestsField() const { return m_requests; }
     QComboBox* clockField() const { return m_clock; }
-    QComboBox* strategyField() const { return m_strategy; }
+    QComboBox* limiterField() const { return m_limiter; }
     QSpinBox* windowField() const { return m_window; }
     QSpinBox* limitField() const { return m_limit; }
     QPushButton* fireButton() const { return runButton(); }
@@ -71,7 +71,7 @@ private:
     QLabel* m_serversMessage = nullptr;
     QSpinBox* m_requests = nullptr;
     QComboBox* m_clock = nullptr;
-    QComboBox* m_strategy = nullptr;
+    QComboBox* m_limiter = nullptr;
     BurstFields m_fields;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;

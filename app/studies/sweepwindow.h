@@ -1,7 +1,7 @@
 #pragma once
 
 #include "burstfields.h"
-#include "experimentwindow.h"
+#include "studywindow.h"
 #include "ratesweep.h"
 
 class QComboBox;
@@ -14,8 +14,8 @@ class SweepTableModel;
 // "Collision curve": sweeps the arrival rate and plots the stored share that Redis really kept
 // over the theory for member = now, with the numbers in a table beside the chart. The bursts run
 // on the sweep's own threads; this window only arranges the fields, the chart and the table
-// (ExperimentWindow: the controls, Run and Stop, the progress line, the exports).
-class SweepWindow : public ExperimentWindow
+// (StudyWindow: the controls, Run and Stop, the progress line, the exports).
+class SweepWindow : public StudyWindow
 {
     Q_OBJECT
 public:
@@ -25,7 +25,7 @@ public:
     // The window that belongs to `owner`, made on first use, shown and raised.
     static SweepWindow* showFor(QWidget* owner, ServerSession* session)
     {
-        return ExperimentWindow::showFor<SweepWindow>(owner, session);
+        return StudyWindow::showFor<SweepWindow>(owner, session);
     }
 
     // The sweep the fields describe; false with the message that is also shown at the field.
@@ -43,7 +43,7 @@ public:
     QComboBox* pacingField() const { return m_pacing; }
     QSpinBox* requestsField() const { return m_requests; }
     QComboBox* clockField() const { return m_clock; }
-    QComboBox* strategyField() const { return m_strategy; }
+    QComboBox* limiterField() const { return m_limiter; }
     QSpinBox* windowField() const { return m_window; }
     QSpinBox* limitField() const { return m_limit; }
     SweepChart* chart() const { return m_chart; }
@@ -70,7 +70,7 @@ private:
     QComboBox* m_pacing = nullptr;
     QSpinBox* m_requests = nullptr;
     QComboBox* m_clock = nullptr;
-    QComboBox* m_strategy = nullptr;
+    QComboBox* m_limiter = nullptr;
     BurstFields m_fields;
     QSpinBox* m_window = nullptr;
     QSpinBox* m_limit = nullptr;

@@ -8,7 +8,7 @@
 #include "planmodel.h"
 #include "recording.h"
 #include "redisconnection.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "scriptdoctordialog.h"
@@ -110,7 +110,7 @@ void TestWatchPanel::showsWhatRedisDid()
     const QByteArray key = "zsetlab:watched-" + strategy.toUtf8();
     const CliResult run
         = runCli({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                  QStringLiteral("--strategy"), strategy, QStringLiteral("--requests"), QStringLiteral("3000"),
+                  QStringLiteral("--limiter"), strategy, QStringLiteral("--requests"), QStringLiteral("3000"),
                   QStringLiteral("--key"), QString::fromUtf8(key.mid(8)), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
@@ -244,7 +244,7 @@ void TestWatchPanel::keepsABoundedHistoryForKeysChosenLater()
         panel->statusText().contains(QLatin1String("Watching ") + window.session()->server().displayName()), 10000);
     // Three users' keys of 1,000 ZADDs each: more than the panel keeps for drawing.
     const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), server.endpoint().displayUrl(),
-                                  QStringLiteral("--strategy"), QStringLiteral("request-id"),
+                                  QStringLiteral("--limiter"), QStringLiteral("request-id"),
                                   QStringLiteral("--requests"), QStringLiteral("3000"), QStringLiteral("--users"),
                                   QStringLiteral("3"), QStringLiteral("--key"), QStringLiteral("watched-bound")});
     QCOMPARE(run.exitCode, 0);

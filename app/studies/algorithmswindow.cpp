@@ -47,7 +47,7 @@ ComparisonPlan defaultPlan()
 } // namespace
 
 AlgorithmsWindow::AlgorithmsWindow(ServerSession* session, QWidget* parent)
-    : ExperimentWindow(session, QStringLiteral("AlgorithmsWindow"), parent)
+    : StudyWindow(session, QStringLiteral("AlgorithmsWindow"), parent)
 {
     m_texts.add([this] { setWindowTitle(tr("Compare algorithms — zsetlab")); });
     m_comparison = new AlgorithmComparison(this);
@@ -82,7 +82,7 @@ QStringList AlgorithmsWindow::scenarioPaths()
 
 void AlgorithmsWindow::createControls()
 {
-    QFormLayout* form = ExperimentWindow::createControls(360);
+    QFormLayout* form = StudyWindow::createControls(360);
     QWidget* panel = controls();
 
     m_scenario = new QComboBox(panel);

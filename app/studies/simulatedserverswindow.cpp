@@ -39,7 +39,7 @@ QStringList laneNames(const BurstPlan& plan)
 } // namespace
 
 SimulatedServersWindow::SimulatedServersWindow(ServerSession* session, QWidget* parent)
-    : ExperimentWindow(session, QStringLiteral("SimulatedServersWindow"), parent)
+    : StudyWindow(session, QStringLiteral("SimulatedServersWindow"), parent)
 {
     m_texts.add([this] { setWindowTitle(tr("Simulated servers — zsetlab")); });
     m_model = new ClientTallyModel(this);
@@ -89,7 +89,7 @@ SimulatedServersWindow::~SimulatedServersWindow() = default;
 
 void SimulatedServersWindow::createControls()
 {
-    QFormLayout* form = ExperimentWindow::createControls(340);
+    QFormLayout* form = StudyWindow::createControls(340);
     QWidget* panel = controls();
 
     m_examples = new QComboBox(panel);
@@ -117,7 +117,7 @@ void SimulatedServersWindow::createControls()
 
     const BurstFields fields = BurstFields::addRows(form, panel, m_texts);
     m_clock = fields.clock;
-    m_strategy = fields.strategy;
+    m_limiter = fields.limiterBox;
     m_fields = fields;
     m_window = fields.window;
     m_limit = fields.limit;
@@ -126,7 +126,7 @@ void SimulatedServersWindow::createControls()
 
     addRunButtons([] { return tr("Fire"); });
     addExportButtons();
-    setFields({m_examples, m_servers, m_requests, m_clock, m_strategy, m_window, m_limit});
+    setFields({m_examples, m_servers, m_requests, m_clock, m_limiter, m_window, m_limit});
 }
 
 void SimulatedServersWindow::loadExamples()

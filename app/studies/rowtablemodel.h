@@ -9,7 +9,7 @@
 #include <utility>
 
 // A table of rows of one type, one column per RowTableModel::Column: what the column's header
-// says, and how a row shows in it (its text, the value behind the text, a tip). The experiment
+// says, and how a row shows in it (its text, the value behind the text, a tip). The study
 // windows' tables (the algorithms, the rates of a sweep, the simulated servers) are such columns
 // over the rows their work measured; the texts are made when asked, so they follow the language.
 template<typename Row>

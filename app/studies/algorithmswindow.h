@@ -1,7 +1,7 @@
 #pragma once
 
 #include "algorithmcomparison.h"
-#include "experimentwindow.h"
+#include "studywindow.h"
 
 #include <QMap>
 
@@ -16,8 +16,8 @@ class QSpinBox;
 // often each decided otherwise than the exact sliding log against the memory it kept per user,
 // with the numbers in a table beside the chart. The comparison runs on its own thread
 // (AlgorithmComparison); this window only arranges the fields, the chart and the table
-// (ExperimentWindow: the controls, Run and Stop, the progress line, the exports).
-class AlgorithmsWindow : public ExperimentWindow
+// (StudyWindow: the controls, Run and Stop, the progress line, the exports).
+class AlgorithmsWindow : public StudyWindow
 {
     Q_OBJECT
 public:
@@ -27,7 +27,7 @@ public:
     // The window that belongs to `owner`, made on first use, shown and raised.
     static AlgorithmsWindow* showFor(QWidget* owner, ServerSession* session)
     {
-        return ExperimentWindow::showFor<AlgorithmsWindow>(owner, session);
+        return StudyWindow::showFor<AlgorithmsWindow>(owner, session);
     }
     // The shipped traffic that shows the algorithms apart (resource paths of scenario files).
     static QStringList scenarioPaths();

@@ -8,7 +8,7 @@
 #include "mainwindow.h"
 #include "recording.h"
 #include "replayfile.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runpicture.h"
 #include "runview.h"

@@ -18,8 +18,9 @@ class QTableView;
 class QVBoxLayout;
 class ServerSession;
 
-// The window of one of the app's measuring tools (Compare Algorithms, Rate Sweep, Simulated
-// Servers): not to be confused with LimiterExperiment (core/burst), the plan a single run follows.
+// A study: one of the app's measuring tools (Compare Algorithms, Rate Sweep, Simulated Servers),
+// many runs summed up in one table, in a window of its own (the main window's runs, one burst or
+// two side by side, are core/burst's LimiterExperiment).
 // Each is a column of fields on the left with Run and Stop and a progress line under them, and
 // the result beside it: a chart (or lanes) and a table of the same numbers, which the user exports
 // as CSV or JSON and as pictures. The work runs on its own threads against the main window's
@@ -33,11 +34,11 @@ class ServerSession;
 // - texts follow the language (Retranslator), the progress line and the table's headers too.
 // A subclass makes its fields, says what is wrong with them, starts and stops its work, says
 // whether it runs, and writes its table.
-class ExperimentWindow : public QMainWindow
+class StudyWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    ~ExperimentWindow() override;
+    ~StudyWindow() override;
 
     virtual bool isRunning() const = 0;
     // Writes the table as CSV, or as JSON when the path ends in .json (ResultFile).
@@ -56,7 +57,7 @@ public slots:
     void exportPicture();
 
 protected:
-    ExperimentWindow(ServerSession* session, const QString& objectName, QWidget* parent);
+    StudyWindow(ServerSession* session, const QString& objectName, QWidget* parent);
 
     // The window of type W that belongs to `owner`, made on first use, shown and raised.
     template<typename W>

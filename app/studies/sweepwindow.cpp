@@ -27,7 +27,7 @@ QString ratesText(const QVector<double>& rates)
 } // namespace
 
 SweepWindow::SweepWindow(ServerSession* session, QWidget* parent)
-    : ExperimentWindow(session, QStringLiteral("SweepWindow"), parent)
+    : StudyWindow(session, QStringLiteral("SweepWindow"), parent)
 {
     m_texts.add([this] { setWindowTitle(tr("Collision curve — zsetlab")); });
     m_sweep = new RateSweep(this);
@@ -58,7 +58,7 @@ SweepWindow::~SweepWindow() = default;
 
 void SweepWindow::createControls()
 {
-    QFormLayout* form = ExperimentWindow::createControls(330);
+    QFormLayout* form = StudyWindow::createControls(330);
     QWidget* panel = controls();
 
     m_rates = new QLineEdit(panel);
@@ -93,14 +93,14 @@ void SweepWindow::createControls()
 
     const BurstFields fields = BurstFields::addRows(form, panel, m_texts);
     m_clock = fields.clock;
-    m_strategy = fields.strategy;
+    m_limiter = fields.limiterBox;
     m_fields = fields;
     m_window = fields.window;
     m_limit = fields.limit;
     m_texts.add([this] {
         m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
                                "system-ms: requests leave at their arrival time and carry the wall clock."));
-        m_strategy->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) "
+        m_limiter->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) "
                                   "or a unique one."));
         m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
                                "number of requests in the window was above it."));
@@ -116,7 +116,7 @@ void SweepWindow::createControls()
     });
     connect(servers, &QPushButton::clicked, this, &SweepWindow::showSimulatedServers);
     column()->addWidget(servers);
-    setFields({m_rates, m_pacing, m_requests, m_clock, m_strategy, m_window, m_limit});
+    setFields({m_rates, m_pacing, m_requests, m_clock, m_limiter, m_window, m_limit});
 }
 
 SimulatedServersWindow* SweepWindow::simulatedServers()

@@ -1,6 +1,6 @@
 // The cursor of a recorded run: steps, jumps, and playing at a speed.
 
-#include "replayplayer.h"
+#include "runcursor.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -12,7 +12,7 @@ namespace {
 std::shared_ptr<const Recording> recordingOf(int requests, int perMs)
 {
     RecordingInfo info;
-    info.strategy = QStringLiteral("now");
+    info.limiter = QStringLiteral("now");
     info.windowInNowUnits = 3;
     info.limit = 2;
     info.requests = requests;
@@ -33,7 +33,7 @@ std::shared_ptr<const Recording> recordingOf(int requests, int perMs)
 }
 } // namespace
 
-class TestReplayPlayer : public QObject
+class TestRunCursor : public QObject
 {
     Q_OBJECT
 private slots:
@@ -44,13 +44,13 @@ private slots:
     void realTimeFollowsTheTimestamps();
 };
 
-void TestReplayPlayer::stepsStayWithinTheRun()
+void TestRunCursor::stepsStayWithinTheRun()
 {
-    ReplayPlayer player;
+    RunCursor player;
     QCOMPARE(player.position(), -1);
     player.stepForward(); // nothing to step through: no crash, no move
     QCOMPARE(player.position(), -1);
-    QSignalSpy moved(&player, &ReplayPlayer::positionChanged);
+    QSignalSpy moved(&player, &RunCursor::positionChanged);
     player.setRecording(recordingOf(9, 3));
     QCOMPARE(player.position(), 8); // the state the run ended with
     player.stepForward();
@@ -66,9 +66,9 @@ void TestReplayPlayer::stepsStayWithinTheRun()
     QCOMPARE(moved.count(), 5); // the new recording, start, two steps, end: no signal without a move
 }
 
-void TestReplayPlayer::jumpsToWhatMatters()
+void TestRunCursor::jumpsToWhatMatters()
 {
-    ReplayPlayer player;
+    RunCursor player;
     player.setRecording(recordingOf(30, 3));
     player.toStart();
     QVERIFY(player.toNextOverwrite());
@@ -92,14 +92,14 @@ void TestReplayPlayer::jumpsToWhatMatters()
     QCOMPARE(player.position(), 29);
 }
 
-void TestReplayPlayer::playsToTheEndAndStops()
+void TestRunCursor::playsToTheEndAndStops()
 {
-    ReplayPlayer player;
+    RunCursor player;
     player.setRecording(recordingOf(200, 4));
     player.setSpeed({ReplaySpeed::Unit::RequestsPerSecond, 1000});
-    QSignalSpy playing(&player, &ReplayPlayer::playingChanged);
+    QSignalSpy playing(&player, &RunCursor::playingChanged);
     QList<int> positions;
-    connect(&player, &ReplayPlayer::positionChanged, this, [&positions](int at) { positions << at; });
+    connect(&player, &RunCursor::positionChanged, this, [&positions](int at) { positions << at; });
     player.play(); // at the end: from the start
     QVERIFY(player.isPlaying());
     QVERIFY(QTest::qWaitFor([&] { return !player.isPlaying(); }, 10000));
@@ -115,14 +115,14 @@ void TestReplayPlayer::playsToTheEndAndStops()
     QCOMPARE(player.position(), 50);
 }
 
-void TestReplayPlayer::slowMotionWaitsASecondARequest()
+void TestRunCursor::slowMotionWaitsASecondARequest()
 {
-    ReplayPlayer player;
+    RunCursor player;
     player.setRecording(recordingOf(5, 1));
     player.toStart();
     player.setSpeed({ReplaySpeed::Unit::RequestsPerSecond, 1});
     QElapsedTimer clock;
-    QSignalSpy moved(&player, &ReplayPlayer::positionChanged);
+    QSignalSpy moved(&player, &RunCursor::positionChanged);
     clock.start();
     player.play();
     QVERIFY(QTest::qWaitFor([&] { return moved.count() == 1; }, 5000));
@@ -131,10 +131,10 @@ void TestReplayPlayer::slowMotionWaitsASecondARequest()
     player.pause();
 }
 
-void TestReplayPlayer::realTimeFollowsTheTimestamps()
+void TestRunCursor::realTimeFollowsTheTimestamps()
 {
     // 40 requests, one every millisecond of `now`: at 1x time the replay lasts 39 ms at least.
-    ReplayPlayer player;
+    RunCursor player;
     player.setRecording(recordingOf(40, 1));
     player.setFrameInterval(1);
     player.toStart();
@@ -147,5 +147,5 @@ void TestReplayPlayer::realTimeFollowsTheTimestamps()
     QCOMPARE(player.position(), 39);
 }
 
-QTEST_GUILESS_MAIN(TestReplayPlayer)
-#include "tst_replayplayer.moc"
+QTEST_GUILESS_MAIN(TestRunCursor)
+#include "tst_runcursor.moc"

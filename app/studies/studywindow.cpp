@@ -1,4 +1,4 @@
-#include "experimentwindow.h"
+#include "studywindow.h"
 
 #include "chartandtable.h"
 #include "firecontrol.h"
@@ -28,26 +28,26 @@ QString warningStyle(const QWidget* widget, bool warning)
 }
 } // namespace
 
-ExperimentWindow::ExperimentWindow(ServerSession* session, const QString& objectName, QWidget* parent)
+StudyWindow::StudyWindow(ServerSession* session, const QString& objectName, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
 {
     setObjectName(objectName);
     m_runAction = new QAction(this);
     m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
-    connect(m_runAction, &QAction::triggered, this, &ExperimentWindow::run);
+    connect(m_runAction, &QAction::triggered, this, &StudyWindow::run);
     m_stopAction = new QAction(this);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(m_stopAction, &QAction::triggered, this, &ExperimentWindow::stop);
+    connect(m_stopAction, &QAction::triggered, this, &StudyWindow::stop);
     m_texts.add([this] {
         m_runAction->setText(tr("&Run"));
         m_stopAction->setText(tr("&Stop"));
     });
 }
 
-ExperimentWindow::~ExperimentWindow() = default;
+StudyWindow::~StudyWindow() = default;
 
-void ExperimentWindow::present(QWidget* window, QWidget* owner)
+void StudyWindow::present(QWidget* window, QWidget* owner)
 {
     if (!window->isVisible())
         ScreenFit::placeOnScreen(window, owner);
@@ -56,7 +56,7 @@ void ExperimentWindow::present(QWidget* window, QWidget* owner)
     window->activateWindow();
 }
 
-QFormLayout* ExperimentWindow::createControls(int width)
+QFormLayout* StudyWindow::createControls(int width)
 {
     m_controls = new QWidget(this);
     m_controls->setMaximumWidth(width);
@@ -68,7 +68,7 @@ QFormLayout* ExperimentWindow::createControls(int width)
     return form;
 }
 
-QLayout* ExperimentWindow::fieldWithMessage(QWidget* field, QLabel** message, const QString& objectName)
+QLayout* StudyWindow::fieldWithMessage(QWidget* field, QLabel** message, const QString& objectName)
 {
     auto* label = new QLabel(m_controls);
     label->setWordWrap(true);
@@ -83,7 +83,7 @@ QLayout* ExperimentWindow::fieldWithMessage(QWidget* field, QLabel** message, co
     return box;
 }
 
-void ExperimentWindow::addRunButtons(QString (*runText)())
+void StudyWindow::addRunButtons(QString (*runText)())
 {
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(m_controls);
@@ -101,14 +101,14 @@ void ExperimentWindow::addRunButtons(QString (*runText)())
     m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_column->addWidget(m_progress);
     m_column->addStretch(1);
-    connect(m_run, &QPushButton::clicked, this, &ExperimentWindow::run);
-    connect(m_stop, &QPushButton::clicked, this, &ExperimentWindow::stop);
+    connect(m_run, &QPushButton::clicked, this, &StudyWindow::run);
+    connect(m_stop, &QPushButton::clicked, this, &StudyWindow::stop);
     // Without menus the shortcuts still work.
     addAction(m_runAction);
     addAction(m_stopAction);
 }
 
-void ExperimentWindow::addExportButtons()
+void StudyWindow::addExportButtons()
 {
     auto* exports = new QHBoxLayout;
     auto* table = new QPushButton(m_controls);
@@ -120,20 +120,20 @@ void ExperimentWindow::addExportButtons()
     exports->addWidget(table);
     exports->addWidget(picture);
     m_column->addLayout(exports);
-    connect(table, &QPushButton::clicked, this, &ExperimentWindow::exportTable);
-    connect(picture, &QPushButton::clicked, this, &ExperimentWindow::exportPicture);
+    connect(table, &QPushButton::clicked, this, &StudyWindow::exportTable);
+    connect(picture, &QPushButton::clicked, this, &StudyWindow::exportPicture);
     auto* close = new QAction(this);
     close->setShortcut(QKeySequence::Close);
     connect(close, &QAction::triggered, this, &QWidget::close);
     addAction(close);
 }
 
-QMenu* ExperimentWindow::createMenus(QString (*title)())
+QMenu* StudyWindow::createMenus(QString (*title)())
 {
     QMenu* file = menuBar()->addMenu(QString());
-    QAction* exportTable = file->addAction(QString(), this, &ExperimentWindow::exportTable);
+    QAction* exportTable = file->addAction(QString(), this, &StudyWindow::exportTable);
     QAction* exportPicture
-        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &ExperimentWindow::exportPicture);
+        = file->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this, &StudyWindow::exportPicture);
     file->addSeparator();
     QAction* close = file->addAction(QString(), QKeySequence::Close, this, &QWidget::close);
     QMenu* work = menuBar()->addMenu(QString());
@@ -149,13 +149,13 @@ QMenu* ExperimentWindow::createMenus(QString (*title)())
     return work;
 }
 
-void ExperimentWindow::setPictureParts(QWidget* chart, QString (*name)())
+void StudyWindow::setPictureParts(QWidget* chart, QString (*name)())
 {
     m_chart = chart;
     m_chartName = name;
 }
 
-QTableView* ExperimentWindow::arrange(QWidget* chart, QAbstractItemModel* model, const QList<int>& sizes, int widest)
+QTableView* StudyWindow::arrange(QWidget* chart, QAbstractItemModel* model, const QList<int>& sizes, int widest)
 {
     m_table = ChartAndTable::arrange(this, m_controls, chart, model, sizes);
     m_tableWidest = widest;
@@ -163,24 +163,24 @@ QTableView* ExperimentWindow::arrange(QWidget* chart, QAbstractItemModel* model,
     return m_table;
 }
 
-void ExperimentWindow::setTableExport(const QString& defaultName, QString (*emptyText)())
+void StudyWindow::setTableExport(const QString& defaultName, QString (*emptyText)())
 {
     m_tableFile = defaultName;
     m_emptyText = emptyText;
 }
 
-void ExperimentWindow::fitTable()
+void StudyWindow::fitTable()
 {
     if (m_table && m_tableWidest > 0)
         ChartAndTable::fitTable(m_table, m_tableWidest);
 }
 
-QLabel* ExperimentWindow::messageFor(const QString&) const
+QLabel* StudyWindow::messageFor(const QString&) const
 {
     return nullptr;
 }
 
-void ExperimentWindow::validate()
+void StudyWindow::validate()
 {
     const QString error = fieldsError();
     QLabel* at = error.isEmpty() ? nullptr : messageFor(error);
@@ -199,7 +199,7 @@ void ExperimentWindow::validate()
     m_run->setEnabled(error.isEmpty() && !isRunning());
 }
 
-void ExperimentWindow::setRunning(bool running)
+void StudyWindow::setRunning(bool running)
 {
     for (QWidget* field : std::as_const(m_fields))
         field->setEnabled(!running);
@@ -207,7 +207,7 @@ void ExperimentWindow::setRunning(bool running)
     validate();
 }
 
-void ExperimentWindow::run()
+void StudyWindow::run()
 {
     if (isRunning())
         return;
@@ -227,12 +227,12 @@ void ExperimentWindow::run()
     setRunning(true);
 }
 
-void ExperimentWindow::stop()
+void StudyWindow::stop()
 {
     stopWork();
 }
 
-void ExperimentWindow::exportTable()
+void StudyWindow::exportTable()
 {
     ChartAndTable::saveTable(this, !m_table || m_table->model()->rowCount() == 0,
                              {tr("Export Table"), m_emptyText ? m_emptyText() : QString(), m_tableFile,
@@ -240,7 +240,7 @@ void ExperimentWindow::exportTable()
                              [this](const QString& path, QString* error) { return writeTable(path, error); });
 }
 
-void ExperimentWindow::exportPicture()
+void StudyWindow::exportPicture()
 {
     QList<PicturePart> parts {{tr("Whole window"), this}};
     if (m_chart)
@@ -252,21 +252,21 @@ void ExperimentWindow::exportPicture()
         statusBar()->showMessage(tr("Saved %1").arg(saved), 5000);
 }
 
-void ExperimentWindow::showProgress(std::function<QString()> text, bool warning)
+void StudyWindow::showProgress(std::function<QString()> text, bool warning)
 {
     m_status = text;
     m_statusWarning = warning;
     showLine(std::move(text), warning);
 }
 
-void ExperimentWindow::showLine(std::function<QString()> text, bool warning)
+void StudyWindow::showLine(std::function<QString()> text, bool warning)
 {
     m_progress->setProperty("warning", warning);
     m_progress->setStyleSheet(warningStyle(this, warning));
     m_texts.setLive(m_progress, [this, text = std::move(text)] { m_progress->setText(text()); });
 }
 
-void ExperimentWindow::changeEvent(QEvent* event)
+void StudyWindow::changeEvent(QEvent* event)
 {
     QMainWindow::changeEvent(event);
     if (event->type() != QEvent::LanguageChange)
@@ -279,7 +279,7 @@ void ExperimentWindow::changeEvent(QEvent* event)
     retranslated();
 }
 
-void ExperimentWindow::closeEvent(QCloseEvent* event)
+void StudyWindow::closeEvent(QCloseEvent* event)
 {
     // A hidden window should not keep loading the server.
     stopWork();

@@ -25,7 +25,7 @@ QByteArray csv(const SweepResult& result)
     static const QVector<Column> columns {
         measure("rate_per_ms", [](const SweepPoint& point) { return point.ratePerMs; }),
         {"pace", [](const SweepPoint& point) { return ResultFile::text(sweepPacingName(point.pacing)); }},
-        {"strategy", [](const SweepPoint& point) { return ResultFile::text(point.strategy); }},
+        {"strategy", [](const SweepPoint& point) { return ResultFile::text(point.limiter); }},
         {"clock", [](const SweepPoint& point) { return ResultFile::text(point.clock); }},
         count("requests", &SweepPoint::requests),
         count("sent", &SweepPoint::sent),

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-// The numbers of an experiment window as a file: CSV (RFC 4180: one header line, then one line
+// The numbers of a study window as a file: CSV (RFC 4180: one header line, then one line
 // per row, CRLF), or a JSON document when the path ends in .json. The document is made in memory
 // and written whole through OutputFile: only over a regular file or as a new one, never half.
 namespace ResultFile {

@@ -237,7 +237,7 @@ void TestLesson::everyStepFiresTheLimiterItNames()
         const auto side = experiment->isCompare() ? LimiterExperiment::Right : LimiterExperiment::Left;
         const BurstEngine& engine = experiment->engine(side);
         QCOMPARE(engine.plan().limiter->id, named);
-        QCOMPARE(engine.summary().strategy, named);
+        QCOMPARE(engine.summary().limiter, named);
         const RedisReply members = redis.command({"ZRANGE", engine.key(), "0", "-1"});
         QVERIFY2(!members.elements().empty(), engine.key().constData());
         for (const RedisReply& member : members.elements())

@@ -1,4 +1,4 @@
-// The parts the experiment windows share: the row table model (columns give the headers and the
+// The parts the study windows share: the row table model (columns give the headers and the
 // formatted cells; the three windows' models are columns over it) and the result-file writer
 // (CSV and JSON that read back, refused paths with a message that says what to do).
 #include "algorithmstablemodel.h"
@@ -64,7 +64,7 @@ QByteArray readAll(const QString& path)
 }
 } // namespace
 
-class TestExperimentParts : public QObject
+class TestStudyParts : public QObject
 {
     Q_OBJECT
 private slots:
@@ -83,7 +83,7 @@ private:
     QTemporaryDir m_dir;
 };
 
-void TestExperimentParts::rowModelGivesHeadersAndCells()
+void TestStudyParts::rowModelGivesHeadersAndCells()
 {
     RowTableModel<Fruit> model(fruitColumns());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -111,7 +111,7 @@ void TestExperimentParts::rowModelGivesHeadersAndCells()
     QVERIFY(!model.index(2, 0).isValid());
 }
 
-void TestExperimentParts::rowModelAddsAndResetsRows()
+void TestStudyParts::rowModelAddsAndResetsRows()
 {
     RowTableModel<Fruit> model(fruitColumns());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -129,7 +129,7 @@ void TestExperimentParts::rowModelAddsAndResetsRows()
     QVERIFY(model.rows().isEmpty());
 }
 
-void TestExperimentParts::rowModelHeadersFollowTheLanguage()
+void TestStudyParts::rowModelHeadersFollowTheLanguage()
 {
     RowTableModel<Fruit> model(fruitColumns());
     QSignalSpy changed(&model, &QAbstractItemModel::headerDataChanged);
@@ -143,7 +143,7 @@ void TestExperimentParts::rowModelHeadersFollowTheLanguage()
     headerWord = QStringLiteral("fruit");
 }
 
-void TestExperimentParts::windowModelsShowUnknownsAsUnknown()
+void TestStudyParts::windowModelsShowUnknownsAsUnknown()
 {
     AlgorithmsTableModel algorithms;
     QAbstractItemModelTester algorithmsTester(&algorithms, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -185,7 +185,7 @@ void TestExperimentParts::windowModelsShowUnknownsAsUnknown()
     QCOMPARE(sweep.headerData(SweepTableModel::RateColumn, Qt::Horizontal).toString(), QStringLiteral("rate /ms"));
 }
 
-void TestExperimentParts::clientTallyTotals()
+void TestStudyParts::clientTallyTotals()
 {
     ClientTallyModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -205,7 +205,7 @@ void TestExperimentParts::clientTallyTotals()
     QCOMPARE(model.index(1, ClientTallyModel::ServerColumn).data(ClientTallyModel::ValueRole).toLongLong(), 2);
 }
 
-void TestExperimentParts::csvReadsBack()
+void TestStudyParts::csvReadsBack()
 {
     using Column = ResultFile::CsvColumn<Fruit>;
     const QVector<Column> columns {
@@ -227,7 +227,7 @@ void TestExperimentParts::csvReadsBack()
     QCOMPARE(rows[2][2], QString()); // unknown: an empty field, not "nan"
 }
 
-void TestExperimentParts::writesCsvOrJsonByTheName_data()
+void TestStudyParts::writesCsvOrJsonByTheName_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("json");
@@ -237,7 +237,7 @@ void TestExperimentParts::writesCsvOrJsonByTheName_data()
     QTest::newRow("any other name is CSV") << QStringLiteral("table.txt") << false;
 }
 
-void TestExperimentParts::writesCsvOrJsonByTheName()
+void TestStudyParts::writesCsvOrJsonByTheName()
 {
     QFETCH(QString, name);
     QFETCH(bool, json);
@@ -282,7 +282,7 @@ void TestExperimentParts::writesCsvOrJsonByTheName()
     QCOMPARE(readAll(path), json ? QJsonDocument(QJsonObject()).toJson(QJsonDocument::Indented) : QByteArray("c\r\n"));
 }
 
-void TestExperimentParts::refusesAPathItCannotWrite_data()
+void TestStudyParts::refusesAPathItCannotWrite_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("message");
@@ -292,7 +292,7 @@ void TestExperimentParts::refusesAPathItCannotWrite_data()
     QTest::newRow("no name") << QString() << QStringLiteral("Give the name of a file to write");
 }
 
-void TestExperimentParts::refusesAPathItCannotWrite()
+void TestStudyParts::refusesAPathItCannotWrite()
 {
     QFETCH(QString, path);
     QFETCH(QString, message);
@@ -315,5 +315,5 @@ void TestExperimentParts::refusesAPathItCannotWrite()
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("missing"))));
 }
 
-QTEST_MAIN(TestExperimentParts)
-#include "tst_experimentparts.moc"
+QTEST_MAIN(TestStudyParts)
+#include "tst_studyparts.moc"

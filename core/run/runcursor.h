@@ -1,6 +1,6 @@
 #pragma once
 
-// ReplayPlayer: a cursor over a recording, stepped by hand or played at a chosen speed.
+// RunCursor: a cursor over a recording, stepped by hand or played at a chosen speed.
 
 #include "recording.h"
 
@@ -28,11 +28,11 @@ struct ReplaySpeed
 // table show the state right after request position(). A live run's cursor follows its end
 // (followEnd); stepping or playing leaves the end. Playing advances with the wall clock, not per
 // tick: a late frame skips ahead instead of slowing the replay down.
-class ReplayPlayer : public QObject
+class RunCursor : public QObject
 {
     Q_OBJECT
 public:
-    explicit ReplayPlayer(QObject* parent = nullptr);
+    explicit RunCursor(QObject* parent = nullptr);
 
     // A new recording: the cursor at its last request (the state the run ended with).
     void setRecording(std::shared_ptr<const Recording> recording);

@@ -15,7 +15,7 @@
 #include "numberspanel.h"
 #include "offscreenscreen.h"
 #include "presentation.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "serversession.h"

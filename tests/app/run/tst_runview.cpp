@@ -12,7 +12,7 @@
 #include "replayfile.h"
 #include "replayfork.h"
 #include "replaymembersmodel.h"
-#include "replayplayer.h"
+#include "runcursor.h"
 #include "runmodel.h"
 #include "runview.h"
 #include "scenario.h"
@@ -63,7 +63,7 @@ void planOneMillisecondAtTheBug(MainWindow& window, int requests, qint64 limit)
 }
 } // namespace
 
-class TestReplayView : public QObject
+class TestRunView : public QObject
 {
     Q_OBJECT
 private slots:
@@ -80,7 +80,7 @@ private:
     QTemporaryDir m_dir;
 };
 
-void TestReplayView::oneMillisecondStepByStep()
+void TestRunView::oneMillisecondStepByStep()
 {
     MainWindow window;
     QVERIFY(showConnected(window));
@@ -129,7 +129,7 @@ void TestReplayView::oneMillisecondStepByStep()
     QVERIFY(window.replayActions()->save(m_dir.filePath(QStringLiteral("three.zsetreplay"))));
 }
 
-void TestReplayView::playingReachesTheEnd()
+void TestRunView::playingReachesTheEnd()
 {
     MainWindow window;
     QVERIFY(showConnected(window));
@@ -161,7 +161,7 @@ void TestReplayView::playingReachesTheEnd()
     QCOMPARE(window.zsetPanel()->replayModel()->rowCount(), int(end.memberList.size()));
 }
 
-void TestReplayView::aReplayFileOpensWithoutRedis()
+void TestRunView::aReplayFileOpensWithoutRedis()
 {
     const QString path = m_dir.filePath(QStringLiteral("three.zsetreplay"));
     QVERIFY2(QFile::exists(path), "oneMillisecondStepByStep saves it");
@@ -193,7 +193,7 @@ void TestReplayView::aReplayFileOpensWithoutRedis()
     QCOMPARE(run->numbers()->figure(QStringLiteral("sent")), QStringLiteral("2"));
 }
 
-void TestReplayView::aDamagedReplayChangesNothing()
+void TestRunView::aDamagedReplayChangesNothing()
 {
     MainWindow window;
     window.show();
@@ -211,7 +211,7 @@ void TestReplayView::aDamagedReplayChangesNothing()
     QCOMPARE(window.runView(LimiterExperiment::Left)->run()->cursor()->requests(), 3); // the replay shown before stays
 }
 
-void TestReplayView::theTimelineKeepsNoStalePicture()
+void TestRunView::theTimelineKeepsNoStalePicture()
 {
     // The timeline keeps what it drew under the replay cursor: whatever changes after (requests
     // added, another range, a palette), it draws what a timeline drawing it all anew does.
@@ -269,7 +269,7 @@ void TestReplayView::theTimelineKeepsNoStalePicture()
     QCOMPARE(kept.grab().toImage(), drawnAnew(true, std::pair(10.0, 400.0), true, 700));
 }
 
-void TestReplayView::aWhatIfRunsBesideTheRun()
+void TestRunView::aWhatIfRunsBesideTheRun()
 {
     // Eight requests in one millisecond at the bug; from the third on, what if each had its own member?
     MainWindow window;
@@ -340,7 +340,7 @@ void TestReplayView::aWhatIfRunsBesideTheRun()
     QVERIFY(window.fireAction()->isEnabled());
 }
 
-void TestReplayView::aScenarioCarriesItsRun()
+void TestRunView::aScenarioCarriesItsRun()
 {
     const QString replay = m_dir.filePath(QStringLiteral("three.zsetreplay"));
     QVERIFY2(QFile::exists(replay), "oneMillisecondStepByStep saves it");
@@ -387,7 +387,7 @@ void TestReplayView::aScenarioCarriesItsRun()
 }
 
 // File > Export as Web Page in compare mode: one page, both sides, in the window's language.
-void TestReplayView::compareModeBecomesOneWebPage()
+void TestRunView::compareModeBecomesOneWebPage()
 {
     MainWindow window;
     QVERIFY(showConnected(window));
@@ -434,5 +434,5 @@ void TestReplayView::compareModeBecomesOneWebPage()
     QVERIFY2(error.contains(QLatin1String("does not exist")), qPrintable(error));
 }
 
-QTEST_MAIN(TestReplayView)
-#include "tst_replayview.moc"
+QTEST_MAIN(TestRunView)
+#include "tst_runview.moc"

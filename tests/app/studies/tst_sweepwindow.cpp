@@ -112,7 +112,7 @@ void TestSweepWindow::sweepThroughTheUi(SweepPacing pacing, const QString& rates
     m_sweep->ratesField()->setText(rates);
     choose(m_sweep->pacingField(), int(pacing));
     choose(m_sweep->clockField(), int(ClockKind::Schedule));
-    choose(m_sweep->strategyField(), QStringLiteral("now"));
+    choose(m_sweep->limiterField(), QStringLiteral("now"));
     m_sweep->requestsField()->setValue(requests);
     m_sweep->windowField()->setValue(100);
     m_sweep->limitField()->setValue(limit);
