@@ -1,7 +1,7 @@
 #include "commandline.h"
 
-#include "redisserverchoice.h"
-#include "tlsoptions.h"
+#include "redis/redisserverchoice.h"
+#include "redis/tlsoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,9 +2,9 @@
 
 // The command line of `zsetlab`: AppOptions and the parser that reads them before any window exists.
 
-#include "animationexport.h"
+#include "animation/animationexport.h"
 #include "headlessexport.h"
-#include "redisserverchoice.h"
+#include "redis/redisserverchoice.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisserverchoice.h"
+#include "redis/redisserverchoice.h"
 
 #include <QDialog>
 

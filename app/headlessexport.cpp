@@ -1,12 +1,12 @@
 #include "headlessexport.h"
 
-#include "exportactions.h"
-#include "firecontrol.h"
-#include "pictureexport.h"
-#include "replayfile.h"
-#include "runcontroller.h"
-#include "serversession.h"
-#include "webpage.h"
+#include "redis/serversession.h"
+#include "replay/replayfile.h"
+#include "run/exportactions.h"
+#include "run/firecontrol.h"
+#include "run/runcontroller.h"
+#include "web/webpage.h"
+#include "widgets/pictureexport.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scenario.h"
+#include "burst/scenario.h"
 
 #include <QObject>
 #include <QSize>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "retranslator.h"
+#include "widgets/retranslator.h"
 
 #include <QObject>
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "animationexport.h"
-#include "lessonplace.h"
-#include "limiterexperiment.h"
+#include "animation/animationexport.h"
+#include "burst/limiterexperiment.h"
+#include "burst/scenario.h"
+#include "lesson/lessonplace.h"
 #include "mainmenus.h"
-#include "redisserverchoice.h"
-#include "retranslator.h"
-#include "runcontroller.h"
-#include "scenario.h"
+#include "redis/redisserverchoice.h"
+#include "run/runcontroller.h"
+#include "widgets/retranslator.h"
 
 #include <QMainWindow>
 

@@ -7,10 +7,10 @@
 //
 //   bench_algorithms [--redis URL] [--rates 1,10,100]
 
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
 #include "benchsupport.h"
-#include "limitercatalog.h"
-#include "privateredisserver.h"
+#include "limiters/limitercatalog.h"
+#include "redis/privateredisserver.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

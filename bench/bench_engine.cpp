@@ -8,10 +8,10 @@
 
 #include "benchsupport.h"
 #include "clusterbench.h"
-#include "limitercatalog.h"
-#include "privateredisserver.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/privateredisserver.h"
 #include "redisbenchmark.h"
-#include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -7,18 +7,18 @@
 //                                       [--watch-seconds S] [--watch-rate CALLS_PER_MS] [--watch-users K]
 // A count or a time of 0 leaves that part out.
 
-#include "apptraffic.h"
 #include "benchsupport.h"
-#include "burstpanel.h"
-#include "limitercatalog.h"
+#include "burst/planmodel.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "mainwindow.h"
-#include "planmodel.h"
-#include "runview.h"
-#include "serversession.h"
-#include "watchpanel.h"
-#include "zsetkeys.h"
-#include "zsetmodel.h"
-#include "zsetpanel.h"
+#include "redis/serversession.h"
+#include "run/burstpanel.h"
+#include "run/runview.h"
+#include "run/zsetmodel.h"
+#include "run/zsetpanel.h"
+#include "watch/apptraffic.h"
+#include "watch/watchpanel.h"
 
 #include <QApplication>
 

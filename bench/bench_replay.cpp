@@ -6,14 +6,14 @@
 //
 //   bench_replay [--requests N] [--seeks S] [--redis URL]
 
-#include "animationreader.h"
+#include "animation/animationreader.h"
 #include "benchsupport.h"
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 #include "mainwindow.h"
-#include "replayfile.h"
-#include "runcursor.h"
-#include "runmodel.h"
-#include "runview.h"
+#include "replay/replayfile.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
+#include "run/runview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -6,8 +6,8 @@
 //   bench_soak [--requests N] [--connections C] [--pipeline P] [--redis URL] [--full-log]
 
 #include "benchsupport.h"
-#include "limitercatalog.h"
-#include "privateredisserver.h"
+#include "limiters/limitercatalog.h"
+#include "redis/privateredisserver.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -14,12 +14,12 @@
 //   bench_watch --replay FILE    (only (a)'s replay, of a file from `redis-cli monitor > FILE`: for a profiler)
 
 #include "benchsupport.h"
-#include "limitercatalog.h"
-#include "monitorline.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
-#include "watchshadow.h"
-#include "zsetkeys.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
+#include "watch/monitorline.h"
+#include "watch/watchshadow.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -8,9 +8,9 @@
 //   bench_web [--requests 10000,1000000] [--strategies now,request-id] [--openings 3] [--redis URL]
 
 #include "benchsupport.h"
-#include "limitercatalog.h"
-#include "recording.h"
-#include "webpage.h"
+#include "limiters/limitercatalog.h"
+#include "replay/recording.h"
+#include "web/webpage.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

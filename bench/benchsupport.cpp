@@ -1,6 +1,6 @@
 #include "benchsupport.h"
 
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 
 #include <QEventLoop>
 #include <QFile>

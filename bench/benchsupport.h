@@ -1,7 +1,7 @@
 #pragma once
 
-#include "burstengine.h"
-#include "privateredisserver.h"
+#include "burst/burstengine.h"
+#include "redis/privateredisserver.h"
 
 #include <QTextStream>
 

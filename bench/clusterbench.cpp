@@ -1,13 +1,13 @@
 #include "clusterbench.h"
 
 #include "benchsupport.h"
-#include "clustermap.h"
-#include "keyslot.h"
-#include "limitercatalog.h"
-#include "privaterediscluster.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/clustermap.h"
+#include "redis/keyslot.h"
+#include "redis/privaterediscluster.h"
+#include "redis/redisconnection.h"
 #include "redisbenchmark.h"
-#include "redisconnection.h"
-#include "zsetkeys.h"
 
 #include <QTimer>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisendpoint.h"
+#include "redis/redisendpoint.h"
 
 #include <QString>
 #include <QStringList>

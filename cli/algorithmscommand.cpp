@@ -1,12 +1,12 @@
 #include "algorithmscommand.h"
 
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
+#include "base/interrupts.h"
+#include "burst/planfields.h"
+#include "burst/scenario.h"
 #include "exitcodes.h"
-#include "interrupts.h"
-#include "planfields.h"
 #include "planoptions.h"
 #include "progressbar.h"
-#include "scenario.h"
 #include "serveroptions.h"
 
 #include <QCommandLineParser>

@@ -1,13 +1,13 @@
 #include "appcommand.h"
 
-#include "apptraffic.h"
-#include "clientlimiter.h"
+#include "base/interrupts.h"
 #include "exitcodes.h"
-#include "interrupts.h"
-#include "limitercatalog.h"
+#include "limiters/clientlimiter.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
-#include "zsetkeys.h"
+#include "watch/apptraffic.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

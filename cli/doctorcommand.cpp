@@ -1,13 +1,13 @@
 #include "doctorcommand.h"
 
+#include "base/interrupts.h"
+#include "doctor/functionlibrary.h"
+#include "doctor/scriptdoctor.h"
+#include "doctor/scriptprobe.h"
 #include "exitcodes.h"
-#include "functionlibrary.h"
-#include "interrupts.h"
-#include "scriptdoctor.h"
-#include "scriptprobe.h"
+#include "limiters/zsetkeys.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
-#include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #include "exitcodes.h"
 
-#include "burstsummary.h"
-#include "interrupts.h"
+#include "base/interrupts.h"
+#include "results/burstsummary.h"
 
 #include <QTextStream>
 

@@ -1,6 +1,6 @@
 #include "planoptions.h"
 
-#include "planfields.h"
+#include "burst/planfields.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>

@@ -1,15 +1,15 @@
 #include "replaycommand.h"
 
-#include "burstengine.h"
+#include "base/interrupts.h"
+#include "burst/burstengine.h"
 #include "exitcodes.h"
-#include "interrupts.h"
-#include "nodeconnections.h"
-#include "replayfile.h"
-#include "replayfork.h"
+#include "redis/nodeconnections.h"
+#include "replay/replayfile.h"
+#include "replay/replayfork.h"
 #include "replaypage.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
-#include "webpage.h"
+#include "web/webpage.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

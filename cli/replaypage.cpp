@@ -1,9 +1,9 @@
 #include "replaypage.h"
 
 #include "exitcodes.h"
-#include "recording.h"
-#include "replayfile.h"
-#include "webpage.h"
+#include "replay/recording.h"
+#include "replay/replayfile.h"
+#include "web/webpage.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

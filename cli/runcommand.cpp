@@ -1,14 +1,14 @@
 #include "runcommand.h"
 
-#include "burstengine.h"
+#include "base/interrupts.h"
+#include "base/outputfile.h"
+#include "burst/burstengine.h"
 #include "exitcodes.h"
-#include "interrupts.h"
-#include "outputfile.h"
+#include "limiters/zsetkeys.h"
 #include "planoptions.h"
 #include "progressbar.h"
-#include "replayfile.h"
+#include "replay/replayfile.h"
 #include "serveroptions.h"
-#include "zsetkeys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,14 +1,14 @@
 #include "servercommand.h"
 
-#include "privaterediscluster.h"
-#include "privateredisserver.h"
-#include "tlsoptions.h"
+#include "redis/privaterediscluster.h"
+#include "redis/privateredisserver.h"
+#include "redis/tlsoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
 
-#include "interrupts.h"
+#include "base/interrupts.h"
 
 int runServerCommand(const QStringList& arguments)
 {

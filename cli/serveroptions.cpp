@@ -1,7 +1,7 @@
 #include "serveroptions.h"
 
+#include "base/interrupts.h"
 #include "exitcodes.h"
-#include "interrupts.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "redisserverchoice.h"
-#include "tlsoptions.h"
+#include "redis/redisserverchoice.h"
+#include "redis/tlsoptions.h"
 
 #include <QCommandLineOption>
 

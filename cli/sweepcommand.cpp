@@ -1,10 +1,10 @@
 #include "sweepcommand.h"
 
+#include "base/interrupts.h"
+#include "burst/ratesweep.h"
 #include "exitcodes.h"
-#include "interrupts.h"
 #include "planoptions.h"
 #include "progressbar.h"
-#include "ratesweep.h"
 #include "serveroptions.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #include "terminaltext.h"
 
-#include "printabletext.h"
+#include "base/printabletext.h"
 
 QString terminalSafe(const QString& text)
 {

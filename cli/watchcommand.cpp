@@ -1,15 +1,15 @@
 #include "watchcommand.h"
 
-#include "burstplan.h"
+#include "base/interrupts.h"
+#include "base/outputfile.h"
+#include "burst/burstplan.h"
+#include "doctor/knownlimiters.h"
 #include "exitcodes.h"
-#include "interrupts.h"
-#include "knownlimiters.h"
-#include "outputfile.h"
-#include "replayfile.h"
+#include "replay/replayfile.h"
 #include "serveroptions.h"
 #include "terminaltext.h"
-#include "watchrecording.h"
-#include "watchsession.h"
+#include "watch/watchrecording.h"
+#include "watch/watchsession.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

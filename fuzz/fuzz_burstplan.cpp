@@ -5,9 +5,9 @@
 // Input: text lines, as the seeds in fuzz/corpus/fuzz_burstplan show:
 //   pace, clock, strategy, requests, connections, pipeline, window ms, limit, key,
 //   clock offsets (comma separated), seed. Missing lines keep the plan's defaults.
-#include "burstplan.h"
-#include "limitercatalog.h"
-#include "limiterscript.h"
+#include "burst/burstplan.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/limiterscript.h"
 
 #include <QByteArray>
 #include <QList>

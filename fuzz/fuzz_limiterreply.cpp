@@ -3,10 +3,10 @@
 // connections use), turned into RedisReply values and handed to readLimiterReply() and the error
 // readers the burst uses for failed calls, and, as one series of calls, to the script doctor's
 // ReplyReading, inferReplyStyle(), learnReplyStyle() and countAdmissions().
-#include "limiterreply.h"
-#include "limiterscript.h"
-#include "redisreply.h"
-#include "replyreading.h"
+#include "limiters/limiterreply.h"
+#include "limiters/limiterscript.h"
+#include "limiters/replyreading.h"
+#include "redis/redisreply.h"
 
 #include <hiredis/hiredis.h>
 

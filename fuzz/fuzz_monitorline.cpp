@@ -1,7 +1,7 @@
 // Fuzzes MonitorLine::parse and the shadow behind it: MONITOR lines come from a server zsetlab
 // does not control. Beyond "does not crash", checks that a refusal says why.
-#include "monitorline.h"
-#include "watchshadow.h"
+#include "watch/monitorline.h"
+#include "watch/watchshadow.h"
 
 #include <cstddef>
 #include <cstdint>

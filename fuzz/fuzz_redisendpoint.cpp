@@ -1,6 +1,6 @@
 // Fuzzes RedisEndpoint::parse: URLs come from command lines, settings and the connect dialog.
 // Beyond "does not crash", checks the promises the rest of zsetlab relies on.
-#include "redisendpoint.h"
+#include "redis/redisendpoint.h"
 
 #include <QString>
 

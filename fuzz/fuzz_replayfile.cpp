@@ -2,7 +2,7 @@
 // gzip does (0x1f) is decoded as it is; any other is packed first, so that the mutations reach the
 // reader of the unpacked replay instead of stopping at gzip's checksum. Beyond "does not crash",
 // checks that a refusal says why and that what opens can be stepped through and saved again.
-#include "replayfile.h"
+#include "replay/replayfile.h"
 
 #include <cstddef>
 #include <cstdint>

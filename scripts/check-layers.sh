@@ -5,8 +5,14 @@
 # prints each include that crosses a line, with the link that would allow it, and fails on any.
 # Every include path is core/ or app/, so `#include "burst/burstplan.h"` compiles wherever it is
 # written: this check is what keeps the layers apart. Run by scripts/lint.sh layers (and CI).
+#   scripts/check-layers.sh [--with FILE INCLUDE]
+# --with checks as if FILE also held `#include "INCLUDE"` (the test that the check still catches one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_file= with_include=
+if [ "${1:-}" = --with ]; then
+    with_file=$2 with_include=$3
+fi
 
 # The library of a folder: core/burst -> zsetlab_burst, app/run -> zsetlab_gui_run, app -> zsetlab_gui.
 library_of() {
@@ -35,20 +41,22 @@ includes() {
     git ls-files "$folder/*.cpp" "$folder/*.h" | while read -r file; do
         [ "$(dirname "$file")" = "$folder" ] || continue
         dir=$(dirname "$file")
-        grep -oE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$file" | sed -E 's/.*"([^"]+)"/\1/' |
-            while read -r name; do
-                resolved=
-                if [ -f "$dir/$name" ]; then
-                    continue
-                elif [[ $name == */* ]] && [ -f "core/$name" ]; then
-                    resolved=core/${name%/*}
-                elif [[ $name == */* ]] && [ -f "app/$name" ]; then
-                    resolved=app/${name%/*}
-                elif [ -f "app/$name" ]; then
-                    resolved=app
-                fi
-                [ -n "$resolved" ] && printf '%s\t%s\t%s\n' "$file" "$(library_of "$resolved")" "$name"
-            done
+        {
+            grep -oE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$file" | sed -E 's/.*"([^"]+)"/\1/' || true
+            [ "$file" != "$with_file" ] || echo "$with_include"
+        } | while read -r name; do
+            resolved=
+            if [ -f "$dir/$name" ]; then
+                continue
+            elif [[ $name == */* ]] && [ -f "core/$name" ]; then
+                resolved=core/${name%/*}
+            elif [[ $name == */* ]] && [ -f "app/$name" ]; then
+                resolved=app/${name%/*}
+            elif [ -f "app/$name" ]; then
+                resolved=app
+            fi
+            [ -n "$resolved" ] && printf '%s\t%s\t%s\n' "$file" "$(library_of "$resolved")" "$name"
+        done
     done
 }
 

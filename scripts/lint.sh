@@ -2,13 +2,14 @@
 # The habits nothing else enforces, checked the way CI checks them (.ci/run runs this after
 # scripts/test.sh):
 #   format  every tracked .cpp and .h is formatted as .clang-format says (clang-format);
+#   layers  every include stays within the layers its folder links (scripts/check-layers.sh);
 #   tidy    clang-tidy with the checks in .clang-tidy;
 #   clazy   clazy with the Qt checks listed below;
 # over zsetlab's own sources: the .cpp files in build/dev/compile_commands.json that git tracks
 # (moc, rcc and other generated files are left out; tests and benchmarks are in). It fails on a
 # finding that scripts/lint-baseline.txt does not list, and says where and how to fix it.
 #
-# Usage: scripts/lint.sh [format] [tidy] [clazy]      (no argument: all three)
+# Usage: scripts/lint.sh [format] [layers] [tidy] [clazy]      (no argument: all four)
 # tidy and clazy need a built build/dev (the generated headers, and the compiler's record of the
 # headers each file includes); the script builds it first, as scripts/test.sh does.
 #
@@ -82,7 +83,7 @@ fi
 source scripts/deps.sh
 zsetlab_install_deps
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(format tidy clazy)
+[ ${#steps[@]} -gt 0 ] || steps=(format layers tidy clazy)
 failed=0
 
 now() { echo "${EPOCHREALTIME/./}"; } # microseconds
@@ -214,20 +215,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for step in "${steps[@]}"; do
     case $step in
-        format) ;;
+        format | layers) ;;
         tidy | clazy)
             if [ ! -f "$work/built" ]; then
                 zsetlab_build dev >"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "lint: build/dev does not build"; exit 1; }
                 touch "$work/built"
             fi
             ;;
-        *) echo "usage: scripts/lint.sh [format] [tidy] [clazy]"; exit 2 ;;
+        *) echo "usage: scripts/lint.sh [format] [layers] [tidy] [clazy]"; exit 2 ;;
     esac
 done
 [ ! -d "$cache" ] || find "$cache" -type f -mtime +30 -delete 2>/dev/null || true
 for step in "${steps[@]}"; do
     case $step in
         format) lint_format || failed=1 ;;
+        layers) scripts/check-layers.sh || failed=1 ;;
         tidy) lint_tool tidy || failed=1 ;;
         clazy) lint_tool clazy || failed=1 ;;
     esac

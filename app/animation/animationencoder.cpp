@@ -1,6 +1,6 @@
 #include "animationencoder.h"
 
-#include "outputfile.h"
+#include "base/outputfile.h"
 
 #include <QCoreApplication>
 #include <QFile>

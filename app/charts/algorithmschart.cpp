@@ -1,7 +1,7 @@
 #include "algorithmschart.h"
 
 #include "chartlook.h"
-#include "palette.h"
+#include "widgets/palette.h"
 
 #include <QFontMetricsF>
 #include <QLegend>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
 
 #include <QChartView>
 #include <QVector>

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "presentation.h"
+#include "widgets/presentation.h"
 
 #include <QAbstractAxis>
 #include <QChart>

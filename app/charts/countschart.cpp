@@ -1,7 +1,7 @@
 #include "countschart.h"
 
 #include "chartlook.h"
-#include "palette.h"
+#include "widgets/palette.h"
 
 #include <QAreaSeries>
 #include <QLegendMarker>

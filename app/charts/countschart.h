@@ -1,6 +1,6 @@
 #pragma once
 
-#include "requestbatch.h"
+#include "results/requestbatch.h"
 
 #include <QChartView>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sweeppoint.h"
+#include "burst/sweeppoint.h"
 
 #include <QChartView>
 

@@ -1,9 +1,9 @@
 // TimelineView's replay cursor: where a replay stands, and what it has not reached yet.
 
-#include "palette.h"
-#include "timelinescale.h"
+#include "results/timelinescale.h"
 #include "timelineview.h"
 #include "timelineviewport.h"
+#include "widgets/palette.h"
 
 #include <QPainter>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "palette.h"
+#include "widgets/palette.h"
 
 #include <QPointF>
 #include <QString>

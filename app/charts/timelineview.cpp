@@ -1,7 +1,7 @@
 #include "timelineview.h"
 
+#include "results/timelinescale.h"
 #include "timelinepainting.h"
-#include "timelinescale.h"
 #include "timelineviewport.h"
 
 #include <QHelpEvent>

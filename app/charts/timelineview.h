@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timelinemodel.h"
+#include "results/timelinemodel.h"
 
 #include <QPixmap>
 #include <QStringList>

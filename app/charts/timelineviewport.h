@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timelinescale.h"
+#include "results/timelinescale.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "handout.h"
 
-#include "outputfile.h"
+#include "base/outputfile.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>

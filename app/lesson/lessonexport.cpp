@@ -1,12 +1,12 @@
 #include "lessonexport.h"
 
-#include "interrupts.h"
-#include "lesson.h"
-#include "outputfile.h"
-#include "pictureexport.h"
-#include "runcontroller.h"
-#include "serversession.h"
-#include "transportbar.h"
+#include "base/interrupts.h"
+#include "base/outputfile.h"
+#include "lesson/lesson.h"
+#include "redis/serversession.h"
+#include "run/runcontroller.h"
+#include "run/transportbar.h"
+#include "widgets/pictureexport.h"
 
 #include <QCoreApplication>
 #include <QDir>

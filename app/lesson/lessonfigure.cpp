@@ -1,10 +1,10 @@
 #include "lessonfigure.h"
 
-#include "barfigure.h"
-#include "codeeditor.h"
-#include "limitercatalog.h"
-#include "luahighlighter.h"
-#include "palette.h"
+#include "charts/barfigure.h"
+#include "limiters/limitercatalog.h"
+#include "script/codeeditor.h"
+#include "script/luahighlighter.h"
+#include "widgets/palette.h"
 
 #include <QEvent>
 #include <QLabel>

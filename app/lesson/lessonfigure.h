@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <QWidget>
 

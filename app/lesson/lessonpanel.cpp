@@ -1,15 +1,15 @@
 #include "lessonpanel.h"
 
-#include "countschart.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
 #include "guessbox.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 #include "lessonfigure.h"
-#include "numberspanel.h"
-#include "runview.h"
-#include "timelineview.h"
-#include "wheelguard.h"
-#include "wholetextcombobox.h"
-#include "zsetpanel.h"
+#include "run/numberspanel.h"
+#include "run/runview.h"
+#include "run/zsetpanel.h"
+#include "widgets/wheelguard.h"
+#include "widgets/wholetextcombobox.h"
 
 #include <QAction>
 #include <QApplication>

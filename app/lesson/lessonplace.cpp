@@ -1,14 +1,14 @@
 #include "lessonplace.h"
 
+#include "charts/timelineview.h"
 #include "lessonfigure.h"
 #include "lessonpanel.h"
-#include "numberspanel.h"
-#include "runview.h"
-#include "screenfit.h"
-#include "spotlight.h"
-#include "timelineview.h"
-#include "verticalscrollarea.h"
-#include "zsetpanel.h"
+#include "run/numberspanel.h"
+#include "run/runview.h"
+#include "run/zsetpanel.h"
+#include "widgets/screenfit.h"
+#include "widgets/spotlight.h"
+#include "widgets/verticalscrollarea.h"
 
 #include <QDockWidget>
 #include <QMainWindow>

@@ -1,8 +1,8 @@
 #include "burstfields.h"
 
-#include "burstplan.h"
+#include "burst/burstplan.h"
 
-#include "retranslator.h"
+#include "widgets/retranslator.h"
 #include <algorithm>
 
 #include <QComboBox>

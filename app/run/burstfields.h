@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 
 #include <QCoreApplication>
 

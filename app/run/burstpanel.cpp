@@ -1,7 +1,7 @@
 #include "burstpanel.h"
 
-#include "planmodel.h"
-#include "wholetextcombobox.h"
+#include "burst/planmodel.h"
+#include "widgets/wholetextcombobox.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -1,12 +1,12 @@
 #include "exportactions.h"
 
-#include "countschart.h"
-#include "dataexport.h"
-#include "outputfile.h"
-#include "pictureexport.h"
-#include "runcontroller.h"
+#include "base/outputfile.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
+#include "results/dataexport.h"
+#include "run/runcontroller.h"
 #include "runview.h"
-#include "timelineview.h"
+#include "widgets/pictureexport.h"
 #include "zsetpanel.h"
 
 #include <QBuffer>

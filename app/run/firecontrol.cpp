@@ -1,7 +1,7 @@
 #include "firecontrol.h"
 
-#include "limiterexperiment.h"
-#include "serversession.h"
+#include "burst/limiterexperiment.h"
+#include "redis/serversession.h"
 
 #include <QMessageBox>
 

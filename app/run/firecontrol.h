@@ -2,8 +2,8 @@
 
 // FireControl: the one way the window fires a plan, asking first before loading a server that is not local.
 
-#include "experimentplan.h"
-#include "limiterexperiment.h"
+#include "burst/experimentplan.h"
+#include "burst/limiterexperiment.h"
 
 #include <QObject>
 #include <QString>

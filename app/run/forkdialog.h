@@ -2,7 +2,7 @@
 
 // ForkDialog: "from request N on, with …": the limiter, limit and window of a what-if.
 
-#include "replayfork.h"
+#include "replay/replayfork.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "numberspanel.h"
 
-#include "palette.h"
+#include "widgets/palette.h"
 
 #include <QEvent>
 #include <QGridLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "burstsummary.h"
+#include "results/burstsummary.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "replayactions.h"
 
-#include "replayfile.h"
-#include "webpage.h"
+#include "replay/replayfile.h"
+#include "web/webpage.h"
 
 #include <QAction>
 #include <QApplication>

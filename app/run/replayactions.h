@@ -1,7 +1,7 @@
 #pragma once
 
-#include "animationexport.h"
-#include "retranslator.h"
+#include "animation/animationexport.h"
+#include "widgets/retranslator.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
 #include "replaymembersmodel.h"
 
-#include "palette.h"
+#include "results/zsetreader.h"
+#include "widgets/palette.h"
 #include "zsetmodel.h"
-#include "zsetreader.h"
 
 void ReplayMembersModel::setState(const ReplayState& state)
 {

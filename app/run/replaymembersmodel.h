@@ -1,6 +1,6 @@
 #pragma once
 
-#include "recording.h"
+#include "replay/recording.h"
 #include "zsetmodel.h"
 
 #include <QAbstractTableModel>

@@ -1,7 +1,7 @@
 #include "runanimation.h"
 
-#include "runcursor.h"
-#include "runmodel.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "runpicture.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "animationencoder.h"
-#include "animationexport.h"
+#include "animation/animationencoder.h"
+#include "animation/animationexport.h"
 
 #include <QSize>
 

@@ -1,9 +1,9 @@
 #include "runpicture.h"
 
-#include "countschart.h"
-#include "recording.h"
-#include "runcursor.h"
-#include "runmodel.h"
+#include "charts/countschart.h"
+#include "replay/recording.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "runview.h"
 #include "transportbar.h"
 #include "zsetpanel.h"

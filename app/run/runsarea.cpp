@@ -1,10 +1,10 @@
 #include "runsarea.h"
 
-#include "countschart.h"
-#include "runcursor.h"
-#include "runmodel.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "runview.h"
-#include "timelineview.h"
 #include "transportbar.h"
 
 #include <QEvent>

@@ -1,7 +1,7 @@
 #include "runstatus.h"
 
-#include "runcontroller.h"
-#include "runmodel.h"
+#include "run/runcontroller.h"
+#include "run/runmodel.h"
 #include "whatif.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 #include "runview.h"
 
-#include "countschart.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
 #include "numberspanel.h"
-#include "recording.h"
-#include "runcursor.h"
-#include "runmodel.h"
-#include "timelineview.h"
+#include "replay/recording.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "transportbar.h"
 
 #include <QEvent>

@@ -1,7 +1,7 @@
 #include "scenarioactions.h"
 
-#include "recording.h"
-#include "replayfile.h"
+#include "replay/recording.h"
+#include "replay/replayfile.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "retranslator.h"
-#include "scenario.h"
+#include "burst/scenario.h"
+#include "widgets/retranslator.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #include "transportbar.h"
 
 #include "replaymembersmodel.h"
-#include "runcursor.h"
+#include "run/runcursor.h"
 
 #include <QAction>
 #include <QComboBox>

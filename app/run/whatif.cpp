@@ -2,9 +2,9 @@
 
 #include "firecontrol.h"
 #include "forkdialog.h"
-#include "limitercatalog.h"
-#include "runcursor.h"
-#include "runmodel.h"
+#include "limiters/limitercatalog.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 
 #include <algorithm>
 

@@ -2,11 +2,11 @@
 
 // WhatIf: the rest of a recorded run fired again at another limiter, shown beside it.
 
-#include "burstsummary.h"
-#include "limiterexperiment.h"
-#include "recording.h"
-#include "replayfork.h"
-#include "runcontroller.h"
+#include "burst/limiterexperiment.h"
+#include "replay/recording.h"
+#include "replay/replayfork.h"
+#include "results/burstsummary.h"
+#include "run/runcontroller.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
 #include "zsetmodel.h"
 
-#include "memberwrites.h"
+#include "results/memberwrites.h"
 
 #include <QFont>
 #include <QFontDatabase>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "zsetreader.h"
+#include "results/zsetreader.h"
 
 #include <algorithm>
 

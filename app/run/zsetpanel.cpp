@@ -1,11 +1,11 @@
 #include "zsetpanel.h"
 
-#include "elidinglabel.h"
+#include "widgets/elidinglabel.h"
 
 #include "replaymembersmodel.h"
-#include "runcontroller.h"
+#include "results/zsetreader.h"
+#include "run/runcontroller.h"
 #include "zsetmodel.h"
-#include "zsetreader.h"
 
 #include <QDateTime>
 #include <QDoubleValidator>

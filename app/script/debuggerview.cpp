@@ -1,9 +1,9 @@
 #include "debuggerview.h"
 
 #include "codeeditor.h"
-#include "functionlibrary.h"
+#include "doctor/functionlibrary.h"
 #include "luahighlighter.h"
-#include "serversession.h"
+#include "redis/serversession.h"
 
 #include <QApplication>
 #include <QCloseEvent>

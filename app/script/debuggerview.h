@@ -1,8 +1,8 @@
 #pragma once
 
-#include "burstplan.h"
-#include "ldbtranscript.h"
-#include "scriptdebugger.h"
+#include "burst/burstplan.h"
+#include "debugger/ldbtranscript.h"
+#include "debugger/scriptdebugger.h"
 
 #include <QDialog>
 

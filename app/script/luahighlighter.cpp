@@ -1,7 +1,7 @@
 #include "luahighlighter.h"
 
-#include "luatokens.h"
-#include "palette.h"
+#include "doctor/luatokens.h"
+#include "widgets/palette.h"
 
 #include <QTextDocument>
 

@@ -1,13 +1,13 @@
 #include "scriptdoctordialog.h"
 
-#include "probeverdict.h"
+#include "doctor/probeverdict.h"
 
 #include "codeeditor.h"
-#include "functionlibrary.h"
-#include "knownlimiters.h"
-#include "limitercatalog.h"
+#include "doctor/functionlibrary.h"
+#include "doctor/knownlimiters.h"
+#include "limiters/limitercatalog.h"
 #include "luahighlighter.h"
-#include "serversession.h"
+#include "redis/serversession.h"
 
 #include <QComboBox>
 #include <QDesktopServices>

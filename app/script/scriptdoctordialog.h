@@ -1,12 +1,12 @@
 #pragma once
 
-#include "calltemplate.h"
-#include "limiterscript.h"
-#include "redisconnection.h"
-#include "replyreading.h"
-#include "retranslator.h"
-#include "scriptdoctor.h"
-#include "scriptprobe.h"
+#include "doctor/scriptdoctor.h"
+#include "doctor/scriptprobe.h"
+#include "limiters/calltemplate.h"
+#include "limiters/limiterscript.h"
+#include "limiters/replyreading.h"
+#include "redis/redisconnection.h"
+#include "widgets/retranslator.h"
 
 #include <QDialog>
 

@@ -1,11 +1,11 @@
 #include "scripttools.h"
 
+#include "burst/planmodel.h"
 #include "debuggerview.h"
-#include "limitercatalog.h"
-#include "planmodel.h"
-#include "screenfit.h"
+#include "limiters/limitercatalog.h"
 #include "scriptdoctordialog.h"
 #include "scriptview.h"
+#include "widgets/screenfit.h"
 
 ScriptTools::ScriptTools(const Stage& stage)
     : QObject(stage.window)

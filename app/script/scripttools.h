@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 
 #include <QObject>
 

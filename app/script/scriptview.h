@@ -1,7 +1,7 @@
 #pragma once
 
-#include "limitercatalog.h"
-#include "retranslator.h"
+#include "limiters/limitercatalog.h"
+#include "widgets/retranslator.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "algorithmsexport.h"
 
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
 #include "resultfile.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "algorithmstablemodel.h"
 
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
 #include "rowtablemodel.h"
 
 // The algorithms of a comparison as a table, one row per algorithm: how many it admitted, how

@@ -1,11 +1,11 @@
 #include "algorithmswindow.h"
 
-#include "algorithmschart.h"
 #include "algorithmsexport.h"
 #include "algorithmstablemodel.h"
-#include "limitercatalog.h"
-#include "scenario.h"
-#include "serversession.h"
+#include "burst/scenario.h"
+#include "charts/algorithmschart.h"
+#include "limiters/limitercatalog.h"
+#include "redis/serversession.h"
 
 #include <QCheckBox>
 #include <QComboBox>

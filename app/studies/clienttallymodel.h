@@ -1,6 +1,6 @@
 #pragma once
 
-#include "clienttally.h"
+#include "burst/clienttally.h"
 #include "rowtablemodel.h"
 
 // What each simulated app server of a burst sent and what became of it, one row per server. The

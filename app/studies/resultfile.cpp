@@ -1,7 +1,7 @@
 #include "resultfile.h"
 
-#include "dataexport.h"
-#include "outputfile.h"
+#include "base/outputfile.h"
+#include "results/dataexport.h"
 
 #include <QJsonDocument>
 

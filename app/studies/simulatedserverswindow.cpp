@@ -1,13 +1,13 @@
 #include "simulatedserverswindow.h"
 
-#include "burstfields.h"
-#include "clientprofile.h"
-#include "clienttally.h"
+#include "burst/clientprofile.h"
+#include "burst/clienttally.h"
+#include "burst/scenario.h"
+#include "charts/timelineview.h"
 #include "clienttallymodel.h"
+#include "redis/serversession.h"
 #include "resultfile.h"
-#include "scenario.h"
-#include "serversession.h"
-#include "timelineview.h"
+#include "run/burstfields.h"
 
 #include <QComboBox>
 #include <QDir>

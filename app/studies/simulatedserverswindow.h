@@ -1,7 +1,7 @@
 #pragma once
 
-#include "burstengine.h"
-#include "burstfields.h"
+#include "burst/burstengine.h"
+#include "run/burstfields.h"
 #include "studywindow.h"
 
 class ClientTallyModel;

@@ -1,11 +1,11 @@
 #include "studywindow.h"
 
-#include "chartandtable.h"
-#include "firecontrol.h"
-#include "pictureexport.h"
-#include "presentation.h"
-#include "screenfit.h"
-#include "serversession.h"
+#include "redis/serversession.h"
+#include "run/firecontrol.h"
+#include "widgets/chartandtable.h"
+#include "widgets/pictureexport.h"
+#include "widgets/presentation.h"
+#include "widgets/screenfit.h"
 
 #include <QCloseEvent>
 #include <QFormLayout>

@@ -1,7 +1,7 @@
 #include "sweepexport.h"
 
+#include "burst/sweeppoint.h"
 #include "resultfile.h"
-#include "sweeppoint.h"
 
 namespace {
 using Column = ResultFile::CsvColumn<SweepPoint>;

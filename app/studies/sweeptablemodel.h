@@ -1,7 +1,7 @@
 #pragma once
 
+#include "burst/sweeppoint.h"
 #include "rowtablemodel.h"
-#include "sweeppoint.h"
 
 // The points of a rate sweep as a table, one row per rate: what was sent, what was stored, how
 // that compares with theory, and how much got through beyond the limit. The value behind a cell

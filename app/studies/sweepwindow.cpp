@@ -1,8 +1,8 @@
 #include "sweepwindow.h"
 
-#include "serversession.h"
+#include "charts/sweepchart.h"
+#include "redis/serversession.h"
 #include "simulatedserverswindow.h"
-#include "sweepchart.h"
 #include "sweepexport.h"
 #include "sweeptablemodel.h"
 
@@ -101,7 +101,7 @@ void SweepWindow::createControls()
         m_clock->setToolTip(tr("schedule: each request carries its planned arrival time, sent as fast as possible. "
                                "system-ms: requests leave at their arrival time and carry the wall clock."));
         m_limiter->setToolTip(tr("The ZSET member each request writes: the timestamp (ZADD key now now, the bug) "
-                                  "or a unique one."));
+                                 "or a unique one."));
         m_limit->setToolTip(tr("With a limit, the table and the chart also show the share admitted while the true "
                                "number of requests in the window was above it."));
     });

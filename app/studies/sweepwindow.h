@@ -1,8 +1,8 @@
 #pragma once
 
-#include "burstfields.h"
+#include "burst/ratesweep.h"
+#include "run/burstfields.h"
 #include "studywindow.h"
-#include "ratesweep.h"
 
 class QComboBox;
 class QLineEdit;

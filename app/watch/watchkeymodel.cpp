@@ -1,6 +1,6 @@
 #include "watchkeymodel.h"
 
-#include "knownlimiters.h"
+#include "doctor/knownlimiters.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "watchreport.h"
+#include "watch/watchreport.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -2,10 +2,10 @@
 
 #include <QScopedValueRollback>
 
-#include "runmodel.h"
-#include "serversession.h"
+#include "redis/serversession.h"
+#include "run/runmodel.h"
+#include "watch/watchrecording.h"
 #include "watchkeymodel.h"
-#include "watchrecording.h"
 
 #include <QEvent>
 #include <QFormLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "watchreport.h"
-#include "watchsession.h"
-#include "watchtimelinefeed.h"
+#include "watch/watchreport.h"
+#include "watch/watchsession.h"
+#include "watch/watchtimelinefeed.h"
 
 #include <QHash>
 #include <QWidget>

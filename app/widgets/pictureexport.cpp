@@ -1,7 +1,7 @@
 #include "pictureexport.h"
 
+#include "base/outputfile.h"
 #include "exportdialog.h"
-#include "outputfile.h"
 
 #include <QAbstractButton>
 #include <QApplication>

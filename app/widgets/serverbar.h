@@ -1,6 +1,6 @@
 #pragma once
 
-#include "serversession.h"
+#include "redis/serversession.h"
 
 #include <QWidget>
 

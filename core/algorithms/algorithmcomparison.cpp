@@ -1,12 +1,12 @@
 #include "algorithmcomparison.h"
 
-#include "nodeconnections.h"
+#include "redis/nodeconnections.h"
 
 #include "commandstats.h"
-#include "limitercatalog.h"
-#include "requestlog.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "results/requestlog.h"
 #include "slidingwindowtruth.h"
-#include "zsetkeys.h"
 
 #include <QDateTime>
 #include <QMetaObject>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "comparisonresult.h"
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 
 #include <QJsonObject>
 #include <QMetaType>

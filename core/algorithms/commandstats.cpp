@@ -1,6 +1,6 @@
 #include "commandstats.h"
 
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 
 #include <QList>
 

@@ -1,6 +1,6 @@
 #include "comparisonplan.h"
 
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "burstplan.h"
+#include "burst/burstplan.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #include "comparisonresult.h"
 
-#include "planfields.h"
+#include "burst/planfields.h"
 
 #include <QJsonArray>
 

@@ -2,8 +2,8 @@
 
 // What an algorithm comparison measured: one AlgorithmTally per algorithm, in a ComparisonResult.
 
-#include "burstsummary.h"
 #include "comparisonplan.h"
+#include "results/burstsummary.h"
 
 #include <QJsonObject>
 #include <QVector>

@@ -1,7 +1,7 @@
 #include "burstengine.h"
 
 #include "burstrun.h"
-#include "zsetkeys.h"
+#include "limiters/zsetkeys.h"
 
 #include <QRandomGenerator>
 #include <QThread>

@@ -1,10 +1,10 @@
 #pragma once
 
 #include "burstplan.h"
-#include "burstsummary.h"
-#include "redisconnection.h"
-#include "requestbatch.h"
-#include "requestlog.h"
+#include "redis/redisconnection.h"
+#include "results/burstsummary.h"
+#include "results/requestbatch.h"
+#include "results/requestlog.h"
 
 #include <QObject>
 #include <QTimer>

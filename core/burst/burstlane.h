@@ -3,8 +3,8 @@
 // BurstLane, one connection of a burst's worker thread and the calls it has in flight
 // (InFlightCall): internal to BurstRun, whose workers serve their lanes (BurstLanes, burstlanes.h).
 
-#include "clustermap.h"
-#include "redisconnection.h"
+#include "redis/clustermap.h"
+#include "redis/redisconnection.h"
 
 #include <QString>
 

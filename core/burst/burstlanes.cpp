@@ -3,9 +3,9 @@
 #include "burstreplies.h"
 #include "burstrun.h"
 #include "clientprofile.h"
-#include "keyslot.h"
-#include "limiterscript.h"
-#include "requestlog.h"
+#include "limiters/limiterscript.h"
+#include "redis/keyslot.h"
+#include "results/requestlog.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

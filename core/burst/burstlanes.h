@@ -5,8 +5,8 @@
 // on (the poll set).
 
 #include "burstlane.h"
-#include "redisreply.h"
-#include "requestrecord.h"
+#include "redis/redisreply.h"
+#include "results/requestrecord.h"
 
 #include <poll.h>
 

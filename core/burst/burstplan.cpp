@@ -1,6 +1,6 @@
 #include "burstplan.h"
 
-#include "zsetkeys.h"
+#include "limiters/zsetkeys.h"
 
 #include "clientprofile.h"
 

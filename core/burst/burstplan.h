@@ -2,7 +2,7 @@
 
 // BurstPlan: what a burst fires (limiter, key, requests, pacing, clock, window, limit, connections, users).
 
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 
 #include <QByteArray>
 #include <QMetaType>

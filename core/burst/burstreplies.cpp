@@ -1,6 +1,6 @@
 #include "burstreplies.h"
 
-#include "limiterscript.h"
+#include "limiters/limiterscript.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "burstsummary.h"
-#include "redisreply.h"
+#include "redis/redisreply.h"
+#include "results/burstsummary.h"
 
 // How a burst reads the server's error replies: which refuse only one request, which mean a
 // missing permission, and which will fail every request alike.

@@ -1,13 +1,13 @@
 #include "burstrun.h"
 
+#include "base/printabletext.h"
 #include "burstlanes.h"
 #include "burstreplies.h"
 #include "clientprofile.h"
-#include "keyslot.h"
-#include "limiterscript.h"
-#include "nodeconnections.h"
-#include "printabletext.h"
-#include "requestlog.h"
+#include "limiters/limiterscript.h"
+#include "redis/keyslot.h"
+#include "redis/nodeconnections.h"
+#include "results/requestlog.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

@@ -2,12 +2,12 @@
 
 #include "burstlane.h"
 #include "burstplan.h"
-#include "burstsummary.h"
-#include "clustermap.h"
-#include "nodeconnections.h"
-#include "redisconnection.h"
-#include "requestrecord.h"
-#include "scriptsandbox.h"
+#include "redis/clustermap.h"
+#include "redis/nodeconnections.h"
+#include "redis/redisconnection.h"
+#include "redis/scriptsandbox.h"
+#include "results/burstsummary.h"
+#include "results/requestrecord.h"
 #include "usergroup.h"
 
 #include <QObject>

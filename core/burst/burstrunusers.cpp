@@ -2,8 +2,8 @@
 // request to the master of its user's key (see BurstRun::UserGroup).
 #include "burstrun.h"
 
-#include "keyslot.h"
-#include "limiterstore.h"
+#include "limiters/limiterstore.h"
+#include "redis/keyslot.h"
 
 #include <QCoreApplication>
 

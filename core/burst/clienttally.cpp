@@ -2,7 +2,7 @@
 
 #include "burstplan.h"
 #include "clientprofile.h"
-#include "requestlog.h"
+#include "results/requestlog.h"
 
 #include <QHash>
 

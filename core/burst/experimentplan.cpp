@@ -1,6 +1,6 @@
 #include "experimentplan.h"
 
-#include "fieldreader.h"
+#include "base/fieldreader.h"
 #include "planfields.h"
 
 #include <QCoreApplication>

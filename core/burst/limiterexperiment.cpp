@@ -1,9 +1,9 @@
 #include "limiterexperiment.h"
 
-#include "clustermap.h"
-#include "nodeconnections.h"
+#include "redis/clustermap.h"
+#include "redis/nodeconnections.h"
 
-#include "zsetkeys.h"
+#include "limiters/zsetkeys.h"
 
 #include <QDateTime>
 #include <QMetaObject>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/taskthread.h"
 #include "burstengine.h"
 #include "experimentplan.h"
-#include "taskthread.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 #include "planfields.h"
 
+#include "base/fieldreader.h"
 #include "clientprofile.h"
-#include "fieldreader.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

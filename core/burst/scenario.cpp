@@ -1,8 +1,8 @@
 #include "scenario.h"
 
-#include "cappedfile.h"
-#include "fieldreader.h"
-#include "outputfile.h"
+#include "base/cappedfile.h"
+#include "base/fieldreader.h"
+#include "base/outputfile.h"
 
 #include <QCoreApplication>
 #include <QFile>

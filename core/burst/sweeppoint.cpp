@@ -1,6 +1,6 @@
 #include "sweeppoint.h"
 
-#include "requestlog.h"
+#include "results/requestlog.h"
 
 #include <QJsonArray>
 #include <QLocale>

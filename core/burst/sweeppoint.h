@@ -3,7 +3,7 @@
 // SweepPoint: one point of a rate sweep (its pacing and rate) and what the burst at that point measured.
 
 #include "burstplan.h"
-#include "burstsummary.h"
+#include "results/burstsummary.h"
 
 #include <QJsonObject>
 #include <QMetaType>

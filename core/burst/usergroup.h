@@ -4,7 +4,7 @@
 // serves (internal to BurstRun, which routes them in burstrunusers.cpp).
 
 #include "burstlane.h"
-#include "redisendpoint.h"
+#include "redis/redisendpoint.h"
 
 #include <QString>
 

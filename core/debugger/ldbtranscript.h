@@ -2,8 +2,8 @@
 
 // LdbTranscript: the lines of the server's Lua debugger (LDB) read into steps, calls and values.
 
-#include "redisreply.h"
-#include "zsetreader.h"
+#include "redis/redisreply.h"
+#include "results/zsetreader.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "scriptdebugger.h"
 
-#include "clustermap.h"
-#include "zsetkeys.h"
+#include "limiters/zsetkeys.h"
+#include "redis/clustermap.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>

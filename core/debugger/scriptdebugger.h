@@ -1,9 +1,9 @@
 #pragma once
 
+#include "base/taskthread.h"
 #include "ldbtranscript.h"
-#include "limiterscript.h"
-#include "redisconnection.h"
-#include "taskthread.h"
+#include "limiters/limiterscript.h"
+#include "redis/redisconnection.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,7 +1,7 @@
 #include "doctorrules.h"
 
 #include "commandkeys.h"
-#include "keyslot.h"
+#include "redis/keyslot.h"
 
 #include <algorithm>
 

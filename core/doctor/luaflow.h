@@ -1,6 +1,6 @@
 #pragma once
 
-#include "calltemplate.h"
+#include "limiters/calltemplate.h"
 
 #include <QByteArray>
 #include <QList>

@@ -3,7 +3,7 @@
 
 #include "scriptprobe.h"
 
-#include "printabletext.h"
+#include "base/printabletext.h"
 
 #include <QCoreApplication>
 

@@ -2,9 +2,9 @@
 
 #include "scriptprobe.h"
 
-#include "printabletext.h"
+#include "base/printabletext.h"
+#include "limiters/zsetkeys.h"
 #include "runawayguard.h"
-#include "zsetkeys.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

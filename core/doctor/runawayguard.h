@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 
 #include <QString>
 

@@ -3,8 +3,8 @@
 // ScriptDoctor: reads a limiter script without running it; ScriptFinding and ScriptExamination are
 // what it reports.
 
-#include "calltemplate.h"
 #include "knownlimiters.h"
+#include "limiters/calltemplate.h"
 
 struct ProbeReport;
 

@@ -2,7 +2,7 @@
 
 // ScriptKeyWatch: which keys a script touched while the probe ran it, read from MONITOR.
 
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 
 #include <QByteArray>
 #include <QList>

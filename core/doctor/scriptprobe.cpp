@@ -1,16 +1,16 @@
 #include "scriptprobe.h"
 
-#include "clustermap.h"
+#include "base/printabletext.h"
 #include "functionlibrary.h"
-#include "keyslot.h"
-#include "printabletext.h"
-#include "privaterediscluster.h"
-#include "privateredisserver.h"
+#include "limiters/zsetkeys.h"
 #include "probeverdict.h"
+#include "redis/clustermap.h"
+#include "redis/keyslot.h"
+#include "redis/privaterediscluster.h"
+#include "redis/privateredisserver.h"
+#include "redis/scriptsandbox.h"
 #include "runawayguard.h"
 #include "scriptdoctor.h"
-#include "scriptsandbox.h"
-#include "zsetkeys.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

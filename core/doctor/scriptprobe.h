@@ -3,12 +3,12 @@
 // ScriptProbe: runs a user's script on a private server and reads what Redis did (ProbeSettings,
 // ProbeReport).
 
-#include "burstsummary.h"
-#include "calltemplate.h"
-#include "limiterscript.h"
-#include "redisconnection.h"
-#include "replydecision.h"
-#include "replyreading.h"
+#include "limiters/calltemplate.h"
+#include "limiters/limiterscript.h"
+#include "limiters/replydecision.h"
+#include "limiters/replyreading.h"
+#include "redis/redisconnection.h"
+#include "results/burstsummary.h"
 #include "scriptkeywatch.h"
 
 #include <QJsonObject>

@@ -1,8 +1,8 @@
 #include "lesson.h"
 
-#include "clustermap.h"
-#include "limiterexperiment.h"
-#include "serversession.h"
+#include "burst/limiterexperiment.h"
+#include "redis/clustermap.h"
+#include "redis/serversession.h"
 
 #include <QCoreApplication>
 #include <QLocale>

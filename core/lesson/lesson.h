@@ -1,9 +1,9 @@
 #pragma once
 
-#include "algorithmcomparison.h"
-#include "burstsummary.h"
-#include "experimentplan.h"
-#include "taskthread.h"
+#include "algorithms/algorithmcomparison.h"
+#include "base/taskthread.h"
+#include "burst/experimentplan.h"
+#include "results/burstsummary.h"
 
 #include <QHash>
 #include <QObject>

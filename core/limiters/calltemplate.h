@@ -3,7 +3,7 @@
 // CallTemplate: how a limiter script is called (its KEYS and ARGV, with placeholders), and
 // CallValues, one call's values.
 
-#include "redisreply.h"
+#include "redis/redisreply.h"
 
 #include <QString>
 #include <QStringList>

@@ -6,7 +6,7 @@
 #include "limiterscript.h"
 #include "limiterstore.h"
 #include "replyreading.h"
-#include "requestrecord.h"
+#include "results/requestrecord.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "redisreply.h"
-#include "requestrecord.h"
+#include "redis/redisreply.h"
+#include "results/requestrecord.h"
 
 #include <QByteArray>
 

@@ -1,7 +1,7 @@
 #include "limiterscript.h"
 
-#include "cappedfile.h"
-#include "redisconnection.h"
+#include "base/cappedfile.h"
+#include "redis/redisconnection.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisreply.h"
+#include "redis/redisreply.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "limiterstore.h"
 
-#include "keyslot.h"
+#include "redis/keyslot.h"
 
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 #include "zsetkeys.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 
 // How a limiter script's replies are read: reply styles and what a reply says (count, admitted).
 
-#include "redisreply.h"
+#include "redis/redisreply.h"
 
 #include <QString>
 #include <QVector>

@@ -1,8 +1,8 @@
 #include "zsetkeys.h"
 
-#include "keyslot.h"
 #include "limitercatalog.h"
-#include "redisconnection.h"
+#include "redis/keyslot.h"
+#include "redis/redisconnection.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

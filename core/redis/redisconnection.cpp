@@ -1,6 +1,6 @@
 #include "redisconnection.h"
 
-#include "printabletext.h"
+#include "base/printabletext.h"
 #include "tlschannel.h"
 
 #include <hiredis/hiredis.h>

@@ -1,6 +1,6 @@
 #include "redisreply.h"
 
-#include "printabletext.h"
+#include "base/printabletext.h"
 
 #include <hiredis/hiredis.h>
 

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "base/taskthread.h"
 #include "privateredisserver.h"
 #include "redisconnection.h"
 #include "redisserverchoice.h"
-#include "taskthread.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "tlschannel.h"
 
-#include "cappedfile.h"
+#include "base/cappedfile.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,10 +1,10 @@
 #include "recording.h"
 
-#include "burstengine.h"
-#include "burstplan.h"
-#include "burstsummary.h"
-#include "planfields.h"
-#include "zsetkeys.h"
+#include "burst/burstengine.h"
+#include "burst/burstplan.h"
+#include "burst/planfields.h"
+#include "limiters/zsetkeys.h"
+#include "results/burstsummary.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -2,9 +2,9 @@
 
 // Recording: a finished run kept request by request, to be stepped through, saved and opened.
 
-#include "burstsummary.h"
-#include "requestbatch.h"
-#include "requestlog.h"
+#include "results/burstsummary.h"
+#include "results/requestbatch.h"
+#include "results/requestlog.h"
 #include "zsethistory.h"
 
 #include <QByteArray>

@@ -1,8 +1,8 @@
 #include "replayfile.h"
 
-#include "burstplan.h"
-#include "cappedfile.h"
-#include "outputfile.h"
+#include "base/cappedfile.h"
+#include "base/outputfile.h"
+#include "burst/burstplan.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

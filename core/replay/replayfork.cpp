@@ -1,8 +1,8 @@
 #include "replayfork.h"
 
-#include "nodeconnections.h"
-#include "planfields.h"
-#include "zsetkeys.h"
+#include "burst/planfields.h"
+#include "limiters/zsetkeys.h"
+#include "redis/nodeconnections.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 // ReplayFork: "what if, from this request on, ...": the rest of a recorded run fired again with
 // another limiter, limit or window, with the same timestamps, on new keys.
 
-#include "burstplan.h"
+#include "burst/burstplan.h"
 #include "recording.h"
 
 #include <optional>

@@ -1,6 +1,6 @@
 #include "zsethistory.h"
 
-#include "requestlog.h"
+#include "results/requestlog.h"
 
 #include <QHash>
 

@@ -1,6 +1,6 @@
 #include "burstsummary.h"
 
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 
 #include "requestlog.h"
 

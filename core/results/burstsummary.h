@@ -2,7 +2,7 @@
 
 // BurstSummary: the totals of one burst, and BurstFailure, why it ended early.
 
-#include "scriptsandbox.h"
+#include "redis/scriptsandbox.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 
 #include "burstsummary.h"
 #include "memberwrites.h"
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 #include "requestlog.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #include "zsetreader.h"
 
-#include "clustermap.h"
 #include "dataexport.h"
+#include "redis/clustermap.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

@@ -2,8 +2,8 @@
 
 // ZsetReader: reads a ZSET's members and scores off the caller's thread, in pages.
 
-#include "redisconnection.h"
-#include "taskthread.h"
+#include "base/taskthread.h"
+#include "redis/redisconnection.h"
 
 #include <QMetaType>
 #include <QObject>

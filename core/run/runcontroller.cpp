@@ -1,9 +1,9 @@
 #include "runcontroller.h"
 
-#include "replayfork.h"
+#include "limiters/zsetkeys.h"
+#include "replay/replayfork.h"
 #include "runcursor.h"
 #include "runmodel.h"
-#include "zsetkeys.h"
 
 #include <QDateTime>
 

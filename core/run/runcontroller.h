@@ -1,9 +1,9 @@
 #pragma once
 
-#include "burstsummary.h"
-#include "calltemplate.h"
-#include "limiterexperiment.h"
-#include "recording.h"
+#include "burst/limiterexperiment.h"
+#include "limiters/calltemplate.h"
+#include "replay/recording.h"
+#include "results/burstsummary.h"
 
 #include <QObject>
 

@@ -2,7 +2,7 @@
 
 // RunCursor: a cursor over a recording, stepped by hand or played at a chosen speed.
 
-#include "recording.h"
+#include "replay/recording.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "runmodel.h"
 
-#include "recording.h"
+#include "replay/recording.h"
 #include "runcursor.h"
 
 #include <algorithm>

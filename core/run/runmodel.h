@@ -1,8 +1,8 @@
 #pragma once
 
-#include "burstsummary.h"
-#include "memberwrites.h"
-#include "requestbatch.h"
+#include "results/burstsummary.h"
+#include "results/memberwrites.h"
+#include "results/requestbatch.h"
 
 #include <QObject>
 #include <QString>

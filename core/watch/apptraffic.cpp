@@ -1,10 +1,10 @@
 #include "apptraffic.h"
 
-#include "clientlimiter.h"
-#include "limitercatalog.h"
-#include "nodeconnections.h"
-#include "requestlog.h"
-#include "zsetkeys.h"
+#include "limiters/clientlimiter.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/nodeconnections.h"
+#include "results/requestlog.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -2,8 +2,8 @@
 
 // AppTraffic: an app server's traffic (its own limiter script) for a watch to look at.
 
-#include "burstsummary.h"
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
+#include "results/burstsummary.h"
 
 #include <QByteArray>
 #include <QMetaType>

@@ -2,7 +2,7 @@
 
 // WatchRecording: a watched key's ZADDs as a recording, to step through and save like a burst.
 
-#include "recording.h"
+#include "replay/recording.h"
 #include "watchreport.h"
 
 namespace WatchRecording {

@@ -1,6 +1,6 @@
 #include "watchsession.h"
 
-#include "clustermap.h"
+#include "redis/clustermap.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // WatchSession: a watch of an app's limiter keys through MONITOR, with how it ended.
 
 #include "keypattern.h"
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 #include "watchreport.h"
 #include "watchshadow.h"
 

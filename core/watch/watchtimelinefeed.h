@@ -1,6 +1,6 @@
 #pragma once
 
-#include "requestbatch.h"
+#include "results/requestbatch.h"
 #include "watchreport.h"
 
 // Turns one watched key's ZADDs into the batches a run view draws, as if the app's requests were

@@ -1,7 +1,7 @@
 #include "pagedata.h"
 
-#include "limitercatalog.h"
-#include "recording.h"
+#include "limiters/limitercatalog.h"
+#include "replay/recording.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

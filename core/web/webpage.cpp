@@ -1,8 +1,8 @@
 #include "webpage.h"
 
-#include "outputfile.h"
+#include "base/outputfile.h"
 #include "pagedata.h"
-#include "recording.h"
+#include "replay/recording.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

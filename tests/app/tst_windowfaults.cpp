@@ -1,11 +1,11 @@
 // The window under a failing server: a redis-server killed mid-burst shows at once in the status
 // bar, the burst goes on when the server is back, Stop still works, and the results stay.
-#include "burstpanel.h"
-#include "limitercatalog.h"
-#include "limiterexperiment.h"
+#include "burst/limiterexperiment.h"
+#include "burst/planmodel.h"
+#include "limiters/limitercatalog.h"
 #include "mainwindow.h"
-#include "planmodel.h"
-#include "serversession.h"
+#include "redis/serversession.h"
+#include "run/burstpanel.h"
 
 #include <QAction>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 #include "cliprocess.h"
+#include "limiters/zsetkeys.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -96,17 +96,17 @@ void TestCli::helpDocumentsEveryFlag()
     QCOMPARE(result.exitCode, 0);
     for (const char* flag :
          {"--redis", "--no-spawn",     "--limiter", "--script", "--requests", "--connections", "--pipeline",
-          "--pace",  "--clock",        "--window",   "--limit",  "--key",      "--keep",        "--seed",
-          "--json",  "--allow-remote", "--timeout",  "--users",  "Examples:",  "Exit codes"})
+          "--pace",  "--clock",        "--window",  "--limit",  "--key",      "--keep",        "--seed",
+          "--json",  "--allow-remote", "--timeout", "--users",  "Examples:",  "Exit codes"})
         QVERIFY2(result.out.contains(flag), flag);
 }
 
 void TestCli::jsonHasTheContractKeys()
 {
     const CliResult result = runCli(QStringList {
-        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--limiter"),
-        QStringLiteral("now"), QStringLiteral("--clock"), QStringLiteral("frozen"), QStringLiteral("--requests"),
-        QStringLiteral("300"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--json")});
+        QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), QStringLiteral("--limiter"), QStringLiteral("now"),
+        QStringLiteral("--clock"), QStringLiteral("frozen"), QStringLiteral("--requests"), QStringLiteral("300"),
+        QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--json")});
     QCOMPARE(result.exitCode, 0);
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(result.out, &error);
@@ -144,8 +144,8 @@ void TestCli::strategyIsStillReadAsTheLimiter()
         const QJsonObject json = QJsonDocument::fromJson(result.out).object();
         QCOMPARE(json.value(QLatin1String("strategy")).toString(), QStringLiteral("request-id"));
         QCOMPARE(json.value(QLatin1String("stored")).toInt(), 20);
-        const CliResult wrong = runCli({QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), flag,
-                                        QStringLiteral("no-such-limiter")});
+        const CliResult wrong = runCli(
+            {QStringLiteral("run"), QStringLiteral("--redis"), testUrl(), flag, QStringLiteral("no-such-limiter")});
         QCOMPARE(wrong.exitCode, 2); // usage
         QVERIFY2(wrong.err.contains("--limiter"), wrong.err.constData());
     }

@@ -1,9 +1,9 @@
 // zsetlab-cli doctor, the front end of ScriptDoctor and ScriptProbe: usage errors, exit codes (one
 // meaning each: 0 counts right, 1 counts wrong, 6 with --strict for warnings alone, 2 usage, 3
 // connection, 4 the script cannot run), and its JSON. Against the test's own redis-server.
-#include "calltemplate.h"
 #include "cliprocess.h"
 #include "fakeredis.h"
+#include "limiters/calltemplate.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

@@ -1,6 +1,6 @@
 #include "cliprocess.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
 #include "testredis.h"
 
 #include <QJsonArray>

@@ -3,12 +3,12 @@
 // reconfigures it) and checks the engine and the CLI: the fault is reported promptly, the partial
 // log stays whole, and the run goes on or ends as the user chose. Killed, restarted and paused
 // servers are tested over a unix socket and over TLS (rediss://) alike.
-#include "burstengine.h"
-#include "limitercatalog.h"
-#include "redisconnection.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/redisconnection.h"
+#include "redis/tlsoptions.h"
 #include "testredis.h"
-#include "tlsoptions.h"
-#include "zsetkeys.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

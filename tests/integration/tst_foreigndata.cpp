@@ -3,11 +3,11 @@
 // writes or deletes, and proves that each of those keys is byte for byte what it was (DUMP), that
 // its expiry only ran down with the clock (PTTL), and that zsetlab created nothing outside its
 // "zsetlab:" prefix. SCAN over the whole database is fine here; product code never lists keys.
-#include "burstengine.h"
-#include "limitercatalog.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "sourcetree.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -349,9 +349,8 @@ void TestForeignData::cliRunLeavesForeignKeysAlone_data()
     QTest::newRow("--key and --keep") << flags({"--limiter", "request-id", "--key", "cli-both", "--keep"})
                                       << QByteArray("zsetlab:cli-both");
     // The name of a foreign key goes under the prefix: the foreign key itself is not touched.
-    QTest::newRow("--key named like a foreign zset")
-        << flags({"--limiter", "sequence", "--key", "app:ratelimit:alice"})
-        << QByteArray("zsetlab:app:ratelimit:alice");
+    QTest::newRow("--key named like a foreign zset") << flags({"--limiter", "sequence", "--key", "app:ratelimit:alice"})
+                                                     << QByteArray("zsetlab:app:ratelimit:alice");
     QTest::newRow("--key named like a foreign string, --keep")
         << flags({"--limiter", "random", "--key", "app:config", "--keep"}) << QByteArray("zsetlab:app:config");
 }

@@ -2,11 +2,11 @@
 // that never ends, a reply dripped one byte at a time, an error of 1 MB with terminal escapes.
 // Each must end within the command timeout, with a message that says what the server did, and
 // without memory growing with what the server announces or sends.
-#include "burstengine.h"
+#include "burst/burstengine.h"
 #include "cliprocess.h"
 #include "fakeredis.h"
-#include "limitercatalog.h"
-#include "redisconnection.h"
+#include "limiters/limitercatalog.h"
+#include "redis/redisconnection.h"
 #include "sourcetree.h"
 
 #include <QElapsedTimer>

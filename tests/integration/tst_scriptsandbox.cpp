@@ -1,15 +1,15 @@
 // A user's script on a server zsetlab did not start runs as a temporary ACL user that may touch
 // only the run's keys: the server itself refuses the rest, whatever the script does later or
 // elsewhere than in a trial. Against the test fixture's real redis-server.
-#include "burstengine.h"
+#include "burst/burstengine.h"
 #include "cliprocess.h"
 #include "fakeredis.h"
-#include "keyslot.h"
-#include "limitercatalog.h"
-#include "nodeconnections.h"
-#include "scriptsandbox.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/keyslot.h"
+#include "redis/nodeconnections.h"
+#include "redis/scriptsandbox.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,17 +3,17 @@
 // (the CA, the name, the dates, a client certificate) fails with its own message and exit code 3;
 // a burst with every catalog limiter, watch, the doctor's live probe and the Lua debugger work over
 // TLS as over a socket. Faults (kill, restart, pause) over TLS are in tst_faults.
-#include "burstengine.h"
+#include "burst/burstengine.h"
 #include "cliprocess.h"
-#include "limitercatalog.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
-#include "scriptdebugger.h"
+#include "debugger/scriptdebugger.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
+#include "redis/tlsoptions.h"
 #include "sourcetree.h"
 #include "testbursts.h"
-#include "tlsoptions.h"
-#include "watchsession.h"
-#include "zsetkeys.h"
+#include "watch/watchsession.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

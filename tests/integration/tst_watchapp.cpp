@@ -1,8 +1,8 @@
 // zsetlab-cli app under zsetlab-cli watch, on a real server: the watch reports, key by key, the
 // overwrites the app counted from its own ZADD replies, and no key the test made changes.
 #include "cliprocess.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

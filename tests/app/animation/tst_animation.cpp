@@ -2,16 +2,16 @@
 // files read back with FFmpeg (frame count, size, duration, and a frame against the window's own
 // picture at that request); bad jobs refused with what to change, and no file left.
 
-#include "animationexport.h"
-#include "animationreader.h"
-#include "burstpanel.h"
+#include "animation/animationexport.h"
+#include "animation/animationreader.h"
 #include "mainwindow.h"
-#include "recording.h"
-#include "replayfile.h"
-#include "runcursor.h"
-#include "runmodel.h"
-#include "runpicture.h"
-#include "runview.h"
+#include "replay/recording.h"
+#include "replay/replayfile.h"
+#include "run/burstpanel.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
+#include "run/runpicture.h"
+#include "run/runview.h"
 #include "testbursts.h"
 #include "testredis.h"
 

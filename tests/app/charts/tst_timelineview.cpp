@@ -1,9 +1,9 @@
 // The timeline as a class on a projector reads it (issue #43): "tallest N requests" written
 // where no column runs through it, and a stack too tall for the plot never drawn lower than a
 // smaller one beside it. Drawn from batches as the engine hands them over; no server needed.
-#include "palette.h"
-#include "timelinescale.h"
-#include "timelineview.h"
+#include "charts/timelineview.h"
+#include "results/timelinescale.h"
+#include "widgets/palette.h"
 
 #include <QImage>
 #include <QtTest>

@@ -1,6 +1,6 @@
-#include "memberwrites.h"
+#include "results/memberwrites.h"
+#include "run/zsetmodel.h"
 #include "testredis.h"
-#include "zsetmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

@@ -1,14 +1,14 @@
 // The Algorithms window against a real redis-server: what its table and chart show is what the
 // comparison measured and what Redis did; its exports; its failures; its language.
-#include "algorithmschart.h"
-#include "algorithmstablemodel.h"
-#include "algorithmswindow.h"
-#include "language.h"
+#include "charts/algorithmschart.h"
 #include "mainwindow.h"
-#include "pictureexport.h"
-#include "serversession.h"
+#include "redis/serversession.h"
+#include "studies/algorithmstablemodel.h"
+#include "studies/algorithmswindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "widgets/language.h"
+#include "widgets/pictureexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -1,15 +1,15 @@
-#include "clientprofile.h"
-#include "clienttallymodel.h"
+#include "burst/clientprofile.h"
+#include "burst/scenario.h"
+#include "charts/timelineview.h"
 #include "mainwindow.h"
-#include "pictureexport.h"
-#include "scenario.h"
-#include "serversession.h"
-#include "simulatedserverswindow.h"
+#include "redis/serversession.h"
 #include "sourcetree.h"
-#include "sweepwindow.h"
+#include "studies/clienttallymodel.h"
+#include "studies/simulatedserverswindow.h"
+#include "studies/sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
-#include "timelineview.h"
+#include "widgets/pictureexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

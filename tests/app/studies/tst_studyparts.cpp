@@ -1,12 +1,12 @@
 // The parts the study windows share: the row table model (columns give the headers and the
 // formatted cells; the three windows' models are columns over it) and the result-file writer
 // (CSV and JSON that read back, refused paths with a message that says what to do).
-#include "algorithmstablemodel.h"
-#include "clienttallymodel.h"
-#include "dataexport.h"
-#include "resultfile.h"
-#include "rowtablemodel.h"
-#include "sweeptablemodel.h"
+#include "results/dataexport.h"
+#include "studies/algorithmstablemodel.h"
+#include "studies/clienttallymodel.h"
+#include "studies/resultfile.h"
+#include "studies/rowtablemodel.h"
+#include "studies/sweeptablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

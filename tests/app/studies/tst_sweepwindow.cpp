@@ -1,12 +1,12 @@
-#include "dataexport.h"
+#include "charts/sweepchart.h"
 #include "mainwindow.h"
-#include "pictureexport.h"
-#include "serversession.h"
-#include "sweepchart.h"
-#include "sweeptablemodel.h"
-#include "sweepwindow.h"
+#include "redis/serversession.h"
+#include "results/dataexport.h"
+#include "studies/sweeptablemodel.h"
+#include "studies/sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "widgets/pictureexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

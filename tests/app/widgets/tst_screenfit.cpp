@@ -3,24 +3,24 @@
 // the window stays on the screen and nothing in it is cut: no button or label narrower than its
 // text, no horizontal scroll bar in a side panel, no clipped table header or chart axis title,
 // and the ZSET table and the lesson heading grow with the text.
+#include "burst/planmodel.h"
 #include "chartlabels.h"
-#include "countschart.h"
-#include "debuggerview.h"
-#include "language.h"
-#include "lessonpanel.h"
-#include "limitercatalog.h"
+#include "charts/countschart.h"
+#include "charts/timelineview.h"
+#include "lesson/lessonpanel.h"
+#include "limiters/limitercatalog.h"
 #include "mainwindow.h"
-#include "numberspanel.h"
 #include "offscreenscreen.h"
-#include "planmodel.h"
-#include "presentation.h"
-#include "runmodel.h"
-#include "runview.h"
-#include "scriptdoctordialog.h"
-#include "serversession.h"
+#include "redis/serversession.h"
+#include "run/numberspanel.h"
+#include "run/runmodel.h"
+#include "run/runview.h"
+#include "run/zsetpanel.h"
+#include "script/debuggerview.h"
+#include "script/scriptdoctordialog.h"
 #include "testredis.h"
-#include "timelineview.h"
-#include "zsetpanel.h"
+#include "widgets/language.h"
+#include "widgets/presentation.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>

@@ -1,10 +1,10 @@
-#include "algorithmcomparison.h"
+#include "algorithms/algorithmcomparison.h"
+#include "algorithms/slidingwindowtruth.h"
 #include "cliprocess.h"
-#include "limitercatalog.h"
-#include "slidingwindowtruth.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "sourcetree.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

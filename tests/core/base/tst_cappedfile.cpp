@@ -2,7 +2,7 @@
 // QFile::size(), which is 0 for a device or a FIFO. Every file input reads through CappedFile,
 // which caps what it reads and, since a FIFO without a writer blocked open() for good (and
 // Ctrl+C with it), refuses anything but a regular file before opening it.
-#include "cappedfile.h"
+#include "base/cappedfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>

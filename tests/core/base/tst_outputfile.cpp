@@ -2,7 +2,7 @@
 // FIFO, the target of a symbolic link: a file of someone else's), PNG and PDF followed links, and
 // a full disk left a partial file with "Unknown error". OutputFile writes only over a regular file
 // or makes a new one, whole or not at all, with the system's reason.
-#include "outputfile.h"
+#include "base/outputfile.h"
 
 #include <QDir>
 #include <QFile>

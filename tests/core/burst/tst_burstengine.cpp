@@ -1,9 +1,9 @@
-#include "burstengine.h"
-#include "keyslot.h"
-#include "limitercatalog.h"
-#include "limiterstore.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/limiterstore.h"
+#include "limiters/zsetkeys.h"
+#include "redis/keyslot.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QElapsedTimer>
 #include <QFile>

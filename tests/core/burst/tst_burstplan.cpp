@@ -1,4 +1,4 @@
-#include "burstplan.h"
+#include "burst/burstplan.h"
 
 #include <QtTest>
 

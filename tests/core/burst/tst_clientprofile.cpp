@@ -1,9 +1,9 @@
-#include "burstengine.h"
-#include "clientprofile.h"
-#include "clienttally.h"
-#include "limitercatalog.h"
+#include "burst/burstengine.h"
+#include "burst/clientprofile.h"
+#include "burst/clienttally.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
-#include "limitercatalog.h"
-#include "ratesweep.h"
+#include "burst/ratesweep.h"
+#include "limiters/limitercatalog.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>

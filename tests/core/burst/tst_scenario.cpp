@@ -1,4 +1,4 @@
-#include "scenario.h"
+#include "burst/scenario.h"
 #include "sourcetree.h"
 
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "ldbtranscript.h"
+#include "debugger/ldbtranscript.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
-#include "limitercatalog.h"
-#include "scriptdebugger.h"
+#include "debugger/scriptdebugger.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QFile>
 #include <QScopeGuard>

@@ -2,8 +2,8 @@
 // got wrong on a script written for it (tests/doctor-corpus/), with the wrong reading named: the
 // row fails if it comes back. The last rows are what the reading missed: a member that takes few
 // values because its time part repeats.
-#include "calltemplate.h"
-#include "scriptdoctor.h"
+#include "doctor/scriptdoctor.h"
+#include "limiters/calltemplate.h"
 #include "sourcetree.h"
 
 #include <QFile>

@@ -2,9 +2,9 @@
 // redis-server that the doctor did not start (this test starts it, as a user's server).
 
 #include "cliprocess.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
-#include "runawayguard.h"
+#include "doctor/runawayguard.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
 #include "sourcetree.h"
 
 #include <QElapsedTimer>

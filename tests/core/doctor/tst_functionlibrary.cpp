@@ -1,8 +1,8 @@
 // Redis Functions libraries: read without running (FunctionLibrary), checked function by function
 // (ScriptDoctor), and what the reading says held against the real server's FUNCTION LOAD and FCALL.
 
-#include "functionlibrary.h"
-#include "scriptdoctor.h"
+#include "doctor/functionlibrary.h"
+#include "doctor/scriptdoctor.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

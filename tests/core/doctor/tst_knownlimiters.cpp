@@ -3,10 +3,10 @@
 // otherwise, a changed copy named "derived from" it with what changed, and other limiters (zsetlab's
 // own, the doctor's corpus) not named at all.
 
-#include "knownlimiters.h"
-#include "luatokens.h"
-#include "scriptdoctor.h"
-#include "scriptprobe.h"
+#include "doctor/knownlimiters.h"
+#include "doctor/luatokens.h"
+#include "doctor/scriptdoctor.h"
+#include "doctor/scriptprobe.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

@@ -3,7 +3,7 @@
 // burst, the window passes, a burst again; a burst and one call half a window later; one call and,
 // a window later, are its keys gone? The report names the clock. Against the test's own
 // redis-server; the waits are the server's deadlines (WAIT, TIME), bounded by the window.
-#include "scriptprobe.h"
+#include "doctor/scriptprobe.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

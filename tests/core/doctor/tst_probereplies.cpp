@@ -4,8 +4,8 @@
 // element from --reply STYLE@N, and says when the replies did not say: never a verdict on
 // admissions it did not read. Against the test's own redis-server.
 #include "cliprocess.h"
-#include "replydecision.h"
-#include "scriptprobe.h"
+#include "doctor/scriptprobe.h"
+#include "limiters/replydecision.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

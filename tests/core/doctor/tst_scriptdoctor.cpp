@@ -1,7 +1,7 @@
-#include "calltemplate.h"
-#include "limitercatalog.h"
-#include "limiterscript.h"
-#include "scriptdoctor.h"
+#include "doctor/scriptdoctor.h"
+#include "limiters/calltemplate.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/limiterscript.h"
 #include "sourcetree.h"
 
 #include <QFile>

@@ -1,8 +1,8 @@
-#include "limitercatalog.h"
-#include "limiterscript.h"
-#include "replyreading.h"
-#include "scriptdoctor.h"
-#include "scriptprobe.h"
+#include "doctor/scriptdoctor.h"
+#include "doctor/scriptprobe.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/limiterscript.h"
+#include "limiters/replyreading.h"
 #include "sourcetree.h"
 #include "testredis.h"
 

@@ -1,8 +1,8 @@
 // The lesson without a window: a Lesson driven step by step against the private server, with
 // each answer read back from Redis itself. No widget is made (QTEST_GUILESS_MAIN).
-#include "lesson.h"
-#include "limiterexperiment.h"
-#include "serversession.h"
+#include "burst/limiterexperiment.h"
+#include "lesson/lesson.h"
+#include "redis/serversession.h"
 #include "testredis.h"
 
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // CallTemplate: how --keys and --args are written (placeholders, sums, division, literals) and what
 // one call expands them to.
-#include "calltemplate.h"
+#include "limiters/calltemplate.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
-#include "burstengine.h"
+#include "burst/burstengine.h"
 #include "cliprocess.h"
-#include "limitercatalog.h"
+#include "limiters/limitercatalog.h"
 #include "testredis.h"
 
 #include <QtTest>

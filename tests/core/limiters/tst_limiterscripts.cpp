@@ -1,7 +1,7 @@
-#include "limitercatalog.h"
-#include "limiterscript.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/limiterscript.h"
+#include "limiters/zsetkeys.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QFileInfo>
 #include <QTemporaryFile>

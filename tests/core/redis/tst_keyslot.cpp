@@ -1,7 +1,7 @@
 // The hash slot of a key as Redis Cluster computes it. The expected slots are the ones Redis
 // itself documents or asserts (the CLUSTER KEYSLOT page, the cluster spec, Redis's own cluster
 // tests); no server is needed: the test redis-server does not run in cluster mode.
-#include "keyslot.h"
+#include "redis/keyslot.h"
 
 #include <QtTest>
 

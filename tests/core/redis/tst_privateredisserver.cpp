@@ -1,6 +1,6 @@
-#include "privateredisserver.h"
-#include "redisconnection.h"
-#include "serverprograms.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
+#include "redis/serverprograms.h"
 
 #include <QDir>
 #include <QFileInfo>

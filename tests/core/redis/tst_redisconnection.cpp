@@ -1,4 +1,4 @@
-#include "redisconnection.h"
+#include "redis/redisconnection.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>

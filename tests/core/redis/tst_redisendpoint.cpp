@@ -1,5 +1,5 @@
-#include "redisconnection.h"
-#include "redisendpoint.h"
+#include "redis/redisconnection.h"
+#include "redis/redisendpoint.h"
 
 #include <QtTest>
 

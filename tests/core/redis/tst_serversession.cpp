@@ -1,4 +1,4 @@
-#include "serversession.h"
+#include "redis/serversession.h"
 #include "testredis.h"
 
 #include <QtTest>

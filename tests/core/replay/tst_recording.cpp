@@ -1,7 +1,7 @@
 // The state a recording rebuilds at request N is what Redis held after the first N requests:
 // the same N requests, with the same timestamps, fired again on a fresh key, leave the same ZSET.
 
-#include "recording.h"
+#include "replay/recording.h"
 #include "testbursts.h"
 #include "testredis.h"
 

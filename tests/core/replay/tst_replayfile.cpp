@@ -1,6 +1,6 @@
 // Replay files: what is saved opens the same; anything else is refused with a message, no crash.
 
-#include "replayfile.h"
+#include "replay/replayfile.h"
 
 #include <QElapsedTimer>
 #include <QFile>

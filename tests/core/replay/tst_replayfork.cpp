@@ -1,8 +1,8 @@
 // A fork of a recorded run: the rest of its requests, with the same timestamps, at another
 // limiter, on new keys that start from the ZSET the original held at that request.
 
-#include "nodeconnections.h"
-#include "replayfork.h"
+#include "redis/nodeconnections.h"
+#include "replay/replayfork.h"
 #include "testbursts.h"
 #include "testredis.h"
 

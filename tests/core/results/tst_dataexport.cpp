@@ -1,9 +1,9 @@
-#include "burstengine.h"
-#include "dataexport.h"
-#include "limitercatalog.h"
-#include "memberwrites.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "results/dataexport.h"
+#include "results/memberwrites.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QBuffer>
 #include <QJsonArray>

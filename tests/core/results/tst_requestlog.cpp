@@ -1,10 +1,10 @@
 // The request log's two retentions: every request, or running totals only (for very long runs).
 // The totals must be the same numbers, in memory that does not grow with the run.
-#include "burstengine.h"
-#include "limitercatalog.h"
-#include "requestlog.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "results/requestlog.h"
 #include "testredis.h"
-#include "zsetkeys.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
-#include "timelinemodel.h"
-#include "timelinescale.h"
+#include "results/timelinemodel.h"
+#include "results/timelinescale.h"
 
 #include <QtTest>
 

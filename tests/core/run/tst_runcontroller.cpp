@@ -1,14 +1,14 @@
 // The runs' life without a window: RunController over a LimiterExperiment fired at the private
 // server. Each side's model gets its shape, the engine's batches and its recording; the ZSET
 // table is told the live key, then the copy taken at the end, then the state at the cursor.
-#include "limitercatalog.h"
-#include "limiterexperiment.h"
-#include "recording.h"
-#include "redisconnection.h"
-#include "replayfork.h"
-#include "runcursor.h"
-#include "runcontroller.h"
-#include "runmodel.h"
+#include "burst/limiterexperiment.h"
+#include "limiters/limitercatalog.h"
+#include "redis/redisconnection.h"
+#include "replay/recording.h"
+#include "replay/replayfork.h"
+#include "run/runcontroller.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "testredis.h"
 
 #include <QSignalSpy>

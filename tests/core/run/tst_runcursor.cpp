@@ -1,6 +1,6 @@
 // The cursor of a recorded run: steps, jumps, and playing at a speed.
 
-#include "runcursor.h"
+#include "run/runcursor.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -1,10 +1,10 @@
 // The run every view of it reads: live, it follows the engine's batches; ended, its recording's
 // cursor; one user's requests at a time when it has several.
 
-#include "limitercatalog.h"
-#include "recording.h"
-#include "runcursor.h"
-#include "runmodel.h"
+#include "limiters/limitercatalog.h"
+#include "replay/recording.h"
+#include "run/runcursor.h"
+#include "run/runmodel.h"
 #include "testbursts.h"
 #include "testredis.h"
 

@@ -1,4 +1,4 @@
-#include "monitorline.h"
+#include "watch/monitorline.h"
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // A watched key recorded: the set after each request is what Redis held after that call, for an
 // app's limiter scripts that trim before they write and ones that write, take back and trim after.
 
-#include "replayfile.h"
+#include "replay/replayfile.h"
 #include "testredis.h"
-#include "watchrecording.h"
-#include "watchsession.h"
+#include "watch/watchrecording.h"
+#include "watch/watchsession.h"
 
 #include <QSignalSpy>
 #include <QtTest>

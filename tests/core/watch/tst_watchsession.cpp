@@ -1,12 +1,12 @@
-#include "burstengine.h"
+#include "burst/burstengine.h"
+#include "doctor/knownlimiters.h"
 #include "fakeredis.h"
-#include "knownlimiters.h"
-#include "limitercatalog.h"
-#include "privateredisserver.h"
+#include "limiters/limitercatalog.h"
+#include "limiters/zsetkeys.h"
+#include "redis/privateredisserver.h"
 #include "sourcetree.h"
 #include "testredis.h"
-#include "watchsession.h"
-#include "zsetkeys.h"
+#include "watch/watchsession.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>

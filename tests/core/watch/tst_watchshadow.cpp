@@ -1,4 +1,4 @@
-#include "watchshadow.h"
+#include "watch/watchshadow.h"
 
 #include <QCryptographicHash>
 #include <QtTest>

@@ -2,10 +2,10 @@
 // Recording::stateAt() says (the browser test, tests/web/, checks that the page shows it); the
 // page asks no address for anything; bad output paths are refused before any work.
 
-#include "recording.h"
+#include "replay/recording.h"
 #include "testbursts.h"
 #include "testredis.h"
-#include "webpage.h"
+#include "web/webpage.h"
 
 #include <QCryptographicHash>
 #include <QFile>

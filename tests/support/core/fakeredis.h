@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisendpoint.h"
+#include "redis/redisendpoint.h"
 
 #include <QByteArray>
 #include <QList>

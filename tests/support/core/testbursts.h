@@ -1,8 +1,8 @@
 #pragma once
 
-#include "burstengine.h"
-#include "limitercatalog.h"
-#include "recording.h"
+#include "burst/burstengine.h"
+#include "limiters/limitercatalog.h"
+#include "replay/recording.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 #include "testredis.h"
 
-#include "zsetkeys.h"
+#include "limiters/zsetkeys.h"
 
 #include <QCoreApplication>
 #include <QtTest>

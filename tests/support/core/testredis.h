@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privaterediscluster.h"
-#include "privateredisserver.h"
-#include "redisconnection.h"
+#include "redis/privaterediscluster.h"
+#include "redis/privateredisserver.h"
+#include "redis/redisconnection.h"
 
 // The test fixture: one private redis-server per test program, started on first use on its own
 // unix socket, so no test depends on a server someone else started. Gone when the program ends.

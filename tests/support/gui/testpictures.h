@@ -1,6 +1,6 @@
 #pragma once
 
-#include "pictureexport.h"
+#include "widgets/pictureexport.h"
 
 #include <QCoreApplication>
 #include <QEvent>

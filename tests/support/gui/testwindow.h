@@ -1,7 +1,7 @@
 #pragma once
 
 #include "mainwindow.h"
-#include "serversession.h"
+#include "redis/serversession.h"
 #include "testredis.h"
 
 #include <QPushButton>
