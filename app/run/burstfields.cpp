@@ -21,11 +21,11 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
     });
     texts.addRow(form, clock, clock, [] { return tr("&Clock"); });
 
-    QComboBox* strategy = fields.limiterBox = new QComboBox(panel);
+    QComboBox* limiterBox = fields.limiterBox = new QComboBox(panel);
     const QVector<LimiterRef>& limiters = LimiterCatalog::all();
     for (const LimiterRef& limiter : limiters)
-        strategy->addItem(QString(), limiter->id);
-    texts.add([strategy, limiters] {
+        limiterBox->addItem(QString(), limiter->id);
+    texts.add([limiterBox, limiters] {
         for (int i = 0; i < limiters.size(); ++i) {
             const LimiterEntry& limiter = *limiters[i];
             QString text;
@@ -44,11 +44,11 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
                 text = tr("trap: %1").arg(limiter.displayName());
                 break;
             }
-            strategy->setItemText(i, text);
-            strategy->setItemData(i, limiter.displaySummary(), Qt::ToolTipRole);
+            limiterBox->setItemText(i, text);
+            limiterBox->setItemData(i, limiter.displaySummary(), Qt::ToolTipRole);
         }
     });
-    texts.addRow(form, strategy, strategy, [] { return tr("&Member"); });
+    texts.addRow(form, limiterBox, limiterBox, [] { return tr("&Member"); });
 
     QSpinBox* window = fields.window = new QSpinBox(panel);
     window->setRange(1, 3'600'000);
@@ -61,7 +61,7 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
     limit->setGroupSeparatorShown(true);
     texts.add([limit] { limit->setSpecialValueText(tr("none")); });
     texts.addRow(form, limit, limit, [] { return tr("&Limit"); });
-    for (QComboBox* box : {clock, strategy}) {
+    for (QComboBox* box : {clock, limiterBox}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
@@ -70,11 +70,11 @@ BurstFields BurstFields::addRows(QFormLayout* form, QWidget* panel, Retranslator
 
 LimiterRef BurstFields::limiter() const
 {
-    const LimiterRef chosen = LimiterCatalog::find(strategy->currentData().toString());
+    const LimiterRef chosen = LimiterCatalog::find(limiterBox->currentData().toString());
     return chosen ? chosen : LimiterCatalog::builtin("now");
 }
 
 void BurstFields::setLimiter(const LimiterRef& limiter) const
 {
-    strategy->setCurrentIndex(std::max(0, strategy->findData(limiter->id)));
+    limiterBox->setCurrentIndex(std::max(0, limiterBox->findData(limiter->id)));
 }

@@ -249,7 +249,7 @@ QString SweepResult::toText() const
     const bool withLimit = plan.burst.limit > 0;
     const bool realClock = plan.burst.clock != ClockKind::Schedule;
     QStringList lines;
-    lines << QStringLiteral("sweep of strategy %1 on Redis %2: %3 arrivals, clock %4, %L5 requests per point")
+    lines << QStringLiteral("sweep of limiter %1 on Redis %2: %3 arrivals, clock %4, %L5 requests per point")
                  .arg(plan.burst.script().name(), serverVersion, sweepPacingName(plan.pacing),
                       clockName(plan.burst.clock))
                  .arg(plan.burst.requests);

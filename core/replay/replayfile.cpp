@@ -393,7 +393,7 @@ bool readHeader(Cursor& file, QJsonObject* header, RecordingInfo* info, QString*
     info->madeBy = h.value(QLatin1String("made_by")).toString();
     info->source = h.value(QLatin1String("source")).toString();
     info->plan = h.value(QLatin1String("plan")).toObject();
-    info->strategy = h.value(QLatin1String("strategy")).toString();
+    info->limiter = h.value(QLatin1String("strategy")).toString();
     info->script = h.value(QLatin1String("script")).toString().toUtf8();
     ok = ok && parseZsetKnowledge(h.value(QLatin1String("state_from")).toString(), &info->knowledge);
     const QJsonObject server = h.value(QLatin1String("server")).toObject();

@@ -135,7 +135,7 @@ QJsonObject BurstSummary::toJson() const
         = QJsonObject {{QStringLiteral("flavour"), serverName.isEmpty() ? QStringLiteral("redis") : serverName},
                        {QStringLiteral("version"), serverOwnVersion.isEmpty() ? serverVersion : serverOwnVersion},
                        {QStringLiteral("redis_version"), serverVersion}};
-    json[QStringLiteral("strategy")] = strategy;
+    json[QStringLiteral("strategy")] = limiter; // the key's first name, kept for the files and scripts that read it
     json[QStringLiteral("key")] = QString::fromUtf8(key);
     json[QStringLiteral("clock")] = clock;
     json[QStringLiteral("pace")] = pacing;
@@ -199,7 +199,7 @@ QJsonObject BurstSummary::toJson() const
 QString BurstSummary::toText() const
 {
     QStringList lines;
-    lines << QStringLiteral("strategy %1 on %2, key %3").arg(strategy, server().displayName(), QString::fromUtf8(key));
+    lines << QStringLiteral("limiter %1 on %2, key %3").arg(limiter, server().displayName(), QString::fromUtf8(key));
     lines << QStringLiteral("  sent          %L1 of %L2%3")
                  .arg(sent)
                  .arg(requests)
