@@ -273,7 +273,12 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
     m_endpoint = endpoint;
     m_error = {};
     m_server = {};
+    return connectSocket(endpoint, options) && authenticate(endpoint) && selectDatabase(endpoint)
+        && readServer(endpoint, options);
+}
 
+bool RedisConnection::connectSocket(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
     const timeval connectTimeout = toTimeval(options.connectTimeout);
     if (endpoint.transport == RedisEndpoint::Transport::Unix) {
         // An endpoint made without parse(): never let a cut-short path reach another server.
@@ -308,36 +313,46 @@ bool RedisConnection::open(const RedisEndpoint& endpoint, const ConnectOptions& 
         if (!m_tls)
             return fail(problem.kind, problem.message);
     }
+    return true;
+}
 
-    if (!endpoint.password.isEmpty()) {
-        RedisArgs auth {QByteArrayLiteral("AUTH")};
-        if (!endpoint.user.isEmpty())
-            auth << endpoint.user.toUtf8();
-        auth << endpoint.password.toUtf8();
-        const RedisReply reply = command(auth);
-        if (reply.isError()) {
-            if (failedOnTls())
-                return false;
-            const RedisError error = authError(reply, endpoint);
-            return fail(error.kind, error.message);
-        }
-    }
+bool RedisConnection::authenticate(const RedisEndpoint& endpoint)
+{
+    if (endpoint.password.isEmpty())
+        return true;
+    RedisArgs auth {QByteArrayLiteral("AUTH")};
+    if (!endpoint.user.isEmpty())
+        auth << endpoint.user.toUtf8();
+    auth << endpoint.password.toUtf8();
+    const RedisReply reply = command(auth);
+    if (!reply.isError())
+        return true;
+    if (failedOnTls())
+        return false;
+    const RedisError error = authError(reply, endpoint);
+    return fail(error.kind, error.message);
+}
 
+bool RedisConnection::selectDatabase(const RedisEndpoint& endpoint)
+{
     if (endpoint.helloHandshake && endpoint.db != 0)
         return fail(RedisError::Kind::BadDatabase,
                     Text::tr("This connection selects no database, and database %1 was asked for: a script runs "
                              "in a sandbox on database 0 only.")
                         .arg(endpoint.db));
-    if (endpoint.db != 0) {
-        const RedisReply reply = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.db)});
-        if (reply.isError()) {
-            if (failedOnTls())
-                return false;
-            const RedisError error = selectError(reply, endpoint);
-            return fail(error.kind, error.message);
-        }
-    }
+    if (endpoint.db == 0)
+        return true;
+    const RedisReply reply = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.db)});
+    if (!reply.isError())
+        return true;
+    if (failedOnTls())
+        return false;
+    const RedisError error = selectError(reply, endpoint);
+    return fail(error.kind, error.message);
+}
 
+bool RedisConnection::readServer(const RedisEndpoint& endpoint, const ConnectOptions& options)
+{
     // A sandbox's user may not read INFO (it tells every database's key count and the server's
     // configuration), nor may anyone while a script runs; HELLO (Redis 6+, as ACL users are)
     // tells the version and the mode.

@@ -111,6 +111,11 @@ private:
     void capReplies();
     bool fail(RedisError::Kind kind, const QString& message);
     bool failedOnTls();
+    // The steps of open(), each false with lastError() set.
+    bool connectSocket(const RedisEndpoint& endpoint, const ConnectOptions& options);
+    bool authenticate(const RedisEndpoint& endpoint);
+    bool selectDatabase(const RedisEndpoint& endpoint);
+    bool readServer(const RedisEndpoint& endpoint, const ConnectOptions& options);
     bool flushTls(bool* allWritten);
     bool readTls();
     RedisReply readReplyTls();
