@@ -246,6 +246,18 @@ void LessonPanel::retranslate()
     showStep();
 }
 
+void LessonPanel::focusGuess()
+{
+    // A new step that asks first: the class's guess can be typed at once, Enter runs the step, "."
+    // and "B" still go on and back. Only while the lesson is in front and no dialog is up.
+    if (!isVisible() || visibleRegion().isEmpty() || m_lesson->hasAnswered() || !m_question->isVisible())
+        return;
+    if (QApplication::activeModalWidget() || QApplication::activePopupWidget())
+        return;
+    QWidget* guess = m_guessChoice->isVisible() ? static_cast<QWidget*>(m_guessChoice) : m_guessNumber;
+    guess->setFocus(Qt::OtherFocusReason);
+}
+
 void LessonPanel::showQuestion()
 {
     const bool asking = m_lesson->asksFirst() && m_lesson->hasQuestion();
@@ -303,6 +315,10 @@ void LessonPanel::showStep()
             m_action->setFocus(Qt::OtherFocusReason);
     }
     showQuestion();
+    if (step != m_shownStep) {
+        m_shownStep = step;
+        focusGuess();
+    }
     const QString result = m_lesson->resultText(); // made in the language of the moment
     QString shown = result.isEmpty() ? QString() : tr("<b>Result:</b> %1").arg(result.toHtmlEscaped());
     if (const QString compared = m_lesson->guessVersusAnswer(); !compared.isEmpty())

@@ -59,6 +59,7 @@ protected:
 private:
     void showStep();
     void showQuestion();
+    void focusGuess();
     void retranslate();
     void applyFonts();
     // A result came in: point at what shows it, and keep it in view.
@@ -76,6 +77,7 @@ private:
     LessonViews m_views;
     QList<QAction*> m_keys;
     bool m_actionHadFocus = false;
+    int m_shownStep = -1; // the step whose guess took the focus when it came
     bool m_showResult = false; // a run just finished: its result is kept in view
     QLabel* m_counter = nullptr;
     QLabel* m_title = nullptr;
