@@ -562,8 +562,12 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error)
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // The docks before the geometry: restored into a hidden window that restoreGeometry() has made
+    // full screen or maximized, Qt 6.4 keeps a copy of the layout to apply once the window has
+    // grown, and a dock moved meanwhile (ScreenFit tabifies the ZSET panel as the window shows)
+    // leaves that copy pointing at freed layout items: a crash at the next layout.
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry")))
         resize(1440, 860);
     // The plan as it was saved, through the one mapping scenarios use; a setting that no longer
@@ -588,6 +592,9 @@ void MainWindow::saveSettings() const
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_experiment->stop();
+    // Saved as the user had the window before presenting: presenter mode is for the class, and
+    // the next start opens at the size and layout of every day.
+    m_presentation->setPresenting(false);
     saveSettings();
     event->accept();
 }

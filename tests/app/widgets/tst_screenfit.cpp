@@ -34,6 +34,7 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QStyleOptionComboBox>
 #include <QTabBar>
@@ -71,6 +72,7 @@ private slots:
     void chartsShareAPlaceWhenLow();
     void dialogsOpenOnTheScreen();
     void leavingPresenterModeRestoresTheLayout();
+    void aWindowClosedInPresenterModeOpensAgain();
 
 private:
     QStringList problems() const;
@@ -290,6 +292,54 @@ void TestScreenFit::leavingPresenterModeRestoresTheLayout()
     presentation->resetZoom();
     QTRY_VERIFY2_WITH_TIMEOUT(backAsBefore(),
                               qPrintable(describe(before) + QStringLiteral(" became ") + describe(layout())), 5000);
+}
+
+// A teacher closes the window in presenter mode, with the lesson in front. It opens again as the
+// user had it before presenting; and a layout saved at full screen (as closing in presenter mode
+// saved it before) opens full screen and is fitted without harm: Qt 6.4 kept a copy of such a
+// layout until the window had grown, and the ZSET panel moved into the tabs meanwhile left it
+// pointing at freed items (a double free at start-up).
+void TestScreenFit::aWindowClosedInPresenterModeOpensAgain()
+{
+    m_window.reset();
+    QSettings().clear();
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->showLesson();
+    m_window->presentation()->setPresenting(true);
+    settle();
+    QVERIFY(m_window->isFullScreen());
+    const QByteArray fullScreenGeometry = m_window->saveGeometry();
+    const QByteArray presentedLayout = m_window->saveState();
+    QVERIFY(m_window->close());
+    m_window.reset();
+
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    settle();
+    QVERIFY(!m_window->isFullScreen());
+    QVERIFY(!m_window->presentation()->isPresenting());
+    QVERIFY(m_window->close());
+    m_window.reset();
+
+    {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), fullScreenGeometry);
+        settings.setValue(QStringLiteral("window/state"), presentedLayout);
+    }
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->showLesson();
+    settle();
+    QVERIFY(m_window->isFullScreen());
+    QVERIFY(m_window->lessonPanel()->isVisible());
+    QVERIFY(m_window->runsArea()->width() > m_window->width() / 3);
+    QVERIFY(m_window->close());
+    m_window.reset();
+    QSettings().clear();
 }
 
 // ZSETLAB_TEST_PICTURES=dir keeps what the class sees, as the screen shows it (a grab: an exported
