@@ -86,9 +86,41 @@ bool LessonFigure::showResult()
     }
 }
 
+QString LessonFigure::scriptForTheClass(const QString& source)
+{
+    // The file's comments tell what goes wrong (the header, "same millisecond, same member",
+    // "1000 times longer"): the answers to steps 2, 3 and 9. The class sees the code and each
+    // step's first sentence ("-- 2. Add this request."), nothing more.
+    static const QRegularExpression stepComment(QStringLiteral("^(--\\s*[1-4]\\.[^.]*\\.)"));
+    QStringList shown;
+    bool inComment = false;
+    for (const QString& line : source.split(QLatin1Char('\n'))) {
+        const bool comment = line.trimmed().startsWith(QLatin1String("--"));
+        if (const QRegularExpressionMatch step = stepComment.match(line); step.hasMatch()) {
+            shown << step.captured(1);
+            inComment = true;
+        } else if (comment) {
+            inComment = true; // the header, a step's further sentences
+        } else {
+            if (line.trimmed().isEmpty() && (inComment || shown.isEmpty() || shown.last().isEmpty()))
+                continue; // no blank lines where the comments were
+            shown << line;
+            inComment = false;
+        }
+    }
+    // A blank line before each step, as in the file.
+    QStringList spaced;
+    for (const QString& line : std::as_const(shown)) {
+        if (stepComment.match(line).hasMatch() && !spaced.isEmpty() && !spaced.last().isEmpty())
+            spaced << QString();
+        spaced << line;
+    }
+    return spaced.join(QLatin1Char('\n'));
+}
+
 void LessonFigure::showScript()
 {
-    const QString source = QString::fromUtf8(LimiterCatalog::builtin("now")->script.source());
+    const QString source = scriptForTheClass(QString::fromUtf8(LimiterCatalog::builtin("now")->script.source()));
     if (m_script->toPlainText() != source) {
         m_script->setPlainText(source);
         // "-- 1. Remove ...", its continuation comments, and the call that does it.
@@ -135,8 +167,9 @@ void LessonFigure::showExpiry()
                  .arg(locale.toString(seconds, 'f', 0), locale.toString(seconds / 60.0, 'f', 1),
                       locale.toString(double(expiry.ttlMs) / double(std::max<qint64>(expiry.windowMs, 1)), 'f', 0)),
              Palette::overwritten});
+        // A command's argument, as typed: no group separator ("PEXPIRE key 1,000" reads as 1 ms).
         m_expiry->setNote(tr("PTTL read from Redis right after the request. PEXPIRE key %1 would keep it %1 ms.")
-                              .arg(locale.toString(expiry.windowMs)));
+                              .arg(QString::number(expiry.windowMs)));
     } else {
         bars.append({tr("the key's TTL"), 0, expiry.ttlMs == -1 ? tr("none: the key stays") : tr("no key"),
                      Palette::overwritten});

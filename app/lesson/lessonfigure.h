@@ -24,6 +24,9 @@ public:
     bool showResult();
 
     CodeEditor* script() const { return m_script; }
+    // The article's script as the class sees it before any step ran: the code and the first
+    // sentence of each step's comment; the comments that tell what goes wrong are left out.
+    static QString scriptForTheClass(const QString& source);
     // The 1-based lines the script marks: each step's comment and its Redis call.
     QList<int> markedLines() const { return m_marked; }
     BarFigure* expiry() const { return m_expiry; }
