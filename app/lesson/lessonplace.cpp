@@ -26,6 +26,7 @@ LessonPlace::LessonPlace(const Parts& parts, const LessonStage& stage)
         // The runs, until a step's result is a figure (the script, a TTL, the memory).
         if (!LessonFigure::draws(m_lesson->spotlight()))
             m_parts.runsPlace->setCurrentWidget(m_parts.runsPage);
+        coverAnswer();
     });
     LessonViews views;
     views.left = parts.left;
@@ -49,8 +50,29 @@ LessonPlace::LessonPlace(const Parts& parts, const LessonStage& stage)
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (m_panel) // not while the window deletes the dock and the panel in it
             m_panel->setInFront(visible || m_covered);
+        coverAnswer();
+    });
+    // The window may move the ZSET panel into the lesson's tabs after a step pointed at it (its
+    // fit comes after the step's result): it takes the runs' place then, still in sight.
+    connect(parts.zsetDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible && m_spotlight->lit() == m_parts.zset && !m_zsetLent && m_screenFit && m_dock
+            && m_dock->isVisible() && m_screenFit->isDockMoved()) {
+            lendZsetToRuns(true);
+            m_spotlight->light(nullptr); // lit again in its new place: brought to the front, framed
+            m_spotlight->light(m_parts.zset);
+        }
     });
     retranslate();
+}
+
+void LessonPlace::coverAnswer()
+{
+    // A step that asks about the run before it (how many requests wrote the member) would find
+    // its answer in the ZSET table's Writes column: hidden until Redis answered, or the lesson
+    // is put away.
+    const bool asking = m_dock && m_dock->isVisible() && m_lesson->asksFirst() && m_lesson->hasQuestion()
+        && m_lesson->buildsOnPreviousStep() && !m_lesson->hasAnswered();
+    m_parts.zset->setWritesHidden(asking);
 }
 
 LessonPlace::~LessonPlace()

@@ -61,6 +61,7 @@ public:
 
 private:
     // Marks the part of the window that shows the lesson's result (nullptr: none).
+    void coverAnswer();
     void pointAt(QWidget* part);
 
     Parts m_parts;

@@ -132,8 +132,15 @@ void ZsetPanel::showModel(QAbstractItemModel* model)
     // A new model resets the header's sections: their widths and the member column's stretch.
     m_view->setModel(model);
     m_view->horizontalHeader()->setSectionResizeMode(ZsetModel::MemberColumn, QHeaderView::Stretch);
+    m_view->setColumnHidden(ZsetModel::WritesColumn, m_writesHidden);
     fitColumns();
     fitScores();
+}
+
+void ZsetPanel::setWritesHidden(bool hidden)
+{
+    m_writesHidden = hidden;
+    m_view->setColumnHidden(ZsetModel::WritesColumn, hidden);
 }
 
 void ZsetPanel::retranslate()

@@ -50,6 +50,8 @@ public:
     // captioned with the key and the limiter. `writes`: the run's (for a key of the server).
     void showSource(const ZsetSource& source, const MemberWrites* writes);
     bool showsReplay() const;
+    // Hides the Writes column while a lesson asks how many requests wrote a member.
+    void setWritesHidden(bool hidden);
     ReplayMembersModel* replayModel() const { return m_replayModel; }
     void refresh();
     // Reads the key again every 300 ms while a run or a watch writes it.
@@ -68,6 +70,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    bool m_writesHidden = false;
     int m_scoreDigits = 13; // the widest score shown so far
     int m_memberChars = 4; // the longest member shown so far, up to a cap
     void applyFilters();

@@ -3,6 +3,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lessonfigure.h"
 #include "lesson/lessonpanel.h"
+#include "limiters/limitercatalog.h"
 #include "mainwindow.h"
 #include "redis/serversession.h"
 #include "run/numberspanel.h"
@@ -143,6 +144,17 @@ void TestLesson::everyStepDoesWhatItSays()
     QCOMPARE(calls,
              QStringList({QStringLiteral("ZREMRANGEBYSCORE"), QStringLiteral("ZADD"), QStringLiteral("ZCARD"),
                           QStringLiteral("EXPIRE")}));
+    // ... and nothing in it gives later steps' answers away: the file's comments say that the same
+    // millisecond makes the same member (steps 2, 3) and that EXPIRE counts seconds (step 9).
+    const QString shown = figure->script()->toPlainText();
+    const QString file = QString::fromUtf8(LimiterCatalog::builtin("now")->script.source());
+    for (const char* answer : {"same member", "overwritten", "does not grow", "1000 times", "seconds", "THE BUG"}) {
+        QVERIFY2(file.contains(QLatin1String(answer)), answer); // still said in the file itself
+        QVERIFY2(!shown.contains(QLatin1String(answer)), answer);
+    }
+    for (const char* step : {"-- 1. Remove the requests that have left the window.", "-- 2. Add this request.",
+                             "-- 3. Count the requests in the window.", "-- 4. Let an idle key expire."})
+        QVERIFY2(shown.contains(QLatin1String(step)), step);
 
     // 2. Three requests in one millisecond: three sent, one member, count 1, 1, 1.
     runStep(1);
@@ -163,8 +175,13 @@ void TestLesson::everyStepDoesWhatItSays()
         QVERIFY(m_window->grab().save(qEnvironmentVariable("ZSETLAB_SCREENSHOT")));
     }
 
-    // 3. The member and its writes: the table selects it.
+    // 3. The member and its writes: the table selects it. Until Redis answered, the table keeps
+    // step 2's member but not its writes: they are the answer the class is asked for.
+    m_lesson->goToStep(2);
+    QVERIFY(m_lesson->asksFirst() && !m_lesson->hasAnswered());
+    QVERIFY(m_window->zsetPanel()->view()->isColumnHidden(ZsetModel::WritesColumn));
     runStep(2);
+    QVERIFY(!m_window->zsetPanel()->view()->isColumnHidden(ZsetModel::WritesColumn));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->zsetPanel()->view()->selectionModel()->hasSelection(), 10000);
     QVERIFY2(m_lesson->resultText().contains(QLatin1String("3 request")), qPrintable(m_lesson->resultText()));
 
@@ -446,6 +463,9 @@ void TestLesson::keysFollowTheFocus()
     m_panel->findChildren<QPushButton*>().last()->setFocus(); // Next
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
     QCOMPARE(m_lesson->currentStep(), 4);
+    // Step 5 asks first: its guess took the focus, where the arrows move the text cursor.
+    QVERIFY(qobject_cast<QSpinBox*>(QApplication::focusWidget()));
+    m_panel->findChildren<QPushButton*>().last()->setFocus(); // Next again, as a click on it
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
     QCOMPARE(m_lesson->currentStep(), 3);
 
