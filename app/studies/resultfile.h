@@ -29,12 +29,12 @@ QByteArray csv(const QVector<CsvColumn<Row>>& columns, const QVector<Row>& rows)
     QList<QByteArray> header;
     for (const CsvColumn<Row>& column : columns)
         header << column.name;
-    QList<QList<QByteArray>> lines;
-    for (const Row& row : rows) {
-        QList<QByteArray> fields;
+    QList<QList<QByteArray>> lines(rows.size());
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QList<QByteArray>& fields = lines[i];
+        fields.reserve(columns.size());
         for (const CsvColumn<Row>& column : columns)
-            fields << column.field(row);
-        lines << fields;
+            fields << column.field(rows.at(i));
     }
     return csvLines(header, lines);
 }

@@ -76,7 +76,7 @@ public:
     Run(AlgorithmComparison& owner, RedisEndpoint endpoint, ConnectOptions options, ComparisonPlan plan)
         : m_owner(owner)
         , m_endpoint(std::move(endpoint))
-        , m_options(std::move(options))
+        , m_options(options)
         , m_plan(std::move(plan))
     { }
 
@@ -126,7 +126,7 @@ private:
 
 void AlgorithmComparison::work(RedisEndpoint endpoint, ConnectOptions options, ComparisonPlan plan)
 {
-    Run(*this, std::move(endpoint), std::move(options), std::move(plan)).compare();
+    Run(*this, std::move(endpoint), options, std::move(plan)).compare();
 }
 
 void AlgorithmComparison::Run::post(std::function<void()> call)

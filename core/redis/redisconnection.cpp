@@ -235,7 +235,7 @@ RedisError authError(const RedisReply& reply, const RedisEndpoint& endpoint)
 
 RedisError selectError(const RedisReply& reply, const RedisEndpoint& endpoint)
 {
-    const RedisError error = classifyReplyError(reply, endpoint);
+    RedisError error = classifyReplyError(reply, endpoint);
     if (error.kind != RedisError::Kind::Server)
         return error;
     return {RedisError::Kind::BadDatabase,

@@ -407,7 +407,7 @@ bool readHeader(Cursor& file, QJsonObject* header, RecordingInfo* info, QString*
     info->limit = integer(h, "limit", 0, qint64(1) << 53, &ok);
     info->users = int(integer(h, "users", 1, BurstPlan::maxUsers, &ok));
     info->requests = int(integer(h, "requests_planned", 0, BurstPlan::maxRequests, &ok));
-    for (const QJsonValue& value : h.value(QLatin1String("seeded")).toArray()) {
+    for (const auto& value : h.value(QLatin1String("seeded")).toArray()) {
         const QJsonObject m = value.toObject();
         SeededMember seeded;
         seeded.user = int(integer(m, "user", 0, info->users - 1, &ok));
@@ -543,7 +543,7 @@ bool readWatched(Columns& c, qint64 n, const QJsonObject& header, RequestLog* lo
     if (!c.ends.ok() || !c.ends.atEnd() || !c.truths.ok() || !c.truths.atEnd())
         return failWith(error, damaged(Text::tr("a column of its requests does not read")));
     bool ok = true;
-    for (const QJsonValue& value : header.value(QLatin1String("seeded")).toArray()) {
+    for (const auto& value : header.value(QLatin1String("seeded")).toArray()) {
         const QJsonObject m = value.toObject();
         writes->seededEnds.push_back(m.contains(QLatin1String("end")) ? qint32(integer(m, "end", 0, n, &ok))
                                                                       : ZsetHistory::alive);

@@ -128,7 +128,7 @@ public:
     Run(AppTraffic& owner, RedisEndpoint endpoint, ConnectOptions options, AppPlan plan)
         : m_owner(owner)
         , m_endpoint(std::move(endpoint))
-        , m_options(std::move(options))
+        , m_options(options)
         , m_plan(std::move(plan))
         , m_entry(LimiterCatalog::find(m_plan.limiter))
         , m_store(m_entry ? m_entry->store : LimiterStore::sortedSet())
@@ -178,7 +178,7 @@ private:
 
 void AppTraffic::work(RedisEndpoint endpoint, ConnectOptions options, AppPlan plan)
 {
-    Run(*this, std::move(endpoint), std::move(options), std::move(plan)).play();
+    Run(*this, std::move(endpoint), options, std::move(plan)).play();
 }
 
 void AppTraffic::Run::fail(BurstFailure::Kind kind, const QString& message)

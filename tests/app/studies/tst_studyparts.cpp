@@ -28,11 +28,16 @@ struct Fruit
     double weight = 0; // NaN: not weighed
 };
 
-QString headerWord = QStringLiteral("fruit"); // what a language change would change
+// What a language change would change.
+QString& headerWord()
+{
+    static QString word = QStringLiteral("fruit");
+    return word;
+}
 
 RowTableModel<Fruit>::Column nameColumn()
 {
-    return {[] { return headerWord; },
+    return {[] { return headerWord(); },
             [] { return QStringLiteral("What it is."); },
             [](const Fruit& fruit) { return fruit.name; },
             [](const Fruit& fruit) { return QVariant(fruit.name); },
@@ -133,14 +138,14 @@ void TestStudyParts::rowModelHeadersFollowTheLanguage()
 {
     RowTableModel<Fruit> model(fruitColumns());
     QSignalSpy changed(&model, &QAbstractItemModel::headerDataChanged);
-    headerWord = QStringLiteral("trái cây");
+    headerWord() = QStringLiteral("trái cây");
     model.retranslateHeaders();
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.first().at(0).value<Qt::Orientation>(), Qt::Horizontal);
     QCOMPARE(changed.first().at(1).toInt(), 0);
     QCOMPARE(changed.first().at(2).toInt(), 2);
     QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("trái cây"));
-    headerWord = QStringLiteral("fruit");
+    headerWord() = QStringLiteral("fruit");
 }
 
 void TestStudyParts::windowModelsShowUnknownsAsUnknown()
