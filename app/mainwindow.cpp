@@ -583,8 +583,9 @@ void MainWindow::restoreSettings()
 void MainWindow::saveSettings() const
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    // As the user has the window every day: presenter mode's full screen is for the class.
+    settings.setValue(QStringLiteral("window/geometry"), m_presentation->everydayGeometry());
+    settings.setValue(QStringLiteral("window/state"), m_presentation->everydayLayout());
     settings.setValue(QLatin1String(planSetting),
                       QJsonDocument(m_planModel->plan().toJson()).toJson(QJsonDocument::Compact));
 }
@@ -592,9 +593,6 @@ void MainWindow::saveSettings() const
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_experiment->stop();
-    // Saved as the user had the window before presenting: presenter mode is for the class, and
-    // the next start opens at the size and layout of every day.
-    m_presentation->setPresenting(false);
     saveSettings();
     event->accept();
 }

@@ -68,6 +68,16 @@ void Presentation::keepUsersLayout()
     m_restorePending = false;
 }
 
+QByteArray Presentation::everydayGeometry() const
+{
+    return m_presenting && !m_usersGeometry.isEmpty() ? m_usersGeometry : m_window->saveGeometry();
+}
+
+QByteArray Presentation::everydayLayout() const
+{
+    return m_presenting && !m_usersLayout.isEmpty() ? m_usersLayout : m_window->saveState();
+}
+
 void Presentation::restoreUsersLayout()
 {
     if (!isAsTheUserLaidItOut() || m_usersLayout.isEmpty())
@@ -158,6 +168,7 @@ void Presentation::setPresenting(bool on)
     m_presenting = on;
     if (on) {
         m_zoomBeforePresenting = m_zoom;
+        m_usersGeometry = m_window->saveGeometry();
         m_window->showFullScreen(); // first: the zoom is checked against the full screen
         setZoom(std::max(m_zoom, presentingZoom));
     } else {

@@ -29,6 +29,10 @@ public:
     void resetZoom();
 
     bool isPresenting() const { return m_presenting; }
+    // The window's geometry and docks as the user has them every day: from before presenting while
+    // presenting (what is saved for the next start), else as they are.
+    QByteArray everydayGeometry() const;
+    QByteArray everydayLayout() const;
     // Full screen and larger text together; the same call again restores the window.
     void setPresenting(bool on);
 
@@ -66,6 +70,7 @@ private:
     std::function<bool()> m_fits;
     QHash<QByteArray, QFont> m_classFonts; // fonts the platform theme gives some classes, at zoom 1
     QByteArray m_usersLayout; // the docks as the user had them at normal size (saveState)
+    QByteArray m_usersGeometry; // the window before presenting (saveGeometry)
     QSize m_usersWindowSize; // and the window's size then: they come back at that size
     bool m_restorePending = false;
 };

@@ -295,7 +295,7 @@ void TestScreenFit::leavingPresenterModeRestoresTheLayout()
 }
 
 // A teacher closes the window in presenter mode, with the lesson in front. It opens again as the
-// user had it before presenting; and a layout saved at full screen (as closing in presenter mode
+// user had it before presenting, at that size; and a layout saved at full screen (as closing in presenter mode
 // saved it before) opens full screen and is fitted without harm: Qt 6.4 kept a copy of such a
 // layout until the window had grown, and the ZSET panel moved into the tabs meanwhile left it
 // pointing at freed items (a double free at start-up).
@@ -307,6 +307,8 @@ void TestScreenFit::aWindowClosedInPresenterModeOpensAgain()
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->showLesson();
+    settle();
+    const QSize everyday = m_window->size();
     m_window->presentation()->setPresenting(true);
     settle();
     QVERIFY(m_window->isFullScreen());
@@ -321,6 +323,7 @@ void TestScreenFit::aWindowClosedInPresenterModeOpensAgain()
     settle();
     QVERIFY(!m_window->isFullScreen());
     QVERIFY(!m_window->presentation()->isPresenting());
+    QCOMPARE(m_window->size(), everyday);
     QVERIFY(m_window->close());
     m_window.reset();
 
