@@ -25,7 +25,8 @@ void ReplayMembersModel::setState(const ReplayState& state)
         }
     };
     take(0, std::min(rows, ends));
-    take(std::max(ends, rows > ends ? rows - ends : rows), rows);
+    if (rows > ends)
+        take(std::max(ends, rows - ends), rows);
     endResetModel();
 }
 
