@@ -13,6 +13,7 @@
 #include "sourcetree.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/pictureexport.h"
 #include "widgets/spotlight.h"
 
@@ -70,7 +71,7 @@ private:
 
 void TestExport::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
+    TestSettings::keepToThisRun();
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);
     m_window->show();

@@ -20,6 +20,7 @@
 #include "sourcetree.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/exportdialog.h"
 #include "widgets/manualdialog.h"
 #include "widgets/serverbar.h"
@@ -85,8 +86,7 @@ private:
 
 void TestMainWindow::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     TestRedis::server();
 }
 

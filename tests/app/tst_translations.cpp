@@ -19,6 +19,7 @@
 #include "studies/sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "testwindow.h"
 #include "widgets/elidinglabel.h"
 #include "widgets/language.h"
@@ -139,8 +140,7 @@ void TestTranslations::switchingLanguageChangesVisibleTexts()
 // and the language chosen was gone after a restart.
 void TestTranslations::serverLabelAndChoiceFollowTheLanguage()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     QVERIFY(Language::set(QStringLiteral("en")));
     MainWindow window;
     QVERIFY(showConnected(window));

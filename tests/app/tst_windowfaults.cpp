@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "redis/serversession.h"
 #include "run/burstpanel.h"
+#include "testsettings.h"
 
 #include <QAction>
 #include <QElapsedTimer>
@@ -25,8 +26,7 @@ private slots:
 
 void TestWindowFaults::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     if (PrivateRedisServer::executable().isEmpty())
         QSKIP("redis-server is not installed");
 }

@@ -14,6 +14,7 @@
 #include "run/runview.h"
 #include "testbursts.h"
 #include "testredis.h"
+#include "testsettings.h"
 
 #include <QFile>
 #include <QMenuBar>
@@ -64,6 +65,7 @@ private:
 
 void TestAnimation::initTestCase()
 {
+    TestSettings::keepToThisRun();
     // Three requests in one millisecond at the bug: ZADD 1, 0, 0.
     BurstPlan plan;
     plan.limiter = LimiterCatalog::builtin("now");

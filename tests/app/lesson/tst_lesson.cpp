@@ -12,6 +12,7 @@
 #include "run/zsetpanel.h"
 #include "script/codeeditor.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/spotlight.h"
 
 #include <QAbstractButton>
@@ -61,8 +62,7 @@ private:
 
 void TestLesson::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);
     m_window->show();

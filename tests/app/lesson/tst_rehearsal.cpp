@@ -23,6 +23,7 @@
 #include "run/zsetpanel.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/language.h"
 #include "widgets/presentation.h"
 #include "widgets/spotlight.h"
@@ -160,8 +161,7 @@ private:
 
 void TestRehearsal::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
     QVERIFY(TestRedis::server().isRunning());
 }

@@ -11,6 +11,7 @@
 #include "run/zsetmodel.h"
 #include "run/zsetpanel.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/language.h"
 
 #include <QChart>
@@ -48,8 +49,7 @@ private:
 
 void TestClassroom::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     TestRedis::server();
 }
 

@@ -22,6 +22,7 @@
 #include "run/zsetpanel.h"
 #include "testbursts.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "testwindow.h"
 
 #include <QApplication>
@@ -67,6 +68,7 @@ class TestRunView : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void oneMillisecondStepByStep();
     void playingReachesTheEnd();
     void aReplayFileOpensWithoutRedis();
@@ -79,6 +81,11 @@ private slots:
 private:
     QTemporaryDir m_dir;
 };
+
+void TestRunView::initTestCase()
+{
+    TestSettings::keepToThisRun();
+}
 
 void TestRunView::oneMillisecondStepByStep()
 {

@@ -9,6 +9,7 @@
 #include "script/debuggerview.h"
 #include "sourcetree.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "testwindow.h"
 
 #include <QPushButton>
@@ -19,6 +20,7 @@ class TestDebuggerView : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void stepsTheNextRequestToItsZadd_data();
     void stepsTheNextRequestToItsZadd();
     void beforeAnyBurstAFixedKeyIsLeftAlone();
@@ -27,6 +29,11 @@ private slots:
     void aCallShowsItsArgumentsWhole_data();
     void aCallShowsItsArgumentsWhole();
 };
+
+void TestDebuggerView::initTestCase()
+{
+    TestSettings::keepToThisRun();
+}
 
 void TestDebuggerView::stepsTheNextRequestToItsZadd_data()
 {

@@ -9,6 +9,7 @@
 #include "script/scriptdoctordialog.h"
 #include "sourcetree.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "testwindow.h"
 
 #include <QComboBox>
@@ -22,6 +23,7 @@ class TestScriptDoctorDialog : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void init();
     void cleanup();
     void flagsTheNowScript();
@@ -39,6 +41,11 @@ private:
     void connectWindow();
     std::unique_ptr<MainWindow> m_window;
 };
+
+void TestScriptDoctorDialog::initTestCase()
+{
+    TestSettings::keepToThisRun();
+}
 
 void TestScriptDoctorDialog::init()
 {

@@ -7,6 +7,7 @@
 #include "studies/algorithmswindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/language.h"
 #include "widgets/pictureexport.h"
 
@@ -60,8 +61,7 @@ private:
 
 void TestAlgorithmsWindow::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     QVERIFY(Language::set(QStringLiteral("en")));
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);

@@ -9,6 +9,7 @@
 #include "studies/sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/pictureexport.h"
 
 #include <QAbstractItemModelTester>
@@ -46,8 +47,7 @@ private:
 
 void TestSimulatedServersWindow::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     m_window = std::make_unique<MainWindow>();
     m_window->show();
     RedisServerChoice::Request request;

@@ -6,6 +6,7 @@
 #include "studies/sweepwindow.h"
 #include "testpictures.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/pictureexport.h"
 
 #include <QAbstractItemModelTester>
@@ -65,8 +66,7 @@ private:
 
 void TestSweepWindow::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1400, 860);
     m_window->show();

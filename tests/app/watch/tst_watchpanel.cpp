@@ -17,6 +17,7 @@
 #include "run/transportbar.h"
 #include "run/zsetpanel.h"
 #include "script/scriptdoctordialog.h"
+#include "testsettings.h"
 #include "watch/watchkeymodel.h"
 #include "watch/watchpanel.h"
 
@@ -47,8 +48,7 @@ private:
 
 void TestWatchPanel::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     if (PrivateRedisServer::executable().isEmpty())
         QSKIP("redis-server is not installed");

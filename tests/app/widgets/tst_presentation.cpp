@@ -11,6 +11,7 @@
 #include "run/runview.h"
 #include "sourcetree.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/language.h"
 #include "widgets/pictureexport.h"
 #include "widgets/presentation.h"
@@ -25,6 +26,7 @@ class TestPresentation : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void init();
     void cleanup();
     void zoomScalesPanelsAndCharts();
@@ -42,6 +44,11 @@ private:
     }
     std::unique_ptr<MainWindow> m_window;
 };
+
+void TestPresentation::initTestCase()
+{
+    TestSettings::keepToThisRun();
+}
 
 void TestPresentation::init()
 {

@@ -19,6 +19,7 @@
 #include "script/debuggerview.h"
 #include "script/scriptdoctordialog.h"
 #include "testredis.h"
+#include "testsettings.h"
 #include "widgets/language.h"
 #include "widgets/presentation.h"
 
@@ -84,8 +85,7 @@ private:
 
 void TestScreenFit::initTestCase()
 {
-    QCoreApplication::setOrganizationName(QStringLiteral("zsetlab-tests"));
-    QStandardPaths::setTestModeEnabled(true);
+    TestSettings::keepToThisRun();
     QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
 }
 

@@ -1,6 +1,7 @@
 #include "cliprocess.h"
 
 #include <QProcess>
+#include <QTemporaryDir>
 
 #include <csignal>
 #include <sys/resource.h>
@@ -51,6 +52,8 @@ CliResult runAppWithoutDisplay(const QStringList& arguments, int timeoutMs)
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
         environment.remove(QString::fromLatin1(name));
+    static QTemporaryDir settings; // the app's own settings (language, layout): of this run, not the user's
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), settings.path());
     process.setProcessEnvironment(environment);
     return run(process, qEnvironmentVariable("ZSETLAB_APP"), arguments, timeoutMs);
 }
