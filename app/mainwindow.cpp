@@ -27,6 +27,7 @@
 #include "watch/watchpanel.h"
 #include "widgets/docktitlebar.h"
 #include "widgets/elidinglabel.h"
+#include "widgets/pagestack.h"
 #include "widgets/pictureexport.h"
 #include "widgets/presentation.h"
 #include "widgets/screenfit.h"
@@ -82,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_serverBar);
     // The runs' place; a lesson step whose result is no run (the script, a TTL, the memory) shows
     // its figure there until a run starts again.
-    m_runsPlace = new QStackedWidget(central);
+    m_runsPlace = new PageStack(central);
     m_runsArea = new RunsArea(run(LimiterExperiment::Left), run(LimiterExperiment::Right), m_runsPlace);
     m_runs = m_runsArea->splitter();
     m_left = m_runsArea->left();

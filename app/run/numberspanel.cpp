@@ -169,12 +169,25 @@ int NumbersPanel::widestCaptionWord(const QFont& font) const
             word = std::max(word, metrics.horizontalAdvance(part));
     return word;
 }
+
+int NumbersPanel::widestCaption(const QFont& font) const
+{
+    const QFontMetrics metrics(font);
+    int widest = 0;
+    for (const Figure& figure : figures())
+        widest = std::max(widest, metrics.horizontalAdvance(figure.caption->text()));
+    return widest;
+}
+
 void NumbersPanel::arrangeForWidth()
 {
     // As many figures in a row as the width has room for: first the gaps between them shrink
     // (18 px to 6 px), then the captions' text (to 80 %, fitCaptions), then a row breaks in two.
     constexpr int widestGap = 18, narrowestGap = 6;
     const int word = std::max(1, widestCaptionWord(font()));
+    // The gaps shrink for a caption that would wrap as well: side by side, a few pixels less for
+    // one half's columns wrapped "beyond the limit" there alone, and made the window too tall.
+    const int caption = std::max(word, widestCaption(font()));
     QFont smallest = font();
     smallest.setPointSizeF(font().pointSizeF() * smallestCaption);
     const int smallestWord = widestCaptionWord(smallest) + 2; // two pixels for the grid's rounding
@@ -183,7 +196,8 @@ void NumbersPanel::arrangeForWidth()
     int perRow = m_widestRow;
     while (perRow > 2 && perRow * smallestWord + (perRow - 1) * narrowestGap > room)
         --perRow;
-    m_layout->setHorizontalSpacing(std::clamp(int(room - perRow * (word + 2)) / (perRow - 1), narrowestGap, widestGap));
+    m_layout->setHorizontalSpacing(
+        std::clamp(int(room - perRow * (caption + 2)) / (perRow - 1), narrowestGap, widestGap));
     arrange(perRow);
 }
 

@@ -189,8 +189,8 @@ QSize RunView::minimumSizeHint() const
         numbers = std::max(numbers, m_numbers->heightForWidth(m_numbers->width()));
     int height = numbers + spacing + m_chartTabs->sizeHint().height() + spacing
         + std::max(m_timeline->minimumSizeHint().height(), countsNeed());
-    if (!m_title->isHidden())
-        height += m_title->sizeHint().height() + spacing;
+    if (!m_title->isHidden()) // it wraps too: its hint alone assumes about half this width (two lines)
+        height += (width() > 0 ? m_title->heightForWidth(width()) : m_title->sizeHint().height()) + spacing;
     if (!m_transport->isHidden())
         height += transportNeed(true) + spacing; // at its smallest the charts share a place: compact
     return {QWidget::minimumSizeHint().width(), height};

@@ -26,6 +26,7 @@
 #include "testsettings.h"
 #include "widgets/language.h"
 #include "widgets/presentation.h"
+#include "widgets/screenfit.h"
 #include "widgets/spotlight.h"
 
 #include <QComboBox>
@@ -323,7 +324,15 @@ void TestRehearsal::checkStep(int step, qint64 guessed)
     // Scores and members whole in the ZSET table, as step 8 needs them.
     const QString cut = cutZsetText(m_window.get());
     QVERIFY2(cut.isEmpty(), qPrintable(at + QStringLiteral(": the ZSET table cuts ") + cut));
-    // Presenter mode's text size holds through the lesson.
+    // Presenter mode's text size holds through the lesson: the window fits its screen at that size,
+    // with every part given at least its minimum, so that nothing will step the text down later.
+    const auto* fit = m_window->findChild<ScreenFit*>();
+    QVERIFY(fit);
+    QTRY_VERIFY2(fit->fits(),
+                 qPrintable(at
+                            + QStringLiteral(": the window needs %1x%2 or a part gets less than its minimum")
+                                  .arg(m_window->minimumSizeHint().width())
+                                  .arg(m_window->minimumSizeHint().height())));
     QVERIFY2(m_window->presentation()->isPresenting(), qPrintable(at));
 }
 

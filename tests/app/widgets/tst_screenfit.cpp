@@ -371,16 +371,26 @@ void TestScreenFit::settle() const
             all << widget->geometry();
         return all;
     };
-    QList<QRect> before = geometries();
-    for (int round = 0; round < 50; ++round) {
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
-        const QList<QRect> now = geometries();
-        if (now == before)
-            return;
-        before = now;
-    }
-    QFAIL("the layout did not settle within 50 rounds of events");
+    auto stillness = [&] {
+        QList<QRect> before = geometries();
+        for (int round = 0; round < 50; ++round) {
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents();
+            const QList<QRect> now = geometries();
+            if (now == before)
+                return true;
+            before = now;
+        }
+        return false;
+    };
+    QVERIFY2(stillness(), "the layout did not settle within 50 rounds of events");
+    // A window pushed past its screen by a panel that measured its text late is fitted a moment
+    // later (WindowFit looks twice, 250 ms apart, before it steps the text down): what the user
+    // sees is that window, and problems() still reports one that never comes back.
+    const QRect screen = m_window->screen()->availableGeometry();
+    if (!screen.contains(m_window->frameGeometry())
+        && QTest::qWaitFor([&] { return screen.contains(m_window->frameGeometry()); }, 2000))
+        QVERIFY2(stillness(), "the layout did not settle within 50 rounds of events");
 }
 
 QStringList TestScreenFit::problems() const
