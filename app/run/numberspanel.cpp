@@ -93,10 +93,7 @@ void NumbersPanel::showSummary(const BurstSummary& summary)
     if (summary.addedKnown()) {
         m_stored.value->setText(locale.toString(summary.stored));
         m_lost.value->setText(locale.toString(summary.lost));
-        // "(81.5 %)" stays on one line: the space before % does not break.
-        setLostCaption(tr("lost (%1 %)")
-                           .arg(locale.toString(summary.lostPercent(), 'f', 1))
-                           .replace(QLatin1String(" %"), QStringLiteral("\u00a0%")));
+        setLostCaption(lostCaption(summary.lostPercent()));
         m_overwritten.value->setText(locale.toString(summary.overwritten));
     } else {
         // The replies do not say whether ZADD added: a 0 here would claim every request lost.
@@ -170,12 +167,23 @@ int NumbersPanel::widestCaptionWord(const QFont& font) const
     return word;
 }
 
+QString NumbersPanel::lostCaption(double percent)
+{
+    // "(81.5 %)" stays on one line: the space before % does not break.
+    return tr("lost (%1 %)")
+        .arg(QLocale().toString(percent, 'f', 1))
+        .replace(QLatin1String(" %"), QStringLiteral("\u00a0%"));
+}
+
 int NumbersPanel::widestCaption(const QFont& font) const
 {
+    // The lost share at its widest, whatever it reads now: stepping through a replay changes it,
+    // and the gaps (so the lines the captions wrap into) must not change with it.
     const QFontMetrics metrics(font);
-    int widest = 0;
+    int widest = metrics.horizontalAdvance(lostCaption(100.0));
     for (const Figure& figure : figures())
-        widest = std::max(widest, metrics.horizontalAdvance(figure.caption->text()));
+        if (figure.caption != m_lost.caption)
+            widest = std::max(widest, metrics.horizontalAdvance(figure.caption->text()));
     return widest;
 }
 

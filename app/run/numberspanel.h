@@ -43,6 +43,7 @@ private:
     void arrange(int perRow);
     int widestCaptionWord(const QFont& font) const;
     int widestCaption(const QFont& font) const; // on one line
+    static QString lostCaption(double percent);
 
     // As many figures in a row as the width has room for, up to m_widestRow.
     void arrangeForWidth();

@@ -12,14 +12,10 @@ QSize PageStack::minimumSizeHint() const
     const QWidget* page = currentWidget();
     if (!page)
         return QStackedWidget::minimumSizeHint();
-    // As a layout reads a widget's minimum: a direction whose policy is Ignored asks for none.
-    QSize hint = page->minimumSizeHint();
-    const QSizePolicy policy = page->sizePolicy();
-    if (policy.horizontalPolicy() == QSizePolicy::Ignored)
-        hint.setWidth(0);
-    if (policy.verticalPolicy() == QSizePolicy::Ignored)
-        hint.setHeight(0);
-    return hint.expandedTo(page->minimumSize()).expandedTo({0, 0}).grownBy(contentsMargins());
+    // Its minimum whatever its size policy (the lesson's pages are Ignored, so that they would not
+    // grow a stack sized by all its pages): in front, a page squeezed under its minimum cuts its
+    // children (the lent ZSET table reached into the lesson's frame).
+    return page->minimumSizeHint().expandedTo(page->minimumSize()).expandedTo({0, 0}).grownBy(contentsMargins());
 }
 
 QSize PageStack::sizeHint() const
