@@ -294,14 +294,19 @@ void TimelineView::drawLayer(QPainter& painter, const QRectF& area, const Timeli
         drawLaneLabels(painter);
     }
     drawAxes(painter, area, scale);
-    // One column scale for every lane, so that the servers' columns compare.
-    const int tallest = scale.drawsStacks()
-        ? 0
-        : std::max(
-            1,
-            m_model.tallestColumn(scale.firstColumnMs(),
-                                  scale.firstColumnMs() + double(scale.columnCount() * scale.millisecondsPerColumn()),
-                                  scale.columnCount()));
+    // Each lane's columns summed once a paint (a live run has a bucket per ms to walk), and one
+    // column scale for every lane, so that the servers' columns compare.
+    std::vector<std::vector<TimelineModel::Column>> columns;
+    int tallest = 1;
+    if (!scale.drawsStacks()) {
+        const double from = scale.firstColumnMs();
+        const double to = from + double(scale.columnCount() * scale.millisecondsPerColumn());
+        for (int lane = 0; lane < m_model.laneCount(); ++lane) {
+            columns.push_back(m_model.columns(lane, from, to, scale.columnCount()));
+            for (const TimelineModel::Column& column : columns.back())
+                tallest = std::max(tallest, column.requests);
+        }
+    }
     // Columns leave a line at the top of each lane free: "tallest N requests" is written there,
     // and no column runs through it.
     const double labelRoom = scale.drawsStacks() ? 0.0 : fontMetrics().height() + 2.0;
@@ -312,7 +317,7 @@ void TimelineView::drawLayer(QPainter& painter, const QRectF& area, const Timeli
         if (scale.drawsStacks())
             drawStacks(painter, lane, rect, scale);
         else
-            drawColumns(painter, lane, rect.adjusted(0, labelRoom, 0, 0), scale, tallest);
+            drawColumns(painter, columns[size_t(lane)], rect.adjusted(0, labelRoom, 0, 0), scale, tallest);
     }
     painter.restore();
     if (const QRectF label = tallestLabelRect(); !label.isEmpty()) {
@@ -449,12 +454,12 @@ void TimelineView::drawStacks(QPainter& painter, int lane, const QRectF& rect, c
     }
 }
 
-void TimelineView::drawColumns(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale, int tallest)
+void TimelineView::drawColumns(QPainter& painter, const std::vector<TimelineModel::Column>& columns, const QRectF& rect,
+                               const TimelineScale& scale, int tallest)
 {
     const double perColumn = double(scale.millisecondsPerColumn());
     const double from = scale.firstColumnMs();
-    const int count = scale.columnCount();
-    const auto columns = m_model.columns(lane, from, from + count * perColumn, count);
+    const int count = std::min(scale.columnCount(), int(columns.size()));
     const double columnWidth = scale.xOf(from + perColumn) - scale.xOf(from);
     const double unit = (rect.height() - 4) / tallest;
     const QBrush hatch(Palette::overwritten, Qt::BDiagPattern);
@@ -495,7 +500,7 @@ void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
                                   {Mark::Overwritten, tr("overwritten: ZADD replied 0")}};
     MillisecondBucket total;
     for (int lane = 0; lane < m_model.laneCount(); ++lane) {
-        const MillisecondBucket sum = m_model.laneTotal(lane);
+        const MillisecondBucket& sum = m_model.laneTotal(lane);
         total.unknown += sum.unknown;
         total.failed += sum.failed;
     }

@@ -95,7 +95,8 @@ private:
     void drawAxes(QPainter& painter, const QRectF& area, const TimelineScale& scale);
     void drawLaneLabels(QPainter& painter);
     void drawStacks(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale);
-    void drawColumns(QPainter& painter, int lane, const QRectF& rect, const TimelineScale& scale, int tallest);
+    void drawColumns(QPainter& painter, const std::vector<TimelineModel::Column>& columns, const QRectF& rect,
+                     const TimelineScale& scale, int tallest);
     void drawLegend(QPainter& painter, const QRectF& area);
     QString tooltipAt(const QPoint& pos) const;
     void drawCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);

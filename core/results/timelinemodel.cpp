@@ -6,6 +6,8 @@
 void TimelineModel::reset(int lanes, qint64 originMs)
 {
     m_lanes.assign(size_t(std::max(lanes, 1)), {});
+    m_totals.assign(m_lanes.size(), {});
+    m_chunks.assign(m_lanes.size(), {});
     m_samples.clear();
     m_keptText.clear();
     m_samplesComplete = true;
@@ -40,12 +42,21 @@ void TimelineModel::add(const RequestBatch& batch)
         const qint64 ms = millisecondOf(record.now);
         const int id = int(record.id);
         MillisecondBucket& bucket = m_lanes[size_t(laneIndex)][ms];
+        MillisecondBucket& total = m_totals[size_t(laneIndex)];
+        const qint64 chunk = chunkOf(ms);
+        Counts& counts = m_chunks[size_t(laneIndex)][chunk][size_t(ms - chunk * chunkMs)];
         ++bucket.requests;
+        ++total.requests;
+        ++counts.requests;
         const bool failed = !record.error.isEmpty();
         if (failed) {
             ++bucket.failed;
+            ++total.failed;
+            ++counts.failed;
         } else if (record.added == 1) {
             ++bucket.stored;
+            ++total.stored;
+            ++counts.stored;
             if (bucket.keptRequest < 0 || id < bucket.keptRequest) {
                 // Most members derive from now or the request id: kept as such, not as text.
                 bucket.keptRequest = id;
@@ -56,8 +67,12 @@ void TimelineModel::add(const RequestBatch& batch)
             }
         } else if (record.added == 0) {
             ++bucket.overwritten;
+            ++total.overwritten;
+            ++counts.overwritten;
         } else {
             ++bucket.unknown;
+            ++total.unknown;
+            ++counts.unknown;
         }
         bucket.firstRequest = bucket.firstRequest < 0 ? id : std::min(bucket.firstRequest, id);
         bucket.lastRequest = std::max(bucket.lastRequest, id);
@@ -97,51 +112,38 @@ const MillisecondBucket* TimelineModel::bucketAt(int lane, qint64 ms) const
     return found == buckets.end() ? nullptr : &found->second;
 }
 
-MillisecondBucket TimelineModel::laneTotal(int lane) const
-{
-    MillisecondBucket total;
-    for (const auto& [ms, bucket] : m_lanes.at(size_t(lane))) {
-        total.requests += bucket.requests;
-        total.stored += bucket.stored;
-        total.overwritten += bucket.overwritten;
-        total.failed += bucket.failed;
-        total.unknown += bucket.unknown;
-    }
-    return total;
-}
-
 std::vector<TimelineModel::Column> TimelineModel::columns(int lane, double fromMs, double toMs, int count) const
 {
     std::vector<Column> result(static_cast<size_t>(std::max(count, 0)));
     if (count <= 0 || toMs <= fromMs || lane < 0 || lane >= laneCount())
         return result;
     const double width = (toMs - fromMs) / count;
-    const auto& buckets = m_lanes[size_t(lane)];
-    for (auto it = buckets.lower_bound(static_cast<qint64>(std::floor(fromMs))); it != buckets.end(); ++it) {
-        if (double(it->first) >= toMs)
+    const qint64 first = static_cast<qint64>(std::floor(fromMs));
+    const auto& chunks = m_chunks[size_t(lane)];
+    for (auto it = chunks.lower_bound(chunkOf(first)); it != chunks.end(); ++it) {
+        const qint64 base = it->first * chunkMs;
+        if (double(base) >= toMs)
             break;
-        const auto index = static_cast<int>(std::floor((double(it->first) - fromMs) / width));
-        if (index < 0 || index >= count)
-            continue;
-        Column& column = result[static_cast<size_t>(index)];
-        column.requests += it->second.requests;
-        column.stored += it->second.stored;
-        column.overwritten += it->second.overwritten;
-        column.failed += it->second.failed;
-        column.unknown += it->second.unknown;
-        column.busiestMs = std::max(column.busiestMs, it->second.requests);
+        for (qint64 k = std::max<qint64>(0, first - base); k < chunkMs; ++k) {
+            const Counts& counts = it->second[size_t(k)];
+            if (counts.requests == 0)
+                continue;
+            const qint64 ms = base + k;
+            if (double(ms) >= toMs)
+                break;
+            const auto index = static_cast<int>(std::floor((double(ms) - fromMs) / width));
+            if (index < 0 || index >= count)
+                continue;
+            Column& column = result[static_cast<size_t>(index)];
+            column.requests += counts.requests;
+            column.stored += counts.stored;
+            column.overwritten += counts.overwritten;
+            column.failed += counts.failed;
+            column.unknown += counts.unknown;
+            column.busiestMs = std::max(column.busiestMs, counts.requests);
+        }
     }
     return result;
-}
-
-int TimelineModel::tallestColumn(double fromMs, double toMs, int count) const
-{
-    int tallest = 0;
-    for (int lane = 0; lane < laneCount(); ++lane) {
-        for (const Column& column : columns(lane, fromMs, toMs, count))
-            tallest = std::max(tallest, column.requests);
-    }
-    return tallest;
 }
 
 std::vector<TimelineModel::Sample> TimelineModel::samplesAt(int lane, qint64 ms) const

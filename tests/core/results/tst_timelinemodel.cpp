@@ -55,6 +55,7 @@ private slots:
     void keepsTheFirstRequestsForTooltips();
     void sumsColumnsForZoomedOutViews_data();
     void sumsColumnsForZoomedOutViews();
+    void sumsColumnsAsItsBucketsDo();
     void mapsTimeToXAndBack_data();
     void mapsTimeToXAndBack();
     void choosesColumnsOfOneTwoOrFiveSteps_data();
@@ -94,6 +95,17 @@ void TestTimelineModel::tellsSurvivorsOverwritesUnknownsAndFailures()
     QCOMPARE(model.keptMember(0, 5), QByteArray("5"));
     QCOMPARE(bucket->firstRequest, 0);
     QCOMPARE(bucket->lastRequest, 4);
+    // The lane's totals, kept as requests arrive, are those of its buckets; a reset clears them.
+    model.add(batchOf({{9, 1}, {9, -2}}));
+    const MillisecondBucket& total = model.laneTotal(0);
+    QCOMPARE(total.requests, 7);
+    QCOMPARE(total.stored, 2);
+    QCOMPARE(total.overwritten, 2);
+    QCOMPARE(total.failed, 2);
+    QCOMPARE(total.unknown, 1);
+    model.reset(2, 0);
+    QCOMPARE(model.laneTotal(0).requests, 0);
+    QCOMPARE(model.laneTotal(1).requests, 0);
 }
 
 void TestTimelineModel::bucketsMicrosecondClocksByMillisecond()
@@ -164,6 +176,8 @@ void TestTimelineModel::addsIncrementallyInAnyOrder()
         QCOMPARE(parts.bucketAt(0, ms)->overwritten, whole.bucketAt(0, ms)->overwritten);
         QCOMPARE(parts.bucketAt(0, ms)->keptRequest, whole.bucketAt(0, ms)->keptRequest);
     }
+    QCOMPARE(parts.laneTotal(0).requests, 5);
+    QCOMPARE(parts.laneTotal(0).overwritten, whole.laneTotal(0).overwritten);
 }
 
 void TestTimelineModel::putsEachConnectionInItsLane()
@@ -176,8 +190,9 @@ void TestTimelineModel::putsEachConnectionInItsLane()
     QCOMPARE(model.laneTotal(1).overwritten, 1); // a collision across servers
     QCOMPARE(model.laneTotal(2).requests, 2);
     QCOMPARE(model.lane(2).begin()->first, 40);
-    // The tallest column over all lanes: one scale, so that the lanes compare.
-    QCOMPARE(model.tallestColumn(0, 50, 1), 2);
+    // One column over 50 ms holds each lane's requests.
+    QCOMPARE(model.columns(2, 0, 50, 1).at(0).requests, 2);
+    QCOMPARE(model.columns(0, 0, 50, 1).at(0).requests, 1);
     // One lane: every connection in it.
     TimelineModel single;
     single.reset(1, 0);
@@ -303,6 +318,58 @@ void TestTimelineModel::fitsZoomsAndPans()
     QVERIFY(!(TimelineRange {0, 3}.zoomed(1, 0.5))); // narrower than 2 ms
     QVERIFY(!(TimelineRange {0, 9e8}.zoomed(1, 2))); // wider than 10^9 ms
     QCOMPARE(fitted.shifted(-8).fromMs, 0.0);
+}
+
+// Columns are summed from a second copy of the counts, in runs of milliseconds: they are what the
+// buckets themselves add up to, at any range and width, across runs and before the origin.
+void TestTimelineModel::sumsColumnsAsItsBucketsDo()
+{
+    std::vector<Request> requests;
+    quint32 seed = 7;
+    auto next = [&seed](int below) {
+        seed = seed * 1664525u + 1013904223u;
+        return int((seed >> 8) % quint32(below));
+    };
+    for (int i = 0; i < 3000; ++i) // bursts and gaps, a few before the origin (a clock offset)
+        requests.push_back(
+            {qint64(next(5) == 0 ? next(40) - 20 : next(900) + (next(3) == 0 ? 5000 : 0)), next(4) - 2, next(2)});
+    TimelineModel model;
+    model.reset(2, 0);
+    model.add(batchOf(requests));
+    const double ranges[][2] = {{-20, 6000}, {-7.5, 64}, {63, 129}, {0, 1}, {130.25, 900}, {4990, 5100}, {-100, -21}};
+    for (const auto& range : ranges) {
+        for (int count : {1, 3, 64, 1000}) {
+            for (int lane = 0; lane < 2; ++lane) {
+                std::vector<TimelineModel::Column> expected(static_cast<size_t>(count), TimelineModel::Column {});
+                const double width = (range[1] - range[0]) / count;
+                for (const auto& [ms, bucket] : model.lane(lane)) {
+                    if (double(ms) < std::floor(range[0]) || double(ms) >= range[1])
+                        continue;
+                    const int index = int(std::floor((double(ms) - range[0]) / width));
+                    if (index < 0 || index >= count)
+                        continue;
+                    TimelineModel::Column& column = expected[size_t(index)];
+                    column.requests += bucket.requests;
+                    column.stored += bucket.stored;
+                    column.overwritten += bucket.overwritten;
+                    column.failed += bucket.failed;
+                    column.unknown += bucket.unknown;
+                    column.busiestMs = std::max(column.busiestMs, bucket.requests);
+                }
+                const std::vector<TimelineModel::Column> got = model.columns(lane, range[0], range[1], count);
+                QCOMPARE(got.size(), expected.size());
+                for (size_t i = 0; i < got.size(); ++i) {
+                    const QByteArray at = QByteArray::number(range[0]) + ".." + QByteArray::number(range[1]) + " /"
+                        + QByteArray::number(count) + " lane " + QByteArray::number(lane) + " column "
+                        + QByteArray::number(qulonglong(i));
+                    QVERIFY2(got[i].requests == expected[i].requests && got[i].stored == expected[i].stored
+                                 && got[i].overwritten == expected[i].overwritten && got[i].failed == expected[i].failed
+                                 && got[i].unknown == expected[i].unknown && got[i].busiestMs == expected[i].busiestMs,
+                             at.constData());
+                }
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTimelineModel)
