@@ -104,21 +104,24 @@ RecordingInfo Recording::infoOf(const BurstPlan& plan, const BurstSummary& summa
     return info;
 }
 
-Recording Recording::fromEngine(const BurstEngine& engine, const QString& source)
+Recording Recording::fromEngine(const BurstEngine& engine, const QString& source, ZsetHistoryBuilder* history)
 {
     RecordingInfo info = infoOf(engine.plan(), engine.summary());
     info.source = source;
     info.key = engine.key();
     info.runTag = engine.log().runTag();
     info.startWallMs = engine.startMs();
-    return Recording(std::move(info), engine.log());
+    return Recording(std::move(info), engine.log(), history);
 }
 
-Recording::Recording(RecordingInfo info, RequestLog log)
+Recording::Recording(RecordingInfo info, RequestLog log, ZsetHistoryBuilder* history)
     : m_info(std::move(info))
     , m_log(std::move(log))
 {
-    m_history.build(m_log);
+    if (history)
+        m_history = history->finish(m_log);
+    else
+        m_history.build(m_log);
     index();
     setSeeded(std::move(m_info.seeded));
 }

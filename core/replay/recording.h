@@ -117,11 +117,13 @@ struct ReplayTotals
 class Recording
 {
 public:
-    // The engine's run as it ended (its log is copied).
-    static Recording fromEngine(const BurstEngine& engine, const QString& source = QStringLiteral("burst"));
+    // The engine's run as it ended (its log is copied). `history`: built while the run went on
+    // (the rest is built here), or none.
+    static Recording fromEngine(const BurstEngine& engine, const QString& source = QStringLiteral("burst"),
+                                ZsetHistoryBuilder* history = nullptr);
     static RecordingInfo infoOf(const BurstPlan& plan, const BurstSummary& summary);
-    // A recording of `log`; the history is built here.
-    Recording(RecordingInfo info, RequestLog log);
+    // A recording of `log`; the history is built here, or finished from `history`.
+    Recording(RecordingInfo info, RequestLog log, ZsetHistoryBuilder* history = nullptr);
     // A watched key's recording: the history is what MONITOR showed (info.knowledge: Watched).
     Recording(RecordingInfo info, RequestLog log, WatchedWrites watched);
     Recording() = default;

@@ -36,22 +36,63 @@ void ZsetHistory::clear()
 
 void ZsetHistory::build(const RequestLog& log)
 {
-    clear();
-    const int n = log.keepsRequests() ? log.truthPrefix() : 0;
-    m_end.resize(size_t(n));
-    m_size.resize(size_t(n));
-    m_writeNumber.assign(size_t(n), 0);
-    std::vector<UserSet> users(size_t(log.users()));
+    ZsetHistoryBuilder builder;
+    *this = builder.finish(log);
+}
+
+void ZsetHistory::summarizeBlocks()
+{
+    const int n = requests();
+    m_blockLastEnd.assign(size_t((n + blockSize - 1) / blockSize), -1);
     for (int i = 0; i < n; ++i) {
-        m_end[size_t(i)] = i;
-        UserSet& set = users[size_t(log.userOf(i))];
+        if (wrote(i)) {
+            qint32& last = m_blockLastEnd[size_t(i / blockSize)];
+            last = std::max(last, m_end[size_t(i)]);
+        }
+    }
+}
+
+struct ZsetHistoryBuilder::Users
+{
+    std::vector<UserSet> sets;
+};
+
+ZsetHistoryBuilder::ZsetHistoryBuilder()
+    : m_users(std::make_unique<Users>())
+{ }
+
+ZsetHistoryBuilder::~ZsetHistoryBuilder() = default;
+ZsetHistoryBuilder::ZsetHistoryBuilder(ZsetHistoryBuilder&&) noexcept = default;
+ZsetHistoryBuilder& ZsetHistoryBuilder::operator=(ZsetHistoryBuilder&&) noexcept = default;
+
+void ZsetHistoryBuilder::reset()
+{
+    m_history.clear();
+    m_users = std::make_unique<Users>();
+}
+
+void ZsetHistoryBuilder::advance(const RequestLog& log)
+{
+    const int n = log.keepsRequests() ? log.truthPrefix() : 0;
+    const int from = m_history.requests();
+    if (n <= from)
+        return;
+    if (m_users->sets.size() < size_t(log.users()))
+        m_users->sets.resize(size_t(log.users()));
+    std::vector<qint32>& ends = m_history.m_end;
+    ends.resize(size_t(n));
+    m_history.m_size.resize(size_t(n));
+    m_history.m_writeNumber.resize(size_t(n), 0);
+    for (int i = from; i < n; ++i) {
+        ends[size_t(i)] = i;
+        UserSet& set = m_users->sets[size_t(log.userOf(i))];
         if (!log.isFailed(i)) {
             const qint64 horizon = log.now(i) - log.windowInNowUnits();
             while (!set.byScore.empty() && set.byScore.top().first <= horizon) {
                 const qint32 w = set.byScore.top().second;
                 set.byScore.pop();
-                if (m_end[size_t(w)] == alive) {
-                    m_end[size_t(w)] = i;
+                if (ends[size_t(w)] == ZsetHistory::alive) {
+                    ends[size_t(w)] = i;
                     --set.size;
                 }
             }
@@ -63,30 +104,32 @@ void ZsetHistory::build(const RequestLog& log)
                 else if (kind == RequestRecord::MemberKind::Text)
                     writer = &set.byText[log.member(i)];
                 // a request id is unique: never written before
-                if (writer && writer->last >= 0 && m_end[size_t(writer->last)] == alive) {
-                    m_end[size_t(writer->last)] = i;
+                if (writer && writer->last >= 0 && ends[size_t(writer->last)] == ZsetHistory::alive) {
+                    ends[size_t(writer->last)] = i;
                     --set.size;
                 }
                 if (writer) {
                     writer->last = i;
-                    m_writeNumber[size_t(i)] = ++writer->writes;
+                    m_history.m_writeNumber[size_t(i)] = ++writer->writes;
                 } else {
-                    m_writeNumber[size_t(i)] = 1;
+                    m_history.m_writeNumber[size_t(i)] = 1;
                 }
-                m_end[size_t(i)] = alive;
+                ends[size_t(i)] = ZsetHistory::alive;
                 ++set.size;
                 set.byScore.emplace(log.now(i), i);
             }
         }
-        m_size[size_t(i)] = set.size;
+        m_history.m_size[size_t(i)] = set.size;
     }
-    m_blockLastEnd.assign(size_t((n + blockSize - 1) / blockSize), -1);
-    for (int i = 0; i < n; ++i) {
-        if (wrote(i)) {
-            qint32& last = m_blockLastEnd[size_t(i / blockSize)];
-            last = std::max(last, m_end[size_t(i)]);
-        }
-    }
+}
+
+ZsetHistory ZsetHistoryBuilder::finish(const RequestLog& log)
+{
+    advance(log);
+    ZsetHistory history = std::move(m_history);
+    history.summarizeBlocks();
+    reset();
+    return history;
 }
 
 void ZsetHistory::buildFromEnds(const RequestLog& log, const std::vector<qint32>& ends)
@@ -112,13 +155,7 @@ void ZsetHistory::buildFromEnds(const RequestLog& log, const std::vector<qint32>
         }
         m_size[size_t(i)] = size;
     }
-    m_blockLastEnd.assign(size_t((n + blockSize - 1) / blockSize), -1);
-    for (int i = 0; i < n; ++i) {
-        if (wrote(i)) {
-            qint32& last = m_blockLastEnd[size_t(i / blockSize)];
-            last = std::max(last, m_end[size_t(i)]);
-        }
-    }
+    summarizeBlocks();
 }
 
 std::vector<int> ZsetHistory::writesAliveAfter(const RequestLog& log, int i, int user) const

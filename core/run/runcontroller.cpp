@@ -23,6 +23,9 @@ RunController::RunController(LimiterExperiment* experiment, QObject* parent)
         // The engine's batches go to the side's model as they come, with no stop on the way.
         BurstEngine& engine = m_experiment->engine(side);
         connect(&engine, &BurstEngine::batchAvailable, m_runs[side], &RunModel::addBatch);
+        // The recording's history follows the log, so that the run's end has little left to build.
+        connect(&engine, &BurstEngine::batchAvailable, this,
+                [this, side, &engine] { m_histories[side].advance(engine.log()); });
         connect(&engine, &BurstEngine::connectionLost, this, &RunController::connectionLost);
         connect(&engine, &BurstEngine::connectionRestored, this, &RunController::connectionRestored);
     }
@@ -138,6 +141,8 @@ void RunController::reset()
     m_leftIsOpenedRecording = false;
     for (RunModel* run : m_runs)
         run->clear();
+    for (ZsetHistoryBuilder& history : m_histories)
+        history.reset();
 }
 
 void RunController::onRunStarted(Side side)
@@ -150,6 +155,7 @@ void RunController::onRunStarted(Side side)
         m_snapshots[Right].reset();
     }
     m_snapshots[side].reset();
+    m_histories[side].reset();
     RunModel::Shape shape;
     shape.requests = engine.plan().requests;
     shape.limit = engine.plan().limit;
@@ -171,15 +177,17 @@ void RunController::onRunFinished(Side side, const BurstSummary& summary)
     emit runFinished(side, summary);
 }
 
-std::shared_ptr<const Recording> RunController::recordingOf(Side side, const BurstSummary& summary) const
+std::shared_ptr<const Recording> RunController::recordingOf(Side side, const BurstSummary& summary)
 {
     const BurstEngine& engine = m_experiment->engine(side);
-    if (!engine.log().keepsRequests() || summary.sent <= 0)
+    if (!engine.log().keepsRequests() || summary.sent <= 0) {
+        m_histories[side].reset();
         return nullptr;
+    }
     const QString source = m_fork   ? QStringLiteral("fork")
         : m_experiment->isCompare() ? QStringLiteral("compare")
                                     : QStringLiteral("burst");
-    auto recording = std::make_shared<Recording>(Recording::fromEngine(engine, source));
+    auto recording = std::make_shared<Recording>(Recording::fromEngine(engine, source, &m_histories[side]));
     if (m_fork && side == Right) // it went on from the run's ZSET then
         recording->setSeeded(ReplayFork::seededMembers(*m_fork->recording, m_fork->from, engine.plan()));
     return recording;

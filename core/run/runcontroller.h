@@ -107,7 +107,7 @@ private:
     void onRunStarted(Side side);
     void onRunFinished(Side side, const BurstSummary& summary);
     void onSnapshotTaken(Side side, const QByteArray& key, qint64 takenAtMs);
-    std::shared_ptr<const Recording> recordingOf(Side side, const BurstSummary& summary) const;
+    std::shared_ptr<const Recording> recordingOf(Side side, const BurstSummary& summary);
 
     struct Fork
     {
@@ -118,6 +118,7 @@ private:
     std::array<RunModel*, 2> m_runs {};
     // Per side: when the copy of its key was taken (LimiterExperiment::snapshotKeyOf).
     std::array<std::optional<qint64>, 2> m_snapshots;
+    std::array<ZsetHistoryBuilder, 2> m_histories; // each side's, as its run goes on
     std::optional<Fork> m_fork;
     bool m_leftIsOpenedRecording = false;
 };

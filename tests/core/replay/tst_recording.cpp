@@ -1,10 +1,12 @@
 // The state a recording rebuilds at request N is what Redis held after the first N requests:
 // the same N requests, with the same timestamps, fired again on a fresh key, leave the same ZSET.
 
+#include "burst/burstengine.h"
 #include "replay/recording.h"
 #include "testbursts.h"
 #include "testredis.h"
 
+#include <QSignalSpy>
 #include <QTest>
 
 namespace {
@@ -84,6 +86,7 @@ private slots:
     void figuresSoFarAddUp();
     void jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit();
     void aTimeFindsTheLastRequestBeforeALaterNow();
+    void aHistoryBuiltAsTheRunGoesIsTheOnePassOne();
 };
 
 void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users)
@@ -250,6 +253,47 @@ void TestRecording::aTimeFindsTheLastRequestBeforeALaterNow()
         QCOMPARE(recording.lastRequestThrough(now), expected);
     }
     QCOMPARE(recording.lastRequestThrough(log.maxNow()), log.size() - 1);
+}
+
+// The window builds a run's history batch by batch, as the engine hands them over (RunController):
+// it is the history one pass over the finished log gives, request by request.
+void TestRecording::aHistoryBuiltAsTheRunGoesIsTheOnePassOne()
+{
+    BurstPlan plan = seededPlan(QStringLiteral("now"), 6000, 3); // members written again and trimmed
+    plan.keepKey = false;
+    BurstEngine engine;
+    ZsetHistoryBuilder builder;
+    int batches = 0;
+    int builtAlong = 0; // the most built while requests were still to come
+    connect(&engine, &BurstEngine::batchAvailable, this, [&] {
+        builder.advance(engine.log());
+        ++batches;
+        if (builder.built() < plan.requests)
+            builtAlong = std::max(builtAlong, builder.built());
+    });
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() == 1; }, 120000));
+    QVERIFY2(batches > 1, "the run came in one batch: nothing was built along the way");
+    QVERIFY2(builtAlong > plan.requests / 2, qPrintable(QString::number(builtAlong)));
+    const Recording along = Recording::fromEngine(engine, QStringLiteral("burst"), &builder);
+    const Recording onePass = Recording::fromEngine(engine);
+    const ZsetHistory& a = along.history();
+    const ZsetHistory& b = onePass.history();
+    QCOMPARE(a.requests(), 6000);
+    QCOMPARE(a.requests(), b.requests());
+    int overwrites = 0;
+    for (int i = 0; i < b.requests(); ++i) {
+        QCOMPARE(a.endOf(i), b.endOf(i));
+        QCOMPARE(a.sizeAfter(i), b.sizeAfter(i));
+        QCOMPARE(a.writesOfMemberThrough(i), b.writesOfMemberThrough(i));
+        overwrites += b.writesOfMemberThrough(i) > 1 ? 1 : 0;
+    }
+    QVERIFY(overwrites > 0);
+    for (int i : {0, 999, 3001, 5999})
+        for (int user = 0; user < 3; ++user)
+            QCOMPARE(a.writesAliveAfter(along.log(), i, user), b.writesAliveAfter(onePass.log(), i, user));
+    QCOMPARE(builder.built(), 0); // finished: it starts over
 }
 
 QTEST_GUILESS_MAIN(TestRecording)
