@@ -224,14 +224,14 @@ void watchAnApp(TimedApplication& app, MainWindow& window, const RedisEndpoint& 
     out << "  the watch counted " << seen.requests() << " requests (" << watchedRequests
         << " when the traffic ended) in " << seen.commandsSeen << " MONITOR lines, " << seen.keys.size() << " keys\n";
     out << figureLine(QStringLiteral("longest event-loop stall"), QStringLiteral("%1 ms").arg(stall, 0, 'f', 1),
-                      QStringLiteral("<= 50 ms"));
+                      QStringLiteral("<= 16 ms"));
     out << figureLine(QStringLiteral("longest event"),
-                      QStringLiteral("%1 ms").arg(double(app.longest) / 1e6, 0, 'f', 1), QStringLiteral("<= 50 ms"));
+                      QStringLiteral("%1 ms").arg(double(app.longest) / 1e6, 0, 'f', 1), QStringLiteral("<= 16 ms"));
     out << QStringLiteral("  %1 %2   (the rest of it the thread waited for a core)\n")
                .arg(QStringLiteral("  of which GUI-thread CPU"), -28)
                .arg(QStringLiteral("%1 ms").arg(double(app.longestCpu) / 1e6, 0, 'f', 1), 12);
     out << figureLine(QStringLiteral("most CPU in one event"),
-                      QStringLiteral("%1 ms").arg(double(app.mostCpu) / 1e6, 0, 'f', 1), QStringLiteral("<= 50 ms"));
+                      QStringLiteral("%1 ms").arg(double(app.mostCpu) / 1e6, 0, 'f', 1), QStringLiteral("<= 16 ms"));
     out << figureLine(QStringLiteral("memory growth (peak RSS)"),
                       QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1),
                       QStringLiteral("bounded"));
@@ -317,13 +317,14 @@ int main(int argc, char* argv[])
             << " requests (request-id, schedule clock: sent as fast as Redis answers) in "
             << QString::number(seconds, 'f', 1) << " s, " << QString::number(summary.throughputRps, 'f', 0)
             << " requests/s\n";
+        // The targets of a 60 Hz display: no event longer than a frame, a refresh at least every 33 ms.
         out << figureLine(QStringLiteral("longest event-loop stall"), QStringLiteral("%1 ms").arg(stall, 0, 'f', 1),
-                          QStringLiteral("<= 50 ms"));
+                          QStringLiteral("<= 16 ms"));
         out << figureLine(QStringLiteral("view refreshes per second"), QString::number(refreshes / seconds, 'f', 1),
-                          QStringLiteral(">= 20"));
+                          QStringLiteral(">= 30"));
         out << figureLine(QStringLiteral("memory growth (peak RSS)"),
                           QStringLiteral("%1 MiB").arg(double(rssPeak - rssBefore) / 1024.0, 0, 'f', 1),
-                          QStringLiteral("<= 200 MB"));
+                          QStringLiteral("<= 100 MiB"));
         app.printSlowest(out);
         out.flush();
         window.reset();

@@ -121,7 +121,7 @@ RunView::RunView(RunModel* run, QWidget* parent)
     QEvent fontChange(QEvent::FontChange);
     changeEvent(&fontChange); // the title's font
     m_refresh.setObjectName(QStringLiteral("RunViewRefresh"));
-    m_refresh.setInterval(40); // 25 refreshes a second
+    m_refresh.setInterval(30); // about 33 refreshes a second, as often as the engine hands over a batch
     connect(&m_refresh, &QTimer::timeout, this, &RunView::refreshSlowViews);
     connect(m_timeline, &TimelineView::millisecondClicked, this, &RunView::millisecondClicked);
     connect(m_run, &RunModel::titleChanged, this, &RunView::onTitleChanged);
