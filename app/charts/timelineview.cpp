@@ -171,9 +171,18 @@ QSize TimelineView::minimumSizeHint() const
 {
     const QFontMetrics metrics = fontMetrics();
     int plot = 3 * metrics.height();
-    if (!isMultiLane()) // the rotated caption runs along the plot's height
-        plot = std::max({plot, TimelinePainting::widerHalf(tr("requests in the ms"), metrics) + 8,
-                         TimelinePainting::widerHalf(tr("requests per %n ms", nullptr, 500), metrics) + 8});
+    if (!isMultiLane()) { // the rotated caption runs along the plot's height
+        const QString inTheMs = tr("requests in the ms");
+        const QString perColumn = tr("requests per %n ms", nullptr, 500);
+        const QString measuredFor = font().key() + QLatin1Char('\n') + inTheMs + QLatin1Char('\n') + perColumn;
+        if (measuredFor != m_captionMeasuredFor) {
+            m_captionMeasuredFor = measuredFor;
+            m_captionNeed = std::max(TimelinePainting::widerHalf(inTheMs, metrics),
+                                     TimelinePainting::widerHalf(perColumn, metrics))
+                + 8;
+        }
+        plot = std::max(plot, m_captionNeed);
+    }
     const int width = std::max(240, 3 * metrics.height() + 12 + metrics.horizontalAdvance(QStringLiteral("00000")) * 5);
     const QMargins margins = contentsMargins(); // a lesson's frame around it
     return QSize(width, topMargin(metrics) + bottomMargin(metrics) + plot)
@@ -352,15 +361,21 @@ void TimelineView::drawAxes(QPainter& painter, const QRectF& area, const Timelin
     const double step = scale.gridStepMs();
     const double labelStep = scale.labelStepMs();
     const QLocale locale;
+    // Grid lines on whole pixels, without antialiasing: crisp, and a fraction of the cost of a
+    // blended line the plot's height (a live run redraws them on every batch).
+    const bool antialiased = painter.testRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(QPen(grid, 1));
     for (double ms = std::ceil(range.fromMs / step) * step; ms <= range.toMs; ms += step) {
-        const double x = scale.xOf(ms);
-        painter.setPen(QPen(grid, 1));
+        const double x = std::round(scale.xOf(ms));
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
-        if (std::abs(std::remainder(ms, labelStep)) < 1e-6) {
-            painter.setPen(text);
-            painter.drawText(QRectF(x - 50, area.bottom() + 2, 100, lineHeight), Qt::AlignHCenter | Qt::AlignTop,
-                             locale.toString(qint64(std::llround(ms))));
-        }
+    }
+    painter.setRenderHint(QPainter::Antialiasing, antialiased);
+    painter.setPen(text);
+    for (double ms = std::ceil(range.fromMs / step) * step; ms <= range.toMs; ms += step) {
+        if (std::abs(std::remainder(ms, labelStep)) < 1e-6)
+            painter.drawText(QRectF(scale.xOf(ms) - 50, area.bottom() + 2, 100, lineHeight),
+                             Qt::AlignHCenter | Qt::AlignTop, locale.toString(qint64(std::llround(ms))));
     }
     painter.setPen(text);
     painter.drawLine(area.bottomLeft(), area.bottomRight());

@@ -132,6 +132,10 @@ private:
     LayerKey layerKey() const;
     QPixmap m_layer;
     LayerKey m_layerKey;
+    // The rotated caption's need, measured once per font and language: layouts ask for the
+    // minimum size on every refresh of a live run, and wrapping the caption costs text shaping.
+    mutable QString m_captionMeasuredFor;
+    mutable int m_captionNeed = 0;
     quint64 m_revision = 1;
 
     TimelineModel m_model;
