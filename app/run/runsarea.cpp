@@ -6,24 +6,12 @@
 #include "run/runmodel.h"
 #include "runview.h"
 #include "transportbar.h"
+#include "widgets/framedsplitter.h"
 
 #include <QEvent>
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QVBoxLayout>
-
-namespace {
-// The lesson frames the runs with a margin around the splitter (Spotlight), and QSplitter leaves
-// its own margins out of its sizes: the window took a minimum 10 px short, and in compare mode at
-// 1280x720 the counts charts got less than their minimum while the window saw no reason to fit.
-class RunsSplitter : public QSplitter
-{
-public:
-    using QSplitter::QSplitter;
-    QSize minimumSizeHint() const override { return QSplitter::minimumSizeHint().grownBy(contentsMargins()); }
-    QSize sizeHint() const override { return QSplitter::sizeHint().grownBy(contentsMargins()); }
-};
-} // namespace
 
 RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
     : QWidget(parent)
@@ -32,7 +20,7 @@ RunsArea::RunsArea(RunModel* left, RunModel* right, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_splitter = new RunsSplitter(Qt::Horizontal, this);
+    m_splitter = new FramedSplitter(Qt::Horizontal, this); // the lesson frames the runs
     m_left = new RunView(left, m_splitter);
     m_right = new RunView(right, m_splitter);
     m_left->setObjectName(QStringLiteral("LeftRun"));

@@ -325,6 +325,7 @@ void TestTimelineModel::fitsZoomsAndPans()
 void TestTimelineModel::sumsColumnsAsItsBucketsDo()
 {
     std::vector<Request> requests;
+    requests.reserve(3000);
     quint32 seed = 7;
     auto next = [&seed](int below) {
         seed = seed * 1664525u + 1013904223u;
