@@ -159,11 +159,15 @@ void NumbersPanel::setCompact(bool compact)
 int NumbersPanel::widestCaptionWord(const QFont& font) const
 {
     // A caption wraps between words, never inside one: the longest word sets a column's width.
+    // The lost share at its widest, as in widestCaption(): the captions' size and the figures'
+    // rows stay as they are while a replay steps from "(0.0 %)" to "(66.7 %)".
     const QFontMetrics metrics(font);
     int word = 0;
-    for (const Figure& figure : figures())
-        for (const QString& part : figure.caption->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+    for (const Figure& figure : figures()) {
+        const QString text = figure.caption == m_lost.caption ? lostCaption(100.0) : figure.caption->text();
+        for (const QString& part : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
             word = std::max(word, metrics.horizontalAdvance(part));
+    }
     return word;
 }
 
@@ -230,6 +234,16 @@ void NumbersPanel::fitCaptions()
     for (const Figure& figure : figures())
         if (figure.caption->font() != captionFont)
             figure.caption->setFont(captionFont);
+    // The lost share takes the lines a two-digit share takes ("(66.7 %)"; digits are of one
+    // width): stepping a replay from 0.0 % to 66.7 % must not add a line to the row.
+    if (const int width = m_lost.caption->contentsRect().width(); width > 0) {
+        const QRect widest
+            = QFontMetrics(captionFont)
+                  .boundingRect(QRect(0, 0, width, 100000), Qt::AlignHCenter | Qt::TextWordWrap, lostCaption(88.8));
+        const int height = widest.height() + m_lost.caption->height() - m_lost.caption->contentsRect().height();
+        if (m_lost.caption->minimumHeight() != height)
+            m_lost.caption->setMinimumHeight(height);
+    }
 }
 
 void NumbersPanel::applyFonts()
