@@ -513,12 +513,9 @@ void TimelineView::drawLegend(QPainter& painter, const QRectF& area)
     const QFontMetrics metrics(font());
     QVector<LegendEntry> entries {{Mark::Stored, tr("stored: own member")},
                                   {Mark::Overwritten, tr("overwritten: ZADD replied 0")}};
-    MillisecondBucket total;
-    for (int lane = 0; lane < m_model.laneCount(); ++lane) {
-        const MillisecondBucket& sum = m_model.laneTotal(lane);
-        total.unknown += sum.unknown;
-        total.failed += sum.failed;
-    }
+    RequestCounts total;
+    for (int lane = 0; lane < m_model.laneCount(); ++lane)
+        total += m_model.laneTotal(lane);
     if (total.unknown > 0)
         entries.append({Mark::Unknown, tr("reply did not say")});
     if (total.failed > 0)

@@ -164,8 +164,7 @@ int NumbersPanel::widestCaptionWord(const QFont& font) const
     const QFontMetrics metrics(font);
     int word = 0;
     for (const Figure& figure : figures()) {
-        const QString text = figure.caption == m_lost.caption ? lostCaption(100.0) : figure.caption->text();
-        for (const QString& part : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        for (const QString& part : measuredCaption(figure).split(QLatin1Char(' '), Qt::SkipEmptyParts))
             word = std::max(word, metrics.horizontalAdvance(part));
     }
     return word;
@@ -179,15 +178,19 @@ QString NumbersPanel::lostCaption(double percent)
         .replace(QLatin1String(" %"), QStringLiteral("\u00a0%"));
 }
 
+QString NumbersPanel::measuredCaption(const Figure& figure) const
+{
+    return figure.caption == m_lost.caption ? lostCaption(100.0) : figure.caption->text();
+}
+
 int NumbersPanel::widestCaption(const QFont& font) const
 {
     // The lost share at its widest, whatever it reads now: stepping through a replay changes it,
     // and the gaps (so the lines the captions wrap into) must not change with it.
     const QFontMetrics metrics(font);
-    int widest = metrics.horizontalAdvance(lostCaption(100.0));
+    int widest = 0;
     for (const Figure& figure : figures())
-        if (figure.caption != m_lost.caption)
-            widest = std::max(widest, metrics.horizontalAdvance(figure.caption->text()));
+        widest = std::max(widest, metrics.horizontalAdvance(measuredCaption(figure)));
     return widest;
 }
 

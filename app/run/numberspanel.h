@@ -44,6 +44,8 @@ private:
     int widestCaptionWord(const QFont& font) const;
     int widestCaption(const QFont& font) const; // on one line
     static QString lostCaption(double percent);
+    // A caption as the layout measures it: the lost share at its widest, whatever it reads now.
+    QString measuredCaption(const Figure& figure) const;
 
     // As many figures in a row as the width has room for, up to m_widestRow.
     void arrangeForWidth();

@@ -3,6 +3,29 @@
 #include <algorithm>
 #include <cmath>
 
+void RequestCounts::count(const RequestRecord& record)
+{
+    ++requests;
+    if (!record.error.isEmpty())
+        ++failed;
+    else if (record.added == 1)
+        ++stored;
+    else if (record.added == 0)
+        ++overwritten;
+    else
+        ++unknown;
+}
+
+RequestCounts& RequestCounts::operator+=(const RequestCounts& other)
+{
+    requests += other.requests;
+    stored += other.stored;
+    overwritten += other.overwritten;
+    failed += other.failed;
+    unknown += other.unknown;
+    return *this;
+}
+
 void TimelineModel::reset(int lanes, qint64 originMs)
 {
     m_lanes.assign(size_t(std::max(lanes, 1)), {});
@@ -42,37 +65,17 @@ void TimelineModel::add(const RequestBatch& batch)
         const qint64 ms = millisecondOf(record.now);
         const int id = int(record.id);
         MillisecondBucket& bucket = m_lanes[size_t(laneIndex)][ms];
-        MillisecondBucket& total = m_totals[size_t(laneIndex)];
         const qint64 chunk = chunkOf(ms);
-        Counts& counts = m_chunks[size_t(laneIndex)][chunk][size_t(ms - chunk * chunkMs)];
-        ++bucket.requests;
-        ++total.requests;
-        ++counts.requests;
-        const bool failed = !record.error.isEmpty();
-        if (failed) {
-            ++bucket.failed;
-            ++total.failed;
-            ++counts.failed;
-        } else if (record.added == 1) {
-            ++bucket.stored;
-            ++total.stored;
-            ++counts.stored;
-            if (bucket.keptRequest < 0 || id < bucket.keptRequest) {
-                // Most members derive from now or the request id: kept as such, not as text.
-                bucket.keptRequest = id;
-                bucket.keptWithin = qint32(record.now - (m_originMs + ms) * m_unitsPerMs);
-                bucket.keptKind = record.memberKind;
-                if (record.memberKind == RequestRecord::MemberKind::Text)
-                    m_keptText[{laneIndex, ms}] = record.member;
-            }
-        } else if (record.added == 0) {
-            ++bucket.overwritten;
-            ++total.overwritten;
-            ++counts.overwritten;
-        } else {
-            ++bucket.unknown;
-            ++total.unknown;
-            ++counts.unknown;
+        bucket.count(record);
+        m_totals[size_t(laneIndex)].count(record);
+        m_chunks[size_t(laneIndex)][chunk][size_t(ms - chunk * chunkMs)].count(record);
+        if (record.error.isEmpty() && record.added == 1 && (bucket.keptRequest < 0 || id < bucket.keptRequest)) {
+            // Most members derive from now or the request id: kept as such, not as text.
+            bucket.keptRequest = id;
+            bucket.keptWithin = qint32(record.now - (m_originMs + ms) * m_unitsPerMs);
+            bucket.keptKind = record.memberKind;
+            if (record.memberKind == RequestRecord::MemberKind::Text)
+                m_keptText[{laneIndex, ms}] = record.member;
         }
         bucket.firstRequest = bucket.firstRequest < 0 ? id : std::min(bucket.firstRequest, id);
         bucket.lastRequest = std::max(bucket.lastRequest, id);
@@ -81,7 +84,7 @@ void TimelineModel::add(const RequestBatch& batch)
         m_lastMs = m_requests == 0 ? ms : std::max(m_lastMs, ms);
         ++m_requests;
         if (m_samples.size() < maxSamples)
-            m_samples.push_back({record.id, laneIndex, ms, record.count, record.added, failed});
+            m_samples.push_back({record.id, laneIndex, ms, record.count, record.added, !record.error.isEmpty()});
         else
             m_samplesComplete = false;
     }
@@ -125,7 +128,7 @@ std::vector<TimelineModel::Column> TimelineModel::columns(int lane, double fromM
         if (double(base) >= toMs)
             break;
         for (qint64 k = std::max<qint64>(0, first - base); k < chunkMs; ++k) {
-            const Counts& counts = it->second[size_t(k)];
+            const RequestCounts& counts = it->second[size_t(k)];
             if (counts.requests == 0)
                 continue;
             const qint64 ms = base + k;
@@ -135,11 +138,7 @@ std::vector<TimelineModel::Column> TimelineModel::columns(int lane, double fromM
             if (index < 0 || index >= count)
                 continue;
             Column& column = result[static_cast<size_t>(index)];
-            column.requests += counts.requests;
-            column.stored += counts.stored;
-            column.overwritten += counts.overwritten;
-            column.failed += counts.failed;
-            column.unknown += counts.unknown;
+            column += counts;
             column.busiestMs = std::max(column.busiestMs, counts.requests);
         }
     }

@@ -11,14 +11,22 @@
 #include <map>
 #include <vector>
 
-// The requests of one millisecond of `now` in one lane, as a timeline stacks them.
-struct MillisecondBucket
+// Requests by what their ZADD did: what a millisecond, a column and a lane add up.
+struct RequestCounts
 {
     int requests = 0;
     int stored = 0; // ZADD created the member (added = 1): the entry that survives
     int overwritten = 0; // ZADD only updated an existing member (added = 0)
     int failed = 0;
     int unknown = 0; // succeeded, but the reply did not say whether ZADD added
+
+    void count(const RequestRecord& record);
+    RequestCounts& operator+=(const RequestCounts& other);
+};
+
+// The requests of one millisecond of `now` in one lane, as a timeline stacks them.
+struct MillisecondBucket : RequestCounts
+{
     int firstRequest = -1; // smallest request id in the bucket
     int lastRequest = -1;
     int keptRequest = -1; // the smallest request whose member survived (see keptMember())
@@ -48,13 +56,8 @@ public:
     static constexpr size_t maxSamples = 4096;
 
     // One column of a zoomed-out view: the buckets in it summed.
-    struct Column
+    struct Column : RequestCounts
     {
-        int requests = 0;
-        int stored = 0;
-        int overwritten = 0;
-        int failed = 0;
-        int unknown = 0;
         int busiestMs = 0; // the most requests any single ms in the column had
     };
 
@@ -67,7 +70,7 @@ public:
     const std::map<qint64, MillisecondBucket>& lane(int index) const { return m_lanes.at(size_t(index)); }
     const MillisecondBucket* bucketAt(int lane, qint64 ms) const;
     // Kept as requests arrive: a legend asks on every paint, a live run has a bucket per ms.
-    const MillisecondBucket& laneTotal(int lane) const { return m_totals.at(size_t(lane)); }
+    const RequestCounts& laneTotal(int lane) const { return m_totals.at(size_t(lane)); }
     bool isEmpty() const { return m_requests == 0; }
     int requests() const { return m_requests; }
     qint64 originMs() const { return m_originMs; }
@@ -91,21 +94,13 @@ private:
     // The counts a column sums, kept again in runs of `chunkMs` milliseconds side by side: summing
     // columns walks memory in order instead of a tree node per millisecond (a live burst of a
     // minute has 60,000 of them, summed on every paint). 20 bytes per ms of a chunk in use.
-    struct Counts
-    {
-        int requests = 0;
-        int stored = 0;
-        int overwritten = 0;
-        int failed = 0;
-        int unknown = 0;
-    };
     static constexpr qint64 chunkMs = 64;
-    using Chunk = std::array<Counts, chunkMs>;
+    using Chunk = std::array<RequestCounts, chunkMs>;
     static qint64 chunkOf(qint64 ms) { return ms >= 0 ? ms / chunkMs : -((-ms + chunkMs - 1) / chunkMs); }
 
     std::vector<std::map<qint64, MillisecondBucket>> m_lanes;
     std::vector<std::map<qint64, Chunk>> m_chunks; // per lane: chunk -> its milliseconds' counts
-    std::vector<MillisecondBucket> m_totals; // per lane: requests, stored, overwritten, failed, unknown
+    std::vector<RequestCounts> m_totals; // per lane
     std::vector<Sample> m_samples;
     QByteArray m_runTag;
     std::map<std::pair<int, qint64>, QByteArray> m_keptText; // (lane, ms) -> member, for text members

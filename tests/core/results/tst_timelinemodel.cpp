@@ -97,7 +97,7 @@ void TestTimelineModel::tellsSurvivorsOverwritesUnknownsAndFailures()
     QCOMPARE(bucket->lastRequest, 4);
     // The lane's totals, kept as requests arrive, are those of its buckets; a reset clears them.
     model.add(batchOf({{9, 1}, {9, -2}}));
-    const MillisecondBucket& total = model.laneTotal(0);
+    const RequestCounts& total = model.laneTotal(0);
     QCOMPARE(total.requests, 7);
     QCOMPARE(total.stored, 2);
     QCOMPARE(total.overwritten, 2);
@@ -350,11 +350,7 @@ void TestTimelineModel::sumsColumnsAsItsBucketsDo()
                     if (index < 0 || index >= count)
                         continue;
                     TimelineModel::Column& column = expected[size_t(index)];
-                    column.requests += bucket.requests;
-                    column.stored += bucket.stored;
-                    column.overwritten += bucket.overwritten;
-                    column.failed += bucket.failed;
-                    column.unknown += bucket.unknown;
+                    column += bucket;
                     column.busiestMs = std::max(column.busiestMs, bucket.requests);
                 }
                 const std::vector<TimelineModel::Column> got = model.columns(lane, range[0], range[1], count);
