@@ -93,8 +93,10 @@ public:
             longestCpu = cpuNs;
         }
         mostCpu = std::max(mostCpu, cpuNs);
-        if (ns > 15'000'000)
-            slow.emplace_back(ns, name + " event " + QByteArray::number(type));
+        if (ns > 10'000'000)
+            slow.emplace_back(ns,
+                              name + " event " + QByteArray::number(type) + " at "
+                                  + QByteArray::number(double(sinceStart.elapsed()) / 1000.0, 'f', 1) + " s");
         return result;
     }
     void startRecording()
@@ -103,6 +105,7 @@ public:
         longest = 0;
         longestCpu = 0;
         mostCpu = 0;
+        sinceStart.start();
         recording = true;
     }
     void printSlowest(QTextStream& out)
@@ -113,6 +116,7 @@ public:
                 << slow[i].second << "\n";
     }
     bool recording = false;
+    QElapsedTimer sinceStart; // when each slow event came
     // ns, of any one event (an event inside another counts in both): on the clock, the GUI thread's
     // CPU time in that event (the rest it waited for a core), and the most CPU time of any event.
     qint64 longest = 0;

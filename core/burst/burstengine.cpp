@@ -41,8 +41,10 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_key = plan.key.isEmpty() ? ZsetKeys::freshRunKey() : plan.key;
     const QByteArray runTag = QByteArray::number(QRandomGenerator::global()->generate() & 0xffffffu, 36);
     m_runTag = runTag;
+    // A fresh log: the last run's may live on in its recording (sharedLog()).
+    m_log = std::make_shared<RequestLog>();
     if (plan.keepLog) {
-        m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
+        m_log->reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag);
     } else {
         // The truth then forgets old nows: allow for connections whose clocks are set apart.
         qint64 earliest = 0;
@@ -51,10 +53,10 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
             earliest = std::min(earliest, plan.clockOffsetMs(c));
             latest = std::max(latest, plan.clockOffsetMs(c));
         }
-        m_log.reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag, RequestLog::Retention::TotalsOnly,
-                    plan.windowInNowUnits() + (latest - earliest) * plan.nowUnitsPerMs());
+        m_log->reset(plan.requests, plan.windowInNowUnits(), plan.limit, runTag, RequestLog::Retention::TotalsOnly,
+                     plan.windowInNowUnits() + (latest - earliest) * plan.nowUnitsPerMs());
     }
-    m_log.setUsers(plan.users);
+    m_log->setUsers(plan.users);
     m_summary = BurstSummary();
     m_summary.limiter = plan.limiter->id;
     m_summary.key = m_key;
@@ -87,24 +89,24 @@ void BurstEngine::collect()
     if (m_startMs == 0)
         m_startMs = m_run->startWallMs();
     if (!records->empty()) {
-        const int countedBefore = m_log.truthPrefix();
-        m_log.add(*records);
-        m_summary.takeCountsFrom(m_log, false);
+        const int countedBefore = m_log->truthPrefix();
+        m_log->add(*records);
+        m_summary.takeCountsFrom(*m_log, false);
         m_summary.reconnects = m_run->reconnects();
         m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
-        if (m_log.keepsRequests()) { // a log of totals only has nothing for views to draw
+        if (m_log->keepsRequests()) { // a log of totals only has nothing for views to draw
             RequestBatch batch = emptyBatch();
             auto counted = std::make_shared<std::vector<CountedRequest>>();
-            counted->reserve(size_t(m_log.truthPrefix() - countedBefore));
-            for (int i = countedBefore; i < m_log.truthPrefix(); ++i)
+            counted->reserve(size_t(m_log->truthPrefix() - countedBefore));
+            for (int i = countedBefore; i < m_log->truthPrefix(); ++i)
                 counted->push_back(
-                    {quint32(i), m_log.count(i), m_log.truth(i), m_log.isFailed(i), m_log.isAdmittedOverLimit(i)});
+                    {quint32(i), m_log->count(i), m_log->truth(i), m_log->isFailed(i), m_log->isAdmittedOverLimit(i)});
             batch.finished = std::move(records);
             batch.counted = std::move(counted);
             batch.summary = m_summary;
             emit batchAvailable(batch);
         }
-        emit recordsAvailable(m_log.finished(), m_log.requests());
+        emit recordsAvailable(m_log->finished(), m_log->requests());
     }
     reportOutage();
 }
@@ -135,7 +137,7 @@ void BurstEngine::onRunEnded()
     m_summary.serverName = m_run->serverName();
     m_summary.serverOwnVersion = m_run->serverOwnVersion();
     m_summary.durationMs = m_run->durationMs();
-    m_summary.takeCountsFrom(m_log);
+    m_summary.takeCountsFrom(*m_log);
     m_summary.finalCount = m_run->finalCount();
     m_summary.membersAtEnd = m_run->membersAtEnd();
     for (int u = 0; u < m_summary.perUser.size(); ++u) {
@@ -148,7 +150,8 @@ void BurstEngine::onRunEnded()
         }
     }
     m_summary.failure = m_run->failure();
-    m_summary.stopped = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log.finished() < m_log.requests();
+    m_summary.stopped
+        = m_run->stopRequested() && !m_summary.failure.isFailure() && m_log->finished() < m_log->requests();
     m_summary.reconnects = m_run->reconnects();
     m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
     m_summary.sandbox = m_run->sandboxing();
@@ -177,14 +180,14 @@ RequestBatch BurstEngine::batchOfUser(int user) const
     batch.summary = m_summary;
     auto records = std::make_shared<std::vector<RequestRecord>>();
     auto counted = std::make_shared<std::vector<CountedRequest>>();
-    const int users = std::max(1, m_log.users());
-    for (int i = std::clamp(user, 0, users - 1); i < m_log.size(); i += users) {
-        if (!m_log.isDone(i))
+    const int users = std::max(1, m_log->users());
+    for (int i = std::clamp(user, 0, users - 1); i < m_log->size(); i += users) {
+        if (!m_log->isDone(i))
             continue;
-        records->push_back(m_log.record(i));
-        if (i < m_log.truthPrefix())
+        records->push_back(m_log->record(i));
+        if (i < m_log->truthPrefix())
             counted->push_back(
-                {quint32(i), m_log.count(i), m_log.truth(i), m_log.isFailed(i), m_log.isAdmittedOverLimit(i)});
+                {quint32(i), m_log->count(i), m_log->truth(i), m_log->isFailed(i), m_log->isAdmittedOverLimit(i)});
     }
     batch.finished = std::move(records);
     batch.counted = std::move(counted);
@@ -194,10 +197,10 @@ RequestBatch BurstEngine::batchOfUser(int user) const
 std::shared_ptr<const std::vector<qint64>> BurstEngine::recordedNows() const
 {
     auto nows = std::make_shared<std::vector<qint64>>();
-    if (!m_log.keepsRequests())
+    if (!m_log->keepsRequests())
         return nows;
-    nows->reserve(static_cast<size_t>(m_log.truthPrefix()));
-    for (int i = 0; i < m_log.truthPrefix(); ++i)
-        nows->push_back(m_log.now(i));
+    nows->reserve(static_cast<size_t>(m_log->truthPrefix()));
+    for (int i = 0; i < m_log->truthPrefix(); ++i)
+        nows->push_back(m_log->now(i));
     return nows;
 }

@@ -35,7 +35,10 @@ public:
     QString planError() const { return m_planError; }
 
     const BurstPlan& plan() const { return m_plan; }
-    const RequestLog& log() const { return m_log; }
+    const RequestLog& log() const { return *m_log; }
+    // The same log, to keep after the run: the next start() begins a new one instead of
+    // clearing this.
+    std::shared_ptr<const RequestLog> sharedLog() const { return m_log; }
     QByteArray key() const { return m_key; }
     // The burst's start on the wall clock, in ms: timelines measure `now` from here.
     qint64 startMs() const { return m_startMs; }
@@ -69,7 +72,7 @@ private:
     void onRunEnded();
 
     BurstPlan m_plan;
-    RequestLog m_log;
+    std::shared_ptr<RequestLog> m_log = std::make_shared<RequestLog>();
     QByteArray m_runTag;
     BurstSummary m_summary;
     QByteArray m_key;

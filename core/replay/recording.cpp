@@ -111,40 +111,44 @@ Recording Recording::fromEngine(const BurstEngine& engine, const QString& source
     info.key = engine.key();
     info.runTag = engine.log().runTag();
     info.startWallMs = engine.startMs();
-    return Recording(std::move(info), engine.log(), history);
+    return Recording(std::move(info), engine.sharedLog(), history);
 }
 
 Recording::Recording(RecordingInfo info, RequestLog log, ZsetHistoryBuilder* history)
+    : Recording(std::move(info), std::make_shared<const RequestLog>(std::move(log)), history)
+{ }
+
+Recording::Recording(RecordingInfo info, std::shared_ptr<const RequestLog> log, ZsetHistoryBuilder* history)
     : m_info(std::move(info))
     , m_log(std::move(log))
 {
     if (history)
-        m_history = history->finish(m_log);
+        m_history = history->finish(*m_log);
     else
-        m_history.build(m_log);
+        m_history.build(*m_log);
     index();
     setSeeded(std::move(m_info.seeded));
 }
 
 Recording::Recording(RecordingInfo info, RequestLog log, WatchedWrites watched)
     : m_info(std::move(info))
-    , m_log(std::move(log))
+    , m_log(std::make_shared<const RequestLog>(std::move(log)))
     , m_watched(std::move(watched))
 {
     m_info.knowledge = ZsetKnowledge::Watched;
     m_info.users = 1;
-    const size_t n = size_t(m_log.keepsRequests() ? m_log.truthPrefix() : 0);
+    const size_t n = size_t(m_log->keepsRequests() ? m_log->truthPrefix() : 0);
     m_watched.scores.resize(n, 0);
     m_watched.ends.resize(n, ZsetHistory::alive);
     m_watched.seededEnds.resize(m_info.seeded.size(), ZsetHistory::alive);
-    m_history.buildFromEnds(m_log, m_watched.ends);
+    m_history.buildFromEnds(*m_log, m_watched.ends);
     index();
     m_seededEnd = m_watched.seededEnds;
 }
 
 double Recording::scoreOf(int write) const
 {
-    return m_watched.scores.empty() ? double(m_log.now(write)) : m_watched.scores[size_t(write)];
+    return m_watched.scores.empty() ? double(m_log->now(write)) : m_watched.scores[size_t(write)];
 }
 
 void ReplayTotals::add(const RequestLog& log, int i)
@@ -175,8 +179,8 @@ void Recording::index()
     for (int i = 0; i < n; ++i) {
         if (i % bs == 0)
             m_totalsBefore[size_t(i / bs)] = totals;
-        totals.add(m_log, i);
-        latest = std::max(latest, m_log.now(i));
+        totals.add(*m_log, i);
+        latest = std::max(latest, m_log->now(i));
         m_latestNowThrough[size_t(i / bs)] = latest;
     }
     for (size_t b = size_t((n + bs - 1) / bs); b < m_totalsBefore.size(); ++b)
@@ -198,7 +202,7 @@ ReplayTotals Recording::totalsFrom(int i, int last) const
     all.admittedBeyondLimit -= before.admittedBeyondLimit;
     all.maxCount = 0;
     for (int r = i; r <= last; ++r)
-        all.maxCount = std::max(all.maxCount, m_log.count(r));
+        all.maxCount = std::max(all.maxCount, m_log->count(r));
     return all;
 }
 
@@ -209,7 +213,7 @@ int Recording::lastRequestThrough(qint64 now) const
     if (block == m_latestNowThrough.end())
         return requests() - 1;
     int r = int(block - m_latestNowThrough.begin()) * ZsetHistory::blockSize;
-    while (m_log.now(r) <= now)
+    while (m_log->now(r) <= now)
         ++r;
     return r - 1;
 }
@@ -222,7 +226,7 @@ ReplayTotals Recording::totalsThrough(int i) const
     const int block = i / ZsetHistory::blockSize;
     ReplayTotals totals = m_totalsBefore[size_t(block)];
     for (int r = block * ZsetHistory::blockSize; r <= i; ++r)
-        totals.add(m_log, r);
+        totals.add(*m_log, r);
     return totals;
 }
 
@@ -244,12 +248,12 @@ int Recording::nextWhere(qint64 ReplayTotals::*figure, int i, Test test) const
 
 int Recording::nextOverwrite(int i) const
 {
-    return nextWhere(&ReplayTotals::overwritten, i, [this](int r) { return m_log.added(r) == 0; });
+    return nextWhere(&ReplayTotals::overwritten, i, [this](int r) { return m_log->added(r) == 0; });
 }
 
 int Recording::nextBeyondLimit(int i) const
 {
-    return nextWhere(&ReplayTotals::admittedBeyondLimit, i, [this](int r) { return m_log.isAdmittedOverLimit(r); });
+    return nextWhere(&ReplayTotals::admittedBeyondLimit, i, [this](int r) { return m_log->isAdmittedOverLimit(r); });
 }
 
 QByteArray Recording::keyOfUser(int user) const
@@ -295,10 +299,10 @@ void Recording::setSeeded(std::vector<SeededMember> seeded)
     std::vector<size_t> trimmed(size_t(users), 0);
     std::vector<qint64> latest(size_t(users), std::numeric_limits<qint64>::min());
     for (int r = 0; r < requests(); ++r) {
-        if (m_log.isFailed(r))
+        if (m_log->isFailed(r))
             continue;
-        const size_t user = size_t(std::clamp(m_log.userOf(r), 0, users - 1));
-        latest[user] = std::max(latest[user], m_log.now(r));
+        const size_t user = size_t(std::clamp(m_log->userOf(r), 0, users - 1));
+        latest[user] = std::max(latest[user], m_log->now(r));
         const std::vector<int>& list = byScore[user];
         while (trimmed[user] < list.size()
                && members[size_t(list[trimmed[user]])].score <= latest[user] - m_info.windowInNowUnits) {
@@ -307,7 +311,7 @@ void Recording::setSeeded(std::vector<SeededMember> seeded)
             ++trimmed[user];
         }
         if (m_history.wrote(r)) {
-            if (const auto found = byMember[user].constFind(m_log.member(r)); found != byMember[user].cend()) {
+            if (const auto found = byMember[user].constFind(m_log->member(r)); found != byMember[user].cend()) {
                 qint32& end = m_seededEnd[size_t(*found)];
                 end = std::min(end, qint32(r));
             }
@@ -324,27 +328,27 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
         return state;
     i = std::clamp(i, 0, requests() - 1);
     state.request = i + 1;
-    state.now = m_log.now(i);
-    state.user = m_log.userOf(i);
+    state.now = m_log->now(i);
+    state.user = m_log->userOf(i);
     state.key = keyOfUser(state.user);
     if (m_info.knowledge != ZsetKnowledge::CountsOnly)
         state.members = m_history.sizeAfter(i) + seededAliveAfter(i, state.user, nullptr);
-    state.countReturned = m_log.isFailed(i) ? -1 : m_log.count(i);
-    state.trueCount = m_log.truth(i);
-    state.added = m_log.added(i);
-    if (m_log.memberKind(i) != RequestRecord::MemberKind::Unknown && !m_log.isFailed(i))
-        state.member = m_log.member(i);
-    state.error = m_log.error(i);
-    state.admitted = m_log.isAdmitted(i);
-    state.admittedBeyondLimit = m_log.isAdmittedOverLimit(i);
+    state.countReturned = m_log->isFailed(i) ? -1 : m_log->count(i);
+    state.trueCount = m_log->truth(i);
+    state.added = m_log->added(i);
+    if (m_log->memberKind(i) != RequestRecord::MemberKind::Unknown && !m_log->isFailed(i))
+        state.member = m_log->member(i);
+    state.error = m_log->error(i);
+    state.admitted = m_log->isAdmitted(i);
+    state.admittedBeyondLimit = m_log->isAdmittedOverLimit(i);
     const ReplayTotals totals = totalsThrough(i);
     state.overwritten = totals.overwritten;
     state.admittedBeyondLimitSoFar = totals.admittedBeyondLimit;
     if (withMembers && m_info.knowledge != ZsetKnowledge::CountsOnly) {
-        const std::vector<int> writes = m_history.writesAliveAfter(m_log, i, state.user);
+        const std::vector<int> writes = m_history.writesAliveAfter(*m_log, i, state.user);
         state.memberList.reserve(writes.size());
         for (const int w : writes)
-            state.memberList.push_back({m_log.member(w), scoreOf(w), w, m_history.writesOfMemberThrough(w)});
+            state.memberList.push_back({m_log->member(w), scoreOf(w), w, m_history.writesOfMemberThrough(w)});
         seededAliveAfter(i, state.user, &state.memberList);
         std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
             return a.score != b.score ? a.score < b.score : a.member < b.member;
@@ -366,9 +370,9 @@ RequestBatch Recording::batch() const
     finished->reserve(size_t(requests()));
     counted->reserve(size_t(requests()));
     for (int i = 0; i < requests(); ++i) {
-        finished->push_back(m_log.record(i));
-        counted->push_back({quint32(i), m_log.count(i), std::max<qint64>(m_log.truth(i), 0), m_log.isFailed(i),
-                            m_log.isAdmittedOverLimit(i)});
+        finished->push_back(m_log->record(i));
+        counted->push_back({quint32(i), m_log->count(i), std::max<qint64>(m_log->truth(i), 0), m_log->isFailed(i),
+                            m_log->isAdmittedOverLimit(i)});
     }
     batch.finished = std::move(finished);
     batch.counted = std::move(counted);
@@ -401,13 +405,13 @@ BurstSummary Recording::summaryThrough(int i) const
     summary.maxCount = totals.maxCount;
     if (i >= 0 && !isEmpty() && m_info.knowledge != ZsetKnowledge::CountsOnly)
         summary.membersAtEnd = m_history.sizeAfter(std::min(i, requests() - 1))
-            + seededAliveAfter(std::min(i, requests() - 1), m_log.userOf(std::min(i, requests() - 1)), nullptr);
+            + seededAliveAfter(std::min(i, requests() - 1), m_log->userOf(std::min(i, requests() - 1)), nullptr);
     return summary;
 }
 
 size_t Recording::memoryBytes() const
 {
-    return m_log.memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals)
+    return m_log->memoryBytes() + m_history.memoryBytes() + m_totalsBefore.capacity() * sizeof(ReplayTotals)
         + m_watched.scores.capacity() * sizeof(double) + m_watched.ends.capacity() * sizeof(qint32)
         + m_latestNowThrough.capacity() * sizeof(qint64);
 }

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 class BurstEngine;
@@ -117,19 +118,21 @@ struct ReplayTotals
 class Recording
 {
 public:
-    // The engine's run as it ended (its log is copied). `history`: built while the run went on
+    // The engine's run as it ended (its log is shared, not copied: the engine starts its next run
+    // on a new one). `history`: built while the run went on
     // (the rest is built here), or none.
     static Recording fromEngine(const BurstEngine& engine, const QString& source = QStringLiteral("burst"),
                                 ZsetHistoryBuilder* history = nullptr);
     static RecordingInfo infoOf(const BurstPlan& plan, const BurstSummary& summary);
     // A recording of `log`; the history is built here, or finished from `history`.
     Recording(RecordingInfo info, RequestLog log, ZsetHistoryBuilder* history = nullptr);
+    Recording(RecordingInfo info, std::shared_ptr<const RequestLog> log, ZsetHistoryBuilder* history = nullptr);
     // A watched key's recording: the history is what MONITOR showed (info.knowledge: Watched).
     Recording(RecordingInfo info, RequestLog log, WatchedWrites watched);
     Recording() = default;
 
     const RecordingInfo& info() const { return m_info; }
-    const RequestLog& log() const { return m_log; }
+    const RequestLog& log() const { return *m_log; }
     const ZsetHistory& history() const { return m_history; }
     // Empty unless the knowledge is Watched.
     const WatchedWrites& watched() const { return m_watched; }
@@ -174,7 +177,7 @@ private:
     double scoreOf(int write) const;
 
     RecordingInfo m_info;
-    RequestLog m_log;
+    std::shared_ptr<const RequestLog> m_log = std::make_shared<const RequestLog>(); // never null
     ZsetHistory m_history;
     WatchedWrites m_watched;
     std::vector<ReplayTotals> m_totalsBefore; // per block: the figures of the blocks before it

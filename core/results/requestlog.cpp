@@ -102,8 +102,7 @@ quint8 RequestLog::count(const RequestRecord& record)
     user.maxCount = std::max(user.maxCount, record.count);
     m_minNow = std::min(m_minNow, record.now);
     m_maxNow = std::max(m_maxNow, record.now);
-    if (!keepsRequests())
-        m_latencies.add(record.latencyMicros);
+    m_latencies.add(record.latencyMicros); // the full log's exact percentiles start from it too
     return flags;
 }
 
@@ -251,22 +250,42 @@ std::vector<quint32> RequestLog::latencyPercentiles(const std::vector<double>& p
             result.push_back(m_latencies.percentile(percent));
         return result;
     }
-    std::vector<quint32> latencies;
-    latencies.reserve(static_cast<size_t>(m_finished));
-    for (size_t i = 0; i < m_flags.size(); ++i) {
-        if ((m_flags[i] & Done) && !(m_flags[i] & Failed))
-            latencies.push_back(m_latency[i]);
+    // Exact, without sorting a million values: the histogram says which bucket each rank falls
+    // in, and the rank is selected among the few values of that bucket.
+    const quint64 total = m_latencies.count();
+    std::vector<quint32> result(percents.size(), 0);
+    if (total == 0)
+        return result;
+    struct Wanted
+    {
+        int bucket = 0;
+        quint64 rankInBucket = 0;
+        std::vector<quint32> values;
+    };
+    std::vector<Wanted> wanted(percents.size());
+    for (size_t p = 0; p < percents.size(); ++p) {
+        auto rank = static_cast<quint64>(std::llround(std::clamp(percents[p] / 100.0, 0.0, 1.0) * double(total - 1)));
+        int bucket = 0;
+        while (rank >= m_latencies.inBucket(bucket))
+            rank -= m_latencies.inBucket(bucket++);
+        wanted[p].bucket = bucket;
+        wanted[p].rankInBucket = rank;
+        wanted[p].values.reserve(size_t(m_latencies.inBucket(bucket)));
     }
-    std::vector<quint32> result;
-    for (const double percent : percents) {
-        if (latencies.empty()) {
-            result.push_back(0);
+    for (size_t i = 0; i < m_flags.size(); ++i) {
+        if (!(m_flags[i] & Done) || (m_flags[i] & Failed))
             continue;
+        const int bucket = LatencyHistogram::bucketOf(m_latency[i]);
+        for (Wanted& w : wanted) {
+            if (w.bucket == bucket)
+                w.values.push_back(m_latency[i]);
         }
-        const auto rank
-            = static_cast<size_t>(std::llround(std::clamp(percent / 100.0, 0.0, 1.0) * double(latencies.size() - 1)));
-        std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank), latencies.end());
-        result.push_back(latencies[rank]);
+    }
+    for (size_t p = 0; p < wanted.size(); ++p) {
+        std::vector<quint32>& values = wanted[p].values;
+        const auto nth = values.begin() + static_cast<std::ptrdiff_t>(wanted[p].rankInBucket);
+        std::nth_element(values.begin(), nth, values.end());
+        result[p] = *nth;
     }
     return result;
 }
@@ -289,8 +308,13 @@ namespace {
 constexpr quint32 exactBelow = 1024;
 constexpr int bucketsPerPower = 512; // 9 bits below the leading one: within 1 / 512
 constexpr int powers = 32 - 10; // 2^10 .. 2^31
-constexpr int bucketCount = int(exactBelow) + powers * bucketsPerPower;
+constexpr int latencyBuckets = int(exactBelow) + powers * bucketsPerPower;
 } // namespace
+
+int LatencyHistogram::bucketCount()
+{
+    return latencyBuckets;
+}
 
 int LatencyHistogram::bucketOf(quint32 micros)
 {
@@ -315,7 +339,7 @@ quint32 LatencyHistogram::valueOf(int bucket)
 void LatencyHistogram::add(quint32 micros)
 {
     if (m_buckets.empty())
-        m_buckets.assign(bucketCount, 0);
+        m_buckets.assign(latencyBuckets, 0);
     ++m_buckets[static_cast<size_t>(bucketOf(micros))];
     ++m_count;
 }
@@ -331,7 +355,7 @@ quint32 LatencyHistogram::percentile(double percent) const
         if (below > rank)
             return valueOf(static_cast<int>(bucket));
     }
-    return valueOf(bucketCount - 1);
+    return valueOf(latencyBuckets - 1);
 }
 
 void RequestLog::setTruth(int i, qint64 truth)

@@ -23,8 +23,12 @@ public:
     quint32 percentile(double percent) const;
     size_t memoryBytes() const { return m_buckets.capacity() * sizeof(quint64); }
 
-private:
+    // The bucket a latency falls in, of bucketCount(): in the order of the latencies.
     static int bucketOf(quint32 micros);
+    static int bucketCount();
+    quint64 inBucket(int bucket) const { return m_buckets.empty() ? 0 : m_buckets[size_t(bucket)]; }
+
+private:
     static quint32 valueOf(int bucket);
     std::vector<quint64> m_buckets;
     quint64 m_count = 0;

@@ -87,6 +87,7 @@ private slots:
     void jumpsFindTheNextOverwriteAndTheNextAdmissionBeyondTheLimit();
     void aTimeFindsTheLastRequestBeforeALaterNow();
     void aHistoryBuiltAsTheRunGoesIsTheOnePassOne();
+    void aRecordingOutlivesTheEnginesNextRun();
 };
 
 void TestRecording::compareWithPrefixRuns(const std::vector<RedisEndpoint>& nodes, const QString& strategy, int users)
@@ -294,6 +295,38 @@ void TestRecording::aHistoryBuiltAsTheRunGoesIsTheOnePassOne()
         for (int user = 0; user < 3; ++user)
             QCOMPARE(a.writesAliveAfter(along.log(), i, user), b.writesAliveAfter(onePass.log(), i, user));
     QCOMPARE(builder.built(), 0); // finished: it starts over
+}
+
+// A recording holds the engine's log itself, not a copy (a million rows would take 45 ms to copy
+// at the run's end): the engine's next run starts a log of its own and leaves the recording as
+// it was.
+void TestRecording::aRecordingOutlivesTheEnginesNextRun()
+{
+    BurstPlan plan = seededPlan(QStringLiteral("now"), 900, 1);
+    plan.keepKey = false;
+    BurstEngine engine;
+    QSignalSpy finished(&engine, &BurstEngine::finished);
+    QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() == 1; }, 60000));
+    const Recording recording = Recording::fromEngine(engine);
+    QCOMPARE(&recording.log(), &engine.log()); // shared
+    QCOMPARE(recording.requests(), 900);
+    const QByteArray tag = recording.log().runTag();
+    const ReplayState before = recording.stateAt(899, true);
+    QVERIFY(before.overwritten > 0);
+
+    plan.requests = 300;
+    plan.pacing.perMs = 1;
+    QVERIFY2(engine.start(TestRedis::endpoint(), plan), qPrintable(engine.planError()));
+    QVERIFY(&recording.log() != &engine.log());
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() == 2; }, 60000));
+    QCOMPARE(engine.log().requests(), 300);
+    QCOMPARE(recording.log().requests(), 900);
+    QCOMPARE(recording.log().finished(), 900);
+    QCOMPARE(recording.log().runTag(), tag);
+    QVERIFY(engine.log().runTag() != tag);
+    const ReplayState after = recording.stateAt(899, true);
+    QCOMPARE(after.toJson(true), before.toJson(true));
 }
 
 QTEST_GUILESS_MAIN(TestRecording)

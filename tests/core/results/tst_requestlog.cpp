@@ -55,6 +55,7 @@ private slots:
     void totalsOnlyCountsTheSame();
     void totalsOnlyMemoryStaysFlat();
     void eachUserHasItsOwnTruth();
+    void percentilesAreTheSortedLatencies();
     void engineWithoutALogAgreesWithTheLog();
 };
 
@@ -164,6 +165,44 @@ void TestRequestLog::eachUserHasItsOwnTruth()
     QCOMPARE(sums[1], every.stored());
     QCOMPARE(sums[2], every.overwritten());
     QCOMPARE(sums[3], every.admittedOverLimit());
+}
+
+// The full log's percentiles are exact: the value at that rank of the sorted latencies of the
+// finished, successful requests (unfinished and failed ones left out), ties and all.
+void TestRequestLog::percentilesAreTheSortedLatencies()
+{
+    constexpr int requests = 20000;
+    auto batches = batchesOf(requests, 4, 2, 9, 11);
+    batches.pop_back(); // a stopped run: the last requests never finished
+    for (size_t b = 0; b < batches.size(); b += 3) {
+        for (RequestRecord& record : batches[b])
+            record.latencyMicros = 4000 + record.latencyMicros % 3; // many ties in one bucket
+    }
+    RequestLog log;
+    log.reset(requests, 10, 20, "tag");
+    feed(log, batches);
+
+    std::vector<quint32> sorted;
+    for (const auto& batch : batches) {
+        for (const RequestRecord& record : batch) {
+            if (record.error.isEmpty())
+                sorted.push_back(record.latencyMicros);
+        }
+    }
+    std::sort(sorted.begin(), sorted.end());
+    QVERIFY(sorted.size() < size_t(requests));
+    const std::vector<double> percents {0, 0.1, 1, 25, 33.3, 50, 66.7, 90, 99, 99.9, 100};
+    const std::vector<quint32> got = log.latencyPercentiles(percents);
+    QCOMPARE(got.size(), percents.size());
+    for (size_t p = 0; p < percents.size(); ++p) {
+        const auto rank = size_t(std::llround(percents[p] / 100.0 * double(sorted.size() - 1)));
+        QCOMPARE(got[p], sorted[rank]);
+    }
+    QCOMPARE(log.latencyPercentile(50), sorted[size_t(std::llround(0.5 * double(sorted.size() - 1)))]);
+
+    RequestLog empty;
+    empty.reset(10, 10, 20, "tag");
+    QCOMPARE(empty.latencyPercentiles({50, 99}), (std::vector<quint32> {0, 0}));
 }
 
 void TestRequestLog::totalsOnlyMemoryStaysFlat()
