@@ -4,6 +4,7 @@
 #include "widgets/palette.h"
 
 #include <QAreaSeries>
+#include <QGraphicsLineItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -53,12 +54,16 @@ CountsChart::CountsChart(QWidget* parent)
     m_overLimit = new QScatterSeries;
     m_overLimit->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
 
-    m_cursor = new QLineSeries;
-    m_cursor->setPen(QPen(Palette::attention, 2));
     for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit, m_cursor})
+         std::initializer_list<QAbstractSeries*> {m_gap, m_truth, m_counted, m_limit, m_overLimit})
         chart->addSeries(series);
-    chart->legend()->markers(m_cursor).constFirst()->setVisible(false);
+    // The replay's cursor is an item of its own, not a series: a series repaints the whole plot
+    // when it changes, a line item only the strips it leaves and enters.
+    m_cursor = new QGraphicsLineItem(chart);
+    m_cursor->setPen(QPen(Palette::attention, 2));
+    m_cursor->setZValue(chart->zValue() + 100); // above the series
+    m_cursor->hide();
+    connect(chart, &QChart::plotAreaChanged, this, &CountsChart::placeCursor);
     m_x = new QValueAxis;
     m_x->setLabelFormat(QStringLiteral("%.0d")); // the form Qt Charts localizes (grouped digits)
     m_y = new QValueAxis;
@@ -177,7 +182,7 @@ void CountsChart::clear()
 {
     m_started = false;
     m_cursorAt = -1;
-    m_cursor->clear();
+    m_cursor->hide();
     m_requests = 0;
     m_limitValue = 0;
     m_columns.clear();
@@ -218,8 +223,7 @@ void CountsChart::fitAxes()
     const int xSteps = std::clamp(int(plot.width() / (metrics.horizontalAdvance(widest) + metrics.height() * 2)), 1, 5);
     fitAxis(m_x, m_xRangeFor, xSteps);
     fitAxis(m_y, m_yRangeFor, ySteps);
-    if (m_cursorAt >= 0 && m_cursor->count() == 2 && m_cursor->at(1).y() != m_y->max())
-        setReplayCursor(m_cursorAt); // from the bottom to the top of the new range
+    placeCursor(); // the new range moves the request's place
 }
 
 void CountsChart::fitAxis(QValueAxis* axis, double max, int steps)
@@ -245,11 +249,26 @@ void CountsChart::fitAxis(QValueAxis* axis, double max, int steps)
 void CountsChart::setReplayCursor(int request)
 {
     m_cursorAt = request;
-    if (request < 0) {
-        m_cursor->clear();
+    placeCursor();
+}
+
+void CountsChart::placeCursor()
+{
+    if (m_cursorAt < 0) {
+        m_cursor->hide();
         return;
     }
-    m_cursor->replace({QPointF(request, 0), QPointF(request, m_y->max())});
+    // From the bottom of the plot to its top, at the request's place on the x axis.
+    const QPointF bottom = chart()->mapToPosition(QPointF(m_cursorAt, m_y->min()), m_truth);
+    const QPointF top = chart()->mapToPosition(QPointF(m_cursorAt, m_y->max()), m_truth);
+    const QRectF plot = chart()->plotArea();
+    m_cursor->setVisible(bottom.x() >= plot.left() - 0.5 && bottom.x() <= plot.right() + 0.5);
+    m_cursor->setLine(QLineF(bottom, top));
+}
+
+QLineF CountsChart::replayCursorLine() const
+{
+    return m_cursor->isVisible() ? m_cursor->line() : QLineF();
 }
 
 CountsChart::Column CountsChart::merged(const Column& a, const Column& b)

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QAreaSeries;
+class QGraphicsLineItem;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -38,6 +39,8 @@ public:
     // A replay's cursor: a line at request `request` (0-based); -1: none.
     void setReplayCursor(int request);
     int replayCursor() const { return m_cursorAt; }
+    // Where the cursor is drawn, in the chart's coordinates (null when none is shown).
+    QLineF replayCursorLine() const;
     // What is drawn, for tests: the "> limit" marks (x, y) and the y axis.
     QList<QPointF> beyondLimitMarks() const;
     QValueAxis* yAxis() const { return m_y; }
@@ -72,6 +75,7 @@ private:
     // The y axis's title runs along the axis while it fits, else it moves above the plot: Qt
     // Charts would cut it short ("in the wi…") on a low chart.
     void placeAxisTitle();
+    void placeCursor();
 
     bool m_started = false;
     int m_requests = 0;
@@ -83,7 +87,7 @@ private:
     QLineSeries* m_gapLower = nullptr;
     QAreaSeries* m_gap = nullptr;
     QScatterSeries* m_overLimit = nullptr;
-    QLineSeries* m_cursor = nullptr;
+    QGraphicsLineItem* m_cursor = nullptr;
     int m_cursorAt = -1;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;

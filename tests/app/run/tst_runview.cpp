@@ -123,6 +123,15 @@ void TestRunView::oneMillisecondStepByStep()
         QCOMPARE(run->numbers()->figure(QStringLiteral("overwritten")), QString::number(i));
         QVERIFY(run->timeline()->hasReplayCursor());
         QCOMPARE(run->counts()->replayCursor(), i);
+        // Drawn upright at the request's place, across the plot's height.
+        QChart* chart = run->counts()->chart();
+        const QLineF cursor = run->counts()->replayCursorLine();
+        QVERIFY(!cursor.isNull());
+        QCOMPARE(cursor.x1(), cursor.x2());
+        QCOMPARE(cursor.x1(), chart->mapToPosition(QPointF(i, 0), chart->series().constFirst()).x());
+        QVERIFY(cursor.x1() >= chart->plotArea().left() && cursor.x1() <= chart->plotArea().right());
+        QVERIFY(std::abs(cursor.y1() - chart->plotArea().bottom()) < 1);
+        QVERIFY(std::abs(cursor.y2() - chart->plotArea().top()) < 1);
         QVERIFY2(run->transport()->captionText().contains(QStringLiteral("Request %1 of 3").arg(i + 1)),
                  qPrintable(run->transport()->captionText()));
         QVERIFY(run->transport()->captionText().contains(addedThen[i] ? QLatin1String("ZADD replied 1")
