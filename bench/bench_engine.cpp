@@ -21,6 +21,11 @@
 #include <cstdio>
 
 namespace {
+// Issue #48's targets: the engine at least 1.25 times redis-benchmark's requests/s at every
+// setting, and the log of 1,000,000 requests at most 40 MB.
+constexpr double targetRatio = 1.25;
+constexpr double targetLogMb = 40.0;
+
 struct Setting
 {
     int connections;
@@ -105,7 +110,7 @@ int main(int argc, char* argv[])
                .arg(QStringLiteral("redis-benchmark"), 16)
                .arg(QStringLiteral("zsetlab"), 12)
                .arg(QStringLiteral("ratio"), 8)
-               .arg(QStringLiteral("target"), 8);
+               .arg(QStringLiteral("target"), 14);
     out.flush();
 
     const Setting settings[] = {{1, 1}, {50, 1}, {50, 16}};
@@ -126,13 +131,15 @@ int main(int argc, char* argv[])
         const double rb = Bench::median(reference);
         const double zs = Bench::median(ours);
         const double ratio = rb > 0 ? zs / rb : 0;
-        allMet = allMet && ratio >= 0.9;
+        allMet = allMet && ratio >= targetRatio;
         out << QStringLiteral("%1 %2 %3 %4 %5\n")
                    .arg(QStringLiteral("C=%1 P=%2").arg(setting.connections).arg(setting.pipeline), -16)
                    .arg(rb, 16, 'f', 0)
                    .arg(zs, 12, 'f', 0)
                    .arg(ratio, 8, 'f', 2)
-                   .arg(ratio >= 0.9 ? QStringLiteral("met") : QStringLiteral("MISSED"), 8);
+                   .arg((ratio >= targetRatio ? QStringLiteral("met >=") : QStringLiteral("MISSED >="))
+                            + QString::number(targetRatio, 'f', 2),
+                        14);
         out.flush();
     }
 
@@ -152,9 +159,15 @@ int main(int argc, char* argv[])
     BurstEngine engine;
     const BurstSummary summary = Bench::runBurst(engine, endpoint, plan);
     const qint64 peak = Bench::peakRssKb();
-    out << "\nmemory, " << memoryRequests << " requests (request-id, 4 connections, pipeline 16): "
-        << QString::number(double(engine.log().memoryBytes()) / 1e6, 'f', 1) << " MB in the request log, peak RSS +"
-        << QString::number(double(peak - before) / 1024.0, 'f', 1) << " MiB (target: well under 100 MB); "
+    // The target is per 1,000,000 requests: a smaller run is scaled up to compare.
+    const double logMb = double(engine.log().memoryBytes()) / 1e6;
+    const double logMbPerMillion = memoryRequests > 0 ? logMb * 1e6 / memoryRequests : 0;
+    out << "\nmemory, " << memoryRequests
+        << " requests (request-id, 4 connections, pipeline 16): " << QString::number(logMb, 'f', 1)
+        << " MB in the request log (" << QString::number(logMbPerMillion, 'f', 1)
+        << " MB per 1,000,000, target <= " << QString::number(targetLogMb, 'f', 0)
+        << " MB: " << (logMbPerMillion <= targetLogMb ? "met" : "MISSED") << "), peak RSS +"
+        << QString::number(double(peak - before) / 1024.0, 'f', 1) << " MiB; "
         << QString::number(summary.throughputRps, 'f', 0) << " requests/s\n";
     out << (allMet ? "throughput target met at every setting\n" : "throughput target MISSED somewhere\n");
     return 0;
