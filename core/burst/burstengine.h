@@ -70,6 +70,7 @@ private:
     RequestBatch emptyBatch() const;
     void reportOutage();
     void onRunEnded();
+    void announceEnd();
 
     BurstPlan m_plan;
     std::shared_ptr<RequestLog> m_log = std::make_shared<RequestLog>();
@@ -78,6 +79,7 @@ private:
     QByteArray m_key;
     qint64 m_startMs = 0;
     bool m_connectionDown = false;
+    bool m_ending = false; // the run has ended; finished() is on its way
     int m_reconnectsAtLoss = 0;
     QString m_planError;
     QTimer m_collectTimer;
