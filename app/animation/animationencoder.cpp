@@ -18,8 +18,12 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace {
 struct Text
@@ -49,11 +53,16 @@ using GraphPtr = std::unique_ptr<AVFilterGraph, GraphFree>;
 // A QImage as an AVFrame in BGRA (QImage's ARGB32 on a little-endian machine), pts set.
 FramePtr bgraFrame(const QImage& image, QSize size, int64_t pts)
 {
-    const QImage rgb
-        = image.convertToFormat(QImage::Format_ARGB32).copy(0, 0, size.width(), size.height()); // even sizes for 4:2:0
+    // RGB32 (0xffRRGGBB, what a widget's picture is) and ARGB32 are that layout already: their
+    // lines are copied as they are, one copy of the frame rather than three.
+    const bool asIs = (image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32)
+        && image.width() >= size.width() && image.height() >= size.height();
+    const QImage rgb = asIs ? image : image.convertToFormat(QImage::Format_ARGB32);
+    if (rgb.width() < size.width() || rgb.height() < size.height())
+        return nullptr;
     FramePtr frame(av_frame_alloc());
     frame->format = AV_PIX_FMT_BGRA;
-    frame->width = size.width();
+    frame->width = size.width(); // even sizes for 4:2:0: a line or a column may be left out
     frame->height = size.height();
     if (av_frame_get_buffer(frame.get(), 0) < 0)
         return nullptr;
@@ -62,6 +71,94 @@ FramePtr bgraFrame(const QImage& image, QSize size, int64_t pts)
     frame->pts = pts;
     return frame;
 }
+
+// The encoding half of an export, on a thread of its own: the caller draws the next frames (on
+// the GUI thread, where widgets are drawn) while this thread converts and encodes the last ones.
+// At most `depth` frames wait, so memory stays a few frames however long the export.
+class EncodeThread
+{
+public:
+    // Encodes one frame; false stops (its message is the export's).
+    using Encode = std::function<bool(const AnimationFrame& frame)>;
+
+    explicit EncodeThread(Encode encode)
+        : m_encode(std::move(encode))
+        , m_thread([this] { run(); })
+    { }
+    EncodeThread(const EncodeThread&) = delete;
+    EncodeThread& operator=(const EncodeThread&) = delete;
+    ~EncodeThread() { abandon(); }
+
+    // Queues a frame, waiting while `depth` frames wait; false once encoding has failed.
+    bool push(AnimationFrame frame)
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_room.wait(lock, [this] { return m_queue.size() < depth || m_failed; });
+        if (m_failed)
+            return false;
+        m_queue.push_back(std::move(frame));
+        m_ready.notify_one();
+        return true;
+    }
+    // Waits until every queued frame is encoded; true when all were. The encoder's state is the
+    // caller's again afterwards.
+    bool finish()
+    {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_closed = true;
+        }
+        m_ready.notify_one();
+        if (m_thread.joinable())
+            m_thread.join();
+        return !m_failed;
+    }
+    // Drops the frames still waiting (an export stopped), then waits for the one being encoded.
+    void abandon()
+    {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_queue.clear();
+            m_failed = true;
+        }
+        finish();
+    }
+
+private:
+    static constexpr size_t depth = 3;
+
+    void run()
+    {
+        for (;;) {
+            AnimationFrame frame;
+            {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_ready.wait(lock, [this] { return !m_queue.empty() || m_closed; });
+                if (m_queue.empty())
+                    return; // finished, and nothing left
+                frame = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            m_room.notify_one();
+            if (!m_encode(frame)) {
+                const std::lock_guard<std::mutex> lock(m_mutex);
+                m_failed = true;
+                m_queue.clear();
+                m_room.notify_one();
+                return;
+            }
+        }
+    }
+
+    Encode m_encode;
+    std::mutex m_mutex;
+    std::condition_variable m_ready; // a frame waits, or no more will come
+    std::condition_variable m_room; // a frame was taken, or encoding failed
+    std::deque<AnimationFrame> m_queue;
+    bool m_closed = false;
+    bool m_failed = false;
+    std::thread m_thread; // last: it starts once the members it uses are made
+};
 
 // One output file: the container, the encoder and its stream.
 class Output
@@ -262,11 +359,20 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
     Graph stats;
     if (!makeGraph(&stats, size, nullptr, "[in]palettegen=max_colors=256:stats_mode=full[out]", error))
         return false;
+    // The samples are drawn here while the palette's statistics take the last ones in.
     const int samples = std::min(count, 16);
-    for (int s = 0; s < samples; ++s) {
-        const int index = samples > 1 ? int(qint64(s) * (count - 1) / (samples - 1)) : 0;
-        FramePtr frame = bgraFrame(index == 0 ? first.image : source(index).image, size, s);
-        if (!frame || av_buffersrc_add_frame(stats.in, frame.get()) < 0)
+    {
+        int s = 0;
+        EncodeThread statistics([&](const AnimationFrame& sample) {
+            FramePtr frame = bgraFrame(sample.image, size, s++);
+            return frame && av_buffersrc_add_frame(stats.in, frame.get()) >= 0;
+        });
+        for (int k = 0; k < samples; ++k) {
+            const int index = samples > 1 ? int(qint64(k) * (count - 1) / (samples - 1)) : 0;
+            if (!statistics.push(index == 0 ? first : source(index)))
+                break;
+        }
+        if (!statistics.finish())
             return false;
     }
     FramePtr palette(av_frame_alloc());
@@ -286,6 +392,7 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
     Output output;
     if (!output.open(path, shown, AnimationEncoder::Format::Gif, size, error))
         return false;
+    // What follows is the encoding thread's until finish(): the mapping, the timing, the file.
     int64_t pts = 0;
     int64_t lastCs = 2;
     std::map<int64_t, int64_t> durations;
@@ -299,8 +406,7 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
         }
         return true;
     };
-    for (int i = 0; i < count; ++i) {
-        const AnimationFrame shot = i == 0 ? first : source(i);
+    EncodeThread encoder([&](const AnimationFrame& shot) {
         const int64_t cs = std::max(2, shot.durationMs / 10); // browsers slow down shorter delays
         FramePtr frame = bgraFrame(shot.image, size, pts);
         durations[pts] = cs;
@@ -308,11 +414,19 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
         if (!frame || av_buffersrc_add_frame(map.in, frame.get()) < 0 || !drain())
             return false;
         pts += cs;
+        return true;
+    });
+    for (int i = 0; i < count; ++i) {
+        if (!encoder.push(i == 0 ? first : source(i)))
+            break;
         if (progress && !progress(i + 1, count)) {
+            encoder.abandon();
             *error = Text::tr("Stopped.");
             return false;
         }
     }
+    if (!encoder.finish())
+        return false;
     return av_buffersrc_add_frame(map.in, nullptr) >= 0 && drain() && output.finish(error, int(lastCs));
 }
 
@@ -320,7 +434,7 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
 bool writeVideo(const QString& path, const QString& shown, AnimationEncoder::Format format, int count,
                 const AnimationEncoder::FrameSource& source, QString* error, const AnimationEncoder::Progress& progress)
 {
-    AnimationFrame shot = source(0);
+    const AnimationFrame shot = source(0);
     const QSize size = evenSize(shot.image);
     Output output;
     if (!output.open(path, shown, format, size, error))
@@ -329,11 +443,9 @@ bool writeVideo(const QString& path, const QString& shown, AnimationEncoder::For
                                        AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
     std::unique_ptr<SwsContext, void (*)(SwsContext*)> scaleOwner(scale, sws_freeContext);
     FramePtr yuv(av_frame_alloc());
-    int64_t pts = 0;
-    for (int i = 0; i < count; ++i) {
-        if (i > 0)
-            shot = source(i);
-        FramePtr bgra = bgraFrame(shot.image, size, pts);
+    int64_t pts = 0; // the encoding thread's until finish(), as the frame, the scaler and the file
+    EncodeThread encoder([&](const AnimationFrame& frame) {
+        FramePtr bgra = bgraFrame(frame.image, size, pts);
         av_frame_unref(yuv.get());
         yuv->format = AV_PIX_FMT_YUV420P;
         yuv->width = size.width();
@@ -342,15 +454,23 @@ bool writeVideo(const QString& path, const QString& shown, AnimationEncoder::For
             return false;
         sws_scale(scale, bgra->data, bgra->linesize, 0, size.height(), yuv->data, yuv->linesize);
         yuv->pts = pts;
-        const int64_t ms = std::max(1, shot.durationMs);
+        const int64_t ms = std::max(1, frame.durationMs);
         if (!output.write(yuv.get(), ms, error))
             return false;
         pts += ms;
+        return true;
+    });
+    for (int i = 0; i < count; ++i) {
+        if (!encoder.push(i == 0 ? shot : source(i)))
+            break;
         if (progress && !progress(i + 1, count)) {
+            encoder.abandon();
             *error = Text::tr("Stopped.");
             return false;
         }
     }
+    if (!encoder.finish())
+        return false;
     return output.finish(error);
 }
 } // namespace

@@ -21,7 +21,8 @@ enum class Format { Gif, Mp4, WebM };
 std::optional<Format> formatOf(const QString& path);
 // Frame i of `count`, made on demand: a GIF asks for a few of them twice (its palette first).
 using FrameSource = std::function<AnimationFrame(int index)>;
-// Called after each frame written; false stops the export (the file is removed).
+// Called after each frame drawn (encoded meanwhile, on a thread of its own); false stops the
+// export (the file is removed).
 using Progress = std::function<bool(int written, int count)>;
 // Writes `count` frames to `path` (its format by its suffix). False with *error, and no file.
 bool write(const QString& path, int count, const FrameSource& frame, QString* error, const Progress& progress = {});

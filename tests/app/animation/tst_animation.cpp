@@ -57,6 +57,8 @@ private slots:
     void exportsReadBack_data();
     void exportsReadBack();
     void badJobsAreRefused();
+    void stoppingLeavesNoFile_data();
+    void stoppingLeavesNoFile();
 
 private:
     QTemporaryDir m_dir;
@@ -195,6 +197,61 @@ void TestAnimation::badJobsAreRefused()
     QVERIFY(!window.exportAnimation(job, &error));
     QVERIFY2(error.contains(QLatin1String("does not exist")), qPrintable(error)); // said before any frame
     QVERIFY(!QFile::exists(job.path));
+}
+
+void TestAnimation::stoppingLeavesNoFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("stopAt");
+    QTest::newRow("gif, at the first frame") << QStringLiteral("stopped.gif") << 1;
+    QTest::newRow("gif, at the second") << QStringLiteral("stopped.gif") << 2;
+    QTest::newRow("mp4, at the second") << QStringLiteral("stopped.mp4") << 2;
+}
+
+// Frames are encoded on a thread of their own while the next is drawn: a stop drops what waits,
+// says so, leaves no file (nor a part of one) and keeps the file it would have replaced.
+void TestAnimation::stoppingLeavesNoFile()
+{
+    QFETCH(QString, name);
+    QFETCH(int, stopAt);
+    MainWindow window;
+    window.setPictureSize(QSize(640, 400));
+    window.show();
+    QVERIFY(window.openReplay(m_replay));
+    AnimationJob job;
+    job.path = m_dir.filePath(name);
+    QFile::remove(job.path);
+    QString error;
+    int calls = 0;
+    QVERIFY(!window.exportAnimation(job, &error, [&](int written, int) {
+        ++calls;
+        return written < stopAt;
+    }));
+    QCOMPARE(calls, stopAt);
+    QCOMPARE(error, QStringLiteral("Stopped."));
+    QVERIFY(!QFile::exists(job.path));
+    QCOMPARE(QDir(m_dir.path()).entryList({QLatin1Char('*') + name + QLatin1Char('*')}, QDir::Files | QDir::Hidden),
+             QStringList());
+
+    // A file already there stays as it was.
+    {
+        QFile earlier(job.path);
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.write("earlier");
+    }
+    QVERIFY(!window.exportAnimation(job, &error, [&](int written, int) { return written < stopAt; }));
+    QFile kept(job.path);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("earlier"));
+    kept.close();
+    QFile::remove(job.path);
+
+    // And the next export, the whole way, is whole.
+    QVERIFY2(window.exportAnimation(job, &error), qPrintable(error));
+    AnimationFileInfo info;
+    QVERIFY2(AnimationReader::probe(job.path, &info, &error), qPrintable(error));
+    QCOMPARE(info.frames, int(AnimationExport::schedule(0, 2, 1).size()));
+    QFile::remove(job.path);
 }
 
 QTEST_MAIN(TestAnimation)
