@@ -5,6 +5,7 @@
 
 #include <QAreaSeries>
 #include <QGraphicsLineItem>
+#include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -150,6 +151,13 @@ void CountsChart::setLegendShown(bool shown)
 void CountsChart::setLive(bool live)
 {
     setRenderHint(QPainter::Antialiasing, !live);
+    // An ended run's chart changes only where the replay's cursor goes: its parts are drawn once
+    // into pixmaps of their own, and a move of the cursor copies strips of them back. A live
+    // chart changes whole at every refresh, where a cache would only add a copy.
+    for (QGraphicsItem* item : scene()->items()) {
+        if (item != m_cursor)
+            item->setCacheMode(live ? QGraphicsItem::NoCache : QGraphicsItem::DeviceCoordinateCache);
+    }
 }
 
 void CountsChart::placeAxisTitle()

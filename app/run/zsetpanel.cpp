@@ -1,6 +1,7 @@
 #include "zsetpanel.h"
 
 #include "widgets/elidinglabel.h"
+#include "widgets/onelinedelegate.h"
 
 #include "replaymembersmodel.h"
 #include "results/zsetreader.h"
@@ -54,6 +55,8 @@ ZsetPanel::ZsetPanel(QWidget* parent)
     }
     m_view = new QTableView(this);
     m_view->setModel(m_model);
+    m_view->setItemDelegate(new OneLineDelegate(m_view)); // every step of a replay repaints it
+    m_view->setWordWrap(false); // rows are a line high: a member too long is elided, not wrapped
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setTabKeyNavigation(false); // one Tab stop: the arrows move between cells
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
