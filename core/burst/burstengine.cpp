@@ -68,7 +68,7 @@ bool BurstEngine::start(const RedisEndpoint& endpoint, const BurstPlan& plan, co
     m_connectionDown = false;
 
     m_run = std::make_unique<BurstRun>(endpoint, options, plan, m_key, runTag);
-    m_run->start(this, [this] { onRunEnded(); });
+    m_run->start(this, "onRunEnded");
     m_collectTimer.start();
     emit started(m_key);
     return true;

@@ -69,7 +69,7 @@ private:
     // A batch of this run with no request in it yet.
     RequestBatch emptyBatch() const;
     void reportOutage();
-    void onRunEnded();
+    Q_INVOKABLE void onRunEnded(); // queued by the run's coordinator thread, by name
     void announceEnd();
 
     BurstPlan m_plan;

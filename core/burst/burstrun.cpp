@@ -69,10 +69,10 @@ BurstRun::~BurstRun()
     ::close(m_wakeFd);
 }
 
-void BurstRun::start(QObject* receiver, std::function<void()> onEnded)
+void BurstRun::start(QObject* receiver, const char* endedMethod)
 {
     m_receiver = receiver;
-    m_onEnded = std::move(onEnded);
+    m_endedMethod = endedMethod;
     m_coordinator = std::thread([this] { coordinate(); });
 }
 
@@ -136,8 +136,11 @@ void BurstRun::coordinate()
         runWorkers();
         finish(control);
     }
+    // By name: the call crosses as an event that the receiver's thread alone then owns. A functor
+    // would be a slot object both threads hold, and this thread could drop the last reference
+    // while the receiver still runs it.
     if (m_receiver)
-        QMetaObject::invokeMethod(m_receiver, m_onEnded, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_receiver, m_endedMethod, Qt::QueuedConnection);
 }
 
 bool BurstRun::connectControl(RedisConnection& control)

@@ -40,14 +40,15 @@ public:
              const QByteArray& runTag);
     ~BurstRun(); // stops and joins every thread
 
-    // Starts the threads; onEnded is queued to `receiver`'s thread when everything has ended.
-    void start(QObject* receiver, std::function<void()> onEnded);
+    // Starts the threads; `receiver`'s invokable method `endedMethod` is queued to its thread
+    // when everything has ended.
+    void start(QObject* receiver, const char* endedMethod);
     void requestStop();
     bool stopRequested() const { return m_stop.load(); }
 
     void takeRecords(std::vector<RequestRecord>* into);
 
-    // Valid after the run ended (onEnded).
+    // Valid after the run ended (endedMethod).
     BurstFailure failure() const;
     QString serverVersion() const { return m_serverVersion; }
     QString serverName() const { return m_serverName; }
@@ -112,7 +113,7 @@ private:
     static qint64 wallMicros();
     static void blockBrokenPipeSignal();
 
-    // The coordinator's thread: the steps below, then onEnded.
+    // The coordinator's thread: the steps below, then endedMethod.
     void coordinate();
     // The control connection, on the node of the run's key. False after fail().
     bool connectControl(RedisConnection& control);
@@ -247,5 +248,5 @@ private:
     QString m_outage;
 
     QPointer<QObject> m_receiver;
-    std::function<void()> m_onEnded;
+    const char* m_endedMethod = nullptr;
 };
