@@ -160,6 +160,23 @@ private:
     std::thread m_thread; // last: it starts once the members it uses are made
 };
 
+// Draws frames 0..count-1 (frame 0 given) and hands them to `encoder`, telling `progress` of
+// each; true once every frame is encoded. A stop drops what waits and says "Stopped.".
+bool encodeAll(EncodeThread& encoder, int count, const AnimationFrame& first,
+               const AnimationEncoder::FrameSource& source, QString* error, const AnimationEncoder::Progress& progress)
+{
+    for (int i = 0; i < count; ++i) {
+        if (!encoder.push(i == 0 ? first : source(i)))
+            break;
+        if (progress && !progress(i + 1, count)) {
+            encoder.abandon();
+            *error = Text::tr("Stopped.");
+            return false;
+        }
+    }
+    return encoder.finish();
+}
+
 // One output file: the container, the encoder and its stream.
 class Output
 {
@@ -416,16 +433,7 @@ bool writeGif(const QString& path, const QString& shown, int count, const Animat
         pts += cs;
         return true;
     });
-    for (int i = 0; i < count; ++i) {
-        if (!encoder.push(i == 0 ? first : source(i)))
-            break;
-        if (progress && !progress(i + 1, count)) {
-            encoder.abandon();
-            *error = Text::tr("Stopped.");
-            return false;
-        }
-    }
-    if (!encoder.finish())
+    if (!encodeAll(encoder, count, first, source, error, progress))
         return false;
     return av_buffersrc_add_frame(map.in, nullptr) >= 0 && drain() && output.finish(error, int(lastCs));
 }
@@ -460,16 +468,7 @@ bool writeVideo(const QString& path, const QString& shown, AnimationEncoder::For
         pts += ms;
         return true;
     });
-    for (int i = 0; i < count; ++i) {
-        if (!encoder.push(i == 0 ? shot : source(i)))
-            break;
-        if (progress && !progress(i + 1, count)) {
-            encoder.abandon();
-            *error = Text::tr("Stopped.");
-            return false;
-        }
-    }
-    if (!encoder.finish())
+    if (!encodeAll(encoder, count, shot, source, error, progress))
         return false;
     return output.finish(error);
 }
