@@ -40,14 +40,18 @@ header_filter="^$top/($source_dirs)/"
 # Part of every cache key: raise it when the way findings are read from a tool's output changes.
 cache_format=1
 
-# One file, one tool (run by xargs): prints its findings, from the cache when the key is known.
+# One file, one tool (run by xargs): writes its findings, from the cache when the key is known,
+# to a file of its own in $ZSETLAB_LINT_FOUND. Not to a shared stdout: jobs running side by side
+# would write through one file offset, and cat's copy_file_range moves that offset without a lock,
+# so one job's lines could land over another's (a finding lost, a fragment of it left behind).
 # Paths in the output and in the cache are relative to the checkout.
 if [ "${1:-}" = --one ]; then
     tool=$2 key=$3 file=$4
     entry="$cache/$tool/${key:0:2}/$key"
+    found="$ZSETLAB_LINT_FOUND/${file//\//%}"
     if [ -n "$key" ] && [ -f "$entry" ]; then
         touch "$entry"
-        cat "$entry"
+        cp "$entry" "$found"
         exit 0
     fi
     out=$(mktemp)
@@ -75,7 +79,7 @@ if [ "${1:-}" = --one ]; then
         mkdir -p "${entry%/*}"
         cp "$out.tmp" "$entry.$$" && mv "$entry.$$" "$entry"
     fi
-    cat "$out.tmp"
+    cp "$out.tmp" "$found"
     exit 0
 fi
 
@@ -180,10 +184,13 @@ lint_tool() {
     while IFS=$'\t' read -r key _; do
         [ -n "$key" ] && [ -f "$cache/$tool/${key:0:2}/$key" ] || fresh=$((fresh + 1))
     done <"$work/units.$tool"
-    if ! tr '\t' '\n' <"$work/units.$tool" | xargs -d '\n' -n 2 -P "$jobs" "$0" --one "$tool" >"$work/found.$tool"; then
+    mkdir "$work/found-$tool"
+    if ! tr '\t' '\n' <"$work/units.$tool" \
+        | ZSETLAB_LINT_FOUND="$work/found-$tool" xargs -d '\n' -n 2 -P "$jobs" "$0" --one "$tool"; then
         echo "lint: $name: FAILED to run (see above)"
         return 1
     fi
+    find "$work/found-$tool" -type f -exec cat {} + >"$work/found.$tool"
     sort -u "$work/found.$tool" -o "$work/found.$tool"
     # Baseline lines are "path: message [check]": no line numbers, so that they survive edits above.
     sed -E 's/^([^:]+):[0-9]+:[0-9]+: (warning|error): /\1: /' "$work/found.$tool" >"$work/found-keys.$tool"
