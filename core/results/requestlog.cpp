@@ -30,8 +30,8 @@ void RequestLog::reset(int requests, qint64 windowInNowUnits, qint64 limit, cons
     m_connection.assign(n, 0);
     m_flags.assign(n, 0);
     m_memberKind.assign(n, quint8(RequestRecord::MemberKind::Unknown));
-    m_memberOffset.assign(n, 0);
-    m_memberLength.assign(n, 0);
+    // m_memberOffset and m_memberLength are filled at the first text member: a run whose members
+    // are its nows or its request ids (the built-in limiters) never needs them.
 }
 
 void RequestLog::setUsers(int users)
@@ -119,6 +119,10 @@ void RequestLog::addRows(const std::vector<RequestRecord>& batch)
         m_count[i] = static_cast<qint32>(std::clamp<qint64>(record.count, -1, INT32_MAX));
         m_memberKind[i] = quint8(record.memberKind);
         if (record.memberKind == RequestRecord::MemberKind::Text) {
+            if (m_memberOffset.empty()) {
+                m_memberOffset.assign(m_now.size(), 0);
+                m_memberLength.assign(m_now.size(), 0);
+            }
             m_memberOffset[i] = static_cast<quint32>(m_members.size());
             m_memberLength[i] = static_cast<quint16>(std::min<int>(record.member.size(), UINT16_MAX));
             m_members.append(record.member.constData(), m_memberLength[i]);

@@ -56,6 +56,7 @@ private slots:
     void totalsOnlyMemoryStaysFlat();
     void eachUserHasItsOwnTruth();
     void percentilesAreTheSortedLatencies();
+    void textMembersTakeRoomOnlyWhenThereAreAny();
     void engineWithoutALogAgreesWithTheLog();
 };
 
@@ -203,6 +204,50 @@ void TestRequestLog::percentilesAreTheSortedLatencies()
     RequestLog empty;
     empty.reset(10, 10, 20, "tag");
     QCOMPARE(empty.latencyPercentiles({50, 99}), (std::vector<quint32> {0, 0}));
+}
+
+// A run whose members are its nows or request ids keeps no member offsets; a run that meets a
+// text member half-way keeps each member as it came, before and after.
+void TestRequestLog::textMembersTakeRoomOnlyWhenThereAreAny()
+{
+    constexpr int requests = 1000;
+    const auto batches = batchesOf(requests, 4, 0, 0, 7);
+    auto withKinds = [&](bool textHalfWay) {
+        auto copy = batches;
+        for (auto& batch : copy) {
+            for (RequestRecord& record : batch) {
+                const bool text = textHalfWay && record.id >= requests / 2 && record.id % 3 == 0;
+                record.memberKind = text ? RequestRecord::MemberKind::Text
+                    : record.id % 2 == 0 ? RequestRecord::MemberKind::Now
+                                         : RequestRecord::MemberKind::RequestId;
+                if (text)
+                    record.member = "m-" + QByteArray::number(record.id);
+            }
+        }
+        return copy;
+    };
+    RequestLog derived;
+    derived.reset(requests, 10, 20, "tag");
+    feed(derived, withKinds(false));
+    RequestLog mixed;
+    mixed.reset(requests, 10, 20, "tag");
+    feed(mixed, withKinds(true));
+
+    QCOMPARE(derived.finished(), requests);
+    QCOMPARE(mixed.finished(), requests);
+    // Six bytes a request (offset and length) are what the derived run does without.
+    QVERIFY2(
+        derived.memoryBytes() + size_t(requests) * 6 <= mixed.memoryBytes(),
+        qPrintable(QStringLiteral("derived %1 bytes, mixed %2").arg(derived.memoryBytes()).arg(mixed.memoryBytes())));
+    for (int i = 0; i < requests; ++i) {
+        const bool text = i >= requests / 2 && i % 3 == 0;
+        const QByteArray expected = text ? "m-" + QByteArray::number(i)
+            : i % 2 == 0                 ? QByteArray::number(mixed.record(i).now)
+                                         : RequestLog::requestId("tag", quint32(i));
+        QCOMPARE(mixed.member(i), expected);
+        if (!text)
+            QCOMPARE(derived.member(i), expected);
+    }
 }
 
 void TestRequestLog::totalsOnlyMemoryStaysFlat()
