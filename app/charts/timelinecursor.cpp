@@ -18,23 +18,62 @@ void TimelineView::setReplayCursor(qint64 now, int rankInMillisecond, int lane)
 {
     const Cursor cursor {m_model.millisecondOf(now), std::max(rankInMillisecond, 0),
                          std::clamp(lane, 0, std::max(m_model.laneCount() - 1, 0))};
+    const std::optional<Cursor> before = m_cursor;
     m_cursor = cursor;
-    // Out of sight: the visible span moves to it, the zoom stays.
+    // Out of sight: the visible span moves to it, the zoom stays (and the whole view is drawn).
     const TimelineRange range = m_viewport->range();
     if (double(cursor.ms) < range.fromMs || double(cursor.ms + 1) > range.toMs) {
         const double span = range.span();
         const double from = double(cursor.ms) + 0.5 - span / 2;
         setVisibleRange(from, from + span);
+        update();
+    } else if (!before) {
+        update(); // what comes after the cursor is dimmed from now on
+    } else {
+        // A step: only the columns between the two places change, where the dimming starts and
+        // the marks go (a whole 1920-pixel repaint a step is what a replay cannot afford).
+        update(cursorMoveRect(*before, cursor) | captionRect(m_replayCaption));
     }
-    update();
 }
 
 void TimelineView::setReplayCaption(const QString& caption)
 {
     if (caption == m_replayCaption)
         return;
+    const QRect before = captionRect(m_replayCaption);
     m_replayCaption = caption;
-    update();
+    if (m_cursor)
+        update(before | captionRect(m_replayCaption));
+}
+
+QRect TimelineView::cursorMoveRect(const Cursor& from, const Cursor& to) const
+{
+    const QRectF area = plotArea();
+    const TimelineScale scale = this->scale();
+    // Beside its millisecond's column the cursor draws its ring (at most 22 * 0.62 px from the
+    // centre) and its line, with the pen's width: the margin holds both.
+    const double margin = 16.0 + cursorPenWidth();
+    const double left = std::min(scale.xOf(double(from.ms)), scale.xOf(double(to.ms))) - margin;
+    const double right = std::max(scale.xOf(double(from.ms + 1)), scale.xOf(double(to.ms + 1))) + margin;
+    return QRectF(left, area.top() - 4, right - left, area.height() + 8).toAlignedRect();
+}
+
+// The band drawCursor() writes the caption on, a pixel wider for its antialiased edge.
+QRect TimelineView::captionRect(const QString& caption) const
+{
+    if (caption.isEmpty())
+        return {};
+    const QRectF area = plotArea();
+    const QFontMetrics metrics(font());
+    const QString text = metrics.elidedText(caption, Qt::ElideRight, int(area.width()) - 8);
+    return QRectF(area.left(), area.top(), metrics.horizontalAdvance(text) + 8, metrics.height() + 4)
+        .toAlignedRect()
+        .adjusted(-1, -1, 1, 1);
+}
+
+double TimelineView::cursorPenWidth() const
+{
+    return std::max(2.0, fontMetrics().height() / 8.0);
 }
 
 void TimelineView::clearReplayCursor()
@@ -59,7 +98,7 @@ void TimelineView::drawCursor(QPainter& painter, const QRectF& area, const Timel
         painter.fillRect(QRectF(right, area.top(), area.right() - right, area.height()), dim);
     const QRectF lane = isMultiLane() ? laneRect(cursor.lane).adjusted(0, 3, 0, -3) : area;
     const double centre = scale.xOf(double(cursor.ms) + 0.5);
-    QPen pen(Palette::attention, std::max(2.0, fontMetrics().height() / 8.0));
+    QPen pen(Palette::attention, cursorPenWidth());
     double lineEnd = area.bottom(); // the line stops above the request's ring: the marks stay readable
     if (scale.drawsStacks()) {
         // ...and the marks of its own millisecond above this request's.

@@ -112,6 +112,10 @@ private:
         int rank = 0;
         int lane = 0;
     };
+    // What a step of the cursor from one place to another repaints, and where a caption's band is.
+    QRect cursorMoveRect(const Cursor& from, const Cursor& to) const;
+    QRect captionRect(const QString& caption) const;
+    double cursorPenWidth() const;
     std::optional<Cursor> m_cursor;
     QString m_replayCaption;
 

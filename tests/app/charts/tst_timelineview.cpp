@@ -6,6 +6,7 @@
 #include "widgets/palette.h"
 
 #include <QImage>
+#include <QPainter>
 #include <QtTest>
 
 namespace {
@@ -51,6 +52,8 @@ private slots:
     void noColumnCrossesTheTallestLabel_data();
     void noColumnCrossesTheTallestLabel();
     void aCappedStackIsNeverLowerThanASmallerOne();
+    void aReplayStepRepaintsOnlyWhereTheCursorWent_data();
+    void aReplayStepRepaintsOnlyWhereTheCursorWent();
 };
 
 void TestTimelineView::noColumnCrossesTheTallestLabel_data()
@@ -137,6 +140,85 @@ void TestTimelineView::aCappedStackIsNeverLowerThanASmallerOne()
         previousTop = top;
     }
     QVERIFY2(capped, "no stack reached the cap: the test drew too few requests");
+}
+
+namespace {
+// The regions a widget is asked to paint, as the window's backing store asks.
+class PaintRecorder : public QObject
+{
+    Q_OBJECT
+public:
+    QList<QRegion> regions;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            regions.append(static_cast<QPaintEvent*>(event)->region());
+        return QObject::eventFilter(watched, event);
+    }
+};
+} // namespace
+
+void TestTimelineView::aReplayStepRepaintsOnlyWhereTheCursorWent_data()
+{
+    QTest::addColumn<int>("milliseconds");
+    QTest::addColumn<bool>("stacks");
+    QTest::newRow("columns, 1920 px") << 3000 << false;
+    QTest::newRow("stacks with rings") << 40 << true;
+}
+
+// A replay step repaints the columns between the cursor's old and new places (and the caption's
+// band), not the whole view; what is on screen after the steps is what the whole view drawn
+// afresh shows. The screen is kept as the backing store keeps it: each paint's region over the
+// picture before.
+void TestTimelineView::aReplayStepRepaintsOnlyWhereTheCursorWent()
+{
+    QFETCH(int, milliseconds);
+    QFETCH(bool, stacks);
+    std::vector<int> counts(static_cast<size_t>(milliseconds));
+    for (size_t ms = 0; ms < counts.size(); ++ms)
+        counts[ms] = 1 + int(ms * 7 % 5);
+    const RequestBatch batch = burst(counts);
+    TimelineView view;
+    view.resize(1920, 400);
+    view.reset();
+    view.addBatch(batch);
+    view.setVisibleRange(-0.5, double(milliseconds) - 0.5);
+    QCOMPARE(view.scale().drawsStacks(), stacks);
+    view.setReplayCursor(batch.finished->front().now, 0);
+    view.setReplayCaption(QStringLiteral("request 1 of %1").arg(batch.requests));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    PaintRecorder recorder;
+    view.installEventFilter(&recorder);
+    QImage screen = view.grab().toImage();
+
+    // Steps forward one request at a time, a jump forward, and one back.
+    const std::vector<size_t> steps {1, 2, 3, 4, 5, 6, 7, 8, 9, size_t(batch.requests) / 2, 12};
+    for (size_t index : steps) {
+        const RequestRecord& request = batch.finished->at(index);
+        int rank = 0;
+        for (size_t before = 0; before < index; ++before)
+            rank += batch.finished->at(before).now == request.now ? 1 : 0;
+        recorder.regions.clear();
+        view.setReplayCursor(request.now, rank);
+        view.setReplayCaption(QStringLiteral("request %1 of %2").arg(index + 1).arg(batch.requests));
+        QVERIFY(QTest::qWaitFor([&recorder] { return !recorder.regions.isEmpty(); }));
+        for (const QRegion& region : std::as_const(recorder.regions)) {
+            QPainter painter(&screen);
+            view.render(&painter, region.boundingRect().topLeft(), region);
+        }
+        QRegion painted;
+        for (const QRegion& region : std::as_const(recorder.regions))
+            painted += region;
+        if (index < 10) {
+            QVERIFY2(painted.boundingRect().width() < view.width() / 4,
+                     qPrintable(QStringLiteral("a step to request %1 repainted %2 px of %3")
+                                    .arg(index + 1)
+                                    .arg(painted.boundingRect().width())
+                                    .arg(view.width())));
+        }
+        QCOMPARE(screen, view.grab().toImage());
+    }
 }
 
 QTEST_MAIN(TestTimelineView)
