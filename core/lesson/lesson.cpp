@@ -407,8 +407,8 @@ QVector<Lesson::Step> Lesson::steps()
                    Spotlight::Timeline});
 
     all.push_back({Text::tr("Who wrote that member?"),
-                   Text::tr("<p>After three requests the ZSET holds one member. The action looks that member up "
-                            "and counts the requests that wrote it.</p>"),
+                   Text::tr("<p>The ZSET from the last step holds one member. The action looks that member up and "
+                            "counts the requests that wrote it.</p>"),
                    Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists adds no second "
                             "entry: it updates the score and replies <b>0</b>.</p>"
                             "<p>The three requests carried the same <code>now</code>, so they were the same member: "

@@ -2184,8 +2184,8 @@
         <translation>Ai đã ghi vào member đó?</translation>
     </message>
     <message>
-        <source>&lt;p&gt;After three requests the ZSET holds one member. The action looks that member up and counts the requests that wrote it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sau ba request, ZSET có một member. Thao tác này tìm member đó và đếm số request đã ghi vào nó.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The ZSET from the last step holds one member. The action looks that member up and counts the requests that wrote it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ZSET của bước trước có một member. Thao tác này tìm member đó và đếm số request đã ghi vào nó.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;A ZSET holds each member once. ZADD of a member that already exists adds no second entry: it updates the score and replies &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;The three requests carried the same &lt;code&gt;now&lt;/code&gt;, so they were the same member: the ZSET table shows it once, with the writes of all three.&lt;/p&gt;</source>

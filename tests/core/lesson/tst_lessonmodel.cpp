@@ -204,6 +204,7 @@ void TestLessonModel::noSetupOrQuestionGivesItsAnswerAway_data()
     QTest::newRow("2: the diamonds and the one row") << 1 << QStringLiteral("hollow diamond");
     QTest::newRow("2: ZADD replied 0") << 1 << QStringLiteral("replied 0");
     QTest::newRow("3: ZADD replied 1, 0, 0") << 2 << QStringLiteral("replies <b>0</b>");
+    QTest::newRow("3: the three requests wrote it") << 2 << QStringLiteral("three requests");
     QTest::newRow("4: no race happened") << 3 << QStringLiteral("no race");
     QTest::newRow("5: never passes 1") << 4 << QStringLiteral("never passes 1");
     QTest::newRow("5: the burst goes through") << 4 << QStringLiteral("goes through");
