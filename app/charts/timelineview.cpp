@@ -272,20 +272,27 @@ void TimelineView::paintEvent(QPaintEvent*)
     QPainter painter(this);
     if (painter.paintEngine()->type() != QPaintEngine::Raster) {
         drawLayer(painter, area, scale); // an SVG or a print keeps its marks and texts as such
-    } else {
-        const LayerKey key = layerKey();
-        if (!(key == m_layerKey) || m_layer.isNull()) {
-            m_layer = QPixmap(size() * devicePixelRatioF());
-            m_layer.setDevicePixelRatio(devicePixelRatioF());
-            QPainter layer(&m_layer);
-            layer.setFont(font()); // what a painter on the widget starts with
-            layer.setPen(palette().color(foregroundRole()));
-            drawLayer(layer, area, scale);
-            m_layerKey = key;
+        if (m_cursor) {
+            painter.setRenderHint(QPainter::Antialiasing, true);
+            dimAfterCursor(painter, area, scale);
+            drawCursor(painter, area, scale);
         }
-        painter.drawPixmap(0, 0, m_layer);
+        return;
     }
+    const LayerKey key = layerKey();
+    if (!(key == m_layerKey) || m_layer.isNull()) {
+        m_layer = QPixmap(size() * devicePixelRatioF());
+        m_layer.setDevicePixelRatio(devicePixelRatioF());
+        QPainter layer(&m_layer);
+        layer.setFont(font()); // what a painter on the widget starts with
+        layer.setPen(palette().color(foregroundRole()));
+        drawLayer(layer, area, scale);
+        m_layerKey = key;
+        m_dimmedLayer = QPixmap();
+    }
+    painter.drawPixmap(0, 0, m_layer);
     if (m_cursor) {
+        blitDimmedAfterCursor(painter, area, scale);
         painter.setRenderHint(QPainter::Antialiasing, true);
         drawCursor(painter, area, scale);
     }

@@ -99,7 +99,13 @@ private:
                      const TimelineScale& scale, int tallest);
     void drawLegend(QPainter& painter, const QRectF& area);
     QString tooltipAt(const QPoint& pos) const;
+    // The replay cursor's marks; what comes after it is dimmed first, by dimAfterCursor() (an SVG,
+    // a print) or blitDimmedAfterCursor() (the screen).
     void drawCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    void dimAfterCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    void blitDimmedAfterCursor(QPainter& painter, const QRectF& area, const TimelineScale& scale);
+    QColor dimColour() const;
+    double cursorRight(const QRectF& area, const TimelineScale& scale) const;
     // Everything but the replay cursor: the background, axes, marks and legend.
     void drawLayer(QPainter& painter, const QRectF& area, const TimelineScale& scale);
     // Something the layer shows changed: it is drawn again on the next paint.
@@ -136,6 +142,7 @@ private:
     LayerKey layerKey() const;
     QPixmap m_layer;
     LayerKey m_layerKey;
+    QPixmap m_dimmedLayer; // m_layer with its plot dimmed, made at the first cursor it is drawn with
     // The rotated caption's need, measured once per font and language: layouts ask for the
     // minimum size on every refresh of a live run, and wrapping the caption costs text shaping.
     mutable QString m_captionMeasuredFor;

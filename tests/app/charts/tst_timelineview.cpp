@@ -7,6 +7,7 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QPicture>
 #include <QtTest>
 
 namespace {
@@ -54,6 +55,7 @@ private slots:
     void aCappedStackIsNeverLowerThanASmallerOne();
     void aReplayStepRepaintsOnlyWhereTheCursorWent_data();
     void aReplayStepRepaintsOnlyWhereTheCursorWent();
+    void theScreenDimsAfterTheCursorAsAPrintDoes();
 };
 
 void TestTimelineView::noColumnCrossesTheTallestLabel_data()
@@ -219,6 +221,56 @@ void TestTimelineView::aReplayStepRepaintsOnlyWhereTheCursorWent()
         }
         QCOMPARE(screen, view.grab().toImage());
     }
+}
+
+// The screen copies its dimming from a dimmed picture of the view; a print (or an SVG) blends it
+// over the marks. Both show the same: what comes after the cursor dimmed, what came before not.
+void TestTimelineView::theScreenDimsAfterTheCursorAsAPrintDoes()
+{
+    std::vector<int> counts(200);
+    for (size_t ms = 0; ms < counts.size(); ++ms)
+        counts[ms] = 1 + int(ms % 4);
+    const RequestBatch batch = burst(counts);
+    TimelineView view;
+    view.resize(1200, 360);
+    view.reset();
+    view.addBatch(batch);
+    view.fitAll();
+    const QImage plain = view.grab().toImage();
+    const RequestRecord& request = batch.finished->at(size_t(batch.requests) / 3);
+    view.setReplayCursor(request.now, 0);
+    const QImage screen = view.grab().toImage();
+    QPicture print;
+    view.render(&print);
+    QImage printed(screen.size(), screen.format());
+    printed.fill(Qt::transparent);
+    {
+        QPainter painter(&printed);
+        painter.drawPicture(0, 0, print);
+    }
+    const TimelineScale scale = view.scale();
+    const QRectF area = view.plotArea();
+    const int cursorRight = int(std::lround(scale.xOf(double(request.now - batch.startWallMs + 1))));
+    int differing = 0;
+    int dimmedMarks = 0;
+    int undimmedBefore = 0;
+    for (int y = int(area.top()) + 1; y < int(area.bottom()) - 1; ++y) {
+        for (int x = int(area.left()) + 1; x < int(area.right()) - 1; ++x) {
+            const QColor a = screen.pixelColor(x, y);
+            const QColor b = printed.pixelColor(x, y);
+            const int delta
+                = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+            if (delta > 6 && std::abs(x - cursorRight) > 1)
+                ++differing;
+            if (x > cursorRight + 2 && isMark(plain.pixel(x, y)) && screen.pixel(x, y) != plain.pixel(x, y))
+                ++dimmedMarks;
+            if (x < cursorRight - 40 && screen.pixel(x, y) == plain.pixel(x, y))
+                ++undimmedBefore;
+        }
+    }
+    QCOMPARE(differing, 0);
+    QVERIFY2(dimmedMarks > 100, qPrintable(QString::number(dimmedMarks)));
+    QVERIFY2(undimmedBefore > 1000, qPrintable(QString::number(undimmedBefore)));
 }
 
 QTEST_MAIN(TestTimelineView)
