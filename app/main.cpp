@@ -8,6 +8,7 @@
 #include "run/runcursor.h"
 #include "run/runmodel.h"
 #include "run/runview.h"
+#include "startupreport.h"
 #include "widgets/language.h"
 #include "widgets/spotlight.h"
 
@@ -180,6 +181,8 @@ int main(int argc, char* argv[])
     }
     // A signal closes the window as the user would: its keys are deleted on the way out.
     onInterrupt([&window] { window.close(); });
+    if (StartupReport::isWanted())
+        new StartupReport(&window, window.session());
     window.show();
     if (!options.replayPath.isEmpty()) // once the window is on screen: a refusal is a dialog over it
         QTimer::singleShot(0, &window, [&window, path = options.replayPath] { window.openReplay(path); });

@@ -1,9 +1,10 @@
-// The window under a live burst of 1,000,000 requests, a ZSET of 1,000,000 members opened in the
-// table, and the Watch panel following an app's limiter at 50,000 calls/s for 60 s. Prints: the
-// longest stall of the GUI event loop and the longest event, view refreshes per second, memory
-// growth, and the time to the first rows of the table, each beside its target.
+// The window program's cold start to a painted, connected window; the window under a live burst of
+// 1,000,000 requests, a ZSET of 1,000,000 members opened in the table, and the Watch panel
+// following an app's limiter at 50,000 calls/s for 60 s. Prints: the start times, the longest
+// stall of the GUI event loop and the longest event, view refreshes per second, memory growth, and
+// the time to the first rows of the table, each beside its target.
 //
-//   QT_QPA_PLATFORM=offscreen bench_gui [--requests N] [--members N]
+//   QT_QPA_PLATFORM=offscreen bench_gui [--starts N] [--app PATH] [--requests N] [--members N]
 //                                       [--watch-seconds S] [--watch-rate CALLS_PER_MS] [--watch-users K]
 // A count or a time of 0 leaves that part out.
 
@@ -25,11 +26,15 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 
 namespace {
@@ -151,6 +156,65 @@ int monitors(RedisConnection& redis)
     return count;
 }
 
+qint64 steadyNanos()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// 0. The window program started `runs` times as a user starts it (no settings of its own yet, a
+// server given by URL): from just before the process starts to the moment it says its window is
+// painted and connected (StartupReport, on the same monotonic clock), then closed with SIGTERM.
+void coldStarts(const QString& program, const RedisEndpoint& endpoint, int runs, QTextStream& out)
+{
+    static const QRegularExpression reported(QStringLiteral("zsetlab.startup: .*steady clock (\\d+) ns"));
+    std::vector<double> startMs;
+    for (int run = 0; run < runs; ++run) {
+        QTemporaryDir home;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zsetlab.startup.info=true"));
+        environment.insert(QStringLiteral("HOME"), home.path());
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        environment.insert(QStringLiteral("XDG_CACHE_HOME"), home.filePath(QStringLiteral("cache")));
+        QProcess app;
+        app.setProcessEnvironment(environment);
+        const qint64 before = steadyNanos();
+        app.start(program, {QStringLiteral("--redis"), endpoint.displayUrl()});
+        QByteArray errors;
+        qint64 readyAt = -1;
+        QElapsedTimer limit;
+        limit.start();
+        while (readyAt < 0 && limit.elapsed() < 10000 && app.state() != QProcess::NotRunning) {
+            app.waitForReadyRead(100);
+            errors += app.readAllStandardError();
+            if (const auto match = reported.match(QString::fromUtf8(errors)); match.hasMatch())
+                readyAt = match.captured(1).toLongLong();
+        }
+        app.terminate(); // the window closes as the user would close it
+        if (!app.waitForFinished(10000))
+            app.kill();
+        if (readyAt < 0) {
+            out << "cold start: " << program
+                << " said nothing of its start within 10 s: " << QString::fromUtf8(errors.right(400)) << Qt::endl;
+            return;
+        }
+        startMs.push_back(double(readyAt - before) / 1e6);
+    }
+    if (startMs.empty())
+        return;
+    const double first = startMs.front();
+    std::sort(startMs.begin(), startMs.end());
+    out << "\ncold start of the window program, " << runs << " starts, each with no settings yet\n";
+    out << figureLine(QStringLiteral("first start"), QStringLiteral("%1 ms").arg(first, 0, 'f', 0),
+                      QStringLiteral("<= 500 ms"));
+    out << figureLine(QStringLiteral("median start"),
+                      QStringLiteral("%1 ms").arg(startMs[startMs.size() / 2], 0, 'f', 0), QStringLiteral("<= 500 ms"));
+    out << figureLine(QStringLiteral("slowest start"), QStringLiteral("%1 ms").arg(startMs.back(), 0, 'f', 0),
+                      QStringLiteral("<= 500 ms"));
+    out.flush();
+}
+
 // 3. The Watch panel follows an app's limiter (lua/now.lua over `users` keys, called by AppTraffic
 // on a thread of its own, as an app server beside the window would) while the window draws.
 void watchAnApp(TimedApplication& app, MainWindow& window, const RedisEndpoint& endpoint, int seconds, double perMs,
@@ -266,7 +330,14 @@ int main(int argc, char* argv[])
     const QCommandLineOption watchUsersOption(QStringLiteral("watch-users"),
                                               QStringLiteral("The app's users, one limiter key each."),
                                               QStringLiteral("K"), QStringLiteral("100"));
-    parser.addOptions({requestsOption, membersOption, watchSecondsOption, watchRateOption, watchUsersOption});
+    const QCommandLineOption startsOption(QStringLiteral("starts"),
+                                          QStringLiteral("Cold starts of the window program to time."),
+                                          QStringLiteral("N"), QStringLiteral("5"));
+    const QCommandLineOption appOption(QStringLiteral("app"),
+                                       QStringLiteral("The window program (default: app/zsetlab of this build)."),
+                                       QStringLiteral("PATH"));
+    parser.addOptions({startsOption, appOption, requestsOption, membersOption, watchSecondsOption, watchRateOption,
+                       watchUsersOption});
     parser.process(app);
     QTextStream out(stdout);
 
@@ -284,6 +355,14 @@ int main(int argc, char* argv[])
     waitFor([&] { return window.session()->isUsable(); }, 10000);
 
     out << "zsetlab window (offscreen, 1600x900), Redis " << window.session()->server().version << Qt::endl;
+
+    // 0. Cold starts, while this process is still small and the machine idle.
+    if (const int starts = std::clamp(parser.value(startsOption).toInt(), 0, 50); starts > 0) {
+        const QString program = parser.isSet(appOption)
+            ? parser.value(appOption)
+            : QCoreApplication::applicationDirPath() + QStringLiteral("/../app/zsetlab");
+        coldStarts(program, server.endpoint(), starts, out);
+    }
 
     // 1. A live burst.
     if (const int requests = parser.value(requestsOption).toInt(); requests > 0) {

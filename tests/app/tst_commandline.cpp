@@ -1,6 +1,7 @@
 #include "animation/animationreader.h"
 #include "cliprocess.h"
 #include "commandline.h"
+#include "redis/redisconnection.h"
 #include "replay/recording.h"
 #include "replay/replayfile.h"
 #include "sourcetree.h"
@@ -9,9 +10,11 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
 #include <csignal>
 #include <sys/stat.h>
 
@@ -33,6 +36,7 @@ private slots:
     void aReplayBecomesAWebPageWithoutADisplay();
     void anExportGoesOnlyOverARegularFile();
     void aSignalStopsAnAnimationAndLeavesNoFile();
+    void theStartIsSaidWhenAsked();
 
 private:
     QString fiveRequestReplay(const QTemporaryDir& dir, int requests = 5);
@@ -346,6 +350,69 @@ void TestCommandLine::aSignalStopsAnAnimationAndLeavesNoFile()
     QVERIFY2(err.contains("was not written"), err.constData());
     QVERIFY(!QFile::exists(gif));
     QVERIFY(!partWritten());
+}
+
+// bench_gui times the window's cold start from the outside: asked through QT_LOGGING_RULES, the
+// window program says once, on the monotonic clock, when its window is painted and its server
+// connected; unasked, it says nothing of it. SIGTERM then closes it as the user would.
+void TestCommandLine::theStartIsSaidWhenAsked()
+{
+    for (const bool asked : {true, false}) {
+        QTemporaryDir home;
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("HOME"), home.path());
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        if (asked)
+            environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zsetlab.startup.info=true"));
+        else
+            environment.remove(QStringLiteral("QT_LOGGING_RULES"));
+        process.setProcessEnvironment(environment);
+        const qint64 before
+            = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                  .count();
+        process.start(qEnvironmentVariable("ZSETLAB_APP"),
+                      {QStringLiteral("--redis"), TestRedis::endpoint().displayUrl()});
+        QVERIFY(process.waitForStarted(10000));
+        QByteArray err;
+        const auto said = [&] {
+            err += process.readAllStandardError();
+            return err.contains("zsetlab.startup:");
+        };
+        if (asked) {
+            QTRY_VERIFY_WITH_TIMEOUT(said() || process.state() == QProcess::NotRunning, 20000);
+            const qint64 after = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count();
+            static const QRegularExpression line(QStringLiteral("zsetlab.startup: window painted and connected; steady "
+                                                                "clock (\\d+) ns\\n"));
+            const QRegularExpressionMatch match = line.match(QString::fromUtf8(err));
+            QVERIFY2(match.hasMatch(), err.constData());
+            const qint64 at = match.captured(1).toLongLong();
+            QVERIFY2(at > before && at < after,
+                     qPrintable(QStringLiteral("%1 not in [%2, %3]").arg(at).arg(before).arg(after)));
+        } else {
+            // Unasked: as far as the window's connection to the server, and nothing said.
+            RedisConnection redis;
+            QVERIFY(redis.open(TestRedis::endpoint()));
+            const auto connections = [&redis] {
+                const QByteArray stats = redis.command({"INFO", "stats"}).bytes();
+                const qsizetype at = stats.indexOf("total_connections_received:");
+                return at < 0 ? -1 : stats.mid(at + 27, stats.indexOf('\r', at) - at - 27).toLongLong();
+            };
+            const qint64 mine = connections();
+            QVERIFY(mine > 0);
+            QTRY_VERIFY_WITH_TIMEOUT(connections() > mine || process.state() == QProcess::NotRunning, 20000);
+            QVERIFY(!said());
+        }
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(20000));
+        err += process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        QCOMPARE(err.count("zsetlab.startup:"), asked ? 1 : 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)
