@@ -359,6 +359,7 @@ BurstLanes::BurstLanes(BurstRun& run, const std::vector<int>& connectionIndexes)
     , m_total(run.m_plan.requests)
     , m_pipeline(static_cast<size_t>(run.m_plan.pipeline))
     , m_commandTimeout(std::chrono::duration_cast<Clock::duration>(run.m_options.commandTimeout))
+    , m_spin(std::chrono::duration_cast<Clock::duration>(run.m_spinBeforeWaiting))
     , m_paced(run.m_plan.isPaced())
 {
     for (const int index : connectionIndexes) {
@@ -596,6 +597,14 @@ void BurstLanes::waitForAnswers()
         deadline = std::min(deadline, Clock::now() + BurstRun::inboxLookEvery);
     if (!m_run.m_stop)
         m_polled.push_back({m_run.m_wakeFd, POLLIN, 0});
+    if (m_spin > Clock::duration::zero() && !m_polledLanes.empty()) {
+        // An answer on its way, and a core for this thread: look again before sleeping.
+        const auto spinUntil = std::min(deadline, Clock::now() + m_spin);
+        timespec now {0, 0};
+        while (Clock::now() < spinUntil)
+            if (::ppoll(m_polled.data(), m_polled.size(), &now, nullptr) > 0)
+                return;
+    }
     const auto wait = std::max(Clock::duration::zero(), deadline - Clock::now());
     const auto waitNs = std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count();
     timespec timeout {static_cast<time_t>(waitNs / 1'000'000'000), static_cast<long>(waitNs % 1'000'000'000)};

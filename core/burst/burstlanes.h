@@ -91,6 +91,7 @@ private:
     const int m_total; // the plan's requests
     const size_t m_pipeline;
     const Clock::duration m_commandTimeout;
+    const Clock::duration m_spin; // BurstRun::spinBeforeWaiting()
     const bool m_paced;
     std::vector<BurstLane> m_lanes;
     std::vector<RequestRecord> m_batch;

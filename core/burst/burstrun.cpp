@@ -221,6 +221,11 @@ bool BurstRun::connectLanes(RedisConnection& control)
     return true;
 }
 
+std::chrono::microseconds BurstRun::spinBeforeWaiting(int connections, int cores, bool localServer)
+{
+    return connections == 1 && cores >= 2 && localServer ? std::chrono::microseconds(50) : std::chrono::microseconds(0);
+}
+
 void BurstRun::runWorkers()
 {
     m_startWallUs = wallMicros();
@@ -230,6 +235,7 @@ void BurstRun::runWorkers()
     // only add context switches (see bench/bench_engine).
     const int total = int(m_connections.size());
     const int threads = std::clamp(QThread::idealThreadCount(), 1, total);
+    m_spinBeforeWaiting = spinBeforeWaiting(total, QThread::idealThreadCount(), m_endpoint.isLocal());
     m_workersRunning = threads;
     for (int t = 0; t < threads; ++t) {
         std::vector<int> share;

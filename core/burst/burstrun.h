@@ -75,6 +75,14 @@ public:
     // After the run: how a user's script ran (mode None for a built-in limiter).
     const ScriptSandboxing& sandboxing() const { return m_sandboxing; }
 
+    // How long a worker keeps polling its sockets before it sleeps in poll(): a run of one
+    // connection to a server on this machine waits its whole round trip, and waking from poll()
+    // (an idle core's wake-up, tens of µs on a VM) was most of it: spinning a little first ran
+    // such a run 2.7 times as fast (bench_engine, C=1 P=1). Only with a core for it beside the
+    // server's: with more connections a worker always has an answer to read, and spinning would
+    // take the core the server needs; a remote server's round trip is longer than the spin.
+    static std::chrono::microseconds spinBeforeWaiting(int connections, int cores, bool localServer);
+
 private:
     static constexpr int handOverEvery = 512; // records
     static constexpr auto handOverAfter = std::chrono::milliseconds(20);
@@ -238,6 +246,7 @@ private:
     std::atomic<int> m_reconnects {0};
     std::mutex m_connectionsMutex; // a worker swapping in a new connection vs Stop interrupting them
     std::vector<std::unique_ptr<RedisConnection>> m_connections;
+    std::chrono::microseconds m_spinBeforeWaiting {0}; // set before the workers start
     std::vector<std::thread> m_workers;
     std::thread m_coordinator;
 

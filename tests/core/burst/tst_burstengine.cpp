@@ -1,4 +1,5 @@
 #include "burst/burstengine.h"
+#include "burst/burstrun.h"
 #include "limiters/limitercatalog.h"
 #include "limiters/limiterstore.h"
 #include "limiters/zsetkeys.h"
@@ -83,6 +84,7 @@ private slots:
     void survivesScriptFlushMidBurst();
     void timesOutOnAPausedServer();
     void stopsPromptlyOnAPausedServer();
+    void onlyALoneConnectionToThisMachineSpins();
 
 private:
     RedisConnection m_redis;
@@ -449,6 +451,20 @@ void TestBurstEngine::stopsPromptlyOnAPausedServer()
     QVERIFY(summary.stopped);
     QVERIFY(!summary.failure.isFailure());
     QCOMPARE(summary.stored + summary.overwritten, summary.sent);
+}
+
+// A worker polls for a while before it sleeps only when that is all it waits for and it has a
+// core of its own: one connection, a server on this machine, two cores or more. The runs above
+// (one connection over a unix socket) go through that wait, timeouts and Stop included.
+void TestBurstEngine::onlyALoneConnectionToThisMachineSpins()
+{
+    using std::chrono::microseconds;
+    QVERIFY(BurstRun::spinBeforeWaiting(1, 2, true) > microseconds(0));
+    QVERIFY(BurstRun::spinBeforeWaiting(1, 2, true) <= microseconds(100));
+    QCOMPARE(BurstRun::spinBeforeWaiting(2, 2, true), microseconds(0));
+    QCOMPARE(BurstRun::spinBeforeWaiting(50, 16, true), microseconds(0));
+    QCOMPARE(BurstRun::spinBeforeWaiting(1, 1, true), microseconds(0));
+    QCOMPARE(BurstRun::spinBeforeWaiting(1, 8, false), microseconds(0));
 }
 
 QTEST_GUILESS_MAIN(TestBurstEngine)
