@@ -99,8 +99,7 @@ void BurstEngine::collect()
             auto counted = std::make_shared<std::vector<CountedRequest>>();
             counted->reserve(size_t(m_log->truthPrefix() - countedBefore));
             for (int i = countedBefore; i < m_log->truthPrefix(); ++i)
-                counted->push_back(
-                    {quint32(i), m_log->count(i), m_log->truth(i), m_log->isFailed(i), m_log->isAdmittedOverLimit(i)});
+                counted->push_back(m_log->counted(i));
             batch.finished = std::move(records);
             batch.counted = std::move(counted);
             batch.summary = m_summary;
@@ -197,8 +196,7 @@ RequestBatch BurstEngine::batchOfUser(int user) const
             continue;
         records->push_back(m_log->record(i));
         if (i < m_log->truthPrefix())
-            counted->push_back(
-                {quint32(i), m_log->count(i), m_log->truth(i), m_log->isFailed(i), m_log->isAdmittedOverLimit(i)});
+            counted->push_back(m_log->counted(i));
     }
     batch.finished = std::move(records);
     batch.counted = std::move(counted);

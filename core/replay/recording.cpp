@@ -371,8 +371,7 @@ RequestBatch Recording::batch() const
     counted->reserve(size_t(requests()));
     for (int i = 0; i < requests(); ++i) {
         finished->push_back(m_log->record(i));
-        counted->push_back({quint32(i), m_log->count(i), std::max<qint64>(m_log->truth(i), 0), m_log->isFailed(i),
-                            m_log->isAdmittedOverLimit(i)});
+        counted->push_back(m_log->counted(i));
     }
     batch.finished = std::move(finished);
     batch.counted = std::move(counted);

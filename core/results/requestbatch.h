@@ -11,17 +11,6 @@
 #include <memory>
 #include <vector>
 
-// A request whose ground truth became known: what the limiter counted beside how many requests
-// really were in the window.
-struct CountedRequest
-{
-    quint32 id = 0;
-    qint64 count = -1; // what the script counted; -1 unknown
-    qint64 truth = 0;
-    bool failed = false;
-    bool admittedOverLimit = false;
-};
-
 // What a burst engine hands its views every ~30 ms: immutable values, shared rather than copied,
 // never pointers into the engine's log. Views keep what they derive from a batch, not the batch.
 struct RequestBatch

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QStringList>
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <unordered_map>
@@ -91,6 +92,11 @@ public:
     qint64 count(int i) const { return m_count[i]; }
     // The true number of successful requests in the window at request i (-1 until known).
     qint64 truth(int i) const { return (m_flags[i] & TruthKnown) ? m_truth[i] : -1; }
+    // Request i as the views draw its count: the truth 0 while it is not known.
+    CountedRequest counted(int i) const
+    {
+        return {quint32(i), count(i), std::max<qint64>(truth(i), 0), isFailed(i), isAdmittedOverLimit(i)};
+    }
     // A truth known from elsewhere (a watched key's, which MONITOR gave): -1 unknown. For a
     // request of the finished prefix.
     void setTruth(int i, qint64 truth);

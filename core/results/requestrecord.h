@@ -26,3 +26,14 @@ struct RequestRecord
     QByteArray member; // when memberKind == Text
     QString error; // empty: the call succeeded
 };
+
+// A request whose ground truth became known: what the limiter counted beside how many requests
+// really were in the window.
+struct CountedRequest
+{
+    quint32 id = 0;
+    qint64 count = -1; // what the script counted; -1 unknown
+    qint64 truth = 0;
+    bool failed = false;
+    bool admittedOverLimit = false;
+};
