@@ -335,10 +335,8 @@ void WatchPanel::onFinished(const WatchResult& result)
         break;
     }
     setWatching(false);
-    if (m_feeding) {
-        const KeptRecords kept = m_records.value(nameOf(m_feed.db(), m_feed.key()));
-        recordShownKey(keptRecordsOf(kept), kept.preexisting);
-    }
+    if (m_feeding)
+        recordShownKey(m_records.value(nameOf(m_feed.db(), m_feed.key())));
     showProgress();
 }
 
@@ -391,6 +389,7 @@ void WatchPanel::showKey(int db, const QByteArray& key)
         return;
     }
     m_feeding = true;
+    ++m_recordingGeneration; // a recording of the key shown before is not this one's
     m_feed.reset(db, key);
     // Everything seen of the key so far, as one batch; the snapshots that follow add to it.
     WatchedKey whole = m_model->keys().at(row);
@@ -412,7 +411,7 @@ void WatchPanel::showKey(int db, const QByteArray& key)
     whole.records = keptRecordsOf(kept); // the last snapshot's are kept too
     m_stage.run->addBatch(m_feed.take(whole));
     if (!m_watching)
-        recordShownKey(whole.records, kept.preexisting);
+        recordShownKey(kept);
     updateScriptButton();
     emit keyShown(db, key);
 }
@@ -426,17 +425,31 @@ QVector<WatchRecord> WatchPanel::keptRecordsOf(const KeptRecords& kept)
     return records;
 }
 
-void WatchPanel::recordShownKey(const QVector<WatchRecord>& records, const std::vector<WatchMember>& preexisting)
+void WatchPanel::recordShownKey(const KeptRecords& kept)
 {
     if (!m_feeding || !m_stage.run || m_model->rowOf(m_feed.db(), m_feed.key()) < 0)
         return;
-    const ServerInfo server = m_stage.session ? m_stage.session->server() : ServerInfo();
-    auto recording = std::make_shared<Recording>(
-        WatchRecording::of(m_feed.key(), records, preexisting, server.name, server.nameVersion));
     if (m_stage.run->isLive())
         m_stage.run->finish(m_stage.run->figures());
+    const ServerInfo server = m_stage.session ? m_stage.session->server() : ServerInfo();
+    const quint64 generation = ++m_recordingGeneration;
+    if (!m_recorder)
+        m_recorder = std::make_unique<TaskThread>();
+    // The job holds copies: the kept parts are shared, not copied, until one side changes them.
+    m_recorder->post([this, generation, key = m_feed.key(), kept, name = server.name, version = server.nameVersion] {
+        auto recording = std::make_shared<const Recording>(
+            WatchRecording::of(key, keptRecordsOf(kept), kept.preexisting, name, version));
+        QMetaObject::invokeMethod(
+            this, [this, generation, recording] { takeRecording(generation, recording); }, Qt::QueuedConnection);
+    });
+}
+
+void WatchPanel::takeRecording(quint64 generation, const std::shared_ptr<const Recording>& recording)
+{
+    if (generation != m_recordingGeneration || !m_feeding || !m_stage.run || m_stage.run->isLive())
+        return; // another key, or another watch, since it was asked for
     if (!recording->isEmpty())
-        m_stage.run->setRecording(std::move(recording));
+        m_stage.run->setRecording(recording);
 }
 
 QByteArray WatchPanel::chosenScriptSha() const

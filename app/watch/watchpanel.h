@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/taskthread.h"
 #include "watch/watchreport.h"
 #include "watch/watchsession.h"
 #include "watch/watchtimelinefeed.h"
@@ -8,6 +9,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QLabel;
 class QLineEdit;
@@ -21,6 +23,8 @@ class WatchKeyModel;
 // Watch mode, beside Burst and Lesson: zsetlab reads the MONITOR stream of the server in use,
 // writes nothing, and shows each watched sorted set's requests and overwrites; the key chosen in
 // the table becomes the window's run, drawn as a burst of zsetlab's own would be.
+class Recording;
+
 class WatchPanel : public QWidget
 {
     Q_OBJECT
@@ -78,9 +82,6 @@ private:
     void showProgress();
     void setWatching(bool watching);
     void updateScriptButton();
-    // The key drawn, recorded from what was kept (`records`, joined once by the caller): once the
-    // watch has ended, its run model can be stepped through and saved.
-    void recordShownKey(const QVector<WatchRecord>& records, const std::vector<WatchMember>& preexisting);
     void fitColumns();
 
     Stage m_stage;
@@ -106,6 +107,12 @@ private:
         std::vector<WatchMember> preexisting; // what the key held before its first ZADD
     };
     static QVector<WatchRecord> keptRecordsOf(const KeptRecords& kept); // its parts, joined
+    // The key drawn, recorded from what was kept: once the watch has ended, its run model can be
+    // stepped through and saved. The recording is made on a thread of its own (up to 200,000
+    // writes took the GUI thread 10 to 26 ms, bench_gui's watch) and handed to the run model
+    // when it is ready, unless another key or watch came first.
+    void recordShownKey(const KeptRecords& kept);
+    void takeRecording(quint64 generation, const std::shared_ptr<const Recording>& recording);
     QHash<QByteArray, KeptRecords> m_records;
     qsizetype m_keptInAll = 0;
     qsizetype m_keptPerKeyLimit = 200'000;
@@ -113,6 +120,7 @@ private:
     WatchSnapshot m_latest;
     QString m_serverShown; // "Redis 7.0.15", "Valkey 8.1.1": once MONITOR answered
     QString m_ended;
+    quint64 m_recordingGeneration = 0; // raised by each key shown and each recording asked for
 
     QLabel* m_intro = nullptr;
     QLabel* m_patternLabel = nullptr;
@@ -126,4 +134,6 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_verdict = nullptr;
     QTableView* m_table = nullptr;
+    // Last: destroyed first, so that a recording being made ends before the rest of the panel.
+    std::unique_ptr<TaskThread> m_recorder;
 };

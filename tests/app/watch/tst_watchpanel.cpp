@@ -207,7 +207,7 @@ void TestWatchPanel::showsWhatRedisDid()
     // The watched key, recorded once the watch ended: the transport bar steps through it, and after
     // its last request the set is what Redis holds.
     RunModel* watched = window.run(LimiterExperiment::Left);
-    QVERIFY(watched->hasRecording());
+    QTRY_VERIFY_WITH_TIMEOUT(watched->hasRecording(), 10000); // made on a thread of its own
     QVERIFY(timeline->transport()->isVisibleTo(timeline));
     const Recording& recording = *watched->recording();
     QCOMPARE(recording.info().knowledge, ZsetKnowledge::Watched);
