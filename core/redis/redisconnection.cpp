@@ -3,7 +3,7 @@
 #include "base/printabletext.h"
 #include "tlschannel.h"
 
-#include <hiredis/hiredis.h>
+#include "hiredisapi.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -152,10 +152,10 @@ const redisReplyObjectFunctions* hiredisFunctions = nullptr;
 redisReplyObjectFunctions cappedFunctions;
 thread_local long long refusedElements = -1;
 
-void* createCappedArray(const redisReadTask* task, int elements)
+void* createCappedArray(const redisReadTask* task, HiredisApi::ArrayLength elements)
 {
-    if (elements > RedisConnection::maxReplyElements) {
-        refusedElements = elements;
+    if (elements > HiredisApi::ArrayLength(RedisConnection::maxReplyElements)) {
+        refusedElements = static_cast<long long>(elements);
         return nullptr;
     }
     return hiredisFunctions->createArray(task, elements);
@@ -442,11 +442,11 @@ bool RedisConnection::append(const RedisArgs& args)
     }
     if (m_tls) {
         char* formatted = nullptr;
-        const int length
+        const HiredisApi::FormattedLength length
             = redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()), argv.data(), lengths.data());
         if (length < 0)
             return false;
-        m_tlsOut.append(formatted, length);
+        m_tlsOut.append(formatted, static_cast<qsizetype>(length));
         redisFreeCommand(formatted);
         return true;
     }

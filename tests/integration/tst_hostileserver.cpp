@@ -6,6 +6,7 @@
 #include "cliprocess.h"
 #include "fakeredis.h"
 #include "limiters/limitercatalog.h"
+#include "redis/hiredisapi.h"
 #include "redis/redisconnection.h"
 #include "sourcetree.h"
 
@@ -23,6 +24,8 @@ private slots:
     void handshakeEndsWithinTheDeadline_data();
     void handshakeEndsWithinTheDeadline();
     void hugeArrayMidBurstFailsTheRun();
+    void resp3RepliesReadAsTheirResp2Peers_data();
+    void resp3RepliesReadAsTheirResp2Peers();
     void cliEndsAndStaysSmall_data();
     void cliEndsAndStaysSmall();
     void refusedScriptLoadIsTheServersAnswer();
@@ -111,6 +114,45 @@ void TestHostileServer::handshakeEndsWithinTheDeadline()
     QVERIFY2(clock.elapsed() < 6000, qPrintable(QString::number(clock.elapsed())));
     QVERIFY2(connection.lastError().message.contains(QRegularExpression(said)),
              qPrintable(connection.lastError().message));
+}
+
+// zsetlab speaks RESP2, but a server may answer in RESP3's types unasked. hiredis 1.x parses them:
+// each must read as the RESP2 reply in its place, never as a silent nil. hiredis 0.14 does not
+// know them: the connection then fails, saying so.
+void TestHostileServer::resp3RepliesReadAsTheirResp2Peers_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("read");
+    QTest::newRow("a double") << QByteArray(",1.5\r\n") << QStringLiteral("\"1.5\"");
+    QTest::newRow("a big number") << QByteArray("(3492890328409238509324850943850943825024385\r\n")
+                                  << QStringLiteral("\"3492890328409238509324850943850943825024385\"");
+    QTest::newRow("true") << QByteArray("#t\r\n") << QStringLiteral("(integer) 1");
+    QTest::newRow("false") << QByteArray("#f\r\n") << QStringLiteral("(integer) 0");
+    QTest::newRow("a map of one") << QByteArray("%1\r\n+count\r\n:3\r\n") << QStringLiteral("[count, (integer) 3]");
+    QTest::newRow("a set of two") << QByteArray("~2\r\n:1\r\n:2\r\n") << QStringLiteral("[(integer) 1, (integer) 2]");
+    QTest::newRow("a null") << QByteArray("_\r\n") << QStringLiteral("(nil)");
+}
+
+void TestHostileServer::resp3RepliesReadAsTheirResp2Peers()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, read);
+    FakeRedis fake([&](const QList<QByteArray>& command) {
+        return answerInfoWith(command.value(0).toUpper() == "INFO" ? FakeRedis::infoServer() : bytes, Mode::AtOnce);
+    });
+    QVERIFY(fake.isListening());
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    RedisConnection connection;
+    QVERIFY2(connection.open(fake.endpoint(), options), qPrintable(connection.lastError().message));
+    const RedisReply reply = connection.command({"GET", "k"});
+    if (!HiredisApi::readsResp3) {
+        QVERIFY(reply.isConnectionLost());
+        QVERIFY2(reply.text().contains(QLatin1String("Protocol error"), Qt::CaseInsensitive), qPrintable(reply.text()));
+        return;
+    }
+    QVERIFY2(!reply.isError(), qPrintable(reply.text()));
+    QCOMPARE(reply.toDisplayString(), read);
 }
 
 // Past the handshake, the first EVALSHA of a burst gets the huge array: the lane fails, the run
