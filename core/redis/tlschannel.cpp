@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStringList>
+#include <QTimeZone>
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -268,7 +269,7 @@ QString timeText(const ASN1_TIME* time)
     if (!time || ASN1_TIME_to_tm(time, &parsed) != 1)
         return QStringLiteral("?");
     const QDateTime when(QDate(parsed.tm_year + 1900, parsed.tm_mon + 1, parsed.tm_mday),
-                         QTime(parsed.tm_hour, parsed.tm_min, parsed.tm_sec), Qt::UTC);
+                         QTime(parsed.tm_hour, parsed.tm_min, parsed.tm_sec), QTimeZone::utc());
     return when.toString(Qt::ISODate);
 }
 

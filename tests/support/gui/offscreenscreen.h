@@ -21,7 +21,7 @@ inline std::unique_ptr<QTemporaryDir> useOffscreenScreen(QSize size)
                    .arg(size.height())
                    .toUtf8());
     file.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=" + config.toLocal8Bit()));
     return dir;
 }
 
