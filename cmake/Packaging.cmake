@@ -22,9 +22,13 @@ set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# The Debian 12 packages of what zsetlab links (Qt 6.4, Qt Charts, Qt SVG, hiredis 0.14, OpenSSL 3).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libqt6core6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6widgets6 (>= 6.4), libqt6charts6 (>= 6.4), libqt6svg6 (>= 6.4), libhiredis0.14, libssl3, zlib1g, libavcodec59, libavformat59, libavfilter8, libswscale6, libavutil57, libc6, libstdc++6")
+# The packages of the libraries zsetlab links, as dpkg-shlibdeps reads them from the binaries: a
+# package built on Debian 12 depends on Debian 12's (libhiredis0.14, libqt6core6), one built on
+# Debian 13 on Debian 13's (libhiredis1.1.0, libqt6core6t64), each with the version it was built
+# against. tests/packaging/check-deb.sh builds one and checks it.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Stripped, as Debian packages are: the debug information is a build's, not a user's.
+set(CPACK_STRIP_FILES ON)
 # A private redis-server needs the binary; zsetlab also works with any Redis given by URL.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "redis-server")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-tools")

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages zsetlab needs to build, test and run, skipping those already
-# installed. Sourced by scripts/run.sh and scripts/test.sh; safe to run again.
+# Installs the Debian packages zsetlab needs to build, test and run, skipping those already
+# installed: the same names on Debian 12 (bookworm) and Debian 13 (trixie). Sourced by
+# scripts/run.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
 
 # tests/check-packages.sh (ctest package_list) fails when the build uses a package that this list
 # does not pull in. qt6-charts-dev needs libqt6opengl6-dev without depending on it. poppler-utils:
 # the handout test reads the PDF back (pdftotext, pdfimages). chromium, chromium-driver and
 # python3-selenium: the web page test opens a replay's page in a real browser. clang-format,
-# clang-tidy and clazy: scripts/lint.sh.
+# clang-tidy and clazy: scripts/lint.sh. dpkg-dev: the .deb's dependencies (dpkg-shlibdeps). mold:
+# links the test programs several times faster than GNU ld.
 ZSETLAB_PACKAGES=(
-    cmake ninja-build g++ pkg-config
+    cmake ninja-build g++ pkg-config mold
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev zlib1g-dev
     libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
     redis-server redis-tools
-    ccache clang-format clang-tidy clazy
+    ccache clang-format clang-tidy clazy dpkg-dev
     poppler-utils chromium chromium-driver python3-selenium
 )
 
