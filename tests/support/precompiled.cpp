@@ -1,0 +1,1 @@
+// Compiles the tests' precompiled headers (tests/CMakeLists.txt, zsetlab_add_test): nothing else.
