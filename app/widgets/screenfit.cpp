@@ -34,6 +34,13 @@ QSize ScreenFit::room() const
     return (m_window->isFullScreen() ? screen->geometry().size() : screen->availableGeometry().size()) - frame;
 }
 
+bool ScreenFit::minimumFits() const
+{
+    const QSize room = this->room();
+    const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+    return !room.isValid() || (needed.width() <= room.width() && needed.height() <= room.height());
+}
+
 bool ScreenFit::fits() const
 {
     const QSize room = this->room();
@@ -63,8 +70,7 @@ bool ScreenFit::fits() const
             break;
         before = std::move(after);
     }
-    const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
-    if (needed.width() > room.width() || needed.height() > room.height())
+    if (!minimumFits())
         return false;
     if (!overflows())
         return true;
@@ -170,6 +176,7 @@ void ScreenFit::giveRoomToMainView()
     // The side panels as narrow as their contents allow, and no narrower than a fifth of the window.
     QList<QDockWidget*> docks;
     QList<int> widths;
+    QList<int> widthsBefore;
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
         const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
         if (!dock->isVisible() || dock->isFloating() || dock->visibleRegion().isEmpty()
@@ -177,9 +184,18 @@ void ScreenFit::giveRoomToMainView()
             continue;
         docks << dock;
         widths << std::max(dock->minimumSizeHint().width(), m_window->width() / 5);
+        widthsBefore << dock->width();
     }
     m_window->resizeDocks(docks, widths, Qt::Horizontal);
     settle();
+    if (!minimumFits()) {
+        // A narrower panel wraps its text into more lines: the window would need more height
+        // than the screen has (Qt 6.8's panels at 1280x720 and a large text). The panels keep
+        // their widths.
+        m_window->resizeDocks(docks, widthsBefore, Qt::Horizontal);
+        settle();
+        return;
+    }
     if (mainArea() >= largestPanelArea() || isDockMoved() || !m_movable->isVisible() || m_movable->isFloating())
         return;
     moveIntoTabs();

@@ -23,6 +23,9 @@ public:
     // even then the window's minimum size is larger than the screen.
     bool fit();
     bool fits() const;
+    // The window's minimum size is within the screen's room (fits() also lays it out and checks
+    // that nothing overflows).
+    bool minimumFits() const;
     bool isDockMoved() const;
     // Another side panel came to the front: should the main view now be smaller than it, `movable`
     // goes into the tabs (the docks keep the widths the user gave them). True if it moved.
