@@ -223,6 +223,10 @@ public:
             av_opt_set(m_codec->priv_data, "preset", "veryfast", 0);
             av_opt_set(m_codec->priv_data, "crf", "20", 0);
             av_opt_set(m_codec->priv_data, "tune", "stillimage", 0);
+            // Frames in the order they are shown: with B-frames the last frame to be shown is not
+            // the last one written, and FFmpeg 7's MP4 writer ends the video at the last one
+            // written, so the final frame lost its hold (4.5 s of frames played as 3 s).
+            m_codec->max_b_frames = 0;
         } else if (format == AnimationEncoder::Format::WebM) {
             av_opt_set(m_codec->priv_data, "deadline", "realtime", 0);
             av_opt_set(m_codec->priv_data, "cpu-used", "8", 0);
