@@ -8,7 +8,8 @@ set -euo pipefail
 # does not pull in. qt6-charts-dev needs libqt6opengl6-dev without depending on it. poppler-utils:
 # the handout test reads the PDF back (pdftotext, pdfimages). chromium, chromium-driver and
 # python3-selenium: the web page test opens a replay's page in a real browser. clang-format,
-# clang-tidy and clazy: scripts/lint.sh. dpkg-dev: the .deb's dependencies (dpkg-shlibdeps). mold:
+# clang-tidy and clazy: scripts/lint.sh. dpkg-dev and file: the .deb's dependencies (dpkg-shlibdeps, which
+# CPack runs only where file is installed: a fresh Debian has no file). mold:
 # links the test programs several times faster than GNU ld.
 ZSETLAB_PACKAGES=(
     cmake ninja-build g++ pkg-config mold
@@ -16,7 +17,7 @@ ZSETLAB_PACKAGES=(
     libgl-dev libhiredis-dev liblua5.1-0-dev libssl-dev zlib1g-dev
     libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
     redis-server redis-tools
-    ccache clang-format clang-tidy clazy dpkg-dev
+    ccache clang-format clang-tidy clazy dpkg-dev file
     poppler-utils chromium chromium-driver python3-selenium
 )
 

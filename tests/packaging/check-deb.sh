@@ -2,8 +2,8 @@
 # Builds the Debian package (cpack) from a built tree and checks that it installs on the
 # distribution it was built on: its Depends name, for every shared library zsetlab and zsetlab-cli
 # load, the package of this system that holds that library (so a package built on Debian 12 asks
-# for libhiredis0.14 and one built on Debian 13 for libhiredis1.1.0), and every package it names
-# exists here.
+# for libhiredis0.14 and one built on Debian 13 for libhiredis1.1.0), every package it names
+# exists here, and it recommends redis-server.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 out=$(mktemp -d)
@@ -38,6 +38,8 @@ for program in zsetlab zsetlab-cli; do
         echo "$lib $(ldd "$binary" | awk -v l="$lib" '$1 == l {print $3}')"
     done)
 done
+recommends=$(dpkg-deb -f "$deb" Recommends)
+grep -qw redis-server <<<"$recommends" || { echo "BAD     Recommends: '$recommends' (redis-server expected: zsetlab starts a private one)"; failures=$((failures + 1)); }
 for name in $names; do
     apt-cache show "$name" >/dev/null 2>&1 || dpkg-query -W "$name" >/dev/null 2>&1 \
         || { echo "MISSING $name: the package depends on it, and this system has no such package"; failures=$((failures + 1)); }
