@@ -9,9 +9,16 @@
 # (moc, rcc and other generated files are left out; tests and benchmarks are in). It fails on a
 # finding that scripts/lint-baseline.txt does not list, and says where and how to fix it.
 #
-# Usage: scripts/lint.sh [format] [layers] [tidy] [clazy]      (no argument: all four)
-# tidy and clazy need a built build/dev (the generated headers, and the compiler's record of the
-# headers each file includes); the script builds it first, as scripts/test.sh does.
+# Usage: scripts/lint.sh [--changed] [format] [layers] [tidy] [clazy] [mark]   (no step: the first four)
+# tidy and clazy need a built build/$PRESET (default dev: the generated headers, and the compiler's
+# record of the headers each file includes); the script builds it first, as scripts/test.sh does.
+#
+# --changed (CI on a cold machine): tidy and clazy check only what changed since the commit in
+# scripts/lint-checked, at which they found nothing new over the whole tree: each changed .cpp,
+# and for each changed header one file that includes it (its own .cpp where there is one), which
+# brings that header's findings out. Without that commit in the clone, every file is checked.
+# mark (after tidy and clazy passed over the whole tree, with nothing uncommitted): writes HEAD
+# into scripts/lint-checked. Commit it with the change it checked.
 #
 # Each file's result is cached in ~/.cache/zsetlab-lint (ZSETLAB_LINT_CACHE), keyed by a hash of
 # the file and every header it includes (as the last build read them), its compile command, the
@@ -22,8 +29,15 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 jobs=${JOBS:-2}
 cache=${ZSETLAB_LINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zsetlab-lint}
-build=build/dev
+preset=${PRESET:-dev}
+build=build/$preset
 baseline=scripts/lint-baseline.txt
+checked_file=scripts/lint-checked
+changed_only=0
+if [ "${1:-}" = --changed ]; then
+    changed_only=1
+    shift
+fi
 
 # clazy: its levels 0 and 1 (no false positives to speak of, cheap fixes), and the checks beyond
 # them that fit a code base built on signals, translations and threads.
@@ -125,9 +139,11 @@ lint_units() {
     esac
     ninja -C "$build" -t deps >"$work/deps"
     git ls-files '*.cpp' >"$work/tracked"
-    TOP=$top BUILD=$build TOOL=$tool VERSION=$version CONFIG=$config python3 - "$work" <<'EOF'
+    TOP=$top BUILD=$build TOOL=$tool VERSION=$version CONFIG=$config CHANGED=$changed_only python3 - "$work" <<'EOF'
 import hashlib, json, os, shlex, sys
 work = sys.argv[1]
+# With --changed: the paths that changed since the checked commit (lint_changed_files).
+changed = set(open(f"{work}/changed").read().split("\n")) - {""} if os.environ["CHANGED"] == "1" else None
 top, build = os.environ["TOP"], os.environ["BUILD"]
 tracked = set(open(f"{work}/tracked").read().split("\n"))
 deps, current = {}, None
@@ -151,7 +167,7 @@ def digest(path):
 base = hashlib.sha256()
 for part in ("TOOL", "VERSION", "CONFIG"):
     base.update(os.environ[part].encode() + b"\0")
-done = set()
+done, units = set(), []
 for entry in json.load(open(f"{build}/compile_commands.json")):
     path = os.path.relpath(entry["file"], top)
     if path not in tracked or path in done:
@@ -159,16 +175,45 @@ for entry in json.load(open(f"{build}/compile_commands.json")):
     done.add(path)
     args = shlex.split(entry["command"])
     output = args[args.index("-o") + 1] if "-o" in args else ""
-    key = ""
+    key, headers = "", set()
     if output in deps:
         h = base.copy()
         h.update(entry["command"].replace(top, "@TOP@").encode() + b"\0")
         for dep in deps[output]:
             full = os.path.normpath(os.path.join(top, build, dep))
             h.update(full.replace(top, "@TOP@").encode() + b"\0" + digest(full).encode() + b"\0")
+            headers.add(os.path.relpath(full, top))
         key = h.hexdigest()
+    units.append((key, path, headers))
+if changed is not None:
+    # Each changed .cpp, and one file for each changed header: its own .cpp, else the first that
+    # includes it.
+    paths = {path for _, path, _ in units}
+    chosen = {path for path in paths if path in changed}
+    for header in sorted(p for p in changed if p.endswith(".h")):
+        own = header[:-2] + ".cpp"
+        if own in paths:
+            chosen.add(own)
+        else:
+            chosen.update([path for _, path, headers in sorted(units, key=lambda u: u[1]) if header in headers][:1])
+    units = [u for u in units if u[1] in chosen]
+for key, path, _ in units:
     print(f"{key}\t{path}")
 EOF
+}
+
+# The .cpp and .h files that differ from the commit in scripts/lint-checked (committed since, or
+# not yet), into $work/changed; fails when that commit is not in this clone.
+lint_changed_files() {
+    local since
+    since=$(grep -v -e '^#' -e '^$' "$checked_file" 2>/dev/null | head -1)
+    if [ -z "$since" ] || ! git cat-file -e "$since^{commit}" 2>/dev/null; then
+        echo "lint: --changed: ${since:-no commit} (from $checked_file) is not in this clone: checking every file"
+        return 1
+    fi
+    { git diff --name-only "$since" -- '*.cpp' '*.h'; git ls-files --others --exclude-standard -- '*.cpp' '*.h'; } \
+        | sort -u >"$work/changed"
+    echo "lint: --changed: $(wc -l <"$work/changed") .cpp/.h file(s) differ from $since, the last commit checked whole"
 }
 
 lint_tool() {
@@ -178,6 +223,9 @@ lint_tool() {
         clazy) name=clazy; command -v clazy-standalone >/dev/null || { echo "lint: clazy is missing: run scripts/deps.sh"; return 1; } ;;
     esac
     start=$(now)
+    if [ "$changed_only" -eq 1 ] && [ ! -f "$work/changed" ] && ! lint_changed_files; then
+        changed_only=0
+    fi
     lint_units "$tool" | sort -t "$(printf '\t')" -k2 >"$work/units.$tool"
     total=$(wc -l <"$work/units.$tool")
     fresh=0
@@ -215,7 +263,25 @@ lint_tool() {
         echo "lint: $name: FAILED ($total files, $fresh checked, the rest cached; $(took "$start"))"
         return 1
     fi
-    echo "lint: $name: no new findings ($baselined known, listed in $baseline; $total files, $fresh checked, the rest cached; $(took "$start"))"
+    local scope="$total files"
+    [ "$changed_only" -eq 0 ] || scope="$total files changed since $(grep -v -e '^#' -e '^$' "$checked_file" | head -1 | cut -c1-10)"
+    echo "lint: $name: no new findings ($baselined known, listed in $baseline; $scope, $fresh checked, the rest cached; $(took "$start"))"
+}
+
+# Records HEAD as checked whole: only after tidy and clazy passed over every file in this run.
+lint_mark() {
+    local ran=" ${steps[*]} "
+    if [ "$failed" -ne 0 ] || [ "$changed_only" -eq 1 ] || [[ "$ran" != *" tidy "* ]] || [[ "$ran" != *" clazy "* ]]; then
+        echo "lint: mark: needs tidy and clazy to pass over every file in the same run (scripts/lint.sh tidy clazy mark)"
+        return 1
+    fi
+    if [ -n "$(git status --porcelain -- '*.cpp' '*.h' .clang-tidy "$baseline")" ]; then
+        echo "lint: mark: commit the .cpp and .h files first: what is checked must be a commit"
+        return 1
+    fi
+    printf '# The last commit at which scripts/lint.sh tidy clazy found nothing new over every file:\n# CI checks what changed since (scripts/lint.sh --changed). Written by scripts/lint.sh tidy clazy mark.\n%s\n' \
+        "$(git rev-parse HEAD)" >"$checked_file"
+    echo "lint: mark: $(git rev-parse --short HEAD) recorded in $checked_file"
 }
 
 work=$(mktemp -d)
@@ -225,11 +291,12 @@ for step in "${steps[@]}"; do
         format | layers) ;;
         tidy | clazy)
             if [ ! -f "$work/built" ]; then
-                zsetlab_build dev >"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "lint: build/dev does not build"; exit 1; }
+                zsetlab_build "$preset" >"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "lint: $build does not build"; exit 1; }
                 touch "$work/built"
             fi
             ;;
-        *) echo "usage: scripts/lint.sh [format] [layers] [tidy] [clazy]"; exit 2 ;;
+        mark) ;;
+        *) echo "usage: scripts/lint.sh [--changed] [format] [layers] [tidy] [clazy] [mark]"; exit 2 ;;
     esac
 done
 [ ! -d "$cache" ] || find "$cache" -type f -mtime +30 -delete 2>/dev/null || true
@@ -239,6 +306,7 @@ for step in "${steps[@]}"; do
         layers) scripts/check-layers.sh || failed=1 ;;
         tidy) lint_tool tidy || failed=1 ;;
         clazy) lint_tool clazy || failed=1 ;;
+        mark) lint_mark || failed=1 ;;
     esac
 done
 [ "$failed" -eq 0 ] && echo "lint: all clean" || echo "lint: FAILED (see above)"
