@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # tests/check-packages.sh (ctest package_list) fails when the build uses a package that this list
-# does not pull in. qt6-charts-dev needs libqt6opengl6-dev without depending on it. poppler-utils:
+# does not pull in. Debian 12's qt6-charts-dev needs libqt6opengl6-dev without depending on it. poppler-utils:
 # the handout test reads the PDF back (pdftotext, pdfimages). chromium, chromium-driver and
 # python3-selenium: the web page test opens a replay's page in a real browser. clang-format,
 # clang-tidy and clazy: scripts/lint.sh. dpkg-dev and file: the .deb's dependencies (dpkg-shlibdeps, which
