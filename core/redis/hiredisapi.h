@@ -23,34 +23,29 @@ using FormattedLength = int;
 
 // RESP3's kinds of reply (hiredis 1.x parses them even on a RESP2 connection, when a server sends
 // them unasked; 0.14 calls them a protocol error). zsetlab speaks RESP2, so each is read as the
-// RESP2 reply a server would have sent in its place: a double or big number as its text, a
-// boolean as 1 or 0, a map, set or push as an array (a map's keys and values in turn), an
-// attribute as nothing.
-enum class Resp3Kind { None, Text, Boolean, Array, Nil };
-
-inline Resp3Kind resp3Kind(int type)
+// RESP2 reply a server would have sent in its place: a double, big number or verbatim string as
+// its text, a boolean as the integer 1 or 0 (hiredis keeps it there), a map, set or push as an
+// array (a map's keys and values in turn), an attribute as nil. RESP2's own types are unchanged.
+inline int resp2Type(int type)
 {
-#if defined(HIREDIS_MAJOR) && HIREDIS_MAJOR >= 1
     switch (type) {
+#if defined(HIREDIS_MAJOR) && HIREDIS_MAJOR >= 1
     case REDIS_REPLY_DOUBLE:
     case REDIS_REPLY_BIGNUM:
     case REDIS_REPLY_VERB:
-        return Resp3Kind::Text;
+        return REDIS_REPLY_STRING;
     case REDIS_REPLY_BOOL:
-        return Resp3Kind::Boolean;
+        return REDIS_REPLY_INTEGER;
     case REDIS_REPLY_MAP:
     case REDIS_REPLY_SET:
     case REDIS_REPLY_PUSH:
-        return Resp3Kind::Array;
+        return REDIS_REPLY_ARRAY;
     case REDIS_REPLY_ATTR:
-        return Resp3Kind::Nil;
-    default:
-        return Resp3Kind::None;
-    }
-#else
-    (void)type;
-    return Resp3Kind::None;
+        return REDIS_REPLY_NIL;
 #endif
+    default:
+        return type;
+    }
 }
 
 } // namespace HiredisApi

@@ -20,7 +20,7 @@ RedisReply RedisReply::fromHiredis(const redisReply* reply)
     RedisReply result;
     if (!reply)
         return connectionLost(Text::tr("no reply"));
-    switch (reply->type) {
+    switch (HiredisApi::resp2Type(reply->type)) {
     case REDIS_REPLY_STATUS:
         result.m_type = Type::Status;
         result.m_text = QByteArray(reply->str, static_cast<int>(reply->len));
@@ -44,34 +44,7 @@ RedisReply RedisReply::fromHiredis(const redisReply* reply)
             result.m_elements.push_back(fromHiredis(reply->element[i]));
         break;
     case REDIS_REPLY_NIL:
-        result.m_type = Type::Nil;
-        break;
     default:
-        return fromResp3(reply);
-    }
-    return result;
-}
-
-RedisReply RedisReply::fromResp3(const redisReply* reply)
-{
-    RedisReply result;
-    switch (HiredisApi::resp3Kind(reply->type)) {
-    case HiredisApi::Resp3Kind::Text:
-        result.m_type = Type::String;
-        result.m_text = QByteArray(reply->str, static_cast<int>(reply->len));
-        break;
-    case HiredisApi::Resp3Kind::Boolean:
-        result.m_type = Type::Integer;
-        result.m_integer = reply->integer != 0 ? 1 : 0;
-        break;
-    case HiredisApi::Resp3Kind::Array:
-        result.m_type = Type::Array;
-        result.m_elements.reserve(reply->elements);
-        for (size_t i = 0; i < reply->elements; ++i)
-            result.m_elements.push_back(fromHiredis(reply->element[i]));
-        break;
-    case HiredisApi::Resp3Kind::Nil:
-    case HiredisApi::Resp3Kind::None:
         result.m_type = Type::Nil;
         break;
     }

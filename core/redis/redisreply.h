@@ -47,9 +47,6 @@ public:
     QString toDisplayString() const;
 
 private:
-    // A RESP3 reply that hiredis 1.x parsed (hiredisapi.h), as the RESP2 reply in its place.
-    static RedisReply fromResp3(const redisReply* reply);
-
     Type m_type = Type::Nil;
     long long m_integer = 0;
     QByteArray m_text;
