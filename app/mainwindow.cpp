@@ -174,16 +174,16 @@ void MainWindow::createDocks()
     zsetDock->setWidget(m_zsetArea);
     addDockWidget(Qt::RightDockWidgetArea, zsetDock);
 
-    LessonStage stage;
-    stage.session = m_session;
-    stage.experiment = m_experiment;
-    stage.fire = [this](const ExperimentPlan& plan, QString* error) {
+    LessonServices services;
+    services.session = m_session;
+    services.experiment = m_experiment;
+    services.fire = [this](const ExperimentPlan& plan, QString* error) {
         const bool fired = m_fireControl->fire(plan);
         if (!fired)
             *error = m_fireControl->error();
         return fired;
     };
-    stage.traffic = [this] { return m_planModel->plan().burst; };
+    services.traffic = [this] { return m_planModel->plan().burst; };
     LessonPlace::Parts parts;
     parts.window = this;
     parts.runsPlace = m_runsPlace;
@@ -194,7 +194,7 @@ void MainWindow::createDocks()
     parts.zsetArea = m_zsetArea;
     parts.zsetDock = m_zsetDock;
     parts.tabWith = burstDock;
-    m_lessonPlace = new LessonPlace(parts, stage);
+    m_lessonPlace = new LessonPlace(parts, services);
     QDockWidget* lessonDock = m_lessonPlace->dock();
 
     WatchPanel::Stage watch;

@@ -14,11 +14,11 @@
 #include <QMainWindow>
 #include <QStackedWidget>
 
-LessonPlace::LessonPlace(const Parts& parts, const LessonStage& stage)
+LessonPlace::LessonPlace(const Parts& parts, const LessonServices& services)
     : QObject(parts.window)
     , m_parts(parts)
 {
-    m_lesson = new Lesson(stage, this);
+    m_lesson = new Lesson(services, this);
     m_figure = new LessonFigure(m_lesson, parts.runsPlace);
     m_figure->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the runs' room, no more
     parts.runsPlace->addWidget(m_figure);

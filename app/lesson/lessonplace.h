@@ -40,7 +40,7 @@ public:
         QDockWidget* zsetDock = nullptr;
         QDockWidget* tabWith = nullptr; // the dock the lesson shares a place with (the Burst panel's)
     };
-    LessonPlace(const Parts& parts, const LessonStage& stage);
+    LessonPlace(const Parts& parts, const LessonServices& services);
     ~LessonPlace() override;
 
     // Once the window arranges its docks: whether the ZSET dock went into the lesson's tabs, and

@@ -52,9 +52,9 @@ BurstPlan defaultTraffic()
 }
 } // namespace
 
-Lesson::Lesson(LessonStage stage, QObject* parent)
+Lesson::Lesson(LessonServices services, QObject* parent)
     : QObject(parent)
-    , m_stage(std::move(stage))
+    , m_services(std::move(services))
 {
     m_price = new AlgorithmComparison(this);
     connect(m_price, &AlgorithmComparison::finished, this, [this](const ComparisonResult& result) {
@@ -231,13 +231,13 @@ void Lesson::runAction()
     const Step current = step();
     if (!current.action)
         return;
-    if (!m_stage.session->isUsable()) {
+    if (!m_services.session->isUsable()) {
         refuse([] { return Text::tr("Not connected to Redis: connect first (Burst > Connect to Redis)."); });
         return;
     }
     m_running = true;
     m_answered = false;
-    m_runningOn = m_stage.session->endpoint().address();
+    m_runningOn = m_services.session->endpoint().address();
     m_resultOf = nullptr;
     m_spotlight = Spotlight::None;
     emit changed();
@@ -271,7 +271,7 @@ void Lesson::refuse(std::function<QString()> reason)
 
 int Lesson::writesOf(const QByteArray& member) const
 {
-    const RequestLog& log = m_stage.experiment->engine(LimiterExperiment::Left).log();
+    const RequestLog& log = m_services.experiment->engine(LimiterExperiment::Left).log();
     int writes = 0;
     for (int i = 0; i < log.size(); ++i)
         writes += log.isDone(i) && !log.isFailed(i) && log.member(i) == member ? 1 : 0;
@@ -292,12 +292,12 @@ ExperimentPlan Lesson::lessonPlan(const char* limiter, int requests, qint64 limi
 void Lesson::fire(const ExperimentPlan& plan, const std::function<void()>& then)
 {
     auto* context = new QObject(this);
-    connect(m_stage.experiment, &LimiterExperiment::allFinished, context, [context, then] {
+    connect(m_services.experiment, &LimiterExperiment::allFinished, context, [context, then] {
         context->deleteLater();
         then();
     });
     QString error;
-    if (!m_stage.fire || !m_stage.fire(plan, &error)) {
+    if (!m_services.fire || !m_services.fire(plan, &error)) {
         context->deleteLater();
         refuse([error] { return error; });
     }
@@ -305,7 +305,7 @@ void Lesson::fire(const ExperimentPlan& plan, const std::function<void()>& then)
 
 Lesson::Ran Lesson::ran(int side) const
 {
-    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Side(side));
+    const BurstEngine& engine = m_services.experiment->engine(LimiterExperiment::Side(side));
     Ran ran;
     ran.limiter = engine.plan().limiter;
     ran.summary = engine.summary();
@@ -364,8 +364,8 @@ QVector<Lesson::Step> Lesson::steps()
     QVector<Step> all;
     // "Redis 7.0.15", "Valkey 8.1.1"; what it does keys on the Redis version it is compatible with.
     const QString serverName
-        = m_stage.session->isUsable() ? m_stage.session->server().displayName() : Text::tr("unknown");
-    LimiterExperiment* experiment = m_stage.experiment;
+        = m_services.session->isUsable() ? m_services.session->server().displayName() : Text::tr("unknown");
+    LimiterExperiment* experiment = m_services.experiment;
     auto left = [experiment]() -> const BurstEngine& { return experiment->engine(LimiterExperiment::Left); };
 
     // Each setup says what is about to happen and asks; only the explanation, shown once Redis
@@ -523,7 +523,7 @@ QVector<Lesson::Step> Lesson::steps()
                    Text::tr("Send 100 requests with math.random()"),
                    [this] {
                        fire(lessonPlan("random", 100, 0), [this] {
-                           const auto& server = m_stage.session->server();
+                           const auto& server = m_services.session->server();
                            const Ran left = ran(LimiterExperiment::Left);
                            finish(
                                [ran = left, reseeds = server.reseedsLuaRandomPerCall(),
@@ -607,11 +607,11 @@ Lesson::Step Lesson::expiryStep()
 
 void Lesson::readExpiry()
 {
-    const BurstEngine& engine = m_stage.experiment->engine(LimiterExperiment::Left);
+    const BurstEngine& engine = m_services.experiment->engine(LimiterExperiment::Left);
     const QByteArray key = engine.key();
     const qint64 windowMs = engine.plan().windowMs;
-    const RedisEndpoint endpoint = m_stage.session->endpoint();
-    const ConnectOptions options = m_stage.session->options();
+    const RedisEndpoint endpoint = m_services.session->endpoint();
+    const ConnectOptions options = m_services.session->options();
     m_thread.post([this, key, windowMs, endpoint, options] {
         RedisConnection connection;
         ClusterMap map; // on a cluster, the key's own master
@@ -641,7 +641,7 @@ void Lesson::readExpiry()
 
 Lesson::Step Lesson::priceStep()
 {
-    const BurstPlan traffic = m_stage.traffic ? m_stage.traffic() : defaultTraffic();
+    const BurstPlan traffic = m_services.traffic ? m_services.traffic() : defaultTraffic();
     const ComparisonPlan price = pricePlan(traffic);
     QString capped;
     if (std::llround(ratePerMs(traffic) * double(price.burst.windowMs)) > maxPriceRequests)
@@ -684,8 +684,8 @@ ComparisonPlan Lesson::pricePlan(const BurstPlan& traffic)
 
 void Lesson::measurePrice()
 {
-    const ComparisonPlan plan = pricePlan(m_stage.traffic ? m_stage.traffic() : defaultTraffic());
-    if (!m_price->start(m_stage.session->endpoint(), plan, m_stage.session->options()))
+    const ComparisonPlan plan = pricePlan(m_services.traffic ? m_services.traffic() : defaultTraffic());
+    if (!m_price->start(m_services.session->endpoint(), plan, m_services.session->options()))
         refuse([error = m_price->planError()] { return error; });
 }
 

@@ -17,7 +17,7 @@ class ServerSession;
 // What the lesson needs of the program around it: the server, the experiment that fires and keeps
 // the runs, how to fire a plan (the window asks before firing at a server that is not local), and
 // the user's own traffic, which "the price of the fix" is measured at.
-struct LessonStage
+struct LessonServices
 {
     ServerSession* session = nullptr;
     LimiterExperiment* experiment = nullptr;
@@ -52,7 +52,7 @@ public:
     // current language.
     static QString partName(Spotlight part);
 
-    explicit Lesson(LessonStage stage, QObject* parent = nullptr);
+    explicit Lesson(LessonServices services, QObject* parent = nullptr);
     ~Lesson() override;
 
     int stepCount() const;
@@ -178,7 +178,7 @@ private:
     void measurePrice();
     static QString describePrice(const ComparisonResult& result);
 
-    LessonStage m_stage;
+    LessonServices m_services;
     int m_step = 0;
     bool m_asksFirst = true;
     bool m_running = false;

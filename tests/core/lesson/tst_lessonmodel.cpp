@@ -50,16 +50,16 @@ void TestLessonModel::init()
 {
     m_experiment = std::make_unique<LimiterExperiment>();
     m_experiment->setServer(m_session.endpoint(), m_session.options());
-    LessonStage stage;
-    stage.session = &m_session;
-    stage.experiment = m_experiment.get();
-    stage.fire = [this](const ExperimentPlan& plan, QString* error) {
+    LessonServices services;
+    services.session = &m_session;
+    services.experiment = m_experiment.get();
+    services.fire = [this](const ExperimentPlan& plan, QString* error) {
         const bool fired = m_experiment->fire(plan);
         if (!fired)
             *error = m_experiment->error();
         return fired;
     };
-    m_lesson = std::make_unique<Lesson>(stage);
+    m_lesson = std::make_unique<Lesson>(services);
 }
 
 void TestLessonModel::cleanup()
@@ -175,12 +175,12 @@ void TestLessonModel::notConnectedSaysSoAndRunsNothing()
 {
     ServerSession offline;
     LimiterExperiment experiment;
-    LessonStage stage;
-    stage.session = &offline;
-    stage.experiment = &experiment;
+    LessonServices services;
+    services.session = &offline;
+    services.experiment = &experiment;
     bool fired = false;
-    stage.fire = [&fired](const ExperimentPlan&, QString*) { return fired = true; };
-    Lesson lesson(stage);
+    services.fire = [&fired](const ExperimentPlan&, QString*) { return fired = true; };
+    Lesson lesson(services);
     lesson.goToStep(1);
     QSignalSpy finished(&lesson, &Lesson::actionFinished);
     lesson.runAction();
