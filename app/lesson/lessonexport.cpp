@@ -70,8 +70,6 @@ void LessonExport::begin()
     if (m_job.step > 0) {
         const int index = m_job.step - 1;
         lesson->goToStep(index);
-        if (index > 0 && lesson->buildsOnPreviousStep())
-            m_queue << index - 1; // run, not pictured
         m_queue << index;
     } else {
         if (!m_job.png.isEmpty() && !QDir().mkpath(m_job.png))

@@ -67,11 +67,10 @@ LessonPlace::LessonPlace(const Parts& parts, const LessonServices& services)
 
 void LessonPlace::coverAnswer()
 {
-    // A step that asks about the run before it (how many requests wrote the member) would find
-    // its answer in the ZSET table's Writes column: hidden until Redis answered, or the lesson
-    // is put away.
+    // A step about the ZSET (how many requests wrote the member) would find its answer in the
+    // Writes column of an earlier run: hidden until Redis answered, or the lesson is put away.
     const bool asking = m_dock && m_dock->isVisible() && m_lesson->asksFirst() && m_lesson->hasQuestion()
-        && m_lesson->buildsOnPreviousStep() && !m_lesson->hasAnswered();
+        && m_lesson->stepShows() == Lesson::Spotlight::Zset && !m_lesson->hasAnswered();
     m_parts.zset->setWritesHidden(asking);
 }
 

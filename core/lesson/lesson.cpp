@@ -8,6 +8,7 @@
 #include <QLocale>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 namespace {
@@ -87,6 +88,7 @@ void Lesson::goToStep(int index)
     m_answered = false;
     m_spotlight = Spotlight::None;
     m_expiry = {};
+    m_record = {};
     m_answers.remove(m_step); // the result goes with the step's run
     emit changed();
 }
@@ -159,11 +161,6 @@ bool Lesson::hasAction() const
 QString Lesson::stepLimiter() const
 {
     return step().limiter;
-}
-
-bool Lesson::buildsOnPreviousStep() const
-{
-    return step().buildsOnPrevious;
 }
 
 QString Lesson::resultText() const
@@ -240,6 +237,7 @@ void Lesson::runAction()
     m_runningOn = m_services.session->endpoint().address();
     m_resultOf = nullptr;
     m_spotlight = Spotlight::None;
+    m_record = {};
     emit changed();
     current.action();
 }
@@ -250,6 +248,7 @@ void Lesson::finish(std::function<QString()> result, qint64 answer)
     m_answered = true;
     m_resultOf = std::move(result);
     m_spotlight = step().shows;
+    m_record = recordOfStep();
     if (answer >= 0)
         m_answers[m_step] = answer;
     else
@@ -264,9 +263,41 @@ void Lesson::refuse(std::function<QString()> reason)
     m_answered = false;
     m_resultOf = std::move(reason);
     m_spotlight = Spotlight::None;
+    m_record = {};
     m_answers.remove(m_step);
     emit changed();
     emit actionFinished();
+}
+
+LessonRecord Lesson::recordOfStep() const
+{
+    LessonRecord record;
+    switch (step().shows) {
+    case Spotlight::Runs:
+    case Spotlight::Timeline:
+    case Spotlight::Numbers:
+    case Spotlight::Counts:
+    case Spotlight::Zset: {
+        const BurstEngine& left = m_services.experiment->engine(LimiterExperiment::Left);
+        record.runs << LessonRecord::runOf(left);
+        record.windowMs = left.plan().windowMs;
+        if (step().shows == Spotlight::Runs)
+            record.runs << LessonRecord::runOf(m_services.experiment->engine(LimiterExperiment::Right));
+        record.members = LessonRecord::membersOf(record.runs.first());
+        break;
+    }
+    case Spotlight::Expiry:
+        record.windowMs = m_expiry.windowMs;
+        record.ttlMs = m_expiry.ttlMs;
+        break;
+    case Spotlight::Price:
+        record.costs = LessonRecord::costsOf(m_price->result());
+        break;
+    case Spotlight::Script:
+    case Spotlight::None:
+        break;
+    }
+    return record;
 }
 
 int Lesson::writesOf(const QByteArray& member) const
@@ -348,14 +379,32 @@ QString Lesson::describeRun(const Ran& ran, bool withCounts)
 }
 
 namespace {
-// The EXPIRE step's choices, from a PTTL reply: about a second, about 1000 s, no expiry.
+// The EXPIRE step's choices, from a PTTL reply: about a second, a minute, 17 minutes (1000 s),
+// 17 hours (60000 s); each stands for the TTLs nearer to it than to its neighbours.
 qint64 expiryChoice(qint64 pttl)
 {
-    if (pttl == -1)
-        return 2;
     if (pttl < 0)
-        return -1; // no key, or no answer: nothing to compare
-    return pttl > 10000 ? 1 : 0;
+        return -1; // no key, no expiry, or no answer: no choice says so
+    if (pttl <= 10'000)
+        return 0;
+    if (pttl <= 300'000)
+        return 1;
+    return pttl <= 4 * 3'600'000 ? 2 : 3;
+}
+
+// Step 8's requests: 300 distinct microseconds 1 to 5 apart, from a fixed seed, within one
+// millisecond of a fixed instant.
+constexpr int microsecondRequests = 300;
+std::vector<qint64> microsecondSchedule()
+{
+    std::mt19937 generator(8); // mt19937's output is the same on every standard library
+    std::vector<qint64> nows;
+    qint64 now = 1'765'000'000'000'000; // December 2025, in microseconds
+    for (int i = 0; i < microsecondRequests; ++i) {
+        nows.push_back(now);
+        now += 1 + qint64(generator() % 3);
+    }
+    return nows;
 }
 } // namespace
 
@@ -407,29 +456,31 @@ QVector<Lesson::Step> Lesson::steps()
                    Spotlight::Timeline});
 
     all.push_back({Text::tr("Who wrote that member?"),
-                   Text::tr("<p>The ZSET from the last step holds one member. The action looks that member up and "
-                            "counts the requests that wrote it.</p>"),
+                   Text::tr("<p>Step 2's burst in one millisecond left one member in the ZSET. The action sends "
+                            "that burst again, looks the member up and counts the requests that wrote it.</p>"),
                    Text::tr("<p>A ZSET holds each member once. ZADD of a member that already exists adds no second "
                             "entry: it updates the score and replies <b>0</b>.</p>"
                             "<p>The three requests carried the same <code>now</code>, so they were the same member: "
                             "the ZSET table shows it once, with the writes of all three.</p>"),
                    Text::tr("Show the member and its writes"),
                    [this, left] {
-                       const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
-                       m_pointedMember = member;
-                       const int writes = writesOf(member);
-                       finish(
-                           [member, writes] {
-                               return Text::tr("member %1 was written by %2 request(s)")
-                                   .arg(QString::fromUtf8(member))
-                                   .arg(writes);
-                           },
-                           writes);
+                       // Fires step 2's burst itself: the step means the same alone as after step 2.
+                       fire(lessonPlan("now", 3, 0), [this, left] {
+                           const QByteArray member = left().log().size() > 0 ? left().log().member(0) : QByteArray();
+                           m_pointedMember = member;
+                           const int writes = writesOf(member);
+                           finish(
+                               [member, writes] {
+                                   return Text::tr("member %1 was written by %2 request(s)")
+                                       .arg(QString::fromUtf8(member))
+                                       .arg(writes);
+                               },
+                               writes);
+                       });
                    },
-                   QString(),
-                   {Text::tr("The ZSET holds one member. How many requests wrote it?")},
-                   Spotlight::Zset,
-                   true});
+                   QStringLiteral("now"),
+                   {Text::tr("Step 2's burst left one member in the ZSET. How many requests wrote it?")},
+                   Spotlight::Zset});
 
     all.push_back({Text::tr("Is it a race?"),
                    Text::tr("<p>Maybe the clients raced each other? Send the burst over three connections at once: "
@@ -544,17 +595,18 @@ QVector<Lesson::Step> Lesson::steps()
         {Text::tr("Trap 2: microseconds in the member"),
          Text::tr("<p>\"Milliseconds collide, so use microseconds\": lua/microseconds.lua makes the member as text, "
                   "<code>'req:' .. now</code>, with <code>now</code> in microseconds. The burst sends 300 "
-                  "requests on the wall clock in microseconds, 50 at a time.</p>"),
+                  "requests, each at a microsecond of its own, all within one millisecond.</p>"),
          Text::tr("<p>Lua writes a number into text with 14 significant digits: <code>'req:' .. "
                   "1710000000000123</code> becomes <code>req:1.7100000000001e+15</code>. Every request in the same "
                   "100 µs gets the same member: the timestamps differ, the members do not. The ZSET table shows "
                   "the members whole.</p>"),
          Text::tr("Send 300 requests in microseconds"),
          [this, left] {
-             ExperimentPlan plan = lessonPlan("microseconds", 300, 0);
+             ExperimentPlan plan = lessonPlan("microseconds", microsecondRequests, 0);
              plan.burst.clock = ClockKind::SystemUs;
-             // Sent 50 at a time, the requests take their times microseconds apart, as
-             // a busy server's do: on a slow or loaded machine too.
+             // The same 300 distinct microseconds on every machine and in every run: the
+             // handout, the web page and the class see one answer.
+             plan.burst.replayNows = std::make_shared<const std::vector<qint64>>(microsecondSchedule());
              plan.burst.pipeline = 50;
              fire(plan, [this, left] {
                  const RequestLog& log = left().log();
@@ -574,8 +626,8 @@ QVector<Lesson::Step> Lesson::steps()
              });
          },
          QStringLiteral("microseconds"),
-         {Text::tr("300 requests, each with its own microsecond timestamp in its member. How many members "
-                   "will the ZSET hold?")},
+         {Text::tr("300 requests, 300 different microsecond timestamps, each in its request's member. How many "
+                   "members will the ZSET hold?")},
          Spotlight::Zset});
 
     all.push_back(expiryStep());
@@ -601,7 +653,8 @@ Lesson::Step Lesson::expiryStep()
             },
             QStringLiteral("now"),
             {Text::tr("The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?"),
-             {Text::tr("about 1 second"), Text::tr("about 17 minutes"), Text::tr("until it is deleted")}},
+             {Text::tr("about 1 second"), Text::tr("about 1 minute"), Text::tr("about 17 minutes"),
+              Text::tr("about 17 hours")}},
             Spotlight::Expiry};
 }
 

@@ -3,6 +3,7 @@
 #include "algorithms/algorithmcomparison.h"
 #include "base/taskthread.h"
 #include "burst/experimentplan.h"
+#include "lessonrecord.h"
 #include "results/burstsummary.h"
 
 #include <QHash>
@@ -75,8 +76,6 @@ public:
     // The catalog id of the limiter the step's text is about and its action fires (empty: the step
     // fires nothing).
     QString stepLimiter() const;
-    // The current step shows what the step before it fired, so that step must run first.
-    bool buildsOnPreviousStep() const;
 
     // Runs the current step's action; actionFinished() when its result is known. Not connected:
     // the result says so and nothing runs.
@@ -88,6 +87,8 @@ public:
     bool hasAnswered() const { return !m_running && m_answered; }
     // Where the window shows the result, and the member it points at (step 3), once the step ran.
     Spotlight spotlight() const { return m_spotlight; }
+    // What the step's action left, as values (empty before it answered): what the stage draws.
+    const LessonRecord& record() const { return m_record; }
     QByteArray pointedMember() const { return m_pointedMember; }
 
     // Guess first: before a step's action, the class predicts its outcome; after it, guess and
@@ -143,7 +144,6 @@ private:
         QString limiter; // the limiter the text names and the action fires
         Question question = {};
         Spotlight shows = Spotlight::None; // where the window shows the result
-        bool buildsOnPrevious = false; // shows what the step before fired
     };
     QVector<Step> steps();
     Step expiryStep();
@@ -155,6 +155,8 @@ private:
     // `answer` answers the step's question: a number, or a choice's index. The window shows it in
     // the part the step names.
     void finish(std::function<QString()> result, qint64 answer = -1);
+    // The current step's record, read from what its action ran.
+    LessonRecord recordOfStep() const;
     // The action could not run or fire: says why; nothing is shown as answered.
     void refuse(std::function<QString()> reason);
     // Fires a plan and calls `then` when every run has ended.
@@ -190,6 +192,7 @@ private:
     Expiry m_expiry;
     Spotlight m_spotlight = Spotlight::None;
     QByteArray m_pointedMember;
+    LessonRecord m_record;
     TaskThread m_thread; // reads the lesson's facts (TTL) off the caller's thread
     AlgorithmComparison* m_price = nullptr; // measures "the price of the fix" off the caller's thread
 };
