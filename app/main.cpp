@@ -139,13 +139,6 @@ int main(int argc, char* argv[])
         stage.runs = window.runController();
         stage.lesson = window.lesson();
         stage.showLesson = [&window] { window.showLesson(); };
-        stage.resultPart = [&window] { return window.spotlight()->lit(); };
-        stage.animate = [&window, size = options.job.size](const QString& path, QString* error) {
-            AnimationJob animation;
-            animation.path = path;
-            animation.size = size;
-            return window.exportAnimation(animation, error, [](int, int) { return !interrupted(); });
-        };
         window.fireControl()->setRemoteAllowed(options.allowRemote, false); // nobody to ask
         auto* lesson = new LessonExport(stage, job, &window);
         // Queued: a failure while connecting comes before exec(), where exit() would be lost.

@@ -143,9 +143,14 @@ void MainMenus::createView()
                QT_TR_NOOP("Zoom &Out"));
     translated(view->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), presentation, &Presentation::resetZoom),
                QT_TR_NOOP("&Actual Size"));
+    // The lesson on a stage of its own, made for a projector; the workbench's own presenter mode
+    // (everything larger, full screen) stays for showing the tool itself.
+    QAction* stage = translated(view->addAction(QString(), QKeySequence(Qt::Key_F11), w, &MainWindow::presentLesson),
+                                QT_TR_NOOP("Present the &Lesson"));
+    m_texts.add([stage] { stage->setToolTip(tr("The lesson alone, full screen, one step at a time. Esc: back.")); });
     QAction* presenting = translated(view->addAction(QString()), QT_TR_NOOP("&Presenter Mode"));
     presenting->setCheckable(true);
-    presenting->setShortcut(QKeySequence(Qt::Key_F11));
+    presenting->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F11));
     m_texts.add([presenting] { presenting->setToolTip(tr("Full screen with larger text, for a projector.")); });
     connect(presenting, &QAction::toggled, presentation, &Presentation::setPresenting);
     QAction* contrast = translated(view->addAction(QString()), QT_TR_NOOP("&High Contrast"));

@@ -301,6 +301,11 @@ void MainWindow::showLesson()
     m_lessonPlace->show();
 }
 
+void MainWindow::presentLesson()
+{
+    m_lessonPlace->present();
+}
+
 void MainWindow::changeEvent(QEvent* event)
 {
     QMainWindow::changeEvent(event);

@@ -99,6 +99,8 @@ public:
     void setPictureSize(QSize size);
     // Brings the lesson's dock to the front (it shares a tab with the Burst panel).
     void showLesson();
+    // The lesson on a stage of its own (F11); Esc comes back.
+    void presentLesson();
     void showWatch();
     BurstPanel* burstPanel() const { return m_burstPanel; }
     RunView* runView(LimiterExperiment::Side side) const { return side == LimiterExperiment::Left ? m_left : m_right; }

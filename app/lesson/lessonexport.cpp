@@ -1,18 +1,20 @@
 #include "lessonexport.h"
 
+#include "animation/animationencoder.h"
 #include "base/interrupts.h"
 #include "base/outputfile.h"
 #include "lesson/lesson.h"
 #include "redis/serversession.h"
 #include "run/runcontroller.h"
-#include "run/transportbar.h"
-#include "widgets/pictureexport.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
+#include <QImageWriter>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QPainter>
 #include <QTextStream>
 #include <QWidget>
 
@@ -116,13 +118,14 @@ void LessonExport::record()
     }
     if (m_pictureCurrent) {
         QString error;
-        if (!m_job.png.isEmpty() && !PictureExport::writePng(m_stage.window, pictureOf(m_current), m_job.scale, &error))
+        // The pictures are the stage's: what the class sees, at the export's size.
+        if (!m_job.png.isEmpty() && !writePicture(pictureOf(m_current), &error))
             return fail(error, notWrittenExitCode);
         if (!m_job.png.isEmpty())
             m_written << pictureOf(m_current);
         // A step that fired a burst, request by request (the others show no run to animate).
-        if (!m_job.gif.isEmpty() && !named.isEmpty() && m_stage.animate) {
-            if (!m_stage.animate(animationOf(m_current), &error))
+        if (!m_job.gif.isEmpty() && stageRequests(stageState()) > 0) {
+            if (!animate(animationOf(m_current), &error))
                 return interrupted() ? fail(tr("Interrupted: step %1's animation was not written.").arg(m_current + 1),
                                             interruptedExitCode)
                                      : fail(tr("Step %1: %2").arg(m_current + 1).arg(error), notWrittenExitCode);
@@ -145,9 +148,13 @@ void LessonExport::record()
         }
         if (!m_job.pdf.isEmpty())
             m_handout.add(handoutStep());
-        // Where the window marks the result, in the picture's pixels: a writer may crop to it.
-        if (QWidget* part = m_stage.resultPart ? m_stage.resultPart() : nullptr) {
-            const QRect where(part->mapTo(m_stage.window, QPoint(0, 0)), part->size());
+        // Where the stage draws the step's picture, in the picture's pixels: a writer may crop to it.
+        if (stageState().answered && stageState().picture != Lesson::Spotlight::None) {
+            StageScene scene(stageState(), m_job.size);
+            QImage scratch(1, 1, QImage::Format_ARGB32_Premultiplied);
+            QPainter painter(&scratch);
+            scene.paint(&painter);
+            const QRectF where = scene.pictureRect();
             QJsonObject highlight;
             highlight[QStringLiteral("x")] = qRound(where.x() * m_job.scale);
             highlight[QStringLiteral("y")] = qRound(where.y() * m_job.scale);
@@ -168,42 +175,75 @@ void LessonExport::record()
     runNext();
 }
 
+StageScene::State LessonExport::stageState(int cursor) const
+{
+    StageScene::State state = stageStateOf(*m_stage.lesson, cursor);
+    state.textScale = stageTextScale(*m_stage.lesson, m_job.size);
+    return state;
+}
+
+QImage LessonExport::picture(const StageScene::State& state) const
+{
+    QImage image((QSizeF(m_job.size) * m_job.scale).toSize(), QImage::Format_RGB32);
+    image.fill(StageScene::paper());
+    QPainter painter(&image);
+    painter.scale(m_job.scale, m_job.scale);
+    StageScene scene(state, m_job.size);
+    scene.paint(&painter);
+    return image;
+}
+
+bool LessonExport::writePicture(const QString& path, QString* error) const
+{
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        *error = refused;
+        return false;
+    }
+    QBuffer bytes;
+    bytes.open(QIODevice::WriteOnly);
+    QImageWriter writer(&bytes, "png");
+    if (!writer.write(picture(stageState()))) {
+        *error = tr("Cannot write %1: %2").arg(path, writer.errorString());
+        return false;
+    }
+    return OutputFile::write(path, bytes.data(), error);
+}
+
+bool LessonExport::animate(const QString& path, QString* error) const
+{
+    // The stage before the class steps in, then request after request with its caption, then a
+    // hold on the last; a long run is sampled to at most maxFrames requests.
+    constexpr int maxFrames = 60;
+    const int requests = stageRequests(stageState());
+    const int every = std::max(1, (requests + maxFrames - 1) / maxFrames);
+    QList<int> cursors {-1};
+    for (int i = 0; i < requests; i += every)
+        cursors << i;
+    if (cursors.last() != requests - 1)
+        cursors << requests - 1;
+    auto frame = [this, &cursors](int index) {
+        const int cursor = cursors.at(index);
+        const bool edge = index == 0 || index == cursors.size() - 1;
+        return AnimationFrame {picture(stageState(cursor)), edge ? 1500 : (cursors.size() > 20 ? 250 : 700)};
+    };
+    return AnimationEncoder::write(path, int(cursors.size()), frame, error, [](int, int) { return !interrupted(); });
+}
+
 Handout::Step LessonExport::handoutStep() const
 {
-    const Lesson* lesson = m_stage.lesson;
+    // The question page is the stage before Redis answered: the setup, the question, no guess.
     Handout::Step step;
-    step.number = m_current + 1;
-    step.count = lesson->stepCount();
-    step.title = lesson->stepTitle();
-    step.setupHtml = lesson->stepSetup();
-    if (lesson->hasAnswered())
-        step.explanationHtml = lesson->stepExplanation();
-    if (lesson->hasQuestion()) {
-        step.question = lesson->questionText();
-        step.choices = lesson->questionChoices();
-    }
-    step.result = lesson->resultText();
-    // A printed handout has no guess entered: Redis's answer is the result line's.
-    if (lesson->guess() >= 0)
-        step.guessVersusAnswer = lesson->guessVersusAnswer();
-    if (QWidget* part = m_stage.resultPart ? m_stage.resultPart() : nullptr) {
-        // The part's contents, without the frame that marks it on screen, and without the replay's
-        // controls: paper does not play.
-        QList<QWidget*> controls;
-        for (TransportBar* bar : part->findChildren<TransportBar*>())
-            if (bar->isVisible()) {
-                bar->hide();
-                controls << bar;
-            }
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-        const double scale = std::max(2.0, m_job.scale);
-        const QRect inside = part->contentsRect();
-        step.picture
-            = PictureExport::render(part, scale)
-                  .copy(QRect((QPointF(inside.topLeft()) * scale).toPoint(), (QSizeF(inside.size()) * scale).toSize()));
-        for (QWidget* bar : controls)
-            bar->show();
-    }
+    step.answer = stageStateOf(*m_stage.lesson);
+    step.answer.textScale = stageTextScale(*m_stage.lesson, Handout::sceneSize);
+    step.question = step.answer;
+    step.question.answered = false;
+    step.question.running = false;
+    step.question.bodyHtml = m_stage.lesson->stepSetup();
+    step.question.guess = -1;
+    step.question.verdict.clear();
+    step.question.result.clear();
+    step.question.figures.clear();
+    step.question.record = {};
     return step;
 }
 

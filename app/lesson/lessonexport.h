@@ -16,10 +16,10 @@ class ServerSession;
 class QWidget;
 
 // `zsetlab --lesson N|all --export-png FILE|DIR/ [--export-gif FILE|DIR/] [--export-json FILE]
-// [--export-pdf FILE]`: runs
-// lesson steps headless, each with its action, against the Redis in use, and writes what the window
-// shows for each, and a printable handout (Handout). A step that builds on the one before (showing the member that step
-// wrote) runs that one first. The JSON names, for every step, the limiter that ran and Redis's figures.
+// [--export-pdf FILE]`: runs lesson steps headless, each with its action, against the Redis in use,
+// and writes the stage of each (StageScene: what the class sees), its run as an animation, and a
+// printable handout (Handout). The JSON names, for every step, the limiter that ran and Redis's
+// figures.
 class LessonExport : public QObject
 {
     Q_OBJECT
@@ -42,9 +42,6 @@ public:
         RunController* runs = nullptr; // the runs the steps fire and what they ran
         Lesson* lesson = nullptr;
         std::function<void()> showLesson; // brings the lesson panel to the front
-        std::function<QWidget*()> resultPart; // the part of the window the step points at, if any
-        // Writes the run on screen as an animation (a step with a burst); false with *error.
-        std::function<bool(const QString& path, QString* error)> animate;
     };
 
     LessonExport(Stage stage, Job job, QObject* parent = nullptr);
@@ -63,6 +60,11 @@ private:
     void record();
     void done();
     Handout::Step handoutStep() const;
+    // The stage of the current step, as the export draws it (cursor: the request looked at).
+    StageScene::State stageState(int cursor = -1) const;
+    QImage picture(const StageScene::State& state) const;
+    bool writePicture(const QString& path, QString* error) const;
+    bool animate(const QString& path, QString* error) const;
     void fail(const QString& message, int code);
 
     Stage m_stage;

@@ -118,26 +118,31 @@ QString LessonFigure::scriptForTheClass(const QString& source)
     return spaced.join(QLatin1Char('\n'));
 }
 
+void LessonFigure::markScript(const QString& shown, QList<int>* steps, QList<int>* add)
+{
+    // "-- 1. Remove ...", its continuation comments, and the call that does it.
+    static const QRegularExpression stepComment(QStringLiteral("^--\\s*[1-4]\\."));
+    const QStringList lines = shown.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        if (!stepComment.match(lines[i]).hasMatch())
+            continue;
+        const bool isAdd = lines[i].contains(QLatin1String("2."));
+        int j = i;
+        for (; j < lines.size() && !lines[j].contains(QLatin1String("redis.call")); ++j)
+            *(isAdd ? add : steps) << j + 1;
+        if (j < lines.size())
+            *(isAdd ? add : steps) << j + 1;
+    }
+}
+
 void LessonFigure::showScript()
 {
     const QString source = scriptForTheClass(QString::fromUtf8(LimiterCatalog::builtin("now")->script.source()));
     if (m_script->toPlainText() != source) {
         m_script->setPlainText(source);
-        // "-- 1. Remove ...", its continuation comments, and the call that does it.
-        static const QRegularExpression stepComment(QStringLiteral("^--\\s*[1-4]\\."));
-        const QStringList lines = source.split(QLatin1Char('\n'));
         QList<int> steps;
         QList<int> add;
-        for (int i = 0; i < lines.size(); ++i) {
-            if (!stepComment.match(lines[i]).hasMatch())
-                continue;
-            const bool isAdd = lines[i].contains(QLatin1String("2."));
-            int j = i;
-            for (; j < lines.size() && !lines[j].contains(QLatin1String("redis.call")); ++j)
-                (isAdd ? add : steps) << j + 1;
-            if (j < lines.size())
-                (isAdd ? add : steps) << j + 1;
-        }
+        markScript(source, &steps, &add);
         m_marked = steps + add;
         std::sort(m_marked.begin(), m_marked.end());
         m_script->markLines(steps, stepColour);

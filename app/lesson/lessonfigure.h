@@ -27,6 +27,9 @@ public:
     // The article's script as the class sees it before any step ran: the code and the first
     // sentence of each step's comment; the comments that tell what goes wrong are left out.
     static QString scriptForTheClass(const QString& source);
+    // The 1-based lines of `shown` (scriptForTheClass()) that belong to a step: the ZADD's step in
+    // *add, the three others in *steps.
+    static void markScript(const QString& shown, QList<int>* steps, QList<int>* add);
     // The 1-based lines the script marks: each step's comment and its Redis call.
     QList<int> markedLines() const { return m_marked; }
     BarFigure* expiry() const { return m_expiry; }

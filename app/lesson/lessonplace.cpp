@@ -3,6 +3,7 @@
 #include "charts/timelineview.h"
 #include "lessonfigure.h"
 #include "lessonpanel.h"
+#include "lessonstage.h"
 #include "run/numberspanel.h"
 #include "run/runview.h"
 #include "run/zsetpanel.h"
@@ -96,6 +97,25 @@ void LessonPlace::show()
 {
     m_dock->show();
     m_dock->raise();
+}
+
+LessonStage* LessonPlace::stage() const
+{
+    return m_stage.data();
+}
+
+void LessonPlace::present()
+{
+    if (!m_stage) {
+        m_stage = new LessonStage(m_lesson, m_parts.window);
+        connect(m_stage, &LessonStage::leaveRequested, this, [this] {
+            m_stage->hide();
+            m_parts.window->raise();
+            m_parts.window->activateWindow();
+            show();
+        });
+    }
+    m_stage->present(m_parts.window);
 }
 
 void LessonPlace::lendZsetToRuns(bool lend)

@@ -10,6 +10,7 @@
 #include <functional>
 
 class LessonFigure;
+class LessonStage;
 
 class QMainWindow;
 class QScrollArea;
@@ -55,6 +56,10 @@ public:
 
     // Brings the lesson's dock to the front: the clicker's keys are the lesson's from then on.
     void show();
+    // The lesson on its stage, full screen on the window's screen; Esc brings the workbench back
+    // with the lesson in front, holding the same runs.
+    void present();
+    LessonStage* stage() const;
     // The ZSET panel in the runs' place (a step about it, on a screen where its dock shares the
     // lesson's tabs), or back in its dock.
     void lendZsetToRuns(bool lend);
@@ -70,6 +75,7 @@ private:
     QPointer<LessonPanel> m_panel;
     Spotlight* m_spotlight = nullptr; // the lesson's "look here"
     QPointer<QDockWidget> m_dock;
+    QPointer<LessonStage> m_stage; // made when first presented
     ScreenFit* m_screenFit = nullptr;
     std::function<void()> m_fitWindow;
     bool m_covered = false; // the spotlight raised a dock over the lesson's tab

@@ -89,6 +89,7 @@ void Lesson::goToStep(int index)
     m_spotlight = Spotlight::None;
     m_expiry = {};
     m_record = {};
+    m_pointedMember.clear();
     m_answers.remove(m_step); // the result goes with the step's run
     emit changed();
 }
@@ -470,9 +471,9 @@ QVector<Lesson::Step> Lesson::steps()
                            m_pointedMember = member;
                            const int writes = writesOf(member);
                            finish(
-                               [member, writes] {
-                                   return Text::tr("member %1 was written by %2 request(s)")
-                                       .arg(QString::fromUtf8(member))
+                               [member, writes, limiter = left().plan().limiter->displayName()] {
+                                   return Text::tr("%1: member %2 was written by %3 request(s)")
+                                       .arg(limiter, QString::fromUtf8(member))
                                        .arg(writes);
                                },
                                writes);

