@@ -72,6 +72,44 @@
     </message>
 </context>
 <context>
+    <name>LessonStage</name>
+    <message numerus="yes">
+        <source>… and %Ln more member(s)</source>
+        <translation>
+            <numerusform>… and %Ln more member</numerusform>
+            <numerusform>… and %Ln more members</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>member(s) in the ZSET</source>
+        <translation>
+            <numerusform>member in the ZSET</numerusform>
+            <numerusform>members in the ZSET</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>request(s) sent</source>
+        <translation>
+            <numerusform>request sent</numerusform>
+            <numerusform>requests sent</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>connection(s)</source>
+        <translation>
+            <numerusform>connection</numerusform>
+            <numerusform>connections</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>request(s) wrote it</source>
+        <translation>
+            <numerusform>request wrote it</numerusform>
+            <numerusform>requests wrote it</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <source>Firing %Ln request(s)…</source>

@@ -1453,69 +1453,6 @@
     </message>
 </context>
 <context>
-    <name>StudyWindow</name>
-    <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Chạy</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Dừng</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>Dừng</translation>
-    </message>
-    <message>
-        <source>Export table…</source>
-        <translation>Xuất bảng…</translation>
-    </message>
-    <message>
-        <source>Export picture…</source>
-        <translation>Xuất hình ảnh…</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Tệp</translation>
-    </message>
-    <message>
-        <source>Export &amp;Table (CSV or JSON)…</source>
-        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Picture…</source>
-        <translation>Xuất &amp;hình ảnh…</translation>
-    </message>
-    <message>
-        <source>&amp;Close</source>
-        <translation>Đó&amp;ng</translation>
-    </message>
-    <message>
-        <source>Not connected to Redis: connect in the main window first.</source>
-        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
-    </message>
-    <message>
-        <source>Export Table</source>
-        <translation>Xuất bảng</translation>
-    </message>
-    <message>
-        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
-        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>Đã lưu %1</translation>
-    </message>
-    <message>
-        <source>Whole window</source>
-        <translation>Toàn bộ cửa sổ</translation>
-    </message>
-    <message>
-        <source>Table</source>
-        <translation>Bảng</translation>
-    </message>
-</context>
-<context>
     <name>ExportActions</name>
     <message>
         <source>Export &amp;Picture…</source>
@@ -1720,32 +1657,20 @@
 <context>
     <name>Handout</name>
     <message>
-        <source>Step %1 of %2</source>
-        <translation>Bước %1 / %2</translation>
-    </message>
-    <message>
-        <source>Before Redis answers</source>
-        <translation>Trước khi Redis trả lời</translation>
-    </message>
-    <message>
-        <source>Your guess:</source>
-        <translation>Dự đoán của bạn:</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2 · the answer</source>
-        <translation>Bước %1 / %2 · đáp án</translation>
-    </message>
-    <message>
-        <source>Redis answered:</source>
-        <translation>Redis trả lời:</translation>
-    </message>
-    <message>
         <source>zsetlab lesson</source>
         <translation>Bài học zsetlab</translation>
     </message>
     <message>
         <source>Cannot write %1: the PDF writer did not start.</source>
         <translation>Không ghi được %1: trình ghi PDF không khởi động được.</translation>
+    </message>
+    <message>
+        <source>zsetlab lesson · step %1 of %2 · the answer</source>
+        <translation>bài học zsetlab · bước %1/%2 · đáp án</translation>
+    </message>
+    <message>
+        <source>zsetlab lesson · step %1 of %2 · the question</source>
+        <translation>bài học zsetlab · bước %1/%2 · câu hỏi</translation>
     </message>
 </context>
 <context>
@@ -1867,6 +1792,10 @@
         <source>Interrupted: step %1&apos;s animation was not written.</source>
         <translation>Đã dừng: ảnh động của bước %1 không được ghi.</translation>
     </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Không ghi được %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>LessonFigure</name>
@@ -1978,10 +1907,6 @@
         <translation>Xem member và các lần ghi vào nó</translation>
     </message>
     <message>
-        <source>member %1 was written by %2 request(s)</source>
-        <translation>member %1 đã được %2 request ghi vào</translation>
-    </message>
-    <message>
         <source>Send 30 requests over 3 connections</source>
         <translation>Gửi 30 request qua 3 kết nối</translation>
     </message>
@@ -2062,10 +1987,6 @@
         <translation>3 request đến trong cùng một millisecond. ZSET sẽ có bao nhiêu member?</translation>
     </message>
     <message>
-        <source>The ZSET holds one member. How many requests wrote it?</source>
-        <translation>ZSET có một member. Có bao nhiêu request đã ghi vào member đó?</translation>
-    </message>
-    <message>
         <source>30 requests over 3 connections at once, all in one millisecond. How many members will the ZSET hold?</source>
         <translation>30 request qua 3 kết nối cùng lúc, tất cả trong một millisecond. ZSET sẽ có bao nhiêu member?</translation>
     </message>
@@ -2082,10 +2003,6 @@
         <translation>100 request trong một millisecond, member = now .. &apos;-&apos; .. math.random(). Trên server này, ZSET sẽ có bao nhiêu member?</translation>
     </message>
     <message>
-        <source>300 requests, each with its own microsecond timestamp in its member. How many members will the ZSET hold?</source>
-        <translation>300 request, mỗi request có timestamp microsecond riêng trong member của nó. ZSET sẽ có bao nhiêu member?</translation>
-    </message>
-    <message>
         <source>The script ends with EXPIRE key 1000 for a 1000 ms window. How long will an idle key stay?</source>
         <translation>Script kết thúc bằng EXPIRE key 1000 cho window 1000 ms. Một key không còn dùng đến sẽ tồn tại bao lâu?</translation>
     </message>
@@ -2096,10 +2013,6 @@
     <message>
         <source>about 17 minutes</source>
         <translation>khoảng 17 phút</translation>
-    </message>
-    <message>
-        <source>until it is deleted</source>
-        <translation>cho đến khi bị xoá</translation>
     </message>
     <message numerus="yes">
         <source>%1: %L2 sent, %L3 stored, %Ln member(s) in the ZSET</source>
@@ -2184,10 +2097,6 @@
         <translation>Ai đã ghi vào member đó?</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The ZSET from the last step holds one member. The action looks that member up and counts the requests that wrote it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ZSET của bước trước có một member. Thao tác này tìm member đó và đếm số request đã ghi vào nó.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;A ZSET holds each member once. ZADD of a member that already exists adds no second entry: it updates the score and replies &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;The three requests carried the same &lt;code&gt;now&lt;/code&gt;, so they were the same member: the ZSET table shows it once, with the writes of all three.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Trong một ZSET, mỗi member chỉ có mặt một lần. ZADD một member đã tồn tại không thêm phần tử thứ hai: lệnh này chỉ cập nhật score và trả về &lt;b&gt;0&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Ba request mang cùng một giá trị &lt;code&gt;now&lt;/code&gt;, nên chúng là cùng một member: bảng ZSET chỉ có nó một lần, với số lần ghi của cả ba.&lt;/p&gt;</translation>
     </message>
@@ -2244,10 +2153,6 @@
         <translation>Bẫy 2: microsecond trong member</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&quot;Milliseconds collide, so use microseconds&quot;: lua/microseconds.lua makes the member as text, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, with &lt;code&gt;now&lt;/code&gt; in microseconds. The burst sends 300 requests on the wall clock in microseconds, 50 at a time.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&quot;Millisecond thì va nhau, vậy dùng microsecond&quot;: lua/microseconds.lua tạo member dạng chuỗi, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, với &lt;code&gt;now&lt;/code&gt; tính bằng microsecond. Burst gửi 300 request theo đồng hồ thật tính bằng microsecond, mỗi lần 50 request.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;Lua writes a number into text with 14 significant digits: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; becomes &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Every request in the same 100 µs gets the same member: the timestamps differ, the members do not. The ZSET table shows the members whole.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Lua ghi một số thành chuỗi với 14 chữ số có nghĩa: &lt;code&gt;&apos;req:&apos; .. 1710000000000123&lt;/code&gt; trở thành &lt;code&gt;req:1.7100000000001e+15&lt;/code&gt;. Mọi request trong cùng 100 µs nhận cùng một member: các timestamp khác nhau, còn các member thì không. Bảng ZSET hiển thị trọn vẹn các member.&lt;/p&gt;</translation>
     </message>
@@ -2295,12 +2200,269 @@
         <source>: %1 does not reseed per call</source>
         <translation>: %1 không reseed ở mỗi lần gọi</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Step 2&apos;s burst in one millisecond left one member in the ZSET. The action sends that burst again, looks the member up and counts the requests that wrote it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Đợt burst trong một mili giây ở bước 2 để lại một member trong ZSET. Thao tác này gửi lại đợt burst đó, tìm member ấy và đếm số request đã ghi nó.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1: member %2 was written by %3 request(s)</source>
+        <translation>%1: member %2 được ghi bởi %3 request</translation>
+    </message>
+    <message>
+        <source>Step 2&apos;s burst left one member in the ZSET. How many requests wrote it?</source>
+        <translation>Đợt burst ở bước 2 để lại một member trong ZSET. Có bao nhiêu request đã ghi nó?</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&quot;Milliseconds collide, so use microseconds&quot;: lua/microseconds.lua makes the member as text, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, with &lt;code&gt;now&lt;/code&gt; in microseconds. The burst sends 300 requests, each at a microsecond of its own, all within one millisecond.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&quot;Mili giây thì trùng, vậy dùng micro giây&quot;: lua/microseconds.lua tạo member dạng chuỗi, &lt;code&gt;&apos;req:&apos; .. now&lt;/code&gt;, với &lt;code&gt;now&lt;/code&gt; tính bằng micro giây. Đợt burst gửi 300 request, mỗi request ở một micro giây riêng, tất cả trong cùng một mili giây.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>300 requests, 300 different microsecond timestamps, each in its request&apos;s member. How many members will the ZSET hold?</source>
+        <translation>300 request, 300 timestamp micro giây khác nhau, mỗi timestamp nằm trong member của request đó. ZSET sẽ có bao nhiêu member?</translation>
+    </message>
+    <message>
+        <source>about 1 minute</source>
+        <translation>khoảng 1 phút</translation>
+    </message>
+    <message>
+        <source>about 17 hours</source>
+        <translation>khoảng 17 giờ</translation>
+    </message>
 </context>
 <context>
     <name>LessonPlace</name>
     <message>
         <source>Lesson</source>
         <translation>Bài học</translation>
+    </message>
+</context>
+<context>
+    <name>LessonStage</name>
+    <message>
+        <source>zsetlab lesson</source>
+        <translation>bài học zsetlab</translation>
+    </message>
+    <message>
+        <source>Back (PgUp)</source>
+        <translation>Lùi (PgUp)</translation>
+    </message>
+    <message>
+        <source>Next (PgDn)</source>
+        <translation>Tiếp (PgDn)</translation>
+    </message>
+    <message>
+        <source>&amp;Guess:</source>
+        <translation>&amp;Dự đoán:</translation>
+    </message>
+    <message>
+        <source>The class&apos;s guess</source>
+        <translation>Dự đoán của lớp</translation>
+    </message>
+    <message>
+        <source>Play (Enter)</source>
+        <translation>Chạy (Enter)</translation>
+    </message>
+    <message>
+        <source>◀ Request</source>
+        <translation>◀ Request</translation>
+    </message>
+    <message>
+        <source>The request before (Left)</source>
+        <translation>Request trước (Trái)</translation>
+    </message>
+    <message>
+        <source>Request ▶</source>
+        <translation>Request ▶</translation>
+    </message>
+    <message>
+        <source>The next request (Right)</source>
+        <translation>Request sau (Phải)</translation>
+    </message>
+    <message>
+        <source>Workbench (Esc)</source>
+        <translation>Bàn làm việc (Esc)</translation>
+    </message>
+    <message>
+        <source>really in the window</source>
+        <translation>thật sự trong window</translation>
+    </message>
+    <message>
+        <source>counted by the script</source>
+        <translation>script đếm được</translation>
+    </message>
+    <message>
+        <source>limit %L1</source>
+        <translation>giới hạn %L1</translation>
+    </message>
+    <message>
+        <source>new member (ZADD 1)</source>
+        <translation>member mới (ZADD 1)</translation>
+    </message>
+    <message>
+        <source>overwrote one (ZADD 0)</source>
+        <translation>ghi đè member cũ (ZADD 0)</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>bị từ chối</translation>
+    </message>
+    <message>
+        <source>admitted beyond the limit</source>
+        <translation>cho qua vượt giới hạn</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>request</translation>
+    </message>
+    <message>
+        <source>request, in the order sent</source>
+        <translation>request, theo thứ tự gửi</translation>
+    </message>
+    <message>
+        <source>member</source>
+        <translation>member</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>score</translation>
+    </message>
+    <message>
+        <source>written by</source>
+        <translation>số lần ghi</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %Ln more member(s)</source>
+        <translation>
+            <numerusform>… và %Ln member nữa</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>How long an idle key stays, against the window</source>
+        <translation>Một key không hoạt động tồn tại bao lâu, so với window</translation>
+    </message>
+    <message>
+        <source>the window</source>
+        <translation>window</translation>
+    </message>
+    <message>
+        <source>%L1 s</source>
+        <translation>%L1 giây</translation>
+    </message>
+    <message>
+        <source>the key&apos;s TTL</source>
+        <translation>TTL của key</translation>
+    </message>
+    <message>
+        <source>Memory per user, bytes</source>
+        <translation>Bộ nhớ cho mỗi người dùng, byte</translation>
+    </message>
+    <message>
+        <source>lua/now.lua, the article&apos;s script</source>
+        <translation>lua/now.lua, script của bài viết</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Bước %1/%2</translation>
+    </message>
+    <message>
+        <source>Class&apos;s guess: %L1</source>
+        <translation>Lớp đoán: %L1</translation>
+    </message>
+    <message>
+        <source>Class&apos;s guess: type a number</source>
+        <translation>Lớp đoán: gõ một số</translation>
+    </message>
+    <message>
+        <source>Redis is answering…</source>
+        <translation>Redis đang trả lời…</translation>
+    </message>
+    <message>
+        <source>Press Enter: %1</source>
+        <translation>Nhấn Enter: %1</translation>
+    </message>
+    <message>
+        <source>%1: failed</source>
+        <translation>%1: lỗi</translation>
+    </message>
+    <message>
+        <source>%1: counted %L2, %3</source>
+        <translation>%1: đếm được %L2, %3</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>cho qua</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>lỗi</translation>
+    </message>
+    <message>
+        <source>ZADD replied 1 (a new member)</source>
+        <translation>ZADD trả về 1 (member mới)</translation>
+    </message>
+    <message>
+        <source>ZADD replied 0 (it overwrote a member)</source>
+        <translation>ZADD trả về 0 (ghi đè một member)</translation>
+    </message>
+    <message>
+        <source>ZADD&apos;s reply unknown</source>
+        <translation>không rõ ZADD trả về gì</translation>
+    </message>
+    <message>
+        <source>%1; the script counted %L2, really in the window %L3: %4</source>
+        <translation>%1; script đếm được %L2, thật sự trong window %L3: %4</translation>
+    </message>
+    <message>
+        <source>Request %1 of %2</source>
+        <translation>Request %1/%2</translation>
+    </message>
+    <message>
+        <source>%1: member %2 (now = %3); %4</source>
+        <translation>%1: member %2 (now = %3); %4</translation>
+    </message>
+    <message>
+        <source>, %L1 really in the window</source>
+        <translation>, %L1 thật sự trong window</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>member(s) in the ZSET</source>
+        <translation>
+            <numerusform>member trong ZSET</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>request(s) sent</source>
+        <translation>
+            <numerusform>request đã gửi</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>connection(s)</source>
+        <translation>
+            <numerusform>kết nối</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>request(s) wrote it</source>
+        <translation>
+            <numerusform>request đã ghi nó</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>different timestamps</source>
+        <translation>timestamp khác nhau</translation>
+    </message>
+    <message>
+        <source>entries in one user&apos;s log</source>
+        <translation>mục trong log của một người dùng</translation>
+    </message>
+    <message>
+        <source>bytes per user</source>
+        <translation>byte mỗi người dùng</translation>
     </message>
 </context>
 <context>
@@ -2650,6 +2812,14 @@
     <message>
         <source>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Fire request bursts at a real Redis and watch a sliding-window rate limiter kept in a ZSET count wrong when the member is the timestamp.&lt;/p&gt;&lt;p&gt;Atomic is not correct: the script runs without races, yet requests in the same millisecond overwrite one member.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;zsetlab %1&lt;/h3&gt;&lt;p&gt;Bắn từng burst request vào một Redis thật và xem một rate limiter kiểu sliding window, lưu trong ZSET, đếm sai ra sao khi member là timestamp.&lt;/p&gt;&lt;p&gt;Atomic không có nghĩa là đúng: script chạy không có race condition, vậy mà các request trong cùng một millisecond vẫn ghi đè lên cùng một member.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Present the &amp;Lesson</source>
+        <translation>Trình chiếu &amp;bài học</translation>
+    </message>
+    <message>
+        <source>The lesson alone, full screen, one step at a time. Esc: back.</source>
+        <translation>Chỉ bài học, toàn màn hình, từng bước một. Esc: quay lại.</translation>
     </message>
 </context>
 <context>
@@ -3484,19 +3654,6 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     </message>
 </context>
 <context>
-    <name>RunCursor</name>
-    <message numerus="yes">
-        <source>%Ln request(s)/s</source>
-        <translation>
-            <numerusform>%Ln request/s</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1× time</source>
-        <translation>%1× thời gian</translation>
-    </message>
-</context>
-<context>
     <name>ReplyReading</name>
     <message>
         <source>a count that includes the call (admitted while count &lt;= limit)</source>
@@ -3617,6 +3774,19 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>an array</source>
         <translation>một mảng</translation>
+    </message>
+</context>
+<context>
+    <name>RunCursor</name>
+    <message numerus="yes">
+        <source>%Ln request(s)/s</source>
+        <translation>
+            <numerusform>%Ln request/s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1× time</source>
+        <translation>%1× thời gian</translation>
     </message>
 </context>
 <context>
@@ -5538,6 +5708,69 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>Fire the servers to see one lane per app server.</source>
         <translation>Bắn từ các server để thấy mỗi app server một làn.</translation>
+    </message>
+</context>
+<context>
+    <name>StudyWindow</name>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Chạy</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Dừng</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Dừng</translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation>Xuất bảng…</translation>
+    </message>
+    <message>
+        <source>Export picture…</source>
+        <translation>Xuất hình ảnh…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Tệp</translation>
+    </message>
+    <message>
+        <source>Export &amp;Table (CSV or JSON)…</source>
+        <translation>Xuất &amp;bảng (CSV hoặc JSON)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Picture…</source>
+        <translation>Xuất &amp;hình ảnh…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>Đó&amp;ng</translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: connect in the main window first.</source>
+        <translation>Chưa kết nối tới Redis: hãy kết nối ở cửa sổ chính trước.</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>Xuất bảng</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv);;JSON documents (*.json)</source>
+        <translation>Bảng CSV (*.csv);;Tài liệu JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Đã lưu %1</translation>
+    </message>
+    <message>
+        <source>Whole window</source>
+        <translation>Toàn bộ cửa sổ</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Bảng</translation>
     </message>
 </context>
 <context>
