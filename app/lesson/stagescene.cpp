@@ -188,7 +188,11 @@ void StageScene::drawRight(QPainter* p, QRectF rect)
     // Under the picture: the request looked at, or the result line.
     const QString under = m_state.cursor >= 0 && !m_state.caption.isEmpty() ? m_state.caption : m_state.result;
     const QFont underFont = font();
-    const double underHeight = QFontMetricsF(underFont).lineSpacing() * 2.2;
+    // Two lines at least, so the picture does not jump as the class steps through the run; more
+    // when the line needs them.
+    const double underHeight = std::max(
+        QFontMetricsF(underFont).lineSpacing() * 2.2,
+        QFontMetricsF(underFont).boundingRect(QRectF(0, 0, rect.width(), 1e6), Qt::TextWordWrap, under).height() + 2);
     if (m_state.answered || m_state.running || !m_state.result.isEmpty()) {
         drawText(p, under == m_state.caption && m_state.cursor >= 0 ? Role::Caption : Role::Result, under,
                  QRectF(rect.left(), rect.bottom() - underHeight, rect.width(), underHeight), underFont,
@@ -220,29 +224,30 @@ double StageScene::drawFigures(QPainter* p, const QRectF& rect, int chart)
 {
     const QFont valueFont = font(2.0, true);
     const QFont captionFont = font();
+    const double rowHeight = QFontMetricsF(valueFont).height();
+    const double captionHeight = QFontMetricsF(captionFont).height();
     double x = rect.left();
+    double y = rect.top();
     double height = 0;
     for (const Figure& figure : std::as_const(m_state.figures)) {
         if (figure.chart != chart)
             continue;
-        const double valueWidth = QFontMetricsF(valueFont).horizontalAdvance(figure.value);
-        const double captionWidth = QFontMetricsF(captionFont).horizontalAdvance(figure.caption);
-        const double width = valueWidth + captionWidth + m_text * 0.5;
-        const double rowHeight = QFontMetricsF(valueFont).height();
+        const double valueWidth = QFontMetricsF(valueFont).horizontalAdvance(figure.value) + 1;
+        const double captionWidth = QFontMetricsF(captionFont).horizontalAdvance(figure.caption) + 2;
+        const double width = valueWidth + captionWidth + m_text * 0.35;
         if (x + width > rect.right() + 0.5 && x > rect.left()) {
-            m_fits = false; // figures are few and short: one line
-            m_cut << figure.caption;
+            x = rect.left(); // a longer language: the next figure on a line of its own
+            y += rowHeight;
         }
         const QColor colour = figure.attention ? Palette::vermillion.darker(115) : ink();
-        drawText(p, Role::Figure, figure.value, QRectF(x, rect.top(), valueWidth + 1, rowHeight), valueFont,
+        drawText(p, Role::Figure, figure.value, QRectF(x, y, valueWidth, rowHeight), valueFont,
                  Qt::AlignLeft | Qt::AlignBottom, colour);
-        const double captionHeight = QFontMetricsF(captionFont).height();
-        drawText(p, Role::Figure, figure.caption,
-                 QRectF(x + valueWidth + m_text * 0.35, rect.top() + rowHeight - captionHeight * 1.15, captionWidth + 1,
-                        captionHeight),
-                 captionFont, Qt::AlignLeft | Qt::AlignTop, colour);
+        drawText(
+            p, Role::Figure, figure.caption,
+            QRectF(x + valueWidth + m_text * 0.35, y + rowHeight - captionHeight * 1.15, captionWidth, captionHeight),
+            captionFont, Qt::AlignLeft | Qt::AlignTop, colour);
         x += width + m_text * 1.5;
-        height = rowHeight;
+        height = y + rowHeight - rect.top();
     }
     return height > 0 ? height + m_text * 0.4 : 0;
 }

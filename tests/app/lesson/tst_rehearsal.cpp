@@ -229,6 +229,21 @@ void TestRehearsal::playStep(int step, bool cold)
             QVERIFY2(shown, qPrintable(at + QStringLiteral(": the answer %1 is not a figure").arg(m_lesson->answer())));
         }
     }
+    // The same step as the exports draw it (the handout's pages, --export-png): whole at their sizes.
+    for (const QSize size : {QSize(1280, 720), QSize(1600, 900), QSize(1000, 700), QSize(3840, 2160)}) {
+        StageScene::State state = stageStateOf(*m_lesson);
+        state.textScale = stageTextScale(*m_lesson, size);
+        StageScene exported(state, size);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        exported.paint(&painter);
+        const QString where = QStringLiteral("%1 exported at %2x%3").arg(at).arg(size.width()).arg(size.height());
+        QVERIFY2(exported.fits(),
+                 qPrintable(where + QStringLiteral(": did not fit: ") + exported.cut().join(QStringLiteral(" | "))));
+        for (const StageScene::Label& label : exported.labels())
+            QVERIFY2(QRectF(QPointF(0, 0), QSizeF(size)).contains(label.rect),
+                     qPrintable(where + QStringLiteral(": outside: ") + label.text));
+    }
     switch (m_lesson->stepShows()) {
     case Lesson::Spotlight::Counts:
     case Lesson::Spotlight::Timeline:
