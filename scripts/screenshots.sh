@@ -14,6 +14,17 @@ done
 # The classroom story as a Vietnamese class sees it.
 "$app" --lang vi --scenario "$top/resources/scenarios/classroom-demo.json" --export-png "$out/classroom-demo-vi.png" \
     --size 1600x900
+# The lesson's stage, every step at a projector's 1280x720, in both languages (README, "Teaching
+# with it"); the private Redis below answers them.
+stage_pictures() {
+    for lang in en vi; do
+        "$app" --redis "$1" --lang "$lang" --lesson all --export-png "$work/stage-$lang/" --size 1280x720
+        for picture in "$work/stage-$lang"/step-*.png; do
+            cp "$picture" "$out/stage/$(basename "$picture" .png)-$lang.png"
+        done
+    done
+}
+mkdir -p "$out/stage"
 # A replay as a web page (README, "A replay as a web page"): two runs with the same timestamps
 # recorded from a private server, the page opened in headless Chromium at the first overwrite.
 cli="$top/build/dev/cli/zsetlab-cli"
@@ -23,6 +34,7 @@ server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url=$(head -1 "$work/url")
+stage_pictures "$url"
 for strategy in now request-id; do
     "$cli" run --redis "$url" --limiter "$strategy" --requests 120 --pace poisson:3 --clock schedule --window 50 \
         --limit 20 --seed 7 --save-replay "$work/$strategy.zsetreplay" >/dev/null
