@@ -16,7 +16,8 @@
 
 namespace {
 // The stage's picture: the scene at the widget's size.
-class StageCanvas : public QWidget
+// It paints only: no signal, slot or property, so no Q_OBJECT.
+class StageCanvas : public QWidget // clazy:exclude=missing-qobject-macro
 {
 public:
     explicit StageCanvas(const LessonStage* stage, QWidget* parent)

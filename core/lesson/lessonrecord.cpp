@@ -44,12 +44,13 @@ QVector<LessonRecord::Member> LessonRecord::membersOf(const Run& run)
         const Request& request = run.requests.at(i);
         if (request.failed || request.member.isEmpty())
             continue;
-        auto found = index.constFind(request.member);
-        if (found == index.constEnd()) {
-            found = index.insert(request.member, int(members.size()));
+        int at = index.value(request.member, -1);
+        if (at < 0) {
+            at = int(members.size());
+            index.insert(request.member, at);
             members.push_back({request.member, request.now, 0, i});
         }
-        Member& member = members[*found];
+        Member& member = members[at];
         member.writes += 1;
         member.score = request.now;
     }

@@ -19,6 +19,7 @@
 #include <QAbstractScrollArea>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
@@ -177,11 +178,11 @@ void TestRehearsal::checkScene(const StageScene& scene, const QString& at) const
 
 void TestRehearsal::playStep(int step, bool cold)
 {
-    const QString at = QStringLiteral("%1 %2 step %3%4")
-                           .arg(Language::current())
-                           .arg(QStringLiteral("%1x%2").arg(screenSize().width()).arg(screenSize().height()))
-                           .arg(step + 1)
-                           .arg(cold ? QStringLiteral(" cold") : QString());
+    const QString screen
+        = QString::number(screenSize().width()) + QLatin1Char('x') + QString::number(screenSize().height());
+    const QString at
+        = QStringLiteral("%1 %2 step %3%4")
+              .arg(Language::current(), screen, QString::number(step + 1), cold ? QStringLiteral(" cold") : QString());
     QCOMPARE(m_lesson->currentStep(), step);
     QVERIFY(!m_lesson->hasAnswered());
     // The guess: digits, or a choice's number.
