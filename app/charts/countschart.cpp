@@ -154,9 +154,12 @@ void CountsChart::setLive(bool live)
     // An ended run's chart changes only where the replay's cursor goes: its parts are drawn once
     // into pixmaps of their own, and a move of the cursor copies strips of them back. A live
     // chart changes whole at every refresh, where a cache would only add a copy.
+    // A picture drawn off the screen (an animation's frames) is grabbed, never painted: its cached
+    // items lost their text from the second grab on, so it draws them every time.
+    const bool cached = !live && !window()->testAttribute(Qt::WA_DontShowOnScreen);
     for (QGraphicsItem* item : scene()->items()) {
         if (item != m_cursor)
-            item->setCacheMode(live ? QGraphicsItem::NoCache : QGraphicsItem::DeviceCoordinateCache);
+            item->setCacheMode(cached ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache);
     }
 }
 

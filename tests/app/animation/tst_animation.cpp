@@ -4,6 +4,7 @@
 
 #include "animation/animationexport.h"
 #include "animation/animationreader.h"
+#include "charts/countschart.h"
 #include "mainwindow.h"
 #include "replay/recording.h"
 #include "replay/replayfile.h"
@@ -56,6 +57,7 @@ private slots:
     void fewRequestsAreSlowManyAreSpread();
     void exportsReadBack_data();
     void exportsReadBack();
+    void everyFrameKeepsTheChartsLabels();
     void badJobsAreRefused();
     void stoppingLeavesNoFile_data();
     void stoppingLeavesNoFile();
@@ -167,6 +169,44 @@ void TestAnimation::exportsReadBack()
     QCoreApplication::sendPostedEvents();
     const QImage window1 = window.grab().toImage().copy(0, 0, 800, 500);
     QVERIFY(meanDifference(frame2, wholeWindow ? window1 : picture1) > meanDifference(frame2, expected));
+}
+
+// Issue #56: from frame 2 on, the counts chart lost its axis titles and legend text (its items drew
+// from a cache that a picture off the screen never refilled). What lies outside the plot (numbers,
+// titles, legend) is the same on the first frame and a later one, and holds text.
+void TestAnimation::everyFrameKeepsTheChartsLabels()
+{
+    Recording recording;
+    QString error;
+    QVERIFY2(ReplayFile::open(m_replay, &recording, &error), qPrintable(error));
+    RunPicture picture({{std::make_shared<const Recording>(recording), QString()}}, QSize(1280, 720));
+    const QImage first = picture.at(0);
+    const QImage later = picture.at(2);
+    auto* chart = picture.findChild<CountsChart*>();
+    QVERIFY(chart && chart->isVisible());
+    // The chart's rectangle in the frame, and the plot's in it.
+    const double scale = double(first.width()) / picture.width();
+    const QRectF plot = chart->mapFromScene(chart->chart()->plotArea()).boundingRect();
+    const QRect inFrame(chart->mapTo(&picture, QPoint(0, 0)), chart->size());
+    auto strip = [&](const QImage& frame, const QRect& part) {
+        return frame.copy(QRectF(QRectF(part).topLeft() * scale, QRectF(part).size() * scale).toRect())
+            .convertToFormat(QImage::Format_RGB32);
+    };
+    // Under the plot: the x numbers, the x title and the legend; left of it: the y numbers and title.
+    const int below = inFrame.top() + int(plot.bottom()) + 2;
+    const QRect under(inFrame.left(), below, inFrame.width(), inFrame.bottom() - below);
+    const QRect left(inFrame.left(), inFrame.top(), int(plot.left()) - 2, inFrame.height());
+    for (const QRect& part : {under, left}) {
+        const QImage a = strip(first, part);
+        const QImage b = strip(later, part);
+        QVERIFY(!a.isNull() && a.size() == b.size());
+        int inked = 0; // dark pixels: text
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x)
+                inked += qGray(a.pixel(x, y)) < 100 ? 1 : 0;
+        QVERIFY2(inked > 200, qPrintable(QString::number(inked)));
+        QVERIFY2(meanDifference(a, b) < 1.0, qPrintable(QString::number(meanDifference(a, b))));
+    }
 }
 
 void TestAnimation::badJobsAreRefused()
