@@ -5,11 +5,13 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 
 #include <cmath>
+#include <limits>
 
 namespace {
 struct Text
@@ -80,6 +82,9 @@ void StageScene::drawPicture(QPainter* p, const QRectF& rect)
 {
     switch (m_state.picture) {
     case Lesson::Spotlight::Timeline:
+        if (!m_state.record.runs.isEmpty())
+            drawTimeline(p, rect, m_state.record.runs.first());
+        return;
     case Lesson::Spotlight::Numbers:
     case Lesson::Spotlight::Counts:
     case Lesson::Spotlight::Runs: {
@@ -107,7 +112,7 @@ void StageScene::drawPicture(QPainter* p, const QRectF& rect)
     }
 }
 
-double StageScene::drawLegend(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart)
+double StageScene::drawLegend(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart, bool counts)
 {
     bool anyNew = false, anyOverwrote = false, anyRefused = false, anyBeyond = false;
     for (const LessonRecord::Request& request : run.requests) {
@@ -122,8 +127,11 @@ double StageScene::drawLegend(QPainter* p, const QRectF& rect, const LessonRecor
         QColor colour;
         QString text;
     };
-    QVector<Entry> entries {{Mark::Line, Palette::truth, Text::tr("really in the window")},
-                            {Mark::Line, Palette::counted, Text::tr("counted by the script")}};
+    QVector<Entry> entries;
+    if (counts) {
+        entries.push_back({Mark::Line, Palette::truth, Text::tr("really in the window")});
+        entries.push_back({Mark::Line, Palette::counted, Text::tr("counted by the script")});
+    }
     if (run.limit > 0)
         entries.push_back({Mark::DashedLine, Palette::limit, Text::tr("limit %L1").arg(run.limit)});
     if (anyNew)
@@ -157,6 +165,73 @@ double StageScene::drawLegend(QPainter* p, const QRectF& rect, const LessonRecor
     return y + rowHeight - rect.top();
 }
 
+StageScene::Plot StageScene::drawAxes(QPainter* p, const QRectF& rect, const Axis& x, const Axis& y, int chart)
+{
+    const QFont tickFont = font();
+    const QFontMetricsF metrics(tickFont);
+    const double line = metrics.lineSpacing();
+    // y: its numbers from 0 in whole steps, as many as the height has room for.
+    const double yRoom = rect.height() - line * 2.8;
+    const double yStep = niceStep(y.max, std::max(1, int(yRoom / (line * 1.6))));
+    Plot plot;
+    plot.y = {0, std::ceil(std::max(y.max, 1.0) / yStep) * yStep, 0, y.title};
+    plot.x = x;
+    double tickWidth = 0;
+    for (double v = 0; v <= plot.y.max + 0.5; v += yStep)
+        tickWidth = std::max(tickWidth, metrics.horizontalAdvance(QLocale().toString(qint64(v))));
+    QRectF area(rect.left() + line * 1.2 + tickWidth + m_text * 0.5, rect.top() + line * 0.5, 0, 0);
+    area.setRight(rect.right() - m_text * 0.8);
+    area.setBottom(rect.bottom() - line * 2.3);
+    if (area.height() < line * 3 || area.width() < m_text * 6) {
+        m_fits = false;
+        return plot;
+    }
+    plot.area = area;
+
+    // Grid and numbers.
+    for (double v = 0; v <= plot.y.max + 0.5; v += yStep) {
+        p->setPen(QPen(Palette::grey.lighter(150), std::max(1.0, m_text / 16)));
+        p->drawLine(QPointF(area.left(), plot.yAt(v)), QPointF(area.right(), plot.yAt(v)));
+        drawText(p, Role::Tick, QLocale().toString(qint64(v)),
+                 QRectF(area.left() - tickWidth - m_text * 0.4, plot.yAt(v) - line / 2, tickWidth, line), tickFont,
+                 Qt::AlignRight | Qt::AlignVCenter);
+        m_labels.last().chart = chart;
+    }
+    // x: whole numbers from its first tick, as many as fit side by side.
+    const double widest = metrics.horizontalAdvance(QLocale().toString(qint64(x.max))) + m_text;
+    const double xStep = niceStep(x.max - x.firstTick, std::max(1, int(area.width() / (widest * 1.5))));
+    QList<double> xTicks {x.firstTick};
+    for (double v = xStep; v <= x.max + 0.001; v += xStep)
+        if (v > x.firstTick)
+            xTicks << v;
+    for (const double v : std::as_const(xTicks)) {
+        const QString number = QLocale().toString(qint64(v));
+        const double width = metrics.horizontalAdvance(number) + 2;
+        drawText(p, Role::Tick, number, QRectF(plot.xAt(v) - width / 2, area.bottom() + line * 0.15, width, line),
+                 tickFont, Qt::AlignHCenter | Qt::AlignTop);
+        m_labels.last().chart = chart;
+    }
+    p->setPen(QPen(ink(), std::max(1.0, m_text / 10)));
+    p->drawLine(area.bottomLeft(), area.bottomRight());
+    p->drawLine(area.bottomLeft(), area.topLeft());
+    drawText(p, Role::AxisTitle, x.title, QRectF(area.left(), area.bottom() + line * 1.15, area.width(), line * 1.1),
+             tickFont, Qt::AlignHCenter | Qt::AlignTop);
+    m_labels.last().chart = chart;
+    // The y title, turned along the axis, left of the numbers.
+    const double length = metrics.horizontalAdvance(y.title) + 2;
+    if (length > area.height())
+        m_fits = false;
+    p->save();
+    p->translate(rect.left(), area.center().y() + length / 2);
+    p->rotate(-90);
+    p->setFont(tickFont);
+    p->setPen(ink());
+    p->drawText(QRectF(0, 0, length, line), Qt::AlignLeft | Qt::AlignTop, y.title);
+    p->restore();
+    add(Role::AxisTitle, y.title, QRectF(rect.left(), area.center().y() - length / 2, line, length), tickFont, chart);
+    return plot;
+}
+
 void StageScene::drawCounts(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart)
 {
     ++m_charts;
@@ -169,87 +244,27 @@ void StageScene::drawCounts(QPainter* p, const QRectF& rect, const LessonRecord:
     }
     top += drawFigures(p, QRectF(rect.left(), top, rect.width(), m_text * 3),
                        m_state.record.runs.size() > 1 ? chart : -1);
-    top += drawLegend(p, QRectF(rect.left(), top, rect.width(), rect.bottom() - top), run, chart) + m_text * 0.5;
+    top += drawLegend(p, QRectF(rect.left(), top, rect.width(), rect.bottom() - top), run, chart, true) + m_text * 0.5;
 
-    const QFont tickFont = font();
-    const QFontMetricsF metrics(tickFont);
     const int n = int(run.requests.size());
     qint64 highest = std::max<qint64>(run.limit, 1);
     for (const LessonRecord::Request& request : run.requests)
         highest = std::max({highest, request.truth, request.count});
-    const double line = metrics.lineSpacing();
-    // The y axis: its title above the numbers, written along the axis.
-    const QString yTitle = Text::tr("requests");
-    const QString xTitle = Text::tr("request, in the order sent");
-    QRectF plot(rect.left() + line * 1.2, top, 0, 0);
-    const double yRoom = rect.bottom() - top - line * 2.3;
-    const double yStep = niceStep(double(highest), std::max(1, int(yRoom / (line * 1.6))));
-    const double yTop = std::ceil(double(highest) / yStep) * yStep;
-    double tickWidth = 0;
-    for (double v = 0; v <= yTop + 0.5; v += yStep)
-        tickWidth = std::max(tickWidth, metrics.horizontalAdvance(QLocale().toString(qint64(v))));
-    plot.setLeft(plot.left() + tickWidth + m_text * 0.5);
-    plot.setRight(rect.right() - m_text * 0.8);
-    plot.setTop(top + line * 0.5);
-    plot.setBottom(rect.bottom() - line * 2.3);
-    if (plot.height() < line * 3 || plot.width() < m_text * 6) {
-        m_fits = false;
+    const Plot plot
+        = drawAxes(p, QRectF(rect.left(), top, rect.width(), rect.bottom() - top),
+                   {n <= 1 ? 0.0 : 1.0, n <= 1 ? 2.0 : double(n), 1, Text::tr("request, in the order sent")},
+                   {0, double(highest), 0, Text::tr("requests")}, chart);
+    if (plot.area.isEmpty())
         return;
-    }
-    auto xAt = [&](double request) { return plot.left() + (n <= 1 ? 0.5 : (request - 1) / (n - 1)) * plot.width(); };
-    auto yAt = [&](double value) { return plot.bottom() - value / yTop * plot.height(); };
-
-    // Axes, grid and numbers.
-    p->setPen(QPen(Palette::grey.lighter(150), std::max(1.0, m_text / 16)));
-    for (double v = 0; v <= yTop + 0.5; v += yStep) {
-        p->drawLine(QPointF(plot.left(), yAt(v)), QPointF(plot.right(), yAt(v)));
-        const QString number = QLocale().toString(qint64(v));
-        drawText(p, Role::Tick, number,
-                 QRectF(plot.left() - tickWidth - m_text * 0.4, yAt(v) - line / 2, tickWidth, line), tickFont,
-                 Qt::AlignRight | Qt::AlignVCenter);
-        m_labels.last().chart = chart;
-        p->setPen(QPen(Palette::grey.lighter(150), std::max(1.0, m_text / 16)));
-    }
-    const double widest = metrics.horizontalAdvance(QLocale().toString(qint64(n))) + m_text;
-    const double xStep = niceStep(n, std::max(1, int(plot.width() / (widest * 1.5))));
-    QList<int> xTicks {1};
-    for (int v = int(xStep); v <= n; v += int(xStep))
-        if (v > 1)
-            xTicks << v;
-    for (const int v : std::as_const(xTicks)) {
-        const QString number = QLocale().toString(v);
-        const double width = metrics.horizontalAdvance(number) + 2;
-        drawText(p, Role::Tick, number, QRectF(xAt(v) - width / 2, plot.bottom() + line * 0.15, width, line), tickFont,
-                 Qt::AlignHCenter | Qt::AlignTop);
-        m_labels.last().chart = chart;
-    }
-    p->setPen(QPen(ink(), std::max(1.0, m_text / 10)));
-    p->drawLine(plot.bottomLeft(), plot.bottomRight());
-    p->drawLine(plot.bottomLeft(), plot.topLeft());
-    drawText(p, Role::AxisTitle, xTitle, QRectF(plot.left(), plot.bottom() + line * 1.15, plot.width(), line * 1.1),
-             tickFont, Qt::AlignHCenter | Qt::AlignTop);
-    m_labels.last().chart = chart;
-    // The y title, turned along the axis, left of the numbers.
-    {
-        const double length = metrics.horizontalAdvance(yTitle) + 2;
-        if (length > plot.height())
-            m_fits = false;
-        p->save();
-        p->translate(rect.left(), plot.center().y() + length / 2);
-        p->rotate(-90);
-        p->setFont(tickFont);
-        p->setPen(ink());
-        p->drawText(QRectF(0, 0, length, line), Qt::AlignLeft | Qt::AlignTop, yTitle);
-        p->restore();
-        add(Role::AxisTitle, yTitle, QRectF(rect.left(), plot.center().y() - length / 2, line, length), tickFont,
-            chart);
-    }
+    auto xAt = [&plot](double request) { return plot.xAt(request); };
+    auto yAt = [&plot](double value) { return plot.yAt(value); };
 
     // The limit, the truth and the count.
-    const double mark = std::clamp(plot.width() / std::max(n, 1) * 0.7, m_text * 0.25, m_text * 0.65);
+    const double mark = std::clamp(plot.area.width() / std::max(n, 1) * 0.7, m_text * 0.25, m_text * 0.65);
     if (run.limit > 0) {
         p->setPen(QPen(Palette::limit, std::max(2.0, m_text / 7), Qt::DashLine));
-        p->drawLine(QPointF(plot.left(), yAt(double(run.limit))), QPointF(plot.right(), yAt(double(run.limit))));
+        p->drawLine(QPointF(plot.area.left(), yAt(double(run.limit))),
+                    QPointF(plot.area.right(), yAt(double(run.limit))));
     }
     QPolygonF truth;
     QPolygonF counted;
@@ -283,7 +298,55 @@ void StageScene::drawCounts(QPainter* p, const QRectF& rect, const LessonRecord:
     // The request the class looks at.
     if (m_state.cursor >= 0 && m_state.cursor < n) {
         p->setPen(QPen(Palette::attention, std::max(3.0, m_text / 5)));
-        p->drawLine(QPointF(xAt(m_state.cursor + 1), plot.top()), QPointF(xAt(m_state.cursor + 1), plot.bottom()));
+        p->drawLine(QPointF(xAt(m_state.cursor + 1), plot.area.top()),
+                    QPointF(xAt(m_state.cursor + 1), plot.area.bottom()));
+    }
+}
+
+void StageScene::drawTimeline(QPainter* p, const QRectF& rect, const LessonRecord::Run& run)
+{
+    ++m_charts;
+    double top = rect.top() + drawFigures(p, QRectF(rect.left(), rect.top(), rect.width(), m_text * 3), -1);
+    top += drawLegend(p, QRectF(rect.left(), top, rect.width(), rect.bottom() - top), run, 0, false) + m_text * 0.5;
+    // Each request in its millisecond, stacked in the order sent.
+    qint64 first = std::numeric_limits<qint64>::max();
+    qint64 last = std::numeric_limits<qint64>::min();
+    for (const LessonRecord::Request& request : run.requests) {
+        first = std::min(first, request.now);
+        last = std::max(last, request.now);
+    }
+    if (run.requests.isEmpty())
+        return;
+    QHash<qint64, int> stacked;
+    QVector<QPointF> at; // (ms, height) per request
+    int highest = 1;
+    for (const LessonRecord::Request& request : run.requests) {
+        const int height = ++stacked[request.now];
+        highest = std::max(highest, height);
+        at.push_back(QPointF(double(request.now - first) + 0.5, height));
+    }
+    const Plot plot = drawAxes(p, QRectF(rect.left(), top, rect.width(), rect.bottom() - top),
+                               {0, double(last - first + 1), 0, Text::tr("ms since the first request")},
+                               {0, double(highest), 0, Text::tr("requests in the millisecond")}, 0);
+    if (plot.area.isEmpty())
+        return;
+    const double mark = std::min(m_text * 0.9, plot.area.height() / (plot.y.max + 1) * 0.8);
+    for (int i = 0; i < run.requests.size(); ++i) {
+        const LessonRecord::Request& request = run.requests.at(i);
+        const QPointF point(plot.xAt(at.at(i).x()), plot.yAt(at.at(i).y()));
+        if (request.failed)
+            continue;
+        if (!request.admitted)
+            drawMark(p, Mark::Cross, point, mark, refusedColour);
+        else if (request.added == 0)
+            drawMark(p, Mark::Diamond, point, mark, Palette::overwritten);
+        else
+            drawMark(p, Mark::Square, point, mark, Palette::stored);
+        if (i == m_state.cursor) {
+            p->setPen(QPen(Palette::attention, std::max(3.0, m_text / 5)));
+            p->setBrush(Qt::NoBrush);
+            p->drawEllipse(point, mark, mark);
+        }
     }
 }
 

@@ -124,10 +124,35 @@ private:
     void drawRight(QPainter* p, QRectF rect);
     double drawFigures(QPainter* p, const QRectF& rect, int chart);
     void drawWaiting(QPainter* p, const QRectF& rect);
+    // An axis of a chart: from min to max, numbered in whole steps from firstTick (y: from 0).
+    struct Axis
+    {
+        double min = 0;
+        double max = 1;
+        double firstTick = 0;
+        QString title;
+    };
+    // Where a chart's values are drawn.
+    struct Plot
+    {
+        QRectF area; // empty: no room
+        Axis x, y;
+        double xAt(double v) const { return area.left() + (v - x.min) / std::max(x.max - x.min, 1e-9) * area.width(); }
+        double yAt(double v) const
+        {
+            return area.bottom() - (v - y.min) / std::max(y.max - y.min, 1e-9) * area.height();
+        }
+    };
     // The pictures (stagepicture.cpp).
+    // Both axes in `rect`, with their numbers and titles; the plot's area is what is left.
+    Plot drawAxes(QPainter* p, const QRectF& rect, const Axis& x, const Axis& y, int chart);
+    // Step 2's picture: each request at its millisecond, stacked, a filled square for the one that
+    // made the member, a hollow diamond for each that only overwrote it.
+    void drawTimeline(QPainter* p, const QRectF& rect, const LessonRecord::Run& run);
     void drawPicture(QPainter* p, const QRectF& rect);
     void drawCounts(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart);
-    double drawLegend(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart);
+    // counts: the truth and count lines too, not only the marks.
+    double drawLegend(QPainter* p, const QRectF& rect, const LessonRecord::Run& run, int chart, bool counts);
     void drawMembers(QPainter* p, const QRectF& rect);
     void drawBars(QPainter* p, const QRectF& rect);
     void drawScript(QPainter* p, const QRectF& rect);

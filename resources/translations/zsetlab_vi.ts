@@ -2464,6 +2464,14 @@
         <source>bytes per user</source>
         <translation>byte mỗi người dùng</translation>
     </message>
+    <message>
+        <source>ms since the first request</source>
+        <translation>ms kể từ request đầu tiên</translation>
+    </message>
+    <message>
+        <source>requests in the millisecond</source>
+        <translation>request trong millisecond đó</translation>
+    </message>
 </context>
 <context>
     <name>LimiterCatalog</name>
