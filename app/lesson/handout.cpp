@@ -22,18 +22,12 @@ Handout::Page pageOf(const StageScene::State& state, bool answer, const QString&
     StageScene scene(state, Handout::sceneSize);
     scene.paint(&painter);
     QStringList text;
-    bool picture = false;
-    for (const StageScene::Label& label : scene.labels()) {
+    for (const StageScene::Label& label : scene.labels())
         text << label.text;
-        picture = picture
-            || (label.role != StageScene::Role::Title && label.role != StageScene::Role::Counter
-                && label.role != StageScene::Role::Body && label.role != StageScene::Role::Question
-                && label.role != StageScene::Role::Choice && label.role != StageScene::Role::Guess
-                && label.role != StageScene::Role::Verdict && label.role != StageScene::Role::Result
-                && label.role != StageScene::Role::Action);
-    }
     text << footer;
-    return {state.step, answer, text.join(QLatin1Char('\n')), picture};
+    // The step's picture is drawn once Redis answered (before, its place waits for Enter).
+    return {state.step, answer, text.join(QLatin1Char('\n')),
+            state.answered && state.picture != Lesson::Spotlight::None};
 }
 } // namespace
 

@@ -6,11 +6,10 @@
 #include "lesson/lesson.h"
 #include "redis/serversession.h"
 #include "run/runcontroller.h"
+#include "widgets/pictureexport.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
-#include <QImageWriter>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
@@ -118,13 +117,16 @@ void LessonExport::record()
     }
     if (m_pictureCurrent) {
         QString error;
-        // The pictures are the stage's: what the class sees, at the export's size.
-        if (!m_job.png.isEmpty() && !writePicture(pictureOf(m_current), &error))
+        // The pictures are the stage's: what the class sees, at the export's size, its text
+        // sized once for the step.
+        m_textScale = stageTextScale(*lesson, m_job.size);
+        const StageScene::State stage = stageState();
+        if (!m_job.png.isEmpty() && !PictureExport::writeImage(picture(stage), pictureOf(m_current), &error))
             return fail(error, notWrittenExitCode);
         if (!m_job.png.isEmpty())
             m_written << pictureOf(m_current);
         // A step that fired a burst, request by request (the others show no run to animate).
-        if (!m_job.gif.isEmpty() && stageRequests(stageState()) > 0) {
+        if (!m_job.gif.isEmpty() && stageRequests(*lesson) > 0) {
             if (!animate(animationOf(m_current), &error))
                 return interrupted() ? fail(tr("Interrupted: step %1's animation was not written.").arg(m_current + 1),
                                             interruptedExitCode)
@@ -149,8 +151,8 @@ void LessonExport::record()
         if (!m_job.pdf.isEmpty())
             m_handout.add(handoutStep());
         // Where the stage draws the step's picture, in the picture's pixels: a writer may crop to it.
-        if (stageState().answered && stageState().picture != Lesson::Spotlight::None) {
-            StageScene scene(stageState(), m_job.size);
+        if (stage.answered && stage.picture != Lesson::Spotlight::None) {
+            StageScene scene(stage, m_job.size);
             QImage scratch(1, 1, QImage::Format_ARGB32_Premultiplied);
             QPainter painter(&scratch);
             scene.paint(&painter);
@@ -178,7 +180,7 @@ void LessonExport::record()
 StageScene::State LessonExport::stageState(int cursor) const
 {
     StageScene::State state = stageStateOf(*m_stage.lesson, cursor);
-    state.textScale = stageTextScale(*m_stage.lesson, m_job.size);
+    state.textScale = m_textScale;
     return state;
 }
 
@@ -193,28 +195,12 @@ QImage LessonExport::picture(const StageScene::State& state) const
     return image;
 }
 
-bool LessonExport::writePicture(const QString& path, QString* error) const
-{
-    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
-        *error = refused;
-        return false;
-    }
-    QBuffer bytes;
-    bytes.open(QIODevice::WriteOnly);
-    QImageWriter writer(&bytes, "png");
-    if (!writer.write(picture(stageState()))) {
-        *error = tr("Cannot write %1: %2").arg(path, writer.errorString());
-        return false;
-    }
-    return OutputFile::write(path, bytes.data(), error);
-}
-
 bool LessonExport::animate(const QString& path, QString* error) const
 {
     // The stage before the class steps in, then request after request with its caption, then a
     // hold on the last; a long run is sampled to at most maxFrames requests.
     constexpr int maxFrames = 60;
-    const int requests = stageRequests(stageState());
+    const int requests = stageRequests(*m_stage.lesson);
     const int every = std::max(1, (requests + maxFrames - 1) / maxFrames);
     QList<int> cursors {-1};
     for (int i = 0; i < requests; i += every)

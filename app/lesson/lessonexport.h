@@ -63,7 +63,6 @@ private:
     // The stage of the current step, as the export draws it (cursor: the request looked at).
     StageScene::State stageState(int cursor = -1) const;
     QImage picture(const StageScene::State& state) const;
-    bool writePicture(const QString& path, QString* error) const;
     bool animate(const QString& path, QString* error) const;
     void fail(const QString& message, int code);
 
@@ -77,4 +76,5 @@ private:
     Handout m_handout;
     QJsonArray m_steps;
     bool m_done = false;
+    double m_textScale = 1.0; // the current step's, at the export's size
 };

@@ -166,7 +166,7 @@ void LessonStage::play()
 
 void LessonStage::moveCursor(int by)
 {
-    const int requests = stageRequests(stageStateOf(*m_lesson));
+    const int requests = stageRequests(*m_lesson);
     if (requests <= 0)
         return;
     m_cursor = std::clamp(m_cursor < 0 ? (by > 0 ? 0 : requests - 1) : m_cursor + by, 0, requests - 1);
@@ -287,7 +287,7 @@ void LessonStage::showStep()
     m_back->setEnabled(m_lesson->currentStep() > 0);
     m_next->setEnabled(m_lesson->currentStep() + 1 < m_lesson->stepCount());
     m_play->setEnabled(m_lesson->hasAction()); // while it runs, play() does nothing
-    const bool hasRun = stageRequests(stageStateOf(*m_lesson)) > 0;
+    const bool hasRun = stageRequests(*m_lesson) > 0;
     m_earlier->setEnabled(hasRun);
     m_later->setEnabled(hasRun);
     if (focusWidget() && !focusWidget()->isEnabled())

@@ -158,8 +158,7 @@ double StageScene::drawLegend(QPainter* p, const QRectF& rect, const LessonRecor
         drawMark(p, entry.mark, QPointF(x + markWidth / 2 - m_text * 0.2, y + rowHeight / 2), m_text * 0.6,
                  entry.colour);
         const QRectF textRect(x + markWidth, y, std::min(width - markWidth, rect.right() - x - markWidth), rowHeight);
-        drawText(p, Role::Legend, entry.text, textRect, legendFont, Qt::AlignLeft | Qt::AlignVCenter);
-        m_labels.last().chart = chart;
+        drawText(p, Role::Legend, entry.text, textRect, legendFont, Qt::AlignLeft | Qt::AlignVCenter, ink(), chart);
         x += width;
     }
     return y + rowHeight - rect.top();
@@ -194,8 +193,7 @@ StageScene::Plot StageScene::drawAxes(QPainter* p, const QRectF& rect, const Axi
         p->drawLine(QPointF(area.left(), plot.yAt(v)), QPointF(area.right(), plot.yAt(v)));
         drawText(p, Role::Tick, QLocale().toString(qint64(v)),
                  QRectF(area.left() - tickWidth - m_text * 0.4, plot.yAt(v) - line / 2, tickWidth, line), tickFont,
-                 Qt::AlignRight | Qt::AlignVCenter);
-        m_labels.last().chart = chart;
+                 Qt::AlignRight | Qt::AlignVCenter, ink(), chart);
     }
     // x: whole numbers from its first tick, as many as fit side by side.
     const double widest = metrics.horizontalAdvance(QLocale().toString(qint64(x.max))) + m_text;
@@ -208,15 +206,13 @@ StageScene::Plot StageScene::drawAxes(QPainter* p, const QRectF& rect, const Axi
         const QString number = QLocale().toString(qint64(v));
         const double width = metrics.horizontalAdvance(number) + 2;
         drawText(p, Role::Tick, number, QRectF(plot.xAt(v) - width / 2, area.bottom() + line * 0.15, width, line),
-                 tickFont, Qt::AlignHCenter | Qt::AlignTop);
-        m_labels.last().chart = chart;
+                 tickFont, Qt::AlignHCenter | Qt::AlignTop, ink(), chart);
     }
     p->setPen(QPen(ink(), std::max(1.0, m_text / 10)));
     p->drawLine(area.bottomLeft(), area.bottomRight());
     p->drawLine(area.bottomLeft(), area.topLeft());
     drawText(p, Role::AxisTitle, x.title, QRectF(area.left(), area.bottom() + line * 1.15, area.width(), line * 1.1),
-             tickFont, Qt::AlignHCenter | Qt::AlignTop);
-    m_labels.last().chart = chart;
+             tickFont, Qt::AlignHCenter | Qt::AlignTop, ink(), chart);
     // The y title, turned along the axis, left of the numbers.
     const double length = metrics.horizontalAdvance(y.title) + 2;
     if (length > area.height())

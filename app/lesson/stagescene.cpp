@@ -54,7 +54,7 @@ void StageScene::add(Role role, const QString& text, const QRectF& rect, const Q
 }
 
 double StageScene::drawText(QPainter* p, Role role, const QString& text, const QRectF& rect, const QFont& font,
-                            int flags, const QColor& colour)
+                            int flags, const QColor& colour, int chart)
 {
     if (text.isEmpty())
         return 0;
@@ -67,7 +67,7 @@ double StageScene::drawText(QPainter* p, Role role, const QString& text, const Q
     p->setFont(font);
     p->setPen(colour);
     p->drawText(rect, flags | Qt::TextWordWrap, text);
-    add(role, text, needed.intersected(rect.adjusted(-1, -1, 1, 1)), font);
+    add(role, text, needed.intersected(rect.adjusted(-1, -1, 1, 1)), font, chart);
     return needed.height();
 }
 

@@ -118,7 +118,7 @@ private:
     void add(Role role, const QString& text, const QRectF& rect, const QFont& font, int chart = -1);
     // Text in `rect`, wrapped; returns the height used. Cut (m_fits false) when it does not fit.
     double drawText(QPainter* p, Role role, const QString& text, const QRectF& rect, const QFont& font,
-                    int flags = Qt::AlignLeft | Qt::AlignTop, const QColor& colour = ink());
+                    int flags = Qt::AlignLeft | Qt::AlignTop, const QColor& colour = ink(), int chart = -1);
     double drawRichText(QPainter* p, const QString& html, const QRectF& rect);
     void drawLeft(QPainter* p, QRectF rect);
     void drawRight(QPainter* p, QRectF rect);
@@ -176,3 +176,4 @@ StageScene::State stageStateOf(const Lesson& lesson, int cursor = -1);
 double stageTextScale(const Lesson& lesson, QSizeF size);
 // How many requests a step's run lets the class step through (0: none).
 int stageRequests(const StageScene::State& state);
+int stageRequests(const Lesson& lesson);

@@ -188,6 +188,13 @@ int stageRequests(const StageScene::State& state)
     return int(state.record.runs.first().requests.size());
 }
 
+int stageRequests(const Lesson& lesson)
+{
+    if (!lesson.hasAnswered() || lesson.record().runs.isEmpty())
+        return 0;
+    return int(lesson.record().runs.first().requests.size());
+}
+
 double stageTextScale(const Lesson& lesson, QSizeF size)
 {
     StageScene::State before = stageStateOf(lesson);

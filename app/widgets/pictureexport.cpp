@@ -99,10 +99,20 @@ bool writePng(QWidget* widget, const QString& path, double scale, QString* error
             *error = refused;
         return false;
     }
+    return writeImage(render(widget, scale), path, error);
+}
+
+bool writeImage(const QImage& image, const QString& path, QString* error)
+{
+    if (const QString refused = OutputFile::refusal(path); !refused.isEmpty()) {
+        if (error)
+            *error = refused;
+        return false;
+    }
     QBuffer bytes;
     bytes.open(QIODevice::WriteOnly);
     QImageWriter writer(&bytes, "png");
-    if (!writer.write(render(widget, scale))) {
+    if (!writer.write(image)) {
         if (error)
             *error = QApplication::translate("PictureExport", "Cannot write %1: %2").arg(path, writer.errorString());
         return false;

@@ -18,6 +18,8 @@ namespace PictureExport {
 // Renders `widget` at its current size times `scale` (device pixel ratio), on the GUI thread.
 QImage render(QWidget* widget, double scale = 1.0);
 bool writePng(QWidget* widget, const QString& path, double scale, QString* error);
+// Writes a picture drawn elsewhere as PNG, as writePng() does (only over a regular file, whole).
+bool writeImage(const QImage& image, const QString& path, QString* error);
 bool writeSvg(QWidget* widget, const QString& path, const QString& title, QString* error);
 void copyToClipboard(QWidget* widget, double scale);
 // Export Picture in every window: asks which part, format, scale and file (ExportDialog), writes

@@ -1792,10 +1792,6 @@
         <source>Interrupted: step %1&apos;s animation was not written.</source>
         <translation>Đã dừng: ảnh động của bước %1 không được ghi.</translation>
     </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Không ghi được %1: %2</translation>
-    </message>
 </context>
 <context>
     <name>LessonFigure</name>
