@@ -116,8 +116,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                                         QStringLiteral("OUT.json"));
     const QCommandLineOption pdfOption(
         QStringLiteral("export-pdf"),
-        QStringLiteral("With --lesson: write a printable handout, per step a question page, then the answer page "
-                       "with what Redis said and the picture of the result."),
+        QStringLiteral("With --lesson: write a printable handout, per step a question page (the lesson's stage "
+                       "before Redis answers), then the answer page (the stage after)."),
         QStringLiteral("OUT.pdf"));
     const QCommandLineOption sizeOption(
         QStringLiteral("size"),
@@ -129,8 +129,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
         QStringLiteral("lang"), QStringLiteral("Language: en or vi (default: the system's)."), QStringLiteral("en|vi"));
     const QCommandLineOption lessonOption(
         QStringLiteral("lesson"),
-        QStringLiteral("Run lesson step N (or every step) with its action, write the window with --export-png "
-                       "(a folder for all) and exit."),
+        QStringLiteral("Run lesson step N (or every step) with its action, write the lesson's stage (what the "
+                       "class sees) with --export-png (a folder for all) and exit."),
         QStringLiteral("N|all"));
     const QCommandLineOption gifOption(
         QStringLiteral("export-gif"),
@@ -138,7 +138,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                        "Each frame is the run at that request: the caption of the request, the figures, the "
                        "timeline, the counts chart and the ZSET right after it, at --size, without the window's "
                        "menus, panels or status bar (--whole-window brings them back). With --lesson: each step's "
-                       "burst (a folder for all)."),
+                       "stage, then its burst request by request (a folder for all)."),
         QStringLiteral("OUT.gif"));
     const QCommandLineOption videoOption(
         QStringLiteral("export-video"),
