@@ -14,6 +14,7 @@
 #include "redis/serversession.h"
 #include "testredis.h"
 #include "testsettings.h"
+#include "testwindow.h"
 #include "widgets/language.h"
 
 #include <QAbstractScrollArea>
@@ -94,11 +95,7 @@ void TestRehearsal::openWindow(const QString& language)
     QSettings().clear();
     Language::set(language);
     m_window = std::make_unique<MainWindow>();
-    m_window->show();
-    RedisServerChoice::Request request;
-    request.url = TestRedis::endpoint().displayUrl();
-    m_window->connectToServer(request);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isUsable(), 10000);
+    QVERIFY(showConnected(*m_window));
     m_lesson = m_window->lesson();
     m_lesson->setAsksFirst(true);
     m_window->activateWindow();
