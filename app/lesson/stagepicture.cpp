@@ -76,6 +76,17 @@ void drawMark(QPainter* p, Mark mark, QPointF at, double size, const QColor& col
 }
 
 const QColor refusedColour {30, 30, 30};
+
+// A request as the legend names it: refused, or admitted with a new member or over an old one.
+void drawRequest(QPainter* p, const LessonRecord::Request& request, QPointF at, double size)
+{
+    if (!request.admitted)
+        drawMark(p, Mark::Cross, at, size, refusedColour);
+    else if (request.added == 0)
+        drawMark(p, Mark::Diamond, at, size, Palette::overwritten);
+    else
+        drawMark(p, Mark::Square, at, size, Palette::stored);
+}
 } // namespace
 
 void StageScene::drawPicture(QPainter* p, const QRectF& rect)
@@ -282,12 +293,7 @@ void StageScene::drawCounts(QPainter* p, const QRectF& rect, const LessonRecord:
         if (request.failed || request.count < 0)
             continue;
         const QPointF at(xAt(i + 1), yAt(double(request.count)));
-        if (!request.admitted)
-            drawMark(p, Mark::Cross, at, mark, refusedColour);
-        else if (request.added == 0)
-            drawMark(p, Mark::Diamond, at, mark, Palette::overwritten);
-        else
-            drawMark(p, Mark::Square, at, mark, Palette::stored);
+        drawRequest(p, request, at, mark);
         if (request.admitted && run.limit > 0 && request.truth > run.limit)
             drawMark(p, Mark::Ring, QPointF(at.x(), yAt(double(run.limit))), mark, Palette::beyondLimit);
     }
@@ -332,12 +338,7 @@ void StageScene::drawTimeline(QPainter* p, const QRectF& rect, const LessonRecor
         const QPointF point(plot.xAt(at.at(i).x()), plot.yAt(at.at(i).y()));
         if (request.failed)
             continue;
-        if (!request.admitted)
-            drawMark(p, Mark::Cross, point, mark, refusedColour);
-        else if (request.added == 0)
-            drawMark(p, Mark::Diamond, point, mark, Palette::overwritten);
-        else
-            drawMark(p, Mark::Square, point, mark, Palette::stored);
+        drawRequest(p, request, point, mark);
         if (i == m_state.cursor) {
             p->setPen(QPen(Palette::attention, std::max(3.0, m_text / 5)));
             p->setBrush(Qt::NoBrush);
