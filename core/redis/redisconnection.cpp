@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
@@ -144,22 +145,67 @@ RedisError classifyReplyError(const RedisReply& reply, const RedisEndpoint& endp
 }
 
 namespace {
-// hiredis 0.14 allocates an array's element table from the length in its header, before any
-// element is there: `*2147483647` asked for 16 GB. The reader's functions are hiredis's own but
-// for arrays, whose length is checked first; a refused one reads as an allocation failure, and
-// this thread's note says it was a refusal and of how many elements.
+// hiredis allocates each part of a reply as it parses it: a reply object per element (an array's
+// element table first, from the length in its header: `*2147483647` asked for 16 GB), and a copy
+// of each string. The reader's functions here are hiredis's own, each first charging what it is
+// about to hold to the connection's ReplyBudget (the reader's privdata); past the budget it
+// refuses, which the reader takes for an allocation failure, and the budget says it was a refusal.
 const redisReplyObjectFunctions* hiredisFunctions = nullptr;
 redisReplyObjectFunctions cappedFunctions;
-thread_local long long refusedElements = -1;
+
+// What one parsed object costs: hiredis's reply struct with the allocator's overhead, and the
+// copy zsetlab makes of it (RedisReply), as measured by bench_replybound.
+constexpr qint64 objectCost = 2 * 64;
+
+bool charge(const redisReadTask* task, qint64 bytes)
+{
+    auto* budget = static_cast<RedisConnection::ReplyBudget*>(task->privdata);
+    if (!budget)
+        return true;
+    if (!task->parent) // the first object of a reply: a new reply begins
+        budget->spent = 0, budget->objects = 0;
+    budget->spent += bytes;
+    ++budget->objects;
+    if (budget->spent <= budget->limit)
+        return true;
+    budget->refused = true;
+    return false;
+}
+
+void* createCappedString(const redisReadTask* task, char* text, size_t length)
+{
+    return charge(task, objectCost + 2 * qint64(length)) ? hiredisFunctions->createString(task, text, length) : nullptr;
+}
 
 void* createCappedArray(const redisReadTask* task, HiredisApi::ArrayLength elements)
 {
-    if (elements > HiredisApi::ArrayLength(RedisConnection::maxReplyElements)) {
-        refusedElements = static_cast<long long>(elements);
-        return nullptr;
-    }
-    return hiredisFunctions->createArray(task, elements);
+    // The element table (a pointer each) is allocated now, before any element is there.
+    const qint64 table = qint64(elements) * qint64(sizeof(void*));
+    return charge(task, objectCost + table) ? hiredisFunctions->createArray(task, elements) : nullptr;
 }
+
+void* createCappedInteger(const redisReadTask* task, long long value)
+{
+    return charge(task, objectCost) ? hiredisFunctions->createInteger(task, value) : nullptr;
+}
+
+void* createCappedNil(const redisReadTask* task)
+{
+    return charge(task, objectCost) ? hiredisFunctions->createNil(task) : nullptr;
+}
+
+#if defined(HIREDIS_MAJOR) && HIREDIS_MAJOR >= 1
+void* createCappedDouble(const redisReadTask* task, double value, char* text, size_t length)
+{
+    return charge(task, objectCost + 2 * qint64(length)) ? hiredisFunctions->createDouble(task, value, text, length)
+                                                         : nullptr;
+}
+
+void* createCappedBool(const redisReadTask* task, int value)
+{
+    return charge(task, objectCost) ? hiredisFunctions->createBool(task, value) : nullptr;
+}
+#endif
 } // namespace
 
 RedisConnection::RedisConnection() = default;
@@ -510,21 +556,37 @@ void RedisConnection::capReplies()
     std::call_once(made, [this] {
         hiredisFunctions = m_context->reader->fn;
         cappedFunctions = *hiredisFunctions;
+        cappedFunctions.createString = createCappedString;
         cappedFunctions.createArray = createCappedArray;
+        cappedFunctions.createInteger = createCappedInteger;
+        cappedFunctions.createNil = createCappedNil;
+#if defined(HIREDIS_MAJOR) && HIREDIS_MAJOR >= 1
+        if (hiredisFunctions->createDouble)
+            cappedFunctions.createDouble = createCappedDouble;
+        if (hiredisFunctions->createBool)
+            cappedFunctions.createBool = createCappedBool;
+#endif
     });
     m_context->reader->fn = &cappedFunctions;
-    refusedElements = -1;
+    m_context->reader->privdata = &m_replyBudget;
+    m_replyBudget.refused = false;
+}
+
+void RedisConnection::setReplyBudget(qint64 bytes)
+{
+    m_replyBudget.limit = std::clamp<qint64>(bytes, 1024, maxReplyBytes);
 }
 
 bool RedisConnection::withinBounds()
 {
     if (!m_context || !m_readFailure.isEmpty())
         return false;
-    if (refusedElements >= 0) {
-        m_readFailure = Text::tr("the server sent a reply of %L1 elements; zsetlab reads at most %L2")
-                            .arg(refusedElements)
-                            .arg(maxReplyElements);
-        refusedElements = -1;
+    if (m_replyBudget.refused) {
+        m_readFailure = Text::tr("the server sent a reply that would take more than %L1 MB to hold (%L2 parts read "
+                                 "of it); zsetlab holds at most %L1 MB of one reply")
+                            .arg(m_replyBudget.limit / (1024 * 1024))
+                            .arg(m_replyBudget.objects);
+        m_replyBudget.refused = false;
         return false;
     }
     const qsizetype unread = qsizetype(m_context->reader->len - m_context->reader->pos);
