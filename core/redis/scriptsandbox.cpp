@@ -7,6 +7,9 @@
 #include <QJsonArray>
 #include <QRandomGenerator>
 
+#include <chrono>
+#include <thread>
+
 namespace {
 struct Text
 {
@@ -246,9 +249,9 @@ bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys, QList<QBy
             failed << Text::tr("%1 (%2)").arg(node.address(), reasonOf(RedisReply(), connection));
             continue;
         }
-        const RedisReply reply = connection.command({"ACL", "DELUSER", m_user});
-        if (reply.isError())
-            failed << Text::tr("%1 (%2)").arg(node.address(), reasonOf(reply, connection));
+        QString stays;
+        if (!deleteUser(connection, &stays))
+            failed << Text::tr("%1 (%2)").arg(node.address(), stays);
     }
     if (logUnread && !unread.isEmpty())
         *logUnread = Text::tr("zsetlab could not read the ACL LOG on %1, so it cannot tell which keys or commands "
@@ -260,6 +263,43 @@ bool ScriptSandbox::drop(QString* why, QList<QByteArray>* refusedKeys, QList<QBy
                    .arg(QString::fromLatin1(m_user), failed.join(QStringLiteral(", ")));
     m_nodes.clear();
     return failed.isEmpty();
+}
+
+bool ScriptSandbox::deleteUser(RedisConnection& connection, QString* why) const
+{
+    const RedisReply deleted = connection.command({"ACL", "DELUSER", m_user});
+    if (deleted.isError()) {
+        *why = reasonOf(deleted, connection);
+        return false;
+    }
+    // DELUSER answered 0: the SETUSER that makes the user may still be on its way (a slow proxy
+    // between, a reply that came too late). Look for it a while, and delete it when it comes;
+    // bounded in time and in deletions.
+    const auto until
+        = std::chrono::steady_clock::now() + (deleted.toInteger() == 1 ? std::chrono::milliseconds(0) : lateUserWait);
+    int deletions = 0;
+    for (;;) {
+        const RedisReply user = connection.command({"ACL", "GETUSER", m_user});
+        if (user.isError()) {
+            *why = Text::tr("zsetlab could not check that it is gone: %1").arg(reasonOf(user, connection));
+            return false;
+        }
+        if (user.type() == RedisReply::Type::Array) { // there (again)
+            if (++deletions > maxLateDeletions) {
+                *why = Text::tr("it was there again after %1 ACL DELUSER").arg(maxLateDeletions);
+                return false;
+            }
+            const RedisReply again = connection.command({"ACL", "DELUSER", m_user});
+            if (again.isError()) {
+                *why = reasonOf(again, connection);
+                return false;
+            }
+            continue;
+        }
+        if (std::chrono::steady_clock::now() >= until)
+            return true;
+        std::this_thread::sleep_for(lateUserLookEvery);
+    }
 }
 
 ScriptSandbox::Outcome ScriptSandbox::enter(const RedisEndpoint& endpoint, const ConnectOptions& options,

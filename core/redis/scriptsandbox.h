@@ -10,6 +10,7 @@
 #include <QList>
 #include <QString>
 
+#include <chrono>
 #include <vector>
 
 // How a user's script ran on the server (ScriptSandbox); mode None for zsetlab's own limiters.
@@ -120,7 +121,16 @@ public:
     // own server only, where the doctor tries a library.
     void allowFunctions(bool allow) { m_functions = allow; }
 
+    // After an ACL DELUSER that found no user: how long zsetlab looks for a late SETUSER, and how often.
+    static constexpr auto lateUserWait = std::chrono::milliseconds(1500);
+    static constexpr auto lateUserLookEvery = std::chrono::milliseconds(50);
+    static constexpr int maxLateDeletions = 5;
+
 private:
+    // ACL DELUSER on `connection`, then ACL GETUSER until the user is gone for good (a late SETUSER
+    // is deleted too); false with *why when it stays or cannot be checked.
+    bool deleteUser(RedisConnection& connection, QString* why) const;
+
     std::vector<RedisEndpoint> m_nodes; // where the user exists, as the connection that made it
     ConnectOptions m_options;
     QByteArray m_user;
