@@ -41,8 +41,9 @@ Examples:
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 a script failed to load or run (or a key it would write exists already:
-nothing was written), 130 stopped by Ctrl+C or SIGTERM before the end. On 3, 4 and 130
-the algorithms measured so far are printed all the same.)";
+nothing was written), 8 the server deletes keys to make room when full (see
+--allow-eviction), 130 stopped by Ctrl+C or SIGTERM before the end. On 3, 4 and 130 the
+algorithms measured so far are printed all the same.)";
 
 struct AlgorithmsOptions
 {

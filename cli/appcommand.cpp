@@ -36,8 +36,9 @@ Examples:
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 the script failed to load or run (or a key the app would write exists already:
-nothing was written), 130 stopped by Ctrl+C or SIGTERM before the end. On 3, 4 and 130
-what was answered is printed all the same.)";
+nothing was written), 8 the server deletes keys to make room when full and the app's keys
+could push out others (nothing was written; see --allow-eviction), 130 stopped by Ctrl+C or
+SIGTERM before the end. On 3, 4 and 130 what was answered is printed all the same.)";
 
 const char schema[] = "zsetlab.app/1";
 

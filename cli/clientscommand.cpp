@@ -36,8 +36,8 @@ Examples:
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
 away), 4 the script failed to load or run, 5 the run ended but keys it made could not be
-deleted (stderr names them and the redis-cli DEL that removes them), 130 stopped by Ctrl+C or
-SIGTERM before the end.)";
+deleted (stderr names them and the redis-cli DEL that removes them), 8 the server deletes keys
+to make room when full (see --allow-eviction), 130 stopped by Ctrl+C or SIGTERM before the end.)";
 
 struct ClientsOptions
 {

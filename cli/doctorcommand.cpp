@@ -127,6 +127,9 @@ Exit codes, one meaning each:
   2    bad usage       3 cannot connect or authenticate
   4    the script cannot be read, compiled, loaded or run, or did not finish within
        --script-timeout
+  8    the given server deletes keys to make room when full (maxmemory with an evicting
+       policy): nothing was written there without --allow-eviction, or the probe grew it by
+       half of its headroom and was stopped
   130  the live probe was stopped by Ctrl+C or SIGTERM.)";
 
 struct DoctorOptions
@@ -589,6 +592,9 @@ int runDoctorCommand(const QStringList& arguments)
     case ProbeReport::Failure::Cancelled:
         err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
         return ExitInterrupted;
+    case ProbeReport::Failure::Eviction:
+        err << "zsetlab-cli doctor: " << terminalSafe(report.failureMessage) << '\n';
+        return ExitEviction;
     }
     if (live && interrupted()) // the signal came as the probe ended: its report is whole
         return ExitInterrupted;

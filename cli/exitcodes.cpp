@@ -14,7 +14,10 @@ int exitCodeForBurst(const BurstFailure& failure, const char* command)
         return ExitUsage;
     case BurstFailure::Kind::Connection:
     case BurstFailure::Kind::Script:
+    case BurstFailure::Kind::Eviction:
         QTextStream(stderr) << command << ": " << failure.message << '\n';
+        if (failure.kind == BurstFailure::Kind::Eviction)
+            return ExitEviction;
         return failure.kind == BurstFailure::Kind::Connection ? ExitConnection : ExitScript;
     }
     return ExitDone;

@@ -18,6 +18,11 @@ enum ExitCode {
     // that was there stays as it was. A path that cannot take a file at all (a folder that does
     // not exist, a device, a named pipe, a symbolic link) is refused before any work, as bad usage.
     ExitNotWritten = 7,
+    // The server deletes keys to make room when it is full (maxmemory with an evicting policy) and
+    // the run or probe could push out keys zsetlab did not make: nothing was written (see
+    // --allow-eviction); or, with consent, the run grew past half of the server's headroom and
+    // was stopped, its keys deleted.
+    ExitEviction = 8,
     // Ctrl+C or SIGTERM ended a run before every request was sent (128 + SIGINT, as shells report
     // it); the partial summary is printed. Distinct from 0 so that a script sees the run was cut short.
     ExitInterrupted = 130,

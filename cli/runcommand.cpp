@@ -42,7 +42,10 @@ refused: script_sandbox.refused_keys names it; or no sandbox could be made for -
 see --trust-script), 5 the run ended but keys it made (or its temporary ACL user) could
 not be deleted (stderr and keys_left name them, their TTL and the redis-cli DEL that
 removes them), 7 --save-replay could not be written (a full disk, say: the system's reason
-is on stderr, no partial file is left), 130 stopped by Ctrl+C or SIGTERM (at any moment:
+is on stderr, no partial file is left), 8 the server deletes keys to make room when full
+(maxmemory with an allkeys-* or volatile-* policy) and the run could push out keys it did
+not make: nothing was written, see --allow-eviction; or, with it, the server grew by half of
+its headroom and the run was stopped, its keys deleted, 130 stopped by Ctrl+C or SIGTERM (at any moment:
 before the first request nothing is sent). On 3, 4, 5, 7 and 130 the summary of what was
 answered is printed all the same. --save-replay writes only over a regular file or makes a
 new one: a folder, a device, a named pipe or a symbolic link there is refused (exit 2)

@@ -13,6 +13,7 @@ void ServerOptions::addTo(QCommandLineParser& parser) const
     parser.addOption(privateServer);
     parser.addOption(timeout);
     parser.addOption(allowRemote);
+    parser.addOption(allowEviction);
     tlsOptions.addTo(parser);
 }
 
@@ -43,6 +44,7 @@ int ServerOptions::resolve(const QCommandLineParser& parser, RedisServerChoice* 
     }
     request.options.connectTimeout = std::chrono::milliseconds(timeoutMs);
     request.options.commandTimeout = std::chrono::milliseconds(timeoutMs);
+    request.options.allowEviction = parser.isSet(allowEviction);
 
     // Refuse a bad URL or a remote server before connecting to it at all.
     if (firesRequests) {

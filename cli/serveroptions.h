@@ -8,7 +8,7 @@
 class QCommandLineParser;
 
 // The options every command that talks to Redis shares: --redis, --no-spawn, --private, --timeout,
-// --allow-remote, and redis-cli's TLS options for a rediss:// URL.
+// --allow-remote, --allow-eviction, and redis-cli's TLS options for a rediss:// URL.
 struct ServerOptions
 {
     QCommandLineOption redis {QStringLiteral("redis"),
@@ -27,6 +27,13 @@ struct ServerOptions
     QCommandLineOption allowRemote {QStringLiteral("allow-remote"),
                                     QStringLiteral("Allow firing requests at a server that is not on this machine "
                                                    "(not loopback, not a unix socket).")};
+
+    QCommandLineOption allowEviction {
+        QStringLiteral("allow-eviction"),
+        QStringLiteral("Write to a server that deletes keys to make room when it is full (maxmemory with an allkeys-* "
+                       "or volatile-* policy) although the run could push out keys zsetlab did not make. zsetlab "
+                       "still stops a run once the server has grown by half of the memory it had left, and deletes "
+                       "the run's keys.")};
 
     TlsOptions tlsOptions;
 

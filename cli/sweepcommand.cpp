@@ -30,7 +30,8 @@ Examples:
   zsetlab-cli sweep --clock system-ms --requests 2000 --pipeline 8
 
 Exit codes: 0 done, 2 bad usage, 3 cannot connect or authenticate (or the server went
-away), 4 the script failed to load or run, 130 stopped by Ctrl+C or SIGTERM (the rates
+away), 4 the script failed to load or run, 8 the server deletes keys to make room when
+full (see --allow-eviction), 130 stopped by Ctrl+C or SIGTERM (the rates
 measured so far are printed, with "stopped": true).)";
 
 QString defaultRatesText()
@@ -167,6 +168,9 @@ int runSweepCommand(const QStringList& arguments)
     case BurstFailure::Kind::Script:
         err << "zsetlab-cli sweep: " << result.failure.message << '\n';
         return ExitScript;
+    case BurstFailure::Kind::Eviction:
+        err << "zsetlab-cli sweep: " << result.failure.message << '\n';
+        return ExitEviction;
     }
     return ExitDone;
 }

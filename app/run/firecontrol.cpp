@@ -2,6 +2,7 @@
 
 #include "burst/limiterexperiment.h"
 #include "redis/serversession.h"
+#include "widgets/evictionquestion.h"
 
 #include <QMessageBox>
 
@@ -58,7 +59,15 @@ bool FireControl::mayFire()
             return false;
         }
     }
-    m_experiment->setServer(endpoint, m_session->options());
+    ConnectOptions options = m_session->options();
+    if (m_ask) { // headless runs ask no one: the run itself refuses without --allow-eviction
+        if (!confirmEviction(m_dialogParent, endpoint, options, &m_confirmedEviction)) {
+            m_error = tr("Not fired: %1 deletes keys to make room when it is full.").arg(endpoint.address());
+            return false;
+        }
+        options.allowEviction = options.allowEviction || m_confirmedEviction == endpoint.address();
+    }
+    m_experiment->setServer(endpoint, options);
     return true;
 }
 

@@ -19,7 +19,7 @@ bool confirmRemoteLoad(QWidget* parent, const RedisEndpoint& endpoint, QString* 
 
 // Fires experiment plans at the session's server: the window's Fire, the lesson's steps and the
 // headless export all go through here, with the plan they hand over (never read from widgets).
-// Checks that a server is usable and asks before a remote one.
+// Checks that a server is usable and asks before a remote one, and before one that evicts keys.
 class FireControl : public QObject
 {
     Q_OBJECT
@@ -43,6 +43,7 @@ private:
     LimiterExperiment* m_experiment;
     QWidget* m_dialogParent;
     QString m_confirmedRemote;
+    QString m_confirmedEviction;
     bool m_remoteAllowed = false;
     bool m_ask = true;
     QString m_error;

@@ -8,6 +8,7 @@
 #include "limiters/limitercatalog.h"
 #include "luahighlighter.h"
 #include "redis/serversession.h"
+#include "widgets/evictionquestion.h"
 
 #include <QComboBox>
 #include <QDesktopServices>
@@ -476,14 +477,17 @@ void ScriptDoctorDialog::probe()
     settings.randomMemberValues = examinedAlike
         ? m_examination.randomMemberValues
         : ScriptDoctor::examine(source(), call, QByteArray(), settings.function).randomMemberValues;
+    const RedisEndpoint endpoint = m_session->endpoint();
+    ConnectOptions options = m_session->options();
+    if (!confirmEviction(this, endpoint, options, &m_confirmedEviction))
+        return;
+    options.allowEviction = options.allowEviction || m_confirmedEviction == endpoint.address();
     m_probe = std::make_unique<ScriptProbe>(LimiterScript::fromSource(m_name, source()), call, settings);
     m_probeDone = false;
     m_probeButton->setEnabled(false);
     showDetails([address = m_session->endpoint().address()] {
         return tr("<p>Probing on %1…</p>").arg(address.toHtmlEscaped());
     });
-    const RedisEndpoint endpoint = m_session->endpoint();
-    const ConnectOptions options = m_session->options();
     ScriptProbe* probe = m_probe.get();
     m_probeThread = std::thread([this, probe, endpoint, options] {
         ProbeReport report = probe->run(endpoint, options);

@@ -81,6 +81,7 @@ private:
 
     ServerSession* m_session;
     QString m_name = QStringLiteral("script.lua");
+    QString m_confirmedEviction; // the server the user let the probe write to although it evicts keys
     bool m_named = false; // setSource() gave the script a name for the title
     CodeEditor* m_editor = nullptr;
     QLineEdit* m_keys = nullptr;

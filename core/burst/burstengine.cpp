@@ -155,6 +155,7 @@ void BurstEngine::onRunEnded()
     m_summary.reconnects = m_run->reconnects();
     m_summary.keysLeft = QVector<LeftKey>(m_run->keysLeft().begin(), m_run->keysLeft().end());
     m_summary.sandbox = m_run->sandboxing();
+    m_summary.serverMemory = m_run->serverMemory();
     m_connectionDown = false;
     // The run's end is told in an event of its own: with the last batch and the summary above, what
     // the views do at the end (the recording, the figures) would not fit in one frame at

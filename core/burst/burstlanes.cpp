@@ -263,6 +263,16 @@ void BurstLanes::reconnect(BurstLane& lane)
     }
     if (fatal)
         return;
+    // A server that answers BUSY runs a script past its busy-reply-threshold: after a call of the
+    // run's own script went unanswered, that script. It is ended now (BurstRun::finish()), not
+    // after the reconnect window: every client of the server waits until then.
+    if (m_run.runawayHoldsServer()) {
+        closeDownLane(lane);
+        m_run.fail(BurstFailure::Kind::Connection,
+                   m_run.lostMessage(lane, lane.lostWhy)
+                       + Text::tr(" The server answers BUSY: the run's script is still running."));
+        return;
+    }
     if (Clock::now() - lane.downSince >= budget) {
         const QString message = m_run.lostMessage(lane, lane.lostWhy)
             + Text::tr(" It did not come back within %1 s; the last try said: %2")
@@ -310,6 +320,8 @@ bool BurstLanes::openAgain(BurstLane& lane, RedisConnection& fresh, const Connec
         const bool refused = error.kind == RedisError::Kind::PasswordRequired
             || error.kind == RedisError::Kind::WrongPassword || error.kind == RedisError::Kind::NoPermission
             || error.kind == RedisError::Kind::BadDatabase || error.kind == RedisError::Kind::TooOld;
+        if (error.kind == RedisError::Kind::Server && error.message.startsWith(QLatin1String("BUSY")))
+            m_run.m_serverAnsweredBusy = true;
         if (refused) { // the server is back but will not have us: waiting does not help
             closeDownLane(lane);
             m_run.fail(BurstFailure::Kind::Connection,

@@ -161,6 +161,8 @@ bool BurstRun::connectControl(RedisConnection& control)
 
 bool BurstRun::prepare(RedisConnection& control)
 {
+    if (!admitMemory(control))
+        return false;
     for (int u = 0; u < m_plan.users; ++u)
         m_userKeys.push_back(m_plan.userKey(m_key, u));
     if (!prepareUsers(control)) {
@@ -173,6 +175,46 @@ bool BurstRun::prepare(RedisConnection& control)
         return false;
     }
     return true;
+}
+
+bool BurstRun::admitMemory(RedisConnection& control)
+{
+    // A built-in limiter holds at most a member (or a counter) a request; a user's script may
+    // write any amount in one call.
+    const qint64 estimate
+        = m_plan.limiter->isBuiltin() ? EvictionCheck::estimateBytes(qint64(m_plan.requests) + m_plan.users) : -1;
+    QString why;
+    switch (m_memory.admit(control, m_options, estimate, &why)) {
+    case MemoryWatch::Admission::Admitted:
+        return true;
+    case MemoryWatch::Admission::Refused:
+        fail(BurstFailure::Kind::Eviction, why);
+        return false;
+    case MemoryWatch::Admission::Lost:
+        fail(BurstFailure::Kind::Connection, why);
+        return false;
+    }
+    return false;
+}
+
+void BurstRun::waitForWorkers(std::unique_lock<std::mutex>& lock)
+{
+    const auto ended = [this] { return m_workersRunning == 0 || m_stop; };
+    if (!m_memory.isWatching()) {
+        m_wake.wait(lock, ended);
+        return;
+    }
+    while (!m_wake.wait_for(lock, MemoryWatch::pollEvery, ended)) {
+        lock.unlock();
+        const QString stop = m_memory.poll();
+        lock.lock();
+        if (!stop.isEmpty()) {
+            m_memoryStopped = true;
+            lock.unlock();
+            fail(BurstFailure::Kind::Eviction, stop);
+            lock.lock();
+        }
+    }
 }
 
 void BurstRun::makeSchedule()
@@ -246,7 +288,7 @@ void BurstRun::runWorkers()
 
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_wake.wait(lock, [this] { return m_workersRunning == 0 || m_stop; });
+        waitForWorkers(lock);
         if (m_workersRunning > 0) {
             // Stopping: give in-flight answers a moment, then unblock workers waiting on a
             // server that does not answer (paused, gone), again while they run: a worker may
@@ -353,11 +395,13 @@ void BurstRun::removeSideKeys()
     // the user named grants nothing beside the run's keys (enterSandbox()).
     if (!m_sandbox.isMade() || !m_plan.key.isEmpty())
         return;
-    const bool remove = !m_plan.keepKey; // --keep: the keys stay with the run's, named
+    // --keep: the keys stay with the run's, named; not when they grew past the memory watch.
+    const bool remove = !m_plan.keepKey || m_memoryStopped;
     const QByteArray open = ScriptSandbox::escapeGlob(m_key.left(m_key.size() - 1));
     const QByteArray pattern = open + "[}:]*";
+    const QString cli = QStringLiteral("redis-cli ") + m_endpoint.redisCliTarget();
     const QString listing
-        = QStringLiteral("redis-cli --scan --pattern '%1' | xargs redis-cli UNLINK").arg(QString::fromUtf8(pattern));
+        = QStringLiteral("%1 --scan --pattern '%2' | xargs %1 UNLINK").arg(cli, QString::fromUtf8(pattern));
     NodeConnections nodes;
     QString why;
     if (!nodes.open(m_endpoint, quickOptions(), &why)) {
@@ -589,6 +633,8 @@ bool BurstRun::loadScript(RedisConnection& connection, QString* transientWhy)
         m_scriptLoaded = true;
         return true;
     }
+    if (reply.errorCode() == "BUSY")
+        m_serverAnsweredBusy = true;
     if (reply.isConnectionLost() || isServerStateError(reply)) {
         const QString why = classifyReplyError(reply, m_endpoint).message;
         if (transientWhy)

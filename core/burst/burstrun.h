@@ -3,6 +3,7 @@
 #include "burstlane.h"
 #include "burstplan.h"
 #include "redis/clustermap.h"
+#include "redis/memoryheadroom.h"
 #include "redis/nodeconnections.h"
 #include "redis/redisconnection.h"
 #include "redis/scriptsandbox.h"
@@ -74,6 +75,7 @@ public:
     const std::vector<LeftKey>& keysLeft() const { return m_keysLeft; }
     // After the run: how a user's script ran (mode None for a built-in limiter).
     const ScriptSandboxing& sandboxing() const { return m_sandboxing; }
+    const MemoryHeadroom& serverMemory() const { return m_memory.before(); }
 
     // How long a worker keeps polling its sockets before it sleeps in poll(): a run of one
     // connection to a server on this machine waits its whole round trip, and waking from poll()
@@ -127,6 +129,11 @@ private:
     bool connectControl(RedisConnection& control);
     // Users, the schedule and the sandbox, before any request is sent. False after fail().
     bool prepare(RedisConnection& control);
+    // A server zsetlab did not start that evicts keys when full: the run writes there only when it
+    // stays well inside the headroom, or with the user's consent. False after fail().
+    bool admitMemory(RedisConnection& control);
+    // The coordinator's wait for the workers, reading the server's memory meanwhile when it evicts.
+    void waitForWorkers(std::unique_lock<std::mutex>& lock);
     // The send times (paced, the schedule clock) and each client's requests.
     void makeSchedule();
     // Every lane's connection (to every master when routed by user). False after fail() or Stop.
@@ -147,6 +154,8 @@ private:
     // on a fresh connection, so that the server does not stay BUSY; what happened goes in
     // m_sandboxing.scriptKill.
     void endRunawayScript(RedisEndpoint node);
+    // The run's own script holds the server: a call of it went unanswered, then the server answered BUSY.
+    bool runawayHoldsServer() const { return m_serverAnsweredBusy && m_callTimedOut && !m_plan.limiter->isBuiltin(); }
     // A fresh key's run: the keys the script made beside the run's (KEY:req:<id>, in the run's
     // tag, which no other key has) deleted, or named with how to delete them.
     void removeSideKeys();
@@ -215,8 +224,13 @@ private:
     std::vector<int> m_claimedUsers; // users whose named key this run has claimed
     std::vector<LeftKey> m_keysLeft;
     ScriptSandbox m_sandbox; // made before the lanes connect; read only while they run
+    // The server's memory, read before anything is written; polled by the coordinator during the
+    // run where the server evicts. m_memoryStopped: the watch stopped the run (its keys go).
+    MemoryWatch m_memory;
+    bool m_memoryStopped = false;
     ScriptSandboxing m_sandboxing;
     std::atomic<bool> m_callTimedOut {false}; // a lane's call went unanswered past the command timeout
+    std::atomic<bool> m_serverAnsweredBusy {false}; // a reconnect was answered BUSY (a script runs)
     std::atomic<bool> m_scriptLoaded {false}; // SCRIPT LOAD succeeded on the server
     std::optional<Clock::time_point> m_busyGiveUpAt; // cleanup: since the server first answered BUSY
     // Routed by user (a cluster and several users): the groups, by ClusterMap::masters() index,

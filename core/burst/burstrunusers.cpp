@@ -64,7 +64,7 @@ bool BurstRun::prepareUsers(RedisConnection& control)
         // A key the user named is claimed first, so that no other run finds it free meanwhile.
         if (!m_plan.key.isEmpty()) {
             QString held;
-            if (!LimiterStore::claim(*connection, m_userKeys[size_t(u)], m_runTag, claimTtlMs, &held)) {
+            if (!m_plan.limiter->store.claimKeys(*connection, m_userKeys[size_t(u)], m_runTag, claimTtlMs, &held)) {
                 fail(BurstFailure::Kind::Script, held);
                 return false;
             }
@@ -121,7 +121,7 @@ void BurstRun::finishUsers(RedisConnection& control)
             members += std::max<qint64>(m_userMembers[u], 0);
         }
         // A reused key held data before the run: it stays, whatever keepKey says.
-        if (m_plan.keepKey || m_plan.reuseKey)
+        if ((m_plan.keepKey && !m_memoryStopped) || m_plan.reuseKey)
             continue;
         QString refused;
         if (connection->isOpen() && deleteUserKeys(*connection, key, &refused))
@@ -187,7 +187,7 @@ void BurstRun::releaseClaims(RedisConnection& control)
     for (const int user : m_claimedUsers) {
         RedisConnection* connection = controlOfUser(user, control);
         if (connection->isOpen())
-            LimiterStore::release(*connection, m_userKeys[size_t(user)], m_runTag);
+            m_plan.limiter->store.releaseKeys(*connection, m_userKeys[size_t(user)], m_runTag);
     }
     m_claimedUsers.clear();
 }

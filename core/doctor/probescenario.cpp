@@ -223,6 +223,14 @@ bool ScriptProbe::takeReply(const RedisReply& reply, RedisConnection& connection
         report->failureMessage = Text::tr("The probe was cancelled.");
         return false;
     }
+    if (m_memory) {
+        const QString stop = m_memory->pollIfDue();
+        if (!stop.isEmpty()) {
+            report->failure = ProbeReport::Failure::Eviction;
+            report->failureMessage = stop;
+            return false;
+        }
+    }
     if (guard.outcome() != RunawayGuard::Outcome::None) {
         report->failure = ProbeReport::Failure::Runaway;
         report->failureMessage = guard.message();

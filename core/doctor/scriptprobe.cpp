@@ -241,6 +241,23 @@ ProbeReport ScriptProbe::runOnGiven(const RedisEndpoint& endpoint, const Connect
     // may behave until a time has passed): on a server zsetlab did not start the calls run as a
     // temporary ACL user that may touch only the probe's keys, so Redis itself refuses the rest.
     const QByteArray runKey = ZsetKeys::freshRunKey();
+    // A server that evicts keys when full: a call of the script may write any amount.
+    MemoryWatch memory;
+    {
+        RedisConnection first;
+        QString why;
+        const auto admission
+            = first.open(endpoint, options) ? memory.admit(first, options, -1, &why) : MemoryWatch::Admission::Lost;
+        if (admission != MemoryWatch::Admission::Admitted) {
+            ProbeReport failed;
+            failed.failure = admission == MemoryWatch::Admission::Refused ? ProbeReport::Failure::Eviction
+                                                                          : ProbeReport::Failure::Connection;
+            failed.failureMessage = why.isEmpty() ? first.lastError().message : why;
+            return failed;
+        }
+    }
+    m_memory = &memory;
+    const auto forgetMemory = qScopeGuard([this] { m_memory = nullptr; });
     ScriptSandbox sandbox;
     ScriptSandboxing sandboxing;
     QString why;
@@ -290,6 +307,21 @@ ProbeReport ScriptProbe::runOnGiven(const RedisEndpoint& endpoint, const Connect
                      "script ran as the temporary ACL user %3, which may touch only the probe's keys, so nothing "
                      "there was changed.")
                 .arg(endpoint.address(), keys.join(QStringLiteral(", ")), sandboxing.user));
+    }
+    if (!sandboxing.refusedCommands.isEmpty()) {
+        if (report.failure == ProbeReport::Failure::Script) {
+            report.failure = ProbeReport::Failure::None;
+            report.failureMessage.clear();
+        }
+        QStringList commands;
+        for (const QByteArray& command : std::as_const(sandboxing.refusedCommands))
+            commands << printableText(command).toUpper();
+        report.countsRight = false;
+        report.verdict.prepend(
+            Text::tr("On %1 the script ran %2, which reaches beyond the probe's own keys (another database, another "
+                     "server, or the server's state). Redis refused it: the script ran as the temporary ACL user %3, "
+                     "which may run only the commands a limiter needs on its keys, so nothing there was changed.")
+                .arg(endpoint.address(), commands.join(QStringLiteral(", ")), sandboxing.user));
     }
     return report;
 }

@@ -7,6 +7,7 @@
 #include "limiters/limiterscript.h"
 #include "limiters/replydecision.h"
 #include "limiters/replyreading.h"
+#include "redis/memoryheadroom.h"
 #include "redis/redisconnection.h"
 #include "results/burstsummary.h"
 #include "scriptkeywatch.h"
@@ -106,6 +107,9 @@ struct ProbeReport
         Script,
         Cancelled,
         Runaway, // a call did not finish within the script timeout (failureMessage says what was done)
+        // The server evicts keys when full: not probed without consent, or the probe grew past
+        // half of the server's headroom and was stopped (MemoryWatch).
+        Eviction,
     };
     Failure failure = Failure::None;
     QString failureMessage; // what happened and what to do
@@ -300,6 +304,8 @@ private:
     qint64 m_baseMicros = 0;
     qint64 m_seq = 0;
     std::atomic<bool> m_cancelled {false};
+    // On a server zsetlab did not start that evicts keys: read between calls (runOnGiven()).
+    MemoryWatch* m_memory = nullptr;
     std::mutex m_connectionMutex; // guards m_connection: cancel() must not reach a connection that is gone
     RedisConnection* m_connection = nullptr;
 };

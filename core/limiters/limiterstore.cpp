@@ -268,6 +268,26 @@ bool LimiterStore::claim(RedisConnection& connection, const QByteArray& runKey, 
     return false;
 }
 
+bool LimiterStore::claimKeys(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner,
+                             qint64 ttlMs, QString* why) const
+{
+    const QList<QByteArray> keys = keysFor(runKey);
+    for (qsizetype k = 0; k < keys.size(); ++k) {
+        if (!claim(connection, keys[k], owner, ttlMs, why)) {
+            for (qsizetype taken = 0; taken < k; ++taken)
+                release(connection, keys[taken], owner);
+            return false;
+        }
+    }
+    return true;
+}
+
+void LimiterStore::releaseKeys(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner) const
+{
+    for (const QByteArray& key : keysFor(runKey))
+        release(connection, key, owner);
+}
+
 bool LimiterStore::release(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner)
 {
     static const QByteArray script

@@ -73,6 +73,12 @@ public:
                       QString* why);
     // Deletes the marker if it is still this run's (compared and deleted in one script).
     static bool release(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner);
+    // claim() of every key the run writes (keysFor()): a run whose companion is another run's key
+    // (--key rl and --key rl:seq) meets that run's claim. All or none: the claims taken before a
+    // refusal are released.
+    bool claimKeys(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner, qint64 ttlMs,
+                   QString* why) const;
+    void releaseKeys(RedisConnection& connection, const QByteArray& runKey, const QByteArray& owner) const;
 
 private:
     static LimiterStore make(Kind kind, const QByteArray& type, QVector<Key> companions = {});

@@ -26,6 +26,9 @@ struct ConnectOptions
     // Elsewhere a user's script runs as a temporary ACL user (ScriptSandbox); where none can be
     // made, only when the user said so (--trust-script).
     bool trustScripts = false;
+    // On a server zsetlab did not start that deletes keys when full (maxmemory with an evicting
+    // policy, MemoryHeadroom), a run or probe writes only when the user said so (--allow-eviction).
+    bool allowEviction = false;
 };
 
 // What INFO server said about the server.
@@ -75,12 +78,27 @@ public:
     const ServerInfo& server() const { return m_server; }
     const RedisError& lastError() const { return m_error; }
 
-    // The largest array (of any nesting level) and the most unread bytes zsetlab takes from a
-    // server: past them the connection is closed with what the server sent, so an announced
-    // length or an endless line cannot make zsetlab allocate without end. zsetlab reads ZSETs in
-    // pages (at most a few thousand entries a reply); INFO and CLUSTER SLOTS are small.
-    static constexpr int maxReplyElements = 4 * 1024 * 1024;
+    // What one reply may cost zsetlab to hold, and the most unread bytes it takes from a server:
+    // past either the connection is closed with what the server sent, so an announced length, an
+    // endless line or millions of small elements cannot make zsetlab allocate without end. A
+    // reply's cost counts every part hiredis and RedisReply hold (about 128 bytes a part, twice a
+    // string's length, an array's table). zsetlab reads ZSETs in pages of at most 100,001 members
+    // (some 200,000 parts, under 40 MB); INFO, SCAN and CLUSTER SLOTS are far smaller.
+    static constexpr qint64 maxReplyBytes = 64LL * 1024 * 1024;
     static constexpr qsizetype maxUnreadBytes = 64 * 1024 * 1024;
+    // The cost one reply may reach on this connection, from 1 KB to maxReplyBytes: a stream of
+    // small replies (MONITOR) takes a smaller one.
+    void setReplyBudget(qint64 bytes);
+    qint64 replyBudget() const { return m_replyBudget.limit; }
+
+    // What the reply being read has cost so far (for the reader's functions).
+    struct ReplyBudget
+    {
+        qint64 limit = maxReplyBytes;
+        qint64 spent = 0;
+        qint64 objects = 0;
+        bool refused = false;
+    };
 
     // Sends a command and waits for its reply (bounded by the command timeout).
     RedisReply command(const RedisArgs& args);
@@ -130,6 +148,7 @@ private:
     // Why a read of a plain connection was given up (a bound, the deadline); empty while it works.
     QString m_readFailure;
     std::chrono::milliseconds m_commandTimeout {2000};
+    ReplyBudget m_replyBudget;
     // The socket as interrupt() sees it from other threads. close() clears it under the lock
     // before the socket is closed, so interrupt() never shuts down a number the system has
     // already given to another file.

@@ -1,6 +1,7 @@
 #include "redisendpoint.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -231,6 +232,23 @@ QString RedisEndpoint::address() const
     if (host.contains(QLatin1Char(':')))
         return QStringLiteral("[%1]:%2").arg(host).arg(port);
     return QStringLiteral("%1:%2").arg(host).arg(port);
+}
+
+QString RedisEndpoint::redisCliTarget() const
+{
+    auto quoted = [](const QString& text) {
+        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:@%+=,-]+$"));
+        return plain.match(text).hasMatch()
+            ? text
+            : QLatin1Char('\'') + QString(text).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\'');
+    };
+    QString target = transport == Transport::Unix ? QStringLiteral("-s %1").arg(quoted(socketPath))
+                                                  : QStringLiteral("-h %1 -p %2").arg(quoted(host)).arg(port);
+    if (db != 0)
+        target += QStringLiteral(" -n %1").arg(db);
+    if (transport == Transport::Tcp && tls.enabled)
+        target += QStringLiteral(" --tls");
+    return target;
 }
 
 bool RedisEndpoint::isLocal() const

@@ -61,6 +61,10 @@ struct RedisEndpoint
     QString displayUrl() const;
     // A short description for status bars: "127.0.0.1:6379" or "/tmp/…/redis.sock".
     QString address() const;
+    // redis-cli's options that reach this server, for a command shown to the user: "-h 10.0.0.5 -p
+    // 6380 -n 2", "-s /tmp/r.sock", with --tls for rediss:// (credentials left out: -a or --user
+    // are the user's to add).
+    QString redisCliTarget() const;
     // True for a unix socket or a loopback address: bursts there need no confirmation.
     bool isLocal() const;
 

@@ -186,6 +186,8 @@ QJsonObject BurstSummary::toJson() const
     }
     if (sandbox.mode != ScriptSandboxing::Mode::None)
         json[QStringLiteral("script_sandbox")] = sandbox.toJson();
+    if (serverMemory.wasRead())
+        json[QStringLiteral("server_memory")] = serverMemory.toJson();
     if (failure.isFailure()) {
         QJsonObject error;
         error[QStringLiteral("message")] = failure.message;
@@ -268,6 +270,8 @@ QString BurstSummary::toText() const
                      .arg(reconnects);
     if (const QString sandboxText = sandbox.toText(); !sandboxText.isEmpty())
         lines << sandboxText;
+    if (serverMemory.evicts() || (serverMemory.wasRead() && !serverMemory.known))
+        lines << QStringLiteral("  memory        %1").arg(serverMemory.describe());
     if (failure.isFailure())
         lines << QStringLiteral("  error         %1").arg(failure.message);
     return lines.join(QLatin1Char('\n'));

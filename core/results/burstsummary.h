@@ -2,6 +2,7 @@
 
 // BurstSummary: the totals of one burst, and BurstFailure, why it ended early.
 
+#include "redis/memoryheadroom.h"
 #include "redis/scriptsandbox.h"
 
 #include <QByteArray>
@@ -18,7 +19,9 @@ struct ServerInfo;
 
 struct BurstFailure
 {
-    enum class Kind { None, Plan, Connection, Script };
+    // Eviction: the server deletes keys to make room and the run could push out keys zsetlab did
+    // not make (nothing written without consent), or the memory watch stopped it.
+    enum class Kind { None, Plan, Connection, Script, Eviction };
     Kind kind = Kind::None;
     QString message;
     int scriptLine = 0;
@@ -96,6 +99,8 @@ struct BurstSummary
     // Keys the run made and could not delete; empty when it cleaned up (or kept them on purpose).
     QVector<LeftKey> keysLeft;
     ScriptSandboxing sandbox;
+    // What the server said of its memory before the run (not read on a server zsetlab started).
+    MemoryHeadroom serverMemory;
     // "The run could not delete ...", with the command that does it; empty when nothing is left.
     QString keysLeftText() const;
     QVector<UserResult> perNode() const;

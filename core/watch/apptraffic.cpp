@@ -3,6 +3,7 @@
 #include "limiters/clientlimiter.h"
 #include "limiters/limitercatalog.h"
 #include "limiters/zsetkeys.h"
+#include "redis/memoryheadroom.h"
 #include "redis/nodeconnections.h"
 #include "results/requestlog.h"
 
@@ -234,6 +235,19 @@ bool AppTraffic::Run::connect()
 
 bool AppTraffic::Run::prepare()
 {
+    // Built-in limiters only: at most a member or a counter a request, on each master.
+    for (const auto& connection : m_nodes.all()) {
+        MemoryWatch memory;
+        QString why;
+        const auto admission = memory.admit(*connection, m_options,
+                                            EvictionCheck::estimateBytes(m_plan.requests() + m_plan.users), &why);
+        if (admission != MemoryWatch::Admission::Admitted) {
+            fail(admission == MemoryWatch::Admission::Refused ? BurstFailure::Kind::Eviction
+                                                              : BurstFailure::Kind::Connection,
+                 why);
+            return false;
+        }
+    }
     for (int user = 0; user < m_plan.users && !failed(); ++user) {
         RedisConnection& connection = *m_connectionOf[size_t(user)];
         if (const QString taken = m_store.checkKeys(connection, m_plan.userKey(user)); !taken.isEmpty())

@@ -11,6 +11,9 @@
 #include "sourcetree.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
@@ -31,6 +34,8 @@ private slots:
     void refusedScriptLoadIsTheServersAnswer();
     void serverTextInInfoIsEscaped();
     void doctorOnADrippingServerEndsWithinTheDeadline();
+    void watchMonitorReplyIsBounded();
+    void lastReadPastTheBoundNamesTheKey();
 };
 
 namespace {
@@ -73,6 +78,25 @@ FakeRedis::Answerer limiterServer(const QByteArray& scriptLoad, const QByteArray
     };
 }
 
+// 4,194,304 small elements (16 MB on the wire): within the bytes a reply may take, and some 3 GB
+// once parsed before replies were bounded by what they cost to hold.
+QByteArray manySmallElements()
+{
+    constexpr int elements = 4 * 1024 * 1024;
+    QByteArray bytes = "*" + QByteArray::number(elements) + "\r\n";
+    bytes.reserve(bytes.size() + elements * 4);
+    for (int i = 0; i < elements; ++i)
+        bytes += ":1\r\n";
+    return bytes;
+}
+
+// The largest RSS of the children waited for so far, in KiB.
+long childrenMaxRssKiB()
+{
+    rusage usage {};
+    return ::getrusage(RUSAGE_CHILDREN, &usage) == 0 ? usage.ru_maxrss : -1;
+}
+
 QByteArray hugeError()
 {
     return "-ERR \x1b[2J\x1b[31mred alert\x07 " + QByteArray(1024 * 1024, 'x') + "\r\n";
@@ -85,7 +109,7 @@ void TestHostileServer::handshakeEndsWithinTheDeadline_data()
     QTest::addColumn<int>("mode");
     QTest::addColumn<QString>("said");
     QTest::newRow("2^31-1 elements announced")
-        << QByteArray("*2147483647\r\n") << int(Mode::AtOnce) << QStringLiteral("zsetlab reads at most");
+        << QByteArray("*2147483647\r\n") << int(Mode::AtOnce) << QStringLiteral("zsetlab holds at most");
     // hiredis looks for the end of a line from its start at every read: the deadline ends it first.
     QTest::newRow("a line that never ends") << QByteArray("+") << int(Mode::Endless)
                                             << QStringLiteral("no whole reply within 2000 ms|without ending its reply");
@@ -174,7 +198,7 @@ void TestHostileServer::hugeArrayMidBurstFailsTheRun()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
     const BurstSummary summary = finished.at(0).at(0).value<BurstSummary>();
     QVERIFY(summary.failure.isFailure());
-    QVERIFY2(summary.failure.message.contains(QLatin1String("zsetlab reads at most")),
+    QVERIFY2(summary.failure.message.contains(QLatin1String("zsetlab holds at most")),
              qPrintable(summary.failure.message));
 }
 
@@ -248,8 +272,10 @@ void TestHostileServer::doctorOnADrippingServerEndsWithinTheDeadline()
     const CliResult result
         = runCli({QStringLiteral("doctor"), sourcePath(QStringLiteral("tests/doctor-corpus/caller-supplied-id.lua")),
                   QStringLiteral("--live"), QStringLiteral("--redis"), fake.url(), QStringLiteral("--timeout"),
-                  QStringLiteral("1000")},
+                  QStringLiteral("1000"), QStringLiteral("--allow-eviction")},
                  120000);
+    // --allow-eviction: the fake's INFO tells nothing of its memory, and the probe goes on to the
+    // command that drips only with consent.
     QCOMPARE(result.exitCode, 3);
     // "no whole reply within 1000 ms (5 bytes of it came)", or no byte at all in that time.
     QVERIFY2(result.err.contains("no whole reply within 1000 ms") || result.err.contains("timed out waiting"),
@@ -264,7 +290,7 @@ void TestHostileServer::cliEndsAndStaysSmall_data()
     QTest::addColumn<int>("mode");
     QTest::addColumn<QByteArray>("said");
     QTest::newRow("2^31-1 elements") << QByteArray("*2147483647\r\n") << int(Mode::AtOnce)
-                                     << QByteArray("zsetlab reads at most");
+                                     << QByteArray("zsetlab holds at most");
     QTest::newRow("endless line") << QByteArray("+") << int(Mode::Endless)
                                   << QByteArray("no whole reply within 2000 ms|without ending its reply");
     QTest::newRow("endless 2 GB string") << QByteArray("$2000000000\r\n") << int(Mode::Endless)
@@ -273,6 +299,8 @@ void TestHostileServer::cliEndsAndStaysSmall_data()
                           << int(Mode::Drip)
                           << QByteArray("no whole reply within 2000 ms|did not answer within 2000 ms");
     QTest::newRow("1 MB error with escapes") << hugeError() << int(Mode::AtOnce) << QByteArray("red alert");
+    QTest::newRow("4,194,304 small elements")
+        << manySmallElements() << int(Mode::AtOnce) << QByteArray("would take more than 64 MB to hold");
 }
 
 void TestHostileServer::cliEndsAndStaysSmall()
@@ -305,6 +333,76 @@ void TestHostileServer::cliEndsAndStaysSmall()
     QVERIFY2(err.size() < 8000, qPrintable(QString::number(err.size()))); // cut, not a megabyte
     qInfo("%s: exit %d after %lld ms, largest child RSS %ld KiB, %lld bytes on stderr", QTest::currentDataTag(),
           cli.exitCode(), took, usage.ru_maxrss, qint64(err.size()));
+}
+
+// Issue #58, 2: watch's MONITOR reply parsed to 2.9 GB. The server gets past the handshake and
+// answers MONITOR with millions of small elements: the watch ends, small, saying why.
+void TestHostileServer::watchMonitorReplyIsBounded()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    const QByteArray huge = manySmallElements();
+    FakeRedis fake([&huge](const QList<QByteArray>& command) {
+        const QByteArray name = command.value(0).toUpper();
+        return answerInfoWith(name == "INFO"          ? FakeRedis::infoServer()
+                                  : name == "MONITOR" ? huge
+                                                      : "+OK\r\n",
+                              Mode::AtOnce);
+    });
+    QVERIFY(fake.isListening());
+    QProcess cli;
+    QElapsedTimer clock;
+    clock.start();
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"),
+              {QStringLiteral("watch"), QStringLiteral("--redis"), fake.url(), QStringLiteral("--timeout"),
+               QStringLiteral("2000"), QStringLiteral("--duration"), QStringLiteral("20000")});
+    QVERIFY(cli.waitForFinished(30000));
+    const QByteArray err = cli.readAllStandardError();
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(cli.exitCode() == 3, err.left(2000).constData());
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY2(err.contains("would take more than 64 MB to hold"), err.left(2000).constData());
+    const long rss = childrenMaxRssKiB();
+    QVERIFY2(rss > 0 && rss < maxChildRssKiB, qPrintable(QString::number(rss)));
+}
+
+// Issue #58, 2: the reads after the burst (the count left, DEL) got the endless reply and the run
+// exited 0 with its key left unnamed. The run ends with exit 5, naming the key and the server.
+void TestHostileServer::lastReadPastTheBoundNamesTheKey()
+{
+    if (qEnvironmentVariableIsEmpty("ZSETLAB_CLI"))
+        QSKIP("ZSETLAB_CLI is not set (run through ctest)");
+    const QByteArray huge = manySmallElements();
+    const QSet<QByteArray> afterTheBurst {"ZREVRANGE", "ZCOUNT", "ZCARD", "DEL", "UNLINK", "PTTL", "PEXPIRE"};
+    FakeRedis fake([&huge, &afterTheBurst](const QList<QByteArray>& command) {
+        const QByteArray name = command.value(0).toUpper();
+        FakeRedis::Answer answer;
+        if (name == "INFO")
+            answer.bytes = FakeRedis::infoServer();
+        else if (name == "TYPE" || name == "EXISTS")
+            answer.bytes = name == "TYPE" ? "+none\r\n" : ":0\r\n";
+        else if (name == "SCRIPT")
+            answer.bytes = "$40\r\n" + QByteArray(40, 'a') + "\r\n";
+        else if (name == "EVALSHA")
+            answer.bytes = "*3\r\n:1\r\n:1\r\n$2\r\n10\r\n";
+        else if (afterTheBurst.contains(name))
+            answer.bytes = huge;
+        else
+            answer.bytes = "+OK\r\n";
+        return answer;
+    });
+    QVERIFY(fake.isListening());
+    const CliResult run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), fake.url(),
+                                  QStringLiteral("--requests"), QStringLiteral("5"), QStringLiteral("--json")},
+                                 30000);
+    QVERIFY2(run.exitCode == 5, run.err.left(2000).constData());
+    const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+    const QByteArray key = summary.value(QStringLiteral("key")).toString().toUtf8();
+    QVERIFY(key.startsWith("zsetlab:"));
+    QVERIFY2(run.err.contains(key) && run.err.contains(fake.url().mid(8).toUtf8()), run.err.left(2000).constData());
+    QVERIFY2(!summary.value(QStringLiteral("keys_left")).toArray().isEmpty(), run.out.constData());
+    const long rss = childrenMaxRssKiB();
+    QVERIFY2(rss > 0 && rss < maxChildRssKiB, qPrintable(QString::number(rss)));
 }
 
 QTEST_GUILESS_MAIN(TestHostileServer)

@@ -3,6 +3,7 @@
 // elsewhere than in a trial. Against the test fixture's real redis-server.
 #include "burst/burstengine.h"
 #include "cliprocess.h"
+#include "delayingproxy.h"
 #include "fakeredis.h"
 #include "limiters/limitercatalog.h"
 #include "limiters/zsetkeys.h"
@@ -18,8 +19,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace {
 const QByteArray foreignKey = "foreign:sandbox:key";
@@ -146,6 +149,8 @@ private slots:
     void selectIsRefused();
     void sideKeysOfAScriptAreRemoved();
     void runawayScriptIsEndedOnASharedServer();
+    void runawayScriptIsEndedAtTheFirstBusy();
+    void lateSetUserIsDeletedToo();
     void trustedTrialRefusesAdminCommands();
     void userIsDeletedWhenTheAclLogIsDenied();
     void lateAclSetUserReplyStillDeletesTheUser();
@@ -661,6 +666,87 @@ return n
     QVERIFY2(kill.contains(QStringLiteral("ended it with SCRIPT KILL"))
                  && kill.contains(QStringLiteral("answers again")),
              qPrintable(kill + QString::fromUtf8(run.err)));
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #58, 5: with default options the server stayed BUSY for 11.6 s: SCRIPT KILL waited for
+// the 10 s of reconnecting although every try was answered BUSY. A client of the server's own
+// pings it throughout: BUSY lasts at most 3 s from the first it sees.
+void TestScriptSandbox::runawayScriptIsEndedAtTheFirstBusy()
+{
+    const QByteArray threshold = command({"CONFIG", "GET", "busy-reply-threshold"}).elements().at(1).bytes();
+    QVERIFY(!command({"CONFIG", "SET", "busy-reply-threshold", "200"}).isError());
+    const auto restore = qScopeGuard([&threshold] {
+        RedisConnection after;
+        if (TestRedis::connect(after) && after.command({"PING"}).errorCode() == "BUSY")
+            after.command({"SCRIPT", "KILL"}); // do not leave the fixture busy for the other tests
+        command({"CONFIG", "SET", "busy-reply-threshold", threshold});
+    });
+    const QString script = writeFile(m_dir, "spin.lua", "local n = 0\nwhile true do n = n + 1 end\nreturn n\n");
+    std::atomic<bool> done {false};
+    CliResult run;
+    std::thread cli([&] {
+        run = runCli({QStringLiteral("run"), QStringLiteral("--redis"), socketUrl(), QStringLiteral("--script"), script,
+                      QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--json")},
+                     60000);
+        done = true;
+    });
+    const auto joinCli = qScopeGuard([&cli] { cli.join(); });
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(5000);
+    RedisConnection pinger;
+    QVERIFY(pinger.open(TestRedis::endpoint(), options));
+    QElapsedTimer clock;
+    clock.start();
+    qint64 firstBusy = -1;
+    qint64 lastBusy = -1;
+    // Sampling, bounded in time: a PING every 20 ms until zsetlab has left.
+    while (!done && clock.elapsed() < 60000) {
+        const RedisReply pong = pinger.command({"PING"});
+        if (pong.isConnectionLost())
+            QVERIFY(pinger.open(TestRedis::endpoint(), options));
+        if (pong.errorCode() == "BUSY") {
+            lastBusy = clock.elapsed();
+            if (firstBusy < 0)
+                firstBusy = lastBusy;
+        }
+        QThread::msleep(20);
+    }
+    QVERIFY(done);
+    QVERIFY2(firstBusy >= 0, "the script never held the server"); // the test saw what it measures
+    qInfo("BUSY from %lld ms to %lld ms", firstBusy, lastBusy);
+    QVERIFY2(lastBusy - firstBusy <= 3000, qPrintable(QStringLiteral("BUSY for %1 ms").arg(lastBusy - firstBusy)));
+    QCOMPARE(pinger.command({"PING"}).bytes(), QByteArray("PONG"));
+    QVERIFY2(run.exitCode == 3, run.err.constData());
+    const QString kill = QJsonDocument::fromJson(run.out)
+                             .object()
+                             .value(QStringLiteral("script_sandbox"))
+                             .toObject()
+                             .value(QStringLiteral("script_kill"))
+                             .toString();
+    QVERIFY2(kill.contains(QStringLiteral("SCRIPT KILL")), qPrintable(kill + QString::fromUtf8(run.err)));
+}
+
+// Issue #58, 6: behind a slow link, ACL SETUSER reached the server after zsetlab had given up on
+// it and sent DELUSER (which found nothing): the user stayed, unreported. zsetlab looks again
+// after a DELUSER that found nothing, and deletes the user when it comes.
+void TestScriptSandbox::lateSetUserIsDeletedToo()
+{
+    DelayingProxy proxy(TestRedis::endpoint().socketPath.toUtf8(), "SETUSER", std::chrono::milliseconds(1800));
+    QVERIFY(proxy.isListening());
+    RedisEndpoint through;
+    through.host = QStringLiteral("127.0.0.1");
+    through.port = proxy.port();
+    ConnectOptions options;
+    options.commandTimeout = std::chrono::milliseconds(1000); // gives up on SETUSER before it arrives
+    ScriptSandbox sandbox;
+    QString why;
+    QCOMPARE(sandbox.make(through, options, ScriptSandbox::patternsOfKey(ZsetKeys::freshRunKey()), &why),
+             ScriptSandbox::Outcome::Failed);
+    QCOMPARE(proxy.held(), 1); // the SETUSER was held past the command timeout
+    QVERIFY2(why.contains(QLatin1String("ACL SETUSER")) && !why.contains(QLatin1String("could not delete")),
+             qPrintable(why));
+    // make() has returned: the user that came late is gone, and no other.
     QCOMPARE(sandboxUsers(), QStringList());
 }
 
