@@ -1,5 +1,6 @@
 #include "headlessexport.h"
 
+#include "base/interrupts.h"
 #include "redis/serversession.h"
 #include "replay/replayfile.h"
 #include "run/exportactions.h"
@@ -30,7 +31,7 @@ int HeadlessExport::writeWebPage(const QString& replay, const QString& beside, c
         QString error;
         if (!ReplayFile::open(path, &recording, &error)) {
             err << "zsetlab: " << error << '\n';
-            return 4;
+            return interrupted() ? interruptedExitCode : 4;
         }
         sides.push_back({&recording, {}});
     }
@@ -39,9 +40,11 @@ int HeadlessExport::writeWebPage(const QString& replay, const QString& beside, c
     QString error;
     if (!WebPage::write(output, sides, options, &error, inputs)) {
         err << "zsetlab: " << error << '\n';
+        if (interrupted())
+            return interruptedExitCode;
         if (sides.front().recording->isEmpty() || sides.back().recording->isEmpty())
             return 4;
-        return WebPage::refusal(output, inputs).isEmpty() ? notWrittenExitCode : 2;
+        return notWrittenExitCode; // checked before: a path that changed since is a write that failed
     }
     QTextStream(stdout) << "zsetlab: wrote " << output << '\n';
     return 0;

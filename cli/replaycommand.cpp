@@ -271,7 +271,7 @@ int runReplayCommand(const QStringList& arguments)
     QString error;
     if (!ReplayFile::open(positional.at(1), &recording, &error)) {
         err << "zsetlab-cli replay: " << error << '\n';
-        return ExitScript;
+        return interrupted() ? ExitInterrupted : ExitScript;
     }
     if (recording.isEmpty()) {
         err << "zsetlab-cli replay: the replay holds no request (the run was stopped before its first answer).\n";
@@ -301,6 +301,10 @@ int runReplayCommand(const QStringList& arguments)
     }
     const bool withMembers = parser.isSet(members);
     const ReplayState state = recording.stateAt(request - 1, withMembers);
+    if (interrupted()) { // Ctrl+C or SIGTERM while the state was worked out: nothing is printed
+        err << "zsetlab-cli replay: stopped by a signal.\n";
+        return ExitInterrupted;
+    }
     if (parser.isSet(json))
         out << QJsonDocument(state.toJson(withMembers)).toJson(QJsonDocument::Compact) << '\n';
     else

@@ -1,5 +1,6 @@
 #include "replaypage.h"
 
+#include "base/interrupts.h"
 #include "exitcodes.h"
 #include "replay/recording.h"
 #include "replay/replayfile.h"
@@ -27,7 +28,7 @@ int exportReplayPage(const Recording& recording, const ReplayPageJob& job)
         QString error;
         if (!ReplayFile::open(job.besidePath, &beside, &error)) {
             err << "zsetlab-cli replay: --beside: " << error << '\n';
-            return ExitScript;
+            return interrupted() ? ExitInterrupted : ExitScript;
         }
         if (beside.isEmpty()) {
             err << "zsetlab-cli replay: --beside: " << job.besidePath
@@ -42,8 +43,11 @@ int exportReplayPage(const Recording& recording, const ReplayPageJob& job)
     QString error;
     if (!WebPage::write(job.output, sides, options, &error, inputs)) {
         err << "zsetlab-cli replay: " << error << '\n';
-        // Refused before writing (the path changed meanwhile) is usage; a failed write is not.
-        return WebPage::refusal(job.output, inputs).isEmpty() ? ExitNotWritten : ExitUsage;
+        if (interrupted())
+            return ExitInterrupted;
+        // Checked above, so a path that cannot take the page now (a folder made there meanwhile)
+        // is a write that failed, as with every export.
+        return ExitNotWritten;
     }
     const qint64 bytes = QFileInfo(job.output).size();
     if (job.json) {

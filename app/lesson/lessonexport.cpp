@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
@@ -106,6 +107,8 @@ void LessonExport::record()
 {
     if (m_done)
         return;
+    if (interrupted()) // the step's burst was stopped by the signal: not the step's run
+        return interrupt();
     Lesson* lesson = m_stage.lesson;
     const RunController* runs = m_stage.runs;
     const QString named = lesson->stepLimiter();
@@ -128,8 +131,7 @@ void LessonExport::record()
         // A step that fired a burst, request by request (the others show no run to animate).
         if (!m_job.gif.isEmpty() && stageRequests(*lesson) > 0) {
             if (!animate(animationOf(m_current), &error))
-                return interrupted() ? fail(tr("Interrupted: step %1's animation was not written.").arg(m_current + 1),
-                                            interruptedExitCode)
+                return interrupted() ? interrupt()
                                      : fail(tr("Step %1: %2").arg(m_current + 1).arg(error), notWrittenExitCode);
             m_written << animationOf(m_current);
         }
@@ -235,6 +237,10 @@ Handout::Step LessonExport::handoutStep() const
 
 void LessonExport::done()
 {
+    // A signal while the last step ran (its burst stopped) or was drawn: the files of a cut
+    // lesson are not the lesson's; none is left.
+    if (interrupted())
+        return interrupt();
     if (!m_job.pdf.isEmpty()) {
         QString error;
         if (!m_handout.write(m_job.pdf, &error))
@@ -256,6 +262,15 @@ void LessonExport::done()
     m_timeout.stop();
     QTextStream(stderr) << "zsetlab: wrote " << m_written.join(QStringLiteral(", ")) << '\n';
     emit finished(0);
+}
+
+void LessonExport::interrupt()
+{
+    if (m_done) // written whole: the files stay
+        return;
+    for (const QString& written : std::as_const(m_written))
+        QFile::remove(written);
+    fail(tr("Interrupted: the lesson was stopped before its end; nothing was written."), interruptedExitCode);
 }
 
 void LessonExport::fail(const QString& message, int code)

@@ -47,6 +47,8 @@ public:
     LessonExport(Stage stage, Job job, QObject* parent = nullptr);
     // Listens to the session (call it before connecting); finished(code) when done.
     void start();
+    // SIGINT or SIGTERM: the files of the steps written so far are removed, finished(130).
+    void interrupt();
     // Where step `index` (0-based) is written: its picture, its animation.
     QString pictureOf(int index) const;
     QString animationOf(int index) const;

@@ -1,6 +1,7 @@
 #include "replayfile.h"
 
 #include "base/cappedfile.h"
+#include "base/interrupts.h"
 #include "base/outputfile.h"
 #include "burst/burstplan.h"
 
@@ -494,6 +495,11 @@ bool readRequest(Columns& c, qint64 i, qint64* now, qint64* sentMicros, RequestR
     return true;
 }
 
+QString stoppedBySignal()
+{
+    return Text::tr("stopped by a signal before it was read");
+}
+
 // Every request into *log, in batches.
 bool readRequests(Columns& c, qint64 n, const ErrorList& errorOf, RequestLog* log, QString* error)
 {
@@ -512,6 +518,8 @@ bool readRequests(Columns& c, qint64 n, const ErrorList& errorOf, RequestLog* lo
         if (qint64(batch.size()) == batchSize || i + 1 == n) {
             log->add(batch);
             batch.clear();
+            if (interrupted()) // Ctrl+C or SIGTERM: a large replay is not read to its end first
+                return failWith(error, stoppedBySignal());
         }
     }
     for (const Cursor* column : {&c.nows, &c.sent, &c.latencies, &c.counts, &c.connections, &c.members}) {
@@ -595,12 +603,16 @@ bool ReplayFile::decode(const QByteArray& bytes, Recording* recording, QString* 
         return false;
     if (!watched) {
         *recording = Recording(std::move(info), std::move(log));
-        return true;
+    } else {
+        WatchedWrites writes;
+        if (!readWatched(columns, n, header, &log, &writes, error))
+            return false;
+        *recording = Recording(std::move(info), std::move(log), std::move(writes));
     }
-    WatchedWrites writes;
-    if (!readWatched(columns, n, header, &log, &writes, error))
-        return false;
-    *recording = Recording(std::move(info), std::move(log), std::move(writes));
+    if (interrupted()) { // came while the history was built: the recording may be cut short
+        *recording = Recording();
+        return failWith(error, stoppedBySignal());
+    }
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "zsethistory.h"
 
+#include "base/interrupts.h"
 #include "results/requestlog.h"
 
 #include <QHash>
@@ -84,6 +85,14 @@ void ZsetHistoryBuilder::advance(const RequestLog& log)
     m_history.m_size.resize(size_t(n));
     m_history.m_writeNumber.resize(size_t(n), 0);
     for (int i = from; i < n; ++i) {
+        if ((i & 0xffff) == 0 && i > from && interrupted()) {
+            // Ctrl+C or SIGTERM: the history stops here, whole as far as it goes (its reader is
+            // about to give up on it, ReplayFile::decode()).
+            ends.resize(size_t(i));
+            m_history.m_size.resize(size_t(i));
+            m_history.m_writeNumber.resize(size_t(i));
+            return;
+        }
         ends[size_t(i)] = i;
         UserSet& set = m_users->sets[size_t(log.userOf(i))];
         if (!log.isFailed(i)) {

@@ -1,5 +1,6 @@
 #include "pagedata.h"
 
+#include "base/interrupts.h"
 #include "limiters/limitercatalog.h"
 #include "replay/recording.h"
 
@@ -172,6 +173,8 @@ QByteArray PageData::sideColumns(const Recording& recording)
     int previousError = 0;
     const QStringList& errorTexts = log.errorMessages();
     for (int i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0 && interrupted()) // Ctrl+C or SIGTERM: WebPage::write() writes nothing
+            return {};
         const bool failed = log.isFailed(i);
         flags.append(char(flagsOf(log, i)));
         const auto kind = log.memberKind(i);

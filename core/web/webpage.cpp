@@ -1,5 +1,6 @@
 #include "webpage.h"
 
+#include "base/interrupts.h"
 #include "base/outputfile.h"
 #include "pagedata.h"
 #include "replay/recording.h"
@@ -158,6 +159,8 @@ bool WebPage::write(const QString& path, const std::vector<Side>& sides, const O
     if (const QString refused = refusal(path, inputs); !refused.isEmpty())
         return failWith(error, refused);
     const QByteArray page = render(sides, options, error);
+    if (interrupted()) // the page may be cut short: none is written
+        return failWith(error, Text::tr("Stopped by a signal: the web page was not written."));
     if (page.isEmpty())
         return false;
     QString why;

@@ -1,15 +1,21 @@
 // zsetlab-cli run --save-replay and zsetlab-cli replay, as a user runs them.
 
 #include "cliprocess.h"
+#include "replay/recording.h"
+#include "replay/replayfile.h"
 #include "testredis.h"
 
+#include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -26,6 +32,8 @@ private slots:
     void onlyARegularFileIsReplaced_data();
     void onlyARegularFileIsReplaced();
     void aReplayThatCannotBeWrittenSaysWhyAndLeavesNothing();
+    void aSignalStopsALongReplayWithinASecond_data();
+    void aSignalStopsALongReplayWithinASecond();
 
 private:
     QTemporaryDir m_dir;
@@ -254,6 +262,95 @@ void TestReplayCli::aReplayThatCannotBeWrittenSaysWhyAndLeavesNothing()
     QVERIFY2(!result.err.contains("Unknown error"), result.err.constData());
     QVERIFY2(result.out.contains("sent"), result.out.constData()); // the run's summary all the same
     QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+}
+
+namespace {
+// A replay of `requests` unique members, as a long run would save it, written without a server.
+bool writeLongReplay(const QString& path, int requests, QString* error)
+{
+    RecordingInfo info;
+    info.limiter = QStringLiteral("request-id");
+    info.plan = QJsonObject {{QStringLiteral("requests"), requests}};
+    info.key = QByteArrayLiteral("zsetlab:run:{long}");
+    info.runTag = QByteArrayLiteral("long");
+    info.startWallMs = 1'800'000'000'000;
+    info.windowInNowUnits = 1000;
+    info.limit = 100;
+    info.requests = requests;
+    RequestLog log;
+    log.reset(requests, info.windowInNowUnits, info.limit, info.runTag);
+    std::vector<RequestRecord> records;
+    records.reserve(size_t(requests));
+    for (int i = 0; i < requests; ++i) {
+        RequestRecord r;
+        r.id = quint32(i);
+        r.now = info.startWallMs + i / 50;
+        r.sentMicros = i * 20;
+        r.latencyMicros = 30;
+        r.memberKind = RequestRecord::MemberKind::RequestId;
+        r.added = 1;
+        r.count = std::min(i, 50000);
+        r.verdict = 1;
+        records.push_back(r);
+    }
+    log.add(records);
+    return ReplayFile::save(path, Recording(info, log), error);
+}
+
+// The CLI has installed its SIGINT handler (the signal would otherwise end it on the spot).
+bool catchesSigint(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("SigCgt:"))
+            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGINT - 1)) & 1;
+    }
+    return false;
+}
+} // namespace
+
+// Issue #58, 4: the web export and `replay --json` went on to their end after Ctrl+C or SIGTERM
+// and exited 0 up to 7.7 s later. They end within a second, exit 130, and leave no file.
+void TestReplayCli::aSignalStopsALongReplayWithinASecond_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<int>("signal");
+    QTest::newRow("web page, SIGINT") << QStringLiteral("html") << int(SIGINT);
+    QTest::newRow("web page, SIGTERM") << QStringLiteral("html") << int(SIGTERM);
+    QTest::newRow("--json, SIGINT") << QStringLiteral("json") << int(SIGINT);
+}
+
+void TestReplayCli::aSignalStopsALongReplayWithinASecond()
+{
+    QFETCH(QString, mode);
+    QFETCH(int, signal);
+    const QString replay = m_dir.filePath(QStringLiteral("long.zsetreplay"));
+    if (!QFile::exists(replay)) {
+        QString error;
+        QVERIFY2(writeLongReplay(replay, 3'000'000, &error), qPrintable(error));
+    }
+    const QString page = m_dir.filePath(QStringLiteral("long-%1.html").arg(signal));
+    QStringList arguments {QStringLiteral("replay"), replay};
+    arguments << (mode == QLatin1String("html") ? QStringList {QStringLiteral("--export-html"), page}
+                                                : QStringList {QStringLiteral("--json"), QStringLiteral("--members")});
+    QProcess cli;
+    cli.start(qEnvironmentVariable("ZSETLAB_CLI"), arguments);
+    QVERIFY(cli.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(catchesSigint(cli.processId()) || cli.state() != QProcess::Running, 10000);
+    QVERIFY2(cli.state() == QProcess::Running, "the replay was read before the signal could be sent");
+    QElapsedTimer clock;
+    clock.start();
+    ::kill(pid_t(cli.processId()), signal);
+    QVERIFY(cli.waitForFinished(10000));
+    const qint64 took = clock.elapsed();
+    const QByteArray err = cli.readAllStandardError();
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(cli.exitCode() == 130, err.constData());
+    QVERIFY2(took < 1000, qPrintable(QStringLiteral("%1 ms after the signal").arg(took)));
+    QVERIFY2(cli.readAllStandardOutput().isEmpty(), "a cut replay printed a state");
+    QVERIFY(!QFile::exists(page));
 }
 
 QTEST_GUILESS_MAIN(TestReplayCli)
