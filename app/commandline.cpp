@@ -1,5 +1,6 @@
 #include "commandline.h"
 
+#include "animation/animationexport.h"
 #include "redis/redisserverchoice.h"
 #include "redis/tlsoptions.h"
 
@@ -99,6 +100,10 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             "Run a script of yours (Script Doctor, \"Use for bursts\") on a server that lets zsetlab make no "
             "temporary ACL user for it, with every right of the connection's user. Without it such a "
             "server runs only zsetlab's own limiters."));
+    const QCommandLineOption allowEvictionOption(
+        QStringLiteral("allow-eviction"),
+        QStringLiteral("Exports and lessons: write to a --redis server that deletes keys to make room when it is full "
+                       "(maxmemory with an evicting policy). The window asks instead."));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Open this scenario file."),
                                             QStringLiteral("FILE"));
     const QCommandLineOption replayOption(
@@ -152,7 +157,8 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const QCommandLineOption toOption(
         QStringLiteral("to"), QStringLiteral("Animations: the last request (default: the last)."), QStringLiteral("M"));
     const QCommandLineOption speedOption(
-        QStringLiteral("speed"), QStringLiteral("Animations: 2 plays twice as fast, 0.5 half as fast (default 1)."),
+        QStringLiteral("speed"),
+        QStringLiteral("Animations: 2 plays twice as fast, 0.5 half as fast (default 1; from 0.1 to 1000)."),
         QStringLiteral("X"));
     const QCommandLineOption htmlOption(
         QStringLiteral("export-html"),
@@ -167,11 +173,11 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
     const TlsOptions tlsOptions;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A replay to open, or a scenario (.json)."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({redisOption,       noSpawnOption,  privateOption, allowRemoteOption, trustScriptOption,
-                       lessonOption,      scenarioOption, replayOption,  pngOption,         svgOption,
-                       jsonOption,        pdfOption,      sizeOption,    scaleOption,       langOption,
-                       gifOption,         videoOption,    fromOption,    toOption,          speedOption,
-                       wholeWindowOption, htmlOption,     besideOption});
+    parser.addOptions({redisOption,       noSpawnOption,  privateOption, allowRemoteOption,  trustScriptOption,
+                       lessonOption,      scenarioOption, replayOption,  pngOption,          svgOption,
+                       jsonOption,        pdfOption,      sizeOption,    scaleOption,        langOption,
+                       gifOption,         videoOption,    fromOption,    toOption,           speedOption,
+                       wholeWindowOption, htmlOption,     besideOption,  allowEvictionOption});
     tlsOptions.addTo(parser);
     addQtOptions(&parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -209,6 +215,7 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
                                          "nor --no-spawn."));
     options.allowRemote = parser.isSet(allowRemoteOption);
     request.options.trustScripts = parser.isSet(trustScriptOption);
+    request.options.allowEviction = parser.isSet(allowEvictionOption);
     options.scenarioPath = parser.value(scenarioOption);
     options.replayPath = parser.value(replayOption);
     if (!files.isEmpty()) {
@@ -280,8 +287,9 @@ AppCommandLine::Result AppCommandLine::parse(const QStringList& arguments)
             return usageError(QStringLiteral("--to must be a request number, not before --from."));
         if (parser.isSet(speedOption))
             job.speed = parser.value(speedOption).toDouble(&ok);
-        if (!ok || !(job.speed > 0) || job.speed > 1000)
-            return usageError(QStringLiteral("--speed must be above 0 and at most 1000."));
+        if (!ok || !(job.speed >= AnimationExport::slowestSpeed) || job.speed > AnimationExport::fastestSpeed)
+            return usageError(QStringLiteral("--speed must be from 0.1 (five minutes at most) to 1000, not \"%1\".")
+                                  .arg(parser.value(speedOption)));
         job.wholeWindow = parser.isSet(wholeWindowOption);
         if (!parseSize(parser.value(sizeOption), &options.job.size))
             return usageError(sizeError(parser.value(sizeOption)));

@@ -23,11 +23,22 @@ void setIdentity()
     QCoreApplication::setOrganizationName(QStringLiteral("zsetlab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ZSETLAB_VERSION));
 }
+
+// The offscreen platform (exports without a display) warns that it cannot pass a window's size
+// hints on, once for every widget given a minimum size: noise for a user of the CLI.
+QtMessageHandler qtHandler = nullptr;
+void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("This plugin does not support propagateSizeHints")))
+        return;
+    qtHandler(type, context, message);
+}
 } // namespace
 
 int main(int argc, char* argv[])
 {
     installInterruptHandlers(); // before any work: no SIGINT or SIGTERM is lost, however early
+    qtHandler = qInstallMessageHandler(quietHandler);
     // The command line first, with no display: --help, --version and usage errors must work over
     // ssh, where a QApplication would abort for want of a display.
     AppCommandLine::Result parsed;
@@ -145,8 +156,9 @@ int main(int argc, char* argv[])
         QObject::connect(
             lesson, &LessonExport::finished, &app, [](int code) { QCoreApplication::exit(code); },
             Qt::QueuedConnection);
-        // A signal ends the lesson through exec()'s return, so the window deletes its keys.
-        onInterrupt([] { QCoreApplication::exit(130); });
+        // A signal ends the lesson through exec()'s return, so the window deletes its keys; the
+        // files of the steps written so far go too.
+        onInterrupt([lesson] { lesson->interrupt(); });
         window.show();
         lesson->start(); // listening before connecting: a bad server fails at once
         window.connectToServer(request);

@@ -43,8 +43,9 @@ QString AnimationExport::refusal(AnimationJob* job, int requests)
     if (job->from < 0 || job->from >= requests || job->to >= requests || job->to < job->from)
         return Text::tr("The replay has requests 1 to %1: requests %2 to %3 are not a part of it.")
             .arg(locale.toString(requests), locale.toString(job->from + 1), locale.toString(job->to + 1));
-    if (!(job->speed > 0) || job->speed > 1000)
-        return Text::tr("The speed must be above 0 and at most 1000.");
+    if (!(job->speed >= slowestSpeed) || job->speed > fastestSpeed)
+        return Text::tr("The speed must be from %1 to %2 (got %3).")
+            .arg(locale.toString(slowestSpeed), locale.toString(fastestSpeed), locale.toString(job->speed));
     if (!AnimationEncoder::formatOf(job->path))
         return Text::tr("%1: name the file .gif, .mp4 or .webm.").arg(job->path);
     return {};

@@ -29,6 +29,9 @@ struct AnimationShot
 namespace AnimationExport {
 // At most this many frames, whatever the range.
 constexpr int maxFrames = 300;
+// The speeds an animation takes: at the slowest, 300 frames last 5 minutes in all.
+constexpr double slowestSpeed = 0.1;
+constexpr double fastestSpeed = 1000;
 // The frames for requests from..to: one per request, a second each at speed 1, while they are
 // few; spread evenly over the range when they are many (at least 100 ms a frame); the last one
 // held 1.5 s longer, to be read.

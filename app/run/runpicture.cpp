@@ -69,7 +69,8 @@ QImage RunPicture::at(int request)
         model->cursor()->setPosition(std::min(request, model->cursor()->requests() - 1));
     if (!m_models.isEmpty()) {
         const RunCursor* cursor = m_models.first()->cursor();
-        const ReplayState state = cursor->recording()->stateAt(cursor->position(), true);
+        // A frame shows a screenful of the ZSET: its first members, not millions.
+        const ReplayState state = cursor->recording()->stateAt(cursor->position(), true, membersDrawn);
         m_caption->setText(TransportBar::caption(state));
         m_zset->showState(state,
                           tr("%1 · after request %L2 of %L3")

@@ -27,6 +27,9 @@ public:
         QString title; // empty: none (one run alone)
     };
 
+    // The ZSET members a picture lists at most (the table shows a screenful of them).
+    static constexpr int membersDrawn = 500;
+
     // One side, or two side by side (a comparison): their requests are drawn in step. `size`: the
     // picture's size.
     RunPicture(const QVector<Side>& sides, QSize size, QWidget* parent = nullptr);

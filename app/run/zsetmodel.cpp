@@ -17,6 +17,11 @@ ZsetModel::ZsetModel(ZsetReader* reader, QObject* parent)
     connect(m_reader, &ZsetReader::countReady, this, &ZsetModel::onCount);
     connect(m_reader, &ZsetReader::pageReady, this, &ZsetModel::onPage);
     connect(m_reader, &ZsetReader::failed, this, [this](const QString& message) {
+        // No rows of "…" that never fill: the panel says why instead.
+        beginResetModel();
+        m_rows = 0;
+        m_pages.clear();
+        endResetModel();
         m_countPending = false;
         m_pendingPages.clear();
         emit readFailed(message);

@@ -319,7 +319,7 @@ void Recording::setSeeded(std::vector<SeededMember> seeded)
     }
 }
 
-ReplayState Recording::stateAt(int i, bool withMembers) const
+ReplayState Recording::stateAt(int i, bool withMembers, int memberLimit) const
 {
     ReplayState state;
     state.requests = requests();
@@ -345,7 +345,16 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
     state.overwritten = totals.overwritten;
     state.admittedBeyondLimitSoFar = totals.admittedBeyondLimit;
     if (withMembers && m_info.knowledge != ZsetKnowledge::CountsOnly) {
-        const std::vector<int> writes = m_history.writesAliveAfter(*m_log, i, state.user);
+        std::vector<int> writes = m_history.writesAliveAfter(*m_log, i, state.user);
+        if (memberLimit >= 0 && writes.size() > size_t(memberLimit)) {
+            // The first by score, chosen before any member's text is copied.
+            std::nth_element(writes.begin(), writes.begin() + memberLimit, writes.end(), [this](int a, int b) {
+                const double scoreA = scoreOf(a);
+                const double scoreB = scoreOf(b);
+                return scoreA != scoreB ? scoreA < scoreB : m_log->member(a) < m_log->member(b);
+            });
+            writes.resize(size_t(memberLimit));
+        }
         state.memberList.reserve(writes.size());
         for (const int w : writes)
             state.memberList.push_back({m_log->member(w), scoreOf(w), w, m_history.writesOfMemberThrough(w)});
@@ -353,6 +362,8 @@ ReplayState Recording::stateAt(int i, bool withMembers) const
         std::sort(state.memberList.begin(), state.memberList.end(), [](const ReplayMember& a, const ReplayMember& b) {
             return a.score != b.score ? a.score < b.score : a.member < b.member;
         });
+        if (memberLimit >= 0 && state.memberList.size() > size_t(memberLimit))
+            state.memberList.resize(size_t(memberLimit));
     }
     return state;
 }

@@ -147,8 +147,9 @@ public:
     // Per seeded member (info().seeded): the request that trimmed or wrote it again, or
     // ZsetHistory::alive. It counts in its user's ZSET after request i while its end is above i.
     const std::vector<qint32>& seededEnds() const { return m_seededEnd; }
-    // The state right after request i (0-based; clamped); members listed when asked.
-    ReplayState stateAt(int i, bool withMembers) const;
+    // The state right after request i (0-based; clamped); members listed when asked: all of them,
+    // or the first memberLimit by score (a picture shows a screenful; `members` still counts all).
+    ReplayState stateAt(int i, bool withMembers, int memberLimit = -1) const;
     // The figures of requests 0..i (all zero for i < 0).
     ReplayTotals totalsThrough(int i) const;
     // The figures of requests i..last (-1: the end): what a fork from i is compared with, as far

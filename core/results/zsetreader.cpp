@@ -229,6 +229,14 @@ void ZsetReader::requestPage(qint64 firstRow, int rows)
                 const RedisReply reply = worker->connection.command(
                     {"ZRANGE", query.key, QByteArray::number(worker->rangeOffset + firstRow),
                      QByteArray::number(worker->rangeOffset + last), "WITHSCORES"});
+                if (reply.isError() || reply.type() != RedisReply::Type::Array) {
+                    // Said, not shown as rows that never fill.
+                    const QString error = Text::tr("Reading %1's members failed: %2")
+                                              .arg(QString::fromUtf8(query.key), reply.toDisplayString());
+                    QMetaObject::invokeMethod(
+                        this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+                    return;
+                }
                 const auto& items = reply.elements();
                 for (size_t i = 0; i + 1 < items.size(); i += 2)
                     entries.push_back(
