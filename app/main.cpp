@@ -4,6 +4,7 @@
 #include "headlessexport.h"
 #include "lesson/lessonexport.h"
 #include "mainwindow.h"
+#include "replay/replayfile.h"
 #include "run/firecontrol.h"
 #include "run/runcursor.h"
 #include "run/runmodel.h"
@@ -107,8 +108,18 @@ int main(int argc, char* argv[])
     if (options.lessonStep >= 0 || options.exporting || options.animating)
         window.setPictureSize(options.job.size); // whatever the screen
     if (options.animating) { // a replay needs no Redis: nothing connects
-        window.show();
         QString error;
+        // What the animation would hold is known from the file's header, before any of it is paid.
+        qint64 requests = 0;
+        if (!ReplayFile::requestsOf(options.replayPath, &requests, &error)) {
+            err << "zsetlab: " << error << '\n';
+            return interrupted() ? HeadlessExport::interruptedExitCode : 4;
+        }
+        if (const QString refused = AnimationExport::sizeRefusal(requests); !refused.isEmpty()) {
+            err << "zsetlab: " << refused << '\n';
+            return 2; // what was asked does not fit the replay, as a usage error
+        }
+        window.show();
         if (!window.openReplay(options.replayPath, &error)) {
             err << "zsetlab: " << error << '\n';
             return 4;

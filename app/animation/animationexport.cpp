@@ -33,11 +33,24 @@ QVector<AnimationShot> AnimationExport::schedule(int from, int to, double speed)
     return shots;
 }
 
+QString AnimationExport::sizeRefusal(qint64 requests)
+{
+    if (requests <= maxRequests)
+        return {};
+    const QLocale locale;
+    return Text::tr("The replay holds %1 requests; an animation draws at most %2 (its charts hold the whole run, some "
+                    "300 bytes a request). Export the run as a web page instead (zsetlab-cli replay FILE "
+                    "--export-html PAGE.html), or record a shorter run.")
+        .arg(locale.toString(requests), locale.toString(maxRequests));
+}
+
 QString AnimationExport::refusal(AnimationJob* job, int requests)
 {
     const QLocale locale;
     if (requests < 1)
         return Text::tr("The replay holds no request to animate.");
+    if (const QString tooMany = sizeRefusal(requests); !tooMany.isEmpty())
+        return tooMany;
     if (job->to < 0)
         job->to = requests - 1;
     if (job->from < 0 || job->from >= requests || job->to >= requests || job->to < job->from)

@@ -32,6 +32,12 @@ constexpr int maxFrames = 300;
 // The speeds an animation takes: at the slowest, 300 frames last 5 minutes in all.
 constexpr double slowestSpeed = 0.1;
 constexpr double fastestSpeed = 1000;
+// The most requests of a run an animation draws: each frame's charts show the whole run, which
+// costs some 300 bytes a request (bench_bounds: 336 MB for 1,000,000, 3 GB for 10,400,000), so
+// an animation holds at most about 700 MB. A longer run is refused (its web page plays it).
+constexpr qint64 maxRequests = 2'000'000;
+// Empty when a run of `requests` may be animated; else why not and what to do instead.
+QString sizeRefusal(qint64 requests);
 // The frames for requests from..to: one per request, a second each at speed 1, while they are
 // few; spread evenly over the range when they are many (at least 100 ms a frame); the last one
 // held 1.5 s longer, to be read.

@@ -652,3 +652,26 @@ bool ReplayFile::open(const QString& path, Recording* recording, QString* error)
     }
     return true;
 }
+
+bool ReplayFile::requestsOf(const QString& path, qint64* requests, QString* error)
+{
+    if (const QFileInfo info(path); info.isFile() && info.size() > maxFileBytes)
+        return failWith(error,
+                        Text::tr("%1 is larger than any replay zsetlab saves (1 GB): it is not a replay.").arg(path));
+    const CappedFile file = CappedFile::read(path, maxFileBytes);
+    if (file.status != CappedFile::Status::Read)
+        return failWith(error, Text::tr("Could not open %1: %2.").arg(path, file.why));
+    QByteArray raw;
+    if (!unpackReplay(file.bytes, &raw, error))
+        return false;
+    Cursor cursor(raw.constData() + magic.size(), raw.size() - magic.size());
+    quint64 version = 0;
+    QJsonObject header;
+    RecordingInfo info;
+    if (!readVersion(cursor, &version, error) || !readHeader(cursor, &header, &info, error))
+        return false;
+    *requests = cursor.size(info.requests);
+    if (!cursor.ok())
+        return failWith(error, damaged(Text::tr("it records more requests than its run planned")));
+    return true;
+}

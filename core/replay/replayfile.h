@@ -35,4 +35,7 @@ bool decode(const QByteArray& bytes, Recording* recording, QString* error);
 // Written whole or not at all (a temporary file renamed over the old one).
 bool save(const QString& path, const Recording& recording, QString* error);
 bool open(const QString& path, Recording* recording, QString* error);
+// How many requests the replay at `path` holds, read from its header without making them (what
+// holding them would cost is known before it is paid); false with *error as open().
+bool requestsOf(const QString& path, qint64* requests, QString* error);
 } // namespace ReplayFile

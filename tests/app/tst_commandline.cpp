@@ -1,3 +1,4 @@
+#include "animation/animationexport.h"
 #include "animation/animationreader.h"
 #include "cliprocess.h"
 #include "commandline.h"
@@ -207,6 +208,17 @@ void TestCommandLine::aReplayBecomesAnAnimationWithoutADisplay()
     QVERIFY2(beyond.err.contains("requests 1 to 5"), beyond.err.constData());
     QVERIFY(!QFile::exists(past));
     QVERIFY2(result.out.contains("5 frames") || result.out.contains("4 frames"), result.out.constData());
+
+    // Issue #58, 3: a replay of more requests than an animation draws (a crafted file took 7 GB):
+    // refused from its header, before its requests are made, and nothing written.
+    const QString longReplay = dir.filePath(QStringLiteral("long.zsetreplay"));
+    QVERIFY2(TestBursts::writeLongReplay(longReplay, int(AnimationExport::maxRequests) + 1, &error), qPrintable(error));
+    const QString longGif = dir.filePath(QStringLiteral("long.gif"));
+    const CliResult tooLong = runAppWithoutDisplay({longReplay, QStringLiteral("--export-gif"), longGif});
+    QCOMPARE(tooLong.exitCode, 2);
+    QVERIFY2(tooLong.err.contains("2,000,001 requests") && tooLong.err.contains("--export-html"),
+             tooLong.err.constData());
+    QVERIFY(!QFile::exists(longGif));
 
     // Not a replay: said, and no animation written.
     QFile bad(dir.filePath(QStringLiteral("bad.zsetreplay")));

@@ -1,8 +1,7 @@
 // zsetlab-cli run --save-replay and zsetlab-cli replay, as a user runs them.
 
 #include "cliprocess.h"
-#include "replay/recording.h"
-#include "replay/replayfile.h"
+#include "testbursts.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>
@@ -265,38 +264,6 @@ void TestReplayCli::aReplayThatCannotBeWrittenSaysWhyAndLeavesNothing()
 }
 
 namespace {
-// A replay of `requests` unique members, as a long run would save it, written without a server.
-bool writeLongReplay(const QString& path, int requests, QString* error)
-{
-    RecordingInfo info;
-    info.limiter = QStringLiteral("request-id");
-    info.plan = QJsonObject {{QStringLiteral("requests"), requests}};
-    info.key = QByteArrayLiteral("zsetlab:run:{long}");
-    info.runTag = QByteArrayLiteral("long");
-    info.startWallMs = 1'800'000'000'000;
-    info.windowInNowUnits = 1000;
-    info.limit = 100;
-    info.requests = requests;
-    RequestLog log;
-    log.reset(requests, info.windowInNowUnits, info.limit, info.runTag);
-    std::vector<RequestRecord> records;
-    records.reserve(size_t(requests));
-    for (int i = 0; i < requests; ++i) {
-        RequestRecord r;
-        r.id = quint32(i);
-        r.now = info.startWallMs + i / 50;
-        r.sentMicros = i * 20;
-        r.latencyMicros = 30;
-        r.memberKind = RequestRecord::MemberKind::RequestId;
-        r.added = 1;
-        r.count = std::min(i, 50000);
-        r.verdict = 1;
-        records.push_back(r);
-    }
-    log.add(records);
-    return ReplayFile::save(path, Recording(info, log), error);
-}
-
 // The CLI has installed its SIGINT handler (the signal would otherwise end it on the spot).
 bool catchesSigint(qint64 pid)
 {
@@ -329,7 +296,7 @@ void TestReplayCli::aSignalStopsALongReplayWithinASecond()
     const QString replay = m_dir.filePath(QStringLiteral("long.zsetreplay"));
     if (!QFile::exists(replay)) {
         QString error;
-        QVERIFY2(writeLongReplay(replay, 3'000'000, &error), qPrintable(error));
+        QVERIFY2(TestBursts::writeLongReplay(replay, 3'000'000, &error), qPrintable(error));
     }
     const QString page = m_dir.filePath(QStringLiteral("long-%1.html").arg(signal));
     QStringList arguments {QStringLiteral("replay"), replay};

@@ -237,6 +237,27 @@ void TestAnimation::badJobsAreRefused()
     QVERIFY(!window.exportAnimation(job, &error));
     QVERIFY2(error.contains(QLatin1String("does not exist")), qPrintable(error)); // said before any frame
     QVERIFY(!QFile::exists(job.path));
+
+    // Issue #58, 7: --speed 1e-300 gave the fastest animation, 0.001 a GIF of 5.5 hours.
+    job.path = m_dir.filePath(QStringLiteral("speed.gif"));
+    for (const double speed : {1e-300, 0.001, 0.09, 1001.0}) {
+        job.speed = speed;
+        QVERIFY(!window.exportAnimation(job, &error));
+        QVERIFY2(error.contains(QLatin1String("from 0.1 to 1,000"))
+                     || error.contains(QLatin1String("from 0.1 to 1000")),
+                 qPrintable(error));
+        QVERIFY(!QFile::exists(job.path));
+    }
+    // The slowest speed taken lasts at most 5 minutes, however many frames.
+    int totalMs = 0;
+    for (const AnimationShot& shot : AnimationExport::schedule(0, 999'999, AnimationExport::slowestSpeed))
+        totalMs += shot.durationMs;
+    QVERIFY2(totalMs <= 5 * 60 * 1000 + 1500, qPrintable(QString::number(totalMs)));
+
+    // Issue #58, 3: what an animation holds grows with the run's requests: past the bound, refused.
+    QVERIFY(AnimationExport::sizeRefusal(AnimationExport::maxRequests).isEmpty());
+    const QString tooMany = AnimationExport::sizeRefusal(AnimationExport::maxRequests + 1);
+    QVERIFY2(tooMany.contains(QLatin1String("--export-html")), qPrintable(tooMany));
 }
 
 void TestAnimation::stoppingLeavesNoFile_data()

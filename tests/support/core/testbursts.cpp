@@ -1,5 +1,7 @@
 #include "testbursts.h"
 
+#include "replay/replayfile.h"
+
 #include <QSignalSpy>
 #include <QTest>
 
@@ -54,3 +56,38 @@ Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan)
     return Recording::fromEngine(engine);
 }
 } // namespace TestBursts
+
+bool TestBursts::writeLongReplay(const QString& path, int requests, QString* error)
+{
+    RecordingInfo info;
+    info.limiter = QStringLiteral("request-id");
+    info.plan = QJsonObject {{QStringLiteral("requests"), requests}};
+    info.key = QByteArrayLiteral("zsetlab:run:{long}");
+    info.runTag = QByteArrayLiteral("long");
+    info.startWallMs = 1'800'000'000'000;
+    info.windowInNowUnits = 1000;
+    info.limit = 100;
+    info.requests = requests;
+    RequestLog log;
+    log.reset(requests, info.windowInNowUnits, info.limit, info.runTag);
+    constexpr int batchSize = 1 << 16;
+    std::vector<RequestRecord> batch;
+    batch.reserve(batchSize);
+    for (int i = 0; i < requests; ++i) {
+        RequestRecord r;
+        r.id = quint32(i);
+        r.now = info.startWallMs + i / 50;
+        r.sentMicros = i * 20;
+        r.latencyMicros = 30;
+        r.memberKind = RequestRecord::MemberKind::RequestId;
+        r.added = 1;
+        r.count = std::min(i, 50000);
+        r.verdict = 1;
+        batch.push_back(r);
+        if (int(batch.size()) == batchSize || i + 1 == requests) {
+            log.add(batch);
+            batch.clear();
+        }
+    }
+    return ReplayFile::save(path, Recording(info, log), error);
+}

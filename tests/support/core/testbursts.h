@@ -16,6 +16,9 @@ BurstPlan replayPlan(const LimiterRef& limiter);
 BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, QByteArray* key = nullptr);
 // Runs plan to its end and returns its recording; a failure or an error ends the test program.
 Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan);
+// A replay of `requests` unique members, 50 a millisecond, saved at `path` without a server: a
+// long run's file for the tests of what holding one costs. False with *error.
+bool writeLongReplay(const QString& path, int requests, QString* error);
 } // namespace TestBursts
 
 // The same plan run two ways (on a cluster and on one server, over TLS and over a socket): the
