@@ -335,16 +335,20 @@
         <translation>Bản phát lại không có request nào để làm hoạt ảnh.</translation>
     </message>
     <message>
-        <source>The speed must be above 0 and at most 1000.</source>
-        <translation>Tốc độ phải lớn hơn 0 và không quá 1000.</translation>
-    </message>
-    <message>
         <source>%1: name the file .gif, .mp4 or .webm.</source>
         <translation>%1: hãy đặt tên tệp đuôi .gif, .mp4 hoặc .webm.</translation>
     </message>
     <message>
         <source>The replay has requests 1 to %1: requests %2 to %3 are not a part of it.</source>
         <translation>Bản phát lại có các request từ 1 đến %1: các request từ %2 đến %3 không thuộc về nó.</translation>
+    </message>
+    <message>
+        <source>The replay holds %1 requests; an animation draws at most %2 (its charts hold the whole run, some 300 bytes a request). Export the run as a web page instead (zsetlab-cli replay FILE --export-html PAGE.html), or record a shorter run.</source>
+        <translation>Bản phát lại có %1 request; một hoạt ảnh vẽ tối đa %2 request (các biểu đồ của nó giữ cả lần chạy, khoảng 300 byte mỗi request). Hãy xuất lần chạy thành trang web (zsetlab-cli replay FILE --export-html PAGE.html), hoặc ghi một lần chạy ngắn hơn.</translation>
+    </message>
+    <message>
+        <source>The speed must be from %1 to %2 (got %3).</source>
+        <translation>Tốc độ phải từ %1 đến %2 (nhận được %3).</translation>
     </message>
 </context>
 <context>
@@ -865,6 +869,10 @@
     <message>
         <source>The script ran %1, which reaches beyond the run&apos;s own keys (another database, another server, or the server&apos;s state). Redis refused it (the script ran as a temporary ACL user of this run), so it did not run; a limiter needs only commands on the keys it is given.</source>
         <translation>Script đã chạy %1, vốn vươn ra ngoài các key của lần chạy (một database khác, một server khác, hoặc trạng thái của server). Redis đã từ chối (script chạy dưới một người dùng ACL tạm thời của lần chạy này), nên lệnh đó không chạy; một limiter chỉ cần các lệnh trên những key được trao cho nó.</translation>
+    </message>
+    <message>
+        <source> The server answers BUSY: the run&apos;s script is still running.</source>
+        <translation> Server trả lời BUSY: script của lần chạy vẫn đang chạy.</translation>
     </message>
 </context>
 <context>
@@ -1453,6 +1461,25 @@
     </message>
 </context>
 <context>
+    <name>EvictionQuestion</name>
+    <message>
+        <source>zsetlab could not read it: %1</source>
+        <translation>zsetlab không đọc được: %1</translation>
+    </message>
+    <message>
+        <source>Write to a server that evicts keys?</source>
+        <translation>Ghi vào một server có xóa bớt key?</translation>
+    </message>
+    <message>
+        <source>%1 deletes keys to make room when it is full (memory: %2). A run there could push out keys zsetlab did not make, and a script of yours may write any amount in one call.
+
+If you go on, zsetlab stops a run once the server has grown by half of the memory it had left, and deletes the run&apos;s keys. Go on only if the keys on this server may be lost.</source>
+        <translation>%1 xóa bớt key để lấy chỗ khi đầy (bộ nhớ: %2). Một lần chạy ở đó có thể đẩy ra các key mà zsetlab không tạo, và script của bạn có thể ghi bao nhiêu cũng được trong một lệnh gọi.
+
+Nếu bạn tiếp tục, zsetlab dừng lần chạy khi server đã tăng thêm một nửa phần bộ nhớ còn trống, và xóa các key của lần chạy. Chỉ tiếp tục nếu các key trên server này có thể bị mất.</translation>
+    </message>
+</context>
+<context>
     <name>ExportActions</name>
     <message>
         <source>Export &amp;Picture…</source>
@@ -1617,6 +1644,10 @@
     <message>
         <source>Not fired: %1 is not on this machine.</source>
         <translation>Chưa bắn: %1 không nằm trên máy này.</translation>
+    </message>
+    <message>
+        <source>Not fired: %1 deletes keys to make room when it is full.</source>
+        <translation>Không bắn: %1 xóa bớt key để lấy chỗ khi đầy.</translation>
     </message>
 </context>
 <context>
@@ -1789,8 +1820,8 @@
         <translation>Bước %1: %2</translation>
     </message>
     <message>
-        <source>Interrupted: step %1&apos;s animation was not written.</source>
-        <translation>Đã dừng: ảnh động của bước %1 không được ghi.</translation>
+        <source>Interrupted: the lesson was stopped before its end; nothing was written.</source>
+        <translation>Bị ngắt: bài học bị dừng trước khi xong; không tệp nào được ghi.</translation>
     </message>
 </context>
 <context>
@@ -2909,6 +2940,69 @@
     </message>
 </context>
 <context>
+    <name>MemoryHeadroom</name>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>INFO memory answered: %1</source>
+        <translation>INFO memory trả lời: %1</translation>
+    </message>
+    <message>
+        <source>INFO memory did not answer with text</source>
+        <translation>INFO memory không trả lời bằng văn bản</translation>
+    </message>
+    <message>
+        <source>INFO memory lacks maxmemory, maxmemory_policy or used_memory</source>
+        <translation>INFO memory thiếu maxmemory, maxmemory_policy hoặc used_memory</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>không rõ (%1)</translation>
+    </message>
+    <message>
+        <source>no maxmemory, %1 used</source>
+        <translation>không đặt maxmemory, đã dùng %1</translation>
+    </message>
+    <message>
+        <source>maxmemory %1, %2: %3 used, %4 left</source>
+        <translation>maxmemory %1, %2: đã dùng %3, còn %4</translation>
+    </message>
+    <message>
+        <source>zsetlab could not read whether %1 deletes keys to make room when it is full (%2), and a script of yours may write any amount in one call: a run there could push out keys zsetlab did not make. Give --allow-eviction (in the window: answer Yes to the question) to run it all the same.</source>
+        <translation>zsetlab không đọc được %1 có xóa bớt key để lấy chỗ khi đầy hay không (%2), và script của bạn có thể ghi bao nhiêu cũng được trong một lệnh gọi: một lần chạy ở đó có thể đẩy ra các key mà zsetlab không tạo. Hãy thêm --allow-eviction (trong cửa sổ: trả lời Yes cho câu hỏi) để vẫn chạy.</translation>
+    </message>
+    <message>
+        <source>keys with a TTL</source>
+        <translation>các key có TTL</translation>
+    </message>
+    <message>
+        <source>any key</source>
+        <translation>bất kỳ key nào</translation>
+    </message>
+    <message>
+        <source>%1 deletes %2 to make room when it is full (%3), and a script of yours may write any amount in one call: Redis would then evict keys zsetlab did not make before zsetlab could stop it. Give --allow-eviction (in the window: answer Yes to the question) to run it all the same: zsetlab then stops the run once the server has grown by half of what was left, and deletes the run&apos;s keys.</source>
+        <translation>%1 xóa %2 để lấy chỗ khi đầy (%3), và script của bạn có thể ghi bao nhiêu cũng được trong một lệnh gọi: Redis sẽ đẩy ra các key mà zsetlab không tạo trước khi zsetlab kịp dừng nó. Hãy thêm --allow-eviction (trong cửa sổ: trả lời Yes cho câu hỏi) để vẫn chạy: khi đó zsetlab dừng lần chạy khi server đã tăng thêm một nửa phần còn trống, và xóa các key của lần chạy.</translation>
+    </message>
+    <message>
+        <source>%1 deletes %2 to make room when it is full (%3), and this run may hold up to %4, more than half of what is left: Redis could evict keys zsetlab did not make. Free memory there, send fewer requests, or give --allow-eviction (in the window: answer Yes to the question).</source>
+        <translation>%1 xóa %2 để lấy chỗ khi đầy (%3), và lần chạy này có thể giữ tới %4, hơn một nửa phần còn trống: Redis có thể đẩy ra các key mà zsetlab không tạo. Hãy giải phóng bộ nhớ ở đó, gửi ít request hơn, hoặc thêm --allow-eviction (trong cửa sổ: trả lời Yes cho câu hỏi).</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 grew from %2 to %3 used during the run, past half of the %4 it had left before (%5, which deletes keys to make room). zsetlab deleted the run&apos;s keys.</source>
+        <translation>Đã dừng: %1 tăng từ %2 lên %3 đã dùng trong lúc chạy, quá một nửa của %4 còn trống trước đó (%5, có xóa bớt key để lấy chỗ). zsetlab đã xóa các key của lần chạy.</translation>
+    </message>
+    <message>
+        <source>%1 did not answer INFO memory: %2</source>
+        <translation>%1 không trả lời INFO memory: %2</translation>
+    </message>
+    <message>
+        <source>%1 deletes keys to make room when it is full (%2), and zsetlab could not open the connection that watches the run&apos;s memory there: %3</source>
+        <translation>%1 xóa bớt key để lấy chỗ khi đầy (%2), và zsetlab không mở được kết nối theo dõi bộ nhớ của lần chạy ở đó: %3</translation>
+    </message>
+</context>
+<context>
     <name>MonitorLine</name>
     <message>
         <source>This is not a line of Redis&apos;s MONITOR output (it should start with a time such as 1710000000.123456 and a [db client] tag).</source>
@@ -3291,16 +3385,16 @@
         <translation>không có phản hồi trọn vẹn trong %1 ms (mới nhận %2 byte)</translation>
     </message>
     <message>
-        <source>the server sent a reply of %L1 elements; zsetlab reads at most %L2</source>
-        <translation>server gửi một phản hồi %L1 phần tử; zsetlab đọc tối đa %L2</translation>
-    </message>
-    <message>
         <source>the server sent %L1 bytes without ending its reply; zsetlab reads at most %L2</source>
         <translation>server gửi %L1 byte mà chưa kết thúc phản hồi; zsetlab đọc tối đa %L2</translation>
     </message>
     <message>
         <source>This connection selects no database, and database %1 was asked for: a script runs in a sandbox on database 0 only.</source>
         <translation>Kết nối này không chọn database nào, trong khi database %1 được yêu cầu: một script chỉ chạy trong sandbox trên database 0.</translation>
+    </message>
+    <message>
+        <source>the server sent a reply that would take more than %L1 MB to hold (%L2 parts read of it); zsetlab holds at most %L1 MB of one reply</source>
+        <translation>server gửi một phản hồi cần hơn %L1 MB để giữ (đã đọc %L2 phần của nó); zsetlab giữ tối đa %L1 MB cho một phản hồi</translation>
     </message>
 </context>
 <context>
@@ -3579,6 +3673,10 @@ Không có gì thay đổi: hãy mở một bản phát lại khác.</translatio
     <message>
         <source>Could not save the replay as %1: it could not be packed.</source>
         <translation>Không lưu được bản phát lại thành %1: không nén được nó.</translation>
+    </message>
+    <message>
+        <source>stopped by a signal before it was read</source>
+        <translation>bị một tín hiệu dừng trước khi đọc xong</translation>
     </message>
 </context>
 <context>
@@ -5483,6 +5581,10 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
         <source>it ran %1, which reaches beyond the probe&apos;s own keys (another database, another server, or the server&apos;s state); Redis refused it, as the script ran as a temporary ACL user that may run only the commands a limiter needs on its keys</source>
         <translation>nó đã chạy %1, vốn vươn ra ngoài các key của lần thăm dò (một database khác, một server khác, hoặc trạng thái của server); Redis đã từ chối, vì script chạy dưới một người dùng ACL tạm thời chỉ được chạy các lệnh mà một limiter cần trên các key của nó</translation>
     </message>
+    <message>
+        <source>On %1 the script ran %2, which reaches beyond the probe&apos;s own keys (another database, another server, or the server&apos;s state). Redis refused it: the script ran as the temporary ACL user %3, which may run only the commands a limiter needs on its keys, so nothing there was changed.</source>
+        <translation>Trên %1 script đã chạy %2, lệnh vươn ra ngoài các key của phép thử (một database khác, một server khác, hoặc trạng thái của server). Redis đã từ chối: script chạy dưới người dùng ACL tạm thời %3, chỉ được chạy các lệnh một limiter cần trên key của nó, nên không có gì ở đó bị thay đổi.</translation>
+    </message>
 </context>
 <context>
     <name>ScriptSandbox</name>
@@ -5517,6 +5619,14 @@ Chưa có gì bị thay đổi: hãy sửa tệp hoặc mở một tệp khác.<
     <message>
         <source>zsetlab could not read the ACL LOG on %1, so it cannot tell which keys or commands Redis refused the script there.</source>
         <translation>zsetlab không đọc được ACL LOG trên %1, nên không thể biết Redis đã từ chối script những key hay lệnh nào ở đó.</translation>
+    </message>
+    <message>
+        <source>zsetlab could not check that it is gone: %1</source>
+        <translation>zsetlab không kiểm tra được rằng nó đã bị xóa: %1</translation>
+    </message>
+    <message>
+        <source>it was there again after %1 ACL DELUSER</source>
+        <translation>nó lại xuất hiện sau %1 lần ACL DELUSER</translation>
     </message>
 </context>
 <context>
@@ -6530,6 +6640,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
         <source>Could not write the web page: %1</source>
         <translation>Không ghi được trang web: %1</translation>
     </message>
+    <message>
+        <source>Stopped by a signal: the web page was not written.</source>
+        <translation>Bị một tín hiệu dừng: trang web chưa được ghi.</translation>
+    </message>
 </context>
 <context>
     <name>WhatIf</name>
@@ -6679,6 +6793,10 @@ drift=PPM  và nhanh thêm PPM microsecond mỗi giây</translation>
     <message>
         <source>The key %1 is not a sorted set.</source>
         <translation>Key %1 không phải là sorted set.</translation>
+    </message>
+    <message>
+        <source>Reading %1&apos;s members failed: %2</source>
+        <translation>Đọc các member của %1 thất bại: %2</translation>
     </message>
 </context>
 </TS>

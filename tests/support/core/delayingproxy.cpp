@@ -1,7 +1,7 @@
 #include "delayingproxy.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
+#include "fakeredis.h"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -69,20 +69,13 @@ DelayingProxy::DelayingProxy(const QByteArray& socketPath, const QByteArray& tri
     , m_trigger(trigger)
     , m_delay(delay)
 {
-    m_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
-        || ::listen(m_listener, 8) != 0
-        || ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length) != 0 || ::pipe(m_wake) != 0) {
+    m_listener = listenOnLoopback(&m_port);
+    if (m_listener < 0 || ::pipe(m_wake) != 0) {
         if (m_listener >= 0)
             ::close(m_listener);
         m_listener = -1;
         return;
     }
-    m_port = ntohs(address.sin_port);
     m_thread = std::thread([this] { serve(); });
 }
 

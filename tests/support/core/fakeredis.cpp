@@ -57,24 +57,34 @@ struct Client
 };
 } // namespace
 
-FakeRedis::FakeRedis(Answerer answerer)
-    : m_answerer(std::move(answerer))
+int listenOnLoopback(int* port)
 {
-    m_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in address {};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     address.sin_port = 0; // the system picks a free port
     socklen_t length = sizeof address;
-    if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
-        || ::listen(m_listener, 8) != 0
-        || ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length) != 0 || ::pipe(m_wake) != 0) {
+    if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
+        || ::listen(listener, 8) != 0 || ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        if (listener >= 0)
+            ::close(listener);
+        return -1;
+    }
+    *port = ntohs(address.sin_port);
+    return listener;
+}
+
+FakeRedis::FakeRedis(Answerer answerer)
+    : m_answerer(std::move(answerer))
+{
+    m_listener = listenOnLoopback(&m_port);
+    if (m_listener < 0 || ::pipe(m_wake) != 0) {
         if (m_listener >= 0)
             ::close(m_listener);
         m_listener = -1;
         return;
     }
-    m_port = ntohs(address.sin_port);
     m_thread = std::thread([this] { serve(); });
 }
 

@@ -9,6 +9,10 @@
 #include <functional>
 #include <thread>
 
+// A socket listening on a free 127.0.0.1 port (the system picks it), for the tests' own servers;
+// -1 when none could be made. *port is the port.
+int listenOnLoopback(int* port);
+
 // A hostile stand-in for a Redis server, for the tests of what zsetlab does when a server
 // misbehaves: it listens on a free 127.0.0.1 port, reads each command a client sends (a RESP
 // array) and answers with what the test's function returns for it: bytes sent at once, dripped

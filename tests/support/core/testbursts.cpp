@@ -57,7 +57,7 @@ Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan)
 }
 } // namespace TestBursts
 
-bool TestBursts::writeLongReplay(const QString& path, int requests, QString* error)
+bool TestBursts::writeLongReplay(const QString& path, int requests, QString* error, QRandomGenerator* noise)
 {
     RecordingInfo info;
     info.limiter = QStringLiteral("request-id");
@@ -78,7 +78,7 @@ bool TestBursts::writeLongReplay(const QString& path, int requests, QString* err
         r.id = quint32(i);
         r.now = info.startWallMs + i / 50;
         r.sentMicros = i * 20;
-        r.latencyMicros = 30;
+        r.latencyMicros = noise && noise->bounded(20) == 0 ? 40 : 30;
         r.memberKind = RequestRecord::MemberKind::RequestId;
         r.added = 1;
         r.count = std::min(i, 50000);

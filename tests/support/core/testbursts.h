@@ -4,6 +4,7 @@
 #include "limiters/limitercatalog.h"
 #include "replay/recording.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 // Runs the tests compare between two servers (a cluster and one server, TLS and a socket).
@@ -17,8 +18,10 @@ BurstSummary runToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan, Q
 // Runs plan to its end and returns its recording; a failure or an error ends the test program.
 Recording recordToTheEnd(const RedisEndpoint& endpoint, const BurstPlan& plan);
 // A replay of `requests` unique members, 50 a millisecond, saved at `path` without a server: a
-// long run's file for the tests of what holding one costs. False with *error.
-bool writeLongReplay(const QString& path, int requests, QString* error);
+// long run's file for the tests of what holding one costs. With `noise`, a latency now and then
+// higher gives the file some bytes (some 14 requests a byte, near what a replay may hold, as a
+// crafted file packs them); without, it packs as tight as its columns allow. False with *error.
+bool writeLongReplay(const QString& path, int requests, QString* error, QRandomGenerator* noise = nullptr);
 } // namespace TestBursts
 
 // The same plan run two ways (on a cluster and on one server, over TLS and over a socket): the
