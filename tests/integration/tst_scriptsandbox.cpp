@@ -142,6 +142,7 @@ private slots:
     void runScriptNeedsConsentWhereNoSandboxCanBeMade();
     void stoppedRunLeavesNoSandboxUser();
     void doctorTimeBombIsRefusedByTheServer();
+    void doctorTextNamesACommandTheServerRefused();
     void everyMasterOfAClusterHasTheUser();
     void namedKeyGrantsExactlyTheRunsKeys_data();
     void namedKeyGrantsExactlyTheRunsKeys();
@@ -378,6 +379,29 @@ void TestScriptSandbox::doctorTimeBombIsRefusedByTheServer()
     QCOMPARE(foreign.first().toObject().value(QStringLiteral("key")).toString(), QString::fromUtf8(foreignKey));
     const QString verdict = live.value(QStringLiteral("verdict")).toArray().first().toString();
     QVERIFY2(verdict.contains(QStringLiteral("Redis refused it")), qPrintable(verdict));
+    QCOMPARE(sandboxUsers(), QStringList());
+}
+
+// Issue #58, 7: a MIGRATE the sandbox refused on the given server was in the doctor's JSON and
+// not in its text. The same time bomb, reaching for another server instead of a foreign key.
+void TestScriptSandbox::doctorTextNamesACommandTheServerRefused()
+{
+    const QString script = writeFile(m_dir, "migrate_bomb.lua", R"(local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+if redis.call('OBJECT', 'ENCODING', KEYS[1]) == 'skiplist' then
+  redis.call('MIGRATE', '127.0.0.1', '1', KEYS[1], '0', '100')
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])
+)");
+    const QByteArray setting = command({"CONFIG", "GET", "zset-max-listpack-entries"}).elements().at(1).bytes();
+    QVERIFY(!command({"CONFIG", "SET", "zset-max-listpack-entries", "0"}).isError());
+    const CliResult result
+        = runCli({QStringLiteral("doctor"), script, QStringLiteral("--live"), QStringLiteral("--redis"), socketUrl()});
+    command({"CONFIG", "SET", "zset-max-listpack-entries", setting});
+    QVERIFY2(result.exitCode == 1, result.err.constData());
+    QVERIFY2(result.out.contains("MIGRATE") && result.out.contains("Redis refused it"), result.out.constData());
     QCOMPARE(sandboxUsers(), QStringList());
 }
 
@@ -621,6 +645,8 @@ return redis.call('ZCARD', KEYS[1])
                              .value(QStringLiteral("side_keys_left"))
                              .toString();
     QVERIFY2(left.contains(QStringLiteral("4 keys")) && left.contains(QStringLiteral("UNLINK")), qPrintable(left));
+    // ... on the server that holds them (issue #58, 7: the command named none).
+    QVERIFY2(left.contains(QStringLiteral("redis-cli -s ") + TestRedis::endpoint().socketPath), qPrintable(left));
     const QByteArray keptKey = keptJson.value(QStringLiteral("key")).toString().toUtf8();
     QCOMPARE(command({"EXISTS", keptKey + ":req:" + QByteArray()}).toInteger(), 0);
     const RedisReply found

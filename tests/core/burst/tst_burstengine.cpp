@@ -78,6 +78,7 @@ private slots:
     void stopKeepsAConsistentPartialLog();
     void refusesAKeyOfAnotherType();
     void twoRunsNeverShareANamedKey();
+    void aCompanionIsClaimedToo();
     void reportsAScriptThatDoesNotCompile();
     void reportsAServerThatIsNotThere();
     void deletesItsKeyUnlessKept();
@@ -302,6 +303,30 @@ void TestBurstEngine::refusesAKeyOfAnotherType()
     QCOMPARE(summary.sent, 0);
     QCOMPARE(m_redis.command({"LRANGE", key, "0", "-1"}).elements().size(), size_t(2));
     m_redis.command({"DEL", key});
+}
+
+// Issue #58, 7: --key rl with the sequence limiter (which writes rl:seq) and --key rl:seq both
+// passed their claims. The companion is claimed too: a run that holds rl:seq stops the other,
+// which names that key and releases what it had claimed.
+void TestBurstEngine::aCompanionIsClaimedToo()
+{
+    const QByteArray key = TestRedis::uniqueKey("companion");
+    const QByteArray companion = key + ":seq";
+    QCOMPARE(LimiterCatalog::builtin("sequence")->store.keysFor(key), (QList<QByteArray> {key, companion}));
+    const QByteArray otherRun = "another-run";
+    QVERIFY(!m_redis.command({"SET", LimiterStore::claimKeyOf(companion), otherRun, "NX", "PX", "60000"}).isError());
+    BurstPlan plan = planOf(QStringLiteral("sequence"), ClockKind::SystemMs, "burst", 20);
+    plan.key = key;
+    BurstEngine engine;
+    BurstSummary refused;
+    RUN_BURST(engine, plan, refused);
+    m_redis.command({"DEL", LimiterStore::claimKeyOf(companion)});
+    QCOMPARE(refused.failure.kind, BurstFailure::Kind::Script);
+    QVERIFY2(refused.failure.message.contains(QString::fromUtf8(companion))
+                 && refused.failure.message.contains(QLatin1String("another-run")),
+             qPrintable(refused.failure.message));
+    QCOMPARE(refused.sent, 0);
+    QCOMPARE(m_redis.command({"EXISTS", key, companion, LimiterStore::claimKeyOf(key)}).toInteger(), 0LL);
 }
 
 // Two runs on one named key, both allowed to reuse it: the second starts while the first writes,
