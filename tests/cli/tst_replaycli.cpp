@@ -315,7 +315,13 @@ void TestReplayCli::aSignalStopsALongReplayWithinASecond()
     const QByteArray err = cli.readAllStandardError();
     QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
     QVERIFY2(cli.exitCode() == 130, err.constData());
-    QVERIFY2(took < 1000, qPrintable(QStringLiteral("%1 ms after the signal").arg(took)));
+    // Within a second; a sanitizer's build does the same work two to three times slower.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    constexpr qint64 withinMs = 2500;
+#else
+    constexpr qint64 withinMs = 1000;
+#endif
+    QVERIFY2(took < withinMs, qPrintable(QStringLiteral("%1 ms after the signal").arg(took)));
     QVERIFY2(cli.readAllStandardOutput().isEmpty(), "a cut replay printed a state");
     QVERIFY(!QFile::exists(page));
 }
