@@ -111,6 +111,7 @@ void DelayingProxy::serve()
             break;
         if (fds[1].revents)
             break;
+        const size_t polled = links.size(); // a link accepted below waits for the next poll
         if ((fds[0].revents & POLLIN) && links.size() < maxLinks) {
             Link link;
             link.client = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
@@ -120,7 +121,7 @@ void DelayingProxy::serve()
             else
                 links.push_back(link);
         }
-        for (size_t i = 0; i < links.size(); ++i) {
+        for (size_t i = 0; i < polled; ++i) {
             Link& link = links[i];
             const pollfd& fromClient = fds[2 + 2 * i];
             const pollfd& fromServer = fds[3 + 2 * i];
