@@ -49,7 +49,7 @@ QString AnimationExport::refusal(AnimationJob* job, int requests)
     const QLocale locale;
     if (requests < 1)
         return Text::tr("The replay holds no request to animate.");
-    if (const QString tooMany = sizeRefusal(requests); !tooMany.isEmpty())
+    if (QString tooMany = sizeRefusal(requests); !tooMany.isEmpty())
         return tooMany;
     if (job->to < 0)
         job->to = requests - 1;
