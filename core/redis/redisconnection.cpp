@@ -572,11 +572,6 @@ void RedisConnection::capReplies()
     m_replyBudget.refused = false;
 }
 
-void RedisConnection::setReplyBudget(qint64 bytes)
-{
-    m_replyBudget.limit = std::clamp<qint64>(bytes, 1024, maxReplyBytes);
-}
-
 bool RedisConnection::withinBounds()
 {
     if (!m_context || !m_readFailure.isEmpty())

@@ -86,10 +86,6 @@ public:
     // (some 200,000 parts, under 40 MB); INFO, SCAN and CLUSTER SLOTS are far smaller.
     static constexpr qint64 maxReplyBytes = 64LL * 1024 * 1024;
     static constexpr qsizetype maxUnreadBytes = 64 * 1024 * 1024;
-    // The cost one reply may reach on this connection, from 1 KB to maxReplyBytes: a stream of
-    // small replies (MONITOR) takes a smaller one.
-    void setReplyBudget(qint64 bytes);
-    qint64 replyBudget() const { return m_replyBudget.limit; }
 
     // What the reply being read has cost so far (for the reader's functions).
     struct ReplyBudget
